@@ -1,0 +1,55 @@
+// lifeline: the window, or a headless command. Headless commands never create a QApplication, so they run
+// with no display at all.
+#include "demo.h"
+#include "main_window.h"
+
+#include "lifeline/engine.h"
+
+#include <QApplication>
+#include <cstring>
+#include <iostream>
+
+namespace {
+
+void printUsage(std::ostream& out)
+{
+    out << "Usage:\n"
+           "  lifeline                 open the window\n"
+           "  lifeline demo            run a short demo headless on virtual time and print its event log\n"
+           "  lifeline --version       print the version\n"
+           "  lifeline --help          this text\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc >= 2) {
+        const char* command = argv[1];
+        if (!std::strcmp(command, "--help") || !std::strcmp(command, "-h") || !std::strcmp(command, "help")) {
+            printUsage(std::cout);
+            return 0;
+        }
+        if (!std::strcmp(command, "--version")) {
+            std::cout << "lifeline " << LIFELINE_VERSION << '\n';
+            return 0;
+        }
+        if (!std::strcmp(command, "demo")) {
+            lifeline::Engine engine;
+            lifeline::app::runDemo(engine);
+            lifeline::app::printLog(engine, std::cout);
+            return 0;
+        }
+        std::cerr << "lifeline: unknown command '" << command << "'\n";
+        printUsage(std::cerr);
+        return 2;
+    }
+    QApplication application(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Lifeline"));
+    QApplication::setOrganizationName(QStringLiteral("Lifeline"));
+    lifeline::Engine engine;
+    lifeline::app::runDemo(engine);
+    lifeline::ui::MainWindow window(engine);
+    window.show();
+    return application.exec();
+}

@@ -1,0 +1,221 @@
+// The SQS engine: queues and messages on a virtual clock. No Qt, no wall clock, no threads.
+// Every state change is appended to the event log; bad input returns SQS's error and changes nothing.
+#pragma once
+
+#include "lifeline/event_log.h"
+#include "lifeline/queue_attributes.h"
+#include "lifeline/result.h"
+#include "lifeline/sqs_types.h"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+namespace lifeline {
+
+struct EngineOptions {
+    std::string region = "us-east-1";
+    std::string accountId = "000000000000";
+    int64_t epochMs = 1767225600000; // wall-clock value of virtual time 0 (2026-01-01T00:00:00Z), for timestamps
+    uint64_t seed = 1; // message ids and receipt handles derive from it
+    AwsLimits limits = AwsLimits::Current;
+    // A standard queue's DeleteMessage with an old receipt handle (the message was received again since):
+    // AWS says it "might not" delete; the default deletes, as moto and LocalStack do (sqs-semantics.md 1.6).
+    bool staleHandleDeletes = true;
+    std::string senderId = "AIDAIT2UOQQY3AUEKVGXU";
+};
+
+// One message lane, readable by viewers. Fields stay valid after the message ends (the body is released).
+struct MessageRecord {
+    uint64_t idHi = 0, idLo = 0; // MessageId (UUID)
+    std::string body;
+    std::array<uint8_t, 16> md5 {};
+    TimeMs sentAt = 0;
+    TimeMs enqueuedAt = 0; // retention counts from here
+    TimeMs dueAt = 0; // Delayed: when it becomes visible; InFlight: when its visibility ends
+    TimeMs firstReceiveAt = -1;
+    TimeMs receivedAt = 0; // the latest receive (the 12-hour cap counts from it)
+    uint32_t receiveCount = 0;
+    uint32_t extra = UINT32_MAX; // index of MessageExtra, or none
+    QueueIndex queue = kNoQueue;
+    MessageState state = MessageState::None;
+
+    std::string messageId() const;
+};
+
+// What few messages carry: attributes, FIFO ids, DLQ origin.
+struct MessageExtra {
+    std::vector<MessageAttribute> attributes;
+    std::string md5OfAttributes;
+    std::string groupId;
+    std::string deduplicationId;
+    std::string sequenceNumber;
+    std::string awsTraceHeader;
+    std::string deadLetterQueueSourceArn;
+    MessageIndex origin = kNoMessage; // the lane this one continues (DLQ arrival) or was redriven from
+};
+
+struct QueueInfo {
+    std::string name;
+    std::string arn;
+    bool alive = true;
+    bool fifo = false;
+    TimeMs createdAt = 0;
+};
+
+struct QueueState; // engine-internal
+
+class Engine {
+public:
+    explicit Engine(EngineOptions options = {});
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    // --- clock -------------------------------------------------------------------------------------------
+    TimeMs now() const { return m_now; }
+    // Fires every transition due up to `time`, in time order, then sets the clock to `time` (never backwards).
+    void advanceTo(TimeMs time);
+    void advanceBy(TimeMs delta) { advanceTo(m_now + delta); }
+    // The time of the next transition the engine would fire by itself, or INT64_MAX.
+    TimeMs nextDueTime();
+
+    // --- queues ------------------------------------------------------------------------------------------
+    Result<std::string> createQueue(const std::string& name, const AttributeMap& attributes = {},
+        const std::map<std::string, std::string>& tags = {});
+    Result<std::string> getQueueArn(const std::string& name) const;
+    std::vector<std::string> listQueues(const std::string& prefix = {}) const;
+    Status deleteQueue(const std::string& name);
+    Status purgeQueue(const std::string& name);
+    Result<AttributeMap> getQueueAttributes(const std::string& name, const std::vector<std::string>& names) const;
+    Status setQueueAttributes(const std::string& name, const AttributeMap& attributes);
+    Result<std::vector<std::string>> listDeadLetterSourceQueues(const std::string& name) const;
+    Status tagQueue(const std::string& name, const std::map<std::string, std::string>& tags);
+    Status untagQueue(const std::string& name, const std::vector<std::string>& keys);
+    Result<std::map<std::string, std::string>> listQueueTags(const std::string& name) const;
+    Result<QueueCounters> counters(const std::string& name) const;
+
+    // --- messages ----------------------------------------------------------------------------------------
+    Result<SendMessageResult> sendMessage(const SendMessageRequest& request);
+    Result<BatchResult<SendMessageResult>> sendMessageBatch(
+        const std::string& queue, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor = kNoActor);
+    Result<ReceiveOutcome> receiveMessage(const ReceiveMessageRequest& request);
+    std::vector<CompletedPoll> takeCompletedPolls();
+    size_t pendingPollCount() const;
+    Status deleteMessage(const std::string& queue, const std::string& receiptHandle, uint32_t actor = kNoActor);
+    Result<BatchResult<bool>> deleteMessageBatch(
+        const std::string& queue, const std::vector<DeleteMessageBatchEntry>& entries, uint32_t actor = kNoActor);
+    Status changeMessageVisibility(const std::string& queue, const std::string& receiptHandle, int64_t visibilityTimeout,
+        uint32_t actor = kNoActor);
+    Result<BatchResult<bool>> changeMessageVisibilityBatch(
+        const std::string& queue, const std::vector<ChangeVisibilityBatchEntry>& entries, uint32_t actor = kNoActor);
+
+    // --- redrive (message move tasks) --------------------------------------------------------------------
+    Result<std::string> startMessageMoveTask(const std::string& sourceArn, const std::optional<std::string>& destinationArn,
+        std::optional<int64_t> maxNumberOfMessagesPerSecond);
+    Result<std::vector<MoveTaskInfo>> listMessageMoveTasks(const std::string& sourceArn, int64_t maxResults = 1) const;
+    Result<int64_t> cancelMessageMoveTask(const std::string& taskHandle);
+
+    // --- what viewers read -------------------------------------------------------------------------------
+    const EventLog& log() const { return m_log; }
+    size_t messageCount() const { return m_messages.size(); }
+    const MessageRecord& message(MessageIndex lane) const { return m_messages[lane]; }
+    const MessageExtra* extra(MessageIndex lane) const;
+    size_t queueCount() const { return m_queueInfo.size(); }
+    const QueueInfo& queueInfo(QueueIndex index) const { return m_queueInfo[index]; }
+    std::optional<QueueIndex> queueIndex(const std::string& name) const;
+    const EngineOptions& options() const { return m_options; }
+    // Memory the engine holds for messages, queues and the log (an estimate from capacities).
+    size_t bytesUsed() const;
+
+private:
+    friend struct EngineAccess;
+    struct Timer {
+        TimeMs at;
+        uint64_t seq;
+        uint32_t target;
+        uint8_t kind;
+        bool operator>(const Timer& other) const { return at != other.at ? at > other.at : seq > other.seq; }
+    };
+    enum TimerKind : uint8_t { DelayEnd, VisibilityEnd, PollTimeout, MoveTaskTick };
+    struct PendingPoll;
+    struct MoveTask;
+
+    QueueState* findQueue(const std::string& name) const;
+    QueueState* findQueueByArn(const std::string& arn) const;
+    Result<QueueState*> requireQueue(const std::string& name) const;
+    std::string arnFor(const std::string& name) const;
+    SqsError refuse(QueueIndex queue, SqsError error, uint32_t actor = kNoActor, MessageIndex lane = kNoMessage);
+    void logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to, Cause cause,
+        uint32_t actor = kNoActor, uint32_t detail = 0);
+    void setState(MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kNoActor, uint32_t detail = 0);
+    void addTimer(TimeMs at, TimerKind kind, uint32_t target);
+    MessageExtra& extraFor(MessageIndex lane);
+    std::string newUuidParts(uint64_t& hi, uint64_t& lo);
+
+    std::optional<SqsError> validateRedrive(const QueueState& queue, const QueueAttributes& attributes) const;
+    std::optional<SqsError> validateSend(const QueueState& queue, const std::string& body,
+        const std::optional<int64_t>& delaySeconds, const std::vector<MessageAttribute>& attributes,
+        const std::optional<std::string>& groupId, const std::optional<std::string>& dedupId, bool inBatch) const;
+    SendMessageResult enqueue(QueueState& queue, const std::string& body, std::optional<int64_t> delaySeconds,
+        const std::vector<MessageAttribute>& attributes, const std::optional<std::string>& groupId,
+        const std::optional<std::string>& dedupId, const std::optional<std::string>& traceHeader, uint32_t actor);
+    MessageIndex newLane(QueueState& queue, TimeMs delayMs, Cause cause, uint32_t actor, uint32_t detail);
+    void makeVisible(QueueState& queue, MessageIndex lane);
+    void collect(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor,
+        std::vector<ReceivedMessage>& out);
+    bool takeOrDeadLetter(QueueState& queue, MessageIndex lane); // false: moved to the DLQ
+    void deliver(QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor,
+        std::vector<ReceivedMessage>& out);
+    void moveToDeadLetterQueue(QueueState& source, MessageIndex lane);
+    void endMessage(QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kNoActor,
+        uint32_t detail = 0);
+    void leaveCounters(QueueState& queue, MessageState state);
+    void enterCounters(QueueState& queue, MessageState state);
+    void markAvailable(QueueState& queue, MessageIndex lane);
+    void flushWakeups();
+    void servePolls(QueueState& queue);
+    void completePoll(size_t pollSlot, std::vector<ReceivedMessage> messages, bool queueDeleted);
+    TimeMs nextExpiry(QueueState& queue);
+    void fire(const Timer& timer);
+    void expireDue(QueueState& queue, TimeMs time);
+    void tickMoveTask(uint32_t task);
+    std::string receiptHandleFor(const QueueState& queue, MessageIndex lane) const;
+    struct Receipt {
+        MessageIndex lane;
+        uint32_t receiveCount;
+        uint32_t queueUid;
+    };
+    std::optional<Receipt> parseReceipt(const std::string& handle) const;
+    std::optional<SqsError> deleteOne(QueueState& queue, const std::string& handle, uint32_t actor);
+    std::optional<SqsError> changeVisibilityOne(
+        QueueState& queue, const std::string& handle, int64_t seconds, uint32_t actor);
+    void applyFifoDelayChange(QueueState& queue);
+    void addToGroup(QueueState& queue, MessageIndex lane, const std::string& groupId);
+    static std::string nextSequenceNumber(QueueState& queue);
+    void redriveOne(MoveTask& task, QueueState& source, MessageIndex lane);
+    void purgeDeduplication(QueueState& queue);
+
+    EngineOptions m_options;
+    TimeMs m_now = 0;
+    uint64_t m_rng;
+    uint64_t m_timerSeq = 0;
+    uint32_t m_nextQueueUid = 1;
+    EventLog m_log;
+    std::vector<MessageRecord> m_messages;
+    std::vector<MessageExtra> m_extras;
+    std::vector<QueueInfo> m_queueInfo;
+    std::vector<std::unique_ptr<QueueState>> m_queues; // parallel to m_queueInfo
+    std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
+    std::vector<std::unique_ptr<PendingPoll>> m_polls; // slots; null when free
+    PollId m_nextPoll = 1;
+    std::vector<CompletedPoll> m_completed;
+    std::vector<QueueIndex> m_wakeups;
+    std::vector<std::unique_ptr<MoveTask>> m_moveTasks;
+    std::map<std::string, TimeMs> m_recentlyDeleted; // queue name -> when it was deleted
+};
+
+} // namespace lifeline

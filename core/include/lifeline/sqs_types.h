@@ -1,0 +1,151 @@
+// Requests and results of the engine's SQS operations. Optional fields mirror "omitted" on the wire.
+#pragma once
+
+#include "lifeline/event_log.h"
+#include "lifeline/queue_attributes.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lifeline {
+
+struct MessageAttributeValue {
+    std::string dataType; // "String", "Number", "Binary", optionally with ".custom"
+    std::string stringValue;
+    std::string binaryValue; // raw bytes (base64 is the wire's business)
+
+    bool operator==(const MessageAttributeValue&) const = default;
+};
+
+struct MessageAttribute {
+    std::string name;
+    MessageAttributeValue value;
+
+    bool operator==(const MessageAttribute&) const = default;
+};
+
+struct SendMessageRequest {
+    std::string queue; // queue name
+    std::string body;
+    std::optional<int64_t> delaySeconds;
+    std::vector<MessageAttribute> attributes;
+    std::optional<std::string> messageGroupId;
+    std::optional<std::string> messageDeduplicationId;
+    std::optional<std::string> awsTraceHeader;
+    uint32_t actor = kNoActor;
+};
+
+struct SendMessageResult {
+    std::string messageId;
+    std::string md5OfMessageBody;
+    std::string md5OfMessageAttributes; // empty when the message has no attributes
+    std::string sequenceNumber; // FIFO only
+    MessageIndex lane = kNoMessage; // the lane the message lives in (a deduplicated send reuses the first lane)
+    bool deduplicated = false;
+};
+
+struct BatchEntryError {
+    std::string id;
+    std::string code;
+    std::string message;
+    bool senderFault = true;
+};
+
+template <class T>
+struct BatchResult {
+    std::vector<std::pair<std::string, T>> successful; // entry id, result
+    std::vector<BatchEntryError> failed;
+};
+
+struct SendMessageBatchEntry {
+    std::string id;
+    std::string body;
+    std::optional<int64_t> delaySeconds;
+    std::vector<MessageAttribute> attributes;
+    std::optional<std::string> messageGroupId;
+    std::optional<std::string> messageDeduplicationId;
+    std::optional<std::string> awsTraceHeader;
+};
+
+struct ReceiveMessageRequest {
+    std::string queue;
+    std::optional<int64_t> maxNumberOfMessages;
+    std::optional<int64_t> visibilityTimeout;
+    std::optional<int64_t> waitTimeSeconds;
+    std::optional<std::string> receiveRequestAttemptId;
+    uint32_t actor = kNoActor;
+};
+
+struct ReceivedMessage {
+    MessageIndex lane = kNoMessage;
+    std::string messageId;
+    std::string receiptHandle;
+    std::string body;
+    std::string md5OfBody;
+    std::string md5OfMessageAttributes;
+    std::vector<MessageAttribute> attributes;
+    // System attributes; timestamps are epoch milliseconds.
+    int64_t sentTimestamp = 0;
+    int64_t approximateFirstReceiveTimestamp = 0;
+    uint32_t approximateReceiveCount = 0;
+    std::string senderId;
+    std::string messageGroupId; // FIFO, or a fair-queue tenant on a standard queue
+    std::string messageDeduplicationId; // FIFO
+    std::string sequenceNumber; // FIFO
+    std::string deadLetterQueueSourceArn; // in a DLQ
+    std::string awsTraceHeader;
+    bool fifo = false;
+
+    // The system attributes AttributeNames asks for ("All" or names), as SQS returns them (strings).
+    AttributeMap systemAttributes(const std::vector<std::string>& names) const;
+};
+
+using PollId = uint64_t;
+
+struct ReceiveOutcome {
+    bool pending = false; // a long poll is waiting; its result arrives through Engine::takeCompletedPolls()
+    PollId poll = 0;
+    std::vector<ReceivedMessage> messages;
+};
+
+struct CompletedPoll {
+    PollId poll = 0;
+    uint32_t actor = kNoActor;
+    std::vector<ReceivedMessage> messages;
+    bool queueDeleted = false;
+};
+
+struct ChangeVisibilityBatchEntry {
+    std::string id;
+    std::string receiptHandle;
+    int64_t visibilityTimeout = 0;
+};
+
+struct DeleteMessageBatchEntry {
+    std::string id;
+    std::string receiptHandle;
+};
+
+struct QueueCounters {
+    int64_t visible = 0; // ApproximateNumberOfMessages
+    int64_t inFlight = 0; // ApproximateNumberOfMessagesNotVisible
+    int64_t delayed = 0; // ApproximateNumberOfMessagesDelayed
+
+    bool operator==(const QueueCounters&) const = default;
+};
+
+struct MoveTaskInfo {
+    std::string taskHandle; // only while running
+    std::string sourceArn;
+    std::string destinationArn; // empty: back to each message's source
+    std::optional<int64_t> maxNumberOfMessagesPerSecond;
+    int64_t approximateNumberOfMessagesMoved = 0;
+    int64_t approximateNumberOfMessagesToMove = 0;
+    std::string status; // RUNNING, COMPLETED, CANCELLED, FAILED
+    std::string failureReason;
+    int64_t startedTimestamp = 0; // epoch ms
+};
+
+} // namespace lifeline

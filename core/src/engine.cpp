@@ -1,0 +1,447 @@
+// Engine: construction, ids, the log, and the queue-level operations.
+#include "engine_internal.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace lifeline {
+
+namespace {
+    uint64_t splitmix(uint64_t& state)
+    {
+        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
+
+    bool validQueueName(const std::string& name)
+    {
+        std::string_view base(name);
+        if (base.ends_with(".fifo"))
+            base.remove_suffix(5);
+        if (base.empty() || name.size() > 80)
+            return false;
+        return std::all_of(base.begin(), base.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+        });
+    }
+
+    SqsError nonExistentQueue()
+    {
+        return makeError(codes::NonExistentQueue, "The specified queue does not exist.");
+    }
+} // namespace
+
+std::string MessageRecord::messageId() const
+{
+    char text[37];
+    std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx", uint32_t(idHi >> 32), uint32_t(idHi >> 16) & 0xffff,
+        uint32_t(idHi) & 0xffff, uint32_t(idLo >> 48) & 0xffff, (unsigned long long)(idLo & 0xffffffffffffULL));
+    return text;
+}
+
+Engine::Engine(EngineOptions options)
+    : m_options(std::move(options))
+    , m_rng(m_options.seed)
+{
+}
+
+Engine::~Engine() = default;
+
+std::string Engine::newUuidParts(uint64_t& hi, uint64_t& lo)
+{
+    hi = (splitmix(m_rng) & 0xffffffffffff0fffULL) | 0x4000ULL; // version 4
+    lo = (splitmix(m_rng) & 0x3fffffffffffffffULL) | 0x8000000000000000ULL; // variant 10
+    return {};
+}
+
+std::string Engine::arnFor(const std::string& name) const
+{
+    return "arn:aws:sqs:" + m_options.region + ":" + m_options.accountId + ":" + name;
+}
+
+QueueState* Engine::findQueue(const std::string& name) const
+{
+    for (const auto& q : m_queues)
+        if (q->alive && q->name == name)
+            return q.get();
+    return nullptr;
+}
+
+QueueState* Engine::findQueueByArn(const std::string& arn) const
+{
+    for (const auto& q : m_queues)
+        if (q->alive && q->arn == arn)
+            return q.get();
+    return nullptr;
+}
+
+Result<QueueState*> Engine::requireQueue(const std::string& name) const
+{
+    if (auto* q = findQueue(name))
+        return q;
+    return nonExistentQueue();
+}
+
+std::optional<QueueIndex> Engine::queueIndex(const std::string& name) const
+{
+    if (auto* q = findQueue(name))
+        return q->index;
+    return std::nullopt;
+}
+
+const MessageExtra* Engine::extra(MessageIndex lane) const
+{
+    const auto index = m_messages[lane].extra;
+    return index == UINT32_MAX ? nullptr : &m_extras[index];
+}
+
+MessageExtra& Engine::extraFor(MessageIndex lane)
+{
+    auto& record = m_messages[lane];
+    if (record.extra == UINT32_MAX) {
+        record.extra = uint32_t(m_extras.size());
+        m_extras.emplace_back();
+    }
+    return m_extras[record.extra];
+}
+
+void Engine::logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to,
+    Cause cause, uint32_t actor, uint32_t detail)
+{
+    m_log.append(Event { time, lane, actor, detail, queue, from, to, cause });
+}
+
+SqsError Engine::refuse(QueueIndex queue, SqsError error, uint32_t actor, MessageIndex lane)
+{
+    const uint32_t text = m_log.addText(error.code + ": " + error.message);
+    logEvent(m_now, lane, queue, MessageState::None, MessageState::None, Cause::RequestRefused, actor, text);
+    return error;
+}
+
+std::optional<SqsError> Engine::validateRedrive(const QueueState& queue, const QueueAttributes& attributes) const
+{
+    if (!attributes.redrivePolicy)
+        return std::nullopt;
+    const auto& policy = *attributes.redrivePolicy;
+    const auto bad = [&](const std::string& reason) {
+        return makeError(codes::InvalidParameterValue,
+            "Value " + attributes.redrivePolicyText + " for parameter RedrivePolicy is invalid. Reason: " + reason);
+    };
+    const QueueState* target = findQueueByArn(policy.deadLetterTargetArn);
+    if (!target)
+        return bad("Dead letter target does not exist.");
+    // Unverified text (sqs-semantics.md section 5); the rule itself is AWS-doc: FIFO<->FIFO, standard<->standard.
+    if (target->fifo() != queue.fifo())
+        return bad("Dead-letter queue must be the same type as the source queue.");
+    if (const auto& allow = target->attributes.redriveAllowPolicy) {
+        const bool allowed = allow->permission == "allowAll"
+            || (allow->permission == "byQueue"
+                && std::find(allow->sourceQueueArns.begin(), allow->sourceQueueArns.end(), queue.arn)
+                    != allow->sourceQueueArns.end());
+        if (!allowed)
+            return bad("Dead-letter target's RedriveAllowPolicy does not allow this queue.");
+    }
+    return std::nullopt;
+}
+
+Result<std::string> Engine::createQueue(
+    const std::string& name, const AttributeMap& attributes, const std::map<std::string, std::string>& tags)
+{
+    const bool fifoName = name.ends_with(".fifo");
+    const auto fifoAttribute = attributes.find("FifoQueue");
+    const bool fifoRequested = fifoAttribute != attributes.end() && (fifoAttribute->second == "true" || fifoAttribute->second == "True");
+    if (!validQueueName(name))
+        return refuse(kNoQueue,
+            makeError(codes::InvalidParameterValue,
+                "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"));
+    if (fifoAttribute != attributes.end() && !fifoName && !fifoRequested)
+        return refuse(kNoQueue, makeError(codes::InvalidAttributeName, "Unknown Attribute FifoQueue."));
+    if (fifoName != fifoRequested)
+        return refuse(kNoQueue,
+            makeError(codes::InvalidParameterValue,
+                "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must "
+                "end with .fifo suffix and be 1 to 80 in length."));
+    QueueAttributes defaults;
+    defaults.fifo = fifoName;
+    if (m_options.limits == AwsLimits::Aws2023)
+        defaults.maximumMessageSize = 262144;
+    auto applied = applyAttributes(defaults, attributes, { true, fifoName });
+    if (!applied)
+        return refuse(kNoQueue, applied.error());
+
+    if (QueueState* existing = findQueue(name)) {
+        for (const auto& [key, value] : attributes) {
+            (void)value;
+            if (attributeValue(applied.value(), key) != attributeValue(existing->attributes, key))
+                return refuse(existing->index,
+                    makeError(codes::QueueAlreadyExists,
+                        "A queue already exists with the same name and a different value for attribute " + key));
+        }
+        return name;
+    }
+    if (auto it = m_recentlyDeleted.find(name); it != m_recentlyDeleted.end() && m_now - it->second < 60000)
+        return refuse(kNoQueue,
+            makeError(codes::QueueDeletedRecently,
+                "You must wait 60 seconds after deleting a queue before you can create another with the same name."));
+    if (m_queues.size() >= kNoQueue)
+        return refuse(kNoQueue, makeError(codes::InvalidParameterValue, "Too many queues."));
+
+    auto queue = std::make_unique<QueueState>();
+    queue->index = QueueIndex(m_queues.size());
+    queue->uid = m_nextQueueUid++;
+    queue->name = name;
+    queue->arn = arnFor(name);
+    queue->attributes = std::move(applied).value();
+    queue->tags = tags;
+    queue->createdAt = queue->modifiedAt = m_now;
+    queue->deduplicateByGroup = queue->attributes.deduplicationScope == "messageGroup";
+    if (auto error = validateRedrive(*queue, queue->attributes))
+        return refuse(kNoQueue, *error);
+    m_queueInfo.push_back(QueueInfo { name, queue->arn, true, queue->attributes.fifo, m_now });
+    logEvent(m_now, kNoMessage, queue->index, MessageState::None, MessageState::None, Cause::QueueCreated);
+    m_queues.push_back(std::move(queue));
+    return name;
+}
+
+Result<std::string> Engine::getQueueArn(const std::string& name) const
+{
+    auto queue = requireQueue(name);
+    if (!queue)
+        return queue.error();
+    return queue.value()->arn;
+}
+
+std::vector<std::string> Engine::listQueues(const std::string& prefix) const
+{
+    std::vector<std::string> names;
+    for (const auto& q : m_queues)
+        if (q->alive && q->name.starts_with(prefix))
+            names.push_back(q->name);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+Status Engine::deleteQueue(const std::string& name)
+{
+    auto found = requireQueue(name);
+    if (!found)
+        return refuse(kNoQueue, found.error());
+    QueueState& queue = *found.value();
+    for (const MessageIndex lane : queue.byEnqueue) {
+        const auto state = m_messages[lane].state;
+        if (m_messages[lane].queue == queue.index
+            && (state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight))
+            endMessage(queue, lane, MessageState::Purged, Cause::QueueDeleted);
+    }
+    while (!queue.lateArrivals.empty()) {
+        const MessageIndex lane = queue.lateArrivals.top().second;
+        queue.lateArrivals.pop();
+        const auto state = m_messages[lane].state;
+        if (m_messages[lane].queue == queue.index
+            && (state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight))
+            endMessage(queue, lane, MessageState::Purged, Cause::QueueDeleted);
+    }
+    while (!queue.polls.empty()) {
+        const size_t slot = queue.polls.front();
+        queue.polls.pop_front();
+        completePoll(slot, {}, true);
+    }
+    for (auto& task : m_moveTasks) {
+        if (task->status != "RUNNING")
+            continue;
+        if (task->source == queue.index || task->destination == queue.index) {
+            task->status = "FAILED";
+            task->failureReason = codes::NonExistentQueue;
+        }
+    }
+    queue.alive = false;
+    queue.ready.clear();
+    queue.byEnqueue.clear();
+    queue.groups.clear();
+    queue.groupByName.clear();
+    queue.candidates.clear();
+    queue.dedup.clear();
+    queue.dedupOrder.clear();
+    m_queueInfo[queue.index].alive = false;
+    m_recentlyDeleted[name] = m_now;
+    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::QueueDeleted);
+    return Ok {};
+}
+
+Status Engine::purgeQueue(const std::string& name)
+{
+    auto found = requireQueue(name);
+    if (!found)
+        return refuse(kNoQueue, found.error());
+    QueueState& queue = *found.value();
+    if (queue.lastPurgeAt != INT64_MIN && m_now - queue.lastPurgeAt < 60000)
+        return refuse(queue.index,
+            makeError(codes::PurgeQueueInProgress,
+                "Only one PurgeQueue operation on " + queue.name + " is allowed every 60 seconds.", 403));
+    queue.lastPurgeAt = m_now;
+    std::vector<MessageIndex> lanes(queue.byEnqueue.begin(), queue.byEnqueue.end());
+    while (!queue.lateArrivals.empty()) {
+        lanes.push_back(queue.lateArrivals.top().second);
+        queue.lateArrivals.pop();
+    }
+    std::sort(lanes.begin(), lanes.end());
+    for (const MessageIndex lane : lanes) {
+        const auto state = m_messages[lane].state;
+        if (m_messages[lane].queue == queue.index
+            && (state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight))
+            endMessage(queue, lane, MessageState::Purged, Cause::Purge);
+    }
+    queue.ready.clear();
+    queue.byEnqueue.clear();
+    queue.groups.clear();
+    queue.groupByName.clear();
+    queue.candidates.clear();
+    purgeDeduplication(queue); // AWS-val test_purge_queue_clears_fifo_deduplication_cache
+    return Ok {};
+}
+
+void Engine::purgeDeduplication(QueueState& queue)
+{
+    queue.dedup.clear();
+    queue.dedupOrder.clear();
+}
+
+Result<AttributeMap> Engine::getQueueAttributes(const std::string& name, const std::vector<std::string>& names) const
+{
+    auto found = requireQueue(name);
+    if (!found)
+        return found.error();
+    const QueueState& queue = *found.value();
+    std::vector<std::string> wanted;
+    for (const auto& n : names) {
+        if (n == "All") {
+            wanted = { "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesDelayed",
+                "ApproximateNumberOfMessagesNotVisible", "CreatedTimestamp", "DelaySeconds", "LastModifiedTimestamp",
+                "MaximumMessageSize", "MessageRetentionPeriod", "QueueArn", "ReceiveMessageWaitTimeSeconds",
+                "SqsManagedSseEnabled", "VisibilityTimeout", "RedrivePolicy", "RedriveAllowPolicy", "Policy",
+                "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "FifoQueue", "ContentBasedDeduplication",
+                "DeduplicationScope", "FifoThroughputLimit" };
+            break;
+        }
+        if (!isKnownAttributeName(n))
+            return makeError(codes::InvalidAttributeName, "Unknown Attribute " + n + ".");
+        wanted.push_back(n);
+    }
+    AttributeMap out;
+    const int64_t epochSeconds = m_options.epochMs / 1000;
+    for (const auto& n : wanted) {
+        if (n == "ApproximateNumberOfMessages")
+            out[n] = std::to_string(queue.counters.visible);
+        else if (n == "ApproximateNumberOfMessagesNotVisible")
+            out[n] = std::to_string(queue.counters.inFlight);
+        else if (n == "ApproximateNumberOfMessagesDelayed")
+            out[n] = std::to_string(queue.counters.delayed);
+        else if (n == "CreatedTimestamp")
+            out[n] = std::to_string(epochSeconds + queue.createdAt / 1000);
+        else if (n == "LastModifiedTimestamp")
+            out[n] = std::to_string(epochSeconds + queue.modifiedAt / 1000);
+        else if (n == "QueueArn")
+            out[n] = queue.arn;
+        else if (auto value = attributeValue(queue.attributes, n))
+            out[n] = *value;
+    }
+    return out;
+}
+
+Status Engine::setQueueAttributes(const std::string& name, const AttributeMap& attributes)
+{
+    auto found = requireQueue(name);
+    if (!found)
+        return refuse(kNoQueue, found.error());
+    QueueState& queue = *found.value();
+    auto applied = applyAttributes(queue.attributes, attributes, { false, queue.fifo() });
+    if (!applied)
+        return refuse(queue.index, applied.error());
+    if (auto error = validateRedrive(queue, applied.value()))
+        return refuse(queue.index, *error);
+    const bool delayChanged = applied->delaySeconds != queue.attributes.delaySeconds;
+    queue.attributes = std::move(applied).value();
+    queue.modifiedAt = m_now;
+    std::string text;
+    for (const auto& [key, value] : attributes)
+        text += (text.empty() ? "" : ", ") + key + "=" + value;
+    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::AttributesChanged, kNoActor,
+        m_log.addText(text));
+    // A FIFO queue's delay is retroactive; a standard queue's affects new messages only (AWS-doc sqs-delay-queues).
+    if (delayChanged && queue.fifo())
+        applyFifoDelayChange(queue);
+    flushWakeups();
+    return Ok {};
+}
+
+Result<std::vector<std::string>> Engine::listDeadLetterSourceQueues(const std::string& name) const
+{
+    auto found = requireQueue(name);
+    if (!found)
+        return found.error();
+    std::vector<std::string> sources;
+    for (const auto& q : m_queues)
+        if (q->alive && q->attributes.redrivePolicy && q->attributes.redrivePolicy->deadLetterTargetArn == found.value()->arn)
+            sources.push_back(q->name);
+    return sources;
+}
+
+Status Engine::tagQueue(const std::string& name, const std::map<std::string, std::string>& tags)
+{
+    auto found = requireQueue(name);
+    if (!found)
+        return refuse(kNoQueue, found.error());
+    for (const auto& [key, value] : tags)
+        found.value()->tags[key] = value;
+    return Ok {};
+}
+
+Status Engine::untagQueue(const std::string& name, const std::vector<std::string>& keys)
+{
+    auto found = requireQueue(name);
+    if (!found)
+        return refuse(kNoQueue, found.error());
+    for (const auto& key : keys)
+        found.value()->tags.erase(key);
+    return Ok {};
+}
+
+Result<std::map<std::string, std::string>> Engine::listQueueTags(const std::string& name) const
+{
+    auto found = requireQueue(name);
+    if (!found)
+        return found.error();
+    return found.value()->tags;
+}
+
+Result<QueueCounters> Engine::counters(const std::string& name) const
+{
+    auto found = requireQueue(name);
+    if (!found)
+        return found.error();
+    return found.value()->counters;
+}
+
+size_t Engine::bytesUsed() const
+{
+    size_t bytes = sizeof(*this) + m_log.bytesUsed();
+    bytes += m_messages.capacity() * sizeof(MessageRecord);
+    for (const auto& m : m_messages)
+        if (m.body.capacity() > 15)
+            bytes += m.body.capacity() + 1 + 16; // heap block and malloc's header
+    bytes += m_extras.capacity() * sizeof(MessageExtra);
+    for (const auto& q : m_queues) {
+        bytes += sizeof(QueueState);
+        bytes += (q->ready.size() + q->byEnqueue.size() + q->candidates.size()) * sizeof(MessageIndex);
+        bytes += q->lateArrivals.size() * sizeof(std::pair<TimeMs, MessageIndex>);
+        bytes += q->dedup.size() * 96;
+        for (const auto& g : q->groups)
+            bytes += sizeof(FifoGroup) + g.messages.size() * sizeof(MessageIndex);
+    }
+    bytes += m_timers.size() * sizeof(Timer);
+    return bytes;
+}
+
+} // namespace lifeline

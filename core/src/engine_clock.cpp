@@ -1,0 +1,177 @@
+// The virtual clock: timers (delays, visibility, long polls, move tasks), retention expiry, FIFO delay changes.
+#include "engine_internal.h"
+
+#include <algorithm>
+
+namespace lifeline {
+
+namespace {
+    bool isLive(MessageState state)
+    {
+        return state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight;
+    }
+} // namespace
+
+void Engine::addTimer(TimeMs at, TimerKind kind, uint32_t target)
+{
+    m_timers.push(Timer { at, m_timerSeq++, target, kind });
+}
+
+TimeMs Engine::nextExpiry(QueueState& queue)
+{
+    if (!queue.alive || queue.liveMessages == 0)
+        return INT64_MAX;
+    const auto dead = [&](MessageIndex lane) {
+        return !isLive(m_messages[lane].state) || m_messages[lane].queue != queue.index;
+    };
+    while (!queue.byEnqueue.empty() && dead(queue.byEnqueue.front()))
+        queue.byEnqueue.pop_front();
+    while (!queue.lateArrivals.empty() && dead(queue.lateArrivals.top().second))
+        queue.lateArrivals.pop();
+    // Keep the lazy list from growing without bound when messages end out of order.
+    if (queue.byEnqueue.size() > 2 * queue.liveMessages + 4096) {
+        std::deque<MessageIndex> live;
+        for (const MessageIndex lane : queue.byEnqueue)
+            if (!dead(lane))
+                live.push_back(lane);
+        queue.byEnqueue.swap(live);
+    }
+    TimeMs oldest = INT64_MAX;
+    if (!queue.byEnqueue.empty())
+        oldest = m_messages[queue.byEnqueue.front()].enqueuedAt;
+    if (!queue.lateArrivals.empty())
+        oldest = std::min(oldest, queue.lateArrivals.top().first);
+    if (oldest == INT64_MAX)
+        return INT64_MAX;
+    // Judged against the current attribute: lowering it expires older messages (AWS-doc CreateQueue).
+    return oldest + queue.attributes.messageRetentionPeriod * 1000;
+}
+
+TimeMs Engine::nextDueTime()
+{
+    TimeMs due = m_timers.empty() ? INT64_MAX : m_timers.top().at;
+    for (const auto& queue : m_queues)
+        due = std::min(due, nextExpiry(*queue));
+    return due;
+}
+
+void Engine::expireDue(QueueState& queue, TimeMs time)
+{
+    while (nextExpiry(queue) <= time) {
+        MessageIndex lane;
+        const bool fromFront = !queue.byEnqueue.empty()
+            && (queue.lateArrivals.empty()
+                || m_messages[queue.byEnqueue.front()].enqueuedAt <= queue.lateArrivals.top().first);
+        if (fromFront) {
+            lane = queue.byEnqueue.front();
+            queue.byEnqueue.pop_front();
+        } else {
+            lane = queue.lateArrivals.top().second;
+            queue.lateArrivals.pop();
+        }
+        endMessage(queue, lane, MessageState::Expired, Cause::Expiry); // even while in flight (AWS-val)
+    }
+}
+
+void Engine::advanceTo(TimeMs time)
+{
+    flushWakeups();
+    for (;;) {
+        const TimeMs due = nextDueTime();
+        if (due > time)
+            break;
+        m_now = std::max(m_now, due);
+        while (!m_timers.empty() && m_timers.top().at <= m_now) {
+            const Timer timer = m_timers.top();
+            m_timers.pop();
+            fire(timer);
+        }
+        for (const auto& queue : m_queues)
+            expireDue(*queue, m_now);
+        flushWakeups();
+    }
+    m_now = std::max(m_now, time);
+}
+
+void Engine::fire(const Timer& timer)
+{
+    switch (timer.kind) {
+    case DelayEnd:
+    case VisibilityEnd: {
+        MessageRecord& record = m_messages[timer.target];
+        const MessageState expected = timer.kind == DelayEnd ? MessageState::Delayed : MessageState::InFlight;
+        if (record.state != expected || record.dueAt != timer.at)
+            return; // superseded (received, deleted, visibility changed, ...)
+        QueueState& queue = *m_queues[record.queue];
+        leaveCounters(queue, expected);
+        enterCounters(queue, MessageState::Visible);
+        record.state = MessageState::Visible;
+        logEvent(m_now, timer.target, queue.index, expected, MessageState::Visible,
+            timer.kind == DelayEnd ? Cause::DelayEnded : Cause::VisibilityTimeout);
+        markAvailable(queue, timer.target);
+        return;
+    }
+    case PollTimeout: {
+        const size_t slot = timer.target;
+        if (slot >= m_polls.size() || !m_polls[slot] || m_polls[slot]->deadline != timer.at)
+            return;
+        QueueState& queue = *m_queues[m_polls[slot]->queue];
+        queue.polls.erase(std::find(queue.polls.begin(), queue.polls.end(), slot));
+        completePoll(slot, {}, false);
+        return;
+    }
+    case MoveTaskTick:
+        tickMoveTask(timer.target);
+        return;
+    }
+}
+
+void Engine::flushWakeups()
+{
+    // Settle the present instant: timers due now (a visibility of 0 s) and long polls a change has woken.
+    for (;;) {
+        bool worked = false;
+        while (!m_timers.empty() && m_timers.top().at <= m_now) {
+            const Timer timer = m_timers.top();
+            m_timers.pop();
+            fire(timer);
+            worked = true;
+        }
+        while (!m_wakeups.empty()) {
+            QueueState& queue = *m_queues[m_wakeups.back()];
+            m_wakeups.pop_back();
+            queue.wakeQueued = false;
+            if (queue.alive)
+                servePolls(queue);
+            worked = true;
+        }
+        if (!worked)
+            return;
+    }
+}
+
+void Engine::applyFifoDelayChange(QueueState& queue)
+{
+    const TimeMs delayMs = queue.attributes.delaySeconds * 1000;
+    for (const MessageIndex lane : queue.byEnqueue) {
+        MessageRecord& record = m_messages[lane];
+        if (record.state != MessageState::Delayed || record.queue != queue.index)
+            continue;
+        const TimeMs due = record.enqueuedAt + delayMs;
+        if (due <= m_now) {
+            leaveCounters(queue, MessageState::Delayed);
+            enterCounters(queue, MessageState::Visible);
+            record.state = MessageState::Visible;
+            logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Visible, Cause::DelayChanged,
+                kNoActor, uint32_t(queue.attributes.delaySeconds));
+            markAvailable(queue, lane);
+        } else if (due != record.dueAt) {
+            record.dueAt = due;
+            addTimer(due, DelayEnd, lane);
+            logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Delayed, Cause::DelayChanged,
+                kNoActor, uint32_t(queue.attributes.delaySeconds));
+        }
+    }
+}
+
+} // namespace lifeline

@@ -1,0 +1,80 @@
+// Engine-internal state of one queue, a pending long poll and a message move task.
+#pragma once
+
+#include "lifeline/engine.h"
+
+#include <deque>
+#include <functional>
+#include <queue>
+#include <unordered_map>
+
+namespace lifeline {
+
+// A FIFO message group: its live messages in send order (terminal ones are dropped lazily).
+struct FifoGroup {
+    std::string id;
+    std::deque<MessageIndex> messages;
+    bool queued = false; // in QueueState::candidates
+};
+
+struct QueueState {
+    QueueIndex index = kNoQueue;
+    uint32_t uid = 0; // distinguishes a queue from a later one with the same name (receipt handles)
+    std::string name;
+    std::string arn;
+    QueueAttributes attributes;
+    std::map<std::string, std::string> tags;
+    TimeMs createdAt = 0;
+    TimeMs modifiedAt = 0;
+    TimeMs lastPurgeAt = INT64_MIN;
+    bool alive = true;
+    QueueCounters counters;
+
+    // Standard queues: visible messages in the order they became visible. Lazy: an entry whose message is no
+    // longer Visible in this queue is skipped when popped.
+    std::deque<MessageIndex> ready;
+    // Every message that entered this queue, in enqueue-time order (lazy like `ready`): retention expires the front.
+    std::deque<MessageIndex> byEnqueue;
+    // Arrivals older than byEnqueue's back (a standard DLQ keeps the original enqueue time): a min-heap.
+    std::priority_queue<std::pair<TimeMs, MessageIndex>, std::vector<std::pair<TimeMs, MessageIndex>>, std::greater<>>
+        lateArrivals;
+    size_t liveMessages = 0; // non-terminal messages (for compacting byEnqueue)
+
+    // FIFO queues.
+    bool deduplicateByGroup = false; // DeduplicationScope as created: later changes have no effect (AWS-snap)
+    std::unordered_map<std::string, uint32_t> groupByName;
+    std::vector<FifoGroup> groups;
+    std::deque<uint32_t> candidates; // groups whose head may be receivable
+    std::unordered_map<std::string, std::pair<TimeMs, MessageIndex>> dedup; // key -> (expires, first lane)
+    std::deque<std::pair<TimeMs, std::string>> dedupOrder;
+    uint64_t sequence = 0;
+
+    std::deque<size_t> polls; // pending long polls (slots), oldest first
+    bool wakeQueued = false;
+
+    bool fifo() const { return attributes.fifo; }
+};
+
+struct Engine::PendingPoll {
+    PollId id = 0;
+    QueueIndex queue = kNoQueue;
+    size_t max = 1;
+    int64_t visibilitySeconds = 30;
+    uint32_t actor = kNoActor;
+    TimeMs deadline = 0;
+};
+
+struct Engine::MoveTask {
+    std::string handle;
+    QueueIndex source = kNoQueue;
+    std::optional<QueueIndex> destination; // none: each message back to its own source
+    std::string destinationArn;
+    std::optional<int64_t> rate;
+    int64_t moved = 0;
+    int64_t toMove = 0;
+    std::string status = "RUNNING";
+    std::string failureReason;
+    TimeMs startedAt = 0;
+};
+
+} // namespace lifeline

@@ -1,0 +1,334 @@
+// ReceiveMessage: short and long polls, FIFO group rules, the lazy move to the dead-letter queue.
+#include "engine_internal.h"
+#include "lifeline/digest.h"
+#include "lifeline/message_rules.h"
+
+#include <algorithm>
+
+namespace lifeline {
+
+namespace {
+    SqsError outOfRange(const char* parameter, int64_t value, const char* reason)
+    {
+        return makeError(codes::InvalidParameterValue,
+            "Value " + std::to_string(value) + " for parameter " + parameter + " is invalid. Reason: " + reason);
+    }
+
+    bool isLive(MessageState state)
+    {
+        return state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight;
+    }
+} // namespace
+
+AttributeMap ReceivedMessage::systemAttributes(const std::vector<std::string>& names) const
+{
+    const bool all = std::find(names.begin(), names.end(), "All") != names.end();
+    const auto wants = [&](const char* name) {
+        return all || std::find(names.begin(), names.end(), name) != names.end();
+    };
+    AttributeMap out;
+    if (wants("SenderId"))
+        out["SenderId"] = senderId;
+    if (wants("SentTimestamp"))
+        out["SentTimestamp"] = std::to_string(sentTimestamp);
+    if (wants("ApproximateReceiveCount"))
+        out["ApproximateReceiveCount"] = std::to_string(approximateReceiveCount);
+    if (wants("ApproximateFirstReceiveTimestamp"))
+        out["ApproximateFirstReceiveTimestamp"] = std::to_string(approximateFirstReceiveTimestamp);
+    if (wants("AWSTraceHeader") && !awsTraceHeader.empty())
+        out["AWSTraceHeader"] = awsTraceHeader;
+    if (wants("DeadLetterQueueSourceArn") && !deadLetterQueueSourceArn.empty())
+        out["DeadLetterQueueSourceArn"] = deadLetterQueueSourceArn;
+    if (wants("MessageGroupId") && !messageGroupId.empty())
+        out["MessageGroupId"] = messageGroupId;
+    if (fifo && wants("MessageDeduplicationId"))
+        out["MessageDeduplicationId"] = messageDeduplicationId;
+    if (fifo && wants("SequenceNumber"))
+        out["SequenceNumber"] = sequenceNumber;
+    return out;
+}
+
+void Engine::enterCounters(QueueState& queue, MessageState state)
+{
+    if (state == MessageState::Visible)
+        ++queue.counters.visible;
+    else if (state == MessageState::InFlight)
+        ++queue.counters.inFlight;
+    else if (state == MessageState::Delayed)
+        ++queue.counters.delayed;
+}
+
+void Engine::leaveCounters(QueueState& queue, MessageState state)
+{
+    if (state == MessageState::Visible)
+        --queue.counters.visible;
+    else if (state == MessageState::InFlight)
+        --queue.counters.inFlight;
+    else if (state == MessageState::Delayed)
+        --queue.counters.delayed;
+}
+
+void Engine::markAvailable(QueueState& queue, MessageIndex lane)
+{
+    if (queue.fifo()) {
+        const MessageExtra& e = m_extras[m_messages[lane].extra];
+        auto it = queue.groupByName.find(e.groupId);
+        if (it != queue.groupByName.end() && !queue.groups[it->second].queued) {
+            queue.groups[it->second].queued = true;
+            queue.candidates.push_back(it->second);
+        }
+    } else {
+        queue.ready.push_back(lane);
+    }
+    if (!queue.polls.empty() && !queue.wakeQueued) {
+        queue.wakeQueued = true;
+        m_wakeups.push_back(queue.index);
+    }
+}
+
+void Engine::endMessage(QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor, uint32_t detail)
+{
+    MessageRecord& record = m_messages[lane];
+    const MessageState from = record.state;
+    leaveCounters(queue, from);
+    record.state = to;
+    std::string().swap(record.body); // the lane stays; its payload is no longer needed
+    --queue.liveMessages;
+    logEvent(m_now, lane, queue.index, from, to, cause, actor, detail);
+    // A FIFO group blocked by this message (or headed by it) may now serve its next one.
+    if (queue.fifo() && queue.alive)
+        markAvailable(queue, lane);
+}
+
+bool Engine::takeOrDeadLetter(QueueState& queue, MessageIndex lane)
+{
+    const auto& policy = queue.attributes.redrivePolicy;
+    if (!policy || m_messages[lane].receiveCount < uint32_t(policy->maxReceiveCount))
+        return true;
+    if (!findQueueByArn(policy->deadLetterTargetArn))
+        return true; // the DLQ was deleted: SQS keeps delivering
+    moveToDeadLetterQueue(queue, lane);
+    return false;
+}
+
+void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane)
+{
+    QueueState& dlq = *findQueueByArn(source.attributes.redrivePolicy->deadLetterTargetArn);
+    const MessageIndex arrival = MessageIndex(m_messages.size());
+    // Same MessageId, body, SentTimestamp and receive count (AWS-snap); copied before endMessage drops the body.
+    MessageRecord copy = m_messages[lane];
+    copy.queue = dlq.index;
+    copy.extra = UINT32_MAX;
+    copy.state = MessageState::Visible;
+    // Retention: a standard queue keeps the original enqueue time, a FIFO queue restarts it (AWS-doc).
+    if (dlq.fifo())
+        copy.enqueuedAt = m_now;
+    const MessageExtra* sourceExtra = extra(lane);
+    MessageExtra arrivalExtra = sourceExtra ? *sourceExtra : MessageExtra {};
+    endMessage(source, lane, MessageState::DeadLettered, Cause::MoveToDlq, kNoActor, dlq.index);
+    m_messages.push_back(std::move(copy));
+    arrivalExtra.deadLetterQueueSourceArn = source.arn;
+    arrivalExtra.origin = lane;
+    if (dlq.fifo()) {
+        // "the original message's deduplication ID will be replaced with the original message's ID" (AWS-doc)
+        arrivalExtra.deduplicationId = m_messages[arrival].messageId();
+        arrivalExtra.sequenceNumber = nextSequenceNumber(dlq);
+        addToGroup(dlq, arrival, arrivalExtra.groupId);
+    }
+    m_messages[arrival].extra = uint32_t(m_extras.size());
+    m_extras.push_back(std::move(arrivalExtra));
+    const TimeMs enqueued = m_messages[arrival].enqueuedAt;
+    if (!dlq.byEnqueue.empty() && m_messages[dlq.byEnqueue.back()].enqueuedAt > enqueued)
+        dlq.lateArrivals.emplace(enqueued, arrival);
+    else
+        dlq.byEnqueue.push_back(arrival);
+    ++dlq.liveMessages;
+    enterCounters(dlq, MessageState::Visible);
+    logEvent(m_now, arrival, dlq.index, MessageState::None, MessageState::Visible, Cause::ArriveFromDlqSource, kNoActor,
+        lane);
+    markAvailable(dlq, arrival);
+}
+
+void Engine::deliver(
+    QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor, std::vector<ReceivedMessage>& out)
+{
+    MessageRecord& record = m_messages[lane];
+    ++record.receiveCount;
+    if (record.firstReceiveAt < 0)
+        record.firstReceiveAt = m_now;
+    record.receivedAt = m_now;
+    leaveCounters(queue, MessageState::Visible);
+    enterCounters(queue, MessageState::InFlight);
+    record.state = MessageState::InFlight;
+    record.dueAt = m_now + visibilitySeconds * 1000;
+    addTimer(record.dueAt, VisibilityEnd, lane);
+    logEvent(m_now, lane, queue.index, MessageState::Visible, MessageState::InFlight, Cause::Receive, actor,
+        record.receiveCount);
+
+    ReceivedMessage& m = out.emplace_back();
+    m.lane = lane;
+    m.messageId = record.messageId();
+    m.receiptHandle = receiptHandleFor(queue, lane);
+    m.body = record.body;
+    m.md5OfBody = toHex(record.md5.data(), record.md5.size());
+    m.sentTimestamp = m_options.epochMs + record.sentAt;
+    m.approximateFirstReceiveTimestamp = m_options.epochMs + record.firstReceiveAt;
+    m.approximateReceiveCount = record.receiveCount;
+    m.senderId = m_options.senderId;
+    m.fifo = queue.fifo();
+    if (const MessageExtra* e = extra(lane)) {
+        m.attributes = e->attributes;
+        m.md5OfMessageAttributes = e->md5OfAttributes;
+        m.messageGroupId = e->groupId;
+        m.messageDeduplicationId = e->deduplicationId;
+        m.sequenceNumber = e->sequenceNumber;
+        m.deadLetterQueueSourceArn = e->deadLetterQueueSourceArn;
+        m.awsTraceHeader = e->awsTraceHeader;
+    }
+}
+
+void Engine::collect(
+    QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, std::vector<ReceivedMessage>& out)
+{
+    if (!queue.fifo()) {
+        while (out.size() < max && !queue.ready.empty()) {
+            const MessageIndex lane = queue.ready.front();
+            queue.ready.pop_front();
+            const MessageRecord& record = m_messages[lane];
+            if (record.state != MessageState::Visible || record.queue != queue.index)
+                continue; // stale entry
+            if (takeOrDeadLetter(queue, lane))
+                deliver(queue, lane, visibilitySeconds, actor, out);
+        }
+        return;
+    }
+    // FIFO: as many of one group as possible, in order, up to its first message that is not visible.
+    while (out.size() < max && !queue.candidates.empty()) {
+        const uint32_t groupIndex = queue.candidates.front();
+        queue.candidates.pop_front();
+        FifoGroup& group = queue.groups[groupIndex];
+        group.queued = false;
+        size_t i = 0;
+        bool stoppedAtMax = false;
+        while (i < group.messages.size()) {
+            const MessageIndex lane = group.messages[i];
+            const MessageRecord& record = m_messages[lane];
+            if (!isLive(record.state) || record.queue != queue.index) {
+                if (i == 0)
+                    group.messages.pop_front();
+                else
+                    ++i;
+                continue;
+            }
+            if (record.state != MessageState::Visible)
+                break; // in flight or delayed: the rest of the group waits
+            if (out.size() >= max) {
+                stoppedAtMax = true;
+                break;
+            }
+            if (takeOrDeadLetter(queue, lane))
+                deliver(queue, lane, visibilitySeconds, actor, out);
+            // A moved message is now terminal and is dropped on the next turn of the loop.
+            if (m_messages[lane].state == MessageState::InFlight)
+                ++i;
+        }
+        if (stoppedAtMax && !group.queued) {
+            group.queued = true;
+            queue.candidates.push_front(groupIndex);
+        }
+    }
+}
+
+Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& request)
+{
+    auto found = requireQueue(request.queue);
+    if (!found)
+        return refuse(kNoQueue, found.error(), request.actor);
+    QueueState& queue = *found.value();
+    const int64_t max = request.maxNumberOfMessages.value_or(1);
+    if (max < 1 || max > 10)
+        return refuse(queue.index, outOfRange("MaxNumberOfMessages", max, "Must be between 1 and 10, if provided."),
+            request.actor);
+    const int64_t wait = request.waitTimeSeconds.value_or(queue.attributes.receiveMessageWaitTimeSeconds);
+    if (wait < 0 || wait > 20)
+        return refuse(queue.index, outOfRange("WaitTimeSeconds", wait, "Must be >= 0 and <= 20, if provided."),
+            request.actor);
+    const int64_t visibility = request.visibilityTimeout.value_or(queue.attributes.visibilityTimeout);
+    // Unverified text (sqs-semantics.md section 5): the emulators' wording, in the pattern of WaitTimeSeconds.
+    if (visibility < 0 || visibility > 43200)
+        return refuse(queue.index,
+            outOfRange("VisibilityTimeout", visibility, "Must be >= 0 and <= 43200, if provided."), request.actor);
+    if (request.receiveRequestAttemptId && !isValidTokenId(*request.receiveRequestAttemptId))
+        return refuse(queue.index,
+            makeError(codes::InvalidParameterValue,
+                "Value " + *request.receiveRequestAttemptId
+                    + " for parameter ReceiveRequestAttemptId is invalid. Reason: ReceiveRequestAttemptId can only "
+                      "include alphanumeric and punctuation characters. 1 to 128 in length."),
+            request.actor);
+
+    ReceiveOutcome outcome;
+    collect(queue, size_t(max), visibility, request.actor, outcome.messages);
+    if (!outcome.messages.empty() || wait == 0) {
+        logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::PollEnded,
+            request.actor, uint32_t(outcome.messages.size()));
+        flushWakeups();
+        return outcome;
+    }
+    size_t slot = 0;
+    while (slot < m_polls.size() && m_polls[slot])
+        ++slot;
+    if (slot == m_polls.size())
+        m_polls.emplace_back();
+    auto poll = std::make_unique<PendingPoll>();
+    poll->id = m_nextPoll++;
+    poll->queue = queue.index;
+    poll->max = size_t(max);
+    poll->visibilitySeconds = visibility;
+    poll->actor = request.actor;
+    poll->deadline = m_now + wait * 1000;
+    outcome.pending = true;
+    outcome.poll = poll->id;
+    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::PollStarted, request.actor,
+        uint32_t(poll->id));
+    addTimer(poll->deadline, PollTimeout, uint32_t(slot));
+    m_polls[slot] = std::move(poll);
+    queue.polls.push_back(slot);
+    flushWakeups();
+    return outcome;
+}
+
+void Engine::completePoll(size_t slot, std::vector<ReceivedMessage> messages, bool queueDeleted)
+{
+    auto poll = std::move(m_polls[slot]);
+    logEvent(m_now, kNoMessage, poll->queue, MessageState::None, MessageState::None, Cause::PollEnded, poll->actor,
+        uint32_t(messages.size()));
+    m_completed.push_back(CompletedPoll { poll->id, poll->actor, std::move(messages), queueDeleted });
+}
+
+void Engine::servePolls(QueueState& queue)
+{
+    while (!queue.polls.empty()) {
+        const size_t slot = queue.polls.front();
+        const PendingPoll& poll = *m_polls[slot];
+        std::vector<ReceivedMessage> messages;
+        collect(queue, poll.max, poll.visibilitySeconds, poll.actor, messages);
+        if (messages.empty())
+            return;
+        queue.polls.pop_front();
+        completePoll(slot, std::move(messages), false);
+    }
+}
+
+std::vector<CompletedPoll> Engine::takeCompletedPolls()
+{
+    std::vector<CompletedPoll> out;
+    out.swap(m_completed);
+    return out;
+}
+
+size_t Engine::pendingPollCount() const
+{
+    return size_t(std::count_if(m_polls.begin(), m_polls.end(), [](const auto& p) { return p != nullptr; }));
+}
+
+} // namespace lifeline

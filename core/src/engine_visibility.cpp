@@ -1,0 +1,249 @@
+// Receipt handles, DeleteMessage and ChangeMessageVisibility (and their batches).
+#include "engine_internal.h"
+#include "lifeline/message_rules.h"
+
+#include <cstring>
+#include <set>
+
+namespace lifeline {
+
+namespace {
+    constexpr char kBase64Url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    constexpr std::string_view kHandlePrefix = "AQEB";
+    constexpr size_t kHandleBytes = 16;
+    constexpr size_t kHandleLength = kHandlePrefix.size() + 22;
+
+    uint32_t checkValue(uint32_t lane, uint32_t count, uint32_t uid, uint64_t seed)
+    {
+        uint64_t x = (uint64_t(lane) << 32 | count) ^ (uint64_t(uid) * 0x9e3779b97f4a7c15ULL) ^ seed;
+        x ^= x >> 33;
+        x *= 0xff51afd7ed558ccdULL;
+        x ^= x >> 33;
+        return uint32_t(x);
+    }
+
+    void put32(uint8_t* p, uint32_t v)
+    {
+        p[0] = uint8_t(v >> 24);
+        p[1] = uint8_t(v >> 16);
+        p[2] = uint8_t(v >> 8);
+        p[3] = uint8_t(v);
+    }
+
+    uint32_t get32(const uint8_t* p)
+    {
+        return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | uint32_t(p[3]);
+    }
+
+    bool isLive(MessageState state)
+    {
+        return state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight;
+    }
+
+    SqsError invalidHandle(const std::string& handle)
+    {
+        return makeError(
+            codes::ReceiptHandleIsInvalid, "The input receipt handle \"" + handle + "\" is not a valid receipt handle.");
+    }
+
+    template <class Entry>
+    std::optional<SqsError> validateBatchShape(const std::vector<Entry>& entries, const char* entryName)
+    {
+        if (entries.empty())
+            return makeError(codes::EmptyBatchRequest,
+                std::string("There should be at least one ") + entryName + " in the request.");
+        if (entries.size() > 10)
+            return makeError(codes::TooManyEntriesInBatchRequest,
+                "Maximum number of entries per request are 10. You have sent " + std::to_string(entries.size()) + ".");
+        std::set<std::string> ids;
+        for (const auto& e : entries) {
+            if (!isValidBatchEntryId(e.id))
+                return makeError(codes::InvalidBatchEntryId,
+                    "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at "
+                    "most 80 letters long.");
+            if (!ids.insert(e.id).second)
+                return makeError(codes::BatchEntryIdsNotDistinct, "Id " + e.id + " repeated.");
+        }
+        return std::nullopt;
+    }
+} // namespace
+
+std::string Engine::receiptHandleFor(const QueueState& queue, MessageIndex lane) const
+{
+    const MessageRecord& record = m_messages[lane];
+    uint8_t bytes[kHandleBytes + 2] = {};
+    put32(bytes, lane);
+    put32(bytes + 4, record.receiveCount);
+    put32(bytes + 8, queue.uid);
+    put32(bytes + 12, checkValue(lane, record.receiveCount, queue.uid, m_options.seed));
+    std::string out(kHandlePrefix);
+    out.reserve(kHandleLength);
+    for (size_t i = 0; i < kHandleBytes; i += 3) {
+        const uint32_t v = uint32_t(bytes[i]) << 16 | uint32_t(bytes[i + 1]) << 8 | bytes[i + 2];
+        const size_t chars = std::min<size_t>(4, (kHandleBytes - i) * 8 / 6 + 1);
+        for (size_t c = 0; c < chars; ++c)
+            out.push_back(kBase64Url[(v >> (18 - 6 * c)) & 63]);
+    }
+    return out;
+}
+
+std::optional<Engine::Receipt> Engine::parseReceipt(const std::string& handle) const
+{
+    if (handle.size() != kHandleLength || !handle.starts_with(kHandlePrefix))
+        return std::nullopt;
+    uint8_t bytes[kHandleBytes + 2] = {};
+    size_t bit = 0;
+    for (size_t i = kHandlePrefix.size(); i < handle.size(); ++i) {
+        const char* at = std::strchr(kBase64Url, handle[i]);
+        if (!at || !*at)
+            return std::nullopt;
+        const uint32_t v = uint32_t(at - kBase64Url);
+        for (int b = 5; b >= 0; --b, ++bit)
+            if (bit / 8 < sizeof bytes && (v >> b & 1))
+                bytes[bit / 8] |= uint8_t(0x80 >> (bit % 8));
+    }
+    Receipt receipt { get32(bytes), get32(bytes + 4), get32(bytes + 8) };
+    if (get32(bytes + 12) != checkValue(receipt.lane, receipt.receiveCount, receipt.queueUid, m_options.seed))
+        return std::nullopt;
+    if (receipt.lane >= m_messages.size() || receipt.receiveCount == 0
+        || receipt.receiveCount > m_messages[receipt.lane].receiveCount)
+        return std::nullopt;
+    return receipt;
+}
+
+std::optional<SqsError> Engine::deleteOne(QueueState& queue, const std::string& handle, uint32_t actor)
+{
+    const auto receipt = parseReceipt(handle);
+    if (!receipt || receipt->queueUid != queue.uid)
+        return invalidHandle(handle);
+    const MessageRecord& record = m_messages[receipt->lane];
+    if (!isLive(record.state) || record.queue != queue.index)
+        return std::nullopt; // already deleted, expired or moved: idempotent success (AWS-val)
+    const bool current = record.state == MessageState::InFlight && record.receiveCount == receipt->receiveCount;
+    if (!current) {
+        if (queue.fifo())
+            return makeError(codes::InvalidParameterValue,
+                "Value " + handle + " for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.");
+        const bool receivedAgain = record.receiveCount != receipt->receiveCount;
+        if (receivedAgain && !m_options.staleHandleDeletes)
+            return std::nullopt; // "the request will succeed, but the message might not be deleted" (AWS-doc)
+    }
+    endMessage(queue, receipt->lane, MessageState::Deleted, Cause::Delete, actor, receipt->receiveCount);
+    return std::nullopt;
+}
+
+Status Engine::deleteMessage(const std::string& queueName, const std::string& receiptHandle, uint32_t actor)
+{
+    auto found = requireQueue(queueName);
+    if (!found)
+        return refuse(kNoQueue, found.error(), actor);
+    QueueState& queue = *found.value();
+    if (receiptHandle.empty())
+        return refuse(queue.index, makeError(codes::MissingParameter, "The request must contain the parameter ReceiptHandle."), actor);
+    if (auto error = deleteOne(queue, receiptHandle, actor))
+        return refuse(queue.index, *error, actor);
+    flushWakeups();
+    return Ok {};
+}
+
+Result<BatchResult<bool>> Engine::deleteMessageBatch(
+    const std::string& queueName, const std::vector<DeleteMessageBatchEntry>& entries, uint32_t actor)
+{
+    auto found = requireQueue(queueName);
+    if (!found)
+        return refuse(kNoQueue, found.error(), actor);
+    QueueState& queue = *found.value();
+    if (auto error = validateBatchShape(entries, "DeleteMessageBatchRequestEntry"))
+        return refuse(queue.index, *error, actor);
+    BatchResult<bool> out;
+    for (const auto& e : entries) {
+        if (auto error = deleteOne(queue, e.receiptHandle, actor)) {
+            refuse(queue.index, *error, actor);
+            out.failed.push_back(BatchEntryError { e.id, error->code, error->message, true });
+        } else {
+            out.successful.emplace_back(e.id, true);
+        }
+    }
+    flushWakeups();
+    return out;
+}
+
+std::optional<SqsError> Engine::changeVisibilityOne(
+    QueueState& queue, const std::string& handle, int64_t seconds, uint32_t actor)
+{
+    if (seconds < 0 || seconds > 43200) // unverified text (sqs-semantics.md section 5)
+        return makeError(codes::InvalidParameterValue,
+            "Value " + std::to_string(seconds)
+                + " for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided.");
+    const auto receipt = parseReceipt(handle);
+    if (!receipt || receipt->queueUid != queue.uid)
+        return invalidHandle(handle);
+    MessageRecord& record = m_messages[receipt->lane];
+    if (!isLive(record.state) || record.queue != queue.index)
+        return makeError(codes::InvalidParameterValue,
+            "Value " + handle
+                + " for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for "
+                  "visibility timeout change.");
+    if (record.state != MessageState::InFlight)
+        return std::nullopt; // the handle's timeout already ended: AWS answers OK and does nothing (PR #9632)
+    const bool current = record.receiveCount == receipt->receiveCount;
+    if (!current && queue.fifo())
+        return std::nullopt;
+    // The 12-hour cap counts from the receive; an extension does not reset it (AWS-doc).
+    if ((m_now - record.receivedAt) + seconds * 1000 > 43200 * 1000LL)
+        return makeError(codes::InvalidParameterValue,
+            "Value " + std::to_string(seconds)
+                + " for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is "
+                  "beyond the limit [43200 seconds]");
+    if (seconds == 0) {
+        leaveCounters(queue, MessageState::InFlight);
+        enterCounters(queue, MessageState::Visible);
+        record.state = MessageState::Visible;
+        logEvent(m_now, receipt->lane, queue.index, MessageState::InFlight, MessageState::Visible,
+            Cause::VisibilityChanged, actor, 0);
+        markAvailable(queue, receipt->lane);
+        return std::nullopt;
+    }
+    record.dueAt = m_now + seconds * 1000;
+    addTimer(record.dueAt, VisibilityEnd, receipt->lane);
+    logEvent(m_now, receipt->lane, queue.index, MessageState::InFlight, MessageState::InFlight, Cause::VisibilityChanged,
+        actor, uint32_t(seconds));
+    return std::nullopt;
+}
+
+Status Engine::changeMessageVisibility(
+    const std::string& queueName, const std::string& receiptHandle, int64_t visibilityTimeout, uint32_t actor)
+{
+    auto found = requireQueue(queueName);
+    if (!found)
+        return refuse(kNoQueue, found.error(), actor);
+    QueueState& queue = *found.value();
+    if (auto error = changeVisibilityOne(queue, receiptHandle, visibilityTimeout, actor))
+        return refuse(queue.index, *error, actor);
+    flushWakeups();
+    return Ok {};
+}
+
+Result<BatchResult<bool>> Engine::changeMessageVisibilityBatch(
+    const std::string& queueName, const std::vector<ChangeVisibilityBatchEntry>& entries, uint32_t actor)
+{
+    auto found = requireQueue(queueName);
+    if (!found)
+        return refuse(kNoQueue, found.error(), actor);
+    QueueState& queue = *found.value();
+    if (auto error = validateBatchShape(entries, "ChangeMessageVisibilityBatchRequestEntry"))
+        return refuse(queue.index, *error, actor);
+    BatchResult<bool> out;
+    for (const auto& e : entries) {
+        if (auto error = changeVisibilityOne(queue, e.receiptHandle, e.visibilityTimeout, actor)) {
+            refuse(queue.index, *error, actor);
+            out.failed.push_back(BatchEntryError { e.id, error->code, error->message, true });
+        } else {
+            out.successful.emplace_back(e.id, true);
+        }
+    }
+    flushWakeups();
+    return out;
+}
+
+} // namespace lifeline

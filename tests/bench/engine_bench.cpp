@@ -1,0 +1,1 @@
+namespace lifeline::bench { void runEngineBenchmarks() {} }

@@ -1,0 +1,66 @@
+#include "lifeline/base64.h"
+#include "lifeline/digest.h"
+#include "lifeline/message_rules.h"
+
+#include <catch2/catch.hpp>
+
+using namespace lifeline;
+
+TEST_CASE("MD5 of bodies matches SQS's MD5OfMessageBody", "[digest]")
+{
+    CHECK(md5Hex("msg") == "6e2baaf3b97dbeef01c0043275f9a0e7"); // AWS-snap test vector
+    CHECK(md5Hex("") == "d41d8cd98f00b204e9800998ecf8427e");
+    CHECK(md5Hex("The quick brown fox jumps over the lazy dog") == "9e107d9d372bb6826bd81d3542a419d6");
+    CHECK(md5Hex(std::string(1000, 'a')) == "cabe45dcc9ae5b66ba86600cca6b8ba8");
+}
+
+TEST_CASE("MD5OfMessageAttributes follows the real-AWS test vector", "[digest]")
+{
+    const std::vector<MessageAttribute> attributes { { "Foo", { "String", "Bar", "" } } };
+    CHECK(md5OfMessageAttributes(attributes) == "ae7155c6026991b6d54b11589678bf9c");
+    CHECK(md5OfMessageAttributes({}).empty());
+}
+
+TEST_CASE("SHA-256 for content-based deduplication", "[digest]")
+{
+    const auto abc = sha256("abc");
+    CHECK(toHex(abc.data(), abc.size()) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const auto empty = sha256("");
+    CHECK(toHex(empty.data(), empty.size()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+TEST_CASE("base64 round trip and rejects", "[digest]")
+{
+    CHECK(base64Encode("") == "");
+    CHECK(base64Encode("f") == "Zg==");
+    CHECK(base64Encode("fo") == "Zm8=");
+    CHECK(base64Encode("foobar") == "Zm9vYmFy");
+    CHECK(base64Decode("Zm9vYg==").value() == "foob");
+    CHECK_FALSE(base64Decode("Zm9").has_value());
+    CHECK_FALSE(base64Decode("Zm=v").has_value());
+    CHECK_FALSE(base64Decode("Z!==").has_value());
+}
+
+TEST_CASE("message characters allowed by SQS", "[rules]")
+{
+    CHECK(hasOnlyAllowedCharacters("hello\t\n\r"));
+    CHECK(hasOnlyAllowedCharacters("caf\xc3\xa9 \xf0\x9f\x98\x80")); // é and an emoji
+    CHECK_FALSE(hasOnlyAllowedCharacters(std::string("a\x01", 2)));
+    CHECK_FALSE(hasOnlyAllowedCharacters(std::string("\0", 1)));
+    CHECK_FALSE(hasOnlyAllowedCharacters("\xef\xbf\xbe")); // U+FFFE
+    CHECK_FALSE(hasOnlyAllowedCharacters("\xed\xa0\x80")); // a surrogate, U+D800
+    CHECK_FALSE(hasOnlyAllowedCharacters("\xc3")); // truncated
+    CHECK_FALSE(hasOnlyAllowedCharacters("\xc0\xaf")); // overlong
+}
+
+TEST_CASE("ids: group/dedup tokens and batch entry ids", "[rules]")
+{
+    CHECK(isValidTokenId("group-1!#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"));
+    CHECK_FALSE(isValidTokenId(""));
+    CHECK_FALSE(isValidTokenId("group 123"));
+    CHECK(isValidTokenId(std::string(128, 'a')));
+    CHECK_FALSE(isValidTokenId(std::string(129, 'a')));
+    CHECK(isValidBatchEntryId("a_b-9"));
+    CHECK_FALSE(isValidBatchEntryId("a.b"));
+    CHECK_FALSE(isValidBatchEntryId(std::string(81, 'a')));
+}
