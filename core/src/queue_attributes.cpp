@@ -223,6 +223,8 @@ Result<QueueAttributes> applyAttributes(
             out.sqsManagedSseEnabled = *parsed;
         } else if (name == "KmsMasterKeyId") {
             out.kmsMasterKeyId = value;
+            if (!value.empty()) // SSE-KMS replaces SSE-SQS; it stays off when the key is removed (AWS-snap)
+                out.sqsManagedSseEnabled = false;
         } else if (name == "Policy") {
             out.policy = value;
         } else if (name == "RedrivePolicy") {
