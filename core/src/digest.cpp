@@ -16,9 +16,6 @@ namespace {
         0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665, 0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039,
         0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1, 0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82,
         0xbd3af235, 0x2ad7d2bb, 0xeb86d391 };
-    constexpr int kMd5S[64] = { 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5,
-        9, 14, 20, 5, 9, 14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15, 21, 6, 10, 15, 21,
-        6, 10, 15, 21, 6, 10, 15, 21 };
 
     constexpr uint32_t kSha256K[64] = { 0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
         0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7,
@@ -35,34 +32,43 @@ Md5::Md5()
 {
 }
 
+// The four rounds unrolled (RFC 1321's reference shape): SQS digests every body, so this is on the send path.
+#define LIFELINE_MD5_STEP(f, a, b, c, d, x, t, s) \
+    a += f(b, c, d) + (x) + (t);                  \
+    a = rotl(a, s) + b;
+#define LIFELINE_MD5_F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define LIFELINE_MD5_G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
+#define LIFELINE_MD5_H(x, y, z) ((x) ^ (y) ^ (z))
+#define LIFELINE_MD5_I(x, y, z) ((y) ^ ((x) | ~(z)))
+
 void Md5::block(const uint8_t* p)
 {
     uint32_t m[16];
-    for (int i = 0; i < 16; ++i)
-        m[i] = uint32_t(p[i * 4]) | uint32_t(p[i * 4 + 1]) << 8 | uint32_t(p[i * 4 + 2]) << 16
-            | uint32_t(p[i * 4 + 3]) << 24;
+    std::memcpy(m, p, 64); // little-endian words: x86 and ARM Linux both are
     uint32_t a = m_h[0], b = m_h[1], c = m_h[2], d = m_h[3];
-    for (int i = 0; i < 64; ++i) {
-        uint32_t f;
-        int g;
-        if (i < 16) {
-            f = (b & c) | (~b & d);
-            g = i;
-        } else if (i < 32) {
-            f = (d & b) | (~d & c);
-            g = (5 * i + 1) % 16;
-        } else if (i < 48) {
-            f = b ^ c ^ d;
-            g = (3 * i + 5) % 16;
-        } else {
-            f = c ^ (b | ~d);
-            g = (7 * i) % 16;
-        }
-        const uint32_t next = d;
-        d = c;
-        c = b;
-        b = b + rotl(a + f + kMd5K[i] + m[g], kMd5S[i]);
-        a = next;
+    for (int i = 0; i < 16; i += 4) {
+        LIFELINE_MD5_STEP(LIFELINE_MD5_F, a, b, c, d, m[i], kMd5K[i], 7)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_F, d, a, b, c, m[i + 1], kMd5K[i + 1], 12)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_F, c, d, a, b, m[i + 2], kMd5K[i + 2], 17)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_F, b, c, d, a, m[i + 3], kMd5K[i + 3], 22)
+    }
+    for (int i = 16; i < 32; i += 4) {
+        LIFELINE_MD5_STEP(LIFELINE_MD5_G, a, b, c, d, m[(5 * i + 1) % 16], kMd5K[i], 5)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_G, d, a, b, c, m[(5 * i + 6) % 16], kMd5K[i + 1], 9)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_G, c, d, a, b, m[(5 * i + 11) % 16], kMd5K[i + 2], 14)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_G, b, c, d, a, m[(5 * i + 16) % 16], kMd5K[i + 3], 20)
+    }
+    for (int i = 32; i < 48; i += 4) {
+        LIFELINE_MD5_STEP(LIFELINE_MD5_H, a, b, c, d, m[(3 * i + 5) % 16], kMd5K[i], 4)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_H, d, a, b, c, m[(3 * i + 8) % 16], kMd5K[i + 1], 11)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_H, c, d, a, b, m[(3 * i + 11) % 16], kMd5K[i + 2], 16)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_H, b, c, d, a, m[(3 * i + 14) % 16], kMd5K[i + 3], 23)
+    }
+    for (int i = 48; i < 64; i += 4) {
+        LIFELINE_MD5_STEP(LIFELINE_MD5_I, a, b, c, d, m[(7 * i) % 16], kMd5K[i], 6)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_I, d, a, b, c, m[(7 * i + 7) % 16], kMd5K[i + 1], 10)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_I, c, d, a, b, m[(7 * i + 14) % 16], kMd5K[i + 2], 15)
+        LIFELINE_MD5_STEP(LIFELINE_MD5_I, b, c, d, a, m[(7 * i + 21) % 16], kMd5K[i + 3], 21)
     }
     m_h[0] += a;
     m_h[1] += b;
@@ -93,15 +99,12 @@ void Md5::update(const void* data, size_t size)
 std::array<uint8_t, 16> Md5::finish()
 {
     const uint64_t bits = m_length * 8;
-    const uint8_t pad = 0x80;
-    update(&pad, 1);
-    const uint8_t zero = 0;
-    while (m_length % 64 != 56)
-        update(&zero, 1);
-    uint8_t len[8];
+    uint8_t padding[72] = { 0x80 };
+    const size_t used = m_length % 64;
+    const size_t padLength = (used < 56 ? 56 : 120) - used;
     for (int i = 0; i < 8; ++i)
-        len[i] = uint8_t(bits >> (8 * i));
-    update(len, 8);
+        padding[padLength + i] = uint8_t(bits >> (8 * i));
+    update(padding, padLength + 8);
     std::array<uint8_t, 16> out {};
     for (int i = 0; i < 4; ++i)
         for (int j = 0; j < 4; ++j)

@@ -2,7 +2,6 @@
 #include "engine_internal.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace lifeline {
 
@@ -35,9 +34,21 @@ namespace {
 
 std::string MessageRecord::messageId() const
 {
-    char text[37];
-    std::snprintf(text, sizeof text, "%08x-%04x-%04x-%04x-%012llx", uint32_t(idHi >> 32), uint32_t(idHi >> 16) & 0xffff,
-        uint32_t(idHi) & 0xffff, uint32_t(idLo >> 48) & 0xffff, (unsigned long long)(idLo & 0xffffffffffffULL));
+    // 8-4-4-4-12 lower-case hex; hand-written because it is on every send and receive.
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string text(36, '-');
+    int at = 35;
+    uint64_t lo = idLo, hi = idHi;
+    for (int i = 0; i < 16; ++i, --at, lo >>= 4) {
+        if (at == 23)
+            --at;
+        text[size_t(at)] = kDigits[lo & 15];
+    }
+    for (int i = 0; i < 16; ++i, --at, hi >>= 4) {
+        if (at == 18 || at == 13 || at == 8)
+            --at;
+        text[size_t(at)] = kDigits[hi & 15];
+    }
     return text;
 }
 
@@ -428,9 +439,9 @@ size_t Engine::bytesUsed() const
 {
     size_t bytes = sizeof(*this) + m_log.bytesUsed();
     bytes += m_messages.capacity() * sizeof(MessageRecord);
-    for (const auto& m : m_messages)
-        if (m.body.capacity() > 15)
-            bytes += m.body.capacity() + 1 + 16; // heap block and malloc's header
+    for (size_t i = 0; i < m_messages.size(); ++i)
+        if (m_messages[i].body.capacity() > 15)
+            bytes += m_messages[i].body.capacity() + 1 + 16; // heap block and malloc's header
     bytes += m_extras.capacity() * sizeof(MessageExtra);
     for (const auto& q : m_queues) {
         bytes += sizeof(QueueState);

@@ -70,7 +70,7 @@ std::optional<SqsError> Engine::validateSend(const QueueState& queue, const std:
 MessageIndex Engine::newLane(QueueState& queue, TimeMs delayMs, Cause cause, uint32_t actor, uint32_t detail)
 {
     const MessageIndex lane = MessageIndex(m_messages.size());
-    MessageRecord& record = m_messages.emplace_back();
+    MessageRecord& record = m_messages.push_back(MessageRecord {});
     newUuidParts(record.idHi, record.idLo);
     record.sentAt = m_now;
     record.enqueuedAt = m_now;

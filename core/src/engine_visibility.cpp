@@ -2,7 +2,7 @@
 #include "engine_internal.h"
 #include "lifeline/message_rules.h"
 
-#include <cstring>
+#include <array>
 #include <set>
 
 namespace lifeline {
@@ -92,15 +92,27 @@ std::optional<Engine::Receipt> Engine::parseReceipt(const std::string& handle) c
     if (handle.size() != kHandleLength || !handle.starts_with(kHandlePrefix))
         return std::nullopt;
     uint8_t bytes[kHandleBytes + 2] = {};
-    size_t bit = 0;
-    for (size_t i = kHandlePrefix.size(); i < handle.size(); ++i) {
-        const char* at = std::strchr(kBase64Url, handle[i]);
-        if (!at || !*at)
-            return std::nullopt;
-        const uint32_t v = uint32_t(at - kBase64Url);
-        for (int b = 5; b >= 0; --b, ++bit)
-            if (bit / 8 < sizeof bytes && (v >> b & 1))
-                bytes[bit / 8] |= uint8_t(0x80 >> (bit % 8));
+    static const auto kValues = [] {
+        std::array<int8_t, 256> values;
+        values.fill(-1);
+        for (int i = 0; i < 64; ++i)
+            values[uint8_t(kBase64Url[i])] = int8_t(i);
+        return values;
+    }();
+    // 22 characters: five groups of 4 (3 bytes each), then 2 for the last byte.
+    const char* text = handle.data() + kHandlePrefix.size();
+    for (size_t group = 0; group < 6; ++group) {
+        const size_t chars = group < 5 ? 4 : 2;
+        uint32_t v = 0;
+        for (size_t c = 0; c < chars; ++c) {
+            const int8_t value = kValues[uint8_t(text[group * 4 + c])];
+            if (value < 0)
+                return std::nullopt;
+            v |= uint32_t(value) << (18 - 6 * c);
+        }
+        bytes[group * 3] = uint8_t(v >> 16);
+        bytes[group * 3 + 1] = uint8_t(v >> 8);
+        bytes[group * 3 + 2] = uint8_t(v);
     }
     Receipt receipt { get32(bytes), get32(bytes + 4), get32(bytes + 8) };
     if (get32(bytes + 12) != checkValue(receipt.lane, receipt.receiveCount, receipt.queueUid, m_options.seed))

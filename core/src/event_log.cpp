@@ -78,7 +78,7 @@ const char* toString(Cause cause)
 
 size_t EventLog::bytesUsed() const
 {
-    size_t bytes = m_chunks.size() * kChunkSize * sizeof(Event) + m_chunks.capacity() * sizeof(void*);
+    size_t bytes = m_events.capacity() * sizeof(Event);
     for (const auto& t : m_texts)
         bytes += sizeof(std::string) + (t.capacity() > 15 ? t.capacity() + 1 : 0);
     return bytes;

@@ -1,1 +1,140 @@
-namespace lifeline::bench { void runEngineBenchmarks() {} }
+// Engine figures: lifecycles per second, bytes per resident message, scaling with depth, and the ratio to a bare
+// std::deque + hash map doing the same send/receive/delete work.
+#include "bench_util.h"
+
+#include "lifeline/engine.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace lifeline::bench {
+
+namespace {
+
+constexpr int kMessages = 1000000;
+const std::string kBody32 = "0123456789abcdef0123456789abcdef"; // 32 bytes
+
+// Sends `count` messages, then receives them 10 at a time and deletes each: returns seconds.
+double engineLifecycles(int count)
+{
+    Engine engine;
+    engine.createQueue("bench");
+    SendMessageRequest send;
+    send.queue = "bench";
+    send.body = kBody32;
+    ReceiveMessageRequest receive;
+    receive.queue = "bench";
+    receive.maxNumberOfMessages = 10;
+    receive.waitTimeSeconds = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < count; ++i)
+        engine.sendMessage(send);
+    int deleted = 0;
+    while (deleted < count) {
+        const auto got = engine.receiveMessage(receive);
+        for (const auto& m : got->messages) {
+            engine.deleteMessage("bench", m.receiptHandle);
+            ++deleted;
+        }
+    }
+    return secondsSince(start);
+}
+
+// The same work with a bare std::deque of messages and a hash map of handles.
+double baselineLifecycles(int count)
+{
+    struct Message {
+        uint64_t id;
+        std::string body;
+    };
+    std::deque<Message> visible;
+    std::unordered_map<std::string, Message> inFlight;
+    uint64_t nextId = 1;
+    uint64_t nextHandle = 1;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < count; ++i)
+        visible.push_back(Message { nextId++, kBody32 });
+    int deleted = 0;
+    std::vector<std::pair<std::string, std::string>> batch; // handle, body: what a receive returns
+    while (deleted < count) {
+        batch.clear();
+        for (int k = 0; k < 10 && !visible.empty(); ++k) {
+            std::string handle = "AQEB" + std::to_string(nextHandle++) + "-receipt-handle";
+            batch.emplace_back(handle, visible.front().body);
+            inFlight.emplace(std::move(handle), std::move(visible.front()));
+            visible.pop_front();
+        }
+        for (const auto& [handle, body] : batch) {
+            inFlight.erase(handle);
+            ++deleted;
+        }
+    }
+    return secondsSince(start);
+}
+
+// Time per lifecycle (send 10, receive 10, delete 10) while `depth` messages stay resident.
+double secondsPerLifecycleAtDepth(int depth, int lifecycles)
+{
+    Engine engine;
+    engine.createQueue("bench");
+    SendMessageRequest send;
+    send.queue = "bench";
+    send.body = kBody32;
+    for (int i = 0; i < depth; ++i)
+        engine.sendMessage(send);
+    ReceiveMessageRequest receive;
+    receive.queue = "bench";
+    receive.maxNumberOfMessages = 10;
+    receive.waitTimeSeconds = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int done = 0; done < lifecycles; done += 10) {
+        for (int k = 0; k < 10; ++k)
+            engine.sendMessage(send);
+        const auto got = engine.receiveMessage(receive);
+        for (const auto& m : got->messages)
+            engine.deleteMessage("bench", m.receiptHandle);
+    }
+    return secondsSince(start) / lifecycles;
+}
+
+double bytesPerResidentMessage()
+{
+    const size_t before = heapInUse();
+    auto engine = std::make_unique<Engine>();
+    engine->createQueue("bench");
+    SendMessageRequest send;
+    send.queue = "bench";
+    send.body = kBody32;
+    for (int i = 0; i < kMessages; ++i)
+        engine->sendMessage(send);
+    const size_t after = heapInUse();
+    return double(after - before) / kMessages;
+}
+
+template <class F>
+double bestOf(int runs, F&& f)
+{
+    double best = 1e100;
+    for (int i = 0; i < runs; ++i)
+        best = std::min(best, f());
+    return best;
+}
+
+} // namespace
+
+void runEngineBenchmarks()
+{
+    const double engineSeconds = bestOf(3, [] { return engineLifecycles(kMessages); });
+    report("engine.lifecycles_per_s", kMessages / engineSeconds, "1/s");
+    report("engine.bytes_per_message", bytesPerResidentMessage(), "B");
+    const double deep = bestOf(3, [] { return secondsPerLifecycleAtDepth(kMessages, 200000); });
+    const double shallow = bestOf(3, [] { return secondsPerLifecycleAtDepth(1000, 200000); });
+    report("engine.scaling_ratio", deep / shallow, "x");
+    const double baselineSeconds = bestOf(3, [] { return baselineLifecycles(kMessages); });
+    report("engine.baseline_ratio", engineSeconds / baselineSeconds, "x");
+}
+
+} // namespace lifeline::bench

@@ -2,6 +2,7 @@
 // Every state change is appended to the event log; bad input returns SQS's error and changes nothing.
 #pragma once
 
+#include "lifeline/chunked_vector.h"
 #include "lifeline/event_log.h"
 #include "lifeline/queue_attributes.h"
 #include "lifeline/result.h"
@@ -205,7 +206,7 @@ private:
     uint64_t m_timerSeq = 0;
     uint32_t m_nextQueueUid = 1;
     EventLog m_log;
-    std::vector<MessageRecord> m_messages;
+    ChunkedVector<MessageRecord> m_messages;
     std::vector<MessageExtra> m_extras;
     std::vector<QueueInfo> m_queueInfo;
     std::vector<std::unique_ptr<QueueState>> m_queues; // parallel to m_queueInfo

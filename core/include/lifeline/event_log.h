@@ -2,8 +2,9 @@
 // A viewer draws every lane from this log alone, reading only what is new (events are never rewritten).
 #pragma once
 
+#include "lifeline/chunked_vector.h"
+
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,22 +71,13 @@ struct Event {
 };
 static_assert(sizeof(Event) == 32);
 
-// Stored in fixed chunks: appending never moves what was written, so a reader's references stay valid and the
-// log never holds twice its size during a reallocation.
+// Stored in fixed chunks (ChunkedVector): appending never moves what was written, so a reader's references stay
+// valid while the engine appends.
 class EventLog {
 public:
-    static constexpr size_t kChunkBits = 14;
-    static constexpr size_t kChunkSize = size_t(1) << kChunkBits;
-
-    void append(const Event& event)
-    {
-        if ((m_size & (kChunkSize - 1)) == 0)
-            m_chunks.push_back(std::make_unique_for_overwrite<Event[]>(kChunkSize));
-        m_chunks.back()[m_size & (kChunkSize - 1)] = event;
-        ++m_size;
-    }
-    size_t size() const { return m_size; }
-    const Event& operator[](size_t i) const { return m_chunks[i >> kChunkBits][i & (kChunkSize - 1)]; }
+    void append(const Event& event) { m_events.push_back(event); }
+    size_t size() const { return m_events.size(); }
+    const Event& operator[](size_t i) const { return m_events[i]; }
     // Texts referenced by RequestRefused / AttributesChanged events.
     uint32_t addText(std::string text)
     {
@@ -96,8 +88,7 @@ public:
     size_t bytesUsed() const;
 
 private:
-    std::vector<std::unique_ptr<Event[]>> m_chunks;
-    size_t m_size = 0;
+    ChunkedVector<Event> m_events;
     std::vector<std::string> m_texts;
 };
 
