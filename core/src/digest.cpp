@@ -177,6 +177,18 @@ std::string toHex(const uint8_t* data, size_t size)
     return out;
 }
 
+std::string Md5Digest::hex() const
+{
+    return toHex(bytes.data(), bytes.size());
+}
+
+Md5Digest md5(std::string_view text)
+{
+    Md5 state;
+    state.update(text);
+    return Md5Digest { state.finish() };
+}
+
 std::string md5Hex(std::string_view text)
 {
     Md5 md5;

@@ -170,7 +170,7 @@ void Engine::deliver(
     m.messageId = record.messageId();
     m.receiptHandle = receiptHandleFor(queue, lane);
     m.body = record.body;
-    m.md5OfBody = toHex(record.md5.data(), record.md5.size());
+    m.md5OfBody = record.md5;
     m.sentTimestamp = m_options.epochMs + record.sentAt;
     m.approximateFirstReceiveTimestamp = m_options.epochMs + record.firstReceiveAt;
     m.approximateReceiveCount = record.receiveCount;
@@ -267,6 +267,7 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
             request.actor);
 
     ReceiveOutcome outcome;
+    outcome.messages.reserve(size_t(max));
     collect(queue, size_t(max), visibility, request.actor, outcome.messages);
     if (!outcome.messages.empty() || wait == 0) {
         logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::PollEnded,

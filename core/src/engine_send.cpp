@@ -113,7 +113,7 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
             // Accepted, not delivered again (AWS-doc): the answer names the first message.
             const MessageIndex first = it->second.second;
             result.messageId = m_messages[first].messageId();
-            result.md5OfMessageBody = md5Hex(body);
+            result.md5OfMessageBody = md5(body);
             result.md5OfMessageAttributes = md5OfMessageAttributes(attributes);
             if (const auto* e = extra(first))
                 result.sequenceNumber = e->sequenceNumber;
@@ -126,9 +126,7 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
     const MessageIndex lane = newLane(queue, delay * 1000, Cause::Send, actor, 0);
     MessageRecord& record = m_messages[lane];
     record.body = body;
-    Md5 md5;
-    md5.update(body);
-    record.md5 = md5.finish();
+    record.md5 = md5(body);
     if (!attributes.empty() || groupId || traceHeader || queue.fifo()) {
         MessageExtra& e = extraFor(lane);
         e.attributes = attributes;
@@ -148,7 +146,7 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
         result.sequenceNumber = e.sequenceNumber;
     }
     result.messageId = record.messageId();
-    result.md5OfMessageBody = toHex(record.md5.data(), record.md5.size());
+    result.md5OfMessageBody = record.md5;
     result.lane = lane;
     if (record.state == MessageState::Visible)
         markAvailable(queue, lane);

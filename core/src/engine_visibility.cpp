@@ -2,6 +2,7 @@
 #include "engine_internal.h"
 #include "lifeline/message_rules.h"
 
+#include <algorithm>
 #include <array>
 #include <set>
 
@@ -76,15 +77,16 @@ std::string Engine::receiptHandleFor(const QueueState& queue, MessageIndex lane)
     put32(bytes + 4, record.receiveCount);
     put32(bytes + 8, queue.uid);
     put32(bytes + 12, checkValue(lane, record.receiveCount, queue.uid, m_options.seed));
-    std::string out(kHandlePrefix);
-    out.reserve(kHandleLength);
+    char out[kHandleLength];
+    std::copy(kHandlePrefix.begin(), kHandlePrefix.end(), out);
+    size_t at = kHandlePrefix.size();
     for (size_t i = 0; i < kHandleBytes; i += 3) {
         const uint32_t v = uint32_t(bytes[i]) << 16 | uint32_t(bytes[i + 1]) << 8 | bytes[i + 2];
         const size_t chars = std::min<size_t>(4, (kHandleBytes - i) * 8 / 6 + 1);
         for (size_t c = 0; c < chars; ++c)
-            out.push_back(kBase64Url[(v >> (18 - 6 * c)) & 63]);
+            out[at++] = kBase64Url[(v >> (18 - 6 * c)) & 63];
     }
-    return out;
+    return std::string(out, kHandleLength);
 }
 
 std::optional<Engine::Receipt> Engine::parseReceipt(const std::string& handle) const

@@ -12,6 +12,19 @@ bool hasOnlyAllowedCharacters(std::string_view text)
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     const auto* end = p + text.size();
     while (p < end) {
+        // Fast path: eight printable ASCII bytes at once (every byte in 0x20..0x7f).
+        if (end - p >= 8) {
+            uint64_t word;
+            std::memcpy(&word, p, 8);
+            constexpr uint64_t kHigh = 0x8080808080808080ULL;
+            constexpr uint64_t kSpaces = 0x2020202020202020ULL;
+            const bool allAscii = (word & kHigh) == 0;
+            const bool noneBelowSpace = ((word - kSpaces) & ~word & kHigh) == 0;
+            if (allAscii && noneBelowSpace) {
+                p += 8;
+                continue;
+            }
+        }
         const unsigned char c = *p;
         if (c < 0x80) { // ASCII fast path
             if (c < 0x20 && c != 0x9 && c != 0xA && c != 0xD)

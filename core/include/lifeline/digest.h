@@ -23,6 +23,14 @@ private:
     uint64_t m_length = 0;
 };
 
+// An MD5 digest kept as bytes; hex() is what the SQS APIs show (formatting is left to whoever shows it).
+struct Md5Digest {
+    std::array<uint8_t, 16> bytes {};
+    std::string hex() const;
+    bool operator==(const Md5Digest&) const = default;
+};
+
+Md5Digest md5(std::string_view text);
 std::array<uint8_t, 32> sha256(std::string_view text);
 std::string md5Hex(std::string_view text);
 std::string toHex(const uint8_t* data, size_t size);

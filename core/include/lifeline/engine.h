@@ -33,7 +33,7 @@ struct EngineOptions {
 struct MessageRecord {
     uint64_t idHi = 0, idLo = 0; // MessageId (UUID)
     std::string body;
-    std::array<uint8_t, 16> md5 {};
+    Md5Digest md5;
     TimeMs sentAt = 0;
     TimeMs enqueuedAt = 0; // retention counts from here
     TimeMs dueAt = 0; // Delayed: when it becomes visible; InFlight: when its visibility ends

@@ -1,6 +1,7 @@
 // Requests and results of the engine's SQS operations. Optional fields mirror "omitted" on the wire.
 #pragma once
 
+#include "lifeline/digest.h"
 #include "lifeline/event_log.h"
 #include "lifeline/queue_attributes.h"
 
@@ -39,7 +40,7 @@ struct SendMessageRequest {
 
 struct SendMessageResult {
     std::string messageId;
-    std::string md5OfMessageBody;
+    Md5Digest md5OfMessageBody;
     std::string md5OfMessageAttributes; // empty when the message has no attributes
     std::string sequenceNumber; // FIFO only
     MessageIndex lane = kNoMessage; // the lane the message lives in (a deduplicated send reuses the first lane)
@@ -83,7 +84,7 @@ struct ReceivedMessage {
     std::string messageId;
     std::string receiptHandle;
     std::string body;
-    std::string md5OfBody;
+    Md5Digest md5OfBody;
     std::string md5OfMessageAttributes;
     std::vector<MessageAttribute> attributes;
     // System attributes; timestamps are epoch milliseconds.
