@@ -1,9 +1,8 @@
 // lifeline: the window, or a headless command. Headless commands never create a QApplication, so they run
 // with no display at all.
 #include "demo.h"
-#include "main_window.h"
-
 #include "lifeline/engine.h"
+#include "main_window.h"
 
 #include <QApplication>
 #include <cstring>

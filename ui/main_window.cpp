@@ -15,10 +15,11 @@ MainWindow::MainWindow(const Engine& engine, QWidget* parent)
     setWindowTitle(tr("Lifeline"));
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
-    auto* heading = new QLabel(tr("<h2>Lifeline</h2><p>The life of every Amazon SQS message, made visible.</p>"
-                                  "<p><i>The live timeline window is still being built. This build runs the engine "
-                                  "and shows its queues below; <code>lifeline demo</code> prints a run headless.</i></p>"),
-        central);
+    auto* heading
+        = new QLabel(tr("<h2>Lifeline</h2><p>The life of every Amazon SQS message, made visible.</p>"
+                        "<p><i>The live timeline window is still being built. This build runs the engine "
+                        "and shows its queues below; <code>lifeline demo</code> prints a run headless.</i></p>"),
+            central);
     heading->setWordWrap(true);
     layout->addWidget(heading);
     m_summary->setTextFormat(Qt::RichText);
@@ -31,14 +32,16 @@ MainWindow::MainWindow(const Engine& engine, QWidget* parent)
 
 void MainWindow::refresh()
 {
-    QString html = QStringLiteral("<table cellpadding=4><tr><th align=left>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
-                       .arg(tr("queue"), tr("visible"), tr("in flight"), tr("delayed"));
+    QString html
+        = QStringLiteral("<table cellpadding=4><tr><th align=left>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
+              .arg(tr("queue"), tr("visible"), tr("in flight"), tr("delayed"));
     for (size_t i = 0; i < m_engine.queueCount(); ++i) {
         const auto& info = m_engine.queueInfo(QueueIndex(i));
         if (!info.alive)
             continue;
         const auto counters = m_engine.counters(info.name).value();
-        html += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
+        html += QStringLiteral(
+            "<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
                     .arg(QString::fromStdString(info.name))
                     .arg(counters.visible)
                     .arg(counters.inFlight)

@@ -6,30 +6,30 @@
 namespace lifeline {
 
 namespace {
-    uint64_t splitmix(uint64_t& state)
-    {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
+uint64_t splitmix(uint64_t& state)
+{
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
 
-    bool validQueueName(const std::string& name)
-    {
-        std::string_view base(name);
-        if (base.ends_with(".fifo"))
-            base.remove_suffix(5);
-        if (base.empty() || name.size() > 80)
-            return false;
-        return std::all_of(base.begin(), base.end(), [](char c) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-        });
-    }
+bool validQueueName(const std::string& name)
+{
+    std::string_view base(name);
+    if (base.ends_with(".fifo"))
+        base.remove_suffix(5);
+    if (base.empty() || name.size() > 80)
+        return false;
+    return std::all_of(base.begin(), base.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+}
 
-    SqsError nonExistentQueue()
-    {
-        return makeError(codes::NonExistentQueue, "The specified queue does not exist.");
-    }
+SqsError nonExistentQueue()
+{
+    return makeError(codes::NonExistentQueue, "The specified queue does not exist.");
+}
 } // namespace
 
 std::string MessageRecord::messageId() const
@@ -118,8 +118,8 @@ MessageExtra& Engine::extraFor(MessageIndex lane)
     return m_extras[record.extra];
 }
 
-void Engine::logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to,
-    Cause cause, uint32_t actor, uint32_t detail)
+void Engine::logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to, Cause cause,
+    uint32_t actor, uint32_t detail)
 {
     m_log.append(Event { time, lane, actor, detail, queue, from, to, cause });
 }
@@ -162,7 +162,8 @@ Result<std::string> Engine::createQueue(
 {
     const bool fifoName = name.ends_with(".fifo");
     const auto fifoAttribute = attributes.find("FifoQueue");
-    const bool fifoRequested = fifoAttribute != attributes.end() && (fifoAttribute->second == "true" || fifoAttribute->second == "True");
+    const bool fifoRequested
+        = fifoAttribute != attributes.end() && (fifoAttribute->second == "true" || fifoAttribute->second == "True");
     if (!validQueueName(name))
         return refuse(kNoQueue,
             makeError(codes::InvalidParameterValue,
@@ -240,20 +241,7 @@ Status Engine::deleteQueue(const std::string& name)
     if (!found)
         return refuse(kNoQueue, found.error());
     QueueState& queue = *found.value();
-    for (const MessageIndex lane : queue.byEnqueue) {
-        const auto state = m_messages[lane].state;
-        if (m_messages[lane].queue == queue.index
-            && (state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight))
-            endMessage(queue, lane, MessageState::Purged, Cause::QueueDeleted);
-    }
-    while (!queue.lateArrivals.empty()) {
-        const MessageIndex lane = queue.lateArrivals.top().second;
-        queue.lateArrivals.pop();
-        const auto state = m_messages[lane].state;
-        if (m_messages[lane].queue == queue.index
-            && (state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight))
-            endMessage(queue, lane, MessageState::Purged, Cause::QueueDeleted);
-    }
+    endAllMessages(queue, MessageState::Purged, Cause::QueueDeleted);
     while (!queue.polls.empty()) {
         const size_t slot = queue.polls.front();
         queue.polls.pop_front();
@@ -268,13 +256,7 @@ Status Engine::deleteQueue(const std::string& name)
         }
     }
     queue.alive = false;
-    queue.ready.clear();
-    queue.byEnqueue.clear();
-    queue.groups.clear();
-    queue.groupByName.clear();
-    queue.candidates.clear();
-    queue.dedup.clear();
-    queue.dedupOrder.clear();
+    purgeDeduplication(queue);
     m_queueInfo[queue.index].alive = false;
     m_recentlyDeleted[name] = m_now;
     logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::QueueDeleted);
@@ -292,25 +274,25 @@ Status Engine::purgeQueue(const std::string& name)
             makeError(codes::PurgeQueueInProgress,
                 "Only one PurgeQueue operation on " + queue.name + " is allowed every 60 seconds.", 403));
     queue.lastPurgeAt = m_now;
+    endAllMessages(queue, MessageState::Purged, Cause::Purge);
+    purgeDeduplication(queue); // AWS-val test_purge_queue_clears_fifo_deduplication_cache
+    return Ok {};
+}
+
+void Engine::endAllMessages(QueueState& queue, MessageState to, Cause cause)
+{
     std::vector<MessageIndex> lanes(queue.byEnqueue.begin(), queue.byEnqueue.end());
-    while (!queue.lateArrivals.empty()) {
+    for (; !queue.lateArrivals.empty(); queue.lateArrivals.pop())
         lanes.push_back(queue.lateArrivals.top().second);
-        queue.lateArrivals.pop();
-    }
-    std::sort(lanes.begin(), lanes.end());
-    for (const MessageIndex lane : lanes) {
-        const auto state = m_messages[lane].state;
-        if (m_messages[lane].queue == queue.index
-            && (state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight))
-            endMessage(queue, lane, MessageState::Purged, Cause::Purge);
-    }
+    std::sort(lanes.begin(), lanes.end()); // the log lists them in lane order, whatever their enqueue times
+    for (const MessageIndex lane : lanes)
+        if (m_messages[lane].queue == queue.index && isLive(m_messages[lane].state))
+            endMessage(queue, lane, to, cause);
     queue.ready.clear();
     queue.byEnqueue.clear();
     queue.groups.clear();
     queue.groupByName.clear();
     queue.candidates.clear();
-    purgeDeduplication(queue); // AWS-val test_purge_queue_clears_fifo_deduplication_cache
-    return Ok {};
 }
 
 void Engine::purgeDeduplication(QueueState& queue)
@@ -394,7 +376,8 @@ Result<std::vector<std::string>> Engine::listDeadLetterSourceQueues(const std::s
         return found.error();
     std::vector<std::string> sources;
     for (const auto& q : m_queues)
-        if (q->alive && q->attributes.redrivePolicy && q->attributes.redrivePolicy->deadLetterTargetArn == found.value()->arn)
+        if (q->alive && q->attributes.redrivePolicy
+            && q->attributes.redrivePolicy->deadLetterTargetArn == found.value()->arn)
             sources.push_back(q->name);
     return sources;
 }

@@ -5,13 +5,6 @@
 
 namespace lifeline {
 
-namespace {
-    bool isLive(MessageState state)
-    {
-        return state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight;
-    }
-} // namespace
-
 void Engine::addTimer(TimeMs at, TimerKind kind, uint32_t target)
 {
     m_timers.push(Timer { at, m_timerSeq++, target, kind });
@@ -21,9 +14,8 @@ TimeMs Engine::nextExpiry(QueueState& queue)
 {
     if (!queue.alive || queue.liveMessages == 0)
         return INT64_MAX;
-    const auto dead = [&](MessageIndex lane) {
-        return !isLive(m_messages[lane].state) || m_messages[lane].queue != queue.index;
-    };
+    const auto dead
+        = [&](MessageIndex lane) { return !isLive(m_messages[lane].state) || m_messages[lane].queue != queue.index; };
     while (!queue.byEnqueue.empty() && dead(queue.byEnqueue.front()))
         queue.byEnqueue.pop_front();
     while (!queue.lateArrivals.empty() && dead(queue.lateArrivals.top().second))

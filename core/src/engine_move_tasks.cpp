@@ -7,13 +7,13 @@
 namespace lifeline {
 
 namespace {
-    constexpr int64_t kDefaultMovesPerSecond = 500; // "system optimized" in AWS; the documented maximum rate here
+constexpr int64_t kDefaultMovesPerSecond = 500; // "system optimized" in AWS; the documented maximum rate here
 
-    SqsError notFound(const char* parameter)
-    {
-        return makeError(codes::ResourceNotFound,
-            std::string("The resource that you specified for the ") + parameter + " parameter doesn't exist.", 404);
-    }
+SqsError notFound(const char* parameter)
+{
+    return makeError(codes::ResourceNotFound,
+        std::string("The resource that you specified for the ") + parameter + " parameter doesn't exist.", 404);
+}
 } // namespace
 
 Result<std::string> Engine::startMessageMoveTask(const std::string& sourceArn,
@@ -53,7 +53,8 @@ Result<std::string> Engine::startMessageMoveTask(const std::string& sourceArn,
     MessageRecord idSource;
     idSource.idHi = hi;
     idSource.idLo = lo;
-    task->handle = base64Encode(nlohmann::json { { "taskId", idSource.messageId() }, { "sourceArn", sourceArn } }.dump());
+    task->handle
+        = base64Encode(nlohmann::json { { "taskId", idSource.messageId() }, { "sourceArn", sourceArn } }.dump());
     task->source = source->index;
     if (destination) {
         task->destination = destination->index;
@@ -156,7 +157,8 @@ Result<std::vector<MoveTaskInfo>> Engine::listMessageMoveTasks(const std::string
         return notFound("SourceArn");
     if (maxResults < 1 || maxResults > 10)
         return makeError(codes::InvalidParameterValue,
-            "Value " + std::to_string(maxResults) + " for parameter MaxResults is invalid. Reason: Must be between 1 and 10.");
+            "Value " + std::to_string(maxResults)
+                + " for parameter MaxResults is invalid. Reason: Must be between 1 and 10.");
     std::vector<MoveTaskInfo> out;
     for (auto it = m_moveTasks.rbegin(); it != m_moveTasks.rend() && int64_t(out.size()) < maxResults; ++it) {
         const MoveTask& task = **it;
@@ -182,8 +184,8 @@ Result<int64_t> Engine::cancelMessageMoveTask(const std::string& taskHandle)
 {
     const auto decoded = base64Decode(taskHandle);
     const auto json = decoded ? nlohmann::json::parse(*decoded, nullptr, false) : nlohmann::json();
-    if (!decoded || json.is_discarded() || !json.is_object() || !json.contains("taskId")
-        || !json.contains("sourceArn") || !json["sourceArn"].is_string())
+    if (!decoded || json.is_discarded() || !json.is_object() || !json.contains("taskId") || !json.contains("sourceArn")
+        || !json["sourceArn"].is_string())
         return refuse(kNoQueue, makeError(codes::InvalidParameterValue, "Value for parameter TaskHandle is invalid."));
     if (!findQueueByArn(json["sourceArn"].get<std::string>()))
         return refuse(kNoQueue, notFound("SourceArn"));

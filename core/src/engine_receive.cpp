@@ -8,24 +8,19 @@
 namespace lifeline {
 
 namespace {
-    SqsError outOfRange(const char* parameter, int64_t value, const char* reason)
-    {
-        return makeError(codes::InvalidParameterValue,
-            "Value " + std::to_string(value) + " for parameter " + parameter + " is invalid. Reason: " + reason);
-    }
+SqsError outOfRange(const char* parameter, int64_t value, const char* reason)
+{
+    return makeError(codes::InvalidParameterValue,
+        "Value " + std::to_string(value) + " for parameter " + parameter + " is invalid. Reason: " + reason);
+}
 
-    bool isLive(MessageState state)
-    {
-        return state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight;
-    }
 } // namespace
 
 AttributeMap ReceivedMessage::systemAttributes(const std::vector<std::string>& names) const
 {
     const bool all = std::find(names.begin(), names.end(), "All") != names.end();
-    const auto wants = [&](const char* name) {
-        return all || std::find(names.begin(), names.end(), name) != names.end();
-    };
+    const auto wants
+        = [&](const char* name) { return all || std::find(names.begin(), names.end(), name) != names.end(); };
     AttributeMap out;
     if (wants("SenderId"))
         out["SenderId"] = senderId;
@@ -86,7 +81,8 @@ void Engine::markAvailable(QueueState& queue, MessageIndex lane)
     }
 }
 
-void Engine::endMessage(QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor, uint32_t detail)
+void Engine::endMessage(
+    QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor, uint32_t detail)
 {
     MessageRecord& record = m_messages[lane];
     const MessageState from = record.state;
@@ -251,8 +247,8 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
             request.actor);
     const int64_t wait = request.waitTimeSeconds.value_or(queue.attributes.receiveMessageWaitTimeSeconds);
     if (wait < 0 || wait > 20)
-        return refuse(queue.index, outOfRange("WaitTimeSeconds", wait, "Must be >= 0 and <= 20, if provided."),
-            request.actor);
+        return refuse(
+            queue.index, outOfRange("WaitTimeSeconds", wait, "Must be >= 0 and <= 20, if provided."), request.actor);
     const int64_t visibility = request.visibilityTimeout.value_or(queue.attributes.visibilityTimeout);
     // Unverified text (sqs-semantics.md section 5): the emulators' wording, in the pattern of WaitTimeSeconds.
     if (visibility < 0 || visibility > 43200)

@@ -9,15 +9,15 @@
 namespace lifeline {
 
 namespace {
-    constexpr TimeMs kDeduplicationWindowMs = 5 * 60 * 1000;
-    constexpr size_t kBatchPayloadLimit = 1048576; // regardless of the queue's MaximumMessageSize (AWS-snap)
+constexpr TimeMs kDeduplicationWindowMs = 5 * 60 * 1000;
+constexpr size_t kBatchPayloadLimit = 1048576; // regardless of the queue's MaximumMessageSize (AWS-snap)
 
-    SqsError invalidToken(const char* parameter, const std::string& value)
-    {
-        return makeError(codes::InvalidParameterValue,
-            "Value " + value + " for parameter " + parameter + " is invalid. Reason: " + parameter
-                + " can only include alphanumeric and punctuation characters. 1 to 128 in length.");
-    }
+SqsError invalidToken(const char* parameter, const std::string& value)
+{
+    return makeError(codes::InvalidParameterValue,
+        "Value " + value + " for parameter " + parameter + " is invalid. Reason: " + parameter
+            + " can only include alphanumeric and punctuation characters. 1 to 128 in length.");
+}
 } // namespace
 
 std::optional<SqsError> Engine::validateSend(const QueueState& queue, const std::string& body,
@@ -27,7 +27,8 @@ std::optional<SqsError> Engine::validateSend(const QueueState& queue, const std:
     if (body.empty())
         return makeError(codes::MissingParameter, "The request must contain the parameter MessageBody.");
     if (delaySeconds) {
-        const std::string prefix = "Value " + std::to_string(*delaySeconds) + " for parameter DelaySeconds is invalid. ";
+        const std::string prefix
+            = "Value " + std::to_string(*delaySeconds) + " for parameter DelaySeconds is invalid. ";
         if (queue.fifo() && *delaySeconds != 0) // AWS-snap: FIFO refuses any per-message timer but 0
             return makeError(codes::InvalidParameterValue,
                 prefix + "Reason: The request include parameter that is not valid for this queue type.");
@@ -122,7 +123,8 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
             return result;
         }
     }
-    const int64_t delay = queue.fifo() ? queue.attributes.delaySeconds : delaySeconds.value_or(queue.attributes.delaySeconds);
+    const int64_t delay
+        = queue.fifo() ? queue.attributes.delaySeconds : delaySeconds.value_or(queue.attributes.delaySeconds);
     const MessageIndex lane = newLane(queue, delay * 1000, Cause::Send, actor, 0);
     MessageRecord& record = m_messages[lane];
     record.body = body;
@@ -157,8 +159,8 @@ std::string Engine::nextSequenceNumber(QueueState& queue)
 {
     // 20 digits, increasing, not consecutive (AWS-doc: "large, non-consecutive").
     char sequence[24];
-    std::snprintf(
-        sequence, sizeof sequence, "%020llu", (unsigned long long)(18000000000000000000ULL + (++queue.sequence) * 4096));
+    std::snprintf(sequence, sizeof sequence, "%020llu",
+        (unsigned long long)(18000000000000000000ULL + (++queue.sequence) * 4096));
     return sequence;
 }
 
@@ -194,7 +196,8 @@ Result<BatchResult<SendMessageResult>> Engine::sendMessageBatch(
     QueueState& queue = *found.value();
     if (entries.empty())
         return refuse(queue.index,
-            makeError(codes::EmptyBatchRequest, "There should be at least one SendMessageBatchRequestEntry in the request."),
+            makeError(
+                codes::EmptyBatchRequest, "There should be at least one SendMessageBatchRequestEntry in the request."),
             actor);
     if (entries.size() > 10)
         return refuse(queue.index,
@@ -211,8 +214,7 @@ Result<BatchResult<SendMessageResult>> Engine::sendMessageBatch(
                     "most 80 letters long."),
                 actor);
         if (!ids.insert(e.id).second)
-            return refuse(queue.index,
-                makeError(codes::BatchEntryIdsNotDistinct, "Id " + e.id + " repeated."), actor);
+            return refuse(queue.index, makeError(codes::BatchEntryIdsNotDistinct, "Id " + e.id + " repeated."), actor);
         total += messagePayloadSize(e.body, e.attributes);
     }
     if (total > kBatchPayloadLimit)
@@ -240,8 +242,8 @@ Result<BatchResult<SendMessageResult>> Engine::sendMessageBatch(
     }
     BatchResult<SendMessageResult> out;
     for (const auto& e : entries) {
-        if (auto error = validateSend(queue, e.body, e.delaySeconds, e.attributes, e.messageGroupId,
-                e.messageDeduplicationId, true)) {
+        if (auto error = validateSend(
+                queue, e.body, e.delaySeconds, e.attributes, e.messageGroupId, e.messageDeduplicationId, true)) {
             refuse(queue.index, *error, actor);
             out.failed.push_back(BatchEntryError { e.id, error->code, error->message, true });
             continue;

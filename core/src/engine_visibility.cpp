@@ -9,64 +9,59 @@
 namespace lifeline {
 
 namespace {
-    constexpr char kBase64Url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    constexpr std::string_view kHandlePrefix = "AQEB";
-    constexpr size_t kHandleBytes = 16;
-    constexpr size_t kHandleLength = kHandlePrefix.size() + 22;
+constexpr char kBase64Url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+constexpr std::string_view kHandlePrefix = "AQEB";
+constexpr size_t kHandleBytes = 16;
+constexpr size_t kHandleLength = kHandlePrefix.size() + 22;
 
-    uint32_t checkValue(uint32_t lane, uint32_t count, uint32_t uid, uint64_t seed)
-    {
-        uint64_t x = (uint64_t(lane) << 32 | count) ^ (uint64_t(uid) * 0x9e3779b97f4a7c15ULL) ^ seed;
-        x ^= x >> 33;
-        x *= 0xff51afd7ed558ccdULL;
-        x ^= x >> 33;
-        return uint32_t(x);
-    }
+uint32_t checkValue(uint32_t lane, uint32_t count, uint32_t uid, uint64_t seed)
+{
+    uint64_t x = (uint64_t(lane) << 32 | count) ^ (uint64_t(uid) * 0x9e3779b97f4a7c15ULL) ^ seed;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return uint32_t(x);
+}
 
-    void put32(uint8_t* p, uint32_t v)
-    {
-        p[0] = uint8_t(v >> 24);
-        p[1] = uint8_t(v >> 16);
-        p[2] = uint8_t(v >> 8);
-        p[3] = uint8_t(v);
-    }
+void put32(uint8_t* p, uint32_t v)
+{
+    p[0] = uint8_t(v >> 24);
+    p[1] = uint8_t(v >> 16);
+    p[2] = uint8_t(v >> 8);
+    p[3] = uint8_t(v);
+}
 
-    uint32_t get32(const uint8_t* p)
-    {
-        return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | uint32_t(p[3]);
-    }
+uint32_t get32(const uint8_t* p)
+{
+    return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | uint32_t(p[3]);
+}
 
-    bool isLive(MessageState state)
-    {
-        return state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight;
-    }
+SqsError invalidHandle(const std::string& handle)
+{
+    return makeError(
+        codes::ReceiptHandleIsInvalid, "The input receipt handle \"" + handle + "\" is not a valid receipt handle.");
+}
 
-    SqsError invalidHandle(const std::string& handle)
-    {
+template <class Entry>
+std::optional<SqsError> validateBatchShape(const std::vector<Entry>& entries, const char* entryName)
+{
+    if (entries.empty())
         return makeError(
-            codes::ReceiptHandleIsInvalid, "The input receipt handle \"" + handle + "\" is not a valid receipt handle.");
+            codes::EmptyBatchRequest, std::string("There should be at least one ") + entryName + " in the request.");
+    if (entries.size() > 10)
+        return makeError(codes::TooManyEntriesInBatchRequest,
+            "Maximum number of entries per request are 10. You have sent " + std::to_string(entries.size()) + ".");
+    std::set<std::string> ids;
+    for (const auto& e : entries) {
+        if (!isValidBatchEntryId(e.id))
+            return makeError(codes::InvalidBatchEntryId,
+                "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at "
+                "most 80 letters long.");
+        if (!ids.insert(e.id).second)
+            return makeError(codes::BatchEntryIdsNotDistinct, "Id " + e.id + " repeated.");
     }
-
-    template <class Entry>
-    std::optional<SqsError> validateBatchShape(const std::vector<Entry>& entries, const char* entryName)
-    {
-        if (entries.empty())
-            return makeError(codes::EmptyBatchRequest,
-                std::string("There should be at least one ") + entryName + " in the request.");
-        if (entries.size() > 10)
-            return makeError(codes::TooManyEntriesInBatchRequest,
-                "Maximum number of entries per request are 10. You have sent " + std::to_string(entries.size()) + ".");
-        std::set<std::string> ids;
-        for (const auto& e : entries) {
-            if (!isValidBatchEntryId(e.id))
-                return makeError(codes::InvalidBatchEntryId,
-                    "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at "
-                    "most 80 letters long.");
-            if (!ids.insert(e.id).second)
-                return makeError(codes::BatchEntryIdsNotDistinct, "Id " + e.id + " repeated.");
-        }
-        return std::nullopt;
-    }
+    return std::nullopt;
+}
 } // namespace
 
 std::string Engine::receiptHandleFor(const QueueState& queue, MessageIndex lane) const
@@ -153,7 +148,8 @@ Status Engine::deleteMessage(const std::string& queueName, const std::string& re
         return refuse(kNoQueue, found.error(), actor);
     QueueState& queue = *found.value();
     if (receiptHandle.empty())
-        return refuse(queue.index, makeError(codes::MissingParameter, "The request must contain the parameter ReceiptHandle."), actor);
+        return refuse(queue.index,
+            makeError(codes::MissingParameter, "The request must contain the parameter ReceiptHandle."), actor);
     if (auto error = deleteOne(queue, receiptHandle, actor))
         return refuse(queue.index, *error, actor);
     flushWakeups();
@@ -220,8 +216,8 @@ std::optional<SqsError> Engine::changeVisibilityOne(
     }
     record.dueAt = m_now + seconds * 1000;
     addTimer(record.dueAt, VisibilityEnd, receipt->lane);
-    logEvent(m_now, receipt->lane, queue.index, MessageState::InFlight, MessageState::InFlight, Cause::VisibilityChanged,
-        actor, uint32_t(seconds));
+    logEvent(m_now, receipt->lane, queue.index, MessageState::InFlight, MessageState::InFlight,
+        Cause::VisibilityChanged, actor, uint32_t(seconds));
     return std::nullopt;
 }
 

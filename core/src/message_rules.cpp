@@ -96,17 +96,17 @@ std::optional<SqsError> validateMessageAttributes(const std::vector<MessageAttri
                        || c == '_' || c == '.';
                });
         if (!nameOk)
-            return makeError(codes::InvalidParameterValue,
-                "Message (user) attribute name '" + name + "' is invalid.");
+            return makeError(codes::InvalidParameterValue, "Message (user) attribute name '" + name + "' is invalid.");
         for (size_t j = 0; j < i; ++j)
             if (attributes[j].name == name)
-                return makeError(codes::InvalidParameterValue,
-                    "Message (user) attribute name '" + name + "' is already in use.");
+                return makeError(
+                    codes::InvalidParameterValue, "Message (user) attribute name '" + name + "' is already in use.");
         const std::string base = value.dataType.substr(0, value.dataType.find('.'));
         if (base != "String" && base != "Number" && base != "Binary")
             return makeError(codes::InvalidParameterValue,
-                "The message attribute '" + name + "' has an invalid message attribute type, the set of supported "
-                                                   "type prefixes is Binary, Number, and String.");
+                "The message attribute '" + name
+                    + "' has an invalid message attribute type, the set of supported "
+                      "type prefixes is Binary, Number, and String.");
         if (base == "Binary" ? value.binaryValue.empty() : value.stringValue.empty())
             return makeError(codes::InvalidParameterValue,
                 "Message (user) attribute '" + name + "' must contain a non-empty value of type '" + base + "'.");

@@ -9,147 +9,147 @@ namespace lifeline {
 
 namespace {
 
-    struct IntRange {
-        const char* name;
-        int64_t min;
-        int64_t max;
-        int64_t QueueAttributes::*field;
-    };
+struct IntRange {
+    const char* name;
+    int64_t min;
+    int64_t max;
+    int64_t QueueAttributes::*field;
+};
 
-    constexpr IntRange kIntAttributes[] = {
-        { "DelaySeconds", 0, 900, &QueueAttributes::delaySeconds },
-        { "VisibilityTimeout", 0, 43200, &QueueAttributes::visibilityTimeout },
-        { "MessageRetentionPeriod", 60, 1209600, &QueueAttributes::messageRetentionPeriod },
-        { "MaximumMessageSize", 1024, 1048576, &QueueAttributes::maximumMessageSize },
-        { "ReceiveMessageWaitTimeSeconds", 0, 20, &QueueAttributes::receiveMessageWaitTimeSeconds },
-        { "KmsDataKeyReusePeriodSeconds", 60, 86400, &QueueAttributes::kmsDataKeyReusePeriodSeconds },
-    };
+constexpr IntRange kIntAttributes[] = {
+    { "DelaySeconds", 0, 900, &QueueAttributes::delaySeconds },
+    { "VisibilityTimeout", 0, 43200, &QueueAttributes::visibilityTimeout },
+    { "MessageRetentionPeriod", 60, 1209600, &QueueAttributes::messageRetentionPeriod },
+    { "MaximumMessageSize", 1024, 1048576, &QueueAttributes::maximumMessageSize },
+    { "ReceiveMessageWaitTimeSeconds", 0, 20, &QueueAttributes::receiveMessageWaitTimeSeconds },
+    { "KmsDataKeyReusePeriodSeconds", 60, 86400, &QueueAttributes::kmsDataKeyReusePeriodSeconds },
+};
 
-    constexpr const char* kReadOnly[] = { "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesDelayed",
-        "ApproximateNumberOfMessagesNotVisible", "CreatedTimestamp", "LastModifiedTimestamp", "QueueArn" };
+constexpr const char* kReadOnly[] = { "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesDelayed",
+    "ApproximateNumberOfMessagesNotVisible", "CreatedTimestamp", "LastModifiedTimestamp", "QueueArn" };
 
-    std::optional<int64_t> parseInt(const std::string& text)
-    {
-        int64_t value = 0;
-        if (text.empty())
-            return std::nullopt;
-        const char* begin = text.data();
-        const char* end = text.data() + text.size();
-        auto [ptr, ec] = std::from_chars(begin, end, value);
-        if (ec != std::errc() || ptr != end)
-            return std::nullopt;
-        return value;
-    }
+std::optional<int64_t> parseInt(const std::string& text)
+{
+    int64_t value = 0;
+    if (text.empty())
+        return std::nullopt;
+    const char* begin = text.data();
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(begin, end, value);
+    if (ec != std::errc() || ptr != end)
+        return std::nullopt;
+    return value;
+}
 
-    std::optional<bool> parseBool(const std::string& text)
-    {
-        std::string lower(text);
-        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-        if (lower == "true")
-            return true;
-        if (lower == "false")
-            return false;
+std::optional<bool> parseBool(const std::string& text)
+{
+    std::string lower(text);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (lower == "true")
+        return true;
+    if (lower == "false")
+        return false;
+    return std::nullopt;
+}
+
+SqsError invalidValue(const std::string& name)
+{
+    return makeError(codes::InvalidAttributeValue, "Invalid value for the parameter " + name + ".");
+}
+
+SqsError unknownAttribute(const std::string& name)
+{
+    return makeError(codes::InvalidAttributeName, "Unknown Attribute " + name + ".");
+}
+
+SqsError badRedrive(const std::string& policy, const std::string& reason)
+{
+    return makeError(
+        codes::InvalidParameterValue, "Value " + policy + " for parameter RedrivePolicy is invalid. Reason: " + reason);
+}
+
+std::optional<SqsError> parseRedrivePolicy(const std::string& text, QueueAttributes& out)
+{
+    if (text.empty()) { // RedrivePolicy="" removes the attribute
+        out.redrivePolicy.reset();
+        out.redrivePolicyText.clear();
         return std::nullopt;
     }
-
-    SqsError invalidValue(const std::string& name)
-    {
-        return makeError(codes::InvalidAttributeValue, "Invalid value for the parameter " + name + ".");
+    const auto json = nlohmann::json::parse(text, nullptr, false);
+    if (json.is_discarded() || !json.is_object())
+        return badRedrive(text, "Redrive policy is not a valid JSON map.");
+    RedrivePolicy policy;
+    if (!json.contains("deadLetterTargetArn"))
+        return badRedrive(text, "Redrive policy does not contain mandatory attribute: deadLetterTargetArn.");
+    if (!json.contains("maxReceiveCount"))
+        return badRedrive(text, "Redrive policy does not contain mandatory attribute: maxReceiveCount.");
+    const auto& arn = json["deadLetterTargetArn"];
+    if (!arn.is_string())
+        return badRedrive(text, "Invalid value for deadLetterTargetArn.");
+    policy.deadLetterTargetArn = arn.get<std::string>();
+    const auto& count = json["maxReceiveCount"];
+    std::string countText;
+    std::optional<int64_t> parsed;
+    if (count.is_number_integer()) {
+        parsed = count.get<int64_t>();
+        countText = std::to_string(*parsed);
+    } else if (count.is_string()) {
+        countText = count.get<std::string>();
+        parsed = parseInt(countText);
+    } else {
+        countText = count.dump();
     }
+    if (!parsed || *parsed < 1 || *parsed > 1000)
+        return badRedrive(text,
+            "Invalid value for maxReceiveCount: " + countText + ", valid values are from 1 to 1000 both inclusive.");
+    policy.maxReceiveCount = *parsed;
+    out.redrivePolicy = policy;
+    out.redrivePolicyText = nlohmann::json {
+        { "deadLetterTargetArn", policy.deadLetterTargetArn }, { "maxReceiveCount", policy.maxReceiveCount }
+    }.dump();
+    return std::nullopt;
+}
 
-    SqsError unknownAttribute(const std::string& name)
-    {
-        return makeError(codes::InvalidAttributeName, "Unknown Attribute " + name + ".");
+std::optional<SqsError> parseRedriveAllowPolicy(const std::string& text, QueueAttributes& out)
+{
+    if (text.empty()) {
+        out.redriveAllowPolicy.reset();
+        out.redriveAllowPolicyText.clear();
+        return std::nullopt;
     }
-
-    SqsError badRedrive(const std::string& policy, const std::string& reason)
-    {
+    const auto bad = [&](const std::string& reason) {
         return makeError(codes::InvalidParameterValue,
-            "Value " + policy + " for parameter RedrivePolicy is invalid. Reason: " + reason);
+            "Value " + text + " for parameter RedriveAllowPolicy is invalid. Reason: " + reason);
+    };
+    const auto json = nlohmann::json::parse(text, nullptr, false);
+    if (json.is_discarded() || !json.is_object())
+        return bad("Redrive allow policy is not a valid JSON map.");
+    if (!json.contains("redrivePermission") || !json["redrivePermission"].is_string())
+        return bad("Redrive allow policy does not contain mandatory attribute: redrivePermission.");
+    RedriveAllowPolicy policy;
+    policy.permission = json["redrivePermission"].get<std::string>();
+    if (policy.permission != "allowAll" && policy.permission != "denyAll" && policy.permission != "byQueue")
+        return bad("Invalid value for redrivePermission.");
+    if (json.contains("sourceQueueArns")) {
+        const auto& arns = json["sourceQueueArns"];
+        if (!arns.is_array())
+            return bad("sourceQueueArns must be a list.");
+        if (policy.permission != "byQueue")
+            return bad("Only specify sourceQueueArns when redrivePermission is byQueue.");
+        for (const auto& arn : arns) {
+            if (!arn.is_string())
+                return bad("sourceQueueArns must be a list of ARNs.");
+            policy.sourceQueueArns.push_back(arn.get<std::string>());
+        }
+        if (policy.sourceQueueArns.size() > 10)
+            return bad("Maximum of 10 sourceQueueArns.");
+    } else if (policy.permission == "byQueue") {
+        return bad("Specify sourceQueueArns when redrivePermission is byQueue.");
     }
-
-    std::optional<SqsError> parseRedrivePolicy(const std::string& text, QueueAttributes& out)
-    {
-        if (text.empty()) { // RedrivePolicy="" removes the attribute
-            out.redrivePolicy.reset();
-            out.redrivePolicyText.clear();
-            return std::nullopt;
-        }
-        const auto json = nlohmann::json::parse(text, nullptr, false);
-        if (json.is_discarded() || !json.is_object())
-            return badRedrive(text, "Redrive policy is not a valid JSON map.");
-        RedrivePolicy policy;
-        if (!json.contains("deadLetterTargetArn"))
-            return badRedrive(text, "Redrive policy does not contain mandatory attribute: deadLetterTargetArn.");
-        if (!json.contains("maxReceiveCount"))
-            return badRedrive(text, "Redrive policy does not contain mandatory attribute: maxReceiveCount.");
-        const auto& arn = json["deadLetterTargetArn"];
-        if (!arn.is_string())
-            return badRedrive(text, "Invalid value for deadLetterTargetArn.");
-        policy.deadLetterTargetArn = arn.get<std::string>();
-        const auto& count = json["maxReceiveCount"];
-        std::string countText;
-        std::optional<int64_t> parsed;
-        if (count.is_number_integer()) {
-            parsed = count.get<int64_t>();
-            countText = std::to_string(*parsed);
-        } else if (count.is_string()) {
-            countText = count.get<std::string>();
-            parsed = parseInt(countText);
-        } else {
-            countText = count.dump();
-        }
-        if (!parsed || *parsed < 1 || *parsed > 1000)
-            return badRedrive(
-                text, "Invalid value for maxReceiveCount: " + countText + ", valid values are from 1 to 1000 both inclusive.");
-        policy.maxReceiveCount = *parsed;
-        out.redrivePolicy = policy;
-        out.redrivePolicyText = nlohmann::json { { "deadLetterTargetArn", policy.deadLetterTargetArn },
-            { "maxReceiveCount", policy.maxReceiveCount } }
-                                    .dump();
-        return std::nullopt;
-    }
-
-    std::optional<SqsError> parseRedriveAllowPolicy(const std::string& text, QueueAttributes& out)
-    {
-        if (text.empty()) {
-            out.redriveAllowPolicy.reset();
-            out.redriveAllowPolicyText.clear();
-            return std::nullopt;
-        }
-        const auto bad = [&](const std::string& reason) {
-            return makeError(codes::InvalidParameterValue,
-                "Value " + text + " for parameter RedriveAllowPolicy is invalid. Reason: " + reason);
-        };
-        const auto json = nlohmann::json::parse(text, nullptr, false);
-        if (json.is_discarded() || !json.is_object())
-            return bad("Redrive allow policy is not a valid JSON map.");
-        if (!json.contains("redrivePermission") || !json["redrivePermission"].is_string())
-            return bad("Redrive allow policy does not contain mandatory attribute: redrivePermission.");
-        RedriveAllowPolicy policy;
-        policy.permission = json["redrivePermission"].get<std::string>();
-        if (policy.permission != "allowAll" && policy.permission != "denyAll" && policy.permission != "byQueue")
-            return bad("Invalid value for redrivePermission.");
-        if (json.contains("sourceQueueArns")) {
-            const auto& arns = json["sourceQueueArns"];
-            if (!arns.is_array())
-                return bad("sourceQueueArns must be a list.");
-            if (policy.permission != "byQueue")
-                return bad("Only specify sourceQueueArns when redrivePermission is byQueue.");
-            for (const auto& arn : arns) {
-                if (!arn.is_string())
-                    return bad("sourceQueueArns must be a list of ARNs.");
-                policy.sourceQueueArns.push_back(arn.get<std::string>());
-            }
-            if (policy.sourceQueueArns.size() > 10)
-                return bad("Maximum of 10 sourceQueueArns.");
-        } else if (policy.permission == "byQueue") {
-            return bad("Specify sourceQueueArns when redrivePermission is byQueue.");
-        }
-        out.redriveAllowPolicy = policy;
-        out.redriveAllowPolicyText = text;
-        return std::nullopt;
-    }
+    out.redriveAllowPolicy = policy;
+    out.redriveAllowPolicyText = text;
+    return std::nullopt;
+}
 
 } // namespace
 

@@ -1,7 +1,6 @@
 // Engine figures: lifecycles per second, bytes per resident message, scaling with depth, and the ratio to a bare
 // std::deque + hash map doing the same send/receive/delete work.
 #include "bench_util.h"
-
 #include "lifeline/engine.h"
 
 #include <deque>
@@ -114,8 +113,7 @@ double bytesPerResidentMessage()
     return double(after - before) / kMessages;
 }
 
-template <class F>
-double bestOf(int runs, F&& f)
+template <class F> double bestOf(int runs, F&& f)
 {
     double best = 1e100;
     for (int i = 0; i < runs; ++i)

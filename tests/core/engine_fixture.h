@@ -94,16 +94,14 @@ inline QueueCounters counts(int64_t visible, int64_t inFlight, int64_t delayed)
 } // namespace lifeline::test
 
 namespace Catch {
-template <>
-struct StringMaker<lifeline::QueueCounters> {
+template <> struct StringMaker<lifeline::QueueCounters> {
     static std::string convert(const lifeline::QueueCounters& c)
     {
         return "{visible " + std::to_string(c.visible) + ", in flight " + std::to_string(c.inFlight) + ", delayed "
             + std::to_string(c.delayed) + "}";
     }
 };
-template <>
-struct StringMaker<lifeline::SqsError> {
+template <> struct StringMaker<lifeline::SqsError> {
     static std::string convert(const lifeline::SqsError& e)
     {
         return e.code + " (" + std::to_string(e.httpStatus) + "): " + e.message;

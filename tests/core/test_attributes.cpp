@@ -90,7 +90,8 @@ TEST_CASE("FIFO-only attributes on a standard queue are refused with AWS's texts
     CHECK(r.error() == makeError("InvalidAttributeName", "Unknown Attribute ContentBasedDeduplication."));
     r = f.engine.createQueue("q", { { "DeduplicationScope", "queue" } });
     CHECK(r.error()
-        == makeError("InvalidAttributeName", "You can specify the DeduplicationScope only when FifoQueue is set to true."));
+        == makeError(
+            "InvalidAttributeName", "You can specify the DeduplicationScope only when FifoQueue is set to true."));
     r = f.engine.createQueue("q", { { "FifoThroughputLimit", "perQueue" } });
     CHECK(r.error()
         == makeError(
@@ -139,8 +140,9 @@ TEST_CASE("RedrivePolicy validation", "[attributes][dlq]")
             "Value {\"maxReceiveCount\":\"1000\"} for parameter RedrivePolicy is invalid. Reason: Redrive policy does "
             "not contain mandatory attribute: deadLetterTargetArn."));
     policy = "{\"deadLetterTargetArn\":\"" + arn + "\"}";
-    CHECK(f.engine.setQueueAttributes("q", { { "RedrivePolicy", policy } }).error().message.ends_with(
-        "Reason: Redrive policy does not contain mandatory attribute: maxReceiveCount."));
+    CHECK(f.engine.setQueueAttributes("q", { { "RedrivePolicy", policy } })
+              .error()
+              .message.ends_with("Reason: Redrive policy does not contain mandatory attribute: maxReceiveCount."));
     f.create("fdlq.fifo", { { "FifoQueue", "true" } });
     policy = f.redrivePolicy("fdlq.fifo", 3);
     CHECK(f.engine.setQueueAttributes("q", { { "RedrivePolicy", policy } }).error().code == "InvalidParameterValue");

@@ -8,8 +8,8 @@ using namespace lifeline::test;
 namespace {
 const AttributeMap kFifo { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" } };
 
-Result<ReceiveOutcome> poll(Engine& engine, const std::string& queue, int64_t wait, int64_t max = 1,
-    std::optional<int64_t> visibility = {})
+Result<ReceiveOutcome> poll(
+    Engine& engine, const std::string& queue, int64_t wait, int64_t max = 1, std::optional<int64_t> visibility = {})
 {
     ReceiveMessageRequest request;
     request.queue = queue;
@@ -165,8 +165,8 @@ TEST_CASE("checklist 23: the deduplication interval: suppressed at 5 min, accept
     CHECK_FALSE(f.send("q.fifo", "a", {}, "g", std::string("id")).deduplicated);
 }
 
-TEST_CASE("checklist 28: a long poll does not wait to fill Max; the queue's wait time applies when omitted",
-    "[checklist]")
+TEST_CASE(
+    "checklist 28: a long poll does not wait to fill Max; the queue's wait time applies when omitted", "[checklist]")
 {
     Fixture f;
     f.create("q", { { "ReceiveMessageWaitTimeSeconds", "5" } });
@@ -217,8 +217,9 @@ TEST_CASE("checklist 38: statistics after receiving and deleting", "[checklist]"
     CHECK(f.counters("q") == counts(1, 1, 0));
     REQUIRE(f.engine.deleteMessage("q", got[0].receiptHandle).ok());
     CHECK(f.counters("q") == counts(1, 0, 0));
-    const auto attributes = f.engine.getQueueAttributes("q", { "ApproximateNumberOfMessages",
-        "ApproximateNumberOfMessagesNotVisible", "ApproximateNumberOfMessagesDelayed" });
+    const auto attributes = f.engine.getQueueAttributes("q",
+        { "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible",
+            "ApproximateNumberOfMessagesDelayed" });
     CHECK(attributes.value()
         == AttributeMap { { "ApproximateNumberOfMessages", "1" }, { "ApproximateNumberOfMessagesDelayed", "0" },
             { "ApproximateNumberOfMessagesNotVisible", "0" } });

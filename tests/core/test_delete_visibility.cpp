@@ -52,13 +52,15 @@ TEST_CASE("standard queue: an old handle after a re-receive deletes by default, 
 TEST_CASE("FIFO queue: an expired handle cannot delete; an extended one can (AWS-snap)", "[delete][fifo]")
 {
     Fixture f;
-    f.create("q.fifo", { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" }, { "VisibilityTimeout", "1" } });
+    f.create(
+        "q.fifo", { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" }, { "VisibilityTimeout", "1" } });
     f.send("q.fifo", "a", {}, "g");
     auto got = f.receive("q.fifo");
     f.advanceSeconds(1.5);
     CHECK(f.engine.deleteMessage("q.fifo", got[0].receiptHandle).error()
         == makeError("InvalidParameterValue",
-            "Value " + got[0].receiptHandle + " for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired."));
+            "Value " + got[0].receiptHandle
+                + " for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired."));
     got = f.receive("q.fifo");
     REQUIRE(f.engine.changeMessageVisibility("q.fifo", got[0].receiptHandle, 5).ok());
     f.advanceSeconds(1.5);

@@ -164,7 +164,8 @@ TEST_CASE("move task: rate limit, listing while running, cancel", "[redrive]")
     const auto handle = f.engine.startMessageMoveTask(f.arn("dlq"), f.arn("elsewhere"), 1).value();
     CHECK(f.engine.startMessageMoveTask(f.arn("dlq"), std::nullopt, std::nullopt).error()
         == makeError("InvalidParameterValue",
-            "There is already a task running. Only one active task is allowed for a source queue arn at a given time."));
+            "There is already a task running. Only one active task is allowed for a source queue arn at a given "
+            "time."));
     f.advanceSeconds(1);
     auto tasks = f.engine.listMessageMoveTasks(f.arn("dlq")).value();
     CHECK(tasks.at(0).status == "RUNNING");
@@ -196,7 +197,8 @@ TEST_CASE("move task errors with AWS's texts", "[redrive]")
     CHECK(f.engine.cancelMessageMoveTask("not-a-handle").error()
         == makeError("InvalidParameterValue", "Value for parameter TaskHandle is invalid."));
     // {"taskId":"x","sourceArn":"arn:aws:sqs:us-east-1:000000000000:dlq"}
-    const std::string unknownTask = "eyJ0YXNrSWQiOiJ4Iiwic291cmNlQXJuIjoiYXJuOmF3czpzcXM6dXMtZWFzdC0xOjAwMDAwMDAwMDAwMDpkbHEifQ==";
+    const std::string unknownTask
+        = "eyJ0YXNrSWQiOiJ4Iiwic291cmNlQXJuIjoiYXJuOmF3czpzcXM6dXMtZWFzdC0xOjAwMDAwMDAwMDAwMDpkbHEifQ==";
     CHECK(f.engine.cancelMessageMoveTask(unknownTask).error()
         == makeError("ResourceNotFoundException", "Task does not exist.", 404));
 }

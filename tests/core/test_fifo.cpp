@@ -109,9 +109,10 @@ TEST_CASE("FIFO send rules: group id required, dedup id or content-based require
     CHECK(b.sequenceNumber > a.sequenceNumber);
     // In a batch, a missing group id fails the whole request with InvalidParameterValue (AWS-snap).
     auto batch = f.engine.sendMessageBatch("plain.fifo",
-        { { "a", "x", {}, {}, std::string("g"), std::string("d3"), {} }, { "b", "y", {}, {}, {}, std::string("d4"), {} } });
-    CHECK(batch.error()
-        == makeError("InvalidParameterValue", "The request must contain the parameter MessageGroupId."));
+        { { "a", "x", {}, {}, std::string("g"), std::string("d3"), {} },
+            { "b", "y", {}, {}, {}, std::string("d4"), {} } });
+    CHECK(
+        batch.error() == makeError("InvalidParameterValue", "The request must contain the parameter MessageGroupId."));
     batch = f.engine.sendMessageBatch("plain.fifo", { { "a", "x", {}, {}, std::string("g"), {}, {} } });
     CHECK(batch.error().message
         == "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided "
@@ -142,8 +143,8 @@ TEST_CASE("FIFO deduplication: 5-minute window, survives delete, purge clears it
     CHECK_FALSE(f.send("q.fifo", "same", {}, "g").deduplicated); // purge clears the cache (AWS-val)
 }
 
-TEST_CASE("FIFO deduplication scope: queue-wide by default, per group with messageGroup, fixed at creation",
-    "[fifo][dedup]")
+TEST_CASE(
+    "FIFO deduplication scope: queue-wide by default, per group with messageGroup, fixed at creation", "[fifo][dedup]")
 {
     Fixture f;
     f.create("q.fifo", { { "FifoQueue", "true" } });
@@ -171,7 +172,8 @@ TEST_CASE("content-based deduplication hashes the body only; an explicit id equa
     REQUIRE_FALSE(f.engine.sendMessage(request)->deduplicated);
     request.attributes = { { "k", { "String", "2", "" } } };
     CHECK(f.engine.sendMessage(request)->deduplicated);
-    CHECK(f.send("q.fifo", "other", {}, "g", std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+    CHECK(f.send("q.fifo", "other", {}, "g",
+               std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
               .deduplicated);
 }
 
@@ -183,7 +185,8 @@ TEST_CASE("FIFO receive attributes", "[fifo]")
     const auto got = f.receive("q.fifo");
     const auto attributes = got.at(0).systemAttributes({ "All" });
     CHECK(attributes.at("MessageGroupId") == "g");
-    CHECK(attributes.at("MessageDeduplicationId") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(
+        attributes.at("MessageDeduplicationId") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     CHECK(attributes.at("SequenceNumber") == sent.sequenceNumber);
     CHECK(attributes.size() == 7);
 }

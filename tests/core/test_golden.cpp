@@ -74,12 +74,13 @@ TEST_CASE("golden: send errors", "[golden]")
     request.body = "x";
     request.messageGroupId = "g";
     request.attributes = { { "ErrorDetails", { "String", "", "" } } };
-    expectRecordedError(
-        "test_send_message_with_empty_string_attribute[sqs]", "empty-string-attr", f.engine.sendMessage(request).error());
+    expectRecordedError("test_send_message_with_empty_string_attribute[sqs]", "empty-string-attr",
+        f.engine.sendMessage(request).error());
     const std::pair<const char*, std::string> badIds[]
         = { { "empty", "" }, { "too_long", std::string(129, 'a') }, { "spaces", "group 123" } };
     for (const auto& [name, id] : badIds) {
-        expectRecordedError(std::string("test_send_message_to_standard_queue_with_invalid_message_group_id[") + name + "]",
+        expectRecordedError(
+            std::string("test_send_message_to_standard_queue_with_invalid_message_group_id[") + name + "]",
             "error-response", f.sendError("q", "x", {}, id));
         expectRecordedError(std::string("test_message_deduplication_id_invalid[") + name + "]", "error-response",
             f.sendError("q.fifo", "x", {}, "g", id));
@@ -171,7 +172,8 @@ TEST_CASE("golden: receive and delete errors", "[golden]")
     expectRecordedError("test_send_receive_wait_time_seconds[sqs]", "recieve_message_error_too_small",
         f.engine.receiveMessage(request).error());
 
-    f.create("f.fifo", { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" }, { "VisibilityTimeout", "1" } });
+    f.create(
+        "f.fifo", { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" }, { "VisibilityTimeout", "1" } });
     f.send("f.fifo", "m", {}, "g");
     const auto got = f.receive("f.fifo");
     f.advanceSeconds(1.5);
@@ -212,7 +214,8 @@ TEST_CASE("golden: DLQ carries id, body, attributes, trace header; receive count
         if (awsAfter[i].contains("MD5OfMessageAttributes"))
             CHECK(after[i].md5OfMessageAttributes == awsAfter[i].at("MD5OfMessageAttributes").get<std::string>());
         const auto& awsAttributes = awsAfter[i].at("Attributes");
-        const auto ours = after[i].systemAttributes({ "ApproximateReceiveCount", "AWSTraceHeader", "DeadLetterQueueSourceArn" });
+        const auto ours
+            = after[i].systemAttributes({ "ApproximateReceiveCount", "AWSTraceHeader", "DeadLetterQueueSourceArn" });
         CHECK(ours.at("ApproximateReceiveCount") == awsAttributes.at("ApproximateReceiveCount").get<std::string>());
         CHECK(ours.count("AWSTraceHeader") == awsAttributes.count("AWSTraceHeader"));
         CHECK(ours.count("DeadLetterQueueSourceArn") == 1);
@@ -243,9 +246,12 @@ TEST_CASE("golden: default attributes of a new queue, a KMS key set and removed"
     Fixture f;
     f.create("q");
     expectRecordedAttributes(f.engine, "get-queue-attributes-initial-values");
-    REQUIRE(f.engine.setQueueAttributes("q", { { "KmsMasterKeyId", "testKeyId" }, { "KmsDataKeyReusePeriodSeconds", "6000" } })
-                .ok());
+    REQUIRE(
+        f.engine
+            .setQueueAttributes("q", { { "KmsMasterKeyId", "testKeyId" }, { "KmsDataKeyReusePeriodSeconds", "6000" } })
+            .ok());
     expectRecordedAttributes(f.engine, "get-queue-attributes-after-update");
-    REQUIRE(f.engine.setQueueAttributes("q", { { "KmsMasterKeyId", "" }, { "KmsDataKeyReusePeriodSeconds", "300" } }).ok());
+    REQUIRE(
+        f.engine.setQueueAttributes("q", { { "KmsMasterKeyId", "" }, { "KmsDataKeyReusePeriodSeconds", "300" } }).ok());
     expectRecordedAttributes(f.engine, "get-queue-attributes-after-set-to-defaults");
 }

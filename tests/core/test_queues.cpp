@@ -33,7 +33,8 @@ TEST_CASE("queue names", "[queues]")
 TEST_CASE("an unknown queue gives NonExistentQueue everywhere", "[queues]")
 {
     Fixture f;
-    const SqsError missing = makeError("AWS.SimpleQueueService.NonExistentQueue", "The specified queue does not exist.");
+    const SqsError missing
+        = makeError("AWS.SimpleQueueService.NonExistentQueue", "The specified queue does not exist.");
     CHECK(f.engine.getQueueAttributes("nope", { "All" }).error() == missing);
     CHECK(f.engine.setQueueAttributes("nope", {}).error() == missing);
     CHECK(f.engine.purgeQueue("nope").error() == missing);

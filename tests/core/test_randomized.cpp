@@ -151,7 +151,8 @@ TEST_CASE("randomized: invariants hold after every one of a million operations",
         engine.setQueueAttributes("std-a",
             { { "RedrivePolicy", "{\"deadLetterTargetArn\":\"" + queueArn("dlq") + "\",\"maxReceiveCount\":3}" } });
         engine.setQueueAttributes("f1.fifo",
-            { { "RedrivePolicy", "{\"deadLetterTargetArn\":\"" + queueArn("fdlq.fifo") + "\",\"maxReceiveCount\":2}" } });
+            { { "RedrivePolicy",
+                "{\"deadLetterTargetArn\":\"" + queueArn("fdlq.fifo") + "\",\"maxReceiveCount\":2}" } });
     };
     createAll();
     const auto collect = [&](const std::vector<ReceivedMessage>& messages) {

@@ -92,7 +92,8 @@ TEST_CASE("a long poll completes as soon as any message is available, without fi
     CHECK(f.engine.pendingPollCount() == 0);
 }
 
-TEST_CASE("a long poll wakes for a delay that ends, a visibility that ends, and a visibility set to 0", "[receive][longpoll]")
+TEST_CASE(
+    "a long poll wakes for a delay that ends, a visibility that ends, and a visibility set to 0", "[receive][longpoll]")
 {
     Fixture f;
     f.create("q", { { "VisibilityTimeout", "5" } });

@@ -85,7 +85,8 @@ TEST_CASE("standard vs FIFO: changing the queue delay", "[send][delay][fifo]")
     SECTION("FIFO: messages already waiting too")
     {
         Fixture f;
-        f.create("q.fifo", { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" }, { "DelaySeconds", "60" } });
+        f.create(
+            "q.fifo", { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" }, { "DelaySeconds", "60" } });
         const auto a = f.send("q.fifo", "a", {}, "g");
         f.advanceSeconds(10);
         const auto b = f.send("q.fifo", "b", {}, "g");
@@ -146,7 +147,8 @@ TEST_CASE("message attributes: digests, empty values and limits", "[send]")
     request.attributes.clear();
     for (int i = 0; i < 11; ++i)
         request.attributes.push_back({ "a" + std::to_string(i), { "Number", "1", "" } });
-    CHECK(f.engine.sendMessage(request).error().message == "Number of message attributes [11] exceeds the allowed maximum [10].");
+    CHECK(f.engine.sendMessage(request).error().message
+        == "Number of message attributes [11] exceeds the allowed maximum [10].");
     request.attributes = { { "b", { "Date", "1", "" } } };
     CHECK(f.engine.sendMessage(request).error().code == "InvalidParameterValue");
     CHECK(f.counters("q") == counts(0, 1, 0));
@@ -204,7 +206,8 @@ TEST_CASE("SendMessageBatch: shape errors fail the request, entry errors fail th
     REQUIRE(r->failed.size() == 1);
     CHECK(r->failed[0].id == "late");
     CHECK(r->failed[0].code == "InvalidParameterValue");
-    CHECK(r->failed[0].message == "Value 1800 for parameter DelaySeconds is invalid. Reason: DelaySeconds must be >= 0 and <= 900.");
+    CHECK(r->failed[0].message
+        == "Value 1800 for parameter DelaySeconds is invalid. Reason: DelaySeconds must be >= 0 and <= 900.");
     CHECK(r->failed[0].senderFault);
     CHECK(f.counters("q") == counts(1, 0, 1));
 }

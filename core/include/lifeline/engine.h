@@ -109,14 +109,14 @@ public:
     Status deleteMessage(const std::string& queue, const std::string& receiptHandle, uint32_t actor = kNoActor);
     Result<BatchResult<bool>> deleteMessageBatch(
         const std::string& queue, const std::vector<DeleteMessageBatchEntry>& entries, uint32_t actor = kNoActor);
-    Status changeMessageVisibility(const std::string& queue, const std::string& receiptHandle, int64_t visibilityTimeout,
-        uint32_t actor = kNoActor);
+    Status changeMessageVisibility(const std::string& queue, const std::string& receiptHandle,
+        int64_t visibilityTimeout, uint32_t actor = kNoActor);
     Result<BatchResult<bool>> changeMessageVisibilityBatch(
         const std::string& queue, const std::vector<ChangeVisibilityBatchEntry>& entries, uint32_t actor = kNoActor);
 
     // --- redrive (message move tasks) --------------------------------------------------------------------
-    Result<std::string> startMessageMoveTask(const std::string& sourceArn, const std::optional<std::string>& destinationArn,
-        std::optional<int64_t> maxNumberOfMessagesPerSecond);
+    Result<std::string> startMessageMoveTask(const std::string& sourceArn,
+        const std::optional<std::string>& destinationArn, std::optional<int64_t> maxNumberOfMessagesPerSecond);
     Result<std::vector<MoveTaskInfo>> listMessageMoveTasks(const std::string& sourceArn, int64_t maxResults = 1) const;
     Result<int64_t> cancelMessageMoveTask(const std::string& taskHandle);
 
@@ -166,8 +166,8 @@ private:
         const std::optional<std::string>& dedupId, const std::optional<std::string>& traceHeader, uint32_t actor);
     MessageIndex newLane(QueueState& queue, TimeMs delayMs, Cause cause, uint32_t actor, uint32_t detail);
     void makeVisible(QueueState& queue, MessageIndex lane);
-    void collect(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor,
-        std::vector<ReceivedMessage>& out);
+    void collect(
+        QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, std::vector<ReceivedMessage>& out);
     bool takeOrDeadLetter(QueueState& queue, MessageIndex lane); // false: moved to the DLQ
     void deliver(QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor,
         std::vector<ReceivedMessage>& out);
@@ -199,6 +199,7 @@ private:
     static std::string nextSequenceNumber(QueueState& queue);
     void redriveOne(MoveTask& task, QueueState& source, MessageIndex lane);
     void purgeDeduplication(QueueState& queue);
+    void endAllMessages(QueueState& queue, MessageState to, Cause cause);
 
     EngineOptions m_options;
     TimeMs m_now = 0;

@@ -55,6 +55,12 @@ enum class Cause : uint8_t {
     Count
 };
 
+// Delayed, visible or in flight: the message is still in its queue.
+inline bool isLive(MessageState state)
+{
+    return state == MessageState::Delayed || state == MessageState::Visible || state == MessageState::InFlight;
+}
+
 const char* toString(MessageState state);
 const char* toString(Cause cause);
 

@@ -19,26 +19,25 @@ struct SqsError {
 
 // The error codes the engine emits, spelled as the query protocol's <Code> (see sqs-semantics.md 1.13).
 namespace codes {
-    inline constexpr const char* NonExistentQueue = "AWS.SimpleQueueService.NonExistentQueue";
-    inline constexpr const char* QueueAlreadyExists = "QueueAlreadyExists";
-    inline constexpr const char* QueueDeletedRecently = "AWS.SimpleQueueService.QueueDeletedRecently";
-    inline constexpr const char* InvalidParameterValue = "InvalidParameterValue";
-    inline constexpr const char* MissingParameter = "MissingParameter";
-    inline constexpr const char* InvalidAttributeName = "InvalidAttributeName";
-    inline constexpr const char* InvalidAttributeValue = "InvalidAttributeValue";
-    inline constexpr const char* InvalidMessageContents = "InvalidMessageContents";
-    inline constexpr const char* ReceiptHandleIsInvalid = "ReceiptHandleIsInvalid";
-    inline constexpr const char* PurgeQueueInProgress = "AWS.SimpleQueueService.PurgeQueueInProgress";
-    inline constexpr const char* EmptyBatchRequest = "AWS.SimpleQueueService.EmptyBatchRequest";
-    inline constexpr const char* TooManyEntriesInBatchRequest = "AWS.SimpleQueueService.TooManyEntriesInBatchRequest";
-    inline constexpr const char* InvalidBatchEntryId = "AWS.SimpleQueueService.InvalidBatchEntryId";
-    inline constexpr const char* BatchEntryIdsNotDistinct = "AWS.SimpleQueueService.BatchEntryIdsNotDistinct";
-    inline constexpr const char* BatchRequestTooLong = "AWS.SimpleQueueService.BatchRequestTooLong";
-    inline constexpr const char* ResourceNotFound = "ResourceNotFoundException";
+inline constexpr const char* NonExistentQueue = "AWS.SimpleQueueService.NonExistentQueue";
+inline constexpr const char* QueueAlreadyExists = "QueueAlreadyExists";
+inline constexpr const char* QueueDeletedRecently = "AWS.SimpleQueueService.QueueDeletedRecently";
+inline constexpr const char* InvalidParameterValue = "InvalidParameterValue";
+inline constexpr const char* MissingParameter = "MissingParameter";
+inline constexpr const char* InvalidAttributeName = "InvalidAttributeName";
+inline constexpr const char* InvalidAttributeValue = "InvalidAttributeValue";
+inline constexpr const char* InvalidMessageContents = "InvalidMessageContents";
+inline constexpr const char* ReceiptHandleIsInvalid = "ReceiptHandleIsInvalid";
+inline constexpr const char* PurgeQueueInProgress = "AWS.SimpleQueueService.PurgeQueueInProgress";
+inline constexpr const char* EmptyBatchRequest = "AWS.SimpleQueueService.EmptyBatchRequest";
+inline constexpr const char* TooManyEntriesInBatchRequest = "AWS.SimpleQueueService.TooManyEntriesInBatchRequest";
+inline constexpr const char* InvalidBatchEntryId = "AWS.SimpleQueueService.InvalidBatchEntryId";
+inline constexpr const char* BatchEntryIdsNotDistinct = "AWS.SimpleQueueService.BatchEntryIdsNotDistinct";
+inline constexpr const char* BatchRequestTooLong = "AWS.SimpleQueueService.BatchRequestTooLong";
+inline constexpr const char* ResourceNotFound = "ResourceNotFoundException";
 } // namespace codes
 
-template <class T>
-class Result {
+template <class T> class Result {
 public:
     Result(T value)
         : m_state(std::move(value))

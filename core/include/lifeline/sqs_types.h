@@ -54,8 +54,7 @@ struct BatchEntryError {
     bool senderFault = true;
 };
 
-template <class T>
-struct BatchResult {
+template <class T> struct BatchResult {
     std::vector<std::pair<std::string, T>> successful; // entry id, result
     std::vector<BatchEntryError> failed;
 };
