@@ -4,7 +4,6 @@
 #include "lifeline/message_rules.h"
 
 #include <cstdio>
-#include <set>
 
 namespace lifeline {
 
@@ -194,29 +193,11 @@ Result<BatchResult<SendMessageResult>> Engine::sendMessageBatch(
     if (!found)
         return refuse(kNoQueue, found.error(), actor);
     QueueState& queue = *found.value();
-    if (entries.empty())
-        return refuse(queue.index,
-            makeError(
-                codes::EmptyBatchRequest, "There should be at least one SendMessageBatchRequestEntry in the request."),
-            actor);
-    if (entries.size() > 10)
-        return refuse(queue.index,
-            makeError(codes::TooManyEntriesInBatchRequest,
-                "Maximum number of entries per request are 10. You have sent " + std::to_string(entries.size()) + "."),
-            actor);
-    std::set<std::string> ids;
+    if (auto error = validateBatchShape(entries, "SendMessageBatchRequestEntry"))
+        return refuse(queue.index, *error, actor);
     size_t total = 0;
-    for (const auto& e : entries) {
-        if (!isValidBatchEntryId(e.id))
-            return refuse(queue.index,
-                makeError(codes::InvalidBatchEntryId,
-                    "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at "
-                    "most 80 letters long."),
-                actor);
-        if (!ids.insert(e.id).second)
-            return refuse(queue.index, makeError(codes::BatchEntryIdsNotDistinct, "Id " + e.id + " repeated."), actor);
+    for (const auto& e : entries)
         total += messagePayloadSize(e.body, e.attributes);
-    }
     if (total > kBatchPayloadLimit)
         return refuse(queue.index,
             makeError(codes::BatchRequestTooLong,

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <set>
 
 namespace lifeline {
 
@@ -42,25 +41,20 @@ SqsError invalidHandle(const std::string& handle)
         codes::ReceiptHandleIsInvalid, "The input receipt handle \"" + handle + "\" is not a valid receipt handle.");
 }
 
-template <class Entry>
-std::optional<SqsError> validateBatchShape(const std::vector<Entry>& entries, const char* entryName)
+// Runs one per-entry operation over a batch: failures go to Failed[] (and the log), the rest to Successful[].
+template <class Entry, class Apply, class Refuse>
+BatchResult<bool> applyToEach(const std::vector<Entry>& entries, Apply&& apply, Refuse&& refuse)
 {
-    if (entries.empty())
-        return makeError(
-            codes::EmptyBatchRequest, std::string("There should be at least one ") + entryName + " in the request.");
-    if (entries.size() > 10)
-        return makeError(codes::TooManyEntriesInBatchRequest,
-            "Maximum number of entries per request are 10. You have sent " + std::to_string(entries.size()) + ".");
-    std::set<std::string> ids;
+    BatchResult<bool> out;
     for (const auto& e : entries) {
-        if (!isValidBatchEntryId(e.id))
-            return makeError(codes::InvalidBatchEntryId,
-                "A batch entry id can only contain alphanumeric characters, hyphens and underscores. It can be at "
-                "most 80 letters long.");
-        if (!ids.insert(e.id).second)
-            return makeError(codes::BatchEntryIdsNotDistinct, "Id " + e.id + " repeated.");
+        if (auto error = apply(e)) {
+            refuse(*error);
+            out.failed.push_back(BatchEntryError { e.id, error->code, error->message, true });
+        } else {
+            out.successful.emplace_back(e.id, true);
+        }
     }
-    return std::nullopt;
+    return out;
 }
 } // namespace
 
@@ -165,15 +159,9 @@ Result<BatchResult<bool>> Engine::deleteMessageBatch(
     QueueState& queue = *found.value();
     if (auto error = validateBatchShape(entries, "DeleteMessageBatchRequestEntry"))
         return refuse(queue.index, *error, actor);
-    BatchResult<bool> out;
-    for (const auto& e : entries) {
-        if (auto error = deleteOne(queue, e.receiptHandle, actor)) {
-            refuse(queue.index, *error, actor);
-            out.failed.push_back(BatchEntryError { e.id, error->code, error->message, true });
-        } else {
-            out.successful.emplace_back(e.id, true);
-        }
-    }
+    auto out = applyToEach(
+        entries, [&](const DeleteMessageBatchEntry& e) { return deleteOne(queue, e.receiptHandle, actor); },
+        [&](const SqsError& error) { refuse(queue.index, error, actor); });
     flushWakeups();
     return out;
 }
@@ -243,15 +231,12 @@ Result<BatchResult<bool>> Engine::changeMessageVisibilityBatch(
     QueueState& queue = *found.value();
     if (auto error = validateBatchShape(entries, "ChangeMessageVisibilityBatchRequestEntry"))
         return refuse(queue.index, *error, actor);
-    BatchResult<bool> out;
-    for (const auto& e : entries) {
-        if (auto error = changeVisibilityOne(queue, e.receiptHandle, e.visibilityTimeout, actor)) {
-            refuse(queue.index, *error, actor);
-            out.failed.push_back(BatchEntryError { e.id, error->code, error->message, true });
-        } else {
-            out.successful.emplace_back(e.id, true);
-        }
-    }
+    auto out = applyToEach(
+        entries,
+        [&](const ChangeVisibilityBatchEntry& e) {
+            return changeVisibilityOne(queue, e.receiptHandle, e.visibilityTimeout, actor);
+        },
+        [&](const SqsError& error) { refuse(queue.index, error, actor); });
     flushWakeups();
     return out;
 }

@@ -17,16 +17,22 @@ struct Fixture {
         return r.value();
     }
 
-    SendMessageResult send(const std::string& queue, const std::string& body, std::optional<int64_t> delay = {},
-        std::optional<std::string> group = {}, std::optional<std::string> dedup = {})
+    static SendMessageRequest sendRequest(const std::string& queue, const std::string& body,
+        std::optional<int64_t> delay, std::optional<std::string> group, std::optional<std::string> dedup)
     {
         SendMessageRequest request;
         request.queue = queue;
         request.body = body;
         request.delaySeconds = delay;
-        request.messageGroupId = group;
-        request.messageDeduplicationId = dedup;
-        auto r = engine.sendMessage(request);
+        request.messageGroupId = std::move(group);
+        request.messageDeduplicationId = std::move(dedup);
+        return request;
+    }
+
+    SendMessageResult send(const std::string& queue, const std::string& body, std::optional<int64_t> delay = {},
+        std::optional<std::string> group = {}, std::optional<std::string> dedup = {})
+    {
+        auto r = engine.sendMessage(sendRequest(queue, body, delay, std::move(group), std::move(dedup)));
         REQUIRE(r.ok());
         return r.value();
     }
@@ -34,13 +40,7 @@ struct Fixture {
     SqsError sendError(const std::string& queue, const std::string& body, std::optional<int64_t> delay = {},
         std::optional<std::string> group = {}, std::optional<std::string> dedup = {})
     {
-        SendMessageRequest request;
-        request.queue = queue;
-        request.body = body;
-        request.delaySeconds = delay;
-        request.messageGroupId = group;
-        request.messageDeduplicationId = dedup;
-        auto r = engine.sendMessage(request);
+        auto r = engine.sendMessage(sendRequest(queue, body, delay, std::move(group), std::move(dedup)));
         REQUIRE_FALSE(r.ok());
         return r.error();
     }
