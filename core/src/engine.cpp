@@ -124,6 +124,17 @@ void Engine::logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageS
     m_log.append(Event { time, lane, actor, detail, queue, from, to, cause });
 }
 
+void Engine::recordActorEvent(
+    Cause cause, uint32_t actor, MessageIndex lane, QueueIndex queue, uint32_t detail, const std::string* text)
+{
+    if (text)
+        detail = m_log.addText(*text);
+    if (queue == kNoQueue && lane != kNoMessage)
+        queue = m_messages[lane].queue;
+    const MessageState state = lane != kNoMessage ? m_messages[lane].state : MessageState::None;
+    logEvent(m_now, lane, queue, state, state, cause, actor, detail);
+}
+
 SqsError Engine::refuse(QueueIndex queue, SqsError error, uint32_t actor, MessageIndex lane)
 {
     const uint32_t text = m_log.addText(error.code + ": " + error.message);

@@ -70,6 +70,20 @@ const char* toString(Cause cause)
         return "poll-started";
     case Cause::PollEnded:
         return "poll-ended";
+    case Cause::ProcessingStarted:
+        return "processing-started";
+    case Cause::ProcessingFinished:
+        return "processing-finished";
+    case Cause::ProcessingFailed:
+        return "processing-failed";
+    case Cause::ConsumerCrashed:
+        return "consumer-crashed";
+    case Cause::ConsumerRestarted:
+        return "consumer-restarted";
+    case Cause::Warning:
+        return "warning";
+    case Cause::OperatorAction:
+        return "operator-action";
     case Cause::Count:
         break;
     }

@@ -120,6 +120,12 @@ public:
     Result<std::vector<MoveTaskInfo>> listMessageMoveTasks(const std::string& sourceArn, int64_t maxResults = 1) const;
     Result<int64_t> cancelMessageMoveTask(const std::string& taskHandle);
 
+    // --- actors ------------------------------------------------------------------------------------------
+    // Appends an actor's decision (processing, crash, warning, ...) to the log at the current time. `text`, when
+    // given, is stored and its index becomes the event's detail.
+    void recordActorEvent(Cause cause, uint32_t actor, MessageIndex lane = kNoMessage, QueueIndex queue = kNoQueue,
+        uint32_t detail = 0, const std::string* text = nullptr);
+
     // --- what viewers read -------------------------------------------------------------------------------
     const EventLog& log() const { return m_log; }
     size_t messageCount() const { return m_messages.size(); }

@@ -52,6 +52,14 @@ enum class Cause : uint8_t {
     AttributesChanged, // detail = index into Engine::errorText() holding "Name=value" text
     PollStarted, // a long poll began waiting; actor = the caller; detail = poll id
     PollEnded, // a receive returned; detail = number of messages (0 = empty receive)
+    // Actor events (the simulation's decisions; no state change). actor = who; message = the lane if any.
+    ProcessingStarted, // detail = 1 when it is duplicate processing
+    ProcessingFinished,
+    ProcessingFailed, // detail: 0 failed, 1 poison, 2 function timeout
+    ConsumerCrashed, // detail = messages it held
+    ConsumerRestarted,
+    Warning, // detail = index into EventLog::text()
+    OperatorAction, // detail = index into EventLog::text()
     Count
 };
 

@@ -1,0 +1,136 @@
+// A scenario: queues, actors, timed actions, duration and seed; for a lesson also its texts and its fix.
+// Read from JSON (see docs/scenario-format.md); a file either loads whole or not at all.
+#pragma once
+
+#include "lifeline/event_log.h"
+#include "lifeline/queue_attributes.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace lifeline::sim {
+
+// How long one piece of work takes.
+struct Distribution {
+    enum class Kind { Fixed, Uniform, Exponential, Normal } kind = Kind::Fixed;
+    TimeMs a = 1000; // fixed value, uniform low, exponential mean, normal mean
+    TimeMs b = 0; // uniform high, normal standard deviation
+};
+
+struct QueueSpec {
+    std::string name;
+    bool fifo = false;
+    AttributeMap attributes; // SQS attribute names, values as SQS takes them
+    std::optional<std::string> deadLetterQueue; // name of another queue in the scenario
+    int64_t maxReceiveCount = 0;
+};
+
+struct TimedMessage {
+    TimeMs at = 0;
+    std::string body;
+    std::optional<int64_t> delaySeconds;
+    std::optional<std::string> groupId;
+    std::optional<std::string> deduplicationId;
+};
+
+struct ProducerSpec {
+    std::string name;
+    std::string queue;
+    double rate = 0; // messages per second; 0: none
+    TimeMs start = 0;
+    std::optional<TimeMs> stop;
+    std::optional<int64_t> count; // stop after this many rate-driven messages
+    std::vector<std::pair<TimeMs, int64_t>> bursts; // at, how many
+    std::vector<TimedMessage> messages;
+    std::string body = "message-{n}"; // {n} is the producer's message number, from 1
+    std::optional<int64_t> delaySeconds; // a message timer on every message
+    int64_t groups = 1; // FIFO: group ids g1..gN, round robin
+    int64_t poisonEvery = 0; // every Nth message's body says "poison"
+};
+
+struct CrashSpec {
+    TimeMs at = 0;
+    std::optional<TimeMs> restartAt;
+};
+
+struct ConsumerSpec {
+    std::string name; // with count > 1, consumers are named name-1, name-2, ...
+    std::string queue;
+    int64_t count = 1;
+    int64_t waitTimeSeconds = 20;
+    int64_t maxMessages = 1;
+    std::optional<int64_t> visibilityTimeout;
+    Distribution processing;
+    double failureProbability = 0;
+    std::vector<std::string> poison { "poison" }; // bodies containing one of these always fail
+    std::optional<TimeMs> heartbeatEvery; // ChangeMessageVisibility while working
+    int64_t heartbeatExtendBy = 30;
+    std::vector<CrashSpec> crashes;
+    TimeMs idleDelay = 1000; // pause after an empty receive before polling again
+    TimeMs start = 0;
+};
+
+struct LambdaSpec {
+    std::string name;
+    std::string queue;
+    int64_t batchSize = 10; // 1..10 here (larger batches need a batching window)
+    TimeMs timeout = 3000; // the function timeout
+    int64_t concurrency = 5; // functions running at once
+    int64_t pollers = 5; // event-source-mapping pollers
+    Distribution processing;
+    double failureProbability = 0; // a whole-batch error
+    bool reportBatchItemFailures = false;
+    double itemFailureProbability = 0; // with reportBatchItemFailures
+};
+
+struct ActionSpec {
+    TimeMs at = 0;
+    enum class Kind { SetAttributes, Purge, Redrive, Send, Crash, Restart } kind = Kind::Send;
+    std::string queue; // SetAttributes, Purge, Send; Redrive: the DLQ
+    AttributeMap attributes;
+    std::optional<std::string> destination; // Redrive
+    TimedMessage message; // Send
+    std::string consumer; // Crash, Restart
+};
+
+struct LessonText {
+    std::string id;
+    int number = 0;
+    std::string title;
+    std::string idea;
+    std::string watch;
+    std::string trap;
+    std::string fix;
+    nlohmann::json fixPatch; // JSON Patch (RFC 6902) that turns the scenario into its fix
+};
+
+struct Scenario {
+    std::string name;
+    uint64_t seed = 1;
+    TimeMs duration = 600000;
+    std::vector<QueueSpec> queues;
+    std::vector<ProducerSpec> producers;
+    std::vector<ConsumerSpec> consumers;
+    std::vector<LambdaSpec> lambdas;
+    std::vector<ActionSpec> actions;
+    std::optional<LessonText> lesson;
+    nlohmann::json source; // the JSON it was read from (for the fix and for saving)
+};
+
+struct ScenarioError {
+    std::string path; // producers[1].rate
+    std::string message; // must be > 0, got -3
+    std::string text() const { return path.empty() ? message : path + ": " + message; }
+};
+
+// Parses and validates; on any error returns the first one (with its path) and no scenario.
+std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText);
+std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& json);
+
+// The scenario with its lesson's fix applied (the same scenario when it has none).
+std::variant<Scenario, ScenarioError> applyFix(const Scenario& scenario);
+
+} // namespace lifeline::sim

@@ -1,0 +1,138 @@
+// A running scenario: the engine plus its actors (producers, consumers, Lambda pollers, the operator) on the
+// same virtual clock. Every actor decision is an event in the engine's log; the same scenario and seed give the
+// same run, event for event.
+#pragma once
+
+#include "lifeline/engine.h"
+#include "lifeline/sim/random.h"
+#include "lifeline/sim/scenario.h"
+#include "lifeline/sim/summary.h"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <queue>
+#include <unordered_map>
+
+namespace lifeline::sim {
+
+enum class ActorKind { Producer, Consumer, LambdaPoller, Operator };
+
+struct ActorInfo {
+    std::string name;
+    ActorKind kind = ActorKind::Consumer;
+};
+
+enum class ConsumerState { Idle, Polling, Working, Crashed };
+
+// What a consumer tile shows.
+struct ConsumerStatus {
+    std::string name;
+    uint32_t actor = 0;
+    ConsumerState state = ConsumerState::Idle;
+    MessageIndex holding = kNoMessage; // the message it is working on
+    TimeMs visibleAgainAt = 0; // when the held message's visibility ends
+    size_t waiting = 0; // received, not started yet
+};
+
+class Simulation {
+public:
+    explicit Simulation(Scenario scenario, std::optional<uint64_t> seed = std::nullopt);
+    ~Simulation();
+    Simulation(const Simulation&) = delete;
+    Simulation& operator=(const Simulation&) = delete;
+
+    const Scenario& scenario() const { return m_scenario; }
+    Engine& engine() { return m_engine; }
+    const Engine& engine() const { return m_engine; }
+    TimeMs now() const { return m_engine.now(); }
+    TimeMs duration() const { return m_scenario.duration; }
+
+    // Runs everything due up to `time` (virtual), in time order.
+    void advanceTo(TimeMs time);
+    void runToEnd() { advanceTo(duration()); }
+    // The next time anything happens (an actor's step or an engine transition), or INT64_MAX.
+    TimeMs nextEventTime();
+
+    // Interactive crash / restart (by consumer index, as in consumers()).
+    bool crashConsumer(size_t index);
+    bool restartConsumer(size_t index);
+    std::vector<ConsumerStatus> consumers() const;
+
+    // actor id -> who (index 0 is "nobody"); names match the scenario (consumers as name-1, name-2 ...).
+    const std::vector<ActorInfo>& actors() const { return m_actors; }
+    const std::vector<std::string>& warnings() const { return m_warnings; }
+    size_t duplicateProcessings() const { return m_duplicates; }
+
+    RunSummary summary() const;
+
+private:
+    struct Agenda {
+        TimeMs at;
+        uint64_t seq;
+        int kind;
+        uint32_t index;
+        uint64_t token;
+        bool operator>(const Agenda& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+    };
+    enum AgendaKind : int {
+        ProducerRate,
+        ProducerBurst,
+        ProducerMessage,
+        ConsumerPoll,
+        ConsumerWorkDone,
+        ConsumerHeartbeat,
+        ConsumerCrash,
+        ConsumerRestart,
+        PollerPoll,
+        InvocationDone,
+        Action
+    };
+    struct Producer;
+    struct Consumer;
+    struct Poller;
+    struct Processing {
+        int active = 0;
+        bool completed = false;
+    };
+
+    uint32_t addActor(const std::string& name, ActorKind kind, size_t slot);
+    void schedule(TimeMs at, int kind, uint32_t index, uint64_t token = 0);
+    void run(const Agenda& item);
+    void dispatchPolls();
+    void produce(size_t producer, const TimedMessage& message);
+    void runAction(size_t index);
+    TimeMs draw(const Distribution& d);
+
+    void consumerPoll(size_t index);
+    void consumerReceived(size_t index, std::vector<ReceivedMessage> messages, bool wasLongPoll, PollId poll);
+    void consumerStartNext(size_t index);
+    void consumerWorkDone(size_t index);
+    void consumerHeartbeat(size_t index);
+    bool startProcessing(const ReceivedMessage& message, uint32_t actor); // true: duplicate processing
+    void endProcessing(const ReceivedMessage& message, bool completed);
+
+    void pollerPoll(size_t index);
+    void pollerReceived(size_t index, std::vector<ReceivedMessage> messages, PollId poll);
+    void invoke(size_t index);
+    void invocationDone(size_t index);
+
+    Scenario m_scenario;
+    Engine m_engine;
+    Random m_random;
+    uint64_t m_seq = 0;
+    std::priority_queue<Agenda, std::vector<Agenda>, std::greater<>> m_agenda;
+    std::vector<ActorInfo> m_actors;
+    std::vector<std::pair<ActorKind, size_t>> m_actorSlots; // actor id -> its runtime
+    std::vector<std::unique_ptr<Producer>> m_producers;
+    std::vector<std::unique_ptr<Consumer>> m_consumers;
+    std::vector<std::unique_ptr<Poller>> m_pollers;
+    std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
+    std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
+    std::unordered_map<PollId, uint32_t> m_pollOwner; // pending poll -> actor id
+    std::unordered_map<std::string, Processing> m_processing; // by MessageId
+    std::vector<std::string> m_warnings;
+    size_t m_duplicates = 0;
+};
+
+} // namespace lifeline::sim

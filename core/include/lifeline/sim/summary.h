@@ -1,0 +1,42 @@
+// What a run amounts to: the figures `lifeline run --summary` prints, computed from the event log.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace lifeline::sim {
+
+struct ConsumerSummary {
+    std::string name;
+    int64_t received = 0;
+    int64_t finished = 0;
+    int64_t failed = 0;
+    int64_t heldAtCrash = 0;
+};
+
+struct RunSummary {
+    int64_t until = 0; // virtual ms
+    int64_t sent = 0;
+    int64_t received = 0;
+    int64_t deleted = 0;
+    int64_t duplicates = 0;
+    int64_t deadLettered = 0;
+    int64_t expired = 0;
+    int64_t emptyReceives = 0;
+    std::map<std::string, int64_t> errorsByCode;
+    struct Peak {
+        int64_t visible = 0;
+        int64_t inFlight = 0;
+        int64_t delayed = 0;
+        int64_t deadLetterQueues = 0;
+    } peak;
+    std::vector<ConsumerSummary> consumers;
+    std::vector<std::string> warnings;
+
+    nlohmann::json toJson() const;
+};
+
+} // namespace lifeline::sim

@@ -1,0 +1,174 @@
+// Consumers: a poll loop, processing one message at a time, delete on success, heartbeats, crashes.
+#include "simulation_internal.h"
+
+#include <algorithm>
+
+namespace lifeline::sim {
+
+bool Simulation::startProcessing(const ReceivedMessage& message, uint32_t actor)
+{
+    // Duplicate processing: it starts while an earlier processing of the same message is still going, or after
+    // one already completed it.
+    Processing& p = m_processing[message.messageId];
+    const bool duplicate = p.active > 0 || p.completed;
+    ++p.active;
+    if (duplicate)
+        ++m_duplicates;
+    m_engine.recordActorEvent(Cause::ProcessingStarted, actor, message.lane, kNoQueue, duplicate ? 1 : 0);
+    return duplicate;
+}
+
+void Simulation::endProcessing(const ReceivedMessage& message, bool completed)
+{
+    Processing& p = m_processing[message.messageId];
+    --p.active;
+    p.completed = p.completed || completed;
+}
+
+void Simulation::consumerPoll(size_t index)
+{
+    Consumer& c = *m_consumers[index];
+    if (c.state == ConsumerState::Crashed)
+        return;
+    const ConsumerSpec& spec = *c.spec;
+    ReceiveMessageRequest request;
+    request.queue = spec.queue;
+    request.maxNumberOfMessages = spec.maxMessages;
+    request.waitTimeSeconds = spec.waitTimeSeconds;
+    request.visibilityTimeout = spec.visibilityTimeout;
+    request.actor = c.actor;
+    auto result = m_engine.receiveMessage(request);
+    if (!result) { // the queue is gone, or was deleted and comes back: try again later
+        schedule(m_engine.now() + c.spec->idleDelay, ConsumerPoll, uint32_t(index), c.generation);
+        return;
+    }
+    if (result->pending) {
+        c.state = ConsumerState::Polling;
+        c.poll = result->poll;
+        m_pollOwner[result->poll] = c.actor;
+        return;
+    }
+    consumerReceived(index, std::move(result.value().messages), false, 0);
+}
+
+void Simulation::consumerReceived(size_t index, std::vector<ReceivedMessage> messages, bool wasLongPoll, PollId poll)
+{
+    Consumer& c = *m_consumers[index];
+    c.stats.received += int64_t(messages.size());
+    if (wasLongPoll && (c.state != ConsumerState::Polling || c.poll != poll))
+        return; // it crashed while polling: what this poll received is held by nobody until its timeout
+    c.poll = 0;
+    c.state = ConsumerState::Idle;
+    if (messages.empty()) {
+        // A long poll that ran out polls again at once; an empty short poll waits a little first.
+        schedule(m_engine.now() + (wasLongPoll ? 0 : c.spec->idleDelay), ConsumerPoll, uint32_t(index), c.generation);
+        return;
+    }
+    for (auto& m : messages)
+        c.batch.push_back(std::move(m));
+    consumerStartNext(index);
+}
+
+void Simulation::consumerStartNext(size_t index)
+{
+    Consumer& c = *m_consumers[index];
+    if (c.batch.empty()) {
+        c.current.reset();
+        c.state = ConsumerState::Idle;
+        schedule(m_engine.now(), ConsumerPoll, uint32_t(index), c.generation);
+        return;
+    }
+    c.current = std::move(c.batch.front());
+    c.batch.pop_front();
+    c.state = ConsumerState::Working;
+    startProcessing(*c.current, c.actor);
+    schedule(m_engine.now() + draw(c.spec->processing), ConsumerWorkDone, uint32_t(index), c.generation);
+    if (c.spec->heartbeatEvery)
+        schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
+}
+
+void Simulation::consumerHeartbeat(size_t index)
+{
+    Consumer& c = *m_consumers[index];
+    if (c.state != ConsumerState::Working || !c.current)
+        return;
+    // A heartbeat refused by the 12-hour cap is simply not renewed; the message then times out as SQS would.
+    m_engine.changeMessageVisibility(c.spec->queue, c.current->receiptHandle, c.spec->heartbeatExtendBy, c.actor);
+    schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
+}
+
+void Simulation::consumerWorkDone(size_t index)
+{
+    Consumer& c = *m_consumers[index];
+    if (c.state != ConsumerState::Working || !c.current)
+        return;
+    c.generation++; // drops the pending heartbeat of this message
+    const ReceivedMessage& m = *c.current;
+    const bool poison = std::any_of(c.spec->poison.begin(), c.spec->poison.end(),
+        [&](const std::string& marker) { return m.body.find(marker) != std::string::npos; });
+    const bool failed = poison || m_random.chance(c.spec->failureProbability);
+    if (failed) {
+        ++c.stats.failed;
+        m_engine.recordActorEvent(Cause::ProcessingFailed, c.actor, m.lane, kNoQueue, poison ? 1 : 0);
+    } else {
+        ++c.stats.finished;
+        m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, m.lane);
+        m_engine.deleteMessage(c.spec->queue, m.receiptHandle, c.actor);
+    }
+    endProcessing(m, !failed);
+    consumerStartNext(index);
+}
+
+bool Simulation::crashConsumer(size_t index)
+{
+    if (index >= m_consumers.size())
+        return false;
+    Consumer& c = *m_consumers[index];
+    if (c.state == ConsumerState::Crashed)
+        return false;
+    const int64_t held = int64_t(c.batch.size()) + (c.current ? 1 : 0);
+    c.stats.heldAtCrash += held;
+    if (c.current)
+        endProcessing(*c.current, false); // its work is lost; nothing is deleted on its behalf
+    m_engine.recordActorEvent(Cause::ConsumerCrashed, c.actor, c.current ? c.current->lane : kNoMessage,
+        m_engine.queueIndex(c.spec->queue).value_or(kNoQueue), uint32_t(held));
+    c.current.reset();
+    c.batch.clear();
+    c.poll = 0;
+    c.state = ConsumerState::Crashed;
+    ++c.generation;
+    return true;
+}
+
+bool Simulation::restartConsumer(size_t index)
+{
+    if (index >= m_consumers.size() || m_consumers[index]->state != ConsumerState::Crashed)
+        return false;
+    Consumer& c = *m_consumers[index];
+    c.state = ConsumerState::Idle;
+    ++c.generation;
+    m_engine.recordActorEvent(
+        Cause::ConsumerRestarted, c.actor, kNoMessage, m_engine.queueIndex(c.spec->queue).value_or(kNoQueue));
+    schedule(m_engine.now(), ConsumerPoll, uint32_t(index), c.generation);
+    return true;
+}
+
+std::vector<ConsumerStatus> Simulation::consumers() const
+{
+    std::vector<ConsumerStatus> out;
+    for (const auto& c : m_consumers) {
+        ConsumerStatus status;
+        status.name = c->stats.name;
+        status.actor = c->actor;
+        status.state = c->state;
+        status.waiting = c->batch.size();
+        if (c->current) {
+            status.holding = c->current->lane;
+            status.visibleAgainAt = m_engine.message(c->current->lane).dueAt;
+        }
+        out.push_back(status);
+    }
+    return out;
+}
+
+} // namespace lifeline::sim

@@ -1,0 +1,89 @@
+// The Lambda trigger: event-source-mapping pollers hand batches to a function limited by its concurrency.
+// A batch that waits for a free slot keeps its visibility timeout running (Lambda retries throttled invokes
+// until the timeout expires), which is why AWS asks for a visibility timeout of six times the function timeout.
+#include "simulation_internal.h"
+
+namespace lifeline::sim {
+
+void Simulation::pollerPoll(size_t index)
+{
+    Poller& p = *m_pollers[index];
+    const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    ReceiveMessageRequest request;
+    request.queue = spec.queue;
+    request.maxNumberOfMessages = spec.batchSize;
+    request.waitTimeSeconds = 20; // event source mappings long-poll
+    request.actor = p.actor;
+    auto result = m_engine.receiveMessage(request);
+    if (!result) {
+        schedule(m_engine.now() + 1000, PollerPoll, uint32_t(index));
+        return;
+    }
+    if (result->pending) {
+        p.poll = result->poll;
+        m_pollOwner[result->poll] = p.actor;
+        return;
+    }
+    pollerReceived(index, std::move(result.value().messages), 0);
+}
+
+void Simulation::pollerReceived(size_t index, std::vector<ReceivedMessage> messages, PollId)
+{
+    Poller& p = *m_pollers[index];
+    p.poll = 0;
+    if (messages.empty()) {
+        schedule(m_engine.now(), PollerPoll, uint32_t(index));
+        return;
+    }
+    p.batch = std::move(messages);
+    if (m_lambdaRunning[p.lambda] < m_scenario.lambdas[p.lambda].concurrency)
+        invoke(index);
+    else
+        m_lambdaWaiting[p.lambda].push_back(index); // throttled: it runs when a slot frees
+}
+
+void Simulation::invoke(size_t index)
+{
+    Poller& p = *m_pollers[index];
+    const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    ++m_lambdaRunning[p.lambda];
+    for (const auto& m : p.batch)
+        startProcessing(m, p.actor);
+    const TimeMs runs = draw(spec.processing);
+    p.timedOut = runs > spec.timeout;
+    p.failed = p.timedOut || m_random.chance(spec.failureProbability);
+    schedule(m_engine.now() + std::min(runs, spec.timeout), InvocationDone, uint32_t(index));
+}
+
+void Simulation::invocationDone(size_t index)
+{
+    Poller& p = *m_pollers[index];
+    const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    std::vector<DeleteMessageBatchEntry> deletes;
+    for (size_t i = 0; i < p.batch.size(); ++i) {
+        const ReceivedMessage& m = p.batch[i];
+        // A thrown error or a timeout returns the whole batch; ReportBatchItemFailures returns only the items named.
+        const bool failed
+            = p.failed || (spec.reportBatchItemFailures && m_random.chance(spec.itemFailureProbability));
+        if (failed) {
+            m_engine.recordActorEvent(Cause::ProcessingFailed, p.actor, m.lane, kNoQueue, p.timedOut ? 2 : 0);
+        } else {
+            m_engine.recordActorEvent(Cause::ProcessingFinished, p.actor, m.lane);
+            deletes.push_back(DeleteMessageBatchEntry { "m" + std::to_string(i), m.receiptHandle });
+        }
+        endProcessing(m, !failed);
+    }
+    if (!deletes.empty())
+        m_engine.deleteMessageBatch(spec.queue, deletes, p.actor);
+    p.batch.clear();
+    --m_lambdaRunning[p.lambda];
+    auto& waiting = m_lambdaWaiting[p.lambda];
+    if (!waiting.empty()) {
+        const size_t next = waiting.front();
+        waiting.pop_front();
+        invoke(next);
+    }
+    schedule(m_engine.now(), PollerPoll, uint32_t(index));
+}
+
+} // namespace lifeline::sim

@@ -1,0 +1,564 @@
+// Reading a scenario from JSON: every error names the field by its path, says what is wrong and what is allowed,
+// and an unknown key suggests the nearest known one. Nothing is half-loaded: the first error ends the read.
+#include "lifeline/engine.h"
+#include "lifeline/sim/duration.h"
+#include "lifeline/sim/scenario.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace lifeline::sim {
+
+namespace {
+
+using nlohmann::json;
+
+struct Failure {
+    ScenarioError error;
+};
+
+[[noreturn]] void fail(const std::string& path, const std::string& message)
+{
+    throw Failure { ScenarioError { path, message } };
+}
+
+std::string join(const std::string& path, const std::string& key)
+{
+    return path.empty() ? key : path + "." + key;
+}
+
+std::string at(const std::string& path, size_t index)
+{
+    return path + "[" + std::to_string(index) + "]";
+}
+
+size_t editDistance(const std::string& a, const std::string& b)
+{
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            const bool same = std::tolower(a[i - 1]) == std::tolower(b[j - 1]);
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1) });
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string describe(const json& value)
+{
+    std::string text = value.dump();
+    return text.size() > 40 ? text.substr(0, 37) + "..." : text;
+}
+
+void requireObject(const json& value, const std::string& path)
+{
+    if (!value.is_object())
+        fail(path, "must be an object, got " + describe(value));
+}
+
+void checkKeys(const json& object, const std::string& path, std::initializer_list<const char*> known)
+{
+    requireObject(object, path);
+    for (const auto& [key, value] : object.items()) {
+        (void)value;
+        if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; }))
+            continue;
+        std::string best;
+        size_t bestDistance = SIZE_MAX;
+        for (const char* k : known) {
+            const size_t d = editDistance(key, k);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = k;
+            }
+        }
+        std::string message = "unknown key";
+        if (bestDistance <= std::max<size_t>(2, key.size() / 3))
+            message += "; did you mean \"" + best + "\"?";
+        else {
+            message += "; known keys are";
+            for (const char* k : known)
+                message += std::string(" ") + k;
+        }
+        fail(join(path, key), message);
+    }
+}
+
+std::string text(const json& object, const std::string& path, const char* key, bool required = true)
+{
+    const std::string p = join(path, key);
+    if (!object.contains(key)) {
+        if (required)
+            fail(p, "is required");
+        return {};
+    }
+    if (!object[key].is_string())
+        fail(p, "must be a string, got " + describe(object[key]));
+    return object[key].get<std::string>();
+}
+
+std::optional<double> number(const json& object, const std::string& path, const char* key)
+{
+    if (!object.contains(key))
+        return std::nullopt;
+    if (!object[key].is_number())
+        fail(join(path, key), "must be a number, got " + describe(object[key]));
+    return object[key].get<double>();
+}
+
+std::optional<int64_t> integer(const json& object, const std::string& path, const char* key, int64_t min, int64_t max)
+{
+    if (!object.contains(key))
+        return std::nullopt;
+    const json& v = object[key];
+    if (!v.is_number_integer())
+        fail(join(path, key), "must be a whole number, got " + describe(v));
+    const int64_t value = v.get<int64_t>();
+    if (value < min || value > max)
+        fail(join(path, key),
+            "must be from " + std::to_string(min) + " to " + std::to_string(max) + ", got " + std::to_string(value));
+    return value;
+}
+
+TimeMs durationValue(const json& v, const std::string& path)
+{
+    std::optional<TimeMs> parsed;
+    if (v.is_number() && v.get<double>() >= 0)
+        parsed = TimeMs(v.get<double>() * 1000.0 + 0.5);
+    else if (v.is_string())
+        parsed = parseDuration(v.get<std::string>());
+    if (!parsed || *parsed < 0)
+        fail(path, "must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, got " + describe(v));
+    return *parsed;
+}
+
+std::optional<TimeMs> duration(const json& object, const std::string& path, const char* key)
+{
+    if (!object.contains(key))
+        return std::nullopt;
+    return durationValue(object[key], join(path, key));
+}
+
+bool boolean(const json& object, const std::string& path, const char* key, bool fallback)
+{
+    if (!object.contains(key))
+        return fallback;
+    if (!object[key].is_boolean())
+        fail(join(path, key), "must be true or false, got " + describe(object[key]));
+    return object[key].get<bool>();
+}
+
+double probability(const json& object, const std::string& path, const char* key)
+{
+    const auto value = number(object, path, key);
+    if (value && (*value < 0 || *value > 1))
+        fail(join(path, key), "must be from 0 to 1, got " + describe(object[key]));
+    return value.value_or(0);
+}
+
+Distribution distribution(const json& v, const std::string& path)
+{
+    Distribution d;
+    if (!v.is_object()) {
+        d.a = durationValue(v, path);
+        return d;
+    }
+    checkKeys(v, path, { "fixed", "uniform", "exponential", "normal" });
+    if (v.size() != 1)
+        fail(path, "must have exactly one of fixed, uniform, exponential, normal");
+    if (v.contains("fixed")) {
+        d.a = durationValue(v["fixed"], join(path, "fixed"));
+    } else if (v.contains("uniform")) {
+        const json& range = v["uniform"];
+        if (!range.is_array() || range.size() != 2)
+            fail(join(path, "uniform"), "must be [low, high], got " + describe(range));
+        d.kind = Distribution::Kind::Uniform;
+        d.a = durationValue(range[0], at(join(path, "uniform"), 0));
+        d.b = durationValue(range[1], at(join(path, "uniform"), 1));
+        if (d.b < d.a)
+            fail(join(path, "uniform"), "high must not be below low, got " + describe(range));
+    } else if (v.contains("exponential")) {
+        d.kind = Distribution::Kind::Exponential;
+        d.a = durationValue(v["exponential"], join(path, "exponential"));
+    } else {
+        const std::string p = join(path, "normal");
+        checkKeys(v["normal"], p, { "mean", "sd" });
+        d.kind = Distribution::Kind::Normal;
+        d.a = duration(v["normal"], p, "mean").value_or(1000);
+        d.b = duration(v["normal"], p, "sd").value_or(0);
+    }
+    return d;
+}
+
+const json& array(const json& object, const std::string& path, const char* key)
+{
+    static const json empty = json::array();
+    if (!object.contains(key))
+        return empty;
+    if (!object[key].is_array())
+        fail(join(path, key), "must be a list, got " + describe(object[key]));
+    return object[key];
+}
+
+AttributeMap attributes(const json& object, const std::string& path)
+{
+    requireObject(object, path);
+    AttributeMap out;
+    for (const auto& [key, value] : object.items()) {
+        if (value.is_string())
+            out[key] = value.get<std::string>();
+        else if (value.is_number_integer() || value.is_boolean())
+            out[key] = value.dump();
+        else if (value.is_object())
+            out[key] = value.dump();
+        else
+            fail(join(path, key), "must be a string, a whole number or true/false, got " + describe(value));
+    }
+    return out;
+}
+
+TimedMessage timedMessage(const json& v, const std::string& path, bool needsTime)
+{
+    checkKeys(v, path, { "at", "body", "delaySeconds", "groupId", "deduplicationId", "queue" });
+    TimedMessage m;
+    if (needsTime)
+        m.at = duration(v, path, "at").value_or(0);
+    m.body = text(v, path, "body");
+    if (v.contains("delaySeconds"))
+        m.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX); // SQS itself judges the range
+    if (v.contains("groupId"))
+        m.groupId = text(v, path, "groupId");
+    if (v.contains("deduplicationId"))
+        m.deduplicationId = text(v, path, "deduplicationId");
+    return m;
+}
+
+QueueSpec queueSpec(const json& v, const std::string& path)
+{
+    checkKeys(v, path, { "name", "type", "attributes", "deadLetter" });
+    QueueSpec q;
+    q.name = text(v, path, "name");
+    const std::string type = v.contains("type") ? text(v, path, "type") : "standard";
+    if (type != "standard" && type != "fifo")
+        fail(join(path, "type"), "must be \"standard\" or \"fifo\", got \"" + type + "\"");
+    q.fifo = type == "fifo";
+    if (q.fifo && !q.name.ends_with(".fifo"))
+        fail(join(path, "name"), "a FIFO queue's name must end in .fifo, got \"" + q.name + "\"");
+    if (v.contains("attributes"))
+        q.attributes = attributes(v["attributes"], join(path, "attributes"));
+    if (v.contains("deadLetter")) {
+        const std::string p = join(path, "deadLetter");
+        checkKeys(v["deadLetter"], p, { "queue", "maxReceiveCount" });
+        q.deadLetterQueue = text(v["deadLetter"], p, "queue");
+        q.maxReceiveCount = integer(v["deadLetter"], p, "maxReceiveCount", 1, 1000).value_or(10);
+    }
+    return q;
+}
+
+ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
+{
+    checkKeys(v, path,
+        { "name", "queue", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds", "groups",
+            "poisonEvery" });
+    ProducerSpec p;
+    p.name = v.contains("name") ? text(v, path, "name") : "producer-" + std::to_string(index + 1);
+    p.queue = text(v, path, "queue");
+    if (const auto rate = number(v, path, "rate")) {
+        if (*rate <= 0 || *rate > 100000)
+            fail(join(path, "rate"), "must be > 0 and at most 100000 messages per second, got " + describe(v["rate"]));
+        p.rate = *rate;
+    }
+    p.start = duration(v, path, "start").value_or(0);
+    p.stop = duration(v, path, "stop");
+    p.count = integer(v, path, "count", 0, INT64_MAX / 2);
+    const json& bursts = array(v, path, "bursts");
+    for (size_t i = 0; i < bursts.size(); ++i) {
+        const std::string bp = at(join(path, "bursts"), i);
+        checkKeys(bursts[i], bp, { "at", "count" });
+        p.bursts.emplace_back(
+            duration(bursts[i], bp, "at").value_or(0), integer(bursts[i], bp, "count", 1, 1000000).value_or(1));
+    }
+    const json& messages = array(v, path, "messages");
+    for (size_t i = 0; i < messages.size(); ++i)
+        p.messages.push_back(timedMessage(messages[i], at(join(path, "messages"), i), true));
+    if (v.contains("body"))
+        p.body = text(v, path, "body");
+    p.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX);
+    p.groups = integer(v, path, "groups", 1, 100000).value_or(1);
+    p.poisonEvery = integer(v, path, "poisonEvery", 0, INT64_MAX / 2).value_or(0);
+    return p;
+}
+
+ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
+{
+    checkKeys(v, path,
+        { "name", "queue", "count", "waitTimeSeconds", "maxMessages", "visibilityTimeout", "processing",
+            "failureProbability", "poison", "heartbeat", "crashes", "idleDelay", "start" });
+    ConsumerSpec c;
+    c.name = v.contains("name") ? text(v, path, "name") : "consumer-" + std::to_string(index + 1);
+    c.queue = text(v, path, "queue");
+    c.count = integer(v, path, "count", 1, 10000).value_or(1);
+    c.waitTimeSeconds = integer(v, path, "waitTimeSeconds", 0, 20).value_or(20);
+    c.maxMessages = integer(v, path, "maxMessages", 1, 10).value_or(1);
+    c.visibilityTimeout = integer(v, path, "visibilityTimeout", 0, 43200);
+    if (v.contains("processing"))
+        c.processing = distribution(v["processing"], join(path, "processing"));
+    c.failureProbability = probability(v, path, "failureProbability");
+    if (v.contains("poison")) {
+        const json& poison = array(v, path, "poison");
+        c.poison.clear();
+        for (size_t i = 0; i < poison.size(); ++i) {
+            if (!poison[i].is_string() || poison[i].get<std::string>().empty())
+                fail(at(join(path, "poison"), i), "must be a non-empty string, got " + describe(poison[i]));
+            c.poison.push_back(poison[i].get<std::string>());
+        }
+    }
+    if (v.contains("heartbeat")) {
+        const std::string hp = join(path, "heartbeat");
+        checkKeys(v["heartbeat"], hp, { "every", "extendBy" });
+        c.heartbeatEvery = duration(v["heartbeat"], hp, "every");
+        if (!c.heartbeatEvery || *c.heartbeatEvery <= 0)
+            fail(join(hp, "every"), "must be a duration above 0");
+        c.heartbeatExtendBy = integer(v["heartbeat"], hp, "extendBy", 0, 43200).value_or(30);
+    }
+    const json& crashes = array(v, path, "crashes");
+    for (size_t i = 0; i < crashes.size(); ++i) {
+        const std::string cp = at(join(path, "crashes"), i);
+        checkKeys(crashes[i], cp, { "at", "restartAt" });
+        CrashSpec crash { duration(crashes[i], cp, "at").value_or(0), duration(crashes[i], cp, "restartAt") };
+        if (crash.restartAt && *crash.restartAt <= crash.at)
+            fail(join(cp, "restartAt"), "must be after at");
+        c.crashes.push_back(crash);
+    }
+    c.idleDelay = duration(v, path, "idleDelay").value_or(1000);
+    c.start = duration(v, path, "start").value_or(0);
+    return c;
+}
+
+LambdaSpec lambdaSpec(const json& v, const std::string& path, size_t index)
+{
+    checkKeys(v, path,
+        { "name", "queue", "batchSize", "timeout", "concurrency", "pollers", "processing", "failureProbability",
+            "reportBatchItemFailures", "itemFailureProbability" });
+    LambdaSpec l;
+    l.name = v.contains("name") ? text(v, path, "name") : "function-" + std::to_string(index + 1);
+    l.queue = text(v, path, "queue");
+    l.batchSize = integer(v, path, "batchSize", 1, 10).value_or(10);
+    l.timeout = duration(v, path, "timeout").value_or(3000);
+    if (l.timeout < 1000 || l.timeout > 900000)
+        fail(join(path, "timeout"), "must be from 1s to 15m (Lambda's limits), got " + formatDuration(l.timeout));
+    l.concurrency = integer(v, path, "concurrency", 1, 1000).value_or(5);
+    l.pollers = integer(v, path, "pollers", 1, 1000).value_or(5);
+    if (v.contains("processing"))
+        l.processing = distribution(v["processing"], join(path, "processing"));
+    l.failureProbability = probability(v, path, "failureProbability");
+    l.reportBatchItemFailures = boolean(v, path, "reportBatchItemFailures", false);
+    l.itemFailureProbability = probability(v, path, "itemFailureProbability");
+    return l;
+}
+
+ActionSpec actionSpec(const json& v, const std::string& path)
+{
+    checkKeys(v, path, { "at", "setAttributes", "purge", "redrive", "send", "crash", "restart" });
+    ActionSpec a;
+    a.at = duration(v, path, "at").value_or(0);
+    if (v.size() != 2 || !v.contains("at"))
+        fail(path, "must have \"at\" and exactly one of setAttributes, purge, redrive, send, crash, restart");
+    if (v.contains("setAttributes")) {
+        const std::string p = join(path, "setAttributes");
+        checkKeys(v["setAttributes"], p, { "queue", "attributes" });
+        a.kind = ActionSpec::Kind::SetAttributes;
+        a.queue = text(v["setAttributes"], p, "queue");
+        if (!v["setAttributes"].contains("attributes"))
+            fail(join(p, "attributes"), "is required");
+        a.attributes = attributes(v["setAttributes"]["attributes"], join(p, "attributes"));
+    } else if (v.contains("purge")) {
+        a.kind = ActionSpec::Kind::Purge;
+        a.queue = text(v, path, "purge");
+    } else if (v.contains("redrive")) {
+        const std::string p = join(path, "redrive");
+        checkKeys(v["redrive"], p, { "source", "destination" });
+        a.kind = ActionSpec::Kind::Redrive;
+        a.queue = text(v["redrive"], p, "source");
+        if (v["redrive"].contains("destination"))
+            a.destination = text(v["redrive"], p, "destination");
+    } else if (v.contains("send")) {
+        a.kind = ActionSpec::Kind::Send;
+        a.message = timedMessage(v["send"], join(path, "send"), false);
+        a.queue = text(v["send"], join(path, "send"), "queue");
+    } else if (v.contains("crash")) {
+        a.kind = ActionSpec::Kind::Crash;
+        a.consumer = text(v, path, "crash");
+    } else {
+        a.kind = ActionSpec::Kind::Restart;
+        a.consumer = text(v, path, "restart");
+    }
+    return a;
+}
+
+LessonText lessonText(const json& v, const std::string& path)
+{
+    checkKeys(v, path, { "id", "number", "title", "idea", "watch", "trap", "fix", "fixPatch" });
+    LessonText l;
+    l.id = text(v, path, "id");
+    l.number = int(integer(v, path, "number", 1, 1000).value_or(0));
+    l.title = text(v, path, "title");
+    l.idea = text(v, path, "idea");
+    l.watch = text(v, path, "watch");
+    l.trap = text(v, path, "trap");
+    l.fix = text(v, path, "fix");
+    l.fixPatch = v.contains("fixPatch") ? v["fixPatch"] : json::array();
+    if (!l.fixPatch.is_array())
+        fail(join(path, "fixPatch"), "must be a JSON Patch (a list of operations)");
+    return l;
+}
+
+// Cross-references and what only SQS can judge (attribute values): checked on a scratch engine.
+void crossCheck(const Scenario& s)
+{
+    std::set<std::string> queues;
+    for (size_t i = 0; i < s.queues.size(); ++i) {
+        if (!queues.insert(s.queues[i].name).second)
+            fail(at("queues", i) + ".name", "another queue already has the name \"" + s.queues[i].name + "\"");
+    }
+    Engine scratch;
+    for (size_t i = 0; i < s.queues.size(); ++i) {
+        AttributeMap attributes = s.queues[i].attributes;
+        if (s.queues[i].fifo)
+            attributes["FifoQueue"] = "true";
+        const auto created = scratch.createQueue(s.queues[i].name, attributes);
+        if (!created)
+            fail(at("queues", i), created.error().message);
+    }
+    for (size_t i = 0; i < s.queues.size(); ++i) {
+        const auto& q = s.queues[i];
+        if (!q.deadLetterQueue)
+            continue;
+        if (!queues.count(*q.deadLetterQueue))
+            fail(at("queues", i) + ".deadLetter.queue", "no queue is named \"" + *q.deadLetterQueue + "\"");
+        const std::string policy = "{\"deadLetterTargetArn\":\"" + scratch.getQueueArn(*q.deadLetterQueue).value()
+            + "\",\"maxReceiveCount\":" + std::to_string(q.maxReceiveCount) + "}";
+        const auto set = scratch.setQueueAttributes(q.name, { { "RedrivePolicy", policy } });
+        if (!set)
+            fail(at("queues", i) + ".deadLetter", set.error().message);
+    }
+    const auto known = [&](const std::string& name, const std::string& path) {
+        if (!queues.count(name))
+            fail(path, "no queue is named \"" + name + "\"");
+    };
+    for (size_t i = 0; i < s.producers.size(); ++i)
+        known(s.producers[i].queue, at("producers", i) + ".queue");
+    std::set<std::string> consumers;
+    for (size_t i = 0; i < s.consumers.size(); ++i) {
+        known(s.consumers[i].queue, at("consumers", i) + ".queue");
+        consumers.insert(s.consumers[i].name);
+        for (int64_t k = 1; k <= s.consumers[i].count; ++k)
+            consumers.insert(s.consumers[i].name + "-" + std::to_string(k));
+    }
+    for (size_t i = 0; i < s.lambdas.size(); ++i)
+        known(s.lambdas[i].queue, at("lambdas", i) + ".queue");
+    for (size_t i = 0; i < s.actions.size(); ++i) {
+        const auto& a = s.actions[i];
+        const std::string p = at("actions", i);
+        switch (a.kind) {
+        case ActionSpec::Kind::SetAttributes:
+            known(a.queue, p + ".setAttributes.queue");
+            break;
+        case ActionSpec::Kind::Purge:
+            known(a.queue, p + ".purge");
+            break;
+        case ActionSpec::Kind::Redrive:
+            known(a.queue, p + ".redrive.source");
+            if (a.destination)
+                known(*a.destination, p + ".redrive.destination");
+            break;
+        case ActionSpec::Kind::Send:
+            known(a.queue, p + ".send.queue");
+            break;
+        case ActionSpec::Kind::Crash:
+        case ActionSpec::Kind::Restart:
+            if (!consumers.count(a.consumer))
+                fail(p + (a.kind == ActionSpec::Kind::Crash ? ".crash" : ".restart"),
+                    "no consumer is named \"" + a.consumer + "\"");
+            break;
+        }
+    }
+}
+
+} // namespace
+
+std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& v)
+{
+    try {
+        checkKeys(v, "",
+            { "name", "seed", "duration", "queues", "producers", "consumers", "lambdas", "actions", "lesson",
+                "$schema", "description" });
+        Scenario s;
+        s.source = v;
+        s.name = v.contains("name") ? text(v, "", "name") : "scenario";
+        s.seed = uint64_t(integer(v, "", "seed", 0, INT64_MAX).value_or(1));
+        s.duration = duration(v, "", "duration").value_or(600000);
+        if (s.duration <= 0 || s.duration > 14LL * 86400000)
+            fail("duration", "must be above 0 and at most 14 days, got " + formatDuration(s.duration));
+        const json& queues = array(v, "", "queues");
+        if (queues.empty())
+            fail("queues", "must list at least one queue");
+        for (size_t i = 0; i < queues.size(); ++i)
+            s.queues.push_back(queueSpec(queues[i], at("queues", i)));
+        const json& producers = array(v, "", "producers");
+        for (size_t i = 0; i < producers.size(); ++i)
+            s.producers.push_back(producerSpec(producers[i], at("producers", i), i));
+        const json& consumers = array(v, "", "consumers");
+        for (size_t i = 0; i < consumers.size(); ++i)
+            s.consumers.push_back(consumerSpec(consumers[i], at("consumers", i), i));
+        const json& lambdas = array(v, "", "lambdas");
+        for (size_t i = 0; i < lambdas.size(); ++i)
+            s.lambdas.push_back(lambdaSpec(lambdas[i], at("lambdas", i), i));
+        const json& actions = array(v, "", "actions");
+        for (size_t i = 0; i < actions.size(); ++i)
+            s.actions.push_back(actionSpec(actions[i], at("actions", i)));
+        if (v.contains("lesson"))
+            s.lesson = lessonText(v["lesson"], "lesson");
+        crossCheck(s);
+        return s;
+    } catch (const Failure& failure) {
+        return failure.error;
+    }
+}
+
+std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText)
+{
+    json v;
+    try {
+        v = json::parse(jsonText);
+    } catch (const json::parse_error& e) {
+        // nlohmann's message names the byte: "parse error at line 3, column 5: syntax error ..."
+        std::string message = e.what();
+        if (const auto colon = message.find("] "); colon != std::string::npos)
+            message = message.substr(colon + 2);
+        return ScenarioError { "", "not valid JSON: " + message };
+    }
+    return parseScenario(v);
+}
+
+std::variant<Scenario, ScenarioError> applyFix(const Scenario& scenario)
+{
+    if (!scenario.lesson || scenario.lesson->fixPatch.empty())
+        return scenario;
+    json fixed;
+    try {
+        fixed = scenario.source.patch(scenario.lesson->fixPatch);
+    } catch (const json::exception& e) {
+        return ScenarioError { "lesson.fixPatch", std::string("cannot be applied: ") + e.what() };
+    }
+    return parseScenario(fixed);
+}
+
+} // namespace lifeline::sim

@@ -1,0 +1,303 @@
+// The simulation's clock loop, producers and operator actions. Consumers and Lambda pollers live in their own files.
+#include "lifeline/sim/simulation.h"
+
+#include "lifeline/sim/duration.h"
+#include "simulation_internal.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lifeline::sim {
+
+Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
+    : m_scenario(std::move(scenario))
+    , m_engine(EngineOptions { .seed = seed.value_or(m_scenario.seed) })
+    , m_random(seed.value_or(m_scenario.seed))
+{
+    m_actors.push_back(ActorInfo { "operator", ActorKind::Operator });
+    m_actorSlots.push_back({ ActorKind::Operator, 0 });
+    for (const auto& q : m_scenario.queues) {
+        AttributeMap attributes = q.attributes;
+        if (q.fifo)
+            attributes["FifoQueue"] = "true";
+        m_engine.createQueue(q.name, attributes); // validated by parseScenario
+    }
+    for (const auto& q : m_scenario.queues) {
+        if (!q.deadLetterQueue)
+            continue;
+        const std::string policy = "{\"deadLetterTargetArn\":\"" + m_engine.getQueueArn(*q.deadLetterQueue).value()
+            + "\",\"maxReceiveCount\":" + std::to_string(q.maxReceiveCount) + "}";
+        m_engine.setQueueAttributes(q.name, { { "RedrivePolicy", policy } });
+    }
+    for (size_t i = 0; i < m_scenario.producers.size(); ++i) {
+        const auto& spec = m_scenario.producers[i];
+        auto producer = std::make_unique<Producer>();
+        producer->spec = &spec;
+        producer->actor = addActor(spec.name, ActorKind::Producer, i);
+        m_producers.push_back(std::move(producer));
+        if (spec.rate > 0)
+            schedule(spec.start, ProducerRate, uint32_t(i), 0);
+        for (size_t b = 0; b < spec.bursts.size(); ++b)
+            schedule(spec.bursts[b].first, ProducerBurst, uint32_t(i), b);
+        for (size_t m = 0; m < spec.messages.size(); ++m)
+            schedule(spec.messages[m].at, ProducerMessage, uint32_t(i), m);
+    }
+    for (const auto& spec : m_scenario.consumers) {
+        for (int64_t k = 1; k <= spec.count; ++k) {
+            auto consumer = std::make_unique<Consumer>();
+            consumer->spec = &spec;
+            consumer->stats.name = spec.count == 1 ? spec.name : spec.name + "-" + std::to_string(k);
+            const size_t index = m_consumers.size();
+            consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index);
+            m_consumers.push_back(std::move(consumer));
+            schedule(spec.start, ConsumerPoll, uint32_t(index), 0);
+            for (const auto& crash : spec.crashes) {
+                schedule(crash.at, ConsumerCrash, uint32_t(index));
+                if (crash.restartAt)
+                    schedule(*crash.restartAt, ConsumerRestart, uint32_t(index));
+            }
+        }
+    }
+    m_lambdaRunning.assign(m_scenario.lambdas.size(), 0);
+    m_lambdaWaiting.resize(m_scenario.lambdas.size());
+    for (size_t l = 0; l < m_scenario.lambdas.size(); ++l) {
+        const auto& spec = m_scenario.lambdas[l];
+        const int64_t visibility = std::stoll(
+            m_engine.getQueueAttributes(spec.queue, { "VisibilityTimeout" }).value().at("VisibilityTimeout"));
+        if (visibility * 1000 < 6 * spec.timeout) {
+            const std::string warning = spec.name + ": the queue's visibility timeout (" + formatDuration(visibility * 1000)
+                + ") is under six times the function timeout (" + formatDuration(spec.timeout)
+                + "); AWS recommends at least " + formatDuration(6 * spec.timeout) + ".";
+            m_warnings.push_back(warning);
+            m_engine.recordActorEvent(Cause::Warning, kNoActor, kNoMessage, m_engine.queueIndex(spec.queue).value(), 0,
+                &warning);
+        }
+        for (int64_t k = 1; k <= spec.pollers; ++k) {
+            auto poller = std::make_unique<Poller>();
+            poller->lambda = l;
+            const size_t index = m_pollers.size();
+            poller->actor = addActor(spec.name + "/poller-" + std::to_string(k), ActorKind::LambdaPoller, index);
+            m_pollers.push_back(std::move(poller));
+            schedule(0, PollerPoll, uint32_t(index));
+        }
+    }
+    for (size_t a = 0; a < m_scenario.actions.size(); ++a)
+        schedule(m_scenario.actions[a].at, Action, uint32_t(a));
+}
+
+Simulation::~Simulation() = default;
+
+uint32_t Simulation::addActor(const std::string& name, ActorKind kind, size_t slot)
+{
+    m_actors.push_back(ActorInfo { name, kind });
+    m_actorSlots.push_back({ kind, slot });
+    return uint32_t(m_actors.size() - 1);
+}
+
+void Simulation::schedule(TimeMs at, int kind, uint32_t index, uint64_t token)
+{
+    m_agenda.push(Agenda { std::max(at, m_engine.now()), m_seq++, kind, index, token });
+}
+
+TimeMs Simulation::nextEventTime()
+{
+    const TimeMs agenda = m_agenda.empty() ? INT64_MAX : m_agenda.top().at;
+    return std::min(agenda, m_engine.nextDueTime());
+}
+
+void Simulation::advanceTo(TimeMs time)
+{
+    for (;;) {
+        const TimeMs next = nextEventTime();
+        if (next > time)
+            break;
+        m_engine.advanceTo(next);
+        dispatchPolls();
+        while (!m_agenda.empty() && m_agenda.top().at <= m_engine.now()) {
+            const Agenda item = m_agenda.top();
+            m_agenda.pop();
+            run(item);
+            dispatchPolls();
+        }
+    }
+    m_engine.advanceTo(time);
+    dispatchPolls();
+}
+
+void Simulation::dispatchPolls()
+{
+    for (auto& done : m_engine.takeCompletedPolls()) {
+        const auto owner = m_pollOwner.find(done.poll);
+        if (owner == m_pollOwner.end())
+            continue;
+        const uint32_t actor = uint32_t(owner->second);
+        m_pollOwner.erase(owner);
+        const auto [kind, slot] = m_actorSlots[actor];
+        if (kind == ActorKind::Consumer)
+            consumerReceived(slot, std::move(done.messages), true, done.poll);
+        else if (kind == ActorKind::LambdaPoller)
+            pollerReceived(slot, std::move(done.messages), done.poll);
+    }
+}
+
+void Simulation::run(const Agenda& item)
+{
+    switch (item.kind) {
+    case ProducerRate: {
+        Producer& p = *m_producers[item.index];
+        const ProducerSpec& spec = *p.spec;
+        const int64_t k = int64_t(item.token);
+        if ((spec.count && k >= *spec.count) || (spec.stop && item.at >= *spec.stop))
+            return;
+        produce(item.index, TimedMessage { item.at, spec.body, spec.delaySeconds, {}, {} });
+        const TimeMs next = spec.start + TimeMs(std::llround(double(k + 1) * 1000.0 / spec.rate));
+        schedule(next, ProducerRate, item.index, uint64_t(k + 1));
+        return;
+    }
+    case ProducerBurst: {
+        const ProducerSpec& spec = *m_producers[item.index]->spec;
+        for (int64_t i = 0; i < spec.bursts[item.token].second; ++i)
+            produce(item.index, TimedMessage { item.at, spec.body, spec.delaySeconds, {}, {} });
+        return;
+    }
+    case ProducerMessage:
+        produce(item.index, m_producers[item.index]->spec->messages[item.token]);
+        return;
+    case ConsumerPoll:
+    case ConsumerWorkDone:
+    case ConsumerHeartbeat:
+        if (m_consumers[item.index]->generation != item.token)
+            return; // planned before a crash or restart
+        if (item.kind == ConsumerPoll)
+            consumerPoll(item.index);
+        else if (item.kind == ConsumerWorkDone)
+            consumerWorkDone(item.index);
+        else
+            consumerHeartbeat(item.index);
+        return;
+    case ConsumerCrash:
+        crashConsumer(item.index);
+        return;
+    case ConsumerRestart:
+        restartConsumer(item.index);
+        return;
+    case PollerPoll:
+        pollerPoll(item.index);
+        return;
+    case InvocationDone:
+        invocationDone(item.index);
+        return;
+    case Action:
+        runAction(item.index);
+        return;
+    }
+}
+
+void Simulation::produce(size_t index, const TimedMessage& message)
+{
+    Producer& p = *m_producers[index];
+    const ProducerSpec& spec = *p.spec;
+    const int64_t n = ++p.sent;
+    SendMessageRequest request;
+    request.queue = spec.queue;
+    request.body = message.body;
+    for (size_t at = request.body.find("{n}"); at != std::string::npos; at = request.body.find("{n}", at))
+        request.body.replace(at, 3, std::to_string(n));
+    if (spec.poisonEvery > 0 && n % spec.poisonEvery == 0)
+        request.body = "poison " + request.body;
+    request.delaySeconds = message.delaySeconds;
+    request.actor = p.actor;
+    const bool fifo = m_engine.queueInfo(*m_engine.queueIndex(spec.queue)).fifo;
+    if (message.groupId)
+        request.messageGroupId = message.groupId;
+    else if (fifo)
+        request.messageGroupId = "g" + std::to_string((n - 1) % spec.groups + 1);
+    if (message.deduplicationId)
+        request.messageDeduplicationId = message.deduplicationId;
+    else if (fifo)
+        request.messageDeduplicationId = spec.name + "-" + std::to_string(n);
+    m_engine.sendMessage(request); // a refused send is logged by the engine where it happened
+}
+
+void Simulation::runAction(size_t index)
+{
+    const ActionSpec& a = m_scenario.actions[index];
+    std::string what;
+    switch (a.kind) {
+    case ActionSpec::Kind::SetAttributes:
+        what = "set";
+        for (const auto& [k, v] : a.attributes)
+            what += " " + k + "=" + v;
+        what += " on " + a.queue;
+        m_engine.recordActorEvent(Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue),
+            0, &what);
+        m_engine.setQueueAttributes(a.queue, a.attributes);
+        return;
+    case ActionSpec::Kind::Purge:
+        what = "purge " + a.queue;
+        m_engine.recordActorEvent(Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue),
+            0, &what);
+        m_engine.purgeQueue(a.queue);
+        return;
+    case ActionSpec::Kind::Redrive: {
+        what = "redrive " + a.queue + (a.destination ? " to " + *a.destination : " to its sources");
+        m_engine.recordActorEvent(Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue),
+            0, &what);
+        const auto source = m_engine.getQueueArn(a.queue);
+        std::optional<std::string> destination;
+        if (a.destination)
+            if (auto arn = m_engine.getQueueArn(*a.destination))
+                destination = arn.value();
+        if (source)
+            m_engine.startMessageMoveTask(source.value(), destination, std::nullopt);
+        return;
+    }
+    case ActionSpec::Kind::Send: {
+        SendMessageRequest request;
+        request.queue = a.queue;
+        request.body = a.message.body;
+        request.delaySeconds = a.message.delaySeconds;
+        request.messageGroupId = a.message.groupId;
+        request.messageDeduplicationId = a.message.deduplicationId;
+        what = "send \"" + a.message.body + "\" to " + a.queue;
+        m_engine.recordActorEvent(Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue),
+            0, &what);
+        m_engine.sendMessage(request);
+        return;
+    }
+    case ActionSpec::Kind::Crash:
+    case ActionSpec::Kind::Restart:
+        for (size_t i = 0; i < m_consumers.size(); ++i) {
+            const auto& c = *m_consumers[i];
+            const bool named = c.stats.name == a.consumer || c.spec->name == a.consumer;
+            if (!named)
+                continue;
+            if (a.kind == ActionSpec::Kind::Crash)
+                crashConsumer(i);
+            else
+                restartConsumer(i);
+        }
+        return;
+    }
+}
+
+TimeMs Simulation::draw(const Distribution& d)
+{
+    double ms = double(d.a);
+    switch (d.kind) {
+    case Distribution::Kind::Fixed:
+        break;
+    case Distribution::Kind::Uniform:
+        ms = m_random.uniform(double(d.a), double(d.b));
+        break;
+    case Distribution::Kind::Exponential:
+        ms = m_random.exponential(double(d.a));
+        break;
+    case Distribution::Kind::Normal:
+        ms = m_random.normal(double(d.a), double(d.b));
+        break;
+    }
+    return std::max<TimeMs>(0, TimeMs(std::llround(ms)));
+}
+
+} // namespace lifeline::sim
