@@ -1,5 +1,6 @@
 // lifeline: the window, or a headless command. Headless commands never create a QApplication, so they run
 // with no display at all.
+#include "cli.h"
 #include "demo.h"
 #include "lifeline/engine.h"
 #include "main_window.h"
@@ -14,7 +15,10 @@ void printUsage(std::ostream& out)
 {
     out << "Usage:\n"
            "  lifeline                 open the window\n"
-           "  lifeline demo            run a short demo headless on virtual time and print its event log\n"
+           "  lifeline lessons         list the built-in lessons\n"
+           "  lifeline run SCENARIO.json|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
+           "                           run headless on virtual time (--fix: the lesson's fix)\n"
+           "  lifeline demo            run a short demo headless and print its event log\n"
            "  lifeline --version       print the version\n"
            "  lifeline --help          this text\n";
 }
@@ -33,12 +37,8 @@ int main(int argc, char** argv)
             std::cout << "lifeline " << LIFELINE_VERSION << '\n';
             return 0;
         }
-        if (!std::strcmp(command, "demo")) {
-            lifeline::Engine engine;
-            lifeline::app::runDemo(engine);
-            lifeline::app::printLog(engine, std::cout);
-            return 0;
-        }
+        if (lifeline::app::isHeadlessCommand(command))
+            return lifeline::app::runCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
         std::cerr << "lifeline: unknown command '" << command << "'\n";
         printUsage(std::cerr);
         return 2;

@@ -88,7 +88,9 @@ void Engine::endMessage(
     const MessageState from = record.state;
     leaveCounters(queue, from);
     record.state = to;
-    std::string().swap(record.body); // the lane stays; its payload is no longer needed
+    // The lane stays and so does a short body (viewers show and search it); a large one is released.
+    if (record.body.size() > kKeptBodyBytes)
+        std::string().swap(record.body);
     --queue.liveMessages;
     logEvent(m_now, lane, queue.index, from, to, cause, actor, detail);
     // A FIFO group blocked by this message (or headed by it) may now serve its next one.

@@ -172,3 +172,15 @@ TEST_CASE("batch delete and batch visibility report per entry", "[delete][visibi
         == "Maximum number of entries per request are 10. You have sent 11.");
     CHECK(f.counters("q") == counts(0, 1, 0));
 }
+
+TEST_CASE("a deleted message keeps a short body for viewers; a large one is released", "[delete]")
+{
+    Fixture f;
+    f.create("q");
+    const auto small = f.send("q", std::string(kKeptBodyBytes, 's'));
+    const auto large = f.send("q", std::string(kKeptBodyBytes + 1, 'l'));
+    for (const auto& m : f.receive("q", 2))
+        REQUIRE(f.engine.deleteMessage("q", m.receiptHandle).ok());
+    CHECK(f.engine.message(small.lane).body.size() == kKeptBodyBytes);
+    CHECK(f.engine.message(large.lane).body.empty());
+}

@@ -29,7 +29,10 @@ struct EngineOptions {
     std::string senderId = "AIDAIT2UOQQY3AUEKVGXU";
 };
 
-// One message lane, readable by viewers. Fields stay valid after the message ends (the body is released).
+// Bodies up to this size stay with a lane after the message ends, so a viewer can still show and search them.
+inline constexpr size_t kKeptBodyBytes = 1024;
+
+// One message lane, readable by viewers. Fields stay valid after the message ends (a larger body is released).
 struct MessageRecord {
     uint64_t idHi = 0, idLo = 0; // MessageId (UUID)
     std::string body;

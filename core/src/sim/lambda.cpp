@@ -63,8 +63,7 @@ void Simulation::invocationDone(size_t index)
     for (size_t i = 0; i < p.batch.size(); ++i) {
         const ReceivedMessage& m = p.batch[i];
         // A thrown error or a timeout returns the whole batch; ReportBatchItemFailures returns only the items named.
-        const bool failed
-            = p.failed || (spec.reportBatchItemFailures && m_random.chance(spec.itemFailureProbability));
+        const bool failed = p.failed || (spec.reportBatchItemFailures && m_random.chance(spec.itemFailureProbability));
         if (failed) {
             m_engine.recordActorEvent(Cause::ProcessingFailed, p.actor, m.lane, kNoQueue, p.timedOut ? 2 : 0);
         } else {

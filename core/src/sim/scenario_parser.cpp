@@ -498,8 +498,8 @@ std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& v)
 {
     try {
         checkKeys(v, "",
-            { "name", "seed", "duration", "queues", "producers", "consumers", "lambdas", "actions", "lesson",
-                "$schema", "description" });
+            { "name", "seed", "duration", "queues", "producers", "consumers", "lambdas", "actions", "lesson", "$schema",
+                "description" });
         Scenario s;
         s.source = v;
         s.name = v.contains("name") ? text(v, "", "name") : "scenario";

@@ -65,12 +65,12 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
         const int64_t visibility = std::stoll(
             m_engine.getQueueAttributes(spec.queue, { "VisibilityTimeout" }).value().at("VisibilityTimeout"));
         if (visibility * 1000 < 6 * spec.timeout) {
-            const std::string warning = spec.name + ": the queue's visibility timeout (" + formatDuration(visibility * 1000)
-                + ") is under six times the function timeout (" + formatDuration(spec.timeout)
-                + "); AWS recommends at least " + formatDuration(6 * spec.timeout) + ".";
+            const std::string warning = spec.name + ": the queue's visibility timeout ("
+                + formatDuration(visibility * 1000) + ") is under six times the function timeout ("
+                + formatDuration(spec.timeout) + "); AWS recommends at least " + formatDuration(6 * spec.timeout) + ".";
             m_warnings.push_back(warning);
-            m_engine.recordActorEvent(Cause::Warning, kNoActor, kNoMessage, m_engine.queueIndex(spec.queue).value(), 0,
-                &warning);
+            m_engine.recordActorEvent(
+                Cause::Warning, kNoActor, kNoMessage, m_engine.queueIndex(spec.queue).value(), 0, &warning);
         }
         for (int64_t k = 1; k <= spec.pollers; ++k) {
             auto poller = std::make_unique<Poller>();
@@ -229,20 +229,20 @@ void Simulation::runAction(size_t index)
         for (const auto& [k, v] : a.attributes)
             what += " " + k + "=" + v;
         what += " on " + a.queue;
-        m_engine.recordActorEvent(Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue),
-            0, &what);
+        m_engine.recordActorEvent(
+            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
         m_engine.setQueueAttributes(a.queue, a.attributes);
         return;
     case ActionSpec::Kind::Purge:
         what = "purge " + a.queue;
-        m_engine.recordActorEvent(Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue),
-            0, &what);
+        m_engine.recordActorEvent(
+            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
         m_engine.purgeQueue(a.queue);
         return;
     case ActionSpec::Kind::Redrive: {
         what = "redrive " + a.queue + (a.destination ? " to " + *a.destination : " to its sources");
-        m_engine.recordActorEvent(Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue),
-            0, &what);
+        m_engine.recordActorEvent(
+            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
         const auto source = m_engine.getQueueArn(a.queue);
         std::optional<std::string> destination;
         if (a.destination)
@@ -260,8 +260,8 @@ void Simulation::runAction(size_t index)
         request.messageGroupId = a.message.groupId;
         request.messageDeduplicationId = a.message.deduplicationId;
         what = "send \"" + a.message.body + "\" to " + a.queue;
-        m_engine.recordActorEvent(Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue),
-            0, &what);
+        m_engine.recordActorEvent(
+            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
         m_engine.sendMessage(request);
         return;
     }

@@ -1,0 +1,162 @@
+#include "cli.h"
+
+#include "demo.h"
+#include "lifeline/sim/duration.h"
+#include "lifeline/sim/lessons.h"
+#include "lifeline/sim/simulation.h"
+
+#include <charconv>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace lifeline::app {
+
+namespace {
+
+constexpr int kBadInput = 2;
+
+int listLessons(std::ostream& out)
+{
+    for (const auto& lesson : sim::builtinLessons()) {
+        const auto& text = *lesson.scenario.lesson;
+        out << (text.number < 10 ? " " : "") << text.number << "  " << text.id;
+        out << std::string(text.id.size() < 28 ? 28 - text.id.size() : 1, ' ') << text.title << '\n';
+    }
+    return 0;
+}
+
+struct RunOptions {
+    std::string scenarioFile;
+    std::string lesson;
+    std::optional<TimeMs> until;
+    std::optional<uint64_t> seed;
+    bool summary = false;
+    bool fix = false;
+};
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    RunOptions options;
+    for (size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const auto value = [&](const char* name) -> std::optional<std::string> {
+            if (i + 1 >= args.size()) {
+                err << "lifeline run: " << name << " needs a value\n";
+                return std::nullopt;
+            }
+            return args[++i];
+        };
+        if (a == "--lesson") {
+            auto v = value("--lesson");
+            if (!v)
+                return kBadInput;
+            options.lesson = *v;
+        } else if (a == "--until") {
+            auto v = value("--until");
+            if (!v)
+                return kBadInput;
+            options.until = sim::parseDuration(*v);
+            if (!options.until) {
+                err << "lifeline run: --until takes a duration such as 90s, 15m or 2h, got '" << *v << "'\n";
+                return kBadInput;
+            }
+        } else if (a == "--seed") {
+            auto v = value("--seed");
+            if (!v)
+                return kBadInput;
+            uint64_t seed = 0;
+            const auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), seed);
+            if (ec != std::errc() || ptr != v->data() + v->size()) {
+                err << "lifeline run: --seed takes a whole number, got '" << *v << "'\n";
+                return kBadInput;
+            }
+            options.seed = seed;
+        } else if (a == "--summary") {
+            options.summary = true;
+        } else if (a == "--fix") {
+            options.fix = true;
+        } else if (!a.empty() && a[0] == '-') {
+            err << "lifeline run: unknown option '" << a << "'\n";
+            return kBadInput;
+        } else if (options.scenarioFile.empty()) {
+            options.scenarioFile = a;
+        } else {
+            err << "lifeline run: one scenario at a time, got '" << options.scenarioFile << "' and '" << a << "'\n";
+            return kBadInput;
+        }
+    }
+    if (options.scenarioFile.empty() == options.lesson.empty()) {
+        err << "lifeline run: give a scenario file or --lesson ID (see `lifeline lessons`)\n";
+        return kBadInput;
+    }
+    std::optional<sim::Scenario> scenario;
+    if (!options.lesson.empty()) {
+        const auto* lesson = sim::findLesson(options.lesson);
+        if (!lesson) {
+            err << "lifeline run: no lesson '" << options.lesson << "' (see `lifeline lessons`)\n";
+            return kBadInput;
+        }
+        scenario = lesson->scenario;
+    } else {
+        std::ifstream in(options.scenarioFile, std::ios::binary);
+        if (!in) {
+            err << "lifeline run: cannot read '" << options.scenarioFile << "'\n";
+            return kBadInput;
+        }
+        std::stringstream text;
+        text << in.rdbuf();
+        auto parsed = sim::parseScenario(text.str());
+        if (auto* error = std::get_if<sim::ScenarioError>(&parsed)) {
+            err << options.scenarioFile << ": " << error->text() << '\n';
+            return kBadInput;
+        }
+        scenario = std::get<sim::Scenario>(std::move(parsed));
+    }
+    if (options.fix) {
+        if (!scenario->lesson) {
+            err << "lifeline run: --fix needs a lesson (this scenario has no lesson)\n";
+            return kBadInput;
+        }
+        auto fixed = sim::applyFix(*scenario);
+        if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
+            err << "lifeline run: the lesson's fix is broken: " << error->text() << '\n';
+            return kBadInput;
+        }
+        scenario = std::get<sim::Scenario>(std::move(fixed));
+    }
+    sim::Simulation simulation(std::move(*scenario), options.seed);
+    simulation.advanceTo(options.until.value_or(simulation.duration()));
+    if (options.summary)
+        out << simulation.summary().toJson().dump(2) << '\n';
+    else
+        out << "ran '" << simulation.scenario().name << "' to " << sim::formatDuration(simulation.now()) << ": "
+            << simulation.engine().log().size() << " events (add --summary for the figures)\n";
+    return 0;
+}
+
+} // namespace
+
+bool isHeadlessCommand(const std::string& first)
+{
+    return first == "lessons" || first == "run" || first == "demo";
+}
+
+int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    if (args.empty())
+        return kBadInput;
+    if (args[0] == "lessons")
+        return listLessons(out);
+    if (args[0] == "run")
+        return run(args, out, err);
+    if (args[0] == "demo") {
+        Engine engine;
+        runDemo(engine);
+        printLog(engine, out);
+        return 0;
+    }
+    return kBadInput;
+}
+
+} // namespace lifeline::app

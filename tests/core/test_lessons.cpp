@@ -1,0 +1,308 @@
+// Every built-in lesson is run, and its fix too, and what the lesson claims is checked on the event log.
+#include "lifeline/sim/lessons.h"
+#include "lifeline/sim/simulation.h"
+
+#include <catch2/catch.hpp>
+#include <memory>
+
+using namespace lifeline;
+using namespace lifeline::sim;
+
+namespace {
+
+std::unique_ptr<Simulation> runLesson(const std::string& id, bool fix)
+{
+    const LessonEntry* lesson = findLesson(id);
+    REQUIRE(lesson != nullptr);
+    Scenario scenario = lesson->scenario;
+    if (fix) {
+        auto fixed = applyFix(scenario);
+        REQUIRE(std::holds_alternative<Scenario>(fixed));
+        scenario = std::get<Scenario>(std::move(fixed));
+    }
+    auto simulation = std::make_unique<Simulation>(std::move(scenario));
+    simulation->runToEnd();
+    return simulation;
+}
+
+// Events of one cause, optionally for one lane.
+std::vector<Event> events(const Simulation& s, Cause cause, MessageIndex lane = kNoMessage)
+{
+    std::vector<Event> out;
+    const auto& log = s.engine().log();
+    for (size_t i = 0; i < log.size(); ++i)
+        if (log[i].cause == cause && (lane == kNoMessage || log[i].message == lane))
+            out.push_back(log[i]);
+    return out;
+}
+
+MessageIndex laneWithBody(const Simulation& s, const std::string& fragment)
+{
+    const auto& log = s.engine().log();
+    for (size_t i = 0; i < log.size(); ++i) {
+        if (log[i].cause == Cause::Send && log[i].message != kNoMessage) {
+            const auto& record = s.engine().message(log[i].message);
+            if (record.body.find(fragment) != std::string::npos)
+                return log[i].message;
+        }
+    }
+    return kNoMessage;
+}
+
+std::string refusedText(const Simulation& s)
+{
+    const auto refused = events(s, Cause::RequestRefused);
+    REQUIRE_FALSE(refused.empty());
+    return s.engine().log().text(refused.front().detail);
+}
+
+} // namespace
+
+TEST_CASE("lessons: all sixteen load, in order, with every text", "[lessons]")
+{
+    const auto& lessons = builtinLessons();
+    REQUIRE(lessons.size() == lessonSources().size());
+    REQUIRE(lessons.size() == 16);
+    for (size_t i = 0; i < lessons.size(); ++i) {
+        const auto& text = *lessons[i].scenario.lesson;
+        INFO(lessons[i].file);
+        CHECK(text.number == int(i + 1));
+        CHECK_FALSE(text.title.empty());
+        CHECK(text.idea.size() > 80);
+        CHECK_FALSE(text.watch.empty());
+        CHECK_FALSE(text.trap.empty());
+        CHECK_FALSE(text.fix.empty());
+        CHECK_FALSE(text.fixPatch.empty());
+        CHECK(std::holds_alternative<Scenario>(applyFix(lessons[i].scenario)));
+    }
+    CHECK(findLesson("8") == findLesson("visibility-too-short"));
+    CHECK(findLesson("nope") == nullptr);
+}
+
+TEST_CASE("lesson 1: received is not deleted; deleting ends the lane", "[lessons]")
+{
+    const auto forgets = runLesson("life-of-a-message", false);
+    const auto summary = forgets->summary();
+    CHECK(summary.deleted == 0);
+    CHECK(summary.received >= 4); // back after every 30 s timeout
+    const auto receives = events(*forgets, Cause::Receive);
+    CHECK(receives.at(1).time - receives.at(0).time == 30000);
+    CHECK(receives.at(1).detail == 2);
+    const auto fixed = runLesson("life-of-a-message", true);
+    CHECK(fixed->summary().received == 1);
+    const auto deletes = events(*fixed, Cause::Delete);
+    REQUIRE(deletes.size() == 1);
+    CHECK(deletes[0].time == 5000);
+    CHECK(fixed->engine().message(deletes[0].message).state == MessageState::Deleted);
+}
+
+TEST_CASE("lesson 2: a delay queue holds every new message", "[lessons]")
+{
+    const auto noDelay = runLesson("delay-queue", false);
+    for (const auto& send : events(*noDelay, Cause::Send)) {
+        const auto received = events(*noDelay, Cause::Receive, send.message);
+        REQUIRE(received.size() == 1);
+        CHECK(received[0].time - send.time < 1000);
+    }
+    const auto delayed = runLesson("delay-queue", true);
+    const auto sends = events(*delayed, Cause::Send);
+    REQUIRE(sends.size() == 3);
+    for (const auto& send : sends) {
+        CHECK(send.to == MessageState::Delayed);
+        const auto ended = events(*delayed, Cause::DelayEnded, send.message);
+        REQUIRE(ended.size() == 1);
+        CHECK(ended[0].time - send.time == 30000);
+    }
+    CHECK(delayed->summary().peak.delayed == 3);
+}
+
+TEST_CASE("lesson 3: a message timer overrides the queue delay for one message", "[lessons]")
+{
+    for (bool fix : { false, true }) {
+        const auto s = runLesson("message-timer", fix);
+        const MessageIndex retry = laneWithBody(*s, "retry");
+        const MessageIndex first = laneWithBody(*s, "job 1");
+        REQUIRE(retry != kNoMessage);
+        CHECK(events(*s, Cause::DelayEnded, first).at(0).time == 10000);
+        CHECK(events(*s, Cause::DelayEnded, retry).at(0).time == (fix ? 60000 : 10000));
+    }
+}
+
+TEST_CASE("lesson 4: FIFO refuses a message timer with SQS's exact text", "[lessons]")
+{
+    const auto refused = runLesson("fifo-refuses-timers", false);
+    CHECK(refusedText(*refused)
+        == "InvalidParameterValue: Value 30 for parameter DelaySeconds is invalid. Reason: The request include "
+           "parameter that is not valid for this queue type.");
+    CHECK(refused->summary().sent == 0);
+    CHECK(refused->summary().errorsByCode.at("InvalidParameterValue") == 3);
+    const auto fixed = runLesson("fifo-refuses-timers", true);
+    CHECK(fixed->summary().errorsByCode.empty());
+    CHECK(fixed->summary().sent == 3);
+    for (const auto& send : events(*fixed, Cause::Send))
+        CHECK(events(*fixed, Cause::DelayEnded, send.message).at(0).time - send.time == 30000);
+}
+
+TEST_CASE("lesson 5: a delay change leaves a standard queue's waiting messages alone, delays FIFO's", "[lessons]")
+{
+    const auto s = runLesson("changing-the-delay", false);
+    const MessageIndex standard = laneWithBody(*s, "standard message");
+    const MessageIndex fifo = laneWithBody(*s, "fifo message");
+    CHECK(events(*s, Cause::DelayEnded, standard).at(0).time == 31000);
+    CHECK(events(*s, Cause::DelayEnded, fifo).at(0).time == 121000);
+    CHECK(events(*s, Cause::DelayChanged, fifo).size() == 1);
+    CHECK(events(*s, Cause::DelayChanged, standard).empty());
+    const auto fixed = runLesson("changing-the-delay", true);
+    CHECK(events(*fixed, Cause::DelayEnded, laneWithBody(*fixed, "standard message")).at(0).time == 121000);
+}
+
+TEST_CASE("lesson 6: without a visibility timeout a job is done twice; 30 s protects it", "[lessons]")
+{
+    CHECK(runLesson("visibility-protects-work", false)->summary().duplicates > 0);
+    const auto fixed = runLesson("visibility-protects-work", true)->summary();
+    CHECK(fixed.duplicates == 0);
+    CHECK(fixed.received == 2);
+    CHECK(fixed.deleted == 2);
+}
+
+TEST_CASE("lesson 7: a crashed consumer's message returns after the timeout with receive count 2", "[lessons]")
+{
+    for (bool fix : { false, true }) {
+        const auto s = runLesson("consumer-crash", fix);
+        const auto crashes = events(*s, Cause::ConsumerCrashed);
+        REQUIRE(crashes.size() == 1);
+        CHECK(crashes[0].time == 5000);
+        CHECK(crashes[0].detail == 1); // it held one message
+        const auto receives = events(*s, Cause::Receive);
+        REQUIRE(receives.size() == 2);
+        CHECK(receives[1].time - receives[0].time == (fix ? 12000 : 30000));
+        CHECK(receives[1].detail == 2);
+        CHECK(receives[1].actor != receives[0].actor);
+        const auto summary = s->summary();
+        CHECK(summary.deleted == 1);
+        CHECK(summary.duplicates == 0);
+        CHECK(summary.consumers.at(0).heldAtCrash == 1);
+    }
+}
+
+TEST_CASE("lesson 8: visibility shorter than processing gives duplicates; the fix gives none", "[lessons]")
+{
+    CHECK(runLesson("visibility-too-short", false)->summary().duplicates > 0);
+    CHECK(runLesson("visibility-too-short", true)->summary().duplicates == 0);
+}
+
+TEST_CASE("lesson 9: a heartbeat keeps a long job in flight", "[lessons]")
+{
+    CHECK(runLesson("heartbeat", false)->summary().duplicates > 0);
+    const auto fixed = runLesson("heartbeat", true);
+    CHECK(fixed->summary().duplicates == 0);
+    CHECK(fixed->summary().received == 2);
+    CHECK(events(*fixed, Cause::VisibilityChanged).size() >= 16); // every 5 s over 45 s, twice
+}
+
+TEST_CASE(
+    "lesson 10: the poison message is dead-lettered after exactly maxReceiveCount, on the next receive", "[lessons]")
+{
+    const auto forever = runLesson("poison-pill", false);
+    const MessageIndex poison = laneWithBody(*forever, "poison");
+    CHECK(events(*forever, Cause::Receive, poison).size() > 20);
+    const auto fixed = runLesson("poison-pill", true);
+    const MessageIndex lane = laneWithBody(*fixed, "poison");
+    const auto receives = events(*fixed, Cause::Receive, lane);
+    const auto moves = events(*fixed, Cause::MoveToDlq, lane);
+    REQUIRE(receives.size() == 3);
+    REQUIRE(moves.size() == 1);
+    CHECK(moves[0].time >= receives[2].time + 5000); // not when the timeout ends: on the receive after it
+    CHECK(fixed->summary().deadLettered == 1);
+    CHECK(fixed->summary().deleted == 3);
+}
+
+TEST_CASE("lesson 11: long polling cuts empty receives at least tenfold", "[lessons]")
+{
+    const auto shortPolling = runLesson("short-vs-long-polling", false)->summary();
+    const auto longPolling = runLesson("short-vs-long-polling", true)->summary();
+    CHECK(longPolling.emptyReceives * 10 <= shortPolling.emptyReceives);
+    CHECK(longPolling.deleted == shortPolling.deleted);
+}
+
+TEST_CASE("lesson 12: Lambda with visibility = function timeout duplicates; six times does not", "[lessons]")
+{
+    const auto equal = runLesson("lambda-six-times", false)->summary();
+    CHECK(equal.duplicates > 0);
+    REQUIRE(equal.warnings.size() == 1);
+    CHECK(equal.warnings[0]
+        == "resize: the queue's visibility timeout (30s) is under six times the function timeout (30s); AWS "
+           "recommends at least 3m.");
+    const auto sixTimes = runLesson("lambda-six-times", true)->summary();
+    CHECK(sixTimes.duplicates == 0);
+    CHECK(sixTimes.warnings.empty());
+    CHECK(sixTimes.deleted == sixTimes.sent);
+}
+
+TEST_CASE("lesson 13: more than 15 minutes is refused; 900 s is the limit", "[lessons]")
+{
+    const auto refused = runLesson("over-fifteen-minutes", false);
+    CHECK(refusedText(*refused)
+        == "InvalidParameterValue: Value 1800 for parameter DelaySeconds is invalid. Reason: DelaySeconds must be >= "
+           "0 and <= 900.");
+    const auto fixed = runLesson("over-fifteen-minutes", true);
+    const auto sends = events(*fixed, Cause::Send);
+    REQUIRE(sends.size() == 1);
+    CHECK(events(*fixed, Cause::DelayEnded, sends[0].message).at(0).time == 900000);
+}
+
+TEST_CASE(
+    "lesson 14: one FIFO group is served one message at a time; two groups in parallel, each in order", "[lessons]")
+{
+    for (bool fix : { false, true }) {
+        const auto s = runLesson("fifo-message-groups", fix);
+        const auto deletes = events(*s, Cause::Delete);
+        REQUIRE(deletes.size() == 6);
+        CHECK(deletes.back().time == (fix ? 30000 : 60000));
+        // Within a group, receives follow the send order, and never two of a group in flight at once.
+        std::map<std::string, std::vector<MessageIndex>> received;
+        std::map<std::string, int> inFlight;
+        const auto& log = s->engine().log();
+        for (size_t i = 0; i < log.size(); ++i) {
+            const Event& e = log[i];
+            if (e.message == kNoMessage || (e.cause != Cause::Receive && e.cause != Cause::Delete))
+                continue;
+            const std::string group = s->engine().extra(e.message)->groupId;
+            if (e.cause == Cause::Receive) {
+                received[group].push_back(e.message);
+                CHECK(++inFlight[group] == 1);
+            } else {
+                --inFlight[group];
+            }
+        }
+        CHECK(received.size() == (fix ? 2u : 1u));
+        for (const auto& [group, lanes] : received)
+            CHECK(std::is_sorted(lanes.begin(), lanes.end()));
+    }
+}
+
+TEST_CASE("lesson 15: dead-lettered messages stay until redriven; redriven, they are completed", "[lessons]")
+{
+    const auto stuck = runLesson("redrive", false)->summary();
+    CHECK(stuck.deadLettered == 3);
+    CHECK(stuck.deleted == 0);
+    const auto redriven = runLesson("redrive", true);
+    const auto summary = redriven->summary();
+    CHECK(summary.deadLettered == 3);
+    CHECK(summary.deleted == 3);
+    CHECK(events(*redriven, Cause::Redrive).size() == 3);
+    CHECK(redriven->engine().counters("orders-dlq").value() == QueueCounters { 0, 0, 0 });
+    for (const auto& arrival : events(*redriven, Cause::ArriveFromRedrive))
+        CHECK(arrival.time == 180000);
+}
+
+TEST_CASE("lesson 16: retention expires what nobody deletes", "[lessons]")
+{
+    const auto lost = runLesson("retention", false);
+    for (const auto& send : events(*lost, Cause::Send))
+        CHECK(events(*lost, Cause::Expiry, send.message).at(0).time - send.time == 60000);
+    CHECK(lost->summary().expired == 3);
+    const auto kept = runLesson("retention", true)->summary();
+    CHECK(kept.expired == 0);
+    CHECK(kept.deleted == 3);
+}

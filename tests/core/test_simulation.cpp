@@ -1,0 +1,149 @@
+#include "lifeline/sim/simulation.h"
+
+#include <catch2/catch.hpp>
+
+using namespace lifeline;
+using namespace lifeline::sim;
+
+namespace {
+Scenario load(const std::string& json)
+{
+    auto parsed = parseScenario(json);
+    if (auto* error = std::get_if<ScenarioError>(&parsed))
+        FAIL(error->text());
+    return std::get<Scenario>(std::move(parsed));
+}
+
+const char* kBusy = R"({"seed": 42, "duration": "5m",
+    "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 8}, "deadLetter": {"queue": "dlq", "maxReceiveCount": 3}},
+               {"name": "dlq"}],
+    "producers": [{"queue": "q", "rate": 0.5, "poisonEvery": 7}],
+    "consumers": [{"name": "w", "queue": "q", "count": 3, "maxMessages": 5,
+                   "processing": {"exponential": "3s"}, "failureProbability": 0.2}]})";
+
+std::vector<std::tuple<TimeMs, uint32_t, Cause, uint32_t, uint32_t>> trace(const Simulation& s)
+{
+    std::vector<std::tuple<TimeMs, uint32_t, Cause, uint32_t, uint32_t>> out;
+    const auto& log = s.engine().log();
+    for (size_t i = 0; i < log.size(); ++i)
+        out.emplace_back(log[i].time, log[i].message, log[i].cause, log[i].actor, log[i].detail);
+    return out;
+}
+} // namespace
+
+TEST_CASE("the same scenario and seed give the same run, event for event; another seed another run", "[simulation]")
+{
+    Simulation a(load(kBusy));
+    Simulation b(load(kBusy));
+    Simulation c(load(kBusy), 43);
+    a.runToEnd();
+    b.runToEnd();
+    c.runToEnd();
+    CHECK(trace(a).size() > 1000);
+    CHECK(trace(a) == trace(b));
+    CHECK(trace(a) != trace(c));
+    // Running in small steps gives the same run as one jump.
+    Simulation stepped(load(kBusy));
+    for (TimeMs t = 0; t <= stepped.duration(); t += 777)
+        stepped.advanceTo(t);
+    stepped.runToEnd();
+    CHECK(trace(stepped) == trace(a));
+}
+
+TEST_CASE("a busy run: poison goes to the DLQ, failures come back, every consumer works", "[simulation]")
+{
+    Simulation s(load(kBusy));
+    s.runToEnd();
+    const auto summary = s.summary();
+    CHECK(summary.sent == 151); // every 2 s from 0 s to 300 s, both ends included
+    CHECK(summary.deadLettered >= 15); // every 7th is poison (21 of 151); the last ones are still being tried
+    CHECK(summary.consumers.size() == 3);
+    for (const auto& c : summary.consumers) {
+        CHECK(c.received > 50);
+        CHECK(c.failed > 0);
+    }
+    const auto json = summary.toJson();
+    for (const char* key : { "sent", "received", "deleted", "duplicates", "deadLettered", "expired", "emptyReceives",
+             "errorsByCode", "peakDepth", "consumers", "warnings" })
+        CHECK(json.contains(key));
+}
+
+TEST_CASE("crash on demand: the held message times out and comes back with receive count + 1", "[simulation]")
+{
+    Simulation s(load(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 20}}],
+        "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "job"}]}],
+        "consumers": [{"name": "a", "queue": "q", "processing": "60s"}, {"name": "b", "queue": "q", "processing": "5s", "start": "1s"}]})"));
+    s.advanceTo(3000);
+    auto tiles = s.consumers();
+    REQUIRE(tiles.size() == 2);
+    CHECK(tiles[0].state == ConsumerState::Working);
+    const MessageIndex held = tiles[0].holding;
+    REQUIRE(held != kNoMessage);
+    CHECK(tiles[0].visibleAgainAt == 20000);
+    CHECK(tiles[1].state == ConsumerState::Polling);
+    REQUIRE(s.crashConsumer(0));
+    CHECK_FALSE(s.crashConsumer(0)); // already crashed
+    CHECK(s.consumers()[0].state == ConsumerState::Crashed);
+    s.advanceTo(19999);
+    CHECK(s.engine().message(held).state == MessageState::InFlight); // nothing happens before the timeout
+    s.advanceTo(20000);
+    CHECK(s.engine().message(held).receiveCount == 2);
+    CHECK(s.consumers()[1].holding == held);
+    s.advanceTo(25000);
+    CHECK(s.engine().message(held).state == MessageState::Deleted);
+    REQUIRE(s.restartConsumer(0));
+    CHECK(s.consumers()[0].state != ConsumerState::Crashed);
+    CHECK(s.summary().duplicates == 0);
+}
+
+TEST_CASE("Lambda: ReportBatchItemFailures returns only the failed items", "[simulation][lambda]")
+{
+    Simulation s(load(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+        "producers": [{"queue": "q", "bursts": [{"at": "0s", "count": 10}]}],
+        "lambdas": [{"queue": "q", "batchSize": 10, "timeout": "10s", "concurrency": 1, "pollers": 1,
+                     "processing": "2s", "reportBatchItemFailures": true, "itemFailureProbability": 0.5}]})"));
+    s.advanceTo(2000);
+    const auto summary = s.summary();
+    CHECK(summary.received == 10);
+    CHECK(summary.deleted > 0);
+    CHECK(summary.deleted < 10);
+    CHECK(s.engine().counters("q").value().inFlight == 10 - summary.deleted);
+}
+
+TEST_CASE("Lambda: a function timeout fails the whole batch", "[simulation][lambda]")
+{
+    Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+        "producers": [{"queue": "q", "bursts": [{"at": "0s", "count": 3}]}],
+        "lambdas": [{"queue": "q", "timeout": "5s", "concurrency": 1, "pollers": 1, "processing": "8s"}]})"));
+    s.advanceTo(5000);
+    CHECK(s.summary().deleted == 0);
+    size_t timeouts = 0;
+    for (size_t i = 0; i < s.engine().log().size(); ++i) {
+        const auto& e = s.engine().log()[i];
+        timeouts += e.cause == Cause::ProcessingFailed && e.detail == 2;
+    }
+    CHECK(timeouts == 3);
+}
+
+TEST_CASE("operator actions: set attributes, purge, send, crash and restart at given times", "[simulation]")
+{
+    Simulation s(load(R"({"duration": "2m", "queues": [{"name": "q"}],
+        "consumers": [{"name": "w", "queue": "q", "processing": "100s"}],
+        "actions": [{"at": "1s", "send": {"queue": "q", "body": "hello"}},
+                    {"at": "2s", "setAttributes": {"queue": "q", "attributes": {"DelaySeconds": 5}}},
+                    {"at": "3s", "crash": "w"},
+                    {"at": "4s", "send": {"queue": "q", "body": "later"}},
+                    {"at": "5s", "purge": "q"},
+                    {"at": "6s", "restart": "w"}]})"));
+    s.runToEnd();
+    CHECK(s.engine().getQueueAttributes("q", { "DelaySeconds" }).value().at("DelaySeconds") == "5");
+    CHECK(s.engine().message(0).state == MessageState::Purged); // held by the crashed consumer, then purged
+    CHECK(s.engine().message(1).state == MessageState::Purged); // still delayed at the purge
+    size_t operatorEvents = 0, restarts = 0;
+    for (size_t i = 0; i < s.engine().log().size(); ++i) {
+        operatorEvents += s.engine().log()[i].cause == Cause::OperatorAction;
+        restarts += s.engine().log()[i].cause == Cause::ConsumerRestarted;
+    }
+    CHECK(operatorEvents == 4);
+    CHECK(restarts == 1);
+}
