@@ -23,7 +23,7 @@ AttributeMap ReceivedMessage::systemAttributes(const std::vector<std::string>& n
         = [&](const char* name) { return all || std::find(names.begin(), names.end(), name) != names.end(); };
     AttributeMap out;
     if (wants("SenderId"))
-        out["SenderId"] = senderId;
+        out["SenderId"] = std::string(senderId);
     if (wants("SentTimestamp"))
         out["SentTimestamp"] = std::to_string(sentTimestamp);
     if (wants("ApproximateReceiveCount"))
@@ -88,8 +88,8 @@ void Engine::endMessage(
     const MessageState from = record.state;
     leaveCounters(queue, from);
     record.state = to;
-    // The lane stays and so does a short body (viewers show and search it); a large one is released.
-    if (record.body.size() > kKeptBodyBytes)
+    // The lane stays; its body too when viewers want it (and it is short), else it is released.
+    if (!m_options.keepEndedBodies || record.body.size() > kKeptBodyBytes)
         std::string().swap(record.body);
     --queue.liveMessages;
     logEvent(m_now, lane, queue.index, from, to, cause, actor, detail);

@@ -173,9 +173,17 @@ TEST_CASE("batch delete and batch visibility report per entry", "[delete][visibi
     CHECK(f.counters("q") == counts(0, 1, 0));
 }
 
-TEST_CASE("a deleted message keeps a short body for viewers; a large one is released", "[delete]")
+TEST_CASE("bodies of ended messages: released by default; kept when short with keepEndedBodies", "[delete]")
 {
-    Fixture f;
+    Fixture released;
+    released.create("q");
+    const auto sent = released.send("q", "body");
+    REQUIRE(released.engine.deleteMessage("q", released.receive("q").at(0).receiptHandle).ok());
+    CHECK(released.engine.message(sent.lane).body.empty());
+
+    EngineOptions options;
+    options.keepEndedBodies = true;
+    Fixture f { Engine(options) };
     f.create("q");
     const auto small = f.send("q", std::string(kKeptBodyBytes, 's'));
     const auto large = f.send("q", std::string(kKeptBodyBytes + 1, 'l'));

@@ -7,6 +7,7 @@
 #include "lifeline/queue_attributes.h"
 #include "lifeline/result.h"
 #include "lifeline/sqs_types.h"
+#include "lifeline/timer_queue.h"
 
 #include <array>
 #include <cstdint>
@@ -27,12 +28,15 @@ struct EngineOptions {
     // AWS says it "might not" delete; the default deletes, as moto and LocalStack do (sqs-semantics.md 1.6).
     bool staleHandleDeletes = true;
     std::string senderId = "AIDAIT2UOQQY3AUEKVGXU";
+    // Keep the body (up to kKeptBodyBytes) of a message that ended, so a viewer can show and search it. Off, the
+    // engine frees every body when its message ends: the choice for throughput and memory at scale.
+    bool keepEndedBodies = false;
 };
 
-// Bodies up to this size stay with a lane after the message ends, so a viewer can still show and search them.
+// With EngineOptions::keepEndedBodies, bodies up to this size stay with a lane after its message ends.
 inline constexpr size_t kKeptBodyBytes = 1024;
 
-// One message lane, readable by viewers. Fields stay valid after the message ends (a larger body is released).
+// One message lane, readable by viewers. Fields stay valid after the message ends (the body may be released).
 struct MessageRecord {
     uint64_t idHi = 0, idLo = 0; // MessageId (UUID)
     std::string body;
@@ -220,7 +224,7 @@ private:
     std::vector<MessageExtra> m_extras;
     std::vector<QueueInfo> m_queueInfo;
     std::vector<std::unique_ptr<QueueState>> m_queues; // parallel to m_queueInfo
-    std::priority_queue<Timer, std::vector<Timer>, std::greater<>> m_timers;
+    TimerQueue<Timer> m_timers;
     std::vector<std::unique_ptr<PendingPoll>> m_polls; // slots; null when free
     PollId m_nextPoll = 1;
     std::vector<CompletedPoll> m_completed;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lifeline {
@@ -90,7 +91,7 @@ struct ReceivedMessage {
     int64_t sentTimestamp = 0;
     int64_t approximateFirstReceiveTimestamp = 0;
     uint32_t approximateReceiveCount = 0;
-    std::string senderId;
+    std::string_view senderId; // the engine's EngineOptions::senderId: valid while the engine lives
     std::string messageGroupId; // FIFO, or a fair-queue tenant on a standard queue
     std::string messageDeduplicationId; // FIFO
     std::string sequenceNumber; // FIFO

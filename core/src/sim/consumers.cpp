@@ -5,11 +5,23 @@
 
 namespace lifeline::sim {
 
+Simulation::Processing& Simulation::processingOf(MessageIndex lane)
+{
+    // A message moved to a DLQ continues in a new lane with the same MessageId: follow it back to its first lane.
+    // (A redriven message is a new message and keeps its own.)
+    for (const MessageExtra* e = m_engine.extra(lane);
+         e && !e->deadLetterQueueSourceArn.empty() && e->origin != kNoMessage; e = m_engine.extra(lane))
+        lane = e->origin;
+    if (lane >= m_processing.size())
+        m_processing.resize(std::max<size_t>(lane + 1, m_processing.size() * 2));
+    return m_processing[lane];
+}
+
 bool Simulation::startProcessing(const ReceivedMessage& message, uint32_t actor)
 {
     // Duplicate processing: it starts while an earlier processing of the same message is still going, or after
     // one already completed it.
-    Processing& p = m_processing[message.messageId];
+    Processing& p = processingOf(message.lane);
     const bool duplicate = p.active > 0 || p.completed;
     ++p.active;
     if (duplicate)
@@ -20,7 +32,7 @@ bool Simulation::startProcessing(const ReceivedMessage& message, uint32_t actor)
 
 void Simulation::endProcessing(const ReceivedMessage& message, bool completed)
 {
-    Processing& p = m_processing[message.messageId];
+    Processing& p = processingOf(message.lane);
     --p.active;
     p.completed = p.completed || completed;
 }

@@ -11,7 +11,7 @@ namespace lifeline::sim {
 
 Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
     : m_scenario(std::move(scenario))
-    , m_engine(EngineOptions { .seed = seed.value_or(m_scenario.seed) })
+    , m_engine(EngineOptions { .seed = seed.value_or(m_scenario.seed), .keepEndedBodies = true })
     , m_random(seed.value_or(m_scenario.seed))
 {
     m_actors.push_back(ActorInfo { "operator", ActorKind::Operator });

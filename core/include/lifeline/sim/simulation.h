@@ -92,9 +92,10 @@ private:
     struct Consumer;
     struct Poller;
     struct Processing {
-        int active = 0;
+        int32_t active = 0;
         bool completed = false;
     };
+    Processing& processingOf(MessageIndex lane);
 
     uint32_t addActor(const std::string& name, ActorKind kind, size_t slot);
     void schedule(TimeMs at, int kind, uint32_t index, uint64_t token = 0);
@@ -130,7 +131,7 @@ private:
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
     std::unordered_map<PollId, uint32_t> m_pollOwner; // pending poll -> actor id
-    std::unordered_map<std::string, Processing> m_processing; // by MessageId
+    std::vector<Processing> m_processing; // by the message's first lane (a DLQ arrival is the same message)
     std::vector<std::string> m_warnings;
     size_t m_duplicates = 0;
 };

@@ -1,0 +1,37 @@
+#include "lifeline/timer_queue.h"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+namespace {
+struct T {
+    long at;
+    unsigned long seq;
+    bool operator>(const T& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+};
+} // namespace
+
+TEST_CASE("TimerQueue pops in (time, sequence) order whatever the push order", "[timers]")
+{
+    lifeline::TimerQueue<T> queue;
+    std::priority_queue<T, std::vector<T>, std::greater<>> reference;
+    std::mt19937 rng(7);
+    unsigned long seq = 0;
+    long now = 0;
+    for (int step = 0; step < 20000; ++step) {
+        if (rng() % 3 != 0) {
+            // mostly monotonic (the FIFO path), sometimes earlier (the heap path), often equal times
+            const long at = now + (rng() % 4 == 0 ? long(rng() % 50) : 30 + long(rng() % 2));
+            queue.push(T { at, seq });
+            reference.push(T { at, seq });
+            ++seq;
+        } else if (!reference.empty()) {
+            REQUIRE(queue.top().at == reference.top().at);
+            REQUIRE(queue.top().seq == reference.top().seq);
+            now = reference.top().at;
+            queue.pop();
+            reference.pop();
+        }
+        REQUIRE(queue.size() == reference.size());
+    }
+}
