@@ -3,6 +3,8 @@
 #include "cli.h"
 #include "demo.h"
 #include "lifeline/engine.h"
+#include "lifeline/sim/lessons.h"
+#include "lifeline/sim/simulation.h"
 #include "main_window.h"
 
 #include <QApplication>
@@ -46,9 +48,14 @@ int main(int argc, char** argv)
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Lifeline"));
     QApplication::setOrganizationName(QStringLiteral("Lifeline"));
-    lifeline::Engine engine;
-    lifeline::app::runDemo(engine);
-    lifeline::ui::MainWindow window(engine);
+    // Until the live window lands, the default lesson is run to its end and shown as counters.
+    const auto* lesson = lifeline::sim::findLesson("1");
+    lifeline::sim::Simulation simulation(lesson->scenario);
+    simulation.runToEnd();
+    lifeline::ui::MainWindow window(simulation.engine());
+    const auto& text = *lesson->scenario.lesson;
+    window.setLesson(QString::fromStdString(text.title), QString::fromStdString(text.idea));
+    window.refresh();
     window.show();
     return application.exec();
 }

@@ -10,24 +10,34 @@ namespace lifeline::ui {
 MainWindow::MainWindow(const Engine& engine, QWidget* parent)
     : QMainWindow(parent)
     , m_engine(engine)
+    , m_lesson(new QLabel(this))
     , m_summary(new QLabel(this))
 {
     setWindowTitle(tr("Lifeline"));
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
-    auto* heading
-        = new QLabel(tr("<h2>Lifeline</h2><p>The life of every Amazon SQS message, made visible.</p>"
-                        "<p><i>The live timeline window is still being built. This build runs the engine "
-                        "and shows its queues below; <code>lifeline demo</code> prints a run headless.</i></p>"),
-            central);
+    auto* heading = new QLabel(
+        tr("<h2>Lifeline</h2><p>The life of every Amazon SQS message, made visible.</p>"
+           "<p><i>The live timeline window is still being built. This build runs the engine "
+           "and shows its queues below; <code>lifeline run --lesson 1 --summary</code> runs it headless.</i></p>"),
+        central);
     heading->setWordWrap(true);
     layout->addWidget(heading);
+    m_lesson->setWordWrap(true);
+    m_lesson->setTextFormat(Qt::RichText);
+    layout->addWidget(m_lesson);
     m_summary->setTextFormat(Qt::RichText);
     layout->addWidget(m_summary);
     layout->addStretch(1);
     setCentralWidget(central);
     resize(900, 560);
     refresh();
+}
+
+void MainWindow::setLesson(const QString& title, const QString& text)
+{
+    m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), text.toHtmlEscaped()));
+    setWindowTitle(tr("Lifeline - %1").arg(title));
 }
 
 void MainWindow::refresh()

@@ -18,9 +18,12 @@ public:
 
     // Re-reads the engine (counters, event count) into the placeholder view.
     void refresh();
+    // The lesson (or scenario) on show: its title and text.
+    void setLesson(const QString& title, const QString& text);
 
 private:
     const Engine& m_engine;
+    QLabel* m_lesson;
     QLabel* m_summary;
 };
 
