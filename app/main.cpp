@@ -5,6 +5,7 @@
 #include "lifeline/engine.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "live_driver.h"
 #include "main_window.h"
 
 #include <QApplication>
@@ -48,14 +49,15 @@ int main(int argc, char** argv)
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Lifeline"));
     QApplication::setOrganizationName(QStringLiteral("Lifeline"));
-    // Until the live window lands, the default lesson is run to its end and shown as counters.
+    // The window opens on lesson 1, playing.
     const auto* lesson = lifeline::sim::findLesson("1");
     lifeline::sim::Simulation simulation(lesson->scenario);
-    simulation.runToEnd();
-    lifeline::ui::MainWindow window(simulation.engine());
+    lifeline::ui::MainWindow window;
     const auto& text = *lesson->scenario.lesson;
-    window.setLesson(QString::fromStdString(text.title), QString::fromStdString(text.idea));
-    window.refresh();
+    window.setLesson(QString::fromStdString(text.title),
+        QString::fromStdString(text.idea + "\n\nWhat to watch: " + text.watch + "\n\nExam trap: " + text.trap));
+    window.showSimulation(&simulation);
     window.show();
+    window.driver()->play();
     return application.exec();
 }

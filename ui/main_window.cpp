@@ -1,55 +1,150 @@
 #include "main_window.h"
 
+#include "lane_model.h"
 #include "lifeline/engine.h"
+#include "lifeline/sim/duration.h"
+#include "lifeline/sim/simulation.h"
+#include "live_driver.h"
+#include "timeline_view.h"
 
+#include <QAction>
+#include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 namespace lifeline::ui {
 
-MainWindow::MainWindow(const Engine& engine, QWidget* parent)
+MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
-    , m_engine(engine)
+    , m_model(new LaneModel(this))
+    , m_timeline(new TimelineView(m_model, this))
+    , m_driver(new LiveDriver(nullptr, m_model, this))
     , m_lesson(new QLabel(this))
     , m_summary(new QLabel(this))
+    , m_clock(new QLabel(this))
 {
     setWindowTitle(tr("Lifeline"));
-    auto* central = new QWidget(this);
-    auto* layout = new QVBoxLayout(central);
-    auto* heading = new QLabel(
-        tr("<h2>Lifeline</h2><p>The life of every Amazon SQS message, made visible.</p>"
-           "<p><i>The live timeline window is still being built. This build runs the engine "
-           "and shows its queues below; <code>lifeline run --lesson 1 --summary</code> runs it headless.</i></p>"),
-        central);
-    heading->setWordWrap(true);
-    layout->addWidget(heading);
+    auto* side = new QWidget(this);
+    auto* sideLayout = new QVBoxLayout(side);
     m_lesson->setWordWrap(true);
     m_lesson->setTextFormat(Qt::RichText);
-    layout->addWidget(m_lesson);
+    m_lesson->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_summary->setTextFormat(Qt::RichText);
-    layout->addWidget(m_summary);
-    layout->addStretch(1);
-    setCentralWidget(central);
-    resize(900, 560);
+    sideLayout->addWidget(m_lesson);
+    sideLayout->addWidget(m_summary);
+    sideLayout->addStretch(1);
+    side->setMinimumWidth(280);
+    side->setMaximumWidth(420);
+
+    auto* splitter = new QSplitter(this);
+    splitter->addWidget(m_timeline);
+    splitter->addWidget(side);
+    splitter->setStretchFactor(0, 1);
+    setCentralWidget(splitter);
+    statusBar()->addPermanentWidget(m_clock);
+    buildToolbar();
+    resize(1280, 760);
+
+    connect(m_driver, &LiveDriver::advanced, this, [this](TimeMs now) {
+        m_timeline->setNow(now);
+        refresh();
+    });
+    connect(m_driver, &LiveDriver::playingChanged, this,
+        [this](bool playing) { m_play->setText(playing ? tr("Pause") : tr("Play")); });
+    connect(m_driver, &LiveDriver::laggingChanged, this, [this](bool lagging) {
+        statusBar()->showMessage(
+            lagging ? tr("The simulation cannot keep up with this speed: time runs slower.") : QString());
+    });
+    connect(m_timeline, &TimelineView::followLiveChanged, this, [this](bool on) { m_follow->setChecked(on); });
+}
+
+MainWindow::MainWindow(const Engine& engine, QWidget* parent)
+    : MainWindow(parent)
+{
+    showEngine(engine);
+}
+
+void MainWindow::buildToolbar()
+{
+    auto* bar = addToolBar(tr("Simulation"));
+    bar->setObjectName(QStringLiteral("simulation"));
+    m_play = bar->addAction(tr("Play"), m_driver, &LiveDriver::togglePlay);
+    m_play->setShortcut(Qt::Key_Space);
+    auto* step = bar->addAction(tr("Step"), m_driver, &LiveDriver::step);
+    step->setShortcut(Qt::Key_Right);
+    step->setToolTip(tr("Step to the next event (Right)"));
+    m_speed = new QComboBox(this);
+    for (int speed : { 1, 2, 5, 10, 30, 100, 300, 1000, 3000 })
+        m_speed->addItem(QStringLiteral("%1×").arg(speed), speed);
+    m_speed->setCurrentIndex(3);
+    m_speed->setToolTip(tr("Virtual seconds per wall second"));
+    connect(m_speed, &QComboBox::currentIndexChanged, this,
+        [this](int) { m_driver->setSpeed(m_speed->currentData().toDouble()); });
+    m_driver->setSpeed(10);
+    bar->addWidget(m_speed);
+    bar->addSeparator();
+    m_follow = bar->addAction(tr("Follow live"));
+    m_follow->setCheckable(true);
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("Keep \"now\" in view; any manual pan stops following"));
+    connect(m_follow, &QAction::toggled, m_timeline, &TimelineView::setFollowLive);
+    bar->addAction(tr("Fit (F)"), this, [this] {
+        m_timeline->setFollowLive(false);
+        m_timeline->fitAll();
+    });
+}
+
+void MainWindow::showSimulation(sim::Simulation* simulation)
+{
+    m_simulation = simulation;
+    m_engine = &simulation->engine();
+    std::vector<std::string> names;
+    for (const auto& actor : simulation->actors())
+        names.push_back(actor.name);
+    m_model->setEngine(m_engine, names);
+    m_driver->setSimulation(simulation);
+    m_timeline->setRunEnd(simulation->duration());
+    m_timeline->setNow(simulation->now());
+    refresh();
+}
+
+void MainWindow::showEngine(const Engine& engine)
+{
+    m_simulation = nullptr;
+    m_engine = &engine;
+    m_driver->setSimulation(nullptr);
+    m_model->setEngine(m_engine);
+    m_timeline->setRunEnd(engine.now());
+    m_timeline->setNow(engine.now());
+    m_timeline->setFollowLive(false);
+    m_timeline->fitAll();
     refresh();
 }
 
 void MainWindow::setLesson(const QString& title, const QString& text)
 {
-    m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), text.toHtmlEscaped()));
+    QString body = text.toHtmlEscaped();
+    body.replace(QStringLiteral("\n\n"), QStringLiteral("</p><p>"));
+    m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), body));
     setWindowTitle(tr("Lifeline - %1").arg(title));
 }
 
 void MainWindow::refresh()
 {
+    if (!m_engine)
+        return;
     QString html
         = QStringLiteral("<table cellpadding=4><tr><th align=left>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
               .arg(tr("queue"), tr("visible"), tr("in flight"), tr("delayed"));
-    for (size_t i = 0; i < m_engine.queueCount(); ++i) {
-        const auto& info = m_engine.queueInfo(QueueIndex(i));
+    for (size_t i = 0; i < m_engine->queueCount(); ++i) {
+        const auto& info = m_engine->queueInfo(QueueIndex(i));
         if (!info.alive)
             continue;
-        const auto counters = m_engine.counters(info.name).value();
+        const auto counters = m_engine->counters(info.name).value();
         html += QStringLiteral(
             "<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
                     .arg(QString::fromStdString(info.name))
@@ -57,8 +152,12 @@ void MainWindow::refresh()
                     .arg(counters.inFlight)
                     .arg(counters.delayed);
     }
-    html += QStringLiteral("</table><p>%1</p>").arg(tr("%n event(s) in the log", nullptr, int(m_engine.log().size())));
+    html += QStringLiteral("</table><p>%1</p>").arg(tr("%n event(s) in the log", nullptr, int(m_engine->log().size())));
+    if (m_simulation)
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(tr("duplicate processing: %1").arg(m_simulation->duplicateProcessings()));
     m_summary->setText(html);
+    m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(m_engine->now()))));
 }
 
 } // namespace lifeline::ui

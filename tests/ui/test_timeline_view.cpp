@@ -1,0 +1,129 @@
+// The timeline painted offscreen: pixel probes find each state's colour where the log says the lane is in that
+// state; selection, zoom and follow-live behave as the conventions say.
+#include "lane_model.h"
+#include "test_support.h"
+#include "timeline_view.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace lifeline;
+using namespace lifeline::ui;
+
+namespace {
+struct Rendered {
+    QImage image;
+    TimelineFrame frame;
+};
+
+QColor probe(const QImage& image, const TimelinePainter& painter, const TimelineFrame& frame, int flatRow, TimeMs t,
+    const TimelineStyle& style)
+{
+    TimeAxis axis = frame.axis;
+    axis.left = style.labelWidth;
+    const int x = int(axis.toX(t));
+    const int y = painter.rowTop(image.rect(), frame, flatRow) + style.rowHeight / 2;
+    return image.pixelColor(x, y);
+}
+} // namespace
+
+TEST_CASE("timeline: segments have their state's colour at known times (lesson 7)", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation->engine());
+    const TimelineStyle style = TimelineStyle::light();
+    TimelinePainter painter(model, style);
+    QImage image(1200, 400, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(1);
+    TimelineFrame frame;
+    frame.now = simulation->now();
+    frame.axis.fit(0, 60000, 1200 - style.labelWidth);
+    {
+        QPainter p(&image);
+        painter.paint(p, image.rect(), frame);
+    }
+    // Row 0 is the queue's group; row 1 the one message: in flight 0-30 s (worker-1, crashed at 5 s), visible at
+    // 30 s for an instant, in flight again from 30 s (worker-2), deleted at 40 s.
+    CHECK(probe(image, painter, frame, 1, 15000, style) == style.stateColor[size_t(MessageState::InFlight)]);
+    CHECK(probe(image, painter, frame, 1, 35000, style) == style.stateColor[size_t(MessageState::InFlight)]);
+    CHECK(probe(image, painter, frame, 1, 52500, style) == style.background);
+    // The deleted end cap at 40 s is green.
+    CHECK(probe(image, painter, frame, 1, 40000, style) == style.stateColor[size_t(MessageState::Deleted)]);
+    // A background pixel left of 0 s, in the label column, is not a state colour.
+    CHECK(image.pixelColor(5, 5) != style.stateColor[size_t(MessageState::InFlight)]);
+}
+
+TEST_CASE(
+    "timeline: a delayed message is orange (with its hatch) before it turns visible (lesson 2 fix)", "[ui][timeline]")
+{
+    test::application();
+    auto fixed = sim::applyFix(sim::findLesson("delay-queue")->scenario);
+    sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
+    simulation.advanceTo(20000);
+    LaneModel model;
+    model.setEngine(&simulation.engine());
+    const TimelineStyle style = TimelineStyle::darkTheme();
+    TimelinePainter painter(model, style);
+    QImage image(900, 300, QImage::Format_ARGB32_Premultiplied);
+    TimelineFrame frame;
+    frame.now = simulation.now();
+    frame.axis.fit(0, 30000, 900 - style.labelWidth);
+    QPainter p(&image);
+    painter.paint(p, image.rect(), frame);
+    p.end();
+    // Sample a few pixels of the first lane at 5 s: each is the orange or the hatch drawn over it.
+    int orange = 0;
+    TimeAxis axis = frame.axis;
+    axis.left = style.labelWidth;
+    const int y = painter.rowTop(image.rect(), frame, 1);
+    for (int dy = 3; dy < style.rowHeight - 3; ++dy)
+        orange += image.pixelColor(int(axis.toX(5000)), y + dy).red() > 150;
+    CHECK(orange >= 6);
+    CHECK(probe(image, painter, frame, 1, 27500, style) == style.background); // the future is empty
+}
+
+TEST_CASE("timeline view: selection, Esc, zoom keys and follow-live", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->advanceTo(60000);
+    LaneModel model;
+    model.setEngine(&simulation->engine());
+    TimelineView view(&model);
+    view.resize(1000, 400);
+    view.show();
+    view.setRunEnd(simulation->duration());
+    view.setNow(simulation->now());
+    CHECK(view.followingLive());
+    const double before = view.frame().axis.msPerPixel;
+    QTest::keyClick(&view, Qt::Key_W);
+    CHECK(view.frame().axis.msPerPixel == Approx(before / 1.5));
+    QTest::keyClick(&view, Qt::Key_S);
+    CHECK(view.frame().axis.msPerPixel == Approx(before));
+    // A manual pan stops following live; the button brings it back.
+    QTest::keyClick(&view, Qt::Key_A);
+    CHECK_FALSE(view.followingLive());
+    view.setFollowLive(true);
+    CHECK(view.followingLive());
+    // Click on the first message's segment selects it; Esc clears.
+    QSignalSpy selected(&view, &TimelineView::laneSelected);
+    const auto& frame = view.frame();
+    TimeAxis axis = frame.axis;
+    axis.left = view.timelineStyle().labelWidth;
+    const int y = view.painter().rowTop(view.rect(), frame, 1) + view.timelineStyle().rowHeight / 2;
+    const int x = int(axis.toX(std::max<TimeMs>(frame.axis.start + 2000, 2000)));
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(x, y));
+    REQUIRE(selected.count() == 1);
+    CHECK(view.selected() == 0);
+    QTest::keyClick(&view, Qt::Key_Escape);
+    CHECK(view.selected() == kNoMessage);
+    // F fits the whole run.
+    QTest::keyClick(&view, Qt::Key_F);
+    CHECK(view.frame().axis.start == 0);
+    CHECK(view.frame().axis.endFor(1000 - view.timelineStyle().labelWidth) >= simulation->duration());
+}

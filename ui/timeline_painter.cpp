@@ -1,0 +1,481 @@
+#include "timeline_painter.h"
+
+#include "lifeline/sim/duration.h"
+
+#include <QFontMetrics>
+
+namespace lifeline::ui {
+
+namespace {
+constexpr double kMinSegmentPixels = 3.0; // narrower segments merge into one counted block
+
+bool isTransition(const Event& e)
+{
+    return e.cause != Cause::RequestRefused && e.from != e.to;
+}
+
+// Draws segments of one row, folding runs of sub-3-pixel pieces into one block that says how many it holds.
+class SegmentWriter {
+public:
+    SegmentWriter(QPainter& p, const TimelineStyle& s, int top, int height, double left, double right)
+        : m_p(p)
+        , m_s(s)
+        , m_top(top)
+        , m_height(height)
+        , m_left(left)
+        , m_right(right)
+    {
+    }
+    ~SegmentWriter() { flush(); }
+
+    void add(double x0, double x1, MessageState state, const QString& label)
+    {
+        x0 = std::max(x0, m_left);
+        x1 = std::min(x1, m_right);
+        if (x1 <= x0)
+            return;
+        if (x1 - x0 < kMinSegmentPixels) {
+            if (m_mergedCount == 0)
+                m_mergedFrom = x0;
+            m_mergedTo = x1;
+            ++m_mergedCount;
+            if (m_mergedTo - m_mergedFrom >= kMinSegmentPixels * 2)
+                flush();
+            return;
+        }
+        flush();
+        const QRectF box(x0, m_top + 2, x1 - x0, m_height - 4);
+        m_p.fillRect(box, m_s.fill(state));
+        if (m_s.statePattern[size_t(state)] != Qt::NoBrush)
+            m_p.fillRect(box, m_s.pattern(state));
+        if (!label.isEmpty() && box.width() > 60) {
+            m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
+                                                                                        : QColor(0xFF, 0xFF, 0xFF));
+            m_p.drawText(box.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+        }
+    }
+
+    void flush()
+    {
+        if (m_mergedCount == 0)
+            return;
+        const QRectF box(m_mergedFrom, m_top + 2, std::max(m_mergedTo - m_mergedFrom, 1.0), m_height - 4);
+        m_p.fillRect(box, m_s.dark ? QColor(0x80, 0x80, 0x80) : QColor(0x70, 0x70, 0x70));
+        if (m_mergedCount > 1 && box.width() > 14) {
+            m_p.setPen(QColor(0xFF, 0xFF, 0xFF));
+            m_p.drawText(box, Qt::AlignCenter, QString::number(m_mergedCount));
+        }
+        m_mergedCount = 0;
+    }
+
+private:
+    QPainter& m_p;
+    const TimelineStyle& m_s;
+    int m_top, m_height;
+    double m_left, m_right;
+    double m_mergedFrom = 0, m_mergedTo = 0;
+    int m_mergedCount = 0;
+};
+
+QString stateLabel(MessageState state, uint32_t receiveCount)
+{
+    switch (state) {
+    case MessageState::Delayed:
+        return QObject::tr("delayed");
+    case MessageState::Visible:
+        return QObject::tr("visible");
+    case MessageState::InFlight:
+        return QObject::tr("in flight #%1").arg(receiveCount);
+    default:
+        return {};
+    }
+}
+} // namespace
+
+TimelinePainter::TimelinePainter(const LaneModel& model, const TimelineStyle& style)
+    : m_model(model)
+    , m_style(style)
+{
+}
+
+int TimelinePainter::totalRows() const
+{
+    int rows = 0;
+    for (int g = 0; g < m_model.queueGroupCount(); ++g)
+        rows += 1 + int(m_model.lanesOfGroup(g).size());
+    return rows + 1 + int(m_model.shownActors().size());
+}
+
+RowRef TimelinePainter::rowAt(int flatRow) const
+{
+    for (int g = 0; g < m_model.queueGroupCount(); ++g) {
+        const int lanes = int(m_model.lanesOfGroup(g).size());
+        if (flatRow == 0)
+            return RowRef { LaneModel::QueueGroup, g, 0 };
+        if (flatRow <= lanes)
+            return RowRef { LaneModel::MessageRow, g, m_model.lanesOfGroup(g)[size_t(flatRow - 1)] };
+        flatRow -= lanes + 1;
+    }
+    if (flatRow <= 0)
+        return RowRef { LaneModel::ActorGroup, 0, 0 };
+    const auto& actors = m_model.shownActors();
+    return RowRef { LaneModel::ActorRow, 0, actors[std::min<size_t>(size_t(flatRow - 1), actors.size() - 1)] };
+}
+
+int TimelinePainter::rowOfLane(MessageIndex lane) const
+{
+    const QModelIndex index = m_model.indexOfLane(lane);
+    if (!index.isValid())
+        return -1;
+    int row = 0;
+    for (int g = 0; g < index.parent().row(); ++g)
+        row += 1 + int(m_model.lanesOfGroup(g).size());
+    return row + 1 + index.row();
+}
+
+QRect TimelinePainter::lanesArea(const QRect& rect, bool legend) const
+{
+    return rect.adjusted(0, m_style.rulerHeight, 0, legend ? -m_style.legendHeight : 0);
+}
+
+int TimelinePainter::rowsVisible(const QRect& rect) const
+{
+    return lanesArea(rect, true).height() / m_style.rowHeight + 1;
+}
+
+int TimelinePainter::rowTop(const QRect& rect, const TimelineFrame& frame, int flatRow) const
+{
+    return lanesArea(rect, frame.legend).top() + (flatRow - frame.firstRow) * m_style.rowHeight;
+}
+
+QString TimelinePainter::rowLabel(const RowRef& row) const
+{
+    const Engine& engine = *m_model.engine();
+    switch (row.kind) {
+    case LaneModel::QueueGroup:
+        return QString::fromStdString(engine.queueInfo(QueueIndex(row.group)).name);
+    case LaneModel::MessageRow: {
+        const MessageRecord& record = engine.message(row.id);
+        QString label = QString::fromStdString(record.messageId().substr(0, 8));
+        if (record.receiveCount > 0)
+            label += QStringLiteral("  ×%1").arg(record.receiveCount);
+        return label;
+    }
+    case LaneModel::ActorGroup:
+        return QObject::tr("Consumers");
+    case LaneModel::ActorRow:
+        return m_model.actorName(row.id);
+    }
+    return {};
+}
+
+void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame& frame) const
+{
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.fillRect(rect, m_style.background);
+    if (!m_model.engine()) {
+        p.restore();
+        return;
+    }
+    const QRect lanes = lanesArea(rect, frame.legend);
+    const double left = rect.left() + m_style.labelWidth;
+    const double right = rect.right();
+    TimeAxis axis = frame.axis;
+    axis.left = left;
+
+    // Grid lines at the ruler's ticks.
+    p.setPen(m_style.grid);
+    for (const Tick& tick : ticks(axis, right - left))
+        p.drawLine(QPointF(axis.toX(tick.time), lanes.top()), QPointF(axis.toX(tick.time), lanes.bottom()));
+
+    // Rows: only the visible ones.
+    const int total = totalRows();
+    const int last = std::min(total, frame.firstRow + lanes.height() / m_style.rowHeight + 1);
+    p.setClipRect(lanes);
+    for (int r = std::max(0, frame.firstRow); r < last; ++r) {
+        const RowRef row = rowAt(r);
+        const QRect box(
+            rect.left(), lanes.top() + (r - frame.firstRow) * m_style.rowHeight, rect.width(), m_style.rowHeight);
+        const bool group = row.kind == LaneModel::QueueGroup || row.kind == LaneModel::ActorGroup;
+        if (group)
+            p.fillRect(box, m_style.groupBackground);
+        TimelineFrame rowFrame = frame;
+        rowFrame.axis = axis;
+        if (row.kind == LaneModel::MessageRow)
+            paintMessage(p, box, rowFrame, row.id);
+        else if (row.kind == LaneModel::ActorRow)
+            paintActor(p, box, rowFrame, row.id);
+        if (row.kind == LaneModel::MessageRow && row.id == frame.selected) {
+            p.setPen(QPen(m_style.selection, 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(box.adjusted(1, 1, -2, -2));
+        }
+        // Label column.
+        QRect label(rect.left(), box.top(), m_style.labelWidth - 6, box.height());
+        p.fillRect(label, group ? m_style.groupBackground : m_style.background);
+        QFont font = p.font();
+        font.setBold(group);
+        p.setFont(font);
+        p.setPen(m_style.text);
+        p.drawText(label.adjusted(group ? 4 : 14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, rowLabel(row));
+        font.setBold(false);
+        p.setFont(font);
+    }
+    p.setClipping(false);
+
+    // The "now" line.
+    const double nowX = axis.toX(frame.now);
+    if (nowX >= left && nowX <= right) {
+        p.setPen(QPen(m_style.now, 2));
+        p.drawLine(QPointF(nowX, rect.top() + m_style.rulerHeight - 6), QPointF(nowX, lanes.bottom()));
+    }
+    paintRuler(p, QRect(rect.left(), rect.top(), rect.width(), m_style.rulerHeight), axis);
+    if (frame.legend)
+        paintLegend(
+            p, QRect(rect.left(), rect.bottom() - m_style.legendHeight + 1, rect.width(), m_style.legendHeight));
+    p.restore();
+}
+
+void TimelinePainter::paintRuler(QPainter& p, const QRect& area, const TimeAxis& axis) const
+{
+    p.fillRect(area, m_style.groupBackground);
+    p.setPen(m_style.text);
+    const double width = area.right() - axis.left;
+    const TimeMs step = tickStep(axis.msPerPixel);
+    for (const Tick& tick : ticks(axis, width)) {
+        const double x = axis.toX(tick.time);
+        p.drawLine(QPointF(x, area.bottom() - (tick.major ? 8 : 4)), QPointF(x, area.bottom()));
+        p.drawText(QRectF(x + 3, area.top(), 90, area.height() - 4), Qt::AlignLeft | Qt::AlignVCenter,
+            QString::fromStdString(tickLabel(tick.time, step)));
+    }
+    p.drawLine(area.bottomLeft(), area.bottomRight());
+}
+
+void TimelinePainter::paintMessage(QPainter& p, const QRect& row, const TimelineFrame& frame, MessageIndex lane) const
+{
+    const Engine& engine = *m_model.engine();
+    const EventLog& log = engine.log();
+    const LaneIndex& index = m_model.lanes();
+    const LaneChain& chain = index.lane(lane);
+    const TimeAxis& axis = frame.axis;
+    const double left = axis.left, right = row.right();
+    const TimeMs viewEnd = axis.toTime(right);
+    SegmentWriter writer(p, m_style, row.top(), row.height(), left, right);
+    MessageState state = MessageState::None;
+    TimeMs since = 0;
+    uint32_t receives = 0;
+    double lastMarkX = -1e9;
+    const auto mark = [&](double x, const QColor& color, const QString& glyph) {
+        if (x < left || x > right || x - lastMarkX < 4)
+            return;
+        lastMarkX = x;
+        p.setPen(color);
+        p.drawText(QRectF(x - 6, row.top() - 1, 12, row.height()), Qt::AlignCenter, glyph);
+    };
+    struct PendingMark {
+        double x;
+        QColor color;
+        QString glyph;
+    };
+    std::vector<PendingMark> marks;
+    for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+        const Event& e = log[ev];
+        if (e.time > viewEnd && state != MessageState::None && !isLive(state))
+            break;
+        if (isTransition(e)) {
+            if (isLive(state))
+                writer.add(axis.toX(since), axis.toX(e.time), state, stateLabel(state, receives));
+            state = e.to;
+            since = e.time;
+            if (e.cause == Cause::Receive)
+                receives = e.detail;
+            if (!isLive(state)) { // the lane ends here: an end cap in the terminal state's colour
+                writer.flush();
+                const double x = axis.toX(e.time);
+                if (x >= left && x <= right)
+                    p.fillRect(QRectF(x, row.top() + 3, 4, row.height() - 6), m_style.fill(state));
+            }
+        }
+        const double x = axis.toX(e.time);
+        if (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight)
+            marks.push_back({ x, m_style.mark, QStringLiteral("◆") });
+        else if (e.cause == Cause::ConsumerCrashed)
+            marks.push_back({ x, m_style.crash, QStringLiteral("✕") });
+        else if (e.cause == Cause::ProcessingStarted && e.detail == 1)
+            marks.push_back({ x, m_style.duplicate, QStringLiteral("2×") });
+        else if (e.cause == Cause::MoveToDlq)
+            marks.push_back({ x, m_style.stateColor[size_t(MessageState::DeadLettered)], QStringLiteral("➜") });
+    }
+    if (isLive(state))
+        writer.add(axis.toX(since), axis.toX(std::max(since, frame.now)), state, stateLabel(state, receives));
+    writer.flush();
+    for (const auto& m : marks)
+        mark(m.x, m.color, m.glyph);
+}
+
+void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFrame& frame, uint32_t actor) const
+{
+    const Engine& engine = *m_model.engine();
+    const EventLog& log = engine.log();
+    const LaneIndex& index = m_model.lanes();
+    const TimeAxis& axis = frame.axis;
+    const double left = axis.left, right = row.right();
+    const auto bar = [&](TimeMs from, TimeMs to, const QColor& color, int inset, const QString& label) {
+        const double x0 = std::max(left, axis.toX(from)), x1 = std::min(right, axis.toX(to));
+        if (x1 <= x0)
+            return;
+        const QRectF box(x0, row.top() + inset, std::max(1.0, x1 - x0), row.height() - 2 * inset);
+        p.fillRect(box, color);
+        if (!label.isEmpty() && box.width() > 60) {
+            p.setPen(QColor(0xFF, 0xFF, 0xFF));
+            p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+        }
+    };
+    constexpr TimeMs kNone = INT64_MIN; // plain sentinels: GCC 12 misreads std::optional here
+    TimeMs polling = kNone, working = kNone, crashed = kNone;
+    MessageIndex workingOn = kNoMessage;
+    for (uint32_t ev = index.actor(actor).first; ev != kNoEvent; ev = index.nextOfActor(ev)) {
+        const Event& e = log[ev];
+        switch (e.cause) {
+        case Cause::PollStarted:
+            polling = e.time;
+            break;
+        case Cause::PollEnded:
+            if (polling != kNone)
+                bar(polling, e.time, m_style.polling, 6, {});
+            polling = kNone;
+            break;
+        case Cause::ProcessingStarted:
+            working = e.time;
+            workingOn = e.message;
+            break;
+        case Cause::ProcessingFinished:
+        case Cause::ProcessingFailed:
+            if (working != kNone)
+                bar(working, e.time, e.cause == Cause::ProcessingFailed ? m_style.failed : m_style.working, 2,
+                    QString::fromStdString(engine.message(workingOn).messageId().substr(0, 8)));
+            working = kNone;
+            break;
+        case Cause::ConsumerCrashed:
+            if (working != kNone)
+                bar(working, e.time, m_style.failed, 2, {});
+            working = polling = kNone;
+            crashed = e.time;
+            break;
+        case Cause::ConsumerRestarted:
+            if (crashed != kNone)
+                bar(crashed, e.time, m_style.crash, 7, {});
+            crashed = kNone;
+            break;
+        default:
+            break;
+        }
+    }
+    if (polling != kNone)
+        bar(polling, frame.now, m_style.polling, 6, {});
+    if (working != kNone)
+        bar(working, frame.now, m_style.working, 2,
+            QString::fromStdString(engine.message(workingOn).messageId().substr(0, 8)));
+    if (crashed != kNone)
+        bar(crashed, frame.now, m_style.crash, 7, QObject::tr("crashed"));
+}
+
+void TimelinePainter::paintLegend(QPainter& p, const QRect& area) const
+{
+    p.fillRect(area, m_style.groupBackground);
+    const std::pair<MessageState, QString> entries[] = {
+        { MessageState::Delayed, QObject::tr("delayed") },
+        { MessageState::Visible, QObject::tr("visible") },
+        { MessageState::InFlight, QObject::tr("in flight") },
+        { MessageState::Deleted, QObject::tr("deleted") },
+        { MessageState::DeadLettered, QObject::tr("dead-lettered") },
+        { MessageState::Expired, QObject::tr("expired") },
+        { MessageState::Purged, QObject::tr("purged") },
+        { MessageState::Redriven, QObject::tr("redriven") },
+    };
+    int x = area.left() + 8;
+    const QFontMetrics metrics(p.font());
+    for (const auto& [state, name] : entries) {
+        const QRect swatch(x, area.top() + 6, 22, area.height() - 12);
+        p.fillRect(swatch, m_style.fill(state));
+        if (m_style.statePattern[size_t(state)] != Qt::NoBrush)
+            p.fillRect(swatch, m_style.pattern(state));
+        p.setPen(m_style.text);
+        p.drawText(QRect(x + 26, area.top(), 200, area.height()), Qt::AlignVCenter | Qt::AlignLeft, name);
+        x += 26 + metrics.horizontalAdvance(name) + 16;
+    }
+    p.setPen(m_style.duplicate);
+    p.drawText(QRect(x, area.top(), 200, area.height()), Qt::AlignVCenter | Qt::AlignLeft,
+        QObject::tr("2× duplicate  ✕ crash  ◆ extended"));
+    x += metrics.horizontalAdvance(QObject::tr("2× duplicate  ✕ crash  ◆ extended")) + 16;
+    const QRect working(x, area.top() + 6, 22, area.height() - 12);
+    p.fillRect(working, m_style.working);
+    p.setPen(m_style.text);
+    p.drawText(QRect(x + 26, area.top(), 200, area.height()), Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("working"));
+    x += 26 + metrics.horizontalAdvance(QObject::tr("working")) + 16;
+    p.fillRect(QRect(x, area.top() + 6, 22, area.height() - 12), m_style.failed);
+    p.drawText(QRect(x + 26, area.top(), 200, area.height()), Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("failed"));
+}
+
+std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const TimelineFrame& frame, QPoint at) const
+{
+    const QRect lanes = lanesArea(rect, frame.legend);
+    if (!m_model.engine() || !lanes.contains(at) || at.x() < rect.left() + m_style.labelWidth)
+        return std::nullopt;
+    const int flat = frame.firstRow + (at.y() - lanes.top()) / m_style.rowHeight;
+    if (flat >= totalRows())
+        return std::nullopt;
+    TimelineHit out;
+    out.row = rowAt(flat);
+    if (out.row.kind != LaneModel::MessageRow)
+        return std::nullopt;
+    TimeAxis axis = frame.axis;
+    axis.left = rect.left() + m_style.labelWidth;
+    const TimeMs t = axis.toTime(at.x());
+    const Engine& engine = *m_model.engine();
+    const LaneIndex& index = m_model.lanes();
+    MessageState state = MessageState::None;
+    TimeMs since = 0;
+    Cause cause = Cause::Send;
+    uint32_t detail = 0;
+    for (uint32_t ev = index.lane(out.row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+        const Event& e = engine.log()[ev];
+        if (!isTransition(e))
+            continue;
+        if (e.time > t)
+            break;
+        state = e.to;
+        since = e.time;
+        cause = e.cause;
+        detail = e.detail;
+    }
+    if (!isLive(state) && state != MessageState::None)
+        return std::nullopt;
+    if (state == MessageState::None)
+        return std::nullopt;
+    // The end of this segment: the next transition, or now.
+    TimeMs until = frame.now;
+    for (uint32_t ev = index.lane(out.row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+        const Event& e = engine.log()[ev];
+        if (isTransition(e) && e.time > since && e.time >= t) {
+            until = e.time;
+            break;
+        }
+    }
+    out.from = since;
+    out.to = until;
+    out.state = state;
+    const MessageRecord& record = engine.message(out.row.id);
+    QString why = QString::fromLatin1(toString(cause));
+    if (cause == Cause::Receive)
+        why = QObject::tr("receive #%1").arg(detail);
+    out.text = QObject::tr("%1\n%2 from %3 to %4 (%5)\ncause: %6")
+                   .arg(QString::fromStdString(record.messageId()), QString::fromLatin1(toString(state)),
+                       QString::fromStdString(sim::formatDuration(since)),
+                       QString::fromStdString(sim::formatDuration(until)),
+                       QString::fromStdString(sim::formatDuration(until - since)), why);
+    return out;
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,62 @@
+// Paints the timeline (ruler, lanes, marks, now line, legend) on any QPainter: the widget, a QImage, an SVG or a
+// PDF. It reads the model's lane chains and walks only the rows that are visible.
+#pragma once
+
+#include "lane_model.h"
+#include "time_axis.h"
+#include "timeline_style.h"
+
+#include <QPainter>
+#include <QRect>
+#include <optional>
+
+namespace lifeline::ui {
+
+struct RowRef {
+    LaneModel::RowKind kind = LaneModel::QueueGroup;
+    int group = 0; // queue group (for QueueGroup / MessageRow)
+    uint32_t id = 0; // lane (MessageRow) or actor (ActorRow)
+};
+
+struct TimelineFrame {
+    TimeAxis axis;
+    int firstRow = 0; // scroll position, in rows
+    TimeMs now = 0;
+    MessageIndex selected = kNoMessage;
+    bool legend = true;
+};
+
+// What is under the mouse: a lane's segment or mark, for the tooltip.
+struct TimelineHit {
+    RowRef row;
+    TimeMs from = 0, to = 0;
+    MessageState state = MessageState::None;
+    QString text;
+};
+
+class TimelinePainter {
+public:
+    TimelinePainter(const LaneModel& model, const TimelineStyle& style);
+
+    void paint(QPainter& painter, const QRect& rect, const TimelineFrame& frame) const;
+
+    int totalRows() const;
+    RowRef rowAt(int flatRow) const;
+    int rowOfLane(MessageIndex lane) const; // -1 when not shown
+    int rowTop(const QRect& rect, const TimelineFrame& frame, int flatRow) const;
+    int rowsVisible(const QRect& rect) const;
+    QRect lanesArea(const QRect& rect, bool legend) const;
+    std::optional<TimelineHit> hit(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
+
+private:
+    void paintRuler(QPainter& p, const QRect& area, const TimeAxis& axis) const;
+    void paintMessage(QPainter& p, const QRect& row, const TimelineFrame& frame, MessageIndex lane) const;
+    void paintActor(QPainter& p, const QRect& row, const TimelineFrame& frame, uint32_t actor) const;
+    void paintLegend(QPainter& p, const QRect& area) const;
+    QString rowLabel(const RowRef& row) const;
+
+    const LaneModel& m_model;
+    const TimelineStyle& m_style;
+};
+
+} // namespace lifeline::ui

@@ -1,0 +1,34 @@
+// Colours, patterns and sizes of the timeline, in one place: the screen and the exports share them. The palette is
+// Okabe-Ito (readable with the common colour-vision deficiencies) and every state also has its own pattern.
+#pragma once
+
+#include "lifeline/event_log.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+#include <QPen>
+#include <array>
+
+namespace lifeline::ui {
+
+struct TimelineStyle {
+    bool dark = false;
+    int rowHeight = 18;
+    int groupHeight = 22;
+    int labelWidth = 150;
+    int rulerHeight = 26;
+    int legendHeight = 24;
+    QColor background, text, grid, groupBackground, selection, now;
+    std::array<QColor, size_t(MessageState::Count)> stateColor;
+    std::array<Qt::BrushStyle, size_t(MessageState::Count)> statePattern;
+    QColor patternInk; // the lines drawn over a state's colour
+    QColor polling, working, failed, crash, mark, duplicate;
+
+    static TimelineStyle light();
+    static TimelineStyle darkTheme();
+    QBrush fill(MessageState state) const { return QBrush(stateColor[size_t(state)]); }
+    QBrush pattern(MessageState state) const { return QBrush(patternInk, statePattern[size_t(state)]); }
+};
+
+} // namespace lifeline::ui

@@ -1,0 +1,192 @@
+#include "timeline_view.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+namespace lifeline::ui {
+
+TimelineView::TimelineView(LaneModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_style(TimelineStyle::light())
+    , m_painter(*model, m_style)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(400, 200);
+    m_frame.axis.msPerPixel = 100;
+    connect(model, &QAbstractItemModel::rowsInserted, this, qOverload<>(&QWidget::update));
+    connect(model, &QAbstractItemModel::dataChanged, this, qOverload<>(&QWidget::update));
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        m_frame.selected = kNoMessage;
+        m_frame.firstRow = 0;
+        update();
+    });
+}
+
+void TimelineView::setStyleSheetTheme(bool dark)
+{
+    m_style = dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    update();
+}
+
+void TimelineView::setNow(TimeMs now)
+{
+    m_frame.now = now;
+    if (m_follow) {
+        // Keep "now" at about nine tenths of the width; until the run fills the view, show it from 0.
+        const double span = timeWidth() * m_frame.axis.msPerPixel;
+        m_frame.axis.start = std::max<TimeMs>(0, now - TimeMs(span * 0.9));
+    }
+    update();
+}
+
+void TimelineView::fitAll()
+{
+    m_frame.axis.fit(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }), timeWidth());
+    update();
+}
+
+void TimelineView::zoomAround(double x, double factor)
+{
+    TimeAxis axis = m_frame.axis;
+    axis.left = m_style.labelWidth;
+    axis.zoomAround(x, factor);
+    m_frame.axis.start = axis.start;
+    m_frame.axis.msPerPixel = axis.msPerPixel;
+    update();
+}
+
+void TimelineView::panPixels(double dx)
+{
+    m_frame.axis.panPixels(dx);
+    setFollowLive(false);
+    update();
+}
+
+void TimelineView::scrollRows(int rows)
+{
+    const int maxFirst = std::max(0, m_painter.totalRows() - m_painter.rowsVisible(rect()) + 1);
+    m_frame.firstRow = std::clamp(m_frame.firstRow + rows, 0, maxFirst);
+    update();
+}
+
+void TimelineView::setFollowLive(bool follow)
+{
+    if (m_follow == follow)
+        return;
+    m_follow = follow;
+    if (follow)
+        setNow(m_frame.now);
+    emit followLiveChanged(follow);
+}
+
+void TimelineView::select(MessageIndex lane)
+{
+    m_frame.selected = lane;
+    if (lane != kNoMessage) {
+        const int row = m_painter.rowOfLane(lane);
+        const int visible = m_painter.rowsVisible(rect()) - 2;
+        if (row >= 0 && (row < m_frame.firstRow || row >= m_frame.firstRow + visible))
+            m_frame.firstRow = std::max(0, row - visible / 2);
+    }
+    emit laneSelected(lane);
+    update();
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    m_painter.paint(p, rect(), m_frame);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    const double notches = event->angleDelta().y() / 120.0;
+    if (event->modifiers() & Qt::ControlModifier)
+        zoomAround(event->position().x(), std::pow(1.25, notches));
+    else if (event->modifiers() & Qt::ShiftModifier)
+        panPixels(notches * 60);
+    else
+        scrollRows(int(-notches * 3));
+    event->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    const double middle = m_style.labelWidth + timeWidth() / 2;
+    switch (event->key()) {
+    case Qt::Key_W:
+        zoomAround(middle, 1.5);
+        break;
+    case Qt::Key_S:
+        zoomAround(middle, 1 / 1.5);
+        break;
+    case Qt::Key_A:
+        panPixels(timeWidth() / 5);
+        break;
+    case Qt::Key_D:
+        panPixels(-timeWidth() / 5);
+        break;
+    case Qt::Key_F:
+        setFollowLive(false);
+        fitAll();
+        break;
+    case Qt::Key_Escape:
+        select(kNoMessage);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    m_dragging = true;
+    m_dragFrom = m_pressAt = event->position().toPoint();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_dragging && (event->buttons() & (Qt::LeftButton | Qt::MiddleButton | Qt::RightButton))) {
+        const QPoint now = event->position().toPoint();
+        if ((now - m_pressAt).manhattanLength() > 3) {
+            panPixels(now.x() - m_dragFrom.x());
+            scrollRows((m_dragFrom.y() - now.y()) / m_style.rowHeight);
+            if ((m_dragFrom.y() - now.y()) / m_style.rowHeight != 0)
+                m_dragFrom.setY(now.y());
+            m_dragFrom.setX(now.x());
+        }
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    const bool click = (event->position().toPoint() - m_pressAt).manhattanLength() <= 3;
+    m_dragging = false;
+    if (!click || event->button() != Qt::LeftButton)
+        return;
+    const auto hit = m_painter.hit(rect(), m_frame, event->position().toPoint());
+    select(hit ? MessageIndex(hit->row.id) : kNoMessage);
+}
+
+bool TimelineView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        if (const auto hit = m_painter.hit(rect(), m_frame, help->pos()))
+            QToolTip::showText(help->globalPos(), hit->text, this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace lifeline::ui
