@@ -46,7 +46,7 @@ TEST_CASE("2023 limits: 256 KiB MaximumMessageSize", "[attributes]")
     CHECK(engine.getQueueAttributes("q", { "MaximumMessageSize" }).value().at("MaximumMessageSize") == "262144");
 }
 
-TEST_CASE("attribute ranges: edges accepted, one past refused with AWS's text", "[attributes]")
+TEST_CASE("attribute ranges: edges accepted - one past refused with AWS's text", "[attributes]")
 {
     struct Row {
         const char* name;

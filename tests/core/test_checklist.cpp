@@ -20,7 +20,7 @@ Result<ReceiveOutcome> poll(
 }
 } // namespace
 
-TEST_CASE("checklist 1: a delayed message is invisible at once, a 2 s long poll gets it", "[checklist]")
+TEST_CASE("checklist 1: a delayed message is invisible at once - a 2 s long poll gets it", "[checklist]")
 {
     Fixture f;
     f.create("q");
@@ -31,7 +31,7 @@ TEST_CASE("checklist 1: a delayed message is invisible at once, a 2 s long poll 
     CHECK(f.engine.takeCompletedPolls().at(0).messages.size() == 1);
 }
 
-TEST_CASE("checklist 2, 6: redelivery after the timeout with a new handle; VT=0 leaves it visible", "[checklist]")
+TEST_CASE("checklist 2 - 6: redelivery after the timeout with a new handle - VT=0 leaves it visible", "[checklist]")
 {
     Fixture f;
     f.create("q", { { "VisibilityTimeout", "1" } });
@@ -73,7 +73,7 @@ TEST_CASE("checklist 10: after CMV(0) exactly one receive gets it", "[checklist]
     CHECK(f.receive("q").empty());
 }
 
-TEST_CASE("checklist 13: counters before and after the timeout, standard and FIFO", "[checklist]")
+TEST_CASE("checklist 13: counters before and after the timeout - standard and FIFO", "[checklist]")
 {
     Fixture f;
     f.create("q", { { "VisibilityTimeout", "5" } });
@@ -93,7 +93,7 @@ TEST_CASE("checklist 13: counters before and after the timeout, standard and FIF
     CHECK(f.counters("f.fifo") == counts(4, 2, 0));
 }
 
-TEST_CASE("checklist 15: three FIFO long polls; a send into the in-flight group wakes none; a delete wakes one",
+TEST_CASE("checklist 15: three FIFO long polls - a send into the in-flight group wakes none - a delete wakes one",
     "[checklist]")
 {
     Fixture f;
@@ -112,7 +112,7 @@ TEST_CASE("checklist 15: three FIFO long polls; a send into the in-flight group 
     CHECK(f.engine.takeCompletedPolls().size() == 2); // the other two end empty
 }
 
-TEST_CASE("checklist 17: receiving 2 of g1 blocks g1; the next receive serves g2", "[checklist]")
+TEST_CASE("checklist 17: receiving 2 of g1 blocks g1 - the next receive serves g2", "[checklist]")
 {
     Fixture f;
     f.create("q.fifo", kFifo);
@@ -124,7 +124,7 @@ TEST_CASE("checklist 17: receiving 2 of g1 blocks g1; the next receive serves g2
     CHECK(f.bodies(f.receive("q.fifo", 2)) == std::vector<std::string> { "g2-a" });
 }
 
-TEST_CASE("checklist 20: a partially deleted group stays blocked; draining returns the other groups", "[checklist]")
+TEST_CASE("checklist 20: a partially deleted group stays blocked - draining returns the other groups", "[checklist]")
 {
     Fixture f;
     f.create("q.fifo", kFifo);
@@ -154,7 +154,7 @@ TEST_CASE("checklist 21: a FIFO queue-level delay works", "[checklist]")
     CHECK(f.receive("q.fifo").size() == 1);
 }
 
-TEST_CASE("checklist 23: the deduplication interval: suppressed at 5 min, accepted after 6", "[checklist]")
+TEST_CASE("checklist 23: the deduplication interval: suppressed at 5 min - accepted after 6", "[checklist]")
 {
     Fixture f;
     f.create("q.fifo", { { "FifoQueue", "true" } });
@@ -166,7 +166,7 @@ TEST_CASE("checklist 23: the deduplication interval: suppressed at 5 min, accept
 }
 
 TEST_CASE(
-    "checklist 28: a long poll does not wait to fill Max; the queue's wait time applies when omitted", "[checklist]")
+    "checklist 28: a long poll does not wait to fill Max - the queue's wait time applies when omitted", "[checklist]")
 {
     Fixture f;
     f.create("q", { { "ReceiveMessageWaitTimeSeconds", "5" } });

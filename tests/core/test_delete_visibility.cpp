@@ -3,7 +3,7 @@
 using namespace lifeline;
 using namespace lifeline::test;
 
-TEST_CASE("DeleteMessage: current handle deletes; again is OK; garbage is ReceiptHandleIsInvalid", "[delete]")
+TEST_CASE("DeleteMessage: current handle deletes - again is OK - garbage is ReceiptHandleIsInvalid", "[delete]")
 {
     Fixture f;
     f.create("q");
@@ -33,7 +33,7 @@ TEST_CASE("standard queue: a handle whose timeout expired still deletes (AWS-sna
     CHECK(f.receive("q").empty());
 }
 
-TEST_CASE("standard queue: an old handle after a re-receive deletes by default, or not when configured", "[delete]")
+TEST_CASE("standard queue: an old handle after a re-receive deletes by default - or not when configured", "[delete]")
 {
     for (bool deletes : { true, false }) {
         EngineOptions options;
@@ -49,7 +49,7 @@ TEST_CASE("standard queue: an old handle after a re-receive deletes by default, 
     }
 }
 
-TEST_CASE("FIFO queue: an expired handle cannot delete; an extended one can (AWS-snap)", "[delete][fifo]")
+TEST_CASE("FIFO queue: an expired handle cannot delete - an extended one can (AWS-snap)", "[delete][fifo]")
 {
     Fixture f;
     f.create(
@@ -68,7 +68,7 @@ TEST_CASE("FIFO queue: an expired handle cannot delete; an extended one can (AWS
     CHECK(f.counters("q.fifo") == counts(0, 0, 0));
 }
 
-TEST_CASE("ChangeMessageVisibility counts from the call; 0 ends it at once", "[visibility]")
+TEST_CASE("ChangeMessageVisibility counts from the call - 0 ends it at once", "[visibility]")
 {
     Fixture f;
     f.create("q", { { "VisibilityTimeout", "10" } });
@@ -106,7 +106,7 @@ TEST_CASE("the 12-hour cap counts from the receive and is not reset by extending
         == "Value 43201 for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided.");
 }
 
-TEST_CASE("ChangeMessageVisibility on an expired handle is OK and does nothing; on a deleted message it fails",
+TEST_CASE("ChangeMessageVisibility on an expired handle is OK and does nothing - on a deleted message it fails",
     "[visibility]")
 {
     Fixture f;
@@ -173,7 +173,7 @@ TEST_CASE("batch delete and batch visibility report per entry", "[delete][visibi
     CHECK(f.counters("q") == counts(0, 1, 0));
 }
 
-TEST_CASE("bodies of ended messages: released by default; kept when short with keepEndedBodies", "[delete]")
+TEST_CASE("bodies of ended messages: released by default - kept when short with keepEndedBodies", "[delete]")
 {
     Fixture released;
     released.create("q");

@@ -3,7 +3,7 @@
 using namespace lifeline;
 using namespace lifeline::test;
 
-TEST_CASE("DLQ: the move happens on the receive after maxReceiveCount, not when the timeout ends", "[dlq]")
+TEST_CASE("DLQ: the move happens on the receive after maxReceiveCount - not when the timeout ends", "[dlq]")
 {
     Fixture f;
     f.create("dlq");
@@ -53,7 +53,7 @@ TEST_CASE("DLQ with maxReceiveCount 1 and a zero visibility timeout (AWS-val)", 
     CHECK(attributes.at("DeadLetterQueueSourceArn") == "arn:aws:sqs:us-east-1:000000000000:q");
 }
 
-TEST_CASE("DLQ move wakes a long poll on the DLQ; the source's poll keeps waiting", "[dlq][longpoll]")
+TEST_CASE("DLQ move wakes a long poll on the DLQ - the source's poll keeps waiting", "[dlq][longpoll]")
 {
     Fixture f;
     f.create("dlq");
@@ -74,7 +74,7 @@ TEST_CASE("DLQ move wakes a long poll on the DLQ; the source's poll keeps waitin
     CHECK(f.engine.pendingPollCount() == 1);
 }
 
-TEST_CASE("FIFO DLQ: moved after 3 receives, the group keeps working", "[dlq][fifo]")
+TEST_CASE("FIFO DLQ: moved after 3 receives - the group keeps working", "[dlq][fifo]")
 {
     Fixture f;
     const AttributeMap fifo { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" } };
@@ -94,7 +94,7 @@ TEST_CASE("FIFO DLQ: moved after 3 receives, the group keeps working", "[dlq][fi
     CHECK(moved[0].messageDeduplicationId == sent.messageId); // replaced with the message id (AWS-doc)
 }
 
-TEST_CASE("DLQ retention: standard keeps the original enqueue time, FIFO restarts it", "[dlq][retention]")
+TEST_CASE("DLQ retention: standard keeps the original enqueue time - FIFO restarts it", "[dlq][retention]")
 {
     for (bool fifo : { false, true }) {
         Fixture f;
@@ -121,7 +121,7 @@ TEST_CASE("DLQ retention: standard keeps the original enqueue time, FIFO restart
     }
 }
 
-TEST_CASE("move task: back to the original source, as new messages", "[redrive]")
+TEST_CASE("move task: back to the original source - as new messages", "[redrive]")
 {
     Fixture f;
     f.create("dlq");
@@ -150,7 +150,7 @@ TEST_CASE("move task: back to the original source, as new messages", "[redrive]"
     CHECK(back[0].approximateReceiveCount == 1); // its count starts again (floci #900)
 }
 
-TEST_CASE("move task: rate limit, listing while running, cancel", "[redrive]")
+TEST_CASE("move task: rate limit - listing while running - cancel", "[redrive]")
 {
     Fixture f;
     f.create("dlq");

@@ -7,7 +7,7 @@ namespace {
 const AttributeMap kFifo { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" } };
 }
 
-TEST_CASE("FIFO: a receive returns as many of one group as it can, in order, then other groups", "[fifo]")
+TEST_CASE("FIFO: a receive returns as many of one group as it can - in order - then other groups", "[fifo]")
 {
     Fixture f;
     f.create("q.fifo", kFifo);
@@ -18,7 +18,7 @@ TEST_CASE("FIFO: a receive returns as many of one group as it can, in order, the
     CHECK(f.bodies(f.receive("q.fifo", 10)) == std::vector<std::string> { "g1-m1", "g1-m2", "g1-m3", "g2-m1" });
 }
 
-TEST_CASE("FIFO: a group in flight blocks later messages of that group; other groups go on", "[fifo]")
+TEST_CASE("FIFO: a group in flight blocks later messages of that group - other groups go on", "[fifo]")
 {
     Fixture f;
     f.create("q.fifo", kFifo);
@@ -42,7 +42,7 @@ TEST_CASE("FIFO: a group in flight blocks later messages of that group; other gr
     CHECK(f.bodies(f.receive("q.fifo", 10)) == std::vector<std::string> { "g1-c", "g1-d", "g1-e" });
 }
 
-TEST_CASE("FIFO: a group is served up to its first message that is still invisible (AWS-snap, 3 positions)", "[fifo]")
+TEST_CASE("FIFO: a group is served up to its first message that is still invisible (AWS-snap - 3 positions)", "[fifo]")
 {
     for (int extended = 0; extended < 3; ++extended) {
         Fixture f;
@@ -89,7 +89,7 @@ TEST_CASE("FIFO: an emptied group takes new messages", "[fifo]")
     CHECK(f.bodies(f.receive("q.fifo")) == std::vector<std::string> { "b" });
 }
 
-TEST_CASE("FIFO send rules: group id required, dedup id or content-based required", "[fifo][send]")
+TEST_CASE("FIFO send rules: group id required - dedup id or content-based required", "[fifo][send]")
 {
     Fixture f;
     f.create("plain.fifo", { { "FifoQueue", "true" } });
@@ -120,7 +120,7 @@ TEST_CASE("FIFO send rules: group id required, dedup id or content-based require
     CHECK(f.counters("plain.fifo") == counts(2, 0, 0));
 }
 
-TEST_CASE("FIFO deduplication: 5-minute window, survives delete, purge clears it", "[fifo][dedup]")
+TEST_CASE("FIFO deduplication: 5-minute window - survives delete - purge clears it", "[fifo][dedup]")
 {
     Fixture f;
     f.create("q.fifo", kFifo);
@@ -144,7 +144,7 @@ TEST_CASE("FIFO deduplication: 5-minute window, survives delete, purge clears it
 }
 
 TEST_CASE(
-    "FIFO deduplication scope: queue-wide by default, per group with messageGroup, fixed at creation", "[fifo][dedup]")
+    "FIFO deduplication scope: queue-wide by default - per group with messageGroup - fixed at creation", "[fifo][dedup]")
 {
     Fixture f;
     f.create("q.fifo", { { "FifoQueue", "true" } });
@@ -159,7 +159,7 @@ TEST_CASE(
     CHECK(f.send("q.fifo", "c", {}, "g3", std::string("id")).deduplicated);
 }
 
-TEST_CASE("content-based deduplication hashes the body only; an explicit id equal to an earlier hash is a duplicate",
+TEST_CASE("content-based deduplication hashes the body only - an explicit id equal to an earlier hash is a duplicate",
     "[fifo][dedup]")
 {
     Fixture f;

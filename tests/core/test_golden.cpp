@@ -182,7 +182,7 @@ TEST_CASE("golden: receive and delete errors", "[golden]")
         { { got[0].receiptHandle, "<receipt-handle:1>" } });
 }
 
-TEST_CASE("golden: DLQ carries id, body, attributes, trace header; receive count 2", "[golden][dlq]")
+TEST_CASE("golden: DLQ carries id - body - attributes - trace header - receive count 2", "[golden][dlq]")
 {
     Fixture f;
     f.create("dlq");
@@ -241,7 +241,7 @@ void expectRecordedAttributes(Engine& engine, const std::string& label)
 }
 } // namespace
 
-TEST_CASE("golden: default attributes of a new queue, a KMS key set and removed", "[golden][attributes]")
+TEST_CASE("golden: default attributes of a new queue - a KMS key set and removed", "[golden][attributes]")
 {
     Fixture f;
     f.create("q");

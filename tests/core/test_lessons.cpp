@@ -58,7 +58,7 @@ std::string refusedText(const Simulation& s)
 
 } // namespace
 
-TEST_CASE("lessons: all sixteen load, in order, with every text", "[lessons]")
+TEST_CASE("lessons: all sixteen load - in order - with every text", "[lessons]")
 {
     const auto& lessons = builtinLessons();
     REQUIRE(lessons.size() == lessonSources().size());
@@ -79,7 +79,7 @@ TEST_CASE("lessons: all sixteen load, in order, with every text", "[lessons]")
     CHECK(findLesson("nope") == nullptr);
 }
 
-TEST_CASE("lesson 1: received is not deleted; deleting ends the lane", "[lessons]")
+TEST_CASE("lesson 1: received is not deleted - deleting ends the lane", "[lessons]")
 {
     const auto forgets = runLesson("life-of-a-message", false);
     const auto summary = forgets->summary();
@@ -143,7 +143,7 @@ TEST_CASE("lesson 4: FIFO refuses a message timer with SQS's exact text", "[less
         CHECK(events(*fixed, Cause::DelayEnded, send.message).at(0).time - send.time == 30000);
 }
 
-TEST_CASE("lesson 5: a delay change leaves a standard queue's waiting messages alone, delays FIFO's", "[lessons]")
+TEST_CASE("lesson 5: a delay change leaves a standard queue's waiting messages alone - delays FIFO's", "[lessons]")
 {
     const auto s = runLesson("changing-the-delay", false);
     const MessageIndex standard = laneWithBody(*s, "standard message");
@@ -156,7 +156,7 @@ TEST_CASE("lesson 5: a delay change leaves a standard queue's waiting messages a
     CHECK(events(*fixed, Cause::DelayEnded, laneWithBody(*fixed, "standard message")).at(0).time == 121000);
 }
 
-TEST_CASE("lesson 6: without a visibility timeout a job is done twice; 30 s protects it", "[lessons]")
+TEST_CASE("lesson 6: without a visibility timeout a job is done twice - 30 s protects it", "[lessons]")
 {
     CHECK(runLesson("visibility-protects-work", false)->summary().duplicates > 0);
     const auto fixed = runLesson("visibility-protects-work", true)->summary();
@@ -185,7 +185,7 @@ TEST_CASE("lesson 7: a crashed consumer's message returns after the timeout with
     }
 }
 
-TEST_CASE("lesson 8: visibility shorter than processing gives duplicates; the fix gives none", "[lessons]")
+TEST_CASE("lesson 8: visibility shorter than processing gives duplicates - the fix gives none", "[lessons]")
 {
     CHECK(runLesson("visibility-too-short", false)->summary().duplicates > 0);
     CHECK(runLesson("visibility-too-short", true)->summary().duplicates == 0);
@@ -201,7 +201,7 @@ TEST_CASE("lesson 9: a heartbeat keeps a long job in flight", "[lessons]")
 }
 
 TEST_CASE(
-    "lesson 10: the poison message is dead-lettered after exactly maxReceiveCount, on the next receive", "[lessons]")
+    "lesson 10: the poison message is dead-lettered after exactly maxReceiveCount - on the next receive", "[lessons]")
 {
     const auto forever = runLesson("poison-pill", false);
     const MessageIndex poison = laneWithBody(*forever, "poison");
@@ -225,7 +225,7 @@ TEST_CASE("lesson 11: long polling cuts empty receives at least tenfold", "[less
     CHECK(longPolling.deleted == shortPolling.deleted);
 }
 
-TEST_CASE("lesson 12: Lambda with visibility = function timeout duplicates; six times does not", "[lessons]")
+TEST_CASE("lesson 12: Lambda with visibility = function timeout duplicates - six times does not", "[lessons]")
 {
     const auto equal = runLesson("lambda-six-times", false)->summary();
     CHECK(equal.duplicates > 0);
@@ -239,7 +239,7 @@ TEST_CASE("lesson 12: Lambda with visibility = function timeout duplicates; six 
     CHECK(sixTimes.deleted == sixTimes.sent);
 }
 
-TEST_CASE("lesson 13: more than 15 minutes is refused; 900 s is the limit", "[lessons]")
+TEST_CASE("lesson 13: more than 15 minutes is refused - 900 s is the limit", "[lessons]")
 {
     const auto refused = runLesson("over-fifteen-minutes", false);
     CHECK(refusedText(*refused)
@@ -252,7 +252,7 @@ TEST_CASE("lesson 13: more than 15 minutes is refused; 900 s is the limit", "[le
 }
 
 TEST_CASE(
-    "lesson 14: one FIFO group is served one message at a time; two groups in parallel, each in order", "[lessons]")
+    "lesson 14: one FIFO group is served one message at a time - two groups in parallel - each in order", "[lessons]")
 {
     for (bool fix : { false, true }) {
         const auto s = runLesson("fifo-message-groups", fix);
@@ -281,7 +281,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("lesson 15: dead-lettered messages stay until redriven; redriven, they are completed", "[lessons]")
+TEST_CASE("lesson 15: dead-lettered messages stay until redriven - redriven - they are completed", "[lessons]")
 {
     const auto stuck = runLesson("redrive", false)->summary();
     CHECK(stuck.deadLettered == 3);

@@ -3,7 +3,7 @@
 using namespace lifeline;
 using namespace lifeline::test;
 
-TEST_CASE("CreateQueue is idempotent with the same attributes, refused with different ones", "[queues]")
+TEST_CASE("CreateQueue is idempotent with the same attributes - refused with different ones", "[queues]")
 {
     Fixture f;
     CHECK(f.engine.createQueue("q", { { "DelaySeconds", "5" } }).value() == "q");
@@ -47,7 +47,7 @@ TEST_CASE("an unknown queue gives NonExistentQueue everywhere", "[queues]")
     CHECK(f.engine.changeMessageVisibility("nope", "x", 1).error() == missing);
 }
 
-TEST_CASE("DeleteQueue: messages end, the name is blocked for 60 s", "[queues]")
+TEST_CASE("DeleteQueue: messages end - the name is blocked for 60 s", "[queues]")
 {
     Fixture f;
     f.create("q");
@@ -64,7 +64,7 @@ TEST_CASE("DeleteQueue: messages end, the name is blocked for 60 s", "[queues]")
     CHECK(f.counters("q") == counts(0, 0, 0));
 }
 
-TEST_CASE("PurgeQueue deletes visible, in-flight and delayed messages; again within 60 s is refused", "[queues]")
+TEST_CASE("PurgeQueue deletes visible - in-flight and delayed messages - again within 60 s is refused", "[queues]")
 {
     Fixture f;
     f.create("q");

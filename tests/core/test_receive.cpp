@@ -73,7 +73,7 @@ TEST_CASE("every receive issues a new receipt handle", "[receive]")
     CHECK(second[0].approximateFirstReceiveTimestamp == first[0].approximateFirstReceiveTimestamp);
 }
 
-TEST_CASE("a long poll completes as soon as any message is available, without filling Max", "[receive][longpoll]")
+TEST_CASE("a long poll completes as soon as any message is available - without filling Max", "[receive][longpoll]")
 {
     Fixture f;
     f.create("q");
@@ -93,7 +93,7 @@ TEST_CASE("a long poll completes as soon as any message is available, without fi
 }
 
 TEST_CASE(
-    "a long poll wakes for a delay that ends, a visibility that ends, and a visibility set to 0", "[receive][longpoll]")
+    "a long poll wakes for a delay that ends - a visibility that ends - and a visibility set to 0", "[receive][longpoll]")
 {
     Fixture f;
     f.create("q", { { "VisibilityTimeout", "5" } });
@@ -150,7 +150,7 @@ TEST_CASE("a long poll with nothing to return ends empty when its wait is over",
     CHECK(emptyEnds == 1);
 }
 
-TEST_CASE("long polls are served oldest first, one message each when that is all there is", "[receive][longpoll]")
+TEST_CASE("long polls are served oldest first - one message each when that is all there is", "[receive][longpoll]")
 {
     Fixture f;
     f.create("q");
@@ -181,7 +181,7 @@ TEST_CASE("VisibilityTimeout on a receive applies to that receive only", "[recei
     CHECK(f.counters("q") == counts(1, 0, 0));
 }
 
-TEST_CASE("retention: a message nobody deletes expires, even in flight, judged by the current attribute", "[retention]")
+TEST_CASE("retention: a message nobody deletes expires - even in flight - judged by the current attribute", "[retention]")
 {
     Fixture f;
     f.create("q", { { "MessageRetentionPeriod", "60" }, { "VisibilityTimeout", "120" } });

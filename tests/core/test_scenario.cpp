@@ -76,7 +76,7 @@ TEST_CASE("scenario errors name the field by its path and say what is allowed", 
     CHECK(errorOf("[1, 2]") == "must be an object, got [1,2]");
 }
 
-TEST_CASE("a lesson's fix is a JSON Patch; a broken one is reported", "[scenario]")
+TEST_CASE("a lesson's fix is a JSON Patch - a broken one is reported", "[scenario]")
 {
     const std::string lesson = R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
         "lesson": {"id": "x", "number": 1, "title": "t", "idea": "i", "watch": "w", "trap": "t", "fix": "f",

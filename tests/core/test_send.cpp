@@ -18,7 +18,7 @@ TEST_CASE("a delay queue holds every new message for DelaySeconds", "[send][dela
     CHECK(f.bodies(f.receive("q")) == std::vector<std::string> { "a" });
 }
 
-TEST_CASE("a message timer overrides the queue delay on a standard queue; 0 means no delay", "[send][delay]")
+TEST_CASE("a message timer overrides the queue delay on a standard queue - 0 means no delay", "[send][delay]")
 {
     Fixture f;
     f.create("q", { { "DelaySeconds", "10" } });
@@ -101,7 +101,7 @@ TEST_CASE("standard vs FIFO: changing the queue delay", "[send][delay][fifo]")
     }
 }
 
-TEST_CASE("body rules: empty, characters, size against MaximumMessageSize", "[send]")
+TEST_CASE("body rules: empty - characters - size against MaximumMessageSize", "[send]")
 {
     Fixture f;
     f.create("q");
@@ -123,7 +123,7 @@ TEST_CASE("body rules: empty, characters, size against MaximumMessageSize", "[se
     CHECK(f.engine.sendMessage(request).error().message.ends_with("shorter than 1024 bytes."));
 }
 
-TEST_CASE("message attributes: digests, empty values and limits", "[send]")
+TEST_CASE("message attributes: digests - empty values and limits", "[send]")
 {
     Fixture f;
     f.create("q");
@@ -170,7 +170,7 @@ TEST_CASE("MessageGroupId on a standard queue (fair queues) and id formats", "[s
     CHECK(f.sendError("q", "x", {}, std::string(129, 'a')).code == "InvalidParameterValue");
 }
 
-TEST_CASE("SendMessageBatch: shape errors fail the request, entry errors fail the entry", "[send][batch]")
+TEST_CASE("SendMessageBatch: shape errors fail the request - entry errors fail the entry", "[send][batch]")
 {
     Fixture f;
     f.create("q");

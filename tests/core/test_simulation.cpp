@@ -31,7 +31,7 @@ std::vector<std::tuple<TimeMs, uint32_t, Cause, uint32_t, uint32_t>> trace(const
 }
 } // namespace
 
-TEST_CASE("the same scenario and seed give the same run, event for event; another seed another run", "[simulation]")
+TEST_CASE("the same scenario and seed give the same run - event for event - another seed another run", "[simulation]")
 {
     Simulation a(load(kBusy));
     Simulation b(load(kBusy));
@@ -50,7 +50,7 @@ TEST_CASE("the same scenario and seed give the same run, event for event; anothe
     CHECK(trace(stepped) == trace(a));
 }
 
-TEST_CASE("a busy run: poison goes to the DLQ, failures come back, every consumer works", "[simulation]")
+TEST_CASE("a busy run: poison goes to the DLQ - failures come back - every consumer works", "[simulation]")
 {
     Simulation s(load(kBusy));
     s.runToEnd();
@@ -125,7 +125,7 @@ TEST_CASE("Lambda: a function timeout fails the whole batch", "[simulation][lamb
     CHECK(timeouts == 3);
 }
 
-TEST_CASE("operator actions: set attributes, purge, send, crash and restart at given times", "[simulation]")
+TEST_CASE("operator actions: set attributes - purge - send - crash and restart at given times", "[simulation]")
 {
     Simulation s(load(R"({"duration": "2m", "queues": [{"name": "q"}],
         "consumers": [{"name": "w", "queue": "q", "processing": "100s"}],

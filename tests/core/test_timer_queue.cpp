@@ -11,7 +11,7 @@ struct T {
 };
 } // namespace
 
-TEST_CASE("TimerQueue pops in (time, sequence) order whatever the push order", "[timers]")
+TEST_CASE("TimerQueue pops in (time - sequence) order whatever the push order", "[timers]")
 {
     lifeline::TimerQueue<T> queue;
     std::priority_queue<T, std::vector<T>, std::greater<>> reference;

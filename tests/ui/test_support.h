@@ -1,4 +1,4 @@
-// One QApplication for the UI tests (offscreen: CTest sets QT_QPA_PLATFORM) and a lesson loader.
+// The UI tests' QApplication (offscreen: CTest sets QT_QPA_PLATFORM) and a lesson loader.
 #pragma once
 
 #include "lifeline/sim/lessons.h"
@@ -10,13 +10,10 @@
 
 namespace lifeline::test {
 
+// The QApplication that ui_tests_main.cpp created.
 inline QApplication& application()
 {
-    static int argc = 1;
-    static char name[] = "lifeline-ui-tests";
-    static char* argv[] = { name, nullptr };
-    static QApplication app(argc, argv);
-    return app;
+    return *qApp;
 }
 
 inline std::unique_ptr<sim::Simulation> lessonSimulation(const char* id)

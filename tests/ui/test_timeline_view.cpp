@@ -87,7 +87,7 @@ TEST_CASE(
     CHECK(probe(image, painter, frame, 1, 27500, style) == style.background); // the future is empty
 }
 
-TEST_CASE("timeline view: selection, Esc, zoom keys and follow-live", "[ui][timeline]")
+TEST_CASE("timeline view: selection - Esc - zoom keys and follow-live", "[ui][timeline]")
 {
     test::application();
     auto simulation = test::lessonSimulation("visibility-too-short");

@@ -1,0 +1,11 @@
+// The UI tests' main: one QApplication for the whole run, created before and destroyed after every test (a
+// function-static one would be torn down after Qt's own statics and crash at exit).
+#define CATCH_CONFIG_RUNNER
+#include <QApplication>
+#include <catch2/catch.hpp>
+
+int main(int argc, char** argv)
+{
+    QApplication application(argc, argv);
+    return Catch::Session().run(argc, argv);
+}
