@@ -4,52 +4,60 @@
 
 namespace lifeline::ui {
 
-namespace {
-void link(std::vector<LaneChain>& chains, std::vector<uint32_t>& next, size_t owner, uint32_t event)
+bool LaneIndex::isActorWork(Cause cause)
 {
-    if (owner >= chains.size())
-        chains.resize(owner + 1);
-    LaneChain& chain = chains[owner];
-    if (chain.last == kNoEvent)
-        chain.first = event;
-    else
-        next[chain.last] = event;
-    chain.last = event;
+    switch (cause) {
+    case Cause::PollStarted:
+    case Cause::PollEnded:
+    case Cause::ProcessingStarted:
+    case Cause::ProcessingFinished:
+    case Cause::ProcessingFailed:
+    case Cause::ConsumerCrashed:
+    case Cause::ConsumerRestarted:
+        return true;
+    default:
+        return false;
+    }
 }
-} // namespace
 
 LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
 {
     SyncResult result;
     result.firstNewLane = m_lanes.size();
-    result.firstNewActor = m_actors.size();
-    ++m_generation;
+    result.firstNewActor = m_actorEvents.size();
     const EventLog& log = engine.log();
     const size_t end = log.size();
-    m_nextOfLane.resize(end, kNoEvent);
-    m_nextOfActor.resize(end, kNoEvent);
+    while (m_nextOfLane.size() < end)
+        m_nextOfLane.push_back(kNoEvent);
     for (; m_read < end; ++m_read) {
         const Event& e = log[m_read];
         const uint32_t index = uint32_t(m_read);
         if (e.message != kNoMessage) {
-            const bool existing = e.message < result.firstNewLane;
-            link(m_lanes, m_nextOfLane, e.message, index);
+            if (e.message >= m_lanes.size())
+                m_lanes.resize(e.message + 1);
             LaneChain& chain = m_lanes[e.message];
+            if (chain.last == kNoEvent)
+                chain.first = index;
+            else
+                m_nextOfLane[chain.last] = index;
+            chain.last = index;
             if (e.cause != Cause::RequestRefused)
                 chain.state = e.to;
             if (e.cause == Cause::ProcessingStarted && e.detail == 1)
                 ++chain.duplicates;
-            if (m_lastSyncOfLane.size() < m_lanes.size())
-                m_lastSyncOfLane.resize(m_lanes.size(), 0);
-            if (existing && m_lastSyncOfLane[e.message] != m_generation)
+            if (e.message < result.firstNewLane)
                 result.changedLanes.push_back(e.message);
-            m_lastSyncOfLane[e.message] = m_generation;
         }
-        if (e.actor != kNoActor)
-            link(m_actors, m_nextOfActor, e.actor, index);
+        if (e.actor != kNoActor && isActorWork(e.cause)) {
+            if (e.actor >= m_actorEvents.size())
+                m_actorEvents.resize(e.actor + 1);
+            m_actorEvents[e.actor].push_back(index);
+        }
         ++result.newEvents;
     }
     std::sort(result.changedLanes.begin(), result.changedLanes.end());
+    result.changedLanes.erase(
+        std::unique(result.changedLanes.begin(), result.changedLanes.end()), result.changedLanes.end());
     return result;
 }
 
@@ -60,8 +68,10 @@ void LaneIndex::clear()
 
 size_t LaneIndex::bytesUsed() const
 {
-    return m_lanes.capacity() * sizeof(LaneChain) + m_actors.capacity() * sizeof(LaneChain)
-        + (m_nextOfLane.capacity() + m_nextOfActor.capacity() + m_lastSyncOfLane.capacity()) * sizeof(uint32_t);
+    size_t bytes = m_lanes.capacity() * sizeof(LaneChain) + m_nextOfLane.capacity() * sizeof(uint32_t);
+    for (const auto& events : m_actorEvents)
+        bytes += sizeof(events) + events.capacity() * sizeof(uint32_t);
+    return bytes;
 }
 
 } // namespace lifeline::ui

@@ -1,8 +1,9 @@
-// An incremental index over the engine's event log: for every message lane and every actor (consumer, Lambda
-// poller) the chain of its events, built by reading only what is new. 8 bytes per event and 12 per lane; the
-// painter walks a lane's chain instead of scanning the log.
+// An incremental index over the engine's event log, built by reading only what is new: for every message lane
+// the chain of its events (4 bytes per event, 12 per lane), and for every actor (consumer, Lambda poller) the
+// time-ordered list of what it did (polls, processing, crashes), so the painter finds a window by binary search.
 #pragma once
 
+#include "lifeline/chunked_vector.h"
 #include "lifeline/engine.h"
 
 #include <cstdint>
@@ -37,9 +38,10 @@ public:
     const LaneChain& lane(MessageIndex lane) const { return m_lanes[lane]; }
     uint32_t nextOfLane(uint32_t event) const { return m_nextOfLane[event]; }
 
-    size_t actorCount() const { return m_actors.size(); } // actor ids 0..n-1 that appear in the log
-    const LaneChain& actor(uint32_t actor) const { return m_actors[actor]; }
-    uint32_t nextOfActor(uint32_t event) const { return m_nextOfActor[event]; }
+    size_t actorCount() const { return m_actorEvents.size(); } // actor ids 0..n-1 seen so far
+    // The events (log indexes, in time order) of an actor's work: polls, processing, crashes and restarts.
+    const std::vector<uint32_t>& actorEvents(uint32_t actor) const { return m_actorEvents[actor]; }
+    static bool isActorWork(Cause cause);
 
     size_t eventsRead() const { return m_read; }
     size_t bytesUsed() const;
@@ -47,11 +49,8 @@ public:
 private:
     size_t m_read = 0;
     std::vector<LaneChain> m_lanes;
-    std::vector<LaneChain> m_actors;
-    std::vector<uint32_t> m_nextOfLane; // per event: the next event of the same lane
-    std::vector<uint32_t> m_nextOfActor; // per event: the next event of the same actor
-    std::vector<uint32_t> m_lastSyncOfLane; // the sync generation that last touched a lane (for unique changes)
-    uint32_t m_generation = 0;
+    ChunkedVector<uint32_t, 13> m_nextOfLane; // per event: the next event of the same lane (chunked: no slack)
+    std::vector<std::vector<uint32_t>> m_actorEvents;
 };
 
 } // namespace lifeline::ui

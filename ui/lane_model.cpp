@@ -1,5 +1,7 @@
 #include "lane_model.h"
 
+#include <algorithm>
+
 namespace lifeline::ui {
 
 namespace {
@@ -19,7 +21,6 @@ void LaneModel::setEngine(const Engine* engine, std::vector<std::string> actorNa
     m_actorNames = std::move(actorNames);
     m_index.clear();
     m_groups.clear();
-    m_rowOfLane.clear();
     m_actors.clear();
     m_actorShown.clear();
     endResetModel();
@@ -39,7 +40,6 @@ void LaneModel::sync()
     }
     const auto result = m_index.sync(*m_engine);
     // New lanes: one insert per group that received any.
-    m_rowOfLane.resize(m_index.laneCount());
     size_t lane = result.firstNewLane;
     while (lane < m_index.laneCount()) {
         const QueueIndex queue = m_engine->message(MessageIndex(lane)).queue;
@@ -51,10 +51,7 @@ void LaneModel::sync()
         Group& group = m_groups[queue];
         const int first = int(group.lanes.size());
         beginInsertRows(index(int(queue), 0), first, first + int(added.size()) - 1);
-        for (const MessageIndex l : added) {
-            m_rowOfLane[l] = uint32_t(group.lanes.size());
-            group.lanes.push_back(l);
-        }
+        group.lanes.insert(group.lanes.end(), added.begin(), added.end());
         endInsertRows();
         lane = end;
     }
@@ -63,7 +60,7 @@ void LaneModel::sync()
     for (size_t a = 0; a < m_index.actorCount(); ++a) {
         if (a < m_actorShown.size() && m_actorShown[a])
             continue;
-        if (m_index.actor(uint32_t(a)).first == kNoEvent)
+        if (m_index.actorEvents(uint32_t(a)).empty())
             continue;
         newActors.push_back(uint32_t(a));
     }
@@ -84,20 +81,29 @@ void LaneModel::sync()
         const QueueIndex queue = m_engine->message(changed[i]).queue;
         size_t j = i + 1;
         while (j < changed.size() && m_engine->message(changed[j]).queue == queue
-            && m_rowOfLane[changed[j]] == m_rowOfLane[changed[j - 1]] + 1)
+            && rowInGroup(changed[j]) == rowInGroup(changed[j - 1]) + 1)
             ++j;
         const QModelIndex parent = index(int(queue), 0);
         emit dataChanged(
-            index(int(m_rowOfLane[changed[i]]), 0, parent), index(int(m_rowOfLane[changed[j - 1]]), 0, parent), kRoles);
+            index(rowInGroup(changed[i]), 0, parent), index(rowInGroup(changed[j - 1]), 0, parent), kRoles);
         i = j;
     }
 }
 
 QModelIndex LaneModel::indexOfLane(MessageIndex lane) const
 {
-    if (!m_engine || lane >= m_index.laneCount() || lane >= m_rowOfLane.size())
+    if (!m_engine || lane >= m_index.laneCount())
         return {};
-    return index(int(m_rowOfLane[lane]), 0, index(int(m_engine->message(lane).queue), 0));
+    const int row = rowInGroup(lane);
+    return row < 0 ? QModelIndex() : index(row, 0, index(int(m_engine->message(lane).queue), 0));
+}
+
+int LaneModel::rowInGroup(MessageIndex lane) const
+{
+    // A group's lanes are in lane order (they are appended as they appear), so a binary search finds the row.
+    const auto& lanes = m_groups[m_engine->message(lane).queue].lanes;
+    const auto it = std::lower_bound(lanes.begin(), lanes.end(), lane);
+    return it != lanes.end() && *it == lane ? int(it - lanes.begin()) : -1;
 }
 
 QModelIndex LaneModel::actorGroup() const
@@ -218,7 +224,7 @@ QHash<int, QByteArray> LaneModel::roleNames() const
 
 size_t LaneModel::bytesUsed() const
 {
-    size_t bytes = m_index.bytesUsed() + m_rowOfLane.capacity() * sizeof(uint32_t);
+    size_t bytes = m_index.bytesUsed();
     for (const auto& g : m_groups)
         bytes += sizeof(Group) + g.lanes.capacity() * sizeof(MessageIndex);
     return bytes + m_actors.capacity() * sizeof(uint32_t) + m_actorShown.capacity() / 8;

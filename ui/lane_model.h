@@ -47,6 +47,7 @@ public:
     QHash<int, QByteArray> roleNames() const override;
 
 private:
+    int rowInGroup(MessageIndex lane) const; // -1 when not (yet) in the model
     struct Group {
         std::vector<MessageIndex> lanes;
     };
@@ -55,7 +56,6 @@ private:
     std::vector<std::string> m_actorNames;
     LaneIndex m_index;
     std::vector<Group> m_groups; // one per queue, in queue order
-    std::vector<uint32_t> m_rowOfLane; // lane -> row in its group
     std::vector<uint32_t> m_actors; // actor group rows: actor ids in order of first appearance
     std::vector<bool> m_actorShown;
 };

@@ -77,6 +77,12 @@ private:
     int m_mergedCount = 0;
 };
 
+// The first 8 hex digits of the MessageId: what a lane label shows.
+QString shortId(const MessageRecord& record)
+{
+    return QStringLiteral("%1").arg(uint32_t(record.idHi >> 32), 8, 16, QLatin1Char('0'));
+}
+
 QString stateLabel(MessageState state, uint32_t receiveCount)
 {
     switch (state) {
@@ -156,7 +162,7 @@ QString TimelinePainter::rowLabel(const RowRef& row) const
         return QString::fromStdString(engine.queueInfo(QueueIndex(row.group)).name);
     case LaneModel::MessageRow: {
         const MessageRecord& record = engine.message(row.id);
-        QString label = QString::fromStdString(record.messageId().substr(0, 8));
+        QString label = shortId(record);
         if (record.receiveCount > 0)
             label += QStringLiteral("  ×%1").arg(record.receiveCount);
         return label;
@@ -321,29 +327,46 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
     const LaneIndex& index = m_model.lanes();
     const TimeAxis& axis = frame.axis;
     const double left = axis.left, right = row.right();
-    const auto bar = [&](TimeMs from, TimeMs to, const QColor& color, int inset, const QString& label) {
+    // Sub-pixel bars (millisecond jobs at a minutes-wide zoom) would be drawn thousands of times over the same
+    // pixel: each layer draws a pixel column once, and labels only where they fit.
+    double paintedUntil[3] = { -1e9, -1e9, -1e9 };
+    const auto bar = [&](TimeMs from, TimeMs to, const QColor& color, int inset, MessageIndex labelLane,
+                         const QString& label = {}) {
         const double x0 = std::max(left, axis.toX(from)), x1 = std::min(right, axis.toX(to));
-        if (x1 <= x0)
+        const int layer = inset == 6 ? 0 : inset == 2 ? 1 : 2;
+        if (x1 <= x0 || x1 <= paintedUntil[layer])
             return;
-        const QRectF box(x0, row.top() + inset, std::max(1.0, x1 - x0), row.height() - 2 * inset);
+        const double start = std::max(x0, paintedUntil[layer]);
+        const QRectF box(start, row.top() + inset, std::max(1.0, x1 - start), row.height() - 2 * inset);
+        paintedUntil[layer] = start + box.width();
         p.fillRect(box, color);
-        if (!label.isEmpty() && box.width() > 60) {
+        if (box.width() > 60 && (labelLane != kNoMessage || !label.isEmpty())) {
             p.setPen(QColor(0xFF, 0xFF, 0xFF));
-            p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+            p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                labelLane != kNoMessage ? shortId(engine.message(labelLane)) : label);
         }
     };
     constexpr TimeMs kNone = INT64_MIN; // plain sentinels: GCC 12 misreads std::optional here
     TimeMs polling = kNone, working = kNone, crashed = kNone;
     MessageIndex workingOn = kNoMessage;
-    for (uint32_t ev = index.actor(actor).first; ev != kNoEvent; ev = index.nextOfActor(ev)) {
-        const Event& e = log[ev];
+    // Binary search for the view's start, then a few events back to know what was open at that moment.
+    const auto& events = index.actorEvents(actor);
+    const TimeMs viewStart = axis.toTime(left), viewEnd = axis.toTime(right);
+    size_t from = size_t(std::lower_bound(events.begin(), events.end(), viewStart, [&](uint32_t ev, TimeMs t) {
+        return log[ev].time < t;
+    }) - events.begin());
+    from = from > 8 ? from - 8 : 0; // a few events back: enough to know which poll, job or crash is open
+    for (size_t i = from; i < events.size(); ++i) {
+        const Event& e = log[events[i]];
+        if (e.time > viewEnd)
+            break;
         switch (e.cause) {
         case Cause::PollStarted:
             polling = e.time;
             break;
         case Cause::PollEnded:
             if (polling != kNone)
-                bar(polling, e.time, m_style.polling, 6, {});
+                bar(polling, e.time, m_style.polling, 6, kNoMessage);
             polling = kNone;
             break;
         case Cause::ProcessingStarted:
@@ -354,31 +377,31 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
         case Cause::ProcessingFailed:
             if (working != kNone)
                 bar(working, e.time, e.cause == Cause::ProcessingFailed ? m_style.failed : m_style.working, 2,
-                    QString::fromStdString(engine.message(workingOn).messageId().substr(0, 8)));
+                    workingOn);
             working = kNone;
             break;
         case Cause::ConsumerCrashed:
             if (working != kNone)
-                bar(working, e.time, m_style.failed, 2, {});
+                bar(working, e.time, m_style.failed, 2, kNoMessage);
             working = polling = kNone;
             crashed = e.time;
             break;
         case Cause::ConsumerRestarted:
             if (crashed != kNone)
-                bar(crashed, e.time, m_style.crash, 7, {});
+                bar(crashed, e.time, m_style.crash, 7, kNoMessage);
             crashed = kNone;
             break;
         default:
             break;
         }
     }
+    const TimeMs until = std::min(frame.now, viewEnd);
     if (polling != kNone)
-        bar(polling, frame.now, m_style.polling, 6, {});
+        bar(polling, until, m_style.polling, 6, kNoMessage);
     if (working != kNone)
-        bar(working, frame.now, m_style.working, 2,
-            QString::fromStdString(engine.message(workingOn).messageId().substr(0, 8)));
+        bar(working, until, m_style.working, 2, workingOn);
     if (crashed != kNone)
-        bar(crashed, frame.now, m_style.crash, 7, QObject::tr("crashed"));
+        bar(crashed, until, m_style.crash, 7, kNoMessage, QObject::tr("crashed"));
 }
 
 void TimelinePainter::paintLegend(QPainter& p, const QRect& area) const

@@ -143,8 +143,8 @@ TEST_CASE("FIFO deduplication: 5-minute window - survives delete - purge clears 
     CHECK_FALSE(f.send("q.fifo", "same", {}, "g").deduplicated); // purge clears the cache (AWS-val)
 }
 
-TEST_CASE(
-    "FIFO deduplication scope: queue-wide by default - per group with messageGroup - fixed at creation", "[fifo][dedup]")
+TEST_CASE("FIFO deduplication scope: queue-wide by default - per group with messageGroup - fixed at creation",
+    "[fifo][dedup]")
 {
     Fixture f;
     f.create("q.fifo", { { "FifoQueue", "true" } });

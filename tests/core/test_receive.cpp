@@ -92,8 +92,8 @@ TEST_CASE("a long poll completes as soon as any message is available - without f
     CHECK(f.engine.pendingPollCount() == 0);
 }
 
-TEST_CASE(
-    "a long poll wakes for a delay that ends - a visibility that ends - and a visibility set to 0", "[receive][longpoll]")
+TEST_CASE("a long poll wakes for a delay that ends - a visibility that ends - and a visibility set to 0",
+    "[receive][longpoll]")
 {
     Fixture f;
     f.create("q", { { "VisibilityTimeout", "5" } });
@@ -181,7 +181,8 @@ TEST_CASE("VisibilityTimeout on a receive applies to that receive only", "[recei
     CHECK(f.counters("q") == counts(1, 0, 0));
 }
 
-TEST_CASE("retention: a message nobody deletes expires - even in flight - judged by the current attribute", "[retention]")
+TEST_CASE(
+    "retention: a message nobody deletes expires - even in flight - judged by the current attribute", "[retention]")
 {
     Fixture f;
     f.create("q", { { "MessageRetentionPeriod", "60" }, { "VisibilityTimeout", "120" } });

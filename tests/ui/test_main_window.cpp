@@ -1,23 +1,14 @@
-// The placeholder window over a real engine, offscreen: it shows each live queue with its exact counters.
+// The main window over a finished run, offscreen: it shows each live queue with its exact counters.
 #include "lifeline/engine.h"
 #include "main_window.h"
+#include "test_support.h"
 
-#include <QApplication>
 #include <QLabel>
-#include <catch2/catch.hpp>
 
 using namespace lifeline;
+using lifeline::test::application;
 
 namespace {
-QApplication& application()
-{
-    static int argc = 1;
-    static char name[] = "lifeline-ui-tests";
-    static char* argv[] = { name, nullptr };
-    static QApplication app(argc, argv);
-    return app;
-}
-
 QString summaryText(const ui::MainWindow& window)
 {
     QString all;

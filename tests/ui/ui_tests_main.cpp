@@ -6,6 +6,10 @@
 
 int main(int argc, char** argv)
 {
+    // Offscreen unless told otherwise, so that listing the tests at build time (catch_discover_tests) works
+    // with no display too.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication application(argc, argv);
     return Catch::Session().run(argc, argv);
 }

@@ -1,0 +1,104 @@
+// UI figures, offscreen on a 1920x1080 QImage: paint time with a million messages in the model (whole run and one
+// minute in view), a live frame (advance + model sync + paint) at 100x on a 2,000 messages/s scenario, and the
+// model's bytes per lane.
+#include "bench_util.h"
+#include "lane_model.h"
+#include "lifeline/sim/simulation.h"
+#include "timeline_painter.h"
+
+#include <QImage>
+#include <QPainter>
+#include <algorithm>
+#include <vector>
+
+namespace lifeline::bench {
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+double percentile(std::vector<double> v, double p)
+{
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, size_t(double(v.size()) * p))];
+}
+
+sim::Scenario load(const char* json)
+{
+    return std::get<sim::Scenario>(sim::parseScenario(std::string(json)));
+}
+
+double paintMs(const ui::TimelinePainter& painter, QImage& image, const ui::TimelineFrame& frame)
+{
+    const auto start = std::chrono::steady_clock::now();
+    QPainter p(&image);
+    painter.paint(p, image.rect(), frame);
+    p.end();
+    return secondsSince(start) * 1000.0;
+}
+
+} // namespace
+
+void runUiBenchmarks()
+{
+    // A million messages: 2,000 per second for 500 s, each received and deleted after a short job.
+    sim::Simulation million(
+        load(R"({"duration": "500s", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 30}}],
+        "producers": [{"queue": "q", "rate": 2000}],
+        "consumers": [{"name": "w", "queue": "q", "count": 50, "maxMessages": 10, "processing": {"uniform": ["5ms", "20ms"]}}]})"));
+    million.runToEnd();
+    ui::LaneModel model;
+    const size_t before = heapInUse();
+    model.setEngine(&million.engine());
+    const size_t after = heapInUse();
+    report("ui.model_lanes", double(million.engine().messageCount()), "lanes");
+    report("ui.model_bytes_per_lane", double(after - before) / double(million.engine().messageCount()), "B");
+
+    const ui::TimelineStyle style = ui::TimelineStyle::light();
+    ui::TimelinePainter painter(model, style);
+    QImage image(1920, 1080, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(1);
+    ui::TimelineFrame frame;
+    frame.now = million.now();
+    frame.firstRow = 400000; // somewhere in the middle of the run
+    frame.axis.fit(0, million.duration(), 1920 - style.labelWidth);
+    std::vector<double> full, zoomed;
+    for (int i = 0; i < 31; ++i)
+        full.push_back(paintMs(painter, image, frame));
+    frame.axis.fit(200000, 260000, 1920 - style.labelWidth);
+    for (int i = 0; i < 31; ++i)
+        zoomed.push_back(paintMs(painter, image, frame));
+    report("ui.paint_ms_full", median(full), "ms");
+    report("ui.paint_ms_zoomed", median(zoomed), "ms");
+
+    // Live: 2,000 messages/s at 100x, 30 frames a second: each frame advances 3.3 virtual seconds.
+    sim::Simulation live(load(R"({"duration": "10m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 30}}],
+        "producers": [{"queue": "q", "rate": 2000}],
+        "consumers": [{"name": "w", "queue": "q", "count": 50, "maxMessages": 10, "processing": {"uniform": ["5ms", "20ms"]}}]})"));
+    ui::LaneModel liveModel;
+    liveModel.setEngine(&live.engine());
+    ui::TimelinePainter livePainter(liveModel, style);
+    ui::TimelineFrame liveFrame;
+    liveFrame.axis.msPerPixel = 50;
+    std::vector<double> frames;
+    for (int i = 0; i < 150; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        live.advanceTo(live.now() + 3333);
+        liveModel.sync();
+        liveFrame.now = live.now();
+        liveFrame.axis.start = std::max<TimeMs>(0, live.now() - TimeMs(liveFrame.axis.msPerPixel * 1600));
+        liveFrame.firstRow = std::max(0, livePainter.totalRows() - 60);
+        QPainter p(&image);
+        livePainter.paint(p, image.rect(), liveFrame);
+        p.end();
+        frames.push_back(secondsSince(start) * 1000.0);
+    }
+    report("ui.live_frame_ms_p95", percentile(frames, 0.95), "ms");
+    report("ui.live_frame_ms_median", median(frames), "ms");
+}
+
+} // namespace lifeline::bench
