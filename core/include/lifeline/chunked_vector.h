@@ -8,7 +8,7 @@
 
 namespace lifeline {
 
-template <class T, size_t ChunkBits = 14> class ChunkedVector {
+template <class T, size_t ChunkBits = 16> class ChunkedVector {
 public:
     static constexpr size_t kChunkSize = size_t(1) << ChunkBits;
 
