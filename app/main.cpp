@@ -10,14 +10,16 @@
 
 #include <QApplication>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 namespace {
 
 void printUsage(std::ostream& out)
 {
     out << "Usage:\n"
-           "  lifeline                 open the window\n"
+           "  lifeline [SCENARIO.json | --lesson ID]   open the window (lesson 1 by default)\n"
            "  lifeline lessons         list the built-in lessons\n"
            "  lifeline run SCENARIO.json|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
            "                           run headless on virtual time (--fix: the lesson's fix)\n"
@@ -30,6 +32,8 @@ void printUsage(std::ostream& out)
 
 int main(int argc, char** argv)
 {
+    std::string lessonId = "1";
+    std::string scenarioFile;
     if (argc >= 2) {
         const char* command = argv[1];
         if (!std::strcmp(command, "--help") || !std::strcmp(command, "-h") || !std::strcmp(command, "help")) {
@@ -42,21 +46,51 @@ int main(int argc, char** argv)
         }
         if (lifeline::app::isHeadlessCommand(command))
             return lifeline::app::runCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
-        std::cerr << "lifeline: unknown command '" << command << "'\n";
-        printUsage(std::cerr);
-        return 2;
+        if (!std::strcmp(command, "--lesson") && argc >= 3) {
+            lessonId = argv[2];
+        } else if (std::string(command).ends_with(".json")) {
+            scenarioFile = command;
+        } else {
+            std::cerr << "lifeline: unknown command '" << command << "'\n";
+            printUsage(std::cerr);
+            return 2;
+        }
+    }
+    // Read what to open before any window exists, so a bad argument or file fails cleanly.
+    std::optional<lifeline::sim::Scenario> scenario;
+    if (!scenarioFile.empty()) {
+        std::ifstream in(scenarioFile, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        auto parsed = in ? lifeline::sim::parseScenario(text.str())
+                         : std::variant<lifeline::sim::Scenario, lifeline::sim::ScenarioError>(
+                             lifeline::sim::ScenarioError { "", "cannot read the file" });
+        if (auto* error = std::get_if<lifeline::sim::ScenarioError>(&parsed)) {
+            std::cerr << scenarioFile << ": " << error->text() << '\n';
+            return 2;
+        }
+        scenario = std::get<lifeline::sim::Scenario>(std::move(parsed));
+    } else {
+        const auto* lesson = lifeline::sim::findLesson(lessonId);
+        if (!lesson) {
+            std::cerr << "lifeline: no lesson '" << lessonId << "' (see `lifeline lessons`)\n";
+            return 2;
+        }
+        scenario = lesson->scenario;
     }
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Lifeline"));
     QApplication::setOrganizationName(QStringLiteral("Lifeline"));
-    // The window opens on lesson 1, playing.
-    const auto* lesson = lifeline::sim::findLesson("1");
-    lifeline::sim::Simulation simulation(lesson->scenario);
     lifeline::ui::MainWindow window;
-    const auto& text = *lesson->scenario.lesson;
-    window.setLesson(QString::fromStdString(text.title),
-        QString::fromStdString(text.idea + "\n\nWhat to watch: " + text.watch + "\n\nExam trap: " + text.trap));
-    window.showSimulation(&simulation);
+    if (scenario->lesson) {
+        const auto& text = *scenario->lesson;
+        window.setLesson(QString::fromStdString(text.title),
+            QString::fromStdString(text.idea + "\n\nWhat to watch: " + text.watch + "\n\nExam trap: " + text.trap
+                + "\n\nThe fix: " + text.fix));
+    } else {
+        window.setLesson(QString::fromStdString(scenario->name), {});
+    }
+    window.openScenario(*scenario);
     window.show();
     window.driver()->play();
     return application.exec();

@@ -1,10 +1,12 @@
 #include "main_window.h"
 
+#include "lane_history.h"
 #include "lane_model.h"
 #include "lifeline/engine.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/simulation.h"
 #include "live_driver.h"
+#include "overview_strip.h"
 #include "timeline_view.h"
 
 #include <QAction>
@@ -13,6 +15,7 @@
 #include <QLabel>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTextBrowser>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -22,6 +25,8 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_model(new LaneModel(this))
     , m_timeline(new TimelineView(m_model, this))
+    , m_overview(new OverviewStrip(this))
+    , m_details(new QTextBrowser(this))
     , m_driver(new LiveDriver(nullptr, m_model, this))
     , m_lesson(new QLabel(this))
     , m_summary(new QLabel(this))
@@ -36,12 +41,20 @@ MainWindow::MainWindow(QWidget* parent)
     m_summary->setTextFormat(Qt::RichText);
     sideLayout->addWidget(m_lesson);
     sideLayout->addWidget(m_summary);
-    sideLayout->addStretch(1);
+    m_details->setPlaceholderText(tr("Click a message lane to see its whole history. Esc clears; . and , step "
+                                     "through its events; F centres it."));
+    sideLayout->addWidget(m_details, 1);
     side->setMinimumWidth(280);
     side->setMaximumWidth(420);
 
+    auto* timelineColumn = new QWidget(this);
+    auto* timelineLayout = new QVBoxLayout(timelineColumn);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->setSpacing(0);
+    timelineLayout->addWidget(m_overview);
+    timelineLayout->addWidget(m_timeline, 1);
     auto* splitter = new QSplitter(this);
-    splitter->addWidget(m_timeline);
+    splitter->addWidget(timelineColumn);
     splitter->addWidget(side);
     splitter->setStretchFactor(0, 1);
     setCentralWidget(splitter);
@@ -51,6 +64,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_driver, &LiveDriver::advanced, this, [this](TimeMs now) {
         m_timeline->setNow(now);
+        m_overview->sync();
+        if (m_timeline->selected() != kNoMessage)
+            showDetails(m_timeline->selected());
         refresh();
     });
     connect(m_driver, &LiveDriver::playingChanged, this,
@@ -60,6 +76,46 @@ MainWindow::MainWindow(QWidget* parent)
             lagging ? tr("The simulation cannot keep up with this speed: time runs slower.") : QString());
     });
     connect(m_timeline, &TimelineView::followLiveChanged, this, [this](bool on) { m_follow->setChecked(on); });
+    connect(m_timeline, &TimelineView::viewChanged, this,
+        [this] { m_overview->setWindow(m_timeline->visibleFrom(), m_timeline->visibleTo()); });
+    connect(m_overview, &OverviewStrip::timeRequested, m_timeline, &TimelineView::centreOn);
+    connect(m_timeline, &TimelineView::laneSelected, this, &MainWindow::showDetails);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::openScenario(const sim::Scenario& scenario)
+{
+    m_driver->pause();
+    m_scenario = std::make_unique<sim::Scenario>(scenario);
+    auto simulation = std::make_unique<sim::Simulation>(*m_scenario);
+    showSimulation(simulation.get());
+    m_ownedSimulation = std::move(simulation); // the old run goes only after the model points at the new one
+}
+
+void MainWindow::restart()
+{
+    if (m_scenario)
+        openScenario(*std::make_unique<sim::Scenario>(*m_scenario));
+}
+
+void MainWindow::showDetails(MessageIndex lane)
+{
+    if (!m_engine || lane == kNoMessage) {
+        m_details->clear();
+        return;
+    }
+    const MessageRecord& record = m_engine->message(lane);
+    QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(record.messageId()));
+    if (!record.body.empty())
+        html += QStringLiteral("<i>%1</i><br>").arg(QString::fromStdString(record.body.substr(0, 200)).toHtmlEscaped());
+    html += QStringLiteral("<table cellspacing=0 cellpadding=2>");
+    for (const auto& entry : laneHistory(*m_engine, m_model->lanes(), lane, m_actorNames)) {
+        html += QStringLiteral("<tr><td align=right>%1</td><td>%2</td><td>%3</td></tr>")
+                    .arg(QString::fromStdString(sim::formatDuration(entry.time)),
+                        QString::fromStdString(m_engine->queueInfo(entry.queue).name), entry.text.toHtmlEscaped());
+    }
+    m_details->setHtml(html + QStringLiteral("</table>"));
 }
 
 MainWindow::MainWindow(const Engine& engine, QWidget* parent)
@@ -92,6 +148,9 @@ void MainWindow::buildToolbar()
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Keep \"now\" in view; any manual pan stops following"));
     connect(m_follow, &QAction::toggled, m_timeline, &TimelineView::setFollowLive);
+    auto* restartAction = bar->addAction(tr("Restart"), this, &MainWindow::restart);
+    restartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    restartAction->setToolTip(tr("Run the scenario again from the start (Ctrl+R)"));
     bar->addAction(tr("Fit (F)"), this, [this] {
         m_timeline->setFollowLive(false);
         m_timeline->fitAll();
@@ -102,10 +161,13 @@ void MainWindow::showSimulation(sim::Simulation* simulation)
 {
     m_simulation = simulation;
     m_engine = &simulation->engine();
-    std::vector<std::string> names;
+    m_actorNames.clear();
     for (const auto& actor : simulation->actors())
-        names.push_back(actor.name);
-    m_model->setEngine(m_engine, names);
+        m_actorNames.push_back(actor.name);
+    m_model->setEngine(m_engine, m_actorNames);
+    m_overview->setEngine(m_engine);
+    m_overview->setRunEnd(simulation->duration());
+    m_details->clear();
     m_driver->setSimulation(simulation);
     m_timeline->setRunEnd(simulation->duration());
     m_timeline->setNow(simulation->now());
@@ -117,7 +179,10 @@ void MainWindow::showEngine(const Engine& engine)
     m_simulation = nullptr;
     m_engine = &engine;
     m_driver->setSimulation(nullptr);
+    m_actorNames.clear();
     m_model->setEngine(m_engine);
+    m_overview->setEngine(m_engine);
+    m_overview->setRunEnd(engine.now());
     m_timeline->setRunEnd(engine.now());
     m_timeline->setNow(engine.now());
     m_timeline->setFollowLive(false);

@@ -1,25 +1,31 @@
-// The main window: the timeline in the middle, a toolbar to play, pause, step and set the speed, the lesson's
-// text beside it and the queues' counters below. (Controls, consumer tiles, charts and the event log come with
-// the main-window issue.)
+// The main window: the overview and the timeline in the middle; a toolbar to play, pause, step, restart and set
+// the speed; the lesson's text, the queues' counters and the selected message's history beside them. (Controls,
+// consumer tiles, charts and the event log come with the main-window issue.)
 #pragma once
 
+#include "lifeline/event_log.h"
+
 #include <QMainWindow>
+#include <memory>
 
 class QLabel;
 class QComboBox;
 class QAction;
+class QTextBrowser;
 
 namespace lifeline {
 class Engine;
 namespace sim {
 class Simulation;
-}
+struct Scenario;
+} // namespace sim
 } // namespace lifeline
 
 namespace lifeline::ui {
 
 class LaneModel;
 class LiveDriver;
+class OverviewStrip;
 class TimelineView;
 
 class MainWindow : public QMainWindow {
@@ -27,6 +33,11 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(QWidget* parent = nullptr);
     explicit MainWindow(const Engine& engine, QWidget* parent = nullptr); // a finished run, shown still
+    ~MainWindow() override;
+
+    // Runs a scenario in the window (the window owns the run); Restart starts it again from the beginning.
+    void openScenario(const sim::Scenario& scenario);
+    void restart();
 
     void showSimulation(sim::Simulation* simulation);
     void showEngine(const Engine& engine);
@@ -38,14 +49,23 @@ public:
     LaneModel* laneModel() const { return m_model; }
     TimelineView* timeline() const { return m_timeline; }
     LiveDriver* driver() const { return m_driver; }
+    OverviewStrip* overview() const { return m_overview; }
+    QTextBrowser* details() const { return m_details; }
+    sim::Simulation* simulation() const { return m_simulation; }
 
 private:
     void buildToolbar();
+    void showDetails(MessageIndex lane);
 
     const Engine* m_engine = nullptr;
     sim::Simulation* m_simulation = nullptr;
+    std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
+    std::unique_ptr<sim::Simulation> m_ownedSimulation;
+    std::vector<std::string> m_actorNames;
     LaneModel* m_model;
     TimelineView* m_timeline;
+    OverviewStrip* m_overview;
+    QTextBrowser* m_details;
     LiveDriver* m_driver;
     QLabel* m_lesson;
     QLabel* m_summary;

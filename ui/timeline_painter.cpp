@@ -163,7 +163,12 @@ QString TimelinePainter::rowLabel(const RowRef& row) const
     case LaneModel::MessageRow: {
         const MessageRecord& record = engine.message(row.id);
         QString label = shortId(record);
-        if (record.receiveCount > 0)
+        // The receive count, against maxReceiveCount when the queue has a DLQ.
+        const QueueAttributes* attributes = engine.queueAttributes(record.queue);
+        if (attributes && attributes->redrivePolicy)
+            label
+                += QStringLiteral("  ×%1/%2").arg(record.receiveCount).arg(attributes->redrivePolicy->maxReceiveCount);
+        else if (record.receiveCount > 0)
             label += QStringLiteral("  ×%1").arg(record.receiveCount);
         return label;
     }

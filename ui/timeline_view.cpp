@@ -1,5 +1,7 @@
 #include "timeline_view.h"
 
+#include "lane_history.h"
+
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -42,12 +44,40 @@ void TimelineView::setNow(TimeMs now)
         const double span = timeWidth() * m_frame.axis.msPerPixel;
         m_frame.axis.start = std::max<TimeMs>(0, now - TimeMs(span * 0.9));
     }
+    emit viewChanged();
     update();
+}
+
+void TimelineView::centreOn(TimeMs time)
+{
+    setFollowLive(false);
+    m_frame.axis.start = time - TimeMs(timeWidth() * m_frame.axis.msPerPixel / 2);
+    emit viewChanged();
+    update();
+}
+
+void TimelineView::stepEvent(int direction)
+{
+    if (m_frame.selected == kNoMessage || !m_model->engine())
+        return;
+    const auto times = laneEventTimes(*m_model->engine(), m_model->lanes(), m_frame.selected);
+    const TimeMs centre = m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel / 2);
+    const TimeMs slack = TimeMs(m_frame.axis.msPerPixel); // within a pixel counts as "here"
+    if (direction > 0) {
+        const auto next = std::upper_bound(times.begin(), times.end(), centre + slack);
+        if (next != times.end())
+            centreOn(*next);
+    } else {
+        const auto previous = std::lower_bound(times.begin(), times.end(), centre - slack);
+        if (previous != times.begin())
+            centreOn(*std::prev(previous));
+    }
 }
 
 void TimelineView::fitAll()
 {
     m_frame.axis.fit(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }), timeWidth());
+    emit viewChanged();
     update();
 }
 
@@ -58,6 +88,7 @@ void TimelineView::zoomAround(double x, double factor)
     axis.zoomAround(x, factor);
     m_frame.axis.start = axis.start;
     m_frame.axis.msPerPixel = axis.msPerPixel;
+    emit viewChanged();
     update();
 }
 
@@ -65,6 +96,7 @@ void TimelineView::panPixels(double dx)
 {
     m_frame.axis.panPixels(dx);
     setFollowLive(false);
+    emit viewChanged();
     update();
 }
 
@@ -118,6 +150,8 @@ void TimelineView::wheelEvent(QWheelEvent* event)
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
 {
+    if (event->key() != Qt::Key_F)
+        m_lastKeyWasFit = false;
     const double middle = m_style.labelWidth + timeWidth() / 2;
     switch (event->key()) {
     case Qt::Key_W:
@@ -132,9 +166,29 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_D:
         panPixels(-timeWidth() / 5);
         break;
-    case Qt::Key_F:
+    case Qt::Key_F: {
+        // F centres the selection; F again (or with nothing selected) fits the whole run.
         setFollowLive(false);
-        fitAll();
+        const auto times = m_frame.selected != kNoMessage && m_model->engine()
+            ? laneEventTimes(*m_model->engine(), m_model->lanes(), m_frame.selected)
+            : std::vector<TimeMs>();
+        if (!m_lastKeyWasFit && !times.empty()) {
+            const TimeMs end = std::max(times.back(), std::min(m_frame.now, times.back() + 1000));
+            m_frame.axis.fit(times.front() - 1000, end + 1000, timeWidth());
+            emit viewChanged();
+            update();
+        } else {
+            fitAll();
+        }
+        m_lastKeyWasFit = true;
+        event->accept();
+        return;
+    }
+    case Qt::Key_Period:
+        stepEvent(+1);
+        break;
+    case Qt::Key_Comma:
+        stepEvent(-1);
         break;
     case Qt::Key_Escape:
         select(kNoMessage);

@@ -28,11 +28,15 @@ public:
     bool followingLive() const { return m_follow; }
     void setFollowLive(bool follow);
     void select(MessageIndex lane);
+    void centreOn(TimeMs time); // a manual move: stops following live
+    TimeMs visibleFrom() const { return m_frame.axis.start; }
+    TimeMs visibleTo() const { return m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel); }
     MessageIndex selected() const { return m_frame.selected; }
 
 signals:
     void laneSelected(lifeline::MessageIndex lane); // kNoMessage when cleared
     void followLiveChanged(bool following);
+    void viewChanged(); // zoom, pan or "now" moved the visible window
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -45,6 +49,7 @@ protected:
 
 private:
     double timeWidth() const { return std::max(1, width() - m_style.labelWidth); }
+    void stepEvent(int direction); // `.` and `,`: the selected lane's next or previous event
 
     LaneModel* m_model;
     TimelineStyle m_style;
@@ -53,6 +58,7 @@ private:
     TimeMs m_runEnd = 0;
     bool m_follow = true;
     bool m_dragging = false;
+    bool m_lastKeyWasFit = false;
     QPoint m_dragFrom;
     QPoint m_pressAt;
 };

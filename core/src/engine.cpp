@@ -102,6 +102,11 @@ std::optional<QueueIndex> Engine::queueIndex(const std::string& name) const
     return std::nullopt;
 }
 
+const QueueAttributes* Engine::queueAttributes(QueueIndex index) const
+{
+    return index < m_queues.size() ? &m_queues[index]->attributes : nullptr;
+}
+
 const MessageExtra* Engine::extra(MessageIndex lane) const
 {
     const auto index = m_messages[lane].extra;

@@ -1,5 +1,6 @@
 // The timeline painted offscreen: pixel probes find each state's colour where the log says the lane is in that
 // state; selection, zoom and follow-live behave as the conventions say.
+#include "lane_history.h"
 #include "lane_model.h"
 #include "test_support.h"
 #include "timeline_view.h"
@@ -126,4 +127,50 @@ TEST_CASE("timeline view: selection - Esc - zoom keys and follow-live", "[ui][ti
     QTest::keyClick(&view, Qt::Key_F);
     CHECK(view.frame().axis.start == 0);
     CHECK(view.frame().axis.endFor(1000 - view.timelineStyle().labelWidth) >= simulation->duration());
+}
+
+TEST_CASE("selection shows the message history and the period and comma keys step through its events", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    LaneModel model;
+    std::vector<std::string> names;
+    for (const auto& actor : simulation->actors())
+        names.push_back(actor.name);
+    model.setEngine(&simulation->engine(), names);
+    const auto history = laneHistory(simulation->engine(), model.lanes(), 0, names);
+    std::vector<QString> texts;
+    for (const auto& entry : history)
+        texts.push_back(entry.text);
+    // sent, receive #1 by worker-1, its processing, the crash, the timeout, receive #2 by worker-2, processing,
+    // finished, deleted.
+    REQUIRE(history.size() == 9);
+    CHECK(texts[0] == QStringLiteral("sent by shop"));
+    CHECK(texts[1] == QStringLiteral("receive #1 by worker-1"));
+    CHECK(texts[3] == QStringLiteral("worker-1 crashed while holding it"));
+    CHECK(history[3].time == 5000);
+    CHECK(texts[4] == QStringLiteral("visibility timeout ended: visible again"));
+    CHECK(history[4].time == 30000);
+    CHECK(texts[5] == QStringLiteral("receive #2 by worker-2"));
+    CHECK(texts[8] == QStringLiteral("deleted by worker-2"));
+    CHECK(history[8].time == 40000);
+
+    TimelineView view(&model);
+    view.resize(1000, 300);
+    view.show();
+    view.setNow(simulation->now());
+    view.select(0);
+    view.centreOn(0);
+    QTest::keyClick(&view, Qt::Key_Period);
+    const auto centre = [&] {
+        return view.frame().axis.start
+            + TimeMs((1000 - view.timelineStyle().labelWidth) * view.frame().axis.msPerPixel / 2);
+    };
+    CHECK(std::abs(centre() - 5000) <= 1); // the crash
+    QTest::keyClick(&view, Qt::Key_Period);
+    CHECK(std::abs(centre() - 30000) <= 1); // the timeout and the second receive
+    QTest::keyClick(&view, Qt::Key_Comma);
+    CHECK(std::abs(centre() - 5000) <= 1);
+    CHECK_FALSE(view.followingLive());
 }

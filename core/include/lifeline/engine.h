@@ -141,6 +141,8 @@ public:
     size_t queueCount() const { return m_queueInfo.size(); }
     const QueueInfo& queueInfo(QueueIndex index) const { return m_queueInfo[index]; }
     std::optional<QueueIndex> queueIndex(const std::string& name) const;
+    // The queue's attributes as they are now (also for a deleted queue: as they were).
+    const QueueAttributes* queueAttributes(QueueIndex index) const;
     const EngineOptions& options() const { return m_options; }
     // Memory the engine holds for messages, queues and the log (an estimate from capacities).
     size_t bytesUsed() const;
