@@ -24,7 +24,7 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
 {
     SyncResult result;
     result.firstNewLane = m_lanes.size();
-    result.firstNewActor = m_actorEvents.size();
+    result.firstNewActor = m_actorSteps.size();
     const EventLog& log = engine.log();
     const size_t end = log.size();
     while (m_nextOfLane.size() < end)
@@ -49,9 +49,10 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
                 result.changedLanes.push_back(e.message);
         }
         if (e.actor != kNoActor && isActorWork(e.cause)) {
-            if (e.actor >= m_actorEvents.size())
-                m_actorEvents.resize(e.actor + 1);
-            m_actorEvents[e.actor].push_back(index);
+            while (m_actorSteps.size() <= e.actor)
+                m_actorSteps.push_back(std::make_unique<ChunkedVector<ActorStep, 12>>());
+            m_actorSteps[e.actor]->push_back(
+                ActorStep(uint32_t(std::min<TimeMs>(e.time, UINT32_MAX)), e.message, e.cause));
         }
         ++result.newEvents;
     }
@@ -59,6 +60,20 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
     result.changedLanes.erase(
         std::unique(result.changedLanes.begin(), result.changedLanes.end()), result.changedLanes.end());
     return result;
+}
+
+size_t LaneIndex::firstStepAt(uint32_t actor, TimeMs time) const
+{
+    const auto& steps = *m_actorSteps[actor];
+    size_t low = 0, high = steps.size();
+    while (low < high) {
+        const size_t mid = (low + high) / 2;
+        if (TimeMs(steps[mid].time) < time)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
 }
 
 void LaneIndex::clear()
@@ -69,8 +84,8 @@ void LaneIndex::clear()
 size_t LaneIndex::bytesUsed() const
 {
     size_t bytes = m_lanes.capacity() * sizeof(LaneChain) + m_nextOfLane.capacity() * sizeof(uint32_t);
-    for (const auto& events : m_actorEvents)
-        bytes += sizeof(events) + events.capacity() * sizeof(uint32_t);
+    for (const auto& steps : m_actorSteps)
+        bytes += sizeof(*steps) + steps->capacity() * sizeof(ActorStep);
     return bytes;
 }
 

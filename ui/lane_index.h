@@ -1,17 +1,40 @@
 // An incremental index over the engine's event log, built by reading only what is new: for every message lane
 // the chain of its events (4 bytes per event, 12 per lane), and for every actor (consumer, Lambda poller) the
-// time-ordered list of what it did (polls, processing, crashes), so the painter finds a window by binary search.
+// time-ordered steps of what it did (polls, processing, crashes), found by binary search and scanned in place.
 #pragma once
 
 #include "lifeline/chunked_vector.h"
 #include "lifeline/engine.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace lifeline::ui {
 
 inline constexpr uint32_t kNoEvent = UINT32_MAX;
+
+// One step of an actor's work, kept inline so the painter scans an actor's row without touching the log.
+struct ActorStep {
+    static constexpr uint32_t kLaneBits = 27; // lanes up to 134 million; the cause in the 5 bits above
+    static constexpr uint32_t kNoLane = (1u << kLaneBits) - 1;
+    uint32_t time; // virtual ms (runs up to 49 days)
+    uint32_t laneAndCause;
+
+    ActorStep(uint32_t t, MessageIndex lane, Cause cause)
+        : time(t)
+        , laneAndCause((lane >= kNoLane ? kNoLane : lane) | uint32_t(cause) << kLaneBits)
+    {
+    }
+    ActorStep() = default;
+    MessageIndex lane() const
+    {
+        const uint32_t l = laneAndCause & kNoLane;
+        return l == kNoLane ? kNoMessage : l;
+    }
+    Cause cause() const { return Cause(laneAndCause >> kLaneBits); }
+};
+static_assert(sizeof(ActorStep) == 8 && size_t(Cause::Count) <= 32);
 
 struct LaneChain {
     uint32_t first = kNoEvent;
@@ -38,9 +61,11 @@ public:
     const LaneChain& lane(MessageIndex lane) const { return m_lanes[lane]; }
     uint32_t nextOfLane(uint32_t event) const { return m_nextOfLane[event]; }
 
-    size_t actorCount() const { return m_actorEvents.size(); } // actor ids 0..n-1 seen so far
-    // The events (log indexes, in time order) of an actor's work: polls, processing, crashes and restarts.
-    const std::vector<uint32_t>& actorEvents(uint32_t actor) const { return m_actorEvents[actor]; }
+    size_t actorCount() const { return m_actorSteps.size(); } // actor ids 0..n-1 seen so far
+    // What an actor did (polls, processing, crashes and restarts), in time order.
+    const ChunkedVector<ActorStep, 12>& actorSteps(uint32_t actor) const { return *m_actorSteps[actor]; }
+    // The first step at or after `time` (binary search).
+    size_t firstStepAt(uint32_t actor, TimeMs time) const;
     static bool isActorWork(Cause cause);
 
     size_t eventsRead() const { return m_read; }
@@ -50,7 +75,7 @@ private:
     size_t m_read = 0;
     std::vector<LaneChain> m_lanes;
     ChunkedVector<uint32_t, 13> m_nextOfLane; // per event: the next event of the same lane (chunked: no slack)
-    std::vector<std::vector<uint32_t>> m_actorEvents;
+    std::vector<std::unique_ptr<ChunkedVector<ActorStep, 12>>> m_actorSteps; // chunked: no growth slack
 };
 
 } // namespace lifeline::ui

@@ -60,7 +60,7 @@ void LaneModel::sync()
     for (size_t a = 0; a < m_index.actorCount(); ++a) {
         if (a < m_actorShown.size() && m_actorShown[a])
             continue;
-        if (m_index.actorEvents(uint32_t(a)).empty())
+        if (m_index.actorSteps(uint32_t(a)).empty())
             continue;
         newActors.push_back(uint32_t(a));
     }

@@ -328,7 +328,6 @@ void TimelinePainter::paintMessage(QPainter& p, const QRect& row, const Timeline
 void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFrame& frame, uint32_t actor) const
 {
     const Engine& engine = *m_model.engine();
-    const EventLog& log = engine.log();
     const LaneIndex& index = m_model.lanes();
     const TimeAxis& axis = frame.axis;
     const double left = axis.left, right = row.right();
@@ -355,45 +354,44 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
     TimeMs polling = kNone, working = kNone, crashed = kNone;
     MessageIndex workingOn = kNoMessage;
     // Binary search for the view's start, then a few events back to know what was open at that moment.
-    const auto& events = index.actorEvents(actor);
+    const auto& steps = index.actorSteps(actor);
     const TimeMs viewStart = axis.toTime(left), viewEnd = axis.toTime(right);
-    size_t from = size_t(std::lower_bound(events.begin(), events.end(), viewStart, [&](uint32_t ev, TimeMs t) {
-        return log[ev].time < t;
-    }) - events.begin());
-    from = from > 8 ? from - 8 : 0; // a few events back: enough to know which poll, job or crash is open
-    for (size_t i = from; i < events.size(); ++i) {
-        const Event& e = log[events[i]];
-        if (e.time > viewEnd)
+    size_t from = index.firstStepAt(actor, viewStart);
+    from = from > 8 ? from - 8 : 0; // a few steps back: enough to know which poll, job or crash is open
+    for (size_t i = from; i < steps.size(); ++i) {
+        const ActorStep& step = steps[i];
+        const TimeMs time = step.time;
+        if (time > viewEnd)
             break;
-        switch (e.cause) {
+        switch (step.cause()) {
         case Cause::PollStarted:
-            polling = e.time;
+            polling = time;
             break;
         case Cause::PollEnded:
             if (polling != kNone)
-                bar(polling, e.time, m_style.polling, 6, kNoMessage);
+                bar(polling, time, m_style.polling, 6, kNoMessage);
             polling = kNone;
             break;
         case Cause::ProcessingStarted:
-            working = e.time;
-            workingOn = e.message;
+            working = time;
+            workingOn = step.lane();
             break;
         case Cause::ProcessingFinished:
         case Cause::ProcessingFailed:
             if (working != kNone)
-                bar(working, e.time, e.cause == Cause::ProcessingFailed ? m_style.failed : m_style.working, 2,
+                bar(working, time, step.cause() == Cause::ProcessingFailed ? m_style.failed : m_style.working, 2,
                     workingOn);
             working = kNone;
             break;
         case Cause::ConsumerCrashed:
             if (working != kNone)
-                bar(working, e.time, m_style.failed, 2, kNoMessage);
+                bar(working, time, m_style.failed, 2, kNoMessage);
             working = polling = kNone;
-            crashed = e.time;
+            crashed = time;
             break;
         case Cause::ConsumerRestarted:
             if (crashed != kNone)
-                bar(crashed, e.time, m_style.crash, 7, kNoMessage);
+                bar(crashed, time, m_style.crash, 7, kNoMessage);
             crashed = kNone;
             break;
         default:

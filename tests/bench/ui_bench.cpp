@@ -84,21 +84,26 @@ void runUiBenchmarks()
     ui::TimelinePainter livePainter(liveModel, style);
     ui::TimelineFrame liveFrame;
     liveFrame.axis.msPerPixel = 50;
-    std::vector<double> frames;
+    std::vector<double> frames, advances, paints;
     for (int i = 0; i < 150; ++i) {
         const auto start = std::chrono::steady_clock::now();
         live.advanceTo(live.now() + 3333);
+        advances.push_back(secondsSince(start) * 1000.0);
         liveModel.sync();
+        const auto paintStart = std::chrono::steady_clock::now();
         liveFrame.now = live.now();
         liveFrame.axis.start = std::max<TimeMs>(0, live.now() - TimeMs(liveFrame.axis.msPerPixel * 1600));
         liveFrame.firstRow = std::max(0, livePainter.totalRows() - 60);
         QPainter p(&image);
         livePainter.paint(p, image.rect(), liveFrame);
         p.end();
+        paints.push_back(secondsSince(paintStart) * 1000.0);
         frames.push_back(secondsSince(start) * 1000.0);
     }
     report("ui.live_frame_ms_p95", percentile(frames, 0.95), "ms");
     report("ui.live_frame_ms_median", median(frames), "ms");
+    report("ui.live_advance_ms_median", median(advances), "ms");
+    report("ui.live_sync_paint_ms_median", median(paints), "ms");
 }
 
 } // namespace lifeline::bench
