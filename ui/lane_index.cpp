@@ -48,6 +48,11 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
             if (e.message < result.firstNewLane)
                 result.changedLanes.push_back(e.message);
         }
+        if (e.cause == Cause::RequestRefused && e.queue != kNoQueue) {
+            if (e.queue >= m_refusals.size())
+                m_refusals.resize(e.queue + 1);
+            m_refusals[e.queue].push_back(index);
+        }
         if (e.actor != kNoActor && isActorWork(e.cause)) {
             while (m_actorSteps.size() <= e.actor)
                 m_actorSteps.push_back(std::make_unique<ChunkedVector<ActorStep, 12>>());

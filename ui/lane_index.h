@@ -68,6 +68,13 @@ public:
     size_t firstStepAt(uint32_t actor, TimeMs time) const;
     static bool isActorWork(Cause cause);
 
+    // Refused requests per queue (log indexes): drawn as marks on the queue's row, with SQS's text on hover.
+    const std::vector<uint32_t>& refusals(QueueIndex queue) const
+    {
+        static const std::vector<uint32_t> none;
+        return queue < m_refusals.size() ? m_refusals[queue] : none;
+    }
+
     size_t eventsRead() const { return m_read; }
     size_t bytesUsed() const;
 
@@ -76,6 +83,7 @@ private:
     std::vector<LaneChain> m_lanes;
     ChunkedVector<uint32_t, 13> m_nextOfLane; // per event: the next event of the same lane (chunked: no slack)
     std::vector<std::unique_ptr<ChunkedVector<ActorStep, 12>>> m_actorSteps; // chunked: no growth slack
+    std::vector<std::vector<uint32_t>> m_refusals;
 };
 
 } // namespace lifeline::ui

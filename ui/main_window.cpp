@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -148,6 +149,28 @@ void MainWindow::buildToolbar()
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Keep \"now\" in view; any manual pan stops following"));
     connect(m_follow, &QAction::toggled, m_timeline, &TimelineView::setFollowLive);
+    // Filter lanes by text (id, body, group, consumer) and by state.
+    bar->addSeparator();
+    auto* filterText = new QLineEdit(this);
+    filterText->setPlaceholderText(tr("Filter: id, body, group or consumer"));
+    filterText->setClearButtonEnabled(true);
+    filterText->setMaximumWidth(240);
+    auto* filterState = new QComboBox(this);
+    filterState->addItem(tr("all messages"), int(LaneFilter::State::All));
+    filterState->addItem(tr("in the queue"), int(LaneFilter::State::Live));
+    filterState->addItem(tr("in flight"), int(LaneFilter::State::InFlight));
+    filterState->addItem(tr("ended"), int(LaneFilter::State::Ended));
+    filterState->addItem(tr("dead-lettered"), int(LaneFilter::State::DeadLettered));
+    filterState->addItem(tr("processed twice"), int(LaneFilter::State::Duplicates));
+    const auto applyFilter = [this, filterText, filterState] {
+        m_timeline->setFilter(
+            LaneFilter { filterText->text().trimmed(), LaneFilter::State(filterState->currentData().toInt()) });
+    };
+    connect(filterText, &QLineEdit::textChanged, this, applyFilter);
+    connect(filterState, &QComboBox::currentIndexChanged, this, applyFilter);
+    bar->addWidget(filterText);
+    bar->addWidget(filterState);
+    bar->addSeparator();
     auto* restartAction = bar->addAction(tr("Restart"), this, &MainWindow::restart);
     restartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     restartAction->setToolTip(tr("Run the scenario again from the start (Ctrl+R)"));

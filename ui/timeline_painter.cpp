@@ -3,6 +3,7 @@
 #include "lifeline/sim/duration.h"
 
 #include <QFontMetrics>
+#include <algorithm>
 
 namespace lifeline::ui {
 
@@ -104,22 +105,108 @@ TimelinePainter::TimelinePainter(const LaneModel& model, const TimelineStyle& st
 {
 }
 
+void TimelinePainter::setFilter(const LaneFilter& filter)
+{
+    m_filter = filter;
+    refreshFilter();
+}
+
+const std::vector<MessageIndex>& TimelinePainter::lanesOf(int group) const
+{
+    if (m_filter.active() && size_t(group) < m_filtered.size())
+        return m_filtered[size_t(group)];
+    return m_model.lanesOfGroup(group);
+}
+
+size_t TimelinePainter::shownLanes() const
+{
+    size_t n = 0;
+    for (int g = 0; g < m_model.queueGroupCount(); ++g)
+        n += lanesOf(g).size();
+    return n;
+}
+
+bool TimelinePainter::matches(MessageIndex lane, const std::vector<bool>& workedOnByNamedActor) const
+{
+    const Engine& engine = *m_model.engine();
+    const LaneChain& chain = m_model.lanes().lane(lane);
+    switch (m_filter.state) {
+    case LaneFilter::State::All:
+        break;
+    case LaneFilter::State::Live:
+        if (!isLive(chain.state))
+            return false;
+        break;
+    case LaneFilter::State::InFlight:
+        if (chain.state != MessageState::InFlight)
+            return false;
+        break;
+    case LaneFilter::State::Ended:
+        if (isLive(chain.state))
+            return false;
+        break;
+    case LaneFilter::State::DeadLettered:
+        if (chain.state != MessageState::DeadLettered
+            && !(engine.extra(lane) && !engine.extra(lane)->deadLetterQueueSourceArn.empty()))
+            return false;
+        break;
+    case LaneFilter::State::Duplicates:
+        if (chain.duplicates == 0)
+            return false;
+        break;
+    }
+    if (m_filter.text.isEmpty())
+        return true;
+    if (lane < workedOnByNamedActor.size() && workedOnByNamedActor[lane])
+        return true;
+    const MessageRecord& record = engine.message(lane);
+    const std::string needle = m_filter.text.toStdString();
+    if (record.messageId().starts_with(needle) || record.body.find(needle) != std::string::npos)
+        return true;
+    const MessageExtra* extra = engine.extra(lane);
+    return extra && extra->groupId == needle;
+}
+
+void TimelinePainter::refreshFilter()
+{
+    m_filtered.clear();
+    if (!m_filter.active() || !m_model.engine())
+        return;
+    // A consumer's name selects the messages it worked on.
+    std::vector<bool> workedOn;
+    const LaneIndex& index = m_model.lanes();
+    for (const uint32_t actor : m_model.shownActors()) {
+        if (m_model.actorName(actor).compare(m_filter.text, Qt::CaseInsensitive) != 0)
+            continue;
+        workedOn.resize(index.laneCount(), false);
+        const auto& steps = index.actorSteps(actor);
+        for (size_t i = 0; i < steps.size(); ++i)
+            if (steps[i].cause() == Cause::ProcessingStarted && steps[i].lane() < workedOn.size())
+                workedOn[steps[i].lane()] = true;
+    }
+    m_filtered.resize(size_t(m_model.queueGroupCount()));
+    for (int g = 0; g < m_model.queueGroupCount(); ++g)
+        for (const MessageIndex lane : m_model.lanesOfGroup(g))
+            if (matches(lane, workedOn))
+                m_filtered[size_t(g)].push_back(lane);
+}
+
 int TimelinePainter::totalRows() const
 {
     int rows = 0;
     for (int g = 0; g < m_model.queueGroupCount(); ++g)
-        rows += 1 + int(m_model.lanesOfGroup(g).size());
+        rows += 1 + int(lanesOf(g).size());
     return rows + 1 + int(m_model.shownActors().size());
 }
 
 RowRef TimelinePainter::rowAt(int flatRow) const
 {
     for (int g = 0; g < m_model.queueGroupCount(); ++g) {
-        const int lanes = int(m_model.lanesOfGroup(g).size());
+        const int lanes = int(lanesOf(g).size());
         if (flatRow == 0)
             return RowRef { LaneModel::QueueGroup, g, 0 };
         if (flatRow <= lanes)
-            return RowRef { LaneModel::MessageRow, g, m_model.lanesOfGroup(g)[size_t(flatRow - 1)] };
+            return RowRef { LaneModel::MessageRow, g, lanesOf(g)[size_t(flatRow - 1)] };
         flatRow -= lanes + 1;
     }
     if (flatRow <= 0)
@@ -133,10 +220,15 @@ int TimelinePainter::rowOfLane(MessageIndex lane) const
     const QModelIndex index = m_model.indexOfLane(lane);
     if (!index.isValid())
         return -1;
+    const int group = index.parent().row();
     int row = 0;
-    for (int g = 0; g < index.parent().row(); ++g)
-        row += 1 + int(m_model.lanesOfGroup(g).size());
-    return row + 1 + index.row();
+    for (int g = 0; g < group; ++g)
+        row += 1 + int(lanesOf(g).size());
+    const auto& lanes = lanesOf(group);
+    const auto it = std::lower_bound(lanes.begin(), lanes.end(), lane);
+    if (it == lanes.end() || *it != lane)
+        return -1; // filtered out
+    return row + 1 + int(it - lanes.begin());
 }
 
 QRect TimelinePainter::lanesArea(const QRect& rect, bool legend) const
@@ -213,6 +305,8 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
             p.fillRect(box, m_style.groupBackground);
         TimelineFrame rowFrame = frame;
         rowFrame.axis = axis;
+        if (row.kind == LaneModel::QueueGroup)
+            paintRefusals(p, box, rowFrame, QueueIndex(row.group));
         if (row.kind == LaneModel::MessageRow)
             paintMessage(p, box, rowFrame, row.id);
         else if (row.kind == LaneModel::ActorRow)
@@ -234,6 +328,20 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
         p.setFont(font);
     }
     p.setClipping(false);
+
+    // A measured range: a band across the lanes and its length on the ruler.
+    if (frame.measureFrom >= 0 && frame.measureTo >= 0 && frame.measureFrom != frame.measureTo) {
+        const TimeMs a = std::min(frame.measureFrom, frame.measureTo), b = std::max(frame.measureFrom, frame.measureTo);
+        const double x0 = std::max(left, axis.toX(a)), x1 = std::min(right, axis.toX(b));
+        if (x1 > x0) {
+            QColor band = m_style.selection;
+            band.setAlpha(40);
+            p.fillRect(QRectF(x0, lanes.top(), x1 - x0, lanes.height()), band);
+            p.setPen(m_style.text);
+            p.drawText(QRectF(x0, lanes.top() + 2, std::max(x1 - x0, 120.0), 16), Qt::AlignLeft | Qt::AlignTop,
+                QObject::tr("  %1").arg(QString::fromStdString(sim::formatDuration(b - a))));
+        }
+    }
 
     // The "now" line.
     const double nowX = axis.toX(frame.now);
@@ -323,6 +431,21 @@ void TimelinePainter::paintMessage(QPainter& p, const QRect& row, const Timeline
     writer.flush();
     for (const auto& m : marks)
         mark(m.x, m.color, m.glyph);
+}
+
+void TimelinePainter::paintRefusals(QPainter& p, const QRect& row, const TimelineFrame& frame, QueueIndex queue) const
+{
+    const auto& refusals = m_model.lanes().refusals(queue);
+    const EventLog& log = m_model.engine()->log();
+    double last = -1e9;
+    p.setPen(m_style.crash);
+    for (const uint32_t ev : refusals) {
+        const double x = frame.axis.toX(log[ev].time);
+        if (x < frame.axis.left || x > row.right() || x - last < 6)
+            continue;
+        last = x;
+        p.drawText(QRectF(x - 6, row.top(), 12, row.height()), Qt::AlignCenter, QStringLiteral("!"));
+    }
 }
 
 void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFrame& frame, uint32_t actor) const
@@ -454,10 +577,24 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
         return std::nullopt;
     TimelineHit out;
     out.row = rowAt(flat);
-    if (out.row.kind != LaneModel::MessageRow)
-        return std::nullopt;
     TimeAxis axis = frame.axis;
     axis.left = rect.left() + m_style.labelWidth;
+    if (out.row.kind == LaneModel::QueueGroup) {
+        // A refused request under the cursor: SQS's own text.
+        for (const uint32_t ev : m_model.lanes().refusals(QueueIndex(out.row.group))) {
+            const Event& e = m_model.engine()->log()[ev];
+            if (std::abs(axis.toX(e.time) - at.x()) <= 5) {
+                out.from = out.to = e.time;
+                out.text = QObject::tr("refused at %1\n%2")
+                               .arg(QString::fromStdString(sim::formatDuration(e.time)),
+                                   QString::fromStdString(m_model.engine()->log().text(e.detail)));
+                return out;
+            }
+        }
+        return std::nullopt;
+    }
+    if (out.row.kind != LaneModel::MessageRow)
+        return std::nullopt;
     const TimeMs t = axis.toTime(at.x());
     const Engine& engine = *m_model.engine();
     const LaneIndex& index = m_model.lanes();

@@ -18,12 +18,22 @@ struct RowRef {
     uint32_t id = 0; // lane (MessageRow) or actor (ActorRow)
 };
 
+// Which message lanes to show: by text (MessageId prefix, body, FIFO group, or a consumer's name: the messages it
+// worked on) and by state.
+struct LaneFilter {
+    enum class State { All, Live, InFlight, Ended, DeadLettered, Duplicates };
+    QString text;
+    State state = State::All;
+    bool active() const { return !text.isEmpty() || state != State::All; }
+};
+
 struct TimelineFrame {
     TimeAxis axis;
     int firstRow = 0; // scroll position, in rows
     TimeMs now = 0;
     MessageIndex selected = kNoMessage;
     bool legend = true;
+    TimeMs measureFrom = -1, measureTo = -1; // a measured range, when both are set
 };
 
 // What is under the mouse: a lane's segment or mark, for the tooltip.
@@ -40,6 +50,11 @@ public:
 
     void paint(QPainter& painter, const QRect& rect, const TimelineFrame& frame) const;
 
+    void setFilter(const LaneFilter& filter);
+    const LaneFilter& filter() const { return m_filter; }
+    void refreshFilter(); // re-evaluates the filter over the lanes as they are now (new lanes, new states)
+    size_t shownLanes() const;
+
     int totalRows() const;
     RowRef rowAt(int flatRow) const;
     int rowOfLane(MessageIndex lane) const; // -1 when not shown
@@ -52,11 +67,16 @@ private:
     void paintRuler(QPainter& p, const QRect& area, const TimeAxis& axis) const;
     void paintMessage(QPainter& p, const QRect& row, const TimelineFrame& frame, MessageIndex lane) const;
     void paintActor(QPainter& p, const QRect& row, const TimelineFrame& frame, uint32_t actor) const;
+    void paintRefusals(QPainter& p, const QRect& row, const TimelineFrame& frame, QueueIndex queue) const;
     void paintLegend(QPainter& p, const QRect& area) const;
     QString rowLabel(const RowRef& row) const;
+    const std::vector<MessageIndex>& lanesOf(int group) const;
+    bool matches(MessageIndex lane, const std::vector<bool>& workedOnByNamedActor) const;
 
     const LaneModel& m_model;
     const TimelineStyle& m_style;
+    LaneFilter m_filter;
+    std::vector<std::vector<MessageIndex>> m_filtered; // per group, while a filter is active
 };
 
 } // namespace lifeline::ui

@@ -21,8 +21,14 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
     setMouseTracking(true);
     setMinimumSize(400, 200);
     m_frame.axis.msPerPixel = 100;
-    connect(model, &QAbstractItemModel::rowsInserted, this, qOverload<>(&QWidget::update));
-    connect(model, &QAbstractItemModel::dataChanged, this, qOverload<>(&QWidget::update));
+    // While a filter is on, new lanes and changed states are matched again (batched: once per model change).
+    const auto modelChanged = [this] {
+        if (m_painter.filter().active())
+            m_painter.refreshFilter();
+        update();
+    };
+    connect(model, &QAbstractItemModel::rowsInserted, this, modelChanged);
+    connect(model, &QAbstractItemModel::dataChanged, this, modelChanged);
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         m_frame.selected = kNoMessage;
         m_frame.firstRow = 0;
@@ -54,6 +60,27 @@ void TimelineView::centreOn(TimeMs time)
     m_frame.axis.start = time - TimeMs(timeWidth() * m_frame.axis.msPerPixel / 2);
     emit viewChanged();
     update();
+}
+
+void TimelineView::setFilter(const LaneFilter& filter)
+{
+    m_painter.setFilter(filter);
+    m_frame.firstRow = 0;
+    update();
+}
+
+TimeMs TimelineView::measured() const
+{
+    if (m_frame.measureFrom < 0 || m_frame.measureTo < 0)
+        return -1;
+    return std::abs(m_frame.measureTo - m_frame.measureFrom);
+}
+
+TimeMs TimelineView::timeAt(double x) const
+{
+    TimeAxis axis = m_frame.axis;
+    axis.left = m_style.labelWidth;
+    return std::max<TimeMs>(0, axis.toTime(x));
 }
 
 void TimelineView::stepEvent(int direction)
@@ -191,6 +218,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         stepEvent(-1);
         break;
     case Qt::Key_Escape:
+        m_frame.measureFrom = m_frame.measureTo = -1;
         select(kNoMessage);
         break;
     default:
@@ -202,12 +230,25 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
 
 void TimelineView::mousePressEvent(QMouseEvent* event)
 {
-    m_dragging = true;
     m_dragFrom = m_pressAt = event->position().toPoint();
+    // Shift+drag, or a drag on the ruler, measures a time range.
+    const bool onRuler = m_pressAt.y() < m_style.rulerHeight && m_pressAt.x() > m_style.labelWidth;
+    if (event->button() == Qt::LeftButton && ((event->modifiers() & Qt::ShiftModifier) || onRuler)) {
+        m_measuring = true;
+        m_frame.measureFrom = m_frame.measureTo = timeAt(m_pressAt.x());
+        update();
+        return;
+    }
+    m_dragging = true;
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* event)
 {
+    if (m_measuring) {
+        m_frame.measureTo = timeAt(event->position().x());
+        update();
+        return;
+    }
     if (m_dragging && (event->buttons() & (Qt::LeftButton | Qt::MiddleButton | Qt::RightButton))) {
         const QPoint now = event->position().toPoint();
         if ((now - m_pressAt).manhattanLength() > 3) {
@@ -224,10 +265,17 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
 {
     const bool click = (event->position().toPoint() - m_pressAt).manhattanLength() <= 3;
     m_dragging = false;
+    if (m_measuring) {
+        m_measuring = false;
+        if (click)
+            m_frame.measureFrom = m_frame.measureTo = -1;
+        update();
+        return;
+    }
     if (!click || event->button() != Qt::LeftButton)
         return;
     const auto hit = m_painter.hit(rect(), m_frame, event->position().toPoint());
-    select(hit ? MessageIndex(hit->row.id) : kNoMessage);
+    select(hit && hit->row.kind == LaneModel::MessageRow ? MessageIndex(hit->row.id) : kNoMessage);
 }
 
 bool TimelineView::event(QEvent* event)

@@ -18,6 +18,7 @@ public:
     void setStyleSheetTheme(bool dark);
     const TimelineStyle& timelineStyle() const { return m_style; }
     const TimelinePainter& painter() const { return m_painter; }
+    TimeMs timeAt(double x) const;
 
     void setNow(TimeMs now); // also keeps "now" in view while following live
     void setRunEnd(TimeMs end) { m_runEnd = end; }
@@ -29,6 +30,8 @@ public:
     void setFollowLive(bool follow);
     void select(MessageIndex lane);
     void centreOn(TimeMs time); // a manual move: stops following live
+    void setFilter(const LaneFilter& filter);
+    TimeMs measured() const; // the measured range's length, or -1
     TimeMs visibleFrom() const { return m_frame.axis.start; }
     TimeMs visibleTo() const { return m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel); }
     MessageIndex selected() const { return m_frame.selected; }
@@ -59,6 +62,7 @@ private:
     bool m_follow = true;
     bool m_dragging = false;
     bool m_lastKeyWasFit = false;
+    bool m_measuring = false;
     QPoint m_dragFrom;
     QPoint m_pressAt;
 };

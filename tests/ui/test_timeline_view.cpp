@@ -9,6 +9,7 @@
 #include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
+#include <set>
 
 using namespace lifeline;
 using namespace lifeline::ui;
@@ -173,4 +174,91 @@ TEST_CASE("selection shows the message history and the period and comma keys ste
     QTest::keyClick(&view, Qt::Key_Comma);
     CHECK(std::abs(centre() - 5000) <= 1);
     CHECK_FALSE(view.followingLive());
+}
+
+TEST_CASE("filter by consumer - by state and by id - and Shift+drag measures a range", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->runToEnd();
+    LaneModel model;
+    std::vector<std::string> names;
+    for (const auto& actor : simulation->actors())
+        names.push_back(actor.name);
+    model.setEngine(&simulation->engine(), names);
+    TimelineView view(&model);
+    view.resize(1000, 400);
+    view.show();
+    view.setNow(simulation->now());
+    REQUIRE(view.painter().shownLanes() == 5);
+
+    // The messages a consumer worked on, as the log says.
+    std::set<MessageIndex> byWorker2;
+    const auto& log = simulation->engine().log();
+    for (size_t i = 0; i < log.size(); ++i)
+        if (log[i].cause == Cause::ProcessingStarted && model.actorName(log[i].actor) == QStringLiteral("worker-2"))
+            byWorker2.insert(log[i].message);
+    view.setFilter(LaneFilter { QStringLiteral("worker-2"), LaneFilter::State::All });
+    CHECK(view.painter().shownLanes() == byWorker2.size());
+    CHECK(view.painter().rowAt(1).kind == LaneModel::MessageRow);
+    CHECK(byWorker2.count(view.painter().rowAt(1).id) == 1);
+
+    size_t duplicated = 0;
+    for (MessageIndex lane = 0; lane < model.lanes().laneCount(); ++lane)
+        duplicated += model.lanes().lane(lane).duplicates > 0;
+    REQUIRE(duplicated > 0);
+    view.setFilter(LaneFilter { {}, LaneFilter::State::Duplicates });
+    CHECK(view.painter().shownLanes() == duplicated);
+
+    const QString id = QString::fromStdString(simulation->engine().message(3).messageId().substr(0, 6));
+    view.setFilter(LaneFilter { id, LaneFilter::State::All });
+    CHECK(view.painter().shownLanes() == 1);
+    view.setFilter(LaneFilter {});
+    CHECK(view.painter().shownLanes() == 5);
+
+    view.setFollowLive(false);
+    view.fitAll();
+    const int y = view.painter().rowTop(view.rect(), view.frame(), 1) + 5;
+    QTest::mousePress(&view, Qt::LeftButton, Qt::ShiftModifier, QPoint(300, y));
+    QTest::mouseMove(&view, QPoint(500, y));
+    QTest::mouseRelease(&view, Qt::LeftButton, Qt::ShiftModifier, QPoint(500, y));
+    CHECK(view.measured() == view.timeAt(500) - view.timeAt(300));
+    CHECK(view.measured() > 0);
+    QTest::keyClick(&view, Qt::Key_Escape);
+    CHECK(view.measured() == -1);
+}
+
+TEST_CASE("a refused request is marked on its queue's row with SQS's text on hover (lesson 4)", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("fifo-refuses-timers");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation->engine());
+    REQUIRE(model.lanes().refusals(0).size() == 3);
+    const TimelineStyle style = TimelineStyle::light();
+    TimelinePainter painter(model, style);
+    TimelineFrame frame;
+    frame.now = simulation->now();
+    frame.axis.fit(0, 20000, 1000 - style.labelWidth);
+    const QRect rect(0, 0, 1000, 300);
+    TimeAxis axis = frame.axis;
+    axis.left = style.labelWidth;
+    const TimeMs first = simulation->engine().log()[model.lanes().refusals(0)[0]].time;
+    const auto hit = painter.hit(rect, frame, QPoint(int(axis.toX(first)), painter.rowTop(rect, frame, 0) + 8));
+    REQUIRE(hit.has_value());
+    CHECK(hit->text.contains(QStringLiteral(
+        "Value 30 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid for "
+        "this queue type.")));
+    QImage image(1000, 300, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    painter.paint(p, image.rect(), frame);
+    p.end();
+    int red = 0;
+    for (int dx = -5; dx <= 5; ++dx)
+        for (int dy = 2; dy < style.groupHeight - 6; ++dy) {
+            const QColor c = image.pixelColor(int(axis.toX(first)) + dx, painter.rowTop(rect, frame, 0) + dy);
+            red += c.red() > 150 && c.green() < 120 && c.blue() < 120; // the mark is drawn in the crash red
+        }
+    CHECK(red > 0);
 }
