@@ -60,13 +60,6 @@ QString describe(const Engine& engine, const Event& e, const QString& who)
     }
 }
 
-MessageIndex firstLane(const Engine& engine, MessageIndex lane)
-{
-    for (const MessageExtra* e = engine.extra(lane);
-         e && !e->deadLetterQueueSourceArn.empty() && e->origin != kNoMessage; e = engine.extra(lane))
-        lane = e->origin;
-    return lane;
-}
 } // namespace
 
 std::vector<HistoryEntry> laneHistory(
@@ -79,7 +72,7 @@ std::vector<HistoryEntry> laneHistory(
     std::vector<MessageIndex> lanes;
     for (MessageIndex l = lane; l != kNoMessage;) {
         lanes.insert(lanes.begin(), l);
-        const MessageIndex root = firstLane(engine, l);
+        const MessageIndex root = engine.firstLaneOf(l);
         if (root == l)
             break;
         l = engine.extra(l)->origin;

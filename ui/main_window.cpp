@@ -184,9 +184,7 @@ void MainWindow::showSimulation(sim::Simulation* simulation)
 {
     m_simulation = simulation;
     m_engine = &simulation->engine();
-    m_actorNames.clear();
-    for (const auto& actor : simulation->actors())
-        m_actorNames.push_back(actor.name);
+    m_actorNames = simulation->actorNames();
     m_model->setEngine(m_engine, m_actorNames);
     m_overview->setEngine(m_engine);
     m_overview->setRunEnd(simulation->duration());

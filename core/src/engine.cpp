@@ -113,6 +113,14 @@ const MessageExtra* Engine::extra(MessageIndex lane) const
     return index == UINT32_MAX ? nullptr : &m_extras[index];
 }
 
+MessageIndex Engine::firstLaneOf(MessageIndex lane) const
+{
+    for (const MessageExtra* e = extra(lane); e && !e->deadLetterQueueSourceArn.empty() && e->origin != kNoMessage;
+         e = extra(lane))
+        lane = e->origin;
+    return lane;
+}
+
 MessageExtra& Engine::extraFor(MessageIndex lane)
 {
     auto& record = m_messages[lane];

@@ -15,9 +15,7 @@ TEST_CASE("lane model: tester-clean and batched while lesson 8 runs", "[ui][mode
     auto simulation = test::lessonSimulation("visibility-too-short");
     LaneModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-    std::vector<std::string> names;
-    for (const auto& actor : simulation->actors())
-        names.push_back(actor.name);
+    const std::vector<std::string> names = simulation->actorNames();
     model.setEngine(&simulation->engine(), names);
     QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
     QSignalSpy inserts(&model, &QAbstractItemModel::rowsInserted);

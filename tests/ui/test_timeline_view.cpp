@@ -136,9 +136,7 @@ TEST_CASE("selection shows the message history and the period and comma keys ste
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->runToEnd();
     LaneModel model;
-    std::vector<std::string> names;
-    for (const auto& actor : simulation->actors())
-        names.push_back(actor.name);
+    const std::vector<std::string> names = simulation->actorNames();
     model.setEngine(&simulation->engine(), names);
     const auto history = laneHistory(simulation->engine(), model.lanes(), 0, names);
     std::vector<QString> texts;
@@ -182,9 +180,7 @@ TEST_CASE("filter by consumer - by state and by id - and Shift+drag measures a r
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    std::vector<std::string> names;
-    for (const auto& actor : simulation->actors())
-        names.push_back(actor.name);
+    const std::vector<std::string> names = simulation->actorNames();
     model.setEngine(&simulation->engine(), names);
     TimelineView view(&model);
     view.resize(1000, 400);

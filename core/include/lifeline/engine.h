@@ -138,6 +138,9 @@ public:
     size_t messageCount() const { return m_messages.size(); }
     const MessageRecord& message(MessageIndex lane) const { return m_messages[lane]; }
     const MessageExtra* extra(MessageIndex lane) const;
+    // The lane where this message first appeared: a message moved to a DLQ continues in a new lane with the same
+    // MessageId (a redriven one is a new message and is its own first lane).
+    MessageIndex firstLaneOf(MessageIndex lane) const;
     size_t queueCount() const { return m_queueInfo.size(); }
     const QueueInfo& queueInfo(QueueIndex index) const { return m_queueInfo[index]; }
     std::optional<QueueIndex> queueIndex(const std::string& name) const;

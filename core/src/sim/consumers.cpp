@@ -7,11 +7,7 @@ namespace lifeline::sim {
 
 Simulation::Processing& Simulation::processingOf(MessageIndex lane)
 {
-    // A message moved to a DLQ continues in a new lane with the same MessageId: follow it back to its first lane.
-    // (A redriven message is a new message and keeps its own.)
-    for (const MessageExtra* e = m_engine.extra(lane);
-         e && !e->deadLetterQueueSourceArn.empty() && e->origin != kNoMessage; e = m_engine.extra(lane))
-        lane = e->origin;
+    lane = m_engine.firstLaneOf(lane); // a message moved to a DLQ is still the same message
     if (lane >= m_processing.size())
         m_processing.resize(std::max<size_t>(lane + 1, m_processing.size() * 2));
     return m_processing[lane];

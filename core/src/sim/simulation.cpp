@@ -87,6 +87,14 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
 
 Simulation::~Simulation() = default;
 
+std::vector<std::string> Simulation::actorNames() const
+{
+    std::vector<std::string> names;
+    for (const auto& actor : m_actors)
+        names.push_back(actor.name);
+    return names;
+}
+
 uint32_t Simulation::addActor(const std::string& name, ActorKind kind, size_t slot)
 {
     m_actors.push_back(ActorInfo { name, kind });
@@ -223,26 +231,28 @@ void Simulation::runAction(size_t index)
 {
     const ActionSpec& a = m_scenario.actions[index];
     std::string what;
+    // Every operator action is an event on its queue's row before it takes effect.
+    const auto note = [&] {
+        m_engine.recordActorEvent(
+            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
+    };
     switch (a.kind) {
     case ActionSpec::Kind::SetAttributes:
         what = "set";
         for (const auto& [k, v] : a.attributes)
             what += " " + k + "=" + v;
         what += " on " + a.queue;
-        m_engine.recordActorEvent(
-            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
+        note();
         m_engine.setQueueAttributes(a.queue, a.attributes);
         return;
     case ActionSpec::Kind::Purge:
         what = "purge " + a.queue;
-        m_engine.recordActorEvent(
-            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
+        note();
         m_engine.purgeQueue(a.queue);
         return;
     case ActionSpec::Kind::Redrive: {
         what = "redrive " + a.queue + (a.destination ? " to " + *a.destination : " to its sources");
-        m_engine.recordActorEvent(
-            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
+        note();
         const auto source = m_engine.getQueueArn(a.queue);
         std::optional<std::string> destination;
         if (a.destination)
@@ -260,8 +270,7 @@ void Simulation::runAction(size_t index)
         request.messageGroupId = a.message.groupId;
         request.messageDeduplicationId = a.message.deduplicationId;
         what = "send \"" + a.message.body + "\" to " + a.queue;
-        m_engine.recordActorEvent(
-            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
+        note();
         m_engine.sendMessage(request);
         return;
     }

@@ -61,6 +61,7 @@ public:
 
     // actor id -> who (index 0 is "nobody"); names match the scenario (consumers as name-1, name-2 ...).
     const std::vector<ActorInfo>& actors() const { return m_actors; }
+    std::vector<std::string> actorNames() const; // indexed by actor id
     const std::vector<std::string>& warnings() const { return m_warnings; }
     size_t duplicateProcessings() const { return m_duplicates; }
 
