@@ -1,5 +1,6 @@
 #include "lifeline/sim/summary.h"
 
+#include "lifeline/depth_series.h"
 #include "lifeline/sim/simulation.h"
 #include "simulation_internal.h"
 
@@ -33,26 +34,15 @@ RunSummary Simulation::summary() const
 {
     RunSummary s;
     s.until = m_engine.now();
-    std::vector<bool> isDeadLetterQueue(m_engine.queueCount(), false);
-    for (const auto& q : m_scenario.queues)
-        if (q.deadLetterQueue)
-            if (auto index = m_engine.queueIndex(*q.deadLetterQueue))
-                isDeadLetterQueue[*index] = true;
-    // Depth by state over time, replayed from the log: the peak of each.
-    int64_t visible = 0, inFlight = 0, delayed = 0, inDeadLetterQueues = 0;
-    const auto shift = [&](QueueIndex queue, MessageState state, int delta) {
-        if (queue < isDeadLetterQueue.size() && isDeadLetterQueue[queue]) {
-            if (isLive(state))
-                inDeadLetterQueues += delta;
-            return;
-        }
-        if (state == MessageState::Visible)
-            visible += delta;
-        else if (state == MessageState::InFlight)
-            inFlight += delta;
-        else if (state == MessageState::Delayed)
-            delayed += delta;
-    };
+    // Peak depth by state: the depth series keeps each bucket's peak, so its largest bucket is the run's peak.
+    DepthSeries depth(2, std::max<TimeMs>(1, m_engine.now() + 1));
+    depth.sync(m_engine);
+    for (const DepthSample& b : depth.buckets()) {
+        s.peak.visible = std::max<int64_t>(s.peak.visible, b.visible);
+        s.peak.inFlight = std::max<int64_t>(s.peak.inFlight, b.inFlight);
+        s.peak.delayed = std::max<int64_t>(s.peak.delayed, b.delayed);
+        s.peak.deadLetterQueues = std::max<int64_t>(s.peak.deadLetterQueues, b.deadLetter);
+    }
     const EventLog& log = m_engine.log();
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
@@ -85,14 +75,6 @@ RunSummary Simulation::summary() const
         }
         default:
             break;
-        }
-        if (e.message != kNoMessage && e.from != e.to) {
-            shift(e.queue, e.from, -1);
-            shift(e.queue, e.to, +1);
-            s.peak.visible = std::max(s.peak.visible, visible);
-            s.peak.inFlight = std::max(s.peak.inFlight, inFlight);
-            s.peak.delayed = std::max(s.peak.delayed, delayed);
-            s.peak.deadLetterQueues = std::max(s.peak.deadLetterQueues, inDeadLetterQueues);
         }
     }
     for (const auto& c : m_consumers)
