@@ -456,22 +456,41 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
     const double left = axis.left, right = row.right();
     // Sub-pixel bars (millisecond jobs at a minutes-wide zoom) would be drawn thousands of times over the same
     // pixel: each layer draws a pixel column once, and labels only where they fit.
-    double paintedUntil[3] = { -1e9, -1e9, -1e9 };
+    // Millisecond jobs at a zoom of minutes would be thousands of sub-pixel boxes: each layer keeps one pending
+    // run that grows while bars touch, and is drawn once when a gap (or another colour) comes.
+    struct Run {
+        double x0 = 0, x1 = -1;
+        QColor color;
+    };
+    Run runs[3];
+    const auto flush = [&](int layer, int inset) {
+        Run& run = runs[layer];
+        if (run.x1 > run.x0)
+            p.fillRect(QRectF(run.x0, row.top() + inset, run.x1 - run.x0, row.height() - 2 * inset), run.color);
+        run = Run {};
+    };
     const auto bar = [&](TimeMs from, TimeMs to, const QColor& color, int inset, MessageIndex labelLane,
                          const QString& label = {}) {
-        const double x0 = std::max(left, axis.toX(from)), x1 = std::min(right, axis.toX(to));
+        double x0 = std::max(left, axis.toX(from));
+        const double x1 = std::min(right, std::max(axis.toX(to), x0 + 1.0));
         const int layer = inset == 6 ? 0 : inset == 2 ? 1 : 2;
-        if (x1 <= x0 || x1 <= paintedUntil[layer])
+        if (x1 <= x0)
             return;
-        const double start = std::max(x0, paintedUntil[layer]);
-        const QRectF box(start, row.top() + inset, std::max(1.0, x1 - start), row.height() - 2 * inset);
-        paintedUntil[layer] = start + box.width();
-        p.fillRect(box, color);
-        if (box.width() > 60 && (labelLane != kNoMessage || !label.isEmpty())) {
+        Run& run = runs[layer];
+        if (run.x1 > run.x0 && run.color == color && x0 <= run.x1 + 0.5) {
+            run.x1 = std::max(run.x1, x1);
+            return;
+        }
+        flush(layer, inset);
+        if (x1 - x0 > 60 && (labelLane != kNoMessage || !label.isEmpty())) {
+            const QRectF box(x0, row.top() + inset, x1 - x0, row.height() - 2 * inset);
+            p.fillRect(box, color);
             p.setPen(QColor(0xFF, 0xFF, 0xFF));
             p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
                 labelLane != kNoMessage ? shortId(engine.message(labelLane)) : label);
+            return;
         }
+        run = Run { x0, x1, color };
     };
     constexpr TimeMs kNone = INT64_MIN; // plain sentinels: GCC 12 misreads std::optional here
     TimeMs polling = kNone, working = kNone, crashed = kNone;
@@ -528,6 +547,9 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
         bar(working, until, m_style.working, 2, workingOn);
     if (crashed != kNone)
         bar(crashed, until, m_style.crash, 7, kNoMessage, QObject::tr("crashed"));
+    flush(0, 6);
+    flush(1, 2);
+    flush(2, 7);
 }
 
 void TimelinePainter::paintLegend(QPainter& p, const QRect& area) const
