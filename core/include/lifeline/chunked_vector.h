@@ -15,7 +15,8 @@ public:
     T& push_back(T value)
     {
         if ((m_size & (kChunkSize - 1)) == 0)
-            m_chunks.push_back(std::make_unique<T[]>(kChunkSize));
+            // Trivial types are not zeroed first: pages are touched as elements are written, not all at once.
+            m_chunks.push_back(std::make_unique_for_overwrite<T[]>(kChunkSize));
         T& slot = m_chunks.back()[m_size & (kChunkSize - 1)];
         slot = std::move(value);
         ++m_size;

@@ -225,7 +225,7 @@ private:
     uint64_t m_timerSeq = 0;
     uint32_t m_nextQueueUid = 1;
     EventLog m_log;
-    ChunkedVector<MessageRecord> m_messages;
+    ChunkedVector<MessageRecord, 12> m_messages; // smaller chunks: each is constructed when it is added
     std::vector<MessageExtra> m_extras;
     std::vector<QueueInfo> m_queueInfo;
     std::vector<std::unique_ptr<QueueState>> m_queues; // parallel to m_queueInfo

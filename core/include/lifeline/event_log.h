@@ -5,6 +5,7 @@
 #include "lifeline/chunked_vector.h"
 
 #include <cstdint>
+#include <type_traits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,17 +74,18 @@ const char* toString(MessageState state);
 const char* toString(Cause cause);
 
 // 32 bytes; a lane's history is the subsequence with its MessageIndex.
+// A plain aggregate (no default member values): the log's storage is allocated without being written first.
 struct Event {
-    TimeMs time = 0;
-    MessageIndex message = kNoMessage;
-    uint32_t actor = kNoActor; // consumer / client that caused it
-    uint32_t detail = 0; // cause-specific (see Cause)
-    QueueIndex queue = kNoQueue;
-    MessageState from = MessageState::None;
-    MessageState to = MessageState::None;
-    Cause cause = Cause::Send;
+    TimeMs time;
+    MessageIndex message; // kNoMessage for queue and actor events
+    uint32_t actor; // consumer / client that caused it (kNoActor: nobody)
+    uint32_t detail; // cause-specific (see Cause)
+    QueueIndex queue;
+    MessageState from;
+    MessageState to;
+    Cause cause;
 };
-static_assert(sizeof(Event) == 32);
+static_assert(sizeof(Event) == 32 && std::is_trivial_v<Event>);
 
 // Stored in fixed chunks (ChunkedVector): appending never moves what was written, so a reader's references stay
 // valid while the engine appends.
