@@ -1,11 +1,14 @@
 #include "cli.h"
 
 #include "demo.h"
+#include "lifeline/export/run_export.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -33,7 +36,23 @@ struct RunOptions {
     std::optional<uint64_t> seed;
     bool summary = false;
     bool fix = false;
+    std::string traceFile;
+    std::string csvFile;
 };
+
+// Writes one export; a failure says why (and the run itself is not lost: the other outputs still go out).
+template <class Write> bool writeFile(const std::string& path, const char* what, std::ostream& err, Write&& write)
+{
+    std::ofstream out(path, std::ios::binary);
+    if (out)
+        write(out);
+    out.flush();
+    if (!out) {
+        err << "lifeline run: could not write the " << what << " to '" << path << "': " << std::strerror(errno) << '\n';
+        return false;
+    }
+    return true;
+}
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
@@ -72,6 +91,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                 return kBadInput;
             }
             options.seed = seed;
+        } else if (a == "--trace" || a == "--csv") {
+            auto v = value(a == "--trace" ? "--trace" : "--csv");
+            if (!v)
+                return kBadInput;
+            (a == "--trace" ? options.traceFile : options.csvFile) = *v;
         } else if (a == "--summary") {
             options.summary = true;
         } else if (a == "--fix") {
@@ -132,7 +156,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     else
         out << "ran '" << simulation.scenario().name << "' to " << sim::formatDuration(simulation.now()) << ": "
             << simulation.engine().log().size() << " events (add --summary for the figures)\n";
-    return 0;
+    bool written = true;
+    const auto names = simulation.actorNames();
+    if (!options.traceFile.empty())
+        written &= writeFile(options.traceFile, "trace", err,
+            [&](std::ostream& file) { writeChromeTrace(simulation.engine(), names, file); });
+    if (!options.csvFile.empty())
+        written &= writeFile(
+            options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(simulation.engine(), names, file); });
+    return written ? 0 : 1;
 }
 
 } // namespace

@@ -22,6 +22,7 @@ void printUsage(std::ostream& out)
            "  lifeline [SCENARIO.json | --lesson ID]   open the window (lesson 1 by default)\n"
            "  lifeline lessons         list the built-in lessons\n"
            "  lifeline run SCENARIO.json|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
+           "               [--trace FILE.json] [--csv FILE.csv]\n"
            "                           run headless on virtual time (--fix: the lesson's fix)\n"
            "  lifeline demo            run a short demo headless and print its event log\n"
            "  lifeline --version       print the version\n"

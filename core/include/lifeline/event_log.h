@@ -5,9 +5,9 @@
 #include "lifeline/chunked_vector.h"
 
 #include <cstdint>
-#include <type_traits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace lifeline {

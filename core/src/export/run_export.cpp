@@ -1,0 +1,139 @@
+#include "lifeline/export/run_export.h"
+
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+namespace lifeline {
+
+namespace {
+std::string actorName(const std::vector<std::string>& names, uint32_t actor)
+{
+    if (actor < names.size())
+        return names[actor]; // a simulation names its actor 0 "operator"
+    return actor == kNoActor ? std::string() : "actor " + std::to_string(actor);
+}
+
+std::string eventNote(const Engine& engine, const Event& e)
+{
+    switch (e.cause) {
+    case Cause::RequestRefused:
+    case Cause::AttributesChanged:
+    case Cause::Warning:
+    case Cause::OperatorAction:
+        return engine.log().text(e.detail);
+    case Cause::Receive:
+        return "receive #" + std::to_string(e.detail);
+    case Cause::VisibilityChanged:
+        return "visibility " + std::to_string(e.detail) + " s";
+    case Cause::ProcessingStarted:
+        return e.detail == 1 ? "duplicate processing" : "";
+    case Cause::PollEnded:
+        return std::to_string(e.detail) + " message(s)";
+    default:
+        return {};
+    }
+}
+} // namespace
+
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + '"';
+}
+
+void writeEventsCsv(const Engine& engine, const std::vector<std::string>& actorNames, std::ostream& out)
+{
+    out << "time_ms,queue,message_id,lane,from,to,cause,actor,note\r\n";
+    const EventLog& log = engine.log();
+    for (size_t i = 0; i < log.size(); ++i) {
+        const Event& e = log[i];
+        out << e.time << ',' << csvField(e.queue == kNoQueue ? "" : engine.queueInfo(e.queue).name) << ','
+            << (e.message == kNoMessage ? "" : engine.message(e.message).messageId()) << ','
+            << (e.message == kNoMessage ? "" : std::to_string(e.message)) << ',' << toString(e.from) << ','
+            << toString(e.to) << ',' << toString(e.cause) << ',' << csvField(actorName(actorNames, e.actor)) << ','
+            << csvField(eventNote(engine, e)) << "\r\n";
+    }
+}
+
+void writeChromeTrace(const Engine& engine, const std::vector<std::string>& actorNames, std::ostream& out)
+{
+    using nlohmann::json;
+    json events = json::array();
+    const auto us = [](TimeMs ms) { return ms * 1000; };
+    // Names and order: a process per queue, a thread per lane.
+    for (size_t q = 0; q < engine.queueCount(); ++q) {
+        events.push_back({ { "ph", "M" }, { "name", "process_name" }, { "pid", q + 1 }, { "tid", 0 },
+            { "args", { { "name", engine.queueInfo(QueueIndex(q)).name } } } });
+        events.push_back({ { "ph", "M" }, { "name", "process_sort_index" }, { "pid", q + 1 }, { "tid", 0 },
+            { "args", { { "sort_index", q } } } });
+    }
+    const EventLog& log = engine.log();
+    std::vector<TimeMs> since(engine.messageCount(), -1);
+    std::vector<MessageState> state(engine.messageCount(), MessageState::None);
+    std::vector<int64_t> depth(engine.queueCount() * 3, 0); // visible, in flight, delayed per queue
+    for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
+        const MessageRecord& record = engine.message(lane);
+        events.push_back({ { "ph", "M" }, { "name", "thread_name" }, { "pid", record.queue + 1 }, { "tid", lane + 1 },
+            { "args", { { "name", record.messageId().substr(0, 8) + " (lane " + std::to_string(lane) + ")" } } } });
+        events.push_back({ { "ph", "M" }, { "name", "thread_sort_index" }, { "pid", record.queue + 1 },
+            { "tid", lane + 1 }, { "args", { { "sort_index", lane } } } });
+    }
+    const auto closeSegment = [&](MessageIndex lane, TimeMs end) {
+        if (since[lane] < 0 || !isLive(state[lane]))
+            return;
+        events.push_back({ { "ph", "X" }, { "name", toString(state[lane]) }, { "cat", "state" },
+            { "pid", engine.message(lane).queue + 1 }, { "tid", lane + 1 }, { "ts", us(since[lane]) },
+            { "dur", us(end - since[lane]) } });
+    };
+    const auto counter = [&](QueueIndex q, MessageState s, int delta) {
+        const int slot = s == MessageState::Visible ? 0
+            : s == MessageState::InFlight           ? 1
+            : s == MessageState::Delayed            ? 2
+                                                    : -1;
+        if (slot >= 0)
+            depth[q * 3 + size_t(slot)] += delta;
+    };
+    for (size_t i = 0; i < log.size(); ++i) {
+        const Event& e = log[i];
+        if (e.message == kNoMessage || e.cause == Cause::RequestRefused) {
+            if (e.cause == Cause::RequestRefused && e.queue != kNoQueue)
+                events.push_back({ { "ph", "i" }, { "name", "refused" }, { "s", "p" }, { "pid", e.queue + 1 },
+                    { "tid", 0 }, { "ts", us(e.time) }, { "args", { { "error", log.text(e.detail) } } } });
+            continue;
+        }
+        const bool transition = e.from != e.to;
+        if (transition) {
+            closeSegment(e.message, e.time);
+            state[e.message] = e.to;
+            since[e.message] = e.time;
+            counter(e.queue, e.from, -1);
+            counter(e.queue, e.to, +1);
+            events.push_back({ { "ph", "C" }, { "name", "depth" }, { "pid", e.queue + 1 }, { "ts", us(e.time) },
+                { "args",
+                    { { "visible", depth[e.queue * 3] }, { "in flight", depth[e.queue * 3 + 1] },
+                        { "delayed", depth[e.queue * 3 + 2] } } } });
+        }
+        if (!transition || e.cause == Cause::Receive || e.cause == Cause::Delete || e.cause == Cause::MoveToDlq) {
+            json args { { "cause", toString(e.cause) } };
+            if (e.actor != kNoActor)
+                args["actor"] = actorName(actorNames, e.actor);
+            const std::string note = eventNote(engine, e);
+            if (!note.empty())
+                args["note"] = note;
+            events.push_back({ { "ph", "i" }, { "name", toString(e.cause) }, { "s", "t" }, { "pid", e.queue + 1 },
+                { "tid", e.message + 1 }, { "ts", us(e.time) }, { "args", args } });
+        }
+    }
+    for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane)
+        closeSegment(lane, engine.now());
+    out << json { { "traceEvents", events }, { "displayTimeUnit", "ms" } }.dump() << '\n';
+}
+
+} // namespace lifeline
