@@ -1,11 +1,13 @@
 #include "cli.h"
 
 #include "demo.h"
+#include "image_export.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 
+#include <QGuiApplication>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -38,6 +40,9 @@ struct RunOptions {
     bool fix = false;
     std::string traceFile;
     std::string csvFile;
+    std::string imageFile;
+    int width = 1920, height = 1080;
+    std::optional<TimeMs> windowFrom, windowTo;
 };
 
 // Writes one export; a failure says why (and the run itself is not lost: the other outputs still go out).
@@ -96,6 +101,38 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             if (!v)
                 return kBadInput;
             (a == "--trace" ? options.traceFile : options.csvFile) = *v;
+        } else if (a == "--export") {
+            auto v = value("--export");
+            if (!v)
+                return kBadInput;
+            options.imageFile = *v;
+        } else if (a == "--size") {
+            auto v = value("--size");
+            if (!v)
+                return kBadInput;
+            const auto x = v->find('x');
+            int w = 0, h = 0;
+            const bool ok = x != std::string::npos && std::from_chars(v->data(), v->data() + x, w).ptr == v->data() + x
+                && std::from_chars(v->data() + x + 1, v->data() + v->size(), h).ptr == v->data() + v->size();
+            if (!ok) {
+                err << "lifeline run: --size takes WIDTHxHEIGHT such as 1920x1080, got '" << *v << "'\n";
+                return kBadInput;
+            }
+            options.width = w;
+            options.height = h;
+        } else if (a == "--window") {
+            auto v = value("--window");
+            if (!v)
+                return kBadInput;
+            const auto dots = v->find("..");
+            if (dots != std::string::npos) {
+                options.windowFrom = sim::parseDuration(v->substr(0, dots));
+                options.windowTo = sim::parseDuration(v->substr(dots + 2));
+            }
+            if (!options.windowFrom || !options.windowTo || *options.windowTo <= *options.windowFrom) {
+                err << "lifeline run: --window takes FROM..TO such as 30s..2m, got '" << *v << "'\n";
+                return kBadInput;
+            }
         } else if (a == "--summary") {
             options.summary = true;
         } else if (a == "--fix") {
@@ -164,6 +201,29 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!options.csvFile.empty())
         written &= writeFile(
             options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(simulation.engine(), names, file); });
+    if (!options.imageFile.empty()) {
+        // Images are drawn offscreen: no display is needed.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        int argc = 1;
+        char name[] = "lifeline";
+        char* argv[] = { name, nullptr };
+        QGuiApplication application(argc, argv);
+        ui::ImageExportRequest request;
+        request.path = QString::fromStdString(options.imageFile);
+        request.size = QSize(options.width, options.height);
+        request.from = options.windowFrom.value_or(0);
+        request.to = options.windowTo.value_or(-1);
+        const auto& scenario = simulation.scenario();
+        request.title = QString::fromStdString(scenario.lesson
+                ? "Lesson " + std::to_string(scenario.lesson->number) + ": " + scenario.lesson->title
+                : scenario.name);
+        const QString error = ui::exportTimelineImage(simulation.engine(), names, request);
+        if (!error.isEmpty()) {
+            err << "lifeline run: could not export the image: " << error.toStdString() << '\n';
+            written = false;
+        }
+    }
     return written ? 0 : 1;
 }
 

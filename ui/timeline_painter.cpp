@@ -49,7 +49,7 @@ public:
         m_p.fillRect(box, m_s.fill(state));
         if (m_s.statePattern[size_t(state)] != Qt::NoBrush)
             m_p.fillRect(box, m_s.pattern(state));
-        if (!label.isEmpty() && box.width() > 60) {
+        if (!label.isEmpty() && box.width() > 60 && m_height >= 10) {
             m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
                                                                                         : QColor(0xFF, 0xFF, 0xFF));
             m_p.drawText(box.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
@@ -323,7 +323,9 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
         font.setBold(group);
         p.setFont(font);
         p.setPen(m_style.text);
-        p.drawText(label.adjusted(group ? 4 : 14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, rowLabel(row));
+        // Rows too short for text (a whole run squeezed into an export) keep their colours and lose their labels.
+        if (group || m_style.rowHeight >= 10)
+            p.drawText(label.adjusted(group ? 4 : 14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, rowLabel(row));
         font.setBold(false);
         p.setFont(font);
     }
@@ -389,6 +391,10 @@ void TimelinePainter::paintMessage(QPainter& p, const QRect& row, const Timeline
         if (x < left || x > right || x - lastMarkX < 4)
             return;
         lastMarkX = x;
+        if (row.height() < 10) { // too short for a glyph: a coloured tick
+            p.fillRect(QRectF(x - 1, row.top(), 2, row.height()), color);
+            return;
+        }
         p.setPen(color);
         p.drawText(QRectF(x - 6, row.top() - 1, 12, row.height()), Qt::AlignCenter, glyph);
     };

@@ -1,0 +1,84 @@
+// Exports parsed back: the PNG decodes at the asked size with a state's colour where a segment must be, the SVG
+// is XML with shapes, the PDF starts with %PDF and has a page; a failed save says why and keeps the old file.
+#include "image_export.h"
+#include "test_support.h"
+#include "timeline_style.h"
+
+#include <QDomDocument>
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+
+using namespace lifeline;
+using namespace lifeline::ui;
+
+TEST_CASE(
+    "image export: PNG at the asked size with the in-flight colour where lesson 7's message is held", "[ui][export]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.path = dir.filePath(QStringLiteral("lesson7.png"));
+    request.size = QSize(1000, 400);
+    request.from = 0;
+    request.to = 60000;
+    request.title = QStringLiteral("Lesson 7");
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).isEmpty());
+    QImage image(request.path);
+    REQUIRE(image.size() == QSize(1000, 400));
+    // Find the in-flight colour at 15 s on some row: the message is held by worker-1 then.
+    const TimelineStyle style = TimelineStyle::light();
+    const int x = style.labelWidth + int(15000.0 / 60000.0 * (1000 - style.labelWidth));
+    int inFlight = 0;
+    for (int y = 0; y < image.height(); ++y)
+        inFlight += image.pixelColor(x, y) == style.stateColor[size_t(MessageState::InFlight)];
+    CHECK(inFlight >= 8);
+}
+
+TEST_CASE("image export: SVG is XML with shapes - PDF has a page", "[ui][export]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.title = QStringLiteral("Lesson 8");
+    request.path = dir.filePath(QStringLiteral("lesson8.svg"));
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).isEmpty());
+    QFile svg(request.path);
+    REQUIRE(svg.open(QIODevice::ReadOnly));
+    QDomDocument document;
+    REQUIRE(document.setContent(&svg));
+    CHECK(document.documentElement().tagName() == QStringLiteral("svg"));
+    CHECK(document.elementsByTagName(QStringLiteral("rect")).count()
+            + document.elementsByTagName(QStringLiteral("path")).count()
+        > 20);
+
+    request.path = dir.filePath(QStringLiteral("lesson8.pdf"));
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).isEmpty());
+    QFile pdf(request.path);
+    REQUIRE(pdf.open(QIODevice::ReadOnly));
+    const QByteArray bytes = pdf.readAll();
+    CHECK(bytes.startsWith("%PDF"));
+    CHECK(bytes.contains("/Type /Page"));
+}
+
+TEST_CASE("image export: bad requests say why and a failed save keeps the earlier file", "[ui][export]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("life-of-a-message");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.path = dir.filePath(QStringLiteral("x.gif"));
+    CHECK(exportTimelineImage(simulation->engine(), {}, request)
+        == QStringLiteral("unknown image type 'gif': use .png, .svg or .pdf"));
+    request.path = dir.filePath(QStringLiteral("x.png"));
+    request.size = QSize(10, 10);
+    CHECK(exportTimelineImage(simulation->engine(), {}, request).startsWith(QStringLiteral("the size must be")));
+    request.path = QStringLiteral("/nonexistent-directory/x.png");
+    request.size = QSize(800, 600);
+    CHECK(exportTimelineImage(simulation->engine(), {}, request).startsWith(QStringLiteral("cannot write")));
+}

@@ -1,0 +1,100 @@
+#include "image_export.h"
+
+#include "lane_model.h"
+#include "timeline_painter.h"
+
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+namespace lifeline::ui {
+
+namespace {
+constexpr int kTitleHeight = 34;
+
+void paintExport(QPainter& p, const QRect& rect, const LaneModel& model, TimelineStyle style,
+    const ImageExportRequest& request, TimeMs to)
+{
+    p.fillRect(rect, style.background);
+    QFont title = p.font();
+    title.setPixelSize(18);
+    title.setBold(true);
+    p.setFont(title);
+    p.setPen(style.text);
+    p.drawText(rect.adjusted(10, 0, -10, 0).adjusted(0, 0, 0, -(rect.height() - kTitleHeight)),
+        Qt::AlignVCenter | Qt::AlignLeft, request.title);
+    QFont body = p.font();
+    body.setPixelSize(11);
+    body.setBold(false);
+    p.setFont(body);
+    // Rows shrink to show every lane when they can (down to 4 px); labels stay only where rows are tall enough.
+    const QRect timeline = rect.adjusted(0, kTitleHeight, 0, 0);
+    TimelinePainter probe(model, style);
+    const int available = timeline.height() - style.rulerHeight - style.legendHeight;
+    style.rowHeight = std::clamp(available / std::max(1, probe.totalRows()), 4, 18);
+    style.groupHeight = style.rowHeight;
+    TimelinePainter painter(model, style);
+    TimelineFrame frame;
+    frame.now = model.engine()->now();
+    frame.axis.fit(request.from, std::max(request.from + 1, to), timeline.width() - style.labelWidth);
+    painter.paint(p, timeline, frame);
+}
+} // namespace
+
+QString exportTimelineImage(
+    const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request)
+{
+    if (request.size.width() < 200 || request.size.height() < 150 || request.size.width() > 16384
+        || request.size.height() > 16384)
+        return QObject::tr("the size must be from 200x150 to 16384x16384, got %1x%2")
+            .arg(request.size.width())
+            .arg(request.size.height());
+    const QString suffix = QFileInfo(request.path).suffix().toLower();
+    if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg") && suffix != QStringLiteral("pdf"))
+        return QObject::tr("unknown image type '%1': use .png, .svg or .pdf").arg(suffix);
+    LaneModel model;
+    model.setEngine(&engine, actorNames);
+    const TimelineStyle style = request.dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    const TimeMs to = request.to < 0 ? std::max<TimeMs>(engine.now(), 1000) : request.to;
+    const QRect rect(QPoint(0, 0), request.size);
+
+    // Written through QSaveFile: a failed save leaves any earlier file as it was.
+    QSaveFile file(request.path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString());
+    if (suffix == QStringLiteral("png")) {
+        QImage image(request.size, QImage::Format_ARGB32_Premultiplied);
+        image.setDevicePixelRatio(1);
+        QPainter p(&image);
+        paintExport(p, rect, model, style, request, to);
+        p.end();
+        if (!image.save(&file, "PNG"))
+            return QObject::tr("could not encode the PNG");
+    } else if (suffix == QStringLiteral("svg")) {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&file);
+        svg.setSize(request.size);
+        svg.setViewBox(rect);
+        svg.setTitle(request.title);
+        QPainter p(&svg);
+        paintExport(p, rect, model, style, request, to);
+        p.end();
+    } else {
+        QPdfWriter pdf(&file);
+        pdf.setTitle(request.title);
+        pdf.setPageSize(QPageSize(QSizeF(request.size) * 0.75, QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setResolution(96);
+        QPainter p(&pdf);
+        paintExport(p, rect, model, style, request, to);
+        p.end();
+    }
+    if (!file.commit())
+        return QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString());
+    return {};
+}
+
+} // namespace lifeline::ui

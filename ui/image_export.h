@@ -1,0 +1,29 @@
+// The timeline as an image (PNG, SVG or PDF, by the file's extension), drawn by the same TimelinePainter as the
+// screen on another paint device: the whole run or a window of it, at any size, with a title, the legend and
+// the time axis, in the light style (for print). No window is needed.
+#pragma once
+
+#include "lifeline/engine.h"
+
+#include <QSize>
+#include <QString>
+#include <string>
+#include <vector>
+
+namespace lifeline::ui {
+
+struct ImageExportRequest {
+    QString path; // .png, .svg or .pdf
+    QSize size { 1920, 1080 };
+    TimeMs from = 0;
+    TimeMs to = -1; // -1: the engine's "now" (the whole run)
+    QString title;
+    bool dark = false;
+};
+
+// Returns an empty string on success, else why it failed (nothing is left half-written: the file is written
+// whole or not at all).
+QString exportTimelineImage(
+    const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request);
+
+} // namespace lifeline::ui
