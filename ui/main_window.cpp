@@ -1,8 +1,10 @@
 #include "main_window.h"
 
+#include "image_export.h"
 #include "lane_history.h"
 #include "lane_model.h"
 #include "lifeline/engine.h"
+#include "lifeline/export/run_export.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/simulation.h"
 #include "live_driver.h"
@@ -12,13 +14,20 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QSaveFile>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <sstream>
 
 namespace lifeline::ui {
 
@@ -61,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(splitter);
     statusBar()->addPermanentWidget(m_clock);
     buildToolbar();
+    buildMenus();
     resize(1280, 760);
 
     connect(m_driver, &LiveDriver::advanced, this, [this](TimeMs now) {
@@ -180,6 +190,74 @@ void MainWindow::buildToolbar()
     });
 }
 
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    auto* image = file->addAction(tr("Export &image..."), this, &MainWindow::exportImage);
+    image->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("Export &trace (Perfetto)..."), this, [this] { exportData(true); });
+    file->addAction(tr("Export &CSV..."), this, [this] { exportData(false); });
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+}
+
+QString MainWindow::defaultFileName(const QString& suffix) const
+{
+    QString base = m_title.isEmpty() ? tr("lifeline") : m_title.section(QLatin1Char(':'), 0, 0);
+    base = base.toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    const QString at = m_engine ? QString::fromStdString(sim::formatDuration(m_engine->now())) : QString();
+    return QStringLiteral("%1-%2.%3").arg(base, at, suffix);
+}
+
+void MainWindow::exportImage()
+{
+    if (!m_engine)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), defaultFileName(QStringLiteral("png")),
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    bool ok = false;
+    const QString size = QInputDialog::getText(this, tr("Export image"), tr("Size in pixels (width x height):"),
+        QLineEdit::Normal, QStringLiteral("1920x1080"), &ok);
+    if (!ok)
+        return;
+    ImageExportRequest request;
+    request.path = path;
+    const auto parts = size.split(QLatin1Char('x'));
+    request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
+    request.title = m_title;
+    const QString error = exportTimelineImage(*m_engine, m_actorNames, request);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export image"), tr("The image was not saved: %1").arg(error));
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void MainWindow::exportData(bool trace)
+{
+    if (!m_engine)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, trace ? tr("Export trace") : tr("Export CSV"),
+        defaultFileName(trace ? QStringLiteral("json") : QStringLiteral("csv")),
+        trace ? tr("Chrome trace (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    std::ostringstream out;
+    if (trace)
+        writeChromeTrace(*m_engine, m_actorNames, out);
+    else
+        writeEventsCsv(*m_engine, m_actorNames, out);
+    QSaveFile file(path);
+    const std::string text = out.str();
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !file.commit())
+        QMessageBox::warning(this, tr("Export"), tr("The file was not saved: %1").arg(file.errorString()));
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
 void MainWindow::showSimulation(sim::Simulation* simulation)
 {
     m_simulation = simulation;
@@ -213,6 +291,7 @@ void MainWindow::showEngine(const Engine& engine)
 
 void MainWindow::setLesson(const QString& title, const QString& text)
 {
+    m_title = title;
     QString body = text.toHtmlEscaped();
     body.replace(QStringLiteral("\n\n"), QStringLiteral("</p><p>"));
     m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), body));

@@ -55,6 +55,10 @@ public:
 
 private:
     void buildToolbar();
+    void buildMenus();
+    void exportImage();
+    void exportData(bool trace);
+    QString defaultFileName(const QString& suffix) const;
     void showDetails(MessageIndex lane);
 
     const Engine* m_engine = nullptr;
@@ -73,6 +77,7 @@ private:
     QComboBox* m_speed = nullptr;
     QAction* m_play = nullptr;
     QAction* m_follow = nullptr;
+    QString m_title;
 };
 
 } // namespace lifeline::ui

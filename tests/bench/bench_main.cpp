@@ -7,6 +7,7 @@ namespace lifeline::bench {
 void runEngineBenchmarks();
 void runSimulationBenchmarks();
 void runUiBenchmarks();
+void runExportBenchmark();
 } // namespace lifeline::bench
 
 int main(int argc, char** argv)
@@ -14,7 +15,7 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui]`: one group of figures; none: all of them.
+    // `lifeline-bench [engine|sim|ui|export]`: one group of figures; none: all of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
         lifeline::bench::runEngineBenchmarks();
@@ -24,6 +25,12 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
         QGuiApplication application(argc, argv);
         lifeline::bench::runUiBenchmarks();
+    }
+    if (only.empty() || only == "export") {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        int one = 1;
+        QGuiApplication application(one, argv);
+        lifeline::bench::runExportBenchmark();
     }
     return 0;
 }

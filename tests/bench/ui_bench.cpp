@@ -2,6 +2,7 @@
 // minute in view), a live frame (advance + model sync + paint) at 100x on a 2,000 messages/s scenario, and the
 // model's bytes per lane.
 #include "bench_util.h"
+#include "image_export.h"
 #include "lane_model.h"
 #include "lifeline/sim/simulation.h"
 #include "timeline_painter.h"
@@ -42,6 +43,26 @@ double paintMs(const ui::TimelinePainter& painter, QImage& image, const ui::Time
 }
 
 } // namespace
+
+void runExportBenchmark()
+{
+    // A 10,000-message run (100 messages/s for 100 s), the whole of it as a 3840x2160 PNG.
+    sim::Simulation run(load(R"({"duration": "100s", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 5}}],
+        "producers": [{"queue": "q", "rate": 100}],
+        "consumers": [{"name": "w", "queue": "q", "count": 5, "maxMessages": 10, "processing": {"uniform": ["10ms", "60ms"]}}]})"));
+    run.runToEnd();
+    ui::ImageExportRequest request;
+    request.path = QStringLiteral("/tmp/lifeline-bench-export.png");
+    request.size = QSize(3840, 2160);
+    request.title = QStringLiteral("bench");
+    std::vector<double> times;
+    for (int i = 0; i < 5; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        ui::exportTimelineImage(run.engine(), run.actorNames(), request);
+        times.push_back(secondsSince(start) * 1000.0);
+    }
+    report("export.png_ms_10k", median(times), "ms");
+}
 
 void runUiBenchmarks()
 {
