@@ -49,6 +49,9 @@ public:
         m_p.fillRect(box, m_s.fill(state));
         if (m_s.statePattern[size_t(state)] != Qt::NoBrush)
             m_p.fillRect(box, m_s.pattern(state));
+        // Each receive starts its own in-flight segment: a hairline keeps back-to-back receives apart.
+        if (state == MessageState::InFlight && box.width() > 4)
+            m_p.fillRect(QRectF(x0, m_top + 2, 1, m_height - 4), m_s.background);
         if (!label.isEmpty() && box.width() > 60 && m_height >= 10) {
             m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
                                                                                         : QColor(0xFF, 0xFF, 0xFF));
