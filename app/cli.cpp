@@ -3,6 +3,7 @@
 #include "demo.h"
 #include "image_export.h"
 #include "lifeline/export/run_export.h"
+#include "lifeline/export/run_file.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
@@ -41,6 +42,7 @@ struct RunOptions {
     std::string traceFile;
     std::string csvFile;
     std::string imageFile;
+    std::string saveFile;
     int width = 1920, height = 1080;
     std::optional<TimeMs> windowFrom, windowTo;
 };
@@ -101,6 +103,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             if (!v)
                 return kBadInput;
             (a == "--trace" ? options.traceFile : options.csvFile) = *v;
+        } else if (a == "--save") {
+            auto v = value("--save");
+            if (!v)
+                return kBadInput;
+            options.saveFile = *v;
         } else if (a == "--export") {
             auto v = value("--export");
             if (!v)
@@ -201,6 +208,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (!options.csvFile.empty())
         written &= writeFile(
             options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(simulation.engine(), names, file); });
+    if (!options.saveFile.empty()) {
+        const auto& scenario = simulation.scenario();
+        const std::string title = scenario.lesson
+            ? "Lesson " + std::to_string(scenario.lesson->number) + ": " + scenario.lesson->title
+            : scenario.name;
+        const std::string error = saveRun(simulation.engine(), names, title, options.saveFile);
+        if (!error.empty()) {
+            err << "lifeline run: could not save the run: " << error << '\n';
+            written = false;
+        }
+    }
     if (!options.imageFile.empty()) {
         // Images are drawn offscreen: no display is needed.
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))

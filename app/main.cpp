@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "demo.h"
 #include "lifeline/engine.h"
+#include "lifeline/export/run_file.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 #include "live_driver.h"
@@ -19,11 +20,12 @@ namespace {
 void printUsage(std::ostream& out)
 {
     out << "Usage:\n"
-           "  lifeline [SCENARIO.json | --lesson ID]   open the window (lesson 1 by default)\n"
+           "  lifeline [SCENARIO.json | RUN.lifeline | --lesson ID]   open the window (lesson 1 by default)\n"
            "  lifeline lessons         list the built-in lessons\n"
            "  lifeline run SCENARIO.json|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
            "               [--trace FILE.json] [--csv FILE.csv]\n"
            "               [--export FILE.png|.svg|.pdf] [--size 1920x1080] [--window 30s..2m]\n"
+           "               [--save FILE.lifeline]   a run file that the window reopens as it was\n"
            "                           run headless on virtual time (--fix: the lesson's fix)\n"
            "  lifeline demo            run a short demo headless and print its event log\n"
            "  lifeline --version       print the version\n"
@@ -36,6 +38,7 @@ int main(int argc, char** argv)
 {
     std::string lessonId = "1";
     std::string scenarioFile;
+    std::string runFile;
     if (argc >= 2) {
         const char* command = argv[1];
         if (!std::strcmp(command, "--help") || !std::strcmp(command, "-h") || !std::strcmp(command, "help")) {
@@ -52,6 +55,8 @@ int main(int argc, char** argv)
             lessonId = argv[2];
         } else if (std::string(command).ends_with(".json")) {
             scenarioFile = command;
+        } else if (std::string(command).ends_with(".lifeline")) {
+            runFile = command;
         } else {
             std::cerr << "lifeline: unknown command '" << command << "'\n";
             printUsage(std::cerr);
@@ -60,7 +65,15 @@ int main(int argc, char** argv)
     }
     // Read what to open before any window exists, so a bad argument or file fails cleanly.
     std::optional<lifeline::sim::Scenario> scenario;
-    if (!scenarioFile.empty()) {
+    std::optional<lifeline::RecordedRun> recorded;
+    if (!runFile.empty()) {
+        auto opened = lifeline::openRun(runFile);
+        if (auto* error = std::get_if<std::string>(&opened)) {
+            std::cerr << "lifeline: " << *error << '\n';
+            return 2;
+        }
+        recorded = std::get<lifeline::RecordedRun>(std::move(opened));
+    } else if (!scenarioFile.empty()) {
         std::ifstream in(scenarioFile, std::ios::binary);
         std::stringstream text;
         text << in.rdbuf();
@@ -84,6 +97,11 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("Lifeline"));
     QApplication::setOrganizationName(QStringLiteral("Lifeline"));
     lifeline::ui::MainWindow window;
+    if (recorded) {
+        window.showRecordedRun(std::move(*recorded));
+        window.show();
+        return application.exec();
+    }
     if (scenario->lesson) {
         const auto& text = *scenario->lesson;
         window.setLesson(QString::fromStdString(text.title),

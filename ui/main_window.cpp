@@ -193,6 +193,11 @@ void MainWindow::buildToolbar()
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    auto* open = file->addAction(tr("&Open run..."), this, &MainWindow::openRunFile);
+    open->setShortcut(QKeySequence::Open);
+    auto* save = file->addAction(tr("&Save run..."), this, &MainWindow::saveRunAs);
+    save->setShortcut(QKeySequence::Save);
+    file->addSeparator();
     auto* image = file->addAction(tr("Export &image..."), this, &MainWindow::exportImage);
     image->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addAction(tr("Export &trace (Perfetto)..."), this, [this] { exportData(true); });
@@ -233,6 +238,47 @@ void MainWindow::exportImage()
         QMessageBox::warning(this, tr("Export image"), tr("The image was not saved: %1").arg(error));
     else
         statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void MainWindow::showRecordedRun(RecordedRun run)
+{
+    m_driver->pause();
+    auto recorded = std::make_unique<RecordedRun>(std::move(run));
+    showEngine(*recorded->engine);
+    m_actorNames = recorded->actorNames;
+    m_model->setEngine(m_engine, m_actorNames);
+    setLesson(QString::fromStdString(recorded->title), tr("A saved run, shown as it was recorded."));
+    m_recorded = std::move(recorded);
+    m_ownedSimulation.reset();
+    m_scenario.reset();
+}
+
+void MainWindow::saveRunAs()
+{
+    if (!m_engine)
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save run"), defaultFileName(QStringLiteral("lifeline")), tr("Lifeline run (*.lifeline)"));
+    if (path.isEmpty())
+        return;
+    const std::string error = saveRun(*m_engine, m_actorNames, m_title.toStdString(), path.toStdString());
+    if (!error.empty())
+        QMessageBox::warning(this, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(error)));
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+}
+
+void MainWindow::openRunFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), QString(), tr("Lifeline run (*.lifeline)"));
+    if (path.isEmpty())
+        return;
+    auto opened = openRun(path.toStdString());
+    if (auto* error = std::get_if<std::string>(&opened)) {
+        QMessageBox::warning(this, tr("Open run"), QString::fromStdString(*error));
+        return;
+    }
+    showRecordedRun(std::get<RecordedRun>(std::move(opened)));
 }
 
 void MainWindow::exportData(bool trace)

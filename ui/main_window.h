@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lifeline/event_log.h"
+#include "lifeline/export/run_file.h"
 
 #include <QMainWindow>
 #include <memory>
@@ -38,6 +39,8 @@ public:
     // Runs a scenario in the window (the window owns the run); Restart starts it again from the beginning.
     void openScenario(const sim::Scenario& scenario);
     void restart();
+    // A saved run, shown as it was (no simulation behind it).
+    void showRecordedRun(RecordedRun run);
 
     void showSimulation(sim::Simulation* simulation);
     void showEngine(const Engine& engine);
@@ -58,6 +61,8 @@ private:
     void buildMenus();
     void exportImage();
     void exportData(bool trace);
+    void saveRunAs();
+    void openRunFile();
     QString defaultFileName(const QString& suffix) const;
     void showDetails(MessageIndex lane);
 
@@ -66,6 +71,7 @@ private:
     std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
     std::unique_ptr<sim::Simulation> m_ownedSimulation;
     std::vector<std::string> m_actorNames;
+    std::unique_ptr<RecordedRun> m_recorded;
     LaneModel* m_model;
     TimelineView* m_timeline;
     OverviewStrip* m_overview;

@@ -1,9 +1,12 @@
 // The main window over a finished run, offscreen: it shows each live queue with its exact counters.
+#include "lane_model.h"
 #include "lifeline/engine.h"
+#include "lifeline/export/run_file.h"
 #include "main_window.h"
 #include "test_support.h"
 
 #include <QLabel>
+#include <cstdio>
 
 using namespace lifeline;
 using lifeline::test::application;
@@ -40,4 +43,24 @@ TEST_CASE("the window lists live queues with their counters and follows the engi
     CHECK_FALSE(summaryText(window).contains(QStringLiteral("orders")));
     const QImage shot = window.grab().toImage();
     CHECK(shot.width() == window.width());
+}
+
+TEST_CASE("a saved run reopens in the window with the same lanes and counters", "[ui][runfile]")
+{
+    application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    const std::string path = "/tmp/lifeline-ui-test-run.lifeline";
+    REQUIRE(saveRun(simulation->engine(), simulation->actorNames(), "Lesson 7", path).empty());
+    auto opened = openRun(path);
+    REQUIRE(std::holds_alternative<RecordedRun>(opened));
+    ui::MainWindow window;
+    window.showRecordedRun(std::get<RecordedRun>(std::move(opened)));
+    window.show();
+    CHECK(window.windowTitle() == QStringLiteral("Lifeline - Lesson 7"));
+    CHECK(window.laneModel()->rowCount(window.laneModel()->index(0, 0)) == 1);
+    CHECK(window.laneModel()->rowCount(window.laneModel()->actorGroup()) == 2);
+    CHECK(summaryText(window).contains(
+        QStringLiteral("<tr><td>orders</td><td align=right>0</td><td align=right>0</td><td align=right>0</td></tr>")));
+    std::remove(path.c_str());
 }

@@ -101,6 +101,7 @@ public:
         return uint32_t(m_texts.size() - 1);
     }
     const std::string& text(uint32_t index) const { return m_texts[index]; }
+    size_t textCount() const { return m_texts.size(); }
     size_t bytesUsed() const;
 
 private:

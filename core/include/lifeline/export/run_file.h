@@ -1,0 +1,26 @@
+// A run saved to a file and opened again without simulating: the event log, every lane, the queues and the
+// actors' names, in CBOR. Opening builds a read-only Engine that viewers read exactly as they read a live one.
+// A damaged or foreign file gives a clear error and nothing else.
+#pragma once
+
+#include "lifeline/engine.h"
+
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace lifeline {
+
+struct RecordedRun {
+    std::unique_ptr<Engine> engine; // its clock stands at the moment the run was saved
+    std::vector<std::string> actorNames;
+    std::string title;
+};
+
+// Returns an empty string on success, else why not (the file is written whole or not at all).
+std::string saveRun(const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title,
+    const std::string& path);
+std::variant<RecordedRun, std::string> openRun(const std::string& path);
+
+} // namespace lifeline
