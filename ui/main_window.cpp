@@ -25,6 +25,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <sstream>
@@ -332,6 +333,7 @@ void MainWindow::showEngine(const Engine& engine)
     m_timeline->setNow(engine.now());
     m_timeline->setFollowLive(false);
     m_timeline->fitAll();
+    QTimer::singleShot(0, m_timeline, &TimelineView::fitAll); // again once the window has its real size
     refresh();
 }
 
