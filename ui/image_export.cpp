@@ -8,12 +8,13 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QStringList>
 #include <QSvgGenerator>
 
 namespace lifeline::ui {
 
 namespace {
-constexpr int kTitleHeight = 34;
+constexpr int kTitleHeight = 48;
 
 void paintExport(QPainter& p, const QRect& rect, const LaneModel& model, TimelineStyle style,
     const ImageExportRequest& request, TimeMs to)
@@ -24,12 +25,14 @@ void paintExport(QPainter& p, const QRect& rect, const LaneModel& model, Timelin
     title.setBold(true);
     p.setFont(title);
     p.setPen(style.text);
-    p.drawText(rect.adjusted(10, 0, -10, 0).adjusted(0, 0, 0, -(rect.height() - kTitleHeight)),
-        Qt::AlignVCenter | Qt::AlignLeft, request.title);
+    p.drawText(QRect(rect.left() + 10, rect.top() + 4, rect.width() - 20, 24), Qt::AlignVCenter | Qt::AlignLeft,
+        request.title);
     QFont body = p.font();
     body.setPixelSize(11);
     body.setBold(false);
     p.setFont(body);
+    p.drawText(QRect(rect.left() + 10, rect.top() + 28, rect.width() - 20, 16), Qt::AlignVCenter | Qt::AlignLeft,
+        request.subtitle.isEmpty() ? queueSettings(*model.engine()) : request.subtitle);
     // Rows shrink to show every lane when they can (down to 4 px); labels stay only where rows are tall enough.
     const QRect timeline = rect.adjusted(0, kTitleHeight, 0, 0);
     TimelinePainter probe(model, style);
@@ -43,6 +46,27 @@ void paintExport(QPainter& p, const QRect& rect, const LaneModel& model, Timelin
     painter.paint(p, timeline, frame);
 }
 } // namespace
+
+QString queueSettings(const Engine& engine)
+{
+    QStringList parts;
+    for (size_t q = 0; q < engine.queueCount(); ++q) {
+        const QueueInfo& info = engine.queueInfo(QueueIndex(q));
+        const QueueAttributes* a = engine.queueAttributes(QueueIndex(q));
+        if (!info.alive || !a)
+            continue;
+        QString text = QObject::tr("%1: visibility %2 s, delay %3 s")
+                           .arg(QString::fromStdString(info.name))
+                           .arg(a->visibilityTimeout)
+                           .arg(a->delaySeconds);
+        if (a->redrivePolicy)
+            text += QObject::tr(", DLQ after %1 receives").arg(a->redrivePolicy->maxReceiveCount);
+        if (a->receiveMessageWaitTimeSeconds > 0)
+            text += QObject::tr(", wait %1 s").arg(a->receiveMessageWaitTimeSeconds);
+        parts << text;
+    }
+    return parts.join(QStringLiteral("  ·  "));
+}
 
 QString exportTimelineImage(
     const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request)

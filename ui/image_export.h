@@ -18,6 +18,7 @@ struct ImageExportRequest {
     TimeMs from = 0;
     TimeMs to = -1; // -1: the engine's "now" (the whole run)
     QString title;
+    QString subtitle; // empty: the queues' settings, written under the title
     bool dark = false;
 };
 
@@ -25,5 +26,8 @@ struct ImageExportRequest {
 // whole or not at all).
 QString exportTimelineImage(
     const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request);
+
+// "orders: visibility 30 s, delay 0 s, DLQ after 3 receives · orders-dlq: ..." for titles.
+QString queueSettings(const Engine& engine);
 
 } // namespace lifeline::ui

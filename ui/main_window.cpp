@@ -229,8 +229,16 @@ void MainWindow::exportImage()
         QLineEdit::Normal, QStringLiteral("1920x1080"), &ok);
     if (!ok)
         return;
+    const QStringList ranges { tr("The whole run"), tr("The visible window") };
+    const QString range = QInputDialog::getItem(this, tr("Export image"), tr("What to draw:"), ranges, 0, false, &ok);
+    if (!ok)
+        return;
     ImageExportRequest request;
     request.path = path;
+    if (range == ranges[1]) {
+        request.from = std::max<TimeMs>(0, m_timeline->visibleFrom());
+        request.to = m_timeline->visibleTo();
+    }
     const auto parts = size.split(QLatin1Char('x'));
     request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
     request.title = m_title;
