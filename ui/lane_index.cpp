@@ -56,8 +56,20 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
         if (e.actor != kNoActor && isActorWork(e.cause)) {
             while (m_actorSteps.size() <= e.actor)
                 m_actorSteps.push_back(std::make_unique<ChunkedVector<ActorStep, 12>>());
-            m_actorSteps[e.actor]->push_back(
-                ActorStep(uint32_t(std::min<TimeMs>(e.time, UINT32_MAX)), e.message, e.cause));
+            if (m_openPoll.size() <= e.actor)
+                m_openPoll.resize(e.actor + 1, -1);
+            const uint32_t time = uint32_t(std::min<TimeMs>(e.time, UINT32_MAX));
+            if (e.cause == Cause::PollStarted) {
+                m_openPoll[e.actor] = e.time; // stored as a step only when it ends
+            } else if (e.cause == Cause::PollEnded) {
+                if (m_openPoll[e.actor] >= 0) {
+                    const TimeMs length = std::min<TimeMs>(e.time - m_openPoll[e.actor], ActorStep::kNoLane - 1);
+                    m_actorSteps[e.actor]->push_back(ActorStep(time, MessageIndex(length), e.cause));
+                }
+                m_openPoll[e.actor] = -1;
+            } else {
+                m_actorSteps[e.actor]->push_back(ActorStep(time, e.message, e.cause));
+            }
         }
         ++result.newEvents;
     }
@@ -89,6 +101,7 @@ void LaneIndex::clear()
 size_t LaneIndex::bytesUsed() const
 {
     size_t bytes = m_lanes.capacity() * sizeof(LaneChain) + m_nextOfLane.capacity() * sizeof(uint32_t);
+    bytes += m_openPoll.capacity() * sizeof(TimeMs);
     for (const auto& steps : m_actorSteps)
         bytes += sizeof(*steps) + steps->capacity() * sizeof(ActorStep);
     return bytes;

@@ -66,6 +66,9 @@ public:
     const ChunkedVector<ActorStep, 12>& actorSteps(uint32_t actor) const { return *m_actorSteps[actor]; }
     // The first step at or after `time` (binary search).
     size_t firstStepAt(uint32_t actor, TimeMs time) const;
+    // A poll is one step, PollEnded, whose lane field holds the poll's length in ms (a poll lasts at most 20 s);
+    // the poll still waiting, if any, is here (or -1).
+    TimeMs openPollSince(uint32_t actor) const { return actor < m_openPoll.size() ? m_openPoll[actor] : -1; }
     static bool isActorWork(Cause cause);
 
     // Refused requests per queue (log indexes): drawn as marks on the queue's row, with SQS's text on hover.
@@ -84,6 +87,7 @@ private:
     ChunkedVector<uint32_t, 13> m_nextOfLane; // per event: the next event of the same lane (chunked: no slack)
     std::vector<std::unique_ptr<ChunkedVector<ActorStep, 12>>> m_actorSteps; // chunked: no growth slack
     std::vector<std::vector<uint32_t>> m_refusals;
+    std::vector<TimeMs> m_openPoll;
 };
 
 } // namespace lifeline::ui

@@ -515,13 +515,8 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
         if (time > viewEnd)
             break;
         switch (step.cause()) {
-        case Cause::PollStarted:
-            polling = time;
-            break;
-        case Cause::PollEnded:
-            if (polling != kNone)
-                bar(polling, time, m_style.polling, 6, kNoMessage);
-            polling = kNone;
+        case Cause::PollEnded: // one step per poll: its length rides in the lane field
+            bar(time - TimeMs(step.lane()), time, m_style.polling, 6, kNoMessage);
             break;
         case Cause::ProcessingStarted:
             working = time;
@@ -550,6 +545,8 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
         }
     }
     const TimeMs until = std::min(frame.now, viewEnd);
+    if (index.openPollSince(actor) >= 0 && crashed == kNone)
+        polling = index.openPollSince(actor);
     if (polling != kNone)
         bar(polling, until, m_style.polling, 6, kNoMessage);
     if (working != kNone)

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QImage>
 #include <QTemporaryDir>
+#include <map>
 
 using namespace lifeline;
 using namespace lifeline::ui;
@@ -81,4 +82,36 @@ TEST_CASE("image export: bad requests say why and a failed save keeps the earlie
     request.path = QStringLiteral("/nonexistent-directory/x.png");
     request.size = QSize(800, 600);
     CHECK(exportTimelineImage(simulation->engine(), {}, request).startsWith(QStringLiteral("cannot write")));
+}
+
+TEST_CASE("image export: the SVG has one in-flight shape per in-flight segment of the log (lesson 7)", "[ui][export]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.path = dir.filePath(QStringLiteral("lesson7.svg"));
+    request.size = QSize(1200, 400);
+    request.title = QStringLiteral("Lesson 7");
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).isEmpty());
+    // In-flight segments the log has (wider than the 3 px under which segments merge), plus the legend's swatch.
+    const Engine& engine = simulation->engine();
+    const double msPerPixel = double(engine.now()) / (1200 - TimelineStyle::light().labelWidth);
+    int segments = 0;
+    std::map<MessageIndex, TimeMs> since;
+    for (size_t i = 0; i < engine.log().size(); ++i) {
+        const Event& e = engine.log()[i];
+        if (e.message == kNoMessage || e.from == e.to || e.cause == Cause::RequestRefused)
+            continue;
+        if (e.from == MessageState::InFlight && double(e.time - since[e.message]) / msPerPixel >= 3)
+            ++segments;
+        since[e.message] = e.time;
+    }
+    REQUIRE(segments == 2);
+    QFile svg(request.path);
+    REQUIRE(svg.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(svg.readAll());
+    const QString inFlight = TimelineStyle::light().stateColor[size_t(MessageState::InFlight)].name();
+    CHECK(text.count(QStringLiteral("fill=\"%1\"").arg(inFlight)) == segments + 1);
 }
