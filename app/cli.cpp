@@ -43,6 +43,7 @@ struct RunOptions {
     std::string csvFile;
     std::string imageFile;
     std::string saveFile;
+    bool dark = false;
     int width = 1920, height = 1080;
     std::optional<TimeMs> windowFrom, windowTo;
 };
@@ -140,6 +141,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                 err << "lifeline run: --window takes FROM..TO such as 30s..2m, got '" << *v << "'\n";
                 return kBadInput;
             }
+        } else if (a == "--dark") {
+            options.dark = true;
         } else if (a == "--summary") {
             options.summary = true;
         } else if (a == "--fix") {
@@ -232,6 +235,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         request.size = QSize(options.width, options.height);
         request.from = options.windowFrom.value_or(0);
         request.to = options.windowTo.value_or(-1);
+        request.dark = options.dark;
         const auto& scenario = simulation.scenario();
         request.title = QString::fromStdString(scenario.lesson
                 ? "Lesson " + std::to_string(scenario.lesson->number) + ": " + scenario.lesson->title

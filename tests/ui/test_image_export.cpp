@@ -115,3 +115,21 @@ TEST_CASE("image export: the SVG has one in-flight shape per in-flight segment o
     const QString inFlight = TimelineStyle::light().stateColor[size_t(MessageState::InFlight)].name();
     CHECK(text.count(QStringLiteral("fill=\"%1\"").arg(inFlight)) == segments + 1);
 }
+
+TEST_CASE("image export: light for print by default - the dark style on request", "[ui][export]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("life-of-a-message");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.size = QSize(800, 300);
+    request.path = dir.filePath(QStringLiteral("light.png"));
+    REQUIRE(exportTimelineImage(simulation->engine(), {}, request).isEmpty());
+    request.dark = true;
+    request.path = dir.filePath(QStringLiteral("dark.png"));
+    REQUIRE(exportTimelineImage(simulation->engine(), {}, request).isEmpty());
+    // A corner of the title band is the style's background.
+    CHECK(QImage(dir.filePath(QStringLiteral("light.png"))).pixelColor(790, 5) == TimelineStyle::light().background);
+    CHECK(QImage(dir.filePath(QStringLiteral("dark.png"))).pixelColor(790, 5) == TimelineStyle::darkTheme().background);
+}
