@@ -23,28 +23,36 @@ bool LaneIndex::isActorWork(Cause cause)
 LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
 {
     SyncResult result;
-    result.firstNewLane = m_lanes.size();
+    result.firstNewLane = laneCount();
     result.firstNewActor = m_actorSteps.size();
     const EventLog& log = engine.log();
     const size_t end = log.size();
-    while (m_nextOfLane.size() < end)
-        m_nextOfLane.push_back(kNoEvent);
     for (; m_read < end; ++m_read) {
         const Event& e = log[m_read];
         const uint32_t index = uint32_t(m_read);
+        const size_t word = m_read / 64;
+        if (word >= m_isLaneEvent.size()) {
+            m_isLaneEvent.push_back(0);
+            m_wordRank.push_back(uint32_t(m_laneEvents));
+        }
         if (e.message != kNoMessage) {
-            if (e.message >= m_lanes.size())
-                m_lanes.resize(e.message + 1);
-            LaneChain& chain = m_lanes[e.message];
-            if (chain.last == kNoEvent)
-                chain.first = index;
+            while (laneCount() <= e.message) { // lanes appear in order; a new one starts empty
+                m_first.push_back(kNoEvent);
+                m_last.push_back(kNoEvent);
+                m_state.push_back(MessageState::None);
+            }
+            m_isLaneEvent[word] |= uint64_t(1) << (m_read % 64);
+            ++m_laneEvents;
+            m_links.push_back(kNoEvent);
+            if (m_last[e.message] == kNoEvent)
+                m_first[e.message] = index;
             else
-                m_nextOfLane[chain.last] = index;
-            chain.last = index;
+                m_links[rank(m_last[e.message])] = index;
+            m_last[e.message] = index;
             if (e.cause != Cause::RequestRefused)
-                chain.state = e.to;
+                m_state[e.message] = e.to;
             if (e.cause == Cause::ProcessingStarted && e.detail == 1)
-                ++chain.duplicates;
+                ++m_duplicates[e.message];
             if (e.message < result.firstNewLane)
                 result.changedLanes.push_back(e.message);
         }
@@ -100,8 +108,9 @@ void LaneIndex::clear()
 
 size_t LaneIndex::bytesUsed() const
 {
-    size_t bytes = m_lanes.capacity() * sizeof(LaneChain) + m_nextOfLane.capacity() * sizeof(uint32_t);
-    bytes += m_openPoll.capacity() * sizeof(TimeMs);
+    size_t bytes = m_first.capacity() * 4 + m_last.capacity() * 4 + m_state.capacity() + m_duplicates.size() * 32
+        + m_isLaneEvent.capacity() * 8 + m_wordRank.capacity() * 4 + m_links.capacity() * 4
+        + m_openPoll.capacity() * sizeof(TimeMs);
     for (const auto& steps : m_actorSteps)
         bytes += sizeof(*steps) + steps->capacity() * sizeof(ActorStep);
     return bytes;

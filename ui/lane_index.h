@@ -6,8 +6,10 @@
 #include "lifeline/chunked_vector.h"
 #include "lifeline/engine.h"
 
+#include <bit>
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace lifeline::ui {
@@ -57,9 +59,14 @@ public:
     SyncResult sync(const Engine& engine);
     void clear();
 
-    size_t laneCount() const { return m_lanes.size(); }
-    const LaneChain& lane(MessageIndex lane) const { return m_lanes[lane]; }
-    uint32_t nextOfLane(uint32_t event) const { return m_nextOfLane[event]; }
+    size_t laneCount() const { return m_first.size(); }
+    LaneChain lane(MessageIndex lane) const
+    {
+        const auto dup = m_duplicates.find(lane);
+        return LaneChain { m_first[lane], m_last[lane], dup == m_duplicates.end() ? uint16_t(0) : dup->second,
+            m_state[lane], 0 };
+    }
+    uint32_t nextOfLane(uint32_t event) const { return m_links[rank(event)]; }
 
     size_t actorCount() const { return m_actorSteps.size(); } // actor ids 0..n-1 seen so far
     // What an actor did (polls, processing, crashes and restarts), in time order.
@@ -82,9 +89,25 @@ public:
     size_t bytesUsed() const;
 
 private:
+    // The position of a lane event among all lane events: a bit per log event plus a count per 64 of them.
+    size_t rank(uint32_t event) const
+    {
+        const size_t word = event / 64;
+        const uint64_t below = m_isLaneEvent[word] & ((uint64_t(1) << (event % 64)) - 1);
+        return m_wordRank[word] + size_t(std::popcount(below));
+    }
+
     size_t m_read = 0;
-    std::vector<LaneChain> m_lanes;
-    ChunkedVector<uint32_t, 13> m_nextOfLane; // per event: the next event of the same lane (chunked: no slack)
+    // Chain heads as separate columns (9 bytes a lane); duplicates are rare, so they live in a map.
+    ChunkedVector<uint32_t, 14> m_first;
+    ChunkedVector<uint32_t, 14> m_last;
+    ChunkedVector<MessageState, 16> m_state;
+    std::unordered_map<MessageIndex, uint16_t> m_duplicates;
+    // Links only for events that belong to a lane: the next event of the same lane, by the event's rank.
+    std::vector<uint64_t> m_isLaneEvent;
+    std::vector<uint32_t> m_wordRank;
+    ChunkedVector<uint32_t, 14> m_links;
+    size_t m_laneEvents = 0;
     std::vector<std::unique_ptr<ChunkedVector<ActorStep, 12>>> m_actorSteps; // chunked: no growth slack
     std::vector<std::vector<uint32_t>> m_refusals;
     std::vector<TimeMs> m_openPoll;
