@@ -226,7 +226,7 @@ size_t LaneModel::bytesUsed() const
 {
     size_t bytes = m_index.bytesUsed();
     for (const auto& g : m_groups)
-        bytes += sizeof(Group) + g.lanes.capacity() * sizeof(MessageIndex);
+        bytes += sizeof(Group) + g.lanes.size() * sizeof(MessageIndex);
     return bytes + m_actors.capacity() * sizeof(uint32_t) + m_actorShown.capacity() / 8;
 }
 

@@ -6,6 +6,7 @@
 #include "lane_index.h"
 
 #include <QAbstractItemModel>
+#include <deque>
 
 namespace lifeline::ui {
 
@@ -34,7 +35,8 @@ public:
     QModelIndex indexOfLane(MessageIndex lane) const;
     QModelIndex actorGroup() const;
     int queueGroupCount() const { return int(m_groups.size()); }
-    const std::vector<MessageIndex>& lanesOfGroup(int group) const { return m_groups[size_t(group)].lanes; }
+    using Lanes = std::deque<MessageIndex>; // grows without moving what is there (no copy stalls mid-run)
+    const Lanes& lanesOfGroup(int group) const { return m_groups[size_t(group)].lanes; }
     const std::vector<uint32_t>& shownActors() const { return m_actors; }
     QString actorName(uint32_t actor) const;
     size_t bytesUsed() const;
@@ -49,7 +51,7 @@ public:
 private:
     int rowInGroup(MessageIndex lane) const; // -1 when not (yet) in the model
     struct Group {
-        std::vector<MessageIndex> lanes;
+        Lanes lanes;
     };
 
     const Engine* m_engine = nullptr;

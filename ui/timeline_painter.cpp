@@ -114,7 +114,7 @@ void TimelinePainter::setFilter(const LaneFilter& filter)
     refreshFilter();
 }
 
-const std::vector<MessageIndex>& TimelinePainter::lanesOf(int group) const
+const LaneModel::Lanes& TimelinePainter::lanesOf(int group) const
 {
     if (m_filter.active() && size_t(group) < m_filtered.size())
         return m_filtered[size_t(group)];

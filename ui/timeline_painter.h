@@ -70,13 +70,13 @@ private:
     void paintRefusals(QPainter& p, const QRect& row, const TimelineFrame& frame, QueueIndex queue) const;
     void paintLegend(QPainter& p, const QRect& area) const;
     QString rowLabel(const RowRef& row) const;
-    const std::vector<MessageIndex>& lanesOf(int group) const;
+    const LaneModel::Lanes& lanesOf(int group) const;
     bool matches(MessageIndex lane, const std::vector<bool>& workedOnByNamedActor) const;
 
     const LaneModel& m_model;
     const TimelineStyle& m_style;
     LaneFilter m_filter;
-    std::vector<std::vector<MessageIndex>> m_filtered; // per group, while a filter is active
+    std::vector<LaneModel::Lanes> m_filtered; // per group, while a filter is active
 };
 
 } // namespace lifeline::ui

@@ -9,7 +9,7 @@ Simulation::Processing& Simulation::processingOf(MessageIndex lane)
 {
     lane = m_engine.firstLaneOf(lane); // a message moved to a DLQ is still the same message
     if (lane >= m_processing.size())
-        m_processing.resize(std::max<size_t>(lane + 1, m_processing.size() * 2));
+        m_processing.resize(lane + 1);
     return m_processing[lane];
 }
 

@@ -132,7 +132,8 @@ private:
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
     std::unordered_map<PollId, uint32_t> m_pollOwner; // pending poll -> actor id
-    std::vector<Processing> m_processing; // by the message's first lane (a DLQ arrival is the same message)
+    // By the message's first lane (a DLQ arrival is the same message). A deque: growing never copies it.
+    std::deque<Processing> m_processing;
     std::vector<std::string> m_warnings;
     size_t m_duplicates = 0;
 };
