@@ -480,23 +480,30 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
     };
     const auto bar = [&](TimeMs from, TimeMs to, const QColor& color, int inset, MessageIndex labelLane,
                          const QString& label = {}) {
+        if (axis.toX(to) < left || axis.toX(from) > right)
+            return; // wholly outside the view
         double x0 = std::max(left, axis.toX(from));
         const double x1 = std::min(right, std::max(axis.toX(to), x0 + 1.0));
         const int layer = inset == 6 ? 0 : inset == 2 ? 1 : 2;
         if (x1 <= x0)
             return;
         Run& run = runs[layer];
-        if (run.x1 > run.x0 && run.color == color && x0 <= run.x1 + 0.5) {
+        const bool narrow = x1 - x0 < kMinSegmentPixels;
+        if (narrow && run.x1 > run.x0 && run.color == color && x0 <= run.x1 + 0.5) {
             run.x1 = std::max(run.x1, x1);
             return;
         }
         flush(layer, inset);
-        if (x1 - x0 > 60 && (labelLane != kNoMessage || !label.isEmpty())) {
+        if (x1 - x0 >= kMinSegmentPixels) {
+            // Wide enough to read: its own box, a hairline where it starts, and its label when it fits.
             const QRectF box(x0, row.top() + inset, x1 - x0, row.height() - 2 * inset);
             p.fillRect(box, color);
-            p.setPen(QColor(0xFF, 0xFF, 0xFF));
-            p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                labelLane != kNoMessage ? shortId(engine.message(labelLane)) : label);
+            p.fillRect(QRectF(x0, box.top(), 1, box.height()), m_style.background);
+            if (x1 - x0 > 60 && (labelLane != kNoMessage || !label.isEmpty())) {
+                p.setPen(QColor(0xFF, 0xFF, 0xFF));
+                p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                    labelLane != kNoMessage ? shortId(engine.message(labelLane)) : label);
+            }
             return;
         }
         run = Run { x0, x1, color };

@@ -258,3 +258,38 @@ TEST_CASE("a refused request is marked on its queue's row with SQS's text on hov
         }
     CHECK(red > 0);
 }
+
+TEST_CASE("consumer lanes: back-to-back jobs stay separate boxes even when the first starts before the view",
+    "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation->engine(), simulation->actorNames());
+    const TimelineStyle style = TimelineStyle::light();
+    TimelinePainter painter(model, style);
+    TimelineFrame frame;
+    frame.now = simulation->now();
+    frame.axis.fit(30000, 100000, 1200 - style.labelWidth);
+    QImage image(1200, 400, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    painter.paint(p, image.rect(), frame);
+    p.end();
+    int row = -1;
+    for (int r = 0; r < painter.totalRows(); ++r)
+        if (painter.rowAt(r).kind == LaneModel::ActorRow
+            && model.actorName(painter.rowAt(r).id) == QStringLiteral("worker-1"))
+            row = r;
+    REQUIRE(row >= 0);
+    TimeAxis axis = frame.axis;
+    axis.left = style.labelWidth;
+    const int y = painter.rowTop(image.rect(), frame, row) + style.rowHeight / 2;
+    // worker-1 finishes a job and starts the next at 50 s and at 75 s: a hairline there, working colour around.
+    for (const TimeMs t : { TimeMs(50000), TimeMs(75000) }) {
+        const int x = int(std::lround(axis.toX(t)));
+        CHECK(image.pixelColor(x, y) == style.background);
+        CHECK(image.pixelColor(x + 2, y) == style.working); // the label starts 3 px in
+        CHECK(image.pixelColor(x - 5, y) == style.working);
+    }
+}
