@@ -150,7 +150,8 @@ bool Simulation::crashConsumer(size_t index)
 
 bool Simulation::restartConsumer(size_t index)
 {
-    if (index >= m_consumers.size() || m_consumers[index]->state != ConsumerState::Crashed)
+    if (index >= m_consumers.size() || m_consumers[index]->state != ConsumerState::Crashed
+        || m_consumers[index]->removed)
         return false;
     Consumer& c = *m_consumers[index];
     c.state = ConsumerState::Idle;
@@ -170,6 +171,7 @@ std::vector<ConsumerStatus> Simulation::consumers() const
         status.actor = c->actor;
         status.state = c->state;
         status.waiting = c->batch.size();
+        status.removed = c->removed;
         if (c->current) {
             status.holding = c->current->lane;
             status.visibleAgainAt = m_engine.message(c->current->lane).dueAt;

@@ -34,9 +34,11 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
         auto producer = std::make_unique<Producer>();
         producer->spec = &spec;
         producer->actor = addActor(spec.name, ActorKind::Producer, i);
+        producer->rate = spec.rate;
+        producer->rateOrigin = spec.start;
         m_producers.push_back(std::move(producer));
         if (spec.rate > 0)
-            schedule(spec.start, ProducerRate, uint32_t(i), 0);
+            scheduleRate(i, 0);
         for (size_t b = 0; b < spec.bursts.size(); ++b)
             schedule(spec.bursts[b].first, ProducerBurst, uint32_t(i), b);
         for (size_t m = 0; m < spec.messages.size(); ++m)
@@ -107,6 +109,13 @@ void Simulation::schedule(TimeMs at, int kind, uint32_t index, uint64_t token)
     m_agenda.push(Agenda { std::max(at, m_engine.now()), m_seq++, kind, index, token });
 }
 
+void Simulation::scheduleRate(size_t index, int64_t k)
+{
+    const Producer& p = *m_producers[index];
+    const TimeMs at = p.rateOrigin + TimeMs(std::llround(double(k - p.rateBase) * 1000.0 / p.rate));
+    schedule(at, ProducerRate, uint32_t(index), (p.rateGeneration << kRateGenerationShift) | uint64_t(k));
+}
+
 TimeMs Simulation::nextEventTime()
 {
     const TimeMs agenda = m_agenda.empty() ? INT64_MAX : m_agenda.top().at;
@@ -154,12 +163,14 @@ void Simulation::run(const Agenda& item)
     case ProducerRate: {
         Producer& p = *m_producers[item.index];
         const ProducerSpec& spec = *p.spec;
-        const int64_t k = int64_t(item.token);
+        if (item.token >> kRateGenerationShift != p.rateGeneration)
+            return; // planned at a rate the operator has since changed
+        const int64_t k = int64_t(item.token & ((uint64_t(1) << kRateGenerationShift) - 1));
         if ((spec.count && k >= *spec.count) || (spec.stop && item.at >= *spec.stop))
             return;
         produce(item.index, TimedMessage { item.at, spec.body, spec.delaySeconds, {}, {} });
-        const TimeMs next = spec.start + TimeMs(std::llround(double(k + 1) * 1000.0 / spec.rate));
-        schedule(next, ProducerRate, item.index, uint64_t(k + 1));
+        p.rateSent = k + 1;
+        scheduleRate(item.index, k + 1);
         return;
     }
     case ProducerBurst: {

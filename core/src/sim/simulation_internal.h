@@ -5,10 +5,20 @@
 
 namespace lifeline::sim {
 
+// A rate-driven producer's agenda token: its rate generation above this bit, the message number below.
+constexpr int kRateGenerationShift = 40;
+
 struct Simulation::Producer {
     const ProducerSpec* spec = nullptr;
     uint32_t actor = 0;
     int64_t sent = 0; // numbers the messages: {n}
+    // The rate as it is now: the k-th rate message (k from rateBase) is due at rateOrigin + (k - rateBase) / rate.
+    // A change starts a new generation so what was planned at the old rate is dropped.
+    double rate = 0;
+    TimeMs rateOrigin = 0;
+    int64_t rateBase = 0;
+    uint64_t rateGeneration = 0;
+    int64_t rateSent = 0; // rate-driven messages sent so far
 };
 
 struct Simulation::Consumer {
@@ -20,6 +30,7 @@ struct Simulation::Consumer {
     std::deque<ReceivedMessage> batch; // received, not started
     std::optional<ReceivedMessage> current;
     ConsumerSummary stats;
+    bool removed = false;
 };
 
 struct Simulation::Poller {

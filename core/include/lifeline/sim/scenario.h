@@ -130,6 +130,9 @@ struct ScenarioError {
 std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText);
 std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& json);
 
+// The scenario with every queue standard (fifo false) or FIFO, names gaining or losing ".fifo" wherever they appear.
+std::variant<Scenario, ScenarioError> withQueueType(const Scenario& scenario, bool fifo);
+
 // The scenario with its lesson's fix applied (the same scenario when it has none).
 std::variant<Scenario, ScenarioError> applyFix(const Scenario& scenario);
 

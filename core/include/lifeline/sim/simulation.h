@@ -9,6 +9,7 @@
 #include "lifeline/sim/summary.h"
 
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <queue>
@@ -33,6 +34,7 @@ struct ConsumerStatus {
     MessageIndex holding = kNoMessage; // the message it is working on
     TimeMs visibleAgainAt = 0; // when the held message's visibility ends
     size_t waiting = 0; // received, not started yet
+    bool removed = false; // taken away by the operator: it stays in the log, not on the tiles
 };
 
 class Simulation {
@@ -58,6 +60,20 @@ public:
     bool crashConsumer(size_t index);
     bool restartConsumer(size_t index);
     std::vector<ConsumerStatus> consumers() const;
+
+    // Live changes by the operator (the window's controls). Each is an OperatorAction event on the queue's row
+    // before it takes effect; what SQS refuses is refused here the same way (logged, nothing changed).
+    Status setQueueAttributes(const std::string& queue, const AttributeMap& attributes);
+    Result<SendMessageResult> sendMessage(const std::string& queue, const TimedMessage& message);
+    // A consumer like the queue's first one (or a default one when the queue has none); its index in consumers().
+    size_t addConsumer(const std::string& queue);
+    // Stops it at once, like a crash that never restarts: a message it held comes back when its visibility ends.
+    bool removeConsumer(size_t index);
+    // Processing time of every consumer of `queue`, from their next message on.
+    void setProcessingTime(const std::string& queue, const Distribution& processing);
+    // Messages per second of a producer from now on (0 stops it); false for an unknown producer or a bad rate.
+    bool setProducerRate(size_t producer, double rate);
+    double producerRate(size_t producer) const;
 
     // actor id -> who (index 0 is "nobody"); names match the scenario (consumers as name-1, name-2 ...).
     const std::vector<ActorInfo>& actors() const { return m_actors; }
@@ -104,6 +120,8 @@ private:
     void dispatchPolls();
     void produce(size_t producer, const TimedMessage& message);
     void runAction(size_t index);
+    void noteOperator(const std::string& queue, const std::string& what);
+    void scheduleRate(size_t producer, int64_t k);
     TimeMs draw(const Distribution& d);
 
     void consumerPoll(size_t index);
@@ -128,6 +146,7 @@ private:
     std::vector<std::pair<ActorKind, size_t>> m_actorSlots; // actor id -> its runtime
     std::vector<std::unique_ptr<Producer>> m_producers;
     std::vector<std::unique_ptr<Consumer>> m_consumers;
+    std::deque<ConsumerSpec> m_addedSpecs; // for consumers added to a queue that had none (a deque: stable addresses)
     std::vector<std::unique_ptr<Poller>> m_pollers;
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot

@@ -1,0 +1,136 @@
+// Live changes by the operator while a simulation runs: what the window's sliders, send dialog and consumer tiles do.
+// Each is noted on the queue's row (an OperatorAction event) before it takes effect, so the timeline shows who changed
+// what and when; the engine refuses what SQS refuses, with SQS's text, and then nothing changes.
+#include "lifeline/sim/duration.h"
+#include "simulation_internal.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace lifeline::sim {
+
+namespace {
+
+std::string describe(const Distribution& d)
+{
+    switch (d.kind) {
+    case Distribution::Kind::Fixed:
+        return formatDuration(d.a);
+    case Distribution::Kind::Uniform:
+        return formatDuration(d.a) + " to " + formatDuration(d.b);
+    case Distribution::Kind::Exponential:
+        return "exponential, mean " + formatDuration(d.a);
+    case Distribution::Kind::Normal:
+        return "normal, mean " + formatDuration(d.a) + " sd " + formatDuration(d.b);
+    }
+    return {};
+}
+
+} // namespace
+
+void Simulation::noteOperator(const std::string& queue, const std::string& what)
+{
+    m_engine.recordActorEvent(
+        Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(queue).value_or(kNoQueue), 0, &what);
+}
+
+Status Simulation::setQueueAttributes(const std::string& queue, const AttributeMap& attributes)
+{
+    std::string what = "set";
+    for (const auto& [name, value] : attributes)
+        what += " " + name + "=" + (value.empty() ? "(none)" : value);
+    noteOperator(queue, what + " on " + queue);
+    return m_engine.setQueueAttributes(queue, attributes);
+}
+
+Result<SendMessageResult> Simulation::sendMessage(const std::string& queue, const TimedMessage& message)
+{
+    noteOperator(queue, "send \"" + message.body.substr(0, 40) + "\" to " + queue);
+    SendMessageRequest request;
+    request.queue = queue;
+    request.body = message.body;
+    request.delaySeconds = message.delaySeconds;
+    request.messageGroupId = message.groupId;
+    request.messageDeduplicationId = message.deduplicationId;
+    return m_engine.sendMessage(request); // a refusal is logged by the engine with SQS's text
+}
+
+size_t Simulation::addConsumer(const std::string& queue)
+{
+    const ConsumerSpec* spec = nullptr;
+    for (const auto& c : m_consumers)
+        if (c->spec->queue == queue) {
+            spec = c->spec;
+            break;
+        }
+    if (!spec) {
+        ConsumerSpec added;
+        added.name = "worker";
+        added.queue = queue;
+        spec = &m_addedSpecs.emplace_back(std::move(added));
+    }
+    // Named after its spec, numbered past every consumer that spec ever had.
+    size_t siblings = 0;
+    for (const auto& c : m_consumers)
+        siblings += c->spec->name == spec->name ? 1 : 0;
+    auto consumer = std::make_unique<Consumer>();
+    consumer->spec = spec;
+    consumer->stats.name = spec->name + "-" + std::to_string(siblings + 1);
+    const size_t index = m_consumers.size();
+    consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index);
+    m_consumers.push_back(std::move(consumer));
+    noteOperator(queue, "add consumer " + m_consumers[index]->stats.name);
+    schedule(m_engine.now(), ConsumerPoll, uint32_t(index), 0);
+    return index;
+}
+
+bool Simulation::removeConsumer(size_t index)
+{
+    if (index >= m_consumers.size() || m_consumers[index]->removed)
+        return false;
+    Consumer& c = *m_consumers[index];
+    noteOperator(c.spec->queue, "remove consumer " + c.stats.name);
+    if (c.state != ConsumerState::Crashed)
+        crashConsumer(index);
+    c.removed = true;
+    return true;
+}
+
+void Simulation::setProcessingTime(const std::string& queue, const Distribution& processing)
+{
+    noteOperator(queue, "processing time of " + queue + "'s consumers: " + describe(processing));
+    for (auto& spec : m_scenario.consumers)
+        if (spec.queue == queue)
+            spec.processing = processing;
+    for (auto& spec : m_addedSpecs)
+        if (spec.queue == queue)
+            spec.processing = processing;
+}
+
+bool Simulation::setProducerRate(size_t index, double rate)
+{
+    if (index >= m_producers.size() || !std::isfinite(rate) || rate < 0)
+        return false;
+    Producer& p = *m_producers[index];
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", rate);
+    noteOperator(p.spec->queue, "rate of " + p.spec->name + ": " + text + " per second");
+    // The rate-driven messages sent so far keep their numbers; the next one is due one new interval from now (or at
+    // the producer's start, when that is still ahead).
+    ++p.rateGeneration;
+    p.rate = rate;
+    if (rate > 0) {
+        const TimeMs now = m_engine.now();
+        p.rateOrigin = now < p.spec->start ? p.spec->start : now + TimeMs(std::llround(1000.0 / rate));
+        p.rateBase = p.rateSent;
+        scheduleRate(index, p.rateSent);
+    }
+    return true;
+}
+
+double Simulation::producerRate(size_t index) const
+{
+    return index < m_producers.size() ? m_producers[index]->rate : 0;
+}
+
+} // namespace lifeline::sim

@@ -1,0 +1,149 @@
+// Live operator changes (what the window's controls call): each is an event, SQS's rules apply, refusals change
+// nothing.
+#include "lifeline/sim/simulation.h"
+
+#include <catch2/catch.hpp>
+
+using namespace lifeline;
+using namespace lifeline::sim;
+
+namespace {
+Scenario load(const std::string& json)
+{
+    auto parsed = parseScenario(json);
+    if (auto* error = std::get_if<ScenarioError>(&parsed))
+        FAIL(error->text());
+    return std::get<Scenario>(std::move(parsed));
+}
+
+std::vector<std::string> operatorNotes(const Simulation& s)
+{
+    std::vector<std::string> out;
+    const auto& log = s.engine().log();
+    for (size_t i = 0; i < log.size(); ++i)
+        if (log[i].cause == Cause::OperatorAction)
+            out.push_back(log.text(log[i].detail));
+    return out;
+}
+
+size_t sentCount(const Simulation& s)
+{
+    size_t n = 0;
+    const auto& log = s.engine().log();
+    for (size_t i = 0; i < log.size(); ++i)
+        n += log[i].cause == Cause::Send ? 1 : 0;
+    return n;
+}
+} // namespace
+
+TEST_CASE("operator: a visibility change is an event and applies to the next receive", "[simulation][operator]")
+{
+    Simulation s(load(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 30}}],
+        "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "a"}, {"at": "10s", "body": "b"}]}],
+        "consumers": [{"name": "w", "queue": "q", "processing": "1h"}]})"));
+    s.advanceTo(5000);
+    const MessageIndex first = s.consumers()[0].holding;
+    CHECK(s.engine().message(first).dueAt == 30000);
+    REQUIRE(s.setQueueAttributes("q", { { "VisibilityTimeout", "5" } }));
+    CHECK(operatorNotes(s) == std::vector<std::string> { "set VisibilityTimeout=5 on q" });
+    CHECK(s.engine().getQueueAttributes("q", { "VisibilityTimeout" }).value().at("VisibilityTimeout") == "5");
+    CHECK(s.engine().message(first).dueAt == 30000); // a message already in flight keeps its timeout
+    const auto refused = s.setQueueAttributes("q", { { "VisibilityTimeout", "43201" } });
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().code == "InvalidAttributeValue");
+    CHECK(s.engine().getQueueAttributes("q", { "VisibilityTimeout" }).value().at("VisibilityTimeout") == "5");
+}
+
+TEST_CASE("operator: a refused FIFO message timer changes nothing but the log", "[simulation][operator][fifo]")
+{
+    Simulation s(load(R"({"queues": [{"name": "q.fifo", "type": "fifo",
+        "attributes": {"ContentBasedDeduplication": "true"}}]})"));
+    s.advanceTo(1000);
+    const size_t messages = s.engine().messageCount();
+    const auto refused = s.sendMessage("q.fifo", TimedMessage { 0, "hello", 5, "g1", {} });
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().message
+        == "Value 5 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid "
+           "for this queue type.");
+    CHECK(s.engine().messageCount() == messages);
+    const auto& log = s.engine().log();
+    CHECK(log[log.size() - 1].cause == Cause::RequestRefused);
+    CHECK(log[log.size() - 2].cause == Cause::OperatorAction);
+    const auto sent = s.sendMessage("q.fifo", TimedMessage { 0, "hello", {}, "g1", {} });
+    REQUIRE(sent);
+    CHECK(s.engine().message(sent->lane).state == MessageState::Visible);
+}
+
+TEST_CASE("operator: add and remove consumers - a removed consumer's message comes back", "[simulation][operator]")
+{
+    Simulation s(load(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
+        "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "a"}, {"at": "0s", "body": "b"}]}],
+        "consumers": [{"name": "w", "queue": "q", "processing": "1h"}]})"));
+    s.advanceTo(1000);
+    const size_t added = s.addConsumer("q");
+    CHECK(added == 1);
+    CHECK(s.consumers()[1].name == "w-2");
+    CHECK(s.actorNames().back() == "w-2");
+    s.advanceTo(2000);
+    const MessageIndex held = s.consumers()[1].holding;
+    REQUIRE(held != kNoMessage);
+    REQUIRE(s.removeConsumer(1));
+    CHECK_FALSE(s.removeConsumer(1));
+    CHECK_FALSE(s.restartConsumer(1)); // removed is not crashed: it does not come back
+    CHECK(s.consumers()[1].removed);
+    s.advanceTo(11000);
+    CHECK(s.engine().message(held).state == MessageState::Visible); // back after its timeout (1 s + 10 s)
+    CHECK(s.engine().message(held).receiveCount == 1);
+    CHECK(operatorNotes(s) == std::vector<std::string> { "add consumer w-2", "remove consumer w-2" });
+    // A queue with no consumer gets a default one.
+    Simulation empty(load(R"({"queues": [{"name": "q"}]})"));
+    CHECK(empty.addConsumer("q") == 0);
+    CHECK(empty.consumers()[0].name == "worker-1");
+}
+
+TEST_CASE("operator: processing time and producer rate change from now on", "[simulation][operator]")
+{
+    Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q"}],
+        "producers": [{"name": "p", "queue": "q", "rate": 1}],
+        "consumers": [{"name": "w", "queue": "q", "processing": "1s"}]})"));
+    s.advanceTo(10000);
+    CHECK(sentCount(s) == 11); // at 0, 1, ..., 10 s
+    REQUIRE(s.setProducerRate(0, 2));
+    CHECK(s.producerRate(0) == 2);
+    s.advanceTo(20000);
+    CHECK(sentCount(s) == 11 + 20); // at 10.5, 11, ..., 20 s
+    REQUIRE(s.setProducerRate(0, 0));
+    s.advanceTo(30000);
+    CHECK(sentCount(s) == 31);
+    CHECK_FALSE(s.setProducerRate(0, -1));
+    CHECK_FALSE(s.setProducerRate(7, 1));
+    s.setProcessingTime("q", Distribution { Distribution::Kind::Fixed, 4000, 0 });
+    CHECK(s.scenario().consumers[0].processing.a == 4000);
+    CHECK(operatorNotes(s)
+        == std::vector<std::string> {
+            "rate of p: 2 per second", "rate of p: 0 per second", "processing time of q's consumers: 4s" });
+}
+
+TEST_CASE("queue type: a scenario turned FIFO renames its queues everywhere and back", "[scenario][operator]")
+{
+    const Scenario standard = load(R"({"queues": [{"name": "q", "deadLetter": {"queue": "dlq", "maxReceiveCount": 2}},
+        {"name": "dlq"}], "producers": [{"queue": "q", "rate": 1}], "consumers": [{"queue": "q"}],
+        "actions": [{"at": "5s", "purge": "q"}, {"at": "6s", "redrive": {"source": "dlq", "destination": "q"}}]})");
+    auto converted = withQueueType(standard, true);
+    REQUIRE(std::holds_alternative<Scenario>(converted));
+    const Scenario& fifo = std::get<Scenario>(converted);
+    CHECK(fifo.queues[0].name == "q.fifo");
+    CHECK(fifo.queues[0].fifo);
+    CHECK(*fifo.queues[0].deadLetterQueue == "dlq.fifo");
+    CHECK(fifo.producers[0].queue == "q.fifo");
+    CHECK(fifo.consumers[0].queue == "q.fifo");
+    CHECK(fifo.actions[0].queue == "q.fifo");
+    CHECK(*fifo.actions[1].destination == "q.fifo");
+    auto back = withQueueType(fifo, false);
+    REQUIRE(std::holds_alternative<Scenario>(back));
+    CHECK(std::get<Scenario>(back).queues[1].name == "dlq");
+    CHECK_FALSE(std::get<Scenario>(back).queues[1].fifo);
+    Simulation run(fifo);
+    run.advanceTo(3000);
+    CHECK(run.engine().queueInfo(0).fifo);
+}
