@@ -10,6 +10,7 @@
 #include "main_window.h"
 
 #include <QApplication>
+#include <QSettings>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -36,7 +37,7 @@ void printUsage(std::ostream& out)
 
 int main(int argc, char** argv)
 {
-    std::string lessonId = "1";
+    std::string lessonId; // none given: the last one opened, or lesson 1
     std::string scenarioFile;
     std::string runFile;
     if (argc >= 2) {
@@ -85,7 +86,7 @@ int main(int argc, char** argv)
             return 2;
         }
         scenario = std::get<lifeline::sim::Scenario>(std::move(parsed));
-    } else {
+    } else if (!lessonId.empty()) {
         const auto* lesson = lifeline::sim::findLesson(lessonId);
         if (!lesson) {
             std::cerr << "lifeline: no lesson '" << lessonId << "' (see `lifeline lessons`)\n";
@@ -98,20 +99,23 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("Lifeline"));
     lifeline::ui::MainWindow window;
     if (recorded) {
+        window.rememberSettings();
         window.showRecordedRun(std::move(*recorded));
         window.show();
         return application.exec();
     }
-    if (scenario->lesson) {
-        const auto& text = *scenario->lesson;
-        window.setLesson(QString::fromStdString(text.title),
-            QString::fromStdString(text.idea + "\n\nWhat to watch: " + text.watch + "\n\nExam trap: " + text.trap
-                + "\n\nThe fix: " + text.fix));
+    window.rememberSettings(); // layout and theme; the last lesson below
+    if (!scenario) {
+        const QString last = QSettings().value(QStringLiteral("lessons/last"), QStringLiteral("1")).toString();
+        if (!window.openLesson(last))
+            window.openLesson(QStringLiteral("1"));
+    } else if (scenario->lesson) {
+        window.startLesson(*scenario);
     } else {
         window.setLesson(QString::fromStdString(scenario->name), {});
+        window.openScenario(*scenario);
+        window.driver()->play();
     }
-    window.openScenario(*scenario);
     window.show();
-    window.driver()->play();
     return application.exec();
 }

@@ -28,6 +28,9 @@ public:
     // A new run: the whole model resets (the only reset there is).
     void setEngine(const Engine* engine, std::vector<std::string> actorNames = {});
     const Engine* engine() const { return m_engine; }
+    // Actors added while the run goes on (consumers added by the operator) get their names; no reset.
+    void setActorNames(std::vector<std::string> actorNames) { m_actorNames = std::move(actorNames); }
+    const std::vector<std::string>& actorNames() const { return m_actorNames; }
     // Reads what the engine logged since the last sync and signals the changes.
     void sync();
     const LaneIndex& lanes() const { return m_index; }

@@ -20,6 +20,7 @@ void LiveDriver::setSimulation(sim::Simulation* simulation)
 {
     pause();
     m_simulation = simulation;
+    emit simulationChanged();
 }
 
 void LiveDriver::play()

@@ -35,6 +35,7 @@ signals:
     void advanced(lifeline::TimeMs now);
     void playingChanged(bool playing);
     void laggingChanged(bool lagging);
+    void simulationChanged();
 
 private:
     void frame();

@@ -1,34 +1,36 @@
 #include "main_window.h"
 
-#include "image_export.h"
+#include "charts_panel.h"
+#include "consumer_tiles.h"
+#include "event_log_panel.h"
 #include "lane_history.h"
 #include "lane_model.h"
+#include "lesson_picker.h"
 #include "lifeline/engine.h"
-#include "lifeline/export/run_export.h"
 #include "lifeline/sim/duration.h"
+#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 #include "live_driver.h"
 #include "overview_strip.h"
+#include "queue_controls.h"
+#include "send_message_dialog.h"
+#include "theme.h"
 #include "timeline_view.h"
 
-#include <QAction>
+#include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QFileDialog>
-#include <QInputDialog>
+#include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
-#include <QMenuBar>
 #include <QMessageBox>
-#include <QRegularExpression>
-#include <QSaveFile>
-#include <QSplitter>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
-#include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
-#include <sstream>
 
 namespace lifeline::ui {
 
@@ -42,37 +44,25 @@ MainWindow::MainWindow(QWidget* parent)
     , m_lesson(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_clock(new QLabel(this))
+    , m_fixButton(new QPushButton(tr("Apply the &fix"), this))
+    , m_controls(new QueueControls(this))
+    , m_tiles(new ConsumerTiles(this))
+    , m_charts(new ChartsPanel(this))
+    , m_eventLog(new EventLogPanel(this))
 {
     setWindowTitle(tr("Lifeline"));
-    auto* side = new QWidget(this);
-    auto* sideLayout = new QVBoxLayout(side);
-    m_lesson->setWordWrap(true);
-    m_lesson->setTextFormat(Qt::RichText);
-    m_lesson->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_summary->setTextFormat(Qt::RichText);
-    sideLayout->addWidget(m_lesson);
-    sideLayout->addWidget(m_summary);
-    m_details->setPlaceholderText(tr("Click a message lane to see its whole history. Esc clears; . and , step "
-                                     "through its events; F centres it."));
-    sideLayout->addWidget(m_details, 1);
-    side->setMinimumWidth(280);
-    side->setMaximumWidth(420);
-
     auto* timelineColumn = new QWidget(this);
     auto* timelineLayout = new QVBoxLayout(timelineColumn);
     timelineLayout->setContentsMargins(0, 0, 0, 0);
     timelineLayout->setSpacing(0);
     timelineLayout->addWidget(m_overview);
     timelineLayout->addWidget(m_timeline, 1);
-    auto* splitter = new QSplitter(this);
-    splitter->addWidget(timelineColumn);
-    splitter->addWidget(side);
-    splitter->setStretchFactor(0, 1);
-    setCentralWidget(splitter);
+    setCentralWidget(timelineColumn);
     statusBar()->addPermanentWidget(m_clock);
+    buildDocks();
     buildToolbar();
     buildMenus();
-    resize(1280, 760);
+    resize(1440, 900);
 
     connect(m_driver, &LiveDriver::advanced, this, [this](TimeMs now) {
         m_timeline->setNow(now);
@@ -84,17 +74,130 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_driver, &LiveDriver::playingChanged, this,
         [this](bool playing) { m_play->setText(playing ? tr("Pause") : tr("Play")); });
     connect(m_driver, &LiveDriver::laggingChanged, this, [this](bool lagging) {
-        statusBar()->showMessage(
-            lagging ? tr("The simulation cannot keep up with this speed: time runs slower.") : QString());
+        if (lagging)
+            say(tr("The simulation cannot keep up with this speed: time runs slower."));
     });
     connect(m_timeline, &TimelineView::followLiveChanged, this, [this](bool on) { m_follow->setChecked(on); });
-    connect(m_timeline, &TimelineView::viewChanged, this,
-        [this] { m_overview->setWindow(m_timeline->visibleFrom(), m_timeline->visibleTo()); });
+    connect(m_timeline, &TimelineView::viewChanged, this, [this] {
+        m_overview->setWindow(m_timeline->visibleFrom(), m_timeline->visibleTo());
+        m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
+    });
     connect(m_overview, &OverviewStrip::timeRequested, m_timeline, &TimelineView::centreOn);
-    connect(m_timeline, &TimelineView::laneSelected, this, &MainWindow::showDetails);
+    connect(m_timeline, &TimelineView::laneSelected, this, [this](MessageIndex lane) {
+        showDetails(lane);
+        m_eventLog->showLane(lane);
+    });
+    connect(m_timeline, &TimelineView::actorClicked, this, &MainWindow::toggleConsumerOfActor);
+    connect(m_eventLog, &EventLogPanel::eventActivated, this, [this](MessageIndex lane, TimeMs time) {
+        if (lane != kNoMessage && lane != m_timeline->selected()) {
+            const QSignalBlocker block(m_timeline); // the log chose it: no echo back to the log
+            m_timeline->select(lane);
+            showDetails(lane);
+        }
+        m_timeline->centreOn(time);
+    });
+    connect(m_tiles, &ConsumerTiles::toggled, this, [this](size_t index, bool crashed) {
+        const QString name = QString::fromStdString(m_simulation->consumers()[index].name);
+        say(crashed ? tr("%1 crashed: what it held comes back when its visibility timeout ends.").arg(name)
+                    : tr("%1 restarted.").arg(name));
+        m_model->sync();
+        m_timeline->update();
+        refresh();
+    });
+    connect(m_controls, &QueueControls::applied, this, [this](const QString& what) {
+        say(what);
+        m_model->sync();
+        m_timeline->update();
+        refresh();
+    });
+    connect(m_controls, &QueueControls::refused, this, [this](const QString& error) {
+        say(error, 12000);
+        m_model->sync();
+        m_timeline->update();
+    });
+    connect(m_controls, &QueueControls::consumersChanged, this, &MainWindow::actorsChanged);
+    connect(m_controls, &QueueControls::queueTypeRequested, this, &MainWindow::setQueueType);
+    connect(m_controls, &QueueControls::sendRequested, this, &MainWindow::showSendDialog);
+    connect(m_fixButton, &QPushButton::clicked, this, [this] { applyFix(!m_fixApplied); });
 }
 
 MainWindow::~MainWindow() = default;
+
+MainWindow::MainWindow(const Engine& engine, QWidget* parent)
+    : MainWindow(parent)
+{
+    showEngine(engine);
+}
+
+void MainWindow::buildDocks()
+{
+    const auto dock = [this](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(content);
+        addDockWidget(area, d);
+        return d;
+    };
+    auto* controlsScroll = new QScrollArea(this);
+    controlsScroll->setWidget(m_controls);
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setFrameShape(QFrame::NoFrame);
+    controlsScroll->setMinimumWidth(330);
+    dock(tr("Queue"), "queueDock", controlsScroll, Qt::LeftDockWidgetArea);
+
+    auto* consumers = new QWidget(this);
+    auto* consumersLayout = new QVBoxLayout(consumers);
+    consumersLayout->setContentsMargins(4, 0, 4, 4);
+    auto* buttons = new QHBoxLayout;
+    auto* add = new QToolButton(consumers);
+    add->setText(tr("+ Add"));
+    add->setToolTip(tr("Add a consumer to the queue (Ctrl+Shift+A)"));
+    auto* remove = new QToolButton(consumers);
+    remove->setText(tr("- Remove"));
+    remove->setToolTip(tr("Stop the newest consumer (Ctrl+Shift+X)"));
+    buttons->addWidget(new QLabel(tr("Click a consumer to crash it, again to restart it."), consumers), 1);
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    consumersLayout->addLayout(buttons);
+    auto* tilesScroll = new QScrollArea(consumers);
+    tilesScroll->setWidget(m_tiles);
+    tilesScroll->setWidgetResizable(true);
+    tilesScroll->setFrameShape(QFrame::NoFrame);
+    consumersLayout->addWidget(tilesScroll, 1);
+    dock(tr("Consumers"), "consumersDock", consumers, Qt::LeftDockWidgetArea);
+    connect(add, &QToolButton::clicked, this,
+        [this] { m_controls->stepConsumers(1); });
+    connect(remove, &QToolButton::clicked, this,
+        [this] { m_controls->stepConsumers(-1); });
+
+    auto* lesson = new QWidget(this);
+    auto* lessonLayout = new QVBoxLayout(lesson);
+    m_lesson->setWordWrap(true);
+    m_lesson->setTextFormat(Qt::RichText);
+    m_lesson->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_lesson->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* lessonScroll = new QScrollArea(lesson);
+    lessonScroll->setWidget(m_lesson);
+    lessonScroll->setWidgetResizable(true);
+    lessonScroll->setFrameShape(QFrame::NoFrame);
+    lessonLayout->addWidget(lessonScroll, 1);
+    m_fixButton->setToolTip(tr("Run the lesson again with its fix applied, to see the difference (Ctrl+Shift+F)"));
+    m_fixButton->setEnabled(false);
+    lessonLayout->addWidget(m_fixButton);
+    m_summary->setTextFormat(Qt::RichText);
+    lessonLayout->addWidget(m_summary);
+    lesson->setMinimumWidth(300);
+    dock(tr("Lesson"), "lessonDock", lesson, Qt::RightDockWidgetArea);
+
+    m_details->setPlaceholderText(tr("Click a message lane to see its whole history. Esc clears; . and , step "
+                                     "through its events; F centres it."));
+    dock(tr("Message"), "messageDock", m_details, Qt::RightDockWidgetArea);
+
+    auto* charts = dock(tr("Charts"), "chartsDock", m_charts, Qt::BottomDockWidgetArea);
+    auto* log = dock(tr("Event log"), "eventLogDock", m_eventLog, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(charts, log);
+    charts->raise();
+}
 
 void MainWindow::openScenario(const sim::Scenario& scenario)
 {
@@ -103,6 +206,7 @@ void MainWindow::openScenario(const sim::Scenario& scenario)
     auto simulation = std::make_unique<sim::Simulation>(*m_scenario);
     showSimulation(simulation.get());
     m_ownedSimulation = std::move(simulation); // the old run goes only after the model points at the new one
+    m_recorded.reset();
 }
 
 void MainWindow::restart()
@@ -111,10 +215,75 @@ void MainWindow::restart()
         openScenario(*std::make_unique<sim::Scenario>(*m_scenario));
 }
 
+bool MainWindow::openLesson(const QString& idOrNumber)
+{
+    const auto* entry = sim::findLesson(idOrNumber.toStdString());
+    if (!entry)
+        return false;
+    startLesson(entry->scenario);
+    return true;
+}
+
+void MainWindow::startLesson(const sim::Scenario& lesson)
+{
+    if (!lesson.lesson)
+        return;
+    const auto& text = *lesson.lesson;
+    m_lessonId = QString::fromStdString(text.id);
+    m_lessonScenario = std::make_unique<sim::Scenario>(lesson);
+    m_fixApplied = false;
+    m_title = tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title));
+    m_lesson->setText(lessonHtml(m_title, QString::fromStdString(text.idea), QString::fromStdString(text.watch),
+        QString::fromStdString(text.trap), QString::fromStdString(text.fix)));
+    setWindowTitle(tr("Lifeline - %1").arg(m_title));
+    m_fixButton->setEnabled(!text.fixPatch.empty());
+    m_fixButton->setText(tr("Apply the &fix"));
+    openScenario(lesson);
+    m_driver->play();
+}
+
+void MainWindow::applyFix(bool on)
+{
+    if (!m_lessonScenario)
+        return;
+    auto fixed = on ? sim::applyFix(*m_lessonScenario) : std::variant<sim::Scenario, sim::ScenarioError>(*m_lessonScenario);
+    if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
+        QMessageBox::warning(this, tr("Apply the fix"), QString::fromStdString(error->text()));
+        return;
+    }
+    m_fixApplied = on;
+    m_fixButton->setText(on ? tr("Back to the lesson as &written") : tr("Apply the &fix"));
+    openScenario(std::get<sim::Scenario>(fixed));
+    say(on ? tr("The fix is applied: the run starts again.") : tr("The lesson as written: the run starts again."));
+    m_driver->play();
+}
+
+void MainWindow::setQueueType(bool fifo)
+{
+    if (!m_scenario)
+        return;
+    auto converted = sim::withQueueType(*m_scenario, fifo);
+    if (auto* error = std::get_if<sim::ScenarioError>(&converted)) {
+        say(tr("The queues stay as they are: %1").arg(QString::fromStdString(error->text())), 12000);
+        m_controls->sync();
+        return;
+    }
+    if (m_lessonScenario) // the fix button then applies to the converted lesson
+        if (auto lesson = sim::withQueueType(*m_lessonScenario, fifo); std::holds_alternative<sim::Scenario>(lesson))
+            m_lessonScenario = std::make_unique<sim::Scenario>(std::get<sim::Scenario>(std::move(lesson)));
+    const bool playing = m_driver->playing();
+    openScenario(std::get<sim::Scenario>(converted));
+    say(fifo ? tr("Every queue is FIFO now (a queue's type is fixed at creation, so the run starts again).")
+             : tr("Every queue is standard now (a queue's type is fixed at creation, so the run starts again)."));
+    if (playing)
+        m_driver->play();
+}
+
 void MainWindow::showDetails(MessageIndex lane)
 {
     if (!m_engine || lane == kNoMessage) {
         m_details->clear();
+        m_charts->setHighlight(1, 0);
         return;
     }
     const MessageRecord& record = m_engine->message(lane);
@@ -122,195 +291,63 @@ void MainWindow::showDetails(MessageIndex lane)
     if (!record.body.empty())
         html += QStringLiteral("<i>%1</i><br>").arg(QString::fromStdString(record.body.substr(0, 200)).toHtmlEscaped());
     html += QStringLiteral("<table cellspacing=0 cellpadding=2>");
-    for (const auto& entry : laneHistory(*m_engine, m_model->lanes(), lane, m_actorNames)) {
+    const auto history = laneHistory(*m_engine, m_model->lanes(), lane, m_actorNames);
+    for (const auto& entry : history) {
         html += QStringLiteral("<tr><td align=right>%1</td><td>%2</td><td>%3</td></tr>")
                     .arg(QString::fromStdString(sim::formatDuration(entry.time)),
                         QString::fromStdString(m_engine->queueInfo(entry.queue).name), entry.text.toHtmlEscaped());
     }
     m_details->setHtml(html + QStringLiteral("</table>"));
+    if (!history.empty()) // the charts shade the message's life so far
+        m_charts->setHighlight(history.front().time, std::max(history.back().time, m_engine->now()));
 }
 
-MainWindow::MainWindow(const Engine& engine, QWidget* parent)
-    : MainWindow(parent)
+void MainWindow::toggleConsumerOfActor(uint32_t actor)
 {
-    showEngine(engine);
+    if (!m_simulation)
+        return;
+    const auto consumers = m_simulation->consumers();
+    for (size_t i = 0; i < consumers.size(); ++i)
+        if (consumers[i].actor == actor) {
+            m_tiles->toggle(i);
+            return;
+        }
 }
 
-void MainWindow::buildToolbar()
+void MainWindow::actorsChanged()
 {
-    auto* bar = addToolBar(tr("Simulation"));
-    bar->setObjectName(QStringLiteral("simulation"));
-    m_play = bar->addAction(tr("Play"), m_driver, &LiveDriver::togglePlay);
-    m_play->setShortcut(Qt::Key_Space);
-    auto* step = bar->addAction(tr("Step"), m_driver, &LiveDriver::step);
-    step->setShortcut(Qt::Key_Right);
-    step->setToolTip(tr("Step to the next event (Right)"));
-    m_speed = new QComboBox(this);
-    for (int speed : { 1, 2, 5, 10, 30, 100, 300, 1000, 3000 })
-        m_speed->addItem(QStringLiteral("%1×").arg(speed), speed);
-    m_speed->setCurrentIndex(3);
-    m_speed->setToolTip(tr("Virtual seconds per wall second"));
-    connect(m_speed, &QComboBox::currentIndexChanged, this,
-        [this](int) { m_driver->setSpeed(m_speed->currentData().toDouble()); });
-    m_driver->setSpeed(10);
-    bar->addWidget(m_speed);
-    bar->addSeparator();
-    m_follow = bar->addAction(tr("Follow live"));
-    m_follow->setCheckable(true);
-    m_follow->setChecked(true);
-    m_follow->setToolTip(tr("Keep \"now\" in view; any manual pan stops following"));
-    connect(m_follow, &QAction::toggled, m_timeline, &TimelineView::setFollowLive);
-    // Filter lanes by text (id, body, group, consumer) and by state.
-    bar->addSeparator();
-    auto* filterText = new QLineEdit(this);
-    filterText->setPlaceholderText(tr("Filter: id, body, group or consumer"));
-    filterText->setClearButtonEnabled(true);
-    filterText->setMaximumWidth(240);
-    auto* filterState = new QComboBox(this);
-    filterState->addItem(tr("all messages"), int(LaneFilter::State::All));
-    filterState->addItem(tr("in the queue"), int(LaneFilter::State::Live));
-    filterState->addItem(tr("in flight"), int(LaneFilter::State::InFlight));
-    filterState->addItem(tr("ended"), int(LaneFilter::State::Ended));
-    filterState->addItem(tr("dead-lettered"), int(LaneFilter::State::DeadLettered));
-    filterState->addItem(tr("processed twice"), int(LaneFilter::State::Duplicates));
-    const auto applyFilter = [this, filterText, filterState] {
-        m_timeline->setFilter(
-            LaneFilter { filterText->text().trimmed(), LaneFilter::State(filterState->currentData().toInt()) });
+    if (!m_simulation)
+        return;
+    m_actorNames = m_simulation->actorNames();
+    m_model->setActorNames(m_actorNames);
+    m_eventLog->model()->setActorNames(m_actorNames);
+    m_tiles->sync();
+}
+
+void MainWindow::showSendDialog()
+{
+    if (!m_simulation) {
+        say(tr("Open a scenario or a lesson first: a saved run cannot take new messages."));
+        return;
+    }
+    auto* dialog = new SendMessageDialog(m_simulation, m_controls->queue(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const auto changed = [this] {
+        m_model->sync();
+        m_timeline->update();
+        refresh();
     };
-    connect(filterText, &QLineEdit::textChanged, this, applyFilter);
-    connect(filterState, &QComboBox::currentIndexChanged, this, applyFilter);
-    bar->addWidget(filterText);
-    bar->addWidget(filterState);
-    bar->addSeparator();
-    auto* restartAction = bar->addAction(tr("Restart"), this, &MainWindow::restart);
-    restartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    restartAction->setToolTip(tr("Run the scenario again from the start (Ctrl+R)"));
-    bar->addAction(tr("Fit (F)"), this, [this] {
-        m_timeline->setFollowLive(false);
-        m_timeline->fitAll();
+    connect(dialog, &SendMessageDialog::sent, this, [this, changed](const QString& what) {
+        say(what);
+        changed();
     });
-}
-
-void MainWindow::buildMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    auto* open = file->addAction(tr("&Open run..."), this, &MainWindow::openRunFile);
-    open->setShortcut(QKeySequence::Open);
-    auto* save = file->addAction(tr("&Save run..."), this, &MainWindow::saveRunAs);
-    save->setShortcut(QKeySequence::Save);
-    file->addSeparator();
-    auto* image = file->addAction(tr("Export &image..."), this, &MainWindow::exportImage);
-    image->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    file->addAction(tr("Export &trace (Perfetto)..."), this, [this] { exportData(true); });
-    file->addAction(tr("Export &CSV..."), this, [this] { exportData(false); });
-    file->addSeparator();
-    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-}
-
-QString MainWindow::defaultFileName(const QString& suffix) const
-{
-    QString base = m_title.isEmpty() ? tr("lifeline") : m_title.section(QLatin1Char(':'), 0, 0);
-    base = base.toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-    const QString at = m_engine ? QString::fromStdString(sim::formatDuration(m_engine->now())) : QString();
-    return QStringLiteral("%1-%2.%3").arg(base, at, suffix);
-}
-
-void MainWindow::exportImage()
-{
-    if (!m_engine)
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), defaultFileName(QStringLiteral("png")),
-        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    bool ok = false;
-    const QString size = QInputDialog::getText(this, tr("Export image"), tr("Size in pixels (width x height):"),
-        QLineEdit::Normal, QStringLiteral("1920x1080"), &ok);
-    if (!ok)
-        return;
-    const QStringList ranges { tr("The whole run"), tr("The visible window") };
-    const QString range = QInputDialog::getItem(this, tr("Export image"), tr("What to draw:"), ranges, 0, false, &ok);
-    if (!ok)
-        return;
-    ImageExportRequest request;
-    request.path = path;
-    if (range == ranges[1]) {
-        request.from = std::max<TimeMs>(0, m_timeline->visibleFrom());
-        request.to = m_timeline->visibleTo();
-    }
-    const auto parts = size.split(QLatin1Char('x'));
-    request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
-    request.title = m_title;
-    const QString error = exportTimelineImage(*m_engine, m_actorNames, request);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export image"), tr("The image was not saved: %1").arg(error));
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-}
-
-void MainWindow::showRecordedRun(RecordedRun run)
-{
-    m_driver->pause();
-    auto recorded = std::make_unique<RecordedRun>(std::move(run));
-    showEngine(*recorded->engine);
-    m_actorNames = recorded->actorNames;
-    m_model->setEngine(m_engine, m_actorNames);
-    setLesson(QString::fromStdString(recorded->title), tr("A saved run, shown as it was recorded."));
-    m_recorded = std::move(recorded);
-    m_ownedSimulation.reset();
-    m_scenario.reset();
-}
-
-void MainWindow::saveRunAs()
-{
-    if (!m_engine)
-        return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save run"), defaultFileName(QStringLiteral("lifeline")), tr("Lifeline run (*.lifeline)"));
-    if (path.isEmpty())
-        return;
-    const std::string error = saveRun(*m_engine, m_actorNames, m_title.toStdString(), path.toStdString());
-    if (!error.empty())
-        QMessageBox::warning(this, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(error)));
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-}
-
-void MainWindow::openRunFile()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), QString(), tr("Lifeline run (*.lifeline)"));
-    if (path.isEmpty())
-        return;
-    auto opened = openRun(path.toStdString());
-    if (auto* error = std::get_if<std::string>(&opened)) {
-        QMessageBox::warning(this, tr("Open run"), QString::fromStdString(*error));
-        return;
-    }
-    showRecordedRun(std::get<RecordedRun>(std::move(opened)));
-}
-
-void MainWindow::exportData(bool trace)
-{
-    if (!m_engine)
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, trace ? tr("Export trace") : tr("Export CSV"),
-        defaultFileName(trace ? QStringLiteral("json") : QStringLiteral("csv")),
-        trace ? tr("Chrome trace (*.json)") : tr("CSV (*.csv)"));
-    if (path.isEmpty())
-        return;
-    std::ostringstream out;
-    if (trace)
-        writeChromeTrace(*m_engine, m_actorNames, out);
-    else
-        writeEventsCsv(*m_engine, m_actorNames, out);
-    QSaveFile file(path);
-    const std::string text = out.str();
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !file.commit())
-        QMessageBox::warning(this, tr("Export"), tr("The file was not saved: %1").arg(file.errorString()));
-    else
-        statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    connect(dialog, &SendMessageDialog::refused, this, [this, changed](const QString& error) {
+        say(tr("Refused: %1").arg(error), 15000);
+        changed();
+    });
+    // A new run replaces the simulation the dialog sends to: the dialog goes with it.
+    connect(m_driver, &LiveDriver::simulationChanged, dialog, &QDialog::reject);
+    dialog->show();
 }
 
 void MainWindow::showSimulation(sim::Simulation* simulation)
@@ -325,6 +362,12 @@ void MainWindow::showSimulation(sim::Simulation* simulation)
     m_driver->setSimulation(simulation);
     m_timeline->setRunEnd(simulation->duration());
     m_timeline->setNow(simulation->now());
+    m_timeline->setFollowLive(true);
+    m_controls->setSimulation(simulation);
+    m_tiles->setSimulation(simulation);
+    m_charts->setEngine(m_engine);
+    m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
+    m_eventLog->setEngine(m_engine, m_actorNames);
     refresh();
 }
 
@@ -341,6 +384,10 @@ void MainWindow::showEngine(const Engine& engine)
     m_timeline->setNow(engine.now());
     m_timeline->setFollowLive(false);
     m_timeline->fitAll();
+    m_controls->setSimulation(nullptr);
+    m_tiles->setSimulation(nullptr);
+    m_charts->setEngine(m_engine);
+    m_eventLog->setEngine(m_engine, m_actorNames);
     QTimer::singleShot(0, m_timeline, &TimelineView::fitAll); // again once the window has its real size
     refresh();
 }
@@ -348,6 +395,10 @@ void MainWindow::showEngine(const Engine& engine)
 void MainWindow::setLesson(const QString& title, const QString& text)
 {
     m_title = title;
+    m_lessonId.clear();
+    m_lessonScenario.reset();
+    m_fixApplied = false;
+    m_fixButton->setEnabled(false);
     QString body = text.toHtmlEscaped();
     body.replace(QStringLiteral("\n\n"), QStringLiteral("</p><p>"));
     m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), body));
@@ -379,6 +430,50 @@ void MainWindow::refresh()
                     .arg(tr("duplicate processing: %1").arg(m_simulation->duplicateProcessings()));
     m_summary->setText(html);
     m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(m_engine->now()))));
+    m_tiles->sync();
+    m_controls->sync();
+    m_charts->sync();
+    m_eventLog->sync();
+}
+
+void MainWindow::say(const QString& text, int ms) { statusBar()->showMessage(text, ms); }
+
+QString MainWindow::statusText() const { return statusBar()->currentMessage(); }
+
+void MainWindow::setDarkTheme(bool dark)
+{
+    m_dark = dark;
+    applyApplicationTheme(dark);
+    const TimelineStyle style = dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    m_timeline->setStyleSheetTheme(dark);
+    m_overview->setTimelineStyle(style);
+    m_tiles->setTimelineStyle(style);
+    m_charts->setDark(dark);
+    if (m_darkAction)
+        m_darkAction->setChecked(dark);
+}
+
+void MainWindow::rememberSettings()
+{
+    m_remember = true;
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    setDarkTheme(settings.value(QStringLiteral("view/dark"), false).toBool());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_remember) {
+        QSettings settings;
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), saveState());
+        settings.setValue(QStringLiteral("view/dark"), m_dark);
+        if (!m_lessonId.isEmpty())
+            settings.setValue(QStringLiteral("lessons/last"), m_lessonId);
+    }
+    m_driver->pause();
+    QMainWindow::closeEvent(event);
 }
 
 } // namespace lifeline::ui

@@ -1,6 +1,6 @@
-// The main window: the overview and the timeline in the middle; a toolbar to play, pause, step, restart and set
-// the speed; the lesson's text, the queues' counters and the selected message's history beside them. (Controls,
-// consumer tiles, charts and the event log come with the main-window issue.)
+// The main window: the overview and the timeline in the middle; docks around it for the queue controls, the consumer
+// tiles, the lesson (with "apply the fix"), the selected message's history, the charts and the event log; a toolbar
+// to play, pause, step, restart and set the speed; menus File, View, Simulation, Lessons and Help.
 #pragma once
 
 #include "lifeline/event_log.h"
@@ -12,6 +12,8 @@
 class QLabel;
 class QComboBox;
 class QAction;
+class QActionGroup;
+class QPushButton;
 class QTextBrowser;
 
 namespace lifeline {
@@ -24,9 +26,13 @@ struct Scenario;
 
 namespace lifeline::ui {
 
+class ChartsPanel;
+class ConsumerTiles;
+class EventLogPanel;
 class LaneModel;
 class LiveDriver;
 class OverviewStrip;
+class QueueControls;
 class TimelineView;
 
 class MainWindow : public QMainWindow {
@@ -39,36 +45,72 @@ public:
     // Runs a scenario in the window (the window owns the run); Restart starts it again from the beginning.
     void openScenario(const sim::Scenario& scenario);
     void restart();
+    // A built-in lesson by id or number: its scenario runs and its text shows. False when there is no such lesson.
+    bool openLesson(const QString& idOrNumber);
+    // A scenario that carries a lesson's texts (a built-in one, or a file saved from one).
+    void startLesson(const sim::Scenario& lesson);
+    // The lesson's fix on (its scenario patched, run from the start) or off (the lesson as written).
+    void applyFix(bool on);
+    bool fixApplied() const { return m_fixApplied; }
+    QString lessonId() const { return m_lessonId; }
+    // Every queue standard or FIFO: the scenario is rebuilt and runs from the start.
+    void setQueueType(bool fifo);
     // A saved run, shown as it was (no simulation behind it).
     void showRecordedRun(RecordedRun run);
 
     void showSimulation(sim::Simulation* simulation);
     void showEngine(const Engine& engine);
-    // Re-reads the engine (counters, event count).
+    // Re-reads the engine (counters, event count, tiles, controls, charts, event log).
     void refresh();
     // The lesson (or scenario) on show: its title and text.
     void setLesson(const QString& title, const QString& text);
+    void setDarkTheme(bool dark);
+    bool darkTheme() const { return m_dark; }
+    // Layout, theme and last lesson: read now and written on close (the app does this; tests do not).
+    void rememberSettings();
+    // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).
+    void showSendDialog();
 
     LaneModel* laneModel() const { return m_model; }
     TimelineView* timeline() const { return m_timeline; }
     LiveDriver* driver() const { return m_driver; }
     OverviewStrip* overview() const { return m_overview; }
     QTextBrowser* details() const { return m_details; }
+    QueueControls* controls() const { return m_controls; }
+    ConsumerTiles* consumerTiles() const { return m_tiles; }
+    ChartsPanel* charts() const { return m_charts; }
+    EventLogPanel* eventLog() const { return m_eventLog; }
+    QPushButton* fixButton() const { return m_fixButton; }
     sim::Simulation* simulation() const { return m_simulation; }
+    QString statusText() const; // what the status bar says now
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    void buildDocks();
     void buildToolbar();
     void buildMenus();
     void exportImage();
     void exportData(bool trace);
     void saveRunAs();
     void openRunFile();
+    void openScenarioFile();
+    void saveScenarioAs();
+    void showLessonPicker();
+    void showAbout();
+    void showKeys();
     QString defaultFileName(const QString& suffix) const;
     void showDetails(MessageIndex lane);
+    void toggleConsumerOfActor(uint32_t actor);
+    void actorsChanged(); // consumers were added: names for the lanes and the log
+    void changeSpeed(int steps);
+    void say(const QString& text, int ms = 6000);
 
     const Engine* m_engine = nullptr;
     sim::Simulation* m_simulation = nullptr;
     std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
+    std::unique_ptr<sim::Scenario> m_lessonScenario; // the lesson as written (the fix is applied to it)
     std::unique_ptr<sim::Simulation> m_ownedSimulation;
     std::vector<std::string> m_actorNames;
     std::unique_ptr<RecordedRun> m_recorded;
@@ -80,10 +122,22 @@ private:
     QLabel* m_lesson;
     QLabel* m_summary;
     QLabel* m_clock;
+    QPushButton* m_fixButton;
+    QueueControls* m_controls;
+    ConsumerTiles* m_tiles;
+    ChartsPanel* m_charts;
+    EventLogPanel* m_eventLog;
     QComboBox* m_speed = nullptr;
     QAction* m_play = nullptr;
+    QAction* m_step = nullptr;
+    QAction* m_restart = nullptr;
     QAction* m_follow = nullptr;
+    QAction* m_darkAction = nullptr;
     QString m_title;
+    QString m_lessonId;
+    bool m_fixApplied = false;
+    bool m_dark = false;
+    bool m_remember = false;
 };
 
 } // namespace lifeline::ui

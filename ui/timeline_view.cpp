@@ -275,6 +275,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     if (!click || event->button() != Qt::LeftButton)
         return;
     const auto hit = m_painter.hit(rect(), m_frame, event->position().toPoint());
+    if (hit && hit->row.kind == LaneModel::ActorRow) {
+        emit actorClicked(uint32_t(hit->row.id));
+        return;
+    }
     select(hit && hit->row.kind == LaneModel::MessageRow ? MessageIndex(hit->row.id) : kNoMessage);
 }
 

@@ -38,6 +38,7 @@ public:
 
 signals:
     void laneSelected(lifeline::MessageIndex lane); // kNoMessage when cleared
+    void actorClicked(uint32_t actor); // a click on an actor's lane (the window crashes or restarts a consumer)
     void followLiveChanged(bool following);
     void viewChanged(); // zoom, pan or "now" moved the visible window
 

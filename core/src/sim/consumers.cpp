@@ -168,6 +168,7 @@ std::vector<ConsumerStatus> Simulation::consumers() const
     for (const auto& c : m_consumers) {
         ConsumerStatus status;
         status.name = c->stats.name;
+        status.queue = c->spec->queue;
         status.actor = c->actor;
         status.state = c->state;
         status.waiting = c->batch.size();

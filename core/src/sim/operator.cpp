@@ -55,6 +55,14 @@ Result<SendMessageResult> Simulation::sendMessage(const std::string& queue, cons
     return m_engine.sendMessage(request); // a refusal is logged by the engine with SQS's text
 }
 
+Result<std::string> Simulation::createQueue(const std::string& name, const AttributeMap& attributes)
+{
+    auto created = m_engine.createQueue(name, attributes);
+    if (created) // noted on the new queue's row, so after it exists
+        noteOperator(name, "create queue " + name);
+    return created;
+}
+
 size_t Simulation::addConsumer(const std::string& queue)
 {
     const ConsumerSpec* spec = nullptr;

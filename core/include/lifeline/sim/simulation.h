@@ -29,6 +29,7 @@ enum class ConsumerState { Idle, Polling, Working, Crashed };
 // What a consumer tile shows.
 struct ConsumerStatus {
     std::string name;
+    std::string queue;
     uint32_t actor = 0;
     ConsumerState state = ConsumerState::Idle;
     MessageIndex holding = kNoMessage; // the message it is working on
@@ -65,6 +66,7 @@ public:
     // before it takes effect; what SQS refuses is refused here the same way (logged, nothing changed).
     Status setQueueAttributes(const std::string& queue, const AttributeMap& attributes);
     Result<SendMessageResult> sendMessage(const std::string& queue, const TimedMessage& message);
+    Result<std::string> createQueue(const std::string& name, const AttributeMap& attributes);
     // A consumer like the queue's first one (or a default one when the queue has none); its index in consumers().
     size_t addConsumer(const std::string& queue);
     // Stops it at once, like a crash that never restarts: a message it held comes back when its visibility ends.

@@ -1,0 +1,48 @@
+// Every event of the engine's log as a table row (time, queue, message, from, to, cause, actor, detail), read in
+// place: no copy of the log, only, when a filter is on, the list of matching event numbers. sync() appends what
+// the engine logged since, in one insert.
+#pragma once
+
+#include "lifeline/engine.h"
+
+#include <QAbstractTableModel>
+
+namespace lifeline::ui {
+
+class EventLogModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Time, Queue, Message, From, To, Cause, Actor, Detail, ColumnCount };
+    enum Role { EventRole = Qt::UserRole + 1, LaneRole, TimeRole };
+
+    explicit EventLogModel(QObject* parent = nullptr);
+
+    void setEngine(const Engine* engine, std::vector<std::string> actorNames = {});
+    void setActorNames(std::vector<std::string> actorNames) { m_actorNames = std::move(actorNames); }
+    void sync();
+    // Rows whose queue, message id, cause, actor or detail contain `text` (case-insensitive); `lane` keeps only that
+    // message's events (kNoMessage: all). An empty filter shows the whole log.
+    void setFilter(const QString& text, MessageIndex lane);
+    size_t eventAt(int row) const { return m_filtered ? m_rows[size_t(row)] : size_t(row); }
+    int rowOfEvent(size_t event) const; // -1 when filtered out or not synced yet
+    int firstRowOfLane(MessageIndex lane) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    bool matches(size_t event) const;
+    QString text(size_t event, int column) const;
+
+    const Engine* m_engine = nullptr;
+    std::vector<std::string> m_actorNames;
+    size_t m_synced = 0; // events of the log the model has read
+    bool m_filtered = false;
+    QString m_text;
+    MessageIndex m_lane = kNoMessage;
+    std::vector<uint32_t> m_rows; // the matching events, when filtered
+};
+
+} // namespace lifeline::ui

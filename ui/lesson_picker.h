@@ -1,0 +1,27 @@
+// The start page: every built-in lesson with its idea, to pick one from (Lessons > All lessons..., Ctrl+L).
+#pragma once
+
+#include <QDialog>
+
+class QListWidget;
+class QTextBrowser;
+
+namespace lifeline::ui {
+
+class LessonPicker : public QDialog {
+    Q_OBJECT
+public:
+    explicit LessonPicker(const QString& current = {}, QWidget* parent = nullptr);
+    QString chosenId() const; // the lesson's id, empty when none
+    QListWidget* list() const { return m_list; }
+
+private:
+    QListWidget* m_list;
+    QTextBrowser* m_preview;
+};
+
+// A lesson's texts as the side panel shows them (HTML).
+QString lessonHtml(const QString& title, const QString& idea, const QString& watch, const QString& trap,
+    const QString& fix);
+
+} // namespace lifeline::ui
