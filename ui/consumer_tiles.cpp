@@ -71,7 +71,10 @@ std::vector<size_t> ConsumerTiles::shown() const
     return out;
 }
 
-int ConsumerTiles::columns(int width) const { return std::max(1, (width - kGap) / (kTileWidth + kGap)); }
+int ConsumerTiles::columns(int width) const
+{
+    return std::max(1, (width - kGap) / (kTileWidth + kGap));
+}
 
 int ConsumerTiles::heightForWidth(int width) const
 {
@@ -80,7 +83,10 @@ int ConsumerTiles::heightForWidth(int width) const
     return kGap + rows * (kTileHeight + kGap);
 }
 
-QSize ConsumerTiles::sizeHint() const { return QSize(2 * (kTileWidth + kGap) + kGap, heightForWidth(2 * kTileWidth)); }
+QSize ConsumerTiles::sizeHint() const
+{
+    return QSize(2 * (kTileWidth + kGap) + kGap, heightForWidth(2 * kTileWidth));
+}
 
 QRect ConsumerTiles::tileRect(size_t index) const
 {

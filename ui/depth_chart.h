@@ -26,7 +26,8 @@ public:
     // Same names in the same order as last time: the series are updated in place (a bulk replace each).
     virtual void setSeries(const std::vector<ChartSeries>& series) = 0;
     virtual void setTimeRange(TimeMs from, TimeMs to) = 0; // in step with the timeline's visible window
-    virtual void setHighlight(TimeMs from, TimeMs to) = 0; // a shaded band (the selected message's life); from > to: none
+    virtual void setHighlight(TimeMs from, TimeMs to)
+        = 0; // a shaded band (the selected message's life); from > to: none
     virtual void setDark(bool dark) = 0;
     virtual void setTitle(const QString& title) = 0;
     // What the chart draws now, for tests: per series, its point count.

@@ -103,7 +103,10 @@ int EventLogModel::rowCount(const QModelIndex& parent) const
     return m_filtered ? int(m_rows.size()) : int(m_synced);
 }
 
-int EventLogModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int EventLogModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QString EventLogModel::text(size_t event, int column) const
 {
@@ -112,10 +115,10 @@ QString EventLogModel::text(size_t event, int column) const
     case Time:
         return QString::fromStdString(sim::formatDuration(e.time));
     case Queue:
-        return e.queue == kNoQueue
-            ? (e.message != kNoMessage ? QString::fromStdString(m_engine->queueInfo(m_engine->message(e.message).queue).name)
-                                       : QString())
-            : QString::fromStdString(m_engine->queueInfo(e.queue).name);
+        return e.queue == kNoQueue ? (e.message != kNoMessage
+                       ? QString::fromStdString(m_engine->queueInfo(m_engine->message(e.message).queue).name)
+                       : QString())
+                                   : QString::fromStdString(m_engine->queueInfo(e.queue).name);
     case Message:
         return e.message == kNoMessage ? QString()
                                        : QString::fromStdString(m_engine->message(e.message).messageId().substr(0, 8));
@@ -137,7 +140,7 @@ QString EventLogModel::text(size_t event, int column) const
         case lifeline::Cause::Warning:
         case lifeline::Cause::OperatorAction:
             return e.detail < m_engine->log().textCount() ? QString::fromStdString(m_engine->log().text(e.detail))
-                                                         : QString();
+                                                          : QString();
         case lifeline::Cause::Receive:
             return tr("receive #%1").arg(e.detail);
         default:
@@ -174,9 +177,8 @@ QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* const kNames[]
-        = { QT_TR_NOOP("time"), QT_TR_NOOP("queue"), QT_TR_NOOP("message"), QT_TR_NOOP("from"), QT_TR_NOOP("to"),
-              QT_TR_NOOP("cause"), QT_TR_NOOP("actor"), QT_TR_NOOP("detail") };
+    static const char* const kNames[] = { QT_TR_NOOP("time"), QT_TR_NOOP("queue"), QT_TR_NOOP("message"),
+        QT_TR_NOOP("from"), QT_TR_NOOP("to"), QT_TR_NOOP("cause"), QT_TR_NOOP("actor"), QT_TR_NOOP("detail") };
     return section >= 0 && section < ColumnCount ? tr(kNames[section]) : QVariant();
 }
 

@@ -44,14 +44,15 @@ EventLogPanel::EventLogPanel(QWidget* parent)
 
     connect(m_filter, &QLineEdit::textChanged, this, &EventLogPanel::applyFilter);
     connect(m_onlySelected, &QCheckBox::toggled, this, &EventLogPanel::applyFilter);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        if (m_quiet || !current.isValid())
-            return;
-        const auto lane = MessageIndex(m_model->data(current, EventLogModel::LaneRole).toUInt());
-        const auto time = TimeMs(m_model->data(current, EventLogModel::TimeRole).toLongLong());
-        m_lane = lane == kNoMessage ? m_lane : lane;
-        emit eventActivated(lane, time);
-    });
+    connect(
+        m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            if (m_quiet || !current.isValid())
+                return;
+            const auto lane = MessageIndex(m_model->data(current, EventLogModel::LaneRole).toUInt());
+            const auto time = TimeMs(m_model->data(current, EventLogModel::TimeRole).toLongLong());
+            m_lane = lane == kNoMessage ? m_lane : lane;
+            emit eventActivated(lane, time);
+        });
 }
 
 void EventLogPanel::setEngine(const Engine* engine, std::vector<std::string> actorNames)

@@ -47,8 +47,8 @@ LessonPicker::LessonPicker(const QString& current, QWidget* parent)
     layout->addLayout(row, 1);
     for (const auto& lesson : sim::builtinLessons()) {
         const auto& text = *lesson.scenario.lesson;
-        auto* item = new QListWidgetItem(QStringLiteral("%1. %2").arg(text.number).arg(QString::fromStdString(text.title)),
-            m_list);
+        auto* item = new QListWidgetItem(
+            QStringLiteral("%1. %2").arg(text.number).arg(QString::fromStdString(text.title)), m_list);
         item->setData(Qt::UserRole, QString::fromStdString(text.id));
         item->setData(Qt::UserRole + 1,
             lessonHtml(QString::fromStdString(text.title), QString::fromStdString(text.idea),

@@ -21,7 +21,7 @@ private:
 };
 
 // A lesson's texts as the side panel shows them (HTML).
-QString lessonHtml(const QString& title, const QString& idea, const QString& watch, const QString& trap,
-    const QString& fix);
+QString lessonHtml(
+    const QString& title, const QString& idea, const QString& watch, const QString& trap, const QString& fix);
 
 } // namespace lifeline::ui

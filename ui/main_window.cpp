@@ -165,10 +165,8 @@ void MainWindow::buildDocks()
     tilesScroll->setFrameShape(QFrame::NoFrame);
     consumersLayout->addWidget(tilesScroll, 1);
     dock(tr("Consumers"), "consumersDock", consumers, Qt::LeftDockWidgetArea);
-    connect(add, &QToolButton::clicked, this,
-        [this] { m_controls->stepConsumers(1); });
-    connect(remove, &QToolButton::clicked, this,
-        [this] { m_controls->stepConsumers(-1); });
+    connect(add, &QToolButton::clicked, this, [this] { m_controls->stepConsumers(1); });
+    connect(remove, &QToolButton::clicked, this, [this] { m_controls->stepConsumers(-1); });
 
     auto* lesson = new QWidget(this);
     auto* lessonLayout = new QVBoxLayout(lesson);
@@ -187,11 +185,12 @@ void MainWindow::buildDocks()
     m_summary->setTextFormat(Qt::RichText);
     lessonLayout->addWidget(m_summary);
     lesson->setMinimumWidth(300);
-    dock(tr("Lesson"), "lessonDock", lesson, Qt::RightDockWidgetArea);
+    auto* lessonDock = dock(tr("Lesson"), "lessonDock", lesson, Qt::RightDockWidgetArea);
 
     m_details->setPlaceholderText(tr("Click a message lane to see its whole history. Esc clears; . and , step "
                                      "through its events; F centres it."));
-    dock(tr("Message"), "messageDock", m_details, Qt::RightDockWidgetArea);
+    auto* messageDock = dock(tr("Message"), "messageDock", m_details, Qt::RightDockWidgetArea);
+    resizeDocks({ lessonDock, messageDock }, { 560, 220 }, Qt::Vertical);
 
     auto* charts = dock(tr("Charts"), "chartsDock", m_charts, Qt::BottomDockWidgetArea);
     auto* log = dock(tr("Event log"), "eventLogDock", m_eventLog, Qt::BottomDockWidgetArea);
@@ -246,7 +245,8 @@ void MainWindow::applyFix(bool on)
 {
     if (!m_lessonScenario)
         return;
-    auto fixed = on ? sim::applyFix(*m_lessonScenario) : std::variant<sim::Scenario, sim::ScenarioError>(*m_lessonScenario);
+    auto fixed
+        = on ? sim::applyFix(*m_lessonScenario) : std::variant<sim::Scenario, sim::ScenarioError>(*m_lessonScenario);
     if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
         QMessageBox::warning(this, tr("Apply the fix"), QString::fromStdString(error->text()));
         return;
@@ -436,9 +436,15 @@ void MainWindow::refresh()
     m_eventLog->sync();
 }
 
-void MainWindow::say(const QString& text, int ms) { statusBar()->showMessage(text, ms); }
+void MainWindow::say(const QString& text, int ms)
+{
+    statusBar()->showMessage(text, ms);
+}
 
-QString MainWindow::statusText() const { return statusBar()->currentMessage(); }
+QString MainWindow::statusText() const
+{
+    return statusBar()->currentMessage();
+}
 
 void MainWindow::setDarkTheme(bool dark)
 {

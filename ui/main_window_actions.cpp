@@ -1,6 +1,4 @@
 // The main window's toolbar, menus and the file and help actions behind them.
-#include "main_window.h"
-
 #include "image_export.h"
 #include "lane_model.h"
 #include "lesson_picker.h"
@@ -10,6 +8,7 @@
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 #include "live_driver.h"
+#include "main_window.h"
 #include "queue_controls.h"
 #include "timeline_view.h"
 
@@ -108,8 +107,8 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, &MainWindow::openScenarioFile);
-    file->addAction(tr("Save scenario &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
-        &MainWindow::saveScenarioAs);
+    file->addAction(
+        tr("Save scenario &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::saveScenarioAs);
     file->addSeparator();
     file->addAction(tr("Open &run..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, &MainWindow::openRunFile);
     file->addAction(tr("&Save run..."), QKeySequence::Save, this, &MainWindow::saveRunAs);
@@ -145,11 +144,12 @@ void MainWindow::buildMenus()
     simulation->addAction(tr("&Faster"), QKeySequence(Qt::Key_BracketRight), this, [this] { changeSpeed(1); });
     simulation->addAction(tr("S&lower"), QKeySequence(Qt::Key_BracketLeft), this, [this] { changeSpeed(-1); });
     simulation->addSeparator();
-    simulation->addAction(tr("Send a &message..."), QKeySequence(Qt::CTRL | Qt::Key_M), this,
-        &MainWindow::showSendDialog);
+    simulation->addAction(
+        tr("Send a &message..."), QKeySequence(Qt::CTRL | Qt::Key_M), this, &MainWindow::showSendDialog);
     simulation->addAction(tr("&Add a consumer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), this,
         [this] { m_controls->stepConsumers(1); });
-    simulation->addAction(tr("Remove a &consumer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this, [this] { m_controls->stepConsumers(-1); });
+    simulation->addAction(tr("Remove a &consumer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this,
+        [this] { m_controls->stepConsumers(-1); });
 
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
     lessons->addAction(tr("&All lessons..."), QKeySequence(Qt::CTRL | Qt::Key_L), this, &MainWindow::showLessonPicker);
@@ -161,9 +161,9 @@ void MainWindow::buildMenus()
     for (const auto& lesson : sim::builtinLessons()) {
         const auto& text = *lesson.scenario.lesson;
         const QString id = QString::fromStdString(text.id);
-        lessons->addAction(QStringLiteral("&%1. %2")
-                               .arg(QString::number(text.number), QString::fromStdString(text.title)),
-            this, [this, id] { openLesson(id); });
+        lessons->addAction(
+            QStringLiteral("&%1. %2").arg(QString::number(text.number), QString::fromStdString(text.title)), this,
+            [this, id] { openLesson(id); });
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -229,8 +229,8 @@ void MainWindow::openScenarioFile()
     }
     auto parsed = sim::parseScenario(file.readAll().toStdString());
     if (auto* error = std::get_if<sim::ScenarioError>(&parsed)) {
-        QMessageBox::warning(this, tr("Open scenario"),
-            tr("%1 was not opened:\n%2").arg(path, QString::fromStdString(error->text())));
+        QMessageBox::warning(
+            this, tr("Open scenario"), tr("%1 was not opened:\n%2").arg(path, QString::fromStdString(error->text())));
         return;
     }
     auto& scenario = std::get<sim::Scenario>(parsed);

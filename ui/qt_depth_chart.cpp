@@ -7,8 +7,8 @@
 #include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
 namespace lifeline::ui {
 
@@ -34,8 +34,13 @@ public:
         m_chart->layout()->setContentsMargins(0, 0, 0, 0);
         m_chart->setBackgroundRoundness(0);
         m_x->setTitleText(tr("virtual seconds"));
-        m_x->setLabelFormat(QStringLiteral("%.0f"));
-        m_y->setLabelFormat(QStringLiteral("%.0f"));
+        m_x->setLabelFormat(QStringLiteral("%g"));
+        m_y->setLabelFormat(QStringLiteral("%g"));
+        // Ticks on round numbers from 0, whatever the range (the default splits the range in four).
+        for (QValueAxis* axis : { m_x, m_y }) {
+            axis->setTickType(QValueAxis::TicksDynamic);
+            axis->setTickAnchor(0);
+        }
         m_y->setMin(0);
         m_chart->addAxis(m_x, Qt::AlignBottom);
         m_chart->addAxis(m_y, Qt::AlignLeft);
@@ -78,8 +83,10 @@ public:
                 m_lines[i]->setName(series[i].name);
         }
         const double top = niceCeiling(peak * 1.1);
-        if (top != m_y->max())
+        if (top != m_y->max()) {
             m_y->setMax(top);
+            m_y->setTickInterval(std::max(1.0, niceCeiling(top / 5)));
+        }
         updateBand();
     }
 
@@ -88,6 +95,7 @@ public:
         if (to <= from)
             to = from + 1000;
         m_x->setRange(double(from) / 1000.0, double(to) / 1000.0);
+        m_x->setTickInterval(niceCeiling(double(to - from) / 1000.0 / 8));
     }
 
     void setHighlight(TimeMs from, TimeMs to) override
@@ -126,6 +134,8 @@ private:
         double step = 1;
         while (step * 10 < value)
             step *= 10;
+        while (step > value && step > 1e-3)
+            step /= 10;
         for (double m : { 1.0, 2.0, 5.0, 10.0 })
             if (m * step >= value)
                 return m * step;
@@ -143,8 +153,8 @@ private:
             return;
         }
         const double top = m_y->max();
-        m_bandUpper->replace(QList<QPointF> { QPointF(double(m_highlightFrom) / 1000.0, top),
-            QPointF(double(m_highlightTo) / 1000.0, top) });
+        m_bandUpper->replace(QList<QPointF> {
+            QPointF(double(m_highlightFrom) / 1000.0, top), QPointF(double(m_highlightTo) / 1000.0, top) });
     }
 
     QChart* m_chart;
@@ -161,6 +171,9 @@ private:
 
 } // namespace
 
-DepthChart* createDepthChart(QWidget* parent) { return new QtDepthChart(parent); }
+DepthChart* createDepthChart(QWidget* parent)
+{
+    return new QtDepthChart(parent);
+}
 
 } // namespace lifeline::ui

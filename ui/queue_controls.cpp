@@ -74,7 +74,10 @@ int StopSlider::stopIndex(int value) const
     return std::max(0, int(at - m_stops.begin()) - 1);
 }
 
-int StopSlider::value() const { return m_spin->value(); }
+int StopSlider::value() const
+{
+    return m_spin->value();
+}
 
 void StopSlider::setValue(int value)
 {
@@ -84,7 +87,10 @@ void StopSlider::setValue(int value)
     m_slider->setValue(stopIndex(value));
 }
 
-bool StopSlider::editing() const { return m_slider->isSliderDown() || m_spin->hasFocus(); }
+bool StopSlider::editing() const
+{
+    return m_slider->isSliderDown() || m_spin->hasFocus();
+}
 
 // ---- QueueControls ----
 
@@ -165,11 +171,11 @@ QueueControls::QueueControls(QWidget* parent)
     connect(m_queue, &QComboBox::currentIndexChanged, this, [this] { sync(); });
     connect(m_type, &QComboBox::activated, this, [this] {
         const bool fifo = m_type->currentData().toBool();
-        if (m_simulation && fifo != m_simulation->engine().queueInfo(*m_simulation->engine().queueIndex(queue().toStdString())).fifo)
+        if (m_simulation
+            && fifo != m_simulation->engine().queueInfo(*m_simulation->engine().queueIndex(queue().toStdString())).fifo)
             emit queueTypeRequested(fifo);
     });
-    connect(m_delay, &StopSlider::committed, this,
-        [this](int v) { setAttribute("DelaySeconds", QString::number(v)); });
+    connect(m_delay, &StopSlider::committed, this, [this](int v) { setAttribute("DelaySeconds", QString::number(v)); });
     connect(m_visibility, &StopSlider::committed, this,
         [this](int v) { setAttribute("VisibilityTimeout", QString::number(v)); });
     connect(m_waitTime, &StopSlider::committed, this,
@@ -196,7 +202,10 @@ QueueControls::QueueControls(QWidget* parent)
     setSimulation(nullptr);
 }
 
-QString QueueControls::queue() const { return m_queue->currentText(); }
+QString QueueControls::queue() const
+{
+    return m_queue->currentText();
+}
 
 void QueueControls::setSimulation(sim::Simulation* simulation)
 {
@@ -359,7 +368,10 @@ void QueueControls::setRedrive()
     setAttribute("RedrivePolicy", policy);
 }
 
-void QueueControls::stepConsumers(int delta) { m_consumers->setValue(std::max(0, m_consumers->value() + delta)); }
+void QueueControls::stepConsumers(int delta)
+{
+    m_consumers->setValue(std::max(0, m_consumers->value() + delta));
+}
 
 void QueueControls::setConsumerCount(int count)
 {

@@ -1,0 +1,274 @@
+// The real main window driven offscreen as a user would: sliders, consumer tiles, the send dialog, lessons and
+// their fix, the event log and the timeline in step, themes. Virtual time only: the driver is advanced by hand.
+#include "charts_panel.h"
+#include "consumer_tiles.h"
+#include "event_log_panel.h"
+#include "lane_model.h"
+#include "lesson_picker.h"
+#include "lifeline/engine.h"
+#include "lifeline/sim/simulation.h"
+#include "live_driver.h"
+#include "main_window.h"
+#include "queue_controls.h"
+#include "send_message_dialog.h"
+#include "test_support.h"
+#include "timeline_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTest>
+
+using namespace lifeline;
+using lifeline::test::application;
+
+namespace {
+
+sim::Scenario scenario(const std::string& json)
+{
+    auto parsed = sim::parseScenario(json);
+    if (auto* error = std::get_if<sim::ScenarioError>(&parsed))
+        FAIL(error->text());
+    return std::get<sim::Scenario>(std::move(parsed));
+}
+
+std::string attribute(const ui::MainWindow& window, const std::string& queue, const std::string& name)
+{
+    return window.simulation()->engine().getQueueAttributes(queue, { name }).value().at(name);
+}
+
+size_t countCause(const Engine& engine, Cause cause)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < engine.log().size(); ++i)
+        n += engine.log()[i].cause == cause ? 1 : 0;
+    return n;
+}
+
+const char* kOneJob = R"({"queues": [{"name": "jobs", "attributes": {"VisibilityTimeout": 20}}],
+    "producers": [{"queue": "jobs", "messages": [{"at": "0s", "body": "job"}]}],
+    "consumers": [{"name": "w", "queue": "jobs", "processing": "60s"}]})";
+
+} // namespace
+
+TEST_CASE("window: moving the visibility slider sets the queue's VisibilityTimeout live", "[ui][controls]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(kOneJob));
+    window.show();
+    ui::StopSlider* visibility = window.controls()->visibility();
+    CHECK(visibility->value() == 20);
+    // One key step right on the slider: the next stop after 20 s is 25 s.
+    visibility->slider()->setFocus();
+    QTest::keyClick(visibility->slider(), Qt::Key_Right);
+    CHECK(attribute(window, "jobs", "VisibilityTimeout") == "25");
+    CHECK(visibility->value() == 25);
+    const Engine& engine = window.simulation()->engine();
+    CHECK(engine.log().text(engine.log()[engine.log().size() - 2].detail) == "set VisibilityTimeout=25 on jobs");
+    // Typing a value in the spin box commits it too; the slider follows to its stop.
+    visibility->spinBox()->setValue(43200);
+    CHECK(attribute(window, "jobs", "VisibilityTimeout") == "43200");
+    CHECK(visibility->slider()->value() == visibility->slider()->maximum());
+    // The DLQ switch writes a RedrivePolicy to a new dead-letter queue; off removes it.
+    window.controls()->maxReceiveCount()->setValue(3);
+    window.controls()->deadLetter()->setChecked(true);
+    CHECK(attribute(window, "jobs", "RedrivePolicy")
+        == "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:jobs-dlq\",\"maxReceiveCount\":3}");
+    window.controls()->deadLetter()->setChecked(false);
+    CHECK(window.simulation()->engine().getQueueAttributes("jobs", { "RedrivePolicy" }).value().count("RedrivePolicy")
+        == 0);
+}
+
+TEST_CASE("window: a delay slider change on a standard queue says it applies to new messages only", "[ui][controls]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(kOneJob));
+    window.controls()->delay()->spinBox()->setValue(60);
+    CHECK(attribute(window, "jobs", "DelaySeconds") == "60");
+    bool said = false;
+    for (const QLabel* label : window.controls()->findChildren<QLabel*>())
+        said = said || label->text() == QStringLiteral("Standard: a change applies only to messages sent from now on.");
+    CHECK(said);
+}
+
+TEST_CASE("window: clicking a consumer tile crashes it and its message returns after the timeout", "[ui][consumers]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(kOneJob));
+    window.show();
+    window.driver()->advanceBy(2000);
+    ui::ConsumerTiles* tiles = window.consumerTiles();
+    REQUIRE(tiles->tiles().size() == 1);
+    const MessageIndex held = tiles->tiles()[0].holding;
+    REQUIRE(held != kNoMessage);
+    CHECK(tiles->tiles()[0].state == sim::ConsumerState::Working);
+    QTest::mouseClick(tiles, Qt::LeftButton, {}, tiles->tileRect(0).center());
+    CHECK(tiles->tiles()[0].state == sim::ConsumerState::Crashed);
+    CHECK(
+        window.statusText() == QStringLiteral("w crashed: what it held comes back when its visibility timeout ends."));
+    const Engine& engine = window.simulation()->engine();
+    CHECK(engine.log()[engine.log().size() - 1].cause == Cause::ConsumerCrashed);
+    window.driver()->advanceBy(17999); // received at 0 s with a 20 s timeout: still in flight at 19.999 s
+    CHECK(engine.message(held).state == MessageState::InFlight);
+    window.driver()->advanceBy(1);
+    CHECK(engine.message(held).state == MessageState::Visible);
+    CHECK(engine.message(held).receiveCount == 1);
+    // Click again: it restarts, receives the message once more, with receive count + 1.
+    QTest::mouseClick(tiles, Qt::LeftButton, {}, tiles->tileRect(0).center());
+    window.driver()->advanceBy(100);
+    CHECK(tiles->tiles()[0].state == sim::ConsumerState::Working);
+    CHECK(engine.message(held).receiveCount == 2);
+    // Adding a consumer gives it a tile and a name.
+    window.controls()->stepConsumers(1);
+    CHECK(tiles->tiles().size() == 2);
+    CHECK(tiles->tiles()[1].name == "w-2");
+    CHECK(window.laneModel()->actorName(tiles->tiles()[1].actor) == QStringLiteral("w-2"));
+}
+
+TEST_CASE("window: a refused FIFO message timer shows SQS's text and changes nothing", "[ui][send]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(R"({"queues": [{"name": "orders.fifo", "type": "fifo",
+        "attributes": {"ContentBasedDeduplication": "true"}}]})"));
+    window.show();
+    window.showSendDialog();
+    auto* dialog = window.findChild<ui::SendMessageDialog*>();
+    REQUIRE(dialog != nullptr);
+    dialog->useDelay()->setChecked(true);
+    dialog->delay()->setValue(5);
+    const Engine& engine = window.simulation()->engine();
+    const size_t messages = engine.messageCount();
+    QAbstractButton* sendButton = nullptr;
+    for (auto* button : dialog->findChild<QDialogButtonBox*>()->buttons())
+        if (button->text() == QStringLiteral("&Send"))
+            sendButton = button;
+    REQUIRE(sendButton != nullptr);
+    QTest::mouseClick(sendButton, Qt::LeftButton);
+    const QString expected = QStringLiteral("InvalidParameterValue: Value 5 for parameter DelaySeconds is invalid. "
+                                            "Reason: The request include parameter that is not valid for this queue "
+                                            "type.");
+    CHECK(dialog->error()->text() == expected);
+    CHECK(window.statusText() == QStringLiteral("Refused: ") + expected);
+    CHECK(dialog->isVisible()); // open, to fix the mistake
+    CHECK(engine.messageCount() == messages);
+    CHECK(countCause(engine, Cause::RequestRefused) == 1);
+    // Without the timer it goes through and the dialog closes.
+    dialog->useDelay()->setChecked(false);
+    QTest::mouseClick(sendButton, Qt::LeftButton);
+    CHECK(engine.messageCount() == messages + 1);
+    CHECK_FALSE(dialog->isVisible());
+}
+
+TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplicates to zero", "[ui][lessons]")
+{
+    application();
+    ui::MainWindow window;
+    window.show();
+    // Through the Lessons menu, as a user would.
+    QAction* lesson8 = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->text() == QStringLiteral("&Lessons"))
+            for (QAction* item : menu->menu()->actions())
+                if (item->text().startsWith(QStringLiteral("&8. ")))
+                    lesson8 = item;
+    REQUIRE(lesson8 != nullptr);
+    lesson8->trigger();
+    window.driver()->pause();
+    CHECK(window.lessonId() == QStringLiteral("visibility-too-short"));
+    CHECK(window.windowTitle().startsWith(QStringLiteral("Lifeline - Lesson 8: ")));
+    CHECK(window.simulation()->scenario().lesson->id == "visibility-too-short");
+    window.simulation()->runToEnd();
+    CHECK(window.simulation()->duplicateProcessings() > 0);
+    REQUIRE(window.fixButton()->isEnabled());
+    QTest::mouseClick(window.fixButton(), Qt::LeftButton);
+    window.driver()->pause();
+    CHECK(window.fixApplied());
+    CHECK(attribute(window, window.simulation()->scenario().queues[0].name, "VisibilityTimeout") == "60");
+    window.simulation()->runToEnd();
+    CHECK(window.simulation()->duplicateProcessings() == 0);
+    CHECK(window.fixButton()->text() == QStringLiteral("Back to the lesson as &written"));
+    // The start page lists all sixteen and hands back the chosen id.
+    ui::LessonPicker picker(QStringLiteral("redrive"));
+    CHECK(picker.list()->count() == 16);
+    CHECK(picker.chosenId() == QStringLiteral("redrive"));
+}
+
+TEST_CASE("window: the event log and the timeline select the same message both ways", "[ui][eventlog]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(kOneJob));
+    window.show();
+    window.driver()->advanceBy(30000);
+    ui::EventLogPanel* log = window.eventLog();
+    CHECK(size_t(log->model()->rowCount()) == window.simulation()->engine().log().size());
+    // Timeline -> log.
+    window.timeline()->select(0);
+    const QModelIndex current = log->table()->currentIndex();
+    REQUIRE(current.isValid());
+    CHECK(log->model()->data(current, ui::EventLogModel::LaneRole).toUInt() == 0);
+    CHECK(log->model()->data(log->model()->index(current.row(), ui::EventLogModel::Cause)).toString()
+        == QStringLiteral("send"));
+    // Log -> timeline: clear, then pick the row of the visibility timeout.
+    window.timeline()->select(kNoMessage);
+    int timeoutRow = -1;
+    for (int row = 0; row < log->model()->rowCount(); ++row)
+        if (log->model()->data(log->model()->index(row, ui::EventLogModel::Cause)).toString()
+            == QStringLiteral("visibility-timeout"))
+            timeoutRow = row;
+    REQUIRE(timeoutRow >= 0);
+    log->table()->selectRow(timeoutRow);
+    CHECK(window.timeline()->selected() == 0);
+    // The filter keeps matching rows only; "only the selected message" keeps that message's.
+    log->filterText()->setText(QStringLiteral("visibility-timeout"));
+    CHECK(log->model()->rowCount() == 1);
+    log->filterText()->clear();
+    log->onlySelected()->setChecked(true);
+    for (int row = 0; row < log->model()->rowCount(); ++row)
+        CHECK(log->model()->data(log->model()->index(row, 0), ui::EventLogModel::LaneRole).toUInt() == 0);
+}
+
+TEST_CASE("window: charts stay downsampled on a long run and the dark theme covers every panel", "[ui][charts]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(R"({"duration": "2h", "queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "rate": 2}], "consumers": [{"queue": "q", "count": 3, "processing": "1s"}]})"));
+    window.show();
+    window.driver()->advanceBy(2 * 3600 * 1000);
+    const auto counts = window.charts()->depthChart()->pointCounts();
+    REQUIRE(counts.size() == 4);
+    CHECK(counts[0] == window.charts()->series().buckets().size());
+    CHECK(counts[0] <= 500);
+    CHECK(counts[0] >= 250);
+    window.setDarkTheme(true);
+    CHECK(window.timeline()->timelineStyle().dark);
+    CHECK(application().palette().color(QPalette::Window).lightness() < 80);
+    window.setDarkTheme(false);
+    CHECK_FALSE(window.timeline()->timelineStyle().dark);
+}
+
+TEST_CASE("window: changing the queue type rebuilds the run with FIFO queues", "[ui][controls]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(kOneJob));
+    window.setQueueType(true);
+    CHECK(window.simulation()->scenario().queues[0].name == "jobs.fifo");
+    CHECK(window.simulation()->engine().queueInfo(0).fifo);
+    CHECK(window.controls()->queue() == QStringLiteral("jobs.fifo"));
+    CHECK(window.controls()->queueType()->currentIndex() == 1);
+}
