@@ -10,6 +10,7 @@
 #include "main_window.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QSettings>
 #include <cstring>
 #include <fstream>
@@ -97,6 +98,8 @@ int main(int argc, char** argv)
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Lifeline"));
     QApplication::setOrganizationName(QStringLiteral("Lifeline"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/lifeline.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("lifeline"));
     lifeline::ui::MainWindow window;
     if (recorded) {
         window.rememberSettings();
