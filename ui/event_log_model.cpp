@@ -123,9 +123,12 @@ QString EventLogModel::text(size_t event, int column) const
         return e.message == kNoMessage ? QString()
                                        : QString::fromStdString(m_engine->message(e.message).messageId().substr(0, 8));
     case From:
-        return e.from == e.to && e.from == MessageState::None ? QString() : QString::fromLatin1(toString(e.from));
-    case To:
-        return e.from == e.to && e.from == MessageState::None ? QString() : QString::fromLatin1(toString(e.to));
+    case To: {
+        // Events that change no state (an actor's work, a refusal) leave both columns empty.
+        const bool changes = e.from != e.to || e.cause == lifeline::Cause::VisibilityChanged
+            || e.cause == lifeline::Cause::DelayChanged;
+        return changes ? QString::fromLatin1(toString(column == From ? e.from : e.to)) : QString();
+    }
     case Cause:
         return QString::fromLatin1(toString(e.cause));
     case Actor:

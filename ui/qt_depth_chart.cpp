@@ -65,8 +65,8 @@ public:
             for (const auto& s : series) {
                 auto* line = new QLineSeries(this);
                 line->setName(s.name);
+                m_chart->addSeries(line); // applies the theme's colours: ours go on after
                 line->setPen(QPen(s.colour, 1.6));
-                m_chart->addSeries(line);
                 line->attachAxis(m_x);
                 line->attachAxis(m_y);
                 m_lines.push_back(line);

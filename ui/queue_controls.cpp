@@ -199,6 +199,7 @@ QueueControls::QueueControls(QWidget* parent)
             emit applied(tr("The producer now sends %1 per second").arg(rate));
     });
     connect(m_send, &QPushButton::clicked, this, &QueueControls::sendRequested);
+    m_maxReceives->setValue(5); // until a queue's RedrivePolicy says otherwise
     setSimulation(nullptr);
 }
 

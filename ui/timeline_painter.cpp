@@ -602,6 +602,17 @@ void TimelinePainter::paintLegend(QPainter& p, const QRect& area) const
     p.drawText(QRect(x + 26, area.top(), 200, area.height()), Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("failed"));
 }
 
+std::optional<RowRef> TimelinePainter::rowUnder(const QRect& rect, const TimelineFrame& frame, QPoint at) const
+{
+    const QRect lanes = lanesArea(rect, frame.legend);
+    if (!m_model.engine() || !lanes.contains(at))
+        return std::nullopt;
+    const int flat = frame.firstRow + (at.y() - lanes.top()) / m_style.rowHeight;
+    if (flat >= totalRows())
+        return std::nullopt;
+    return rowAt(flat);
+}
+
 std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const TimelineFrame& frame, QPoint at) const
 {
     const QRect lanes = lanesArea(rect, frame.legend);

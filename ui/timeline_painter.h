@@ -57,6 +57,8 @@ public:
 
     int totalRows() const;
     RowRef rowAt(int flatRow) const;
+    // The row under a point of the lanes area, its label column included; none over the ruler or the legend.
+    std::optional<RowRef> rowUnder(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
     int rowOfLane(MessageIndex lane) const; // -1 when not shown
     int rowTop(const QRect& rect, const TimelineFrame& frame, int flatRow) const;
     int rowsVisible(const QRect& rect) const;

@@ -274,11 +274,13 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     }
     if (!click || event->button() != Qt::LeftButton)
         return;
-    const auto hit = m_painter.hit(rect(), m_frame, event->position().toPoint());
-    if (hit && hit->row.kind == LaneModel::ActorRow) {
-        emit actorClicked(uint32_t(hit->row.id));
+    // A click anywhere on an actor's row (its name or its lane) is about that actor.
+    if (const auto row = m_painter.rowUnder(rect(), m_frame, event->position().toPoint());
+        row && row->kind == LaneModel::ActorRow) {
+        emit actorClicked(row->id);
         return;
     }
+    const auto hit = m_painter.hit(rect(), m_frame, event->position().toPoint());
     select(hit && hit->row.kind == LaneModel::MessageRow ? MessageIndex(hit->row.id) : kNoMessage);
 }
 

@@ -130,6 +130,17 @@ TEST_CASE("window: clicking a consumer tile crashes it and its message returns a
     window.driver()->advanceBy(100);
     CHECK(tiles->tiles()[0].state == sim::ConsumerState::Working);
     CHECK(engine.message(held).receiveCount == 2);
+    // A click on the consumer's lane in the timeline crashes it too.
+    ui::TimelineView* timeline = window.timeline();
+    QPoint onLane;
+    for (int y = 0; y < timeline->height() && onLane.isNull(); ++y) {
+        const auto row = timeline->painter().rowUnder(timeline->rect(), timeline->frame(), QPoint(300, y));
+        if (row && row->kind == ui::LaneModel::ActorRow && row->id == tiles->tiles()[0].actor)
+            onLane = QPoint(300, y);
+    }
+    REQUIRE_FALSE(onLane.isNull());
+    QTest::mouseClick(timeline, Qt::LeftButton, {}, onLane);
+    CHECK(tiles->tiles()[0].state == sim::ConsumerState::Crashed);
     // Adding a consumer gives it a tile and a name.
     window.controls()->stepConsumers(1);
     CHECK(tiles->tiles().size() == 2);
