@@ -20,24 +20,23 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     setMinimumHeight(160);
 }
 
-void ChartsPanel::setEngine(const Engine* engine)
+void ChartsPanel::setSource(const Engine* engine, const DepthSeries* series)
 {
     m_engine = engine;
-    m_series.clear();
+    m_series = series;
     m_drawnEvents = SIZE_MAX;
     sync();
 }
 
 void ChartsPanel::sync()
 {
-    if (!m_engine)
+    if (!m_engine || !m_series)
         return;
-    m_series.sync(*m_engine);
     if (m_drawnEvents == m_engine->log().size())
         return; // nothing new: no redraw
     m_drawnEvents = m_engine->log().size();
-    const auto& buckets = m_series.buckets();
-    const double step = double(m_series.bucketMs()) / 1000.0;
+    const auto& buckets = m_series->buckets();
+    const double step = double(m_series->bucketMs()) / 1000.0;
     const TimelineStyle style = TimelineStyle::light();
     std::vector<ChartSeries> depth {
         { tr("visible"), style.stateColor[size_t(MessageState::Visible)], {} },

@@ -1,6 +1,6 @@
 // Two charts under the timeline: queue depth by state (visible, in flight, delayed, in DLQs) and activity (empty
-// receives and duplicate processing per bucket). Read from the log incrementally by DepthSeries, which keeps at
-// most ~500 buckets (each keeping its peak), and handed to the charts as one bulk replace per update.
+// receives and duplicate processing per bucket). Drawn from a DepthSeries (the overview's: one read of the log for
+// both), which keeps at most ~500 buckets (each keeping its peak), handed to the charts as one bulk replace.
 #pragma once
 
 #include "depth_chart.h"
@@ -15,19 +15,20 @@ class ChartsPanel : public QWidget {
 public:
     explicit ChartsPanel(QWidget* parent = nullptr);
 
-    void setEngine(const Engine* engine);
-    void sync(); // reads what is new and redraws
+    // The series is read (synced) by its owner; the panel redraws from it when the log has grown.
+    void setSource(const Engine* engine, const DepthSeries* series);
+    void sync();
     void setTimeRange(TimeMs from, TimeMs to);
     void setHighlight(TimeMs from, TimeMs to);
     void setDark(bool dark);
 
-    const DepthSeries& series() const { return m_series; }
+    const DepthSeries& series() const { return *m_series; }
     DepthChart* depthChart() const { return m_depth; }
     DepthChart* activityChart() const { return m_activity; }
 
 private:
     const Engine* m_engine = nullptr;
-    DepthSeries m_series { 500, 100 };
+    const DepthSeries* m_series = nullptr;
     DepthChart* m_depth;
     DepthChart* m_activity;
     size_t m_drawnEvents = SIZE_MAX;

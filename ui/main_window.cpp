@@ -66,7 +66,6 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_driver, &LiveDriver::advanced, this, [this](TimeMs now) {
         m_timeline->setNow(now);
-        m_overview->sync();
         if (m_timeline->selected() != kNoMessage)
             showDetails(m_timeline->selected());
         refresh();
@@ -365,7 +364,7 @@ void MainWindow::showSimulation(sim::Simulation* simulation)
     m_timeline->setFollowLive(true);
     m_controls->setSimulation(simulation);
     m_tiles->setSimulation(simulation);
-    m_charts->setEngine(m_engine);
+    m_charts->setSource(m_engine, &m_overview->series());
     m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
     m_eventLog->setEngine(m_engine, m_actorNames);
     refresh();
@@ -386,7 +385,7 @@ void MainWindow::showEngine(const Engine& engine)
     m_timeline->fitAll();
     m_controls->setSimulation(nullptr);
     m_tiles->setSimulation(nullptr);
-    m_charts->setEngine(m_engine);
+    m_charts->setSource(m_engine, &m_overview->series());
     m_eventLog->setEngine(m_engine, m_actorNames);
     QTimer::singleShot(0, m_timeline, &TimelineView::fitAll); // again once the window has its real size
     refresh();
@@ -430,6 +429,7 @@ void MainWindow::refresh()
                     .arg(tr("duplicate processing: %1").arg(m_simulation->duplicateProcessings()));
     m_summary->setText(html);
     m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(m_engine->now()))));
+    m_overview->sync(); // first: the charts draw from its series
     m_tiles->sync();
     m_controls->sync();
     m_charts->sync();

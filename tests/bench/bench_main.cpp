@@ -1,5 +1,5 @@
 // lifeline-bench: prints one figure per line as `name value unit`. Run it from a release build.
-#include <QGuiApplication>
+#include <QApplication>
 #include <cstdio>
 #include <string>
 
@@ -8,6 +8,7 @@ void runEngineBenchmarks();
 void runSimulationBenchmarks();
 void runUiBenchmarks();
 void runExportBenchmark();
+void runWindowBenchmark();
 } // namespace lifeline::bench
 
 int main(int argc, char** argv)
@@ -15,7 +16,7 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui|export]`: one group of figures; none: all of them.
+    // `lifeline-bench [engine|sim|ui|export|window]`: one group of figures; none: all of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
         lifeline::bench::runEngineBenchmarks();
@@ -31,6 +32,12 @@ int main(int argc, char** argv)
         int one = 1;
         QGuiApplication application(one, argv);
         lifeline::bench::runExportBenchmark();
+    }
+    if (only.empty() || only == "window") {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        int one = 1;
+        QApplication application(one, argv); // widgets: the whole main window
+        lifeline::bench::runWindowBenchmark();
     }
     return 0;
 }
