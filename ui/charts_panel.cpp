@@ -32,9 +32,11 @@ void ChartsPanel::sync()
 {
     if (!m_engine || !m_series)
         return;
-    if (m_drawnEvents == m_engine->log().size())
-        return; // nothing new: no redraw
+    // Redraw when something happened, or when "now" moved a bucket on (the lines reach up to now).
+    if (m_drawnEvents == m_engine->log().size() && m_engine->now() - m_drawnAt < m_series->bucketMs())
+        return;
     m_drawnEvents = m_engine->log().size();
+    m_drawnAt = m_engine->now();
     const auto& buckets = m_series->buckets();
     const double step = double(m_series->bucketMs()) / 1000.0;
     const TimelineStyle style = TimelineStyle::light();
@@ -61,6 +63,15 @@ void ChartsPanel::sync()
         depth[3].points.emplace_back(x, b.deadLetter);
         activity[0].points.emplace_back(x, b.emptyReceives);
         activity[1].points.emplace_back(x, b.duplicates);
+    }
+    // The depth holds from the last event until now.
+    const double now = double(m_engine->now()) / 1000.0;
+    if (!buckets.empty() && now > double(buckets.size()) * step) {
+        const DepthSample last = m_series->current();
+        depth[0].points.emplace_back(now, last.visible);
+        depth[1].points.emplace_back(now, last.inFlight);
+        depth[2].points.emplace_back(now, last.delayed);
+        depth[3].points.emplace_back(now, last.deadLetter);
     }
     m_depth->setSeries(depth);
     m_activity->setSeries(activity);

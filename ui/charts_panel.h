@@ -32,6 +32,7 @@ private:
     DepthChart* m_depth;
     DepthChart* m_activity;
     size_t m_drawnEvents = SIZE_MAX;
+    TimeMs m_drawnAt = 0;
 };
 
 } // namespace lifeline::ui

@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -62,7 +63,11 @@ MainWindow::MainWindow(QWidget* parent)
     buildDocks();
     buildToolbar();
     buildMenus();
-    resize(1440, 900);
+    // Roomy by default, but never bigger than the screen (high-DPI scaling shrinks it in logical pixels).
+    QSize size(1440, 900);
+    if (const QScreen* where = screen())
+        size = size.boundedTo(where->availableGeometry().size() * 0.94);
+    resize(size);
 
     connect(m_driver, &LiveDriver::advanced, this, [this](TimeMs now) {
         m_timeline->setNow(now);
@@ -141,7 +146,7 @@ void MainWindow::buildDocks()
     controlsScroll->setWidget(m_controls);
     controlsScroll->setWidgetResizable(true);
     controlsScroll->setFrameShape(QFrame::NoFrame);
-    controlsScroll->setMinimumWidth(330);
+    controlsScroll->setMinimumWidth(260);
     dock(tr("Queue"), "queueDock", controlsScroll, Qt::LeftDockWidgetArea);
 
     auto* consumers = new QWidget(this);
@@ -183,7 +188,7 @@ void MainWindow::buildDocks()
     lessonLayout->addWidget(m_fixButton);
     m_summary->setTextFormat(Qt::RichText);
     lessonLayout->addWidget(m_summary);
-    lesson->setMinimumWidth(300);
+    lesson->setMinimumWidth(220);
     auto* lessonDock = dock(tr("Lesson"), "lessonDock", lesson, Qt::RightDockWidgetArea);
 
     m_details->setPlaceholderText(tr("Click a message lane to see its whole history. Esc clears; . and , step "
