@@ -1,0 +1,80 @@
+// HTTP/1.1 for the local SQS endpoint: an incremental request parser with hard limits (header and body size), and
+// a response writer. No sockets here: the server feeds bytes in and writes bytes out, so the parser is tested and
+// fuzzed on its own. Bodies need Content-Length (what every AWS SDK sends); chunked bodies are refused with 411.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace lifeline::endpoint {
+
+struct HttpLimits {
+    size_t maxHeaderBytes = 16 * 1024; // request line and headers
+    size_t maxBodyBytes = 8 * 1024 * 1024; // a 1 MiB batch, form-encoded, stays well under this
+};
+
+struct HttpRequest {
+    std::string method;
+    std::string target; // path and query string, as sent
+    std::vector<std::pair<std::string, std::string>> headers; // names lower-cased
+    std::string body;
+    bool keepAlive = true;
+
+    std::string_view header(std::string_view lowerName) const; // empty when absent
+    std::string_view path() const; // target without the query string
+    std::string_view query() const; // after '?', or empty
+};
+
+struct HttpResponse {
+    int status = 200;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+    bool close = false; // answer with Connection: close and end the connection
+
+    std::string serialize() const;
+};
+
+const char* reasonPhrase(int status);
+
+class HttpParser {
+public:
+    enum class State { NeedMore, Complete, Error };
+
+    explicit HttpParser(HttpLimits limits = {});
+
+    // Takes more bytes of the connection. Complete: request() holds one request and the bytes after it stay
+    // buffered for the next (pipelining); call next() before feeding on. Error: errorStatus() and errorText() say why,
+    // and the connection should answer and close.
+    State feed(std::string_view bytes);
+    State state() const { return m_state; }
+    const HttpRequest& request() const { return m_request; }
+    HttpRequest takeRequest() { return std::move(m_request); }
+    void next(); // forget the completed request and parse what is buffered
+    bool expectsContinue() const; // headers are in and the client waits for "100 Continue"
+    int errorStatus() const { return m_errorStatus; }
+    const std::string& errorText() const { return m_errorText; }
+
+private:
+    State parse();
+    State fail(int status, std::string text);
+
+    HttpLimits m_limits;
+    std::string m_buffer;
+    size_t m_bodyStart = 0; // 0: headers not complete yet
+    size_t m_contentLength = 0;
+    bool m_continueSent = false;
+    State m_state = State::NeedMore;
+    HttpRequest m_request;
+    int m_errorStatus = 0;
+    std::string m_errorText;
+};
+
+// application/x-www-form-urlencoded and query strings: '+' is a space, %XX a byte. nullopt on a bad escape.
+std::optional<std::string> urlDecode(std::string_view text);
+std::string urlEncode(std::string_view text);
+
+} // namespace lifeline::endpoint

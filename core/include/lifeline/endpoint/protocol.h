@@ -1,0 +1,40 @@
+// The two wire protocols of SQS, chosen per request: query (form-encoded `Action=...`, XML answers) as Debian's aws
+// CLI 2.9 and boto3 1.26 send it, and AWS JSON 1.0 (`X-Amz-Target: AmazonSQS.<Op>`) as current SDKs send it.
+// Both decode into one shape, the JSON protocol's input (query's flattened lists and maps are folded into arrays and
+// objects), so one service handles both; answers are encoded back per protocol (sqs-semantics.md 2.2, 2.3, 1.13).
+#pragma once
+
+#include "lifeline/endpoint/http.h"
+#include "lifeline/result.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace lifeline::endpoint {
+
+enum class Protocol { Query, Json };
+
+struct DecodedRequest {
+    Protocol protocol = Protocol::Query;
+    std::string action; // "SendMessage"
+    nlohmann::json params = nlohmann::json::object(); // in the JSON protocol's input shape
+    std::optional<SqsError> error; // the request could not be read: answer this, in `protocol`
+};
+
+DecodedRequest decodeRequest(const HttpRequest& request);
+
+// Folds query parameters (`Attribute.1.Name=...`) into the JSON input shape; exposed for tests and the fuzzer.
+nlohmann::json foldQueryParameters(const std::vector<std::pair<std::string, std::string>>& flat);
+// Splits `a=1&b=2` (form or query string); nullopt on a malformed escape.
+std::optional<std::vector<std::pair<std::string, std::string>>> splitForm(std::string_view text);
+
+HttpResponse encodeResult(
+    Protocol protocol, const std::string& action, const nlohmann::json& output, const std::string& requestId);
+HttpResponse encodeError(Protocol protocol, const SqsError& error, const std::string& requestId);
+
+// The JSON protocol's `__type` for a query error code (QueueDoesNotExist for AWS.SimpleQueueService.NonExistentQueue).
+std::string jsonErrorType(const std::string& queryCode);
+std::string xmlEscape(std::string_view text);
+
+} // namespace lifeline::endpoint

@@ -1,0 +1,368 @@
+#include "lifeline/endpoint/protocol.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+namespace lifeline::endpoint {
+
+using json = nlohmann::json;
+
+namespace {
+
+constexpr const char* kXmlns = "http://queue.amazonaws.com/doc/2012-11-05/";
+
+// Query list prefixes (old model locationNames) and the JSON member each folds into.
+struct ListRule {
+    const char* prefix;
+    const char* member;
+    enum Kind { Strings, NameValueMap, KeyValueMap, Entries, AttributeValueMap } kind;
+};
+constexpr ListRule kListRules[] = {
+    { "Attribute", "Attributes", ListRule::NameValueMap },
+    { "Tag", "Tags", ListRule::KeyValueMap },
+    { "AttributeName", "AttributeNames", ListRule::Strings },
+    { "MessageAttributeName", "MessageAttributeNames", ListRule::Strings },
+    { "MessageSystemAttributeName", "MessageSystemAttributeNames", ListRule::Strings },
+    { "TagKey", "TagKeys", ListRule::Strings },
+    { "AWSAccountId", "AWSAccountIds", ListRule::Strings },
+    { "ActionName", "Actions", ListRule::Strings },
+    { "MessageAttribute", "MessageAttributes", ListRule::AttributeValueMap },
+    { "MessageSystemAttribute", "MessageSystemAttributes", ListRule::AttributeValueMap },
+    { "SendMessageBatchRequestEntry", "Entries", ListRule::Entries },
+    { "DeleteMessageBatchRequestEntry", "Entries", ListRule::Entries },
+    { "ChangeMessageVisibilityBatchRequestEntry", "Entries", ListRule::Entries },
+};
+
+using Flat = std::vector<std::pair<std::string, std::string>>;
+
+// `Prefix.N.rest=value` grouped by N (in number order), each with its `rest=value` pairs.
+std::map<long, Flat> groupByIndex(const Flat& flat, const std::string& prefix)
+{
+    std::map<long, Flat> out;
+    for (const auto& [key, value] : flat) {
+        if (key.size() <= prefix.size() + 1 || key.compare(0, prefix.size(), prefix) != 0 || key[prefix.size()] != '.')
+            continue;
+        const std::string_view rest = std::string_view(key).substr(prefix.size() + 1);
+        const size_t dot = rest.find('.');
+        const std::string_view number = rest.substr(0, dot);
+        long n = 0;
+        const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
+        if (ec != std::errc() || ptr != number.data() + number.size())
+            continue;
+        out[n].emplace_back(dot == std::string_view::npos ? std::string() : std::string(rest.substr(dot + 1)), value);
+    }
+    return out;
+}
+
+std::string find(const Flat& flat, const std::string& key)
+{
+    for (const auto& [k, v] : flat)
+        if (k == key)
+            return v;
+    return {};
+}
+
+bool has(const Flat& flat, const std::string& key)
+{
+    return std::any_of(flat.begin(), flat.end(), [&](const auto& kv) { return kv.first == key; });
+}
+
+json attributeValue(const Flat& fields, const std::string& base)
+{
+    json value = json::object();
+    for (const char* member : { "DataType", "StringValue", "BinaryValue" })
+        if (has(fields, base + member))
+            value[member] = find(fields, base + member);
+    return value;
+}
+
+bool isListPrefix(std::string_view key)
+{
+    const std::string_view head = key.substr(0, key.find('.'));
+    return std::any_of(
+        std::begin(kListRules), std::end(kListRules), [&](const ListRule& rule) { return head == rule.prefix; });
+}
+
+void xmlValue(std::string& out, const std::string& name, const json& value);
+
+void xmlMembers(std::string& out, const json& object, const std::string& action);
+
+std::string scalarText(const json& value)
+{
+    if (value.is_string())
+        return value.get<std::string>();
+    if (value.is_boolean())
+        return value.get<bool>() ? "true" : "false";
+    return value.dump();
+}
+
+void xmlValue(std::string& out, const std::string& name, const json& value)
+{
+    out += '<' + name + '>';
+    if (value.is_object())
+        xmlMembers(out, value, {});
+    else
+        out += xmlEscape(scalarText(value));
+    out += "</" + name + '>';
+}
+
+// The flattened element name each list member has in query answers.
+std::string listElement(const std::string& member, const std::string& action)
+{
+    if (member == "QueueUrls" || member == "queueUrls")
+        return "QueueUrl";
+    if (member == "Messages")
+        return "Message";
+    if (member == "Failed")
+        return "BatchResultErrorEntry";
+    if (member == "Successful")
+        return action + "ResultEntry";
+    if (member == "Results")
+        return "ListMessageMoveTasksResultEntry";
+    return member;
+}
+
+void xmlMembers(std::string& out, const json& object, const std::string& action)
+{
+    for (const auto& [member, value] : object.items()) {
+        if (value.is_array()) {
+            const std::string element = listElement(member, action);
+            for (const auto& item : value)
+                xmlValue(out, element, item);
+        } else if (member == "Attributes" && value.is_object()) {
+            for (const auto& [k, v] : value.items())
+                out += "<Attribute><Name>" + xmlEscape(k) + "</Name><Value>" + xmlEscape(scalarText(v))
+                    + "</Value></Attribute>";
+        } else if (member == "Tags" && value.is_object()) {
+            for (const auto& [k, v] : value.items())
+                out += "<Tag><Key>" + xmlEscape(k) + "</Key><Value>" + xmlEscape(scalarText(v)) + "</Value></Tag>";
+        } else if (member == "MessageAttributes" && value.is_object()) {
+            for (const auto& [k, v] : value.items()) {
+                out += "<MessageAttribute><Name>" + xmlEscape(k) + "</Name><Value>";
+                xmlMembers(out, v, {});
+                out += "</Value></MessageAttribute>";
+            }
+        } else
+            xmlValue(out, member, value);
+    }
+}
+
+} // namespace
+
+std::string xmlEscape(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size() + 16);
+    for (const char c : text) {
+        switch (c) {
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&apos;";
+            break;
+        case '\r':
+            out += "&#xD;"; // as AWS writes it: a bare CR would be normalised away by the XML parser
+            break;
+        default:
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::optional<Flat> splitForm(std::string_view text)
+{
+    Flat out;
+    while (!text.empty()) {
+        const size_t amp = text.find('&');
+        const std::string_view pair = text.substr(0, amp);
+        text = amp == std::string_view::npos ? std::string_view() : text.substr(amp + 1);
+        if (pair.empty())
+            continue;
+        const size_t eq = pair.find('=');
+        auto key = urlDecode(pair.substr(0, eq));
+        auto value = urlDecode(eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1));
+        if (!key || !value)
+            return std::nullopt;
+        out.emplace_back(std::move(*key), std::move(*value));
+    }
+    return out;
+}
+
+json foldQueryParameters(const Flat& flat)
+{
+    json params = json::object();
+    for (const auto& [key, value] : flat)
+        if (key.find('.') == std::string::npos && !isListPrefix(key))
+            params[key] = value;
+    for (const ListRule& rule : kListRules) {
+        const auto groups = groupByIndex(flat, rule.prefix);
+        if (groups.empty())
+            continue;
+        json& member = params[rule.member];
+        switch (rule.kind) {
+        case ListRule::Strings:
+            member = json::array();
+            for (const auto& [n, fields] : groups)
+                if (has(fields, ""))
+                    member.push_back(find(fields, ""));
+            break;
+        case ListRule::NameValueMap:
+            member = json::object();
+            for (const auto& [n, fields] : groups)
+                if (has(fields, "Name"))
+                    member[find(fields, "Name")] = find(fields, "Value");
+            break;
+        case ListRule::KeyValueMap:
+            member = json::object();
+            for (const auto& [n, fields] : groups)
+                if (has(fields, "Key"))
+                    member[find(fields, "Key")] = find(fields, "Value");
+            break;
+        case ListRule::AttributeValueMap:
+            member = json::object();
+            for (const auto& [n, fields] : groups)
+                if (has(fields, "Name"))
+                    member[find(fields, "Name")] = attributeValue(fields, "Value.");
+            break;
+        case ListRule::Entries:
+            if (!member.is_array())
+                member = json::array();
+            for (const auto& [n, fields] : groups)
+                member.push_back(foldQueryParameters(fields));
+            break;
+        }
+    }
+    return params;
+}
+
+DecodedRequest decodeRequest(const HttpRequest& request)
+{
+    DecodedRequest out;
+    const std::string_view target = request.header("x-amz-target");
+    if (!target.empty()) {
+        out.protocol = Protocol::Json;
+        constexpr std::string_view kPrefix = "AmazonSQS.";
+        if (target.substr(0, kPrefix.size()) != kPrefix) {
+            out.error = makeError("UnknownOperationException", "The target " + std::string(target) + " is not valid.");
+            return out;
+        }
+        out.action = std::string(target.substr(kPrefix.size()));
+        if (request.method != "POST") {
+            out.error = makeError("SerializationException", "JSON requests must be POST.");
+            return out;
+        }
+        if (request.body.empty())
+            return out;
+        try {
+            out.params = json::parse(request.body);
+        } catch (const json::exception&) {
+            out.error = makeError("SerializationException", "The request body is not valid JSON.");
+            return out;
+        }
+        if (!out.params.is_object())
+            out.error = makeError("SerializationException", "The request body must be a JSON object.");
+        return out;
+    }
+    out.protocol = Protocol::Query;
+    Flat flat;
+    // Parameters come in the query string (GET) and in a form body (POST); a body of another type is not a form.
+    std::vector<std::string_view> parts { request.query() };
+    const std::string_view contentType = request.header("content-type");
+    if (contentType.empty() || contentType.find("x-www-form-urlencoded") != std::string_view::npos)
+        parts.emplace_back(request.body);
+    for (const std::string_view part : parts) {
+        auto pairs = splitForm(part);
+        if (!pairs) {
+            out.error = makeError("MalformedQueryString", "The request has a malformed percent-encoding.");
+            return out;
+        }
+        flat.insert(flat.end(), pairs->begin(), pairs->end());
+    }
+    out.action = find(flat, "Action");
+    if (out.action.empty()) {
+        out.error = makeError("MissingAction", "The request must contain the parameter Action.");
+        return out;
+    }
+    out.params = foldQueryParameters(flat);
+    out.params.erase("Action");
+    out.params.erase("Version");
+    return out;
+}
+
+std::string jsonErrorType(const std::string& code)
+{
+    static const std::map<std::string, std::string> kSpecial {
+        { "AWS.SimpleQueueService.NonExistentQueue", "QueueDoesNotExist" },
+        { "QueueAlreadyExists", "QueueNameExists" },
+        { "InvalidParameterValue", "InvalidParameterValueException" },
+        { "MissingParameter", "MissingRequiredParameterException" },
+    };
+    if (const auto it = kSpecial.find(code); it != kSpecial.end())
+        return it->second;
+    constexpr std::string_view kPrefix = "AWS.SimpleQueueService.";
+    if (code.compare(0, kPrefix.size(), kPrefix) == 0)
+        return code.substr(kPrefix.size());
+    return code;
+}
+
+HttpResponse encodeResult(
+    Protocol protocol, const std::string& action, const json& output, const std::string& requestId)
+{
+    HttpResponse response;
+    if (protocol == Protocol::Json) {
+        response.headers = { { "Content-Type", "application/x-amz-json-1.0" }, { "x-amzn-RequestId", requestId } };
+        response.body = output.is_null() ? "{}" : output.dump(-1, ' ', false, json::error_handler_t::replace);
+        return response;
+    }
+    response.headers = { { "Content-Type", "text/xml" }, { "x-amzn-RequestId", requestId } };
+    std::string& xml = response.body;
+    xml = "<?xml version=\"1.0\"?><" + action + "Response xmlns=\"" + kXmlns + "\">";
+    if (output.is_object() && !output.empty()) {
+        xml += "<" + action + "Result>";
+        xmlMembers(xml, output, action);
+        xml += "</" + action + "Result>";
+    } else if (action == "ReceiveMessage" || action == "ListQueues" || action == "GetQueueAttributes"
+        || action == "ListQueueTags" || action == "ListDeadLetterSourceQueues") {
+        xml += "<" + action + "Result/>"; // an empty result still has its element
+    }
+    xml += "<ResponseMetadata><RequestId>" + requestId + "</RequestId></ResponseMetadata></" + action + "Response>";
+    return response;
+}
+
+HttpResponse encodeError(Protocol protocol, const SqsError& error, const std::string& requestId)
+{
+    HttpResponse response;
+    response.status = error.httpStatus;
+    const char* type = error.senderFault ? "Sender" : "Receiver";
+    if (protocol == Protocol::Json) {
+        response.headers = { { "Content-Type", "application/x-amz-json-1.0" }, { "x-amzn-RequestId", requestId },
+            { "x-amzn-query-error", error.code + ";" + type } };
+        response.body = json {
+            { "__type", "com.amazonaws.sqs#" + jsonErrorType(error.code) }, { "message", error.message }
+        }.dump(-1, ' ', false, json::error_handler_t::replace);
+        return response;
+    }
+    // The query protocol words one message differently (AWS-snap test_non_existent_queue).
+    std::string message = error.message;
+    if (error.code == "AWS.SimpleQueueService.NonExistentQueue" && message == "The specified queue does not exist.")
+        message = "The specified queue does not exist for this wsdl version.";
+    response.headers = { { "Content-Type", "text/xml" }, { "x-amzn-RequestId", requestId } };
+    response.body = std::string("<?xml version=\"1.0\"?><ErrorResponse xmlns=\"") + kXmlns + "\"><Error><Type>" + type
+        + "</Type><Code>" + xmlEscape(error.code) + "</Code><Message>" + xmlEscape(message)
+        + "</Message><Detail/></Error><RequestId>" + requestId + "</RequestId></ErrorResponse>";
+    return response;
+}
+
+} // namespace lifeline::endpoint

@@ -1,0 +1,236 @@
+// The local endpoint without sockets: HTTP parsing and its limits, both protocols' decoding and encoding, and the
+// service over the engine with SQS's exact answers and errors.
+#include "lifeline/endpoint/http.h"
+#include "lifeline/endpoint/protocol.h"
+#include "lifeline/endpoint/sqs_service.h"
+
+#include <catch2/catch.hpp>
+
+using namespace lifeline;
+using namespace lifeline::endpoint;
+using json = nlohmann::json;
+
+namespace {
+
+HttpRequest parse(const std::string& raw)
+{
+    HttpParser parser;
+    REQUIRE(parser.feed(raw) == HttpParser::State::Complete);
+    return parser.takeRequest();
+}
+
+HttpRequest queryRequest(const std::string& form)
+{
+    return parse("POST / HTTP/1.1\r\nHost: 127.0.0.1:9324\r\nContent-Type: application/x-www-form-urlencoded; "
+                 "charset=utf-8\r\nContent-Length: "
+        + std::to_string(form.size()) + "\r\n\r\n" + form);
+}
+
+HttpRequest jsonRequest(const std::string& action, const std::string& body)
+{
+    return parse("POST / HTTP/1.1\r\nHost: 127.0.0.1:9324\r\nX-Amz-Target: AmazonSQS." + action
+        + "\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n"
+        + body);
+}
+
+} // namespace
+
+TEST_CASE("http: a request arrives in pieces - pipelined requests - keep-alive", "[endpoint][http]")
+{
+    HttpParser parser;
+    const std::string one = "POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello";
+    const std::string two = "GET /b?Action=ListQueues HTTP/1.1\r\nConnection: close\r\n\r\n";
+    CHECK(parser.feed(one.substr(0, 10)) == HttpParser::State::NeedMore);
+    CHECK(parser.feed(one.substr(10, 40)) == HttpParser::State::NeedMore);
+    CHECK(parser.feed(one.substr(50) + two) == HttpParser::State::Complete);
+    CHECK(parser.request().method == "POST");
+    CHECK(parser.request().path() == "/a");
+    CHECK(parser.request().body == "hello");
+    CHECK(parser.request().header("host") == "x");
+    CHECK(parser.request().keepAlive);
+    parser.next();
+    REQUIRE(parser.state() == HttpParser::State::Complete);
+    CHECK(parser.request().query() == "Action=ListQueues");
+    CHECK_FALSE(parser.request().keepAlive);
+}
+
+TEST_CASE("http: limits and malformed requests get the right status", "[endpoint][http]")
+{
+    HttpParser small(HttpLimits { 64, 10 });
+    CHECK(small.feed("GET / HTTP/1.1\r\nX-Long: " + std::string(100, 'a')) == HttpParser::State::Error);
+    CHECK(small.errorStatus() == 431);
+    HttpParser body(HttpLimits { 1024, 10 });
+    CHECK(body.feed("POST / HTTP/1.1\r\nContent-Length: 11\r\n\r\n") == HttpParser::State::Error);
+    CHECK(body.errorStatus() == 413);
+    HttpParser chunked;
+    CHECK(chunked.feed("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n") == HttpParser::State::Error);
+    CHECK(chunked.errorStatus() == 411);
+    HttpParser garbage;
+    CHECK(garbage.feed("HELLO\r\n\r\n") == HttpParser::State::Error);
+    CHECK(garbage.errorStatus() == 400);
+    HttpParser version;
+    CHECK(version.feed("GET / HTTP/2.0\r\n\r\n") == HttpParser::State::Error);
+    CHECK(version.errorStatus() == 505);
+    HttpParser length;
+    CHECK(length.feed("POST / HTTP/1.1\r\nContent-Length: 1x\r\n\r\n") == HttpParser::State::Error);
+    CHECK(length.errorStatus() == 400);
+    CHECK(urlDecode("a%2Fb+c") == std::optional<std::string>("a/b c"));
+    CHECK_FALSE(urlDecode("%4"));
+    CHECK_FALSE(urlDecode("%zz"));
+}
+
+TEST_CASE("query protocol: flattened lists and maps fold into the JSON input shape", "[endpoint][query]")
+{
+    const auto decoded = decodeRequest(queryRequest(
+        "Action=SendMessageBatch&Version=2012-11-05&QueueUrl=http%3A%2F%2Flocalhost%3A9324%2F000000000000%2Fq1"
+        "&SendMessageBatchRequestEntry.1.Id=a&SendMessageBatchRequestEntry.1.MessageBody=x"
+        "&SendMessageBatchRequestEntry.2.Id=b&SendMessageBatchRequestEntry.2.MessageBody=y"
+        "&SendMessageBatchRequestEntry.2.DelaySeconds=3"
+        "&SendMessageBatchRequestEntry.2.MessageAttribute.1.Name=k"
+        "&SendMessageBatchRequestEntry.2.MessageAttribute.1.Value.DataType=String"
+        "&SendMessageBatchRequestEntry.2.MessageAttribute.1.Value.StringValue=v"));
+    REQUIRE_FALSE(decoded.error);
+    CHECK(decoded.protocol == Protocol::Query);
+    CHECK(decoded.action == "SendMessageBatch");
+    CHECK(decoded.params == json::parse(R"({"QueueUrl": "http://localhost:9324/000000000000/q1", "Entries": [
+            {"Id": "a", "MessageBody": "x"},
+            {"Id": "b", "MessageBody": "y", "DelaySeconds": "3",
+             "MessageAttributes": {"k": {"DataType": "String", "StringValue": "v"}}}]})"));
+    const auto create = decodeRequest(queryRequest("Action=CreateQueue&QueueName=q1.fifo&Attribute.1.Name=FifoQueue"
+                                                   "&Attribute.1.Value=true&Attribute.2.Name=VisibilityTimeout"
+                                                   "&Attribute.2.Value=40&Tag.1.Key=team&Tag.1.Value=blue"));
+    CHECK(create.params
+        == json::parse(R"({"QueueName": "q1.fifo", "Attributes": {"FifoQueue": "true", "VisibilityTimeout": "40"},
+            "Tags": {"team": "blue"}})"));
+    const auto receive = decodeRequest(
+        queryRequest("Action=ReceiveMessage&QueueUrl=u&AttributeName.1=All&MessageAttributeName.1=All"));
+    CHECK(receive.params == json::parse(R"({"QueueUrl": "u", "AttributeNames": ["All"],
+        "MessageAttributeNames": ["All"]})"));
+    CHECK(decodeRequest(queryRequest("Version=2012-11-05")).error->code == "MissingAction");
+    CHECK(decodeRequest(queryRequest("Action=%ZZ")).error->code == "MalformedQueryString");
+    // GET with a query string works too.
+    const auto get = decodeRequest(parse("GET /000000000000/q1?Action=GetQueueAttributes&AttributeName.1=All "
+                                         "HTTP/1.1\r\nHost: h\r\n\r\n"));
+    CHECK(get.action == "GetQueueAttributes");
+}
+
+TEST_CASE("JSON protocol: the target names the action - a bad body is a SerializationException", "[endpoint][json]")
+{
+    const auto decoded = decodeRequest(jsonRequest("SendMessage", R"({"QueueUrl": "u", "MessageBody": "hi"})"));
+    CHECK(decoded.protocol == Protocol::Json);
+    CHECK(decoded.action == "SendMessage");
+    CHECK(decoded.params["MessageBody"] == "hi");
+    CHECK(decodeRequest(jsonRequest("SendMessage", "{not json")).error->code == "SerializationException");
+    CHECK(decodeRequest(jsonRequest("SendMessage", "[1]")).error->code == "SerializationException");
+}
+
+TEST_CASE("errors are encoded as each protocol's clients expect", "[endpoint][errors]")
+{
+    const SqsError missing = makeError(codes::NonExistentQueue, "The specified queue does not exist.");
+    const HttpResponse json = encodeError(Protocol::Json, missing, "rid");
+    CHECK(json.status == 400);
+    CHECK(json.body
+        == R"({"__type":"com.amazonaws.sqs#QueueDoesNotExist","message":"The specified queue does not exist."})");
+    bool header = false;
+    for (const auto& [name, value] : json.headers)
+        header = header || (name == "x-amzn-query-error" && value == "AWS.SimpleQueueService.NonExistentQueue;Sender");
+    CHECK(header);
+    const HttpResponse query = encodeError(Protocol::Query, missing, "rid");
+    CHECK(query.body
+        == "<?xml version=\"1.0\"?><ErrorResponse xmlns=\"http://queue.amazonaws.com/doc/2012-11-05/\"><Error>"
+           "<Type>Sender</Type><Code>AWS.SimpleQueueService.NonExistentQueue</Code><Message>The specified queue does "
+           "not exist for this wsdl version.</Message><Detail/></Error><RequestId>rid</RequestId></ErrorResponse>");
+    CHECK(jsonErrorType("QueueAlreadyExists") == "QueueNameExists");
+    CHECK(jsonErrorType("InvalidParameterValue") == "InvalidParameterValueException");
+    CHECK(jsonErrorType("MissingParameter") == "MissingRequiredParameterException");
+    CHECK(jsonErrorType("AWS.SimpleQueueService.PurgeQueueInProgress") == "PurgeQueueInProgress");
+    CHECK(encodeError(Protocol::Json, makeError(codes::PurgeQueueInProgress, "x", 403), "r").status == 403);
+}
+
+TEST_CASE("service: a queue's life over both protocols' shapes", "[endpoint][service]")
+{
+    Engine engine;
+    SqsService service(engine);
+    CallContext context { "127.0.0.1:9324", "/", 3 };
+    auto created = service.call(
+        "CreateQueue", json { { "QueueName", "jobs" }, { "Attributes", { { "VisibilityTimeout", "5" } } } }, context);
+    REQUIRE_FALSE(created.error);
+    CHECK(created.output == json { { "QueueUrl", "http://127.0.0.1:9324/000000000000/jobs" } });
+    const std::string url = created.output["QueueUrl"];
+    auto sent = service.call("SendMessage", json { { "QueueUrl", url }, { "MessageBody", "hello" } }, context);
+    REQUIRE_FALSE(sent.error);
+    CHECK(sent.output["MD5OfMessageBody"] == "5d41402abc4b2a76b9719d911017c592");
+    CHECK(engine.log()[engine.log().size() - 1].actor == 3); // the client is on the timeline
+    auto received = service.call(
+        "ReceiveMessage", json { { "QueueUrl", url }, { "AttributeNames", { "ApproximateReceiveCount" } } }, context);
+    REQUIRE(received.output["Messages"].size() == 1);
+    const json& message = received.output["Messages"][0];
+    CHECK(message["Body"] == "hello");
+    CHECK(message["Attributes"] == json { { "ApproximateReceiveCount", "1" } });
+    // Rendered as query XML: flattened Message and Attribute elements.
+    const HttpResponse xml = encodeResult(Protocol::Query, "ReceiveMessage", received.output, "rid");
+    CHECK(xml.body.find("<ReceiveMessageResult><Message><Attributes>") == std::string::npos);
+    CHECK(xml.body.find("<ReceiveMessageResult><Message>") != std::string::npos);
+    CHECK(xml.body.find("<Body>hello</Body>") != std::string::npos);
+    CHECK(xml.body.find("<Attribute><Name>ApproximateReceiveCount</Name><Value>1</Value></Attribute>")
+        != std::string::npos);
+    // A wait with nothing there is a pending poll that a later send completes.
+    auto waiting = service.call("ReceiveMessage", json { { "QueueUrl", url }, { "WaitTimeSeconds", 20 } }, context);
+    REQUIRE(waiting.pendingPoll);
+    service.call("SendMessage", json { { "QueueUrl", url }, { "MessageBody", "late" } }, context);
+    const auto done = engine.takeCompletedPolls();
+    REQUIRE(done.size() == 1);
+    CHECK(done[0].poll == *waiting.pendingPoll);
+    CHECK(service.renderMessages(done[0].messages, waiting.view)["Messages"][0]["Body"] == "late");
+    // The queue named by the path when QueueUrl is absent.
+    auto byPath = service.call("GetQueueAttributes", json { { "AttributeNames", { "VisibilityTimeout" } } },
+        CallContext { "h", "/000000000000/jobs", 0 });
+    CHECK(byPath.output == json { { "Attributes", { { "VisibilityTimeout", "5" } } } });
+    // Errors: SQS's own.
+    CHECK(service.call("GetQueueUrl", json { { "QueueName", "nope" } }, context).error
+        == makeError(codes::NonExistentQueue, "The specified queue does not exist."));
+    CHECK(service.call("SendMessage", json { { "QueueUrl", url } }, context).error
+        == makeError(codes::MissingParameter, "The request must contain the parameter MessageBody."));
+    CHECK(service
+              .call("SendMessage", json { { "QueueUrl", url }, { "MessageBody", "x" }, { "DelaySeconds", "soon" } },
+                  context)
+              .error->message
+        == "Value soon for parameter DelaySeconds is invalid. Reason: Must be an integer.");
+    CHECK(service.call("Explode", json::object(), context).error->code == "InvalidAction");
+    CHECK(engine.messageCount() == 2); // nothing the refusals touched
+}
+
+TEST_CASE("service: batches answer per entry - FIFO timers are refused with SQS's text", "[endpoint][service]")
+{
+    Engine engine;
+    SqsService service(engine);
+    const CallContext context;
+    service.call("CreateQueue",
+        json { { "QueueName", "f.fifo" },
+            { "Attributes", { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" } } } },
+        context);
+    const std::string url = "http://localhost:9324/000000000000/f.fifo";
+    auto timer = service.call("SendMessage",
+        json { { "QueueUrl", url }, { "MessageBody", "x" }, { "MessageGroupId", "g" }, { "DelaySeconds", 2 } },
+        context);
+    CHECK(timer.error
+        == makeError(codes::InvalidParameterValue,
+            "Value 2 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid "
+            "for this queue type."));
+    auto batch = service.call("SendMessageBatch",
+        json::parse(R"({"QueueUrl": "http://localhost:9324/000000000000/f.fifo", "Entries": [
+            {"Id": "ok", "MessageBody": "a", "MessageGroupId": "g"}, {"Id": "timer", "MessageBody": "b", "MessageGroupId": "g", "DelaySeconds": 5}]})"),
+        context);
+    INFO((batch.error ? batch.error->code + ": " + batch.error->message : std::string()));
+    REQUIRE_FALSE(batch.error);
+    CHECK(batch.output["Successful"].size() == 1);
+    CHECK(batch.output["Successful"][0]["Id"] == "ok");
+    CHECK(batch.output["Successful"][0]["SequenceNumber"].is_string());
+    REQUIRE(batch.output["Failed"].size() == 1);
+    CHECK(batch.output["Failed"][0]["Id"] == "timer");
+    CHECK(batch.output["Failed"][0]["Code"] == "InvalidParameterValue");
+    const HttpResponse xml = encodeResult(Protocol::Query, "SendMessageBatch", batch.output, "r");
+    CHECK(xml.body.find("<SendMessageBatchResultEntry><Id>ok</Id>") != std::string::npos);
+    CHECK(
+        xml.body.find("<BatchResultErrorEntry><Code>InvalidParameterValue</Code><Id>timer</Id>") != std::string::npos);
+}
