@@ -8,6 +8,7 @@
 #include "lifeline/sim/simulation.h"
 #include "live_driver.h"
 #include "main_window.h"
+#include "serve.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -30,6 +31,9 @@ void printUsage(std::ostream& out)
            "               [--save FILE.lifeline]   a run file that the window reopens as it was\n"
            "                           run headless on virtual time (--fix: the lesson's fix)\n"
            "  lifeline demo            run a short demo headless and print its event log\n"
+           "  lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless] [--speed 1]\n"
+           "                           a local SQS endpoint for real clients (aws, boto3, SDKs); in the\n"
+           "                           window every message they send is a lane (--headless: no window)\n"
            "  lifeline --version       print the version\n"
            "  lifeline --help          this text\n";
 }
@@ -41,6 +45,7 @@ int main(int argc, char** argv)
     std::string lessonId; // none given: the last one opened, or lesson 1
     std::string scenarioFile;
     std::string runFile;
+    std::optional<lifeline::app::ServeOptions> serve;
     if (argc >= 2) {
         const char* command = argv[1];
         if (!std::strcmp(command, "--help") || !std::strcmp(command, "-h") || !std::strcmp(command, "help")) {
@@ -51,9 +56,18 @@ int main(int argc, char** argv)
             std::cout << "lifeline " << LIFELINE_VERSION << '\n';
             return 0;
         }
-        if (lifeline::app::isHeadlessCommand(command))
+        if (!std::strcmp(command, "serve")) {
+            auto options = lifeline::app::parseServeOptions(std::vector<std::string>(argv + 2, argv + argc), std::cerr);
+            if (!options)
+                return 2;
+            if (options->headless)
+                return lifeline::app::serveHeadless(*options, argc, argv);
+            serve = std::move(options);
+        } else if (lifeline::app::isHeadlessCommand(command))
             return lifeline::app::runCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
-        if (!std::strcmp(command, "--lesson") && argc >= 3) {
+        if (serve) {
+            // the window serves: below
+        } else if (!std::strcmp(command, "--lesson") && argc >= 3) {
             lessonId = argv[2];
         } else if (std::string(command).ends_with(".json")) {
             scenarioFile = command;
@@ -101,6 +115,17 @@ int main(int argc, char** argv)
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/lifeline.svg")));
     QApplication::setDesktopFileName(QStringLiteral("lifeline"));
     lifeline::ui::MainWindow window;
+    if (serve) {
+        window.rememberSettings();
+        QString error;
+        if (!window.startEndpoint(serve->endpoint, &error)) {
+            std::cerr << "lifeline serve: " << error.toStdString() << '\n';
+            return 2;
+        }
+        std::cout << lifeline::app::serveBanner(*window.endpoint(), serve->endpoint.speed) << std::flush;
+        window.show();
+        return application.exec();
+    }
     if (recorded) {
         window.rememberSettings();
         window.showRecordedRun(std::move(*recorded));

@@ -2,6 +2,7 @@
 
 #include "charts_panel.h"
 #include "consumer_tiles.h"
+#include "endpoint_server.h"
 #include "event_log_panel.h"
 #include "lane_history.h"
 #include "lane_model.h"
@@ -204,6 +205,7 @@ void MainWindow::buildDocks()
 
 void MainWindow::openScenario(const sim::Scenario& scenario)
 {
+    stopEndpoint(); // one run on screen at a time
     m_driver->pause();
     m_scenario = std::make_unique<sim::Scenario>(scenario);
     auto simulation = std::make_unique<sim::Simulation>(*m_scenario);
@@ -377,6 +379,7 @@ void MainWindow::showSimulation(sim::Simulation* simulation)
 
 void MainWindow::showEngine(const Engine& engine)
 {
+    stopEndpoint();
     m_simulation = nullptr;
     m_engine = &engine;
     m_driver->setSimulation(nullptr);

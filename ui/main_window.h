@@ -15,6 +15,7 @@ class QAction;
 class QActionGroup;
 class QPushButton;
 class QTextBrowser;
+class QTimer;
 
 namespace lifeline {
 class Engine;
@@ -27,6 +28,8 @@ struct Scenario;
 namespace lifeline::ui {
 
 class ChartsPanel;
+class EndpointServer;
+struct EndpointOptions;
 class ConsumerTiles;
 class EventLogPanel;
 class LaneModel;
@@ -68,6 +71,11 @@ public:
     bool darkTheme() const { return m_dark; }
     // Layout, theme and last lesson: read now and written on close (the app does this; tests do not).
     void rememberSettings();
+    // The local SQS endpoint (View > Local endpoint): a fresh engine that real clients drive over HTTP, shown live
+    // (a lane per message, a lane per client). Stopping keeps the run on screen, still.
+    bool startEndpoint(const EndpointOptions& options, QString* error = nullptr);
+    void stopEndpoint();
+    EndpointServer* endpoint() const { return m_endpoint; }
     // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).
     void showSendDialog();
 
@@ -105,6 +113,8 @@ private:
     void toggleConsumerOfActor(uint32_t actor);
     void actorsChanged(); // consumers were added: names for the lanes and the log
     void changeSpeed(int steps);
+    void endpointFrame(); // the endpoint's engine, redrawn live
+    void toggleEndpoint(bool on);
     void say(const QString& text, int ms = 6000);
 
     const Engine* m_engine = nullptr;
@@ -114,6 +124,10 @@ private:
     std::unique_ptr<sim::Simulation> m_ownedSimulation;
     std::vector<std::string> m_actorNames;
     std::unique_ptr<RecordedRun> m_recorded;
+    std::unique_ptr<Engine> m_endpointEngine;
+    EndpointServer* m_endpoint = nullptr;
+    QTimer* m_endpointTimer = nullptr;
+    QAction* m_endpointAction = nullptr;
     LaneModel* m_model;
     TimelineView* m_timeline;
     OverviewStrip* m_overview;

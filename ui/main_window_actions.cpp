@@ -134,6 +134,11 @@ void MainWindow::buildMenus()
             setDarkTheme(dark);
     });
     view->addSeparator();
+    m_endpointAction = view->addAction(tr("Local SQS &endpoint (port 9324)"));
+    m_endpointAction->setCheckable(true);
+    m_endpointAction->setToolTip(tr("Serve the SQS API on 127.0.0.1:9324: real clients' messages appear as lanes"));
+    connect(m_endpointAction, &QAction::toggled, this, &MainWindow::toggleEndpoint);
+    view->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
 

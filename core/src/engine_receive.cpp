@@ -318,6 +318,22 @@ void Engine::servePolls(QueueState& queue)
     }
 }
 
+bool Engine::cancelPoll(PollId id)
+{
+    for (size_t slot = 0; slot < m_polls.size(); ++slot) {
+        if (!m_polls[slot] || m_polls[slot]->id != id)
+            continue;
+        const PendingPoll& poll = *m_polls[slot];
+        QueueState& queue = *m_queues[poll.queue];
+        queue.polls.erase(std::find(queue.polls.begin(), queue.polls.end(), slot));
+        logEvent(
+            m_now, kNoMessage, poll.queue, MessageState::None, MessageState::None, Cause::PollEnded, poll.actor, 0);
+        m_polls[slot].reset();
+        return true;
+    }
+    return false;
+}
+
 std::vector<CompletedPoll> Engine::takeCompletedPolls()
 {
     std::vector<CompletedPoll> out;

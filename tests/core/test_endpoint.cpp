@@ -182,6 +182,12 @@ TEST_CASE("service: a queue's life over both protocols' shapes", "[endpoint][ser
     REQUIRE(done.size() == 1);
     CHECK(done[0].poll == *waiting.pendingPoll);
     CHECK(service.renderMessages(done[0].messages, waiting.view)["Messages"][0]["Body"] == "late");
+    // A client that goes away ends its poll: a later message stays for someone else.
+    auto gone = service.call("ReceiveMessage", json { { "QueueUrl", url }, { "WaitTimeSeconds", 20 } }, context);
+    REQUIRE(gone.pendingPoll);
+    CHECK(engine.cancelPoll(*gone.pendingPoll));
+    CHECK_FALSE(engine.cancelPoll(*gone.pendingPoll));
+    CHECK(engine.pendingPollCount() == 0);
     // The queue named by the path when QueueUrl is absent.
     auto byPath = service.call("GetQueueAttributes", json { { "AttributeNames", { "VisibilityTimeout" } } },
         CallContext { "h", "/000000000000/jobs", 0 });

@@ -112,6 +112,9 @@ public:
         const std::string& queue, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor = kNoActor);
     Result<ReceiveOutcome> receiveMessage(const ReceiveMessageRequest& request);
     std::vector<CompletedPoll> takeCompletedPolls();
+    // The client of a waiting long poll went away (a closed connection): the poll ends now, with nothing, so no
+    // message is received on behalf of nobody. False when the poll is not waiting.
+    bool cancelPoll(PollId poll);
     size_t pendingPollCount() const;
     Status deleteMessage(const std::string& queue, const std::string& receiptHandle, uint32_t actor = kNoActor);
     Result<BatchResult<bool>> deleteMessageBatch(

@@ -1,0 +1,26 @@
+// `lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless] [--speed X]`: the local SQS endpoint, in the window
+// (every message real clients send is a lane, live) or headless (no display needed).
+#pragma once
+
+#include "endpoint_server.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lifeline::app {
+
+struct ServeOptions {
+    ui::EndpointOptions endpoint;
+    bool headless = false;
+};
+
+// Reads serve's arguments (after "serve"); on a bad one says why and returns nothing.
+std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& args, std::ostream& err);
+// Runs the endpoint headless until the process is stopped; 2 when it cannot listen.
+int serveHeadless(const ServeOptions& options, int argc, char** argv);
+// What the endpoint says when it starts (address, clock, the signature and exposure warnings).
+std::string serveBanner(const ui::EndpointServer& server, double speed);
+
+} // namespace lifeline::app

@@ -1,0 +1,280 @@
+#include "endpoint_server.h"
+
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+namespace lifeline::ui {
+
+using endpoint::HttpParser;
+using endpoint::HttpRequest;
+using endpoint::HttpResponse;
+
+struct EndpointServer::Connection {
+    QTcpSocket* socket = nullptr;
+    HttpParser parser;
+    uint32_t actor = kNoActor;
+    std::string peer; // 127.0.0.1:54321
+    // A parked ReceiveMessage: answered when its poll completes.
+    PollId poll = 0;
+    endpoint::ReceiveView view;
+    endpoint::Protocol protocol = endpoint::Protocol::Query;
+    std::string requestId;
+    bool keepAlive = true;
+    bool closing = false;
+};
+
+EndpointServer::EndpointServer(Engine& engine, QObject* parent)
+    : QObject(parent)
+    , m_engine(engine)
+    , m_service(engine)
+    , m_server(new QTcpServer(this))
+{
+    m_wake.setSingleShot(true);
+    m_wake.setTimerType(Qt::PreciseTimer);
+    connect(&m_wake, &QTimer::timeout, this, &EndpointServer::catchUp);
+    connect(m_server, &QTcpServer::newConnection, this, &EndpointServer::accept);
+}
+
+EndpointServer::~EndpointServer()
+{
+    stop();
+}
+
+bool EndpointServer::start(const EndpointOptions& options, QString* error)
+{
+    stop();
+    m_options = options;
+    m_server->setListenBacklogSize(1024); // a thousand long-pollers may connect at once
+    m_server->setMaxPendingConnections(1024);
+    if (!m_server->listen(options.bind, options.port)) {
+        if (error)
+            *error = tr("cannot listen on %1:%2: %3")
+                         .arg(options.bind.toString())
+                         .arg(options.port)
+                         .arg(m_server->errorString());
+        return false;
+    }
+    m_wall.start();
+    m_virtualAtStart = m_engine.now();
+    scheduleWake();
+    return true;
+}
+
+void EndpointServer::stop()
+{
+    m_wake.stop();
+    for (auto& [socket, connection] : m_connections) {
+        if (connection->poll)
+            m_engine.cancelPoll(connection->poll);
+        socket->disconnect(this);
+        socket->abort();
+        socket->deleteLater();
+    }
+    m_connections.clear();
+    m_waiting.clear();
+    if (m_server->isListening())
+        m_server->close();
+}
+
+bool EndpointServer::listening() const
+{
+    return m_server->isListening();
+}
+
+quint16 EndpointServer::port() const
+{
+    return m_server->serverPort();
+}
+
+QString EndpointServer::address() const
+{
+    QString host = m_server->serverAddress().toString();
+    if (m_server->serverAddress().protocol() == QAbstractSocket::IPv6Protocol)
+        host = QLatin1Char('[') + host + QLatin1Char(']');
+    return QStringLiteral("http://%1:%2").arg(host).arg(port());
+}
+
+bool EndpointServer::exposed() const
+{
+    return listening() && !m_server->serverAddress().isLoopback();
+}
+
+void EndpointServer::catchUp()
+{
+    if (m_wall.isValid()) {
+        const TimeMs target = m_virtualAtStart + TimeMs(std::floor(double(m_wall.elapsed()) * m_options.speed));
+        if (target > m_engine.now())
+            m_engine.advanceTo(target);
+    }
+    answerCompletedPolls();
+    scheduleWake();
+}
+
+void EndpointServer::scheduleWake()
+{
+    if (!listening())
+        return;
+    const TimeMs next = m_engine.nextDueTime();
+    if (next == INT64_MAX) {
+        m_wake.stop();
+        return;
+    }
+    const double wallMs = double(next - m_engine.now()) / m_options.speed;
+    m_wake.start(int(std::clamp(std::ceil(wallMs), 0.0, 3600000.0)));
+}
+
+void EndpointServer::accept()
+{
+    while (QTcpSocket* socket = m_server->nextPendingConnection()) {
+        if (int(m_connections.size()) >= m_options.maxConnections) {
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
+        auto connection = std::make_unique<Connection>();
+        connection->socket = socket;
+        connection->parser = HttpParser(m_options.limits);
+        connection->peer = socket->peerAddress().toString().toStdString() + ":" + std::to_string(socket->peerPort());
+        Connection* raw = connection.get();
+        m_connections.emplace(socket, std::move(connection));
+        connect(socket, &QTcpSocket::readyRead, this, [this, raw] { read(raw); });
+        connect(socket, &QTcpSocket::disconnected, this, [this, raw] { drop(raw); });
+    }
+}
+
+void EndpointServer::drop(Connection* connection)
+{
+    QTcpSocket* socket = connection->socket;
+    if (connection->poll) {
+        m_waiting.erase(connection->poll);
+        m_engine.cancelPoll(connection->poll); // nobody is there to take what it would receive
+    }
+    socket->deleteLater();
+    m_connections.erase(socket);
+}
+
+void EndpointServer::read(Connection* connection)
+{
+    const QByteArray bytes = connection->socket->readAll();
+    if (connection->closing)
+        return;
+    HttpParser& parser = connection->parser;
+    HttpParser::State state = parser.feed(std::string_view(bytes.constData(), size_t(bytes.size())));
+    // Requests are answered in order: a parked long poll holds the ones behind it on the same connection.
+    while (state == HttpParser::State::Complete && connection->poll == 0) {
+        HttpRequest request = parser.takeRequest();
+        parser.next();
+        handle(connection, std::move(request));
+        if (connection->closing)
+            return;
+        state = parser.state();
+    }
+    if (state == HttpParser::State::Error) {
+        HttpResponse response;
+        response.status = parser.errorStatus();
+        response.headers = { { "Content-Type", "text/plain" } };
+        response.body = parser.errorText() + "\n";
+        respond(connection, response, false);
+    } else if (parser.expectsContinue()) {
+        connection->socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+    }
+}
+
+std::string EndpointServer::nextRequestId()
+{
+    char id[40];
+    const uint64_t n = ++m_requestCounter;
+    std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%012" PRIx64, uint64_t(n & 0xffffffffffffULL));
+    return id;
+}
+
+uint32_t EndpointServer::actorFor(Connection* connection, std::string_view userAgent)
+{
+    if (connection->actor != kNoActor)
+        return connection->actor;
+    // "Boto3/1.26.27 Python/3.11.2 ..." -> "Boto3/1.26.27": the first product names the client well enough.
+    const std::string agent(userAgent.substr(0, userAgent.find(' ')));
+    m_actorNames.push_back(agent.empty() ? connection->peer : connection->peer + " " + agent);
+    connection->actor = uint32_t(m_actorNames.size() - 1);
+    emit actorsChanged();
+    return connection->actor;
+}
+
+void EndpointServer::handle(Connection* connection, HttpRequest request)
+{
+    ++m_requests;
+    catchUp();
+    const std::string requestId = nextRequestId();
+    auto decoded = endpoint::decodeRequest(request);
+    const bool keepAlive = request.keepAlive;
+    if (decoded.error) {
+        respond(connection, endpoint::encodeError(decoded.protocol, *decoded.error, requestId), keepAlive);
+        return;
+    }
+    endpoint::CallContext context;
+    const std::string_view host = request.header("host");
+    context.host = host.empty() ? QStringLiteral("localhost:%1").arg(port()).toStdString() : std::string(host);
+    context.path = std::string(request.path());
+    context.actor = actorFor(connection, request.header("user-agent"));
+    auto outcome = m_service.call(decoded.action, decoded.params, context);
+    if (outcome.error) {
+        respond(connection, endpoint::encodeError(decoded.protocol, *outcome.error, requestId), keepAlive);
+    } else if (outcome.pendingPoll) {
+        connection->poll = *outcome.pendingPoll;
+        connection->view = std::move(outcome.view);
+        connection->protocol = decoded.protocol;
+        connection->requestId = requestId;
+        connection->keepAlive = keepAlive;
+        m_waiting[connection->poll] = connection;
+    } else {
+        respond(
+            connection, endpoint::encodeResult(decoded.protocol, decoded.action, outcome.output, requestId), keepAlive);
+    }
+    answerCompletedPolls(); // a send may have woken other connections' polls
+    scheduleWake();
+}
+
+void EndpointServer::answerCompletedPolls()
+{
+    for (auto& done : m_engine.takeCompletedPolls()) {
+        const auto it = m_waiting.find(done.poll);
+        if (it == m_waiting.end())
+            continue;
+        Connection* connection = it->second;
+        m_waiting.erase(it);
+        connection->poll = 0;
+        const auto response = done.queueDeleted
+            ? endpoint::encodeError(connection->protocol,
+                makeError(codes::NonExistentQueue, "The specified queue does not exist."), connection->requestId)
+            : endpoint::encodeResult(connection->protocol, "ReceiveMessage",
+                m_service.renderMessages(done.messages, connection->view), connection->requestId);
+        respond(connection, response, connection->keepAlive);
+        // Requests that arrived behind the poll on this connection go now.
+        if (!connection->closing && connection->parser.state() == HttpParser::State::Complete)
+            QMetaObject::invokeMethod(
+                this,
+                [this, socket = connection->socket] {
+                    if (const auto c = m_connections.find(socket); c != m_connections.end())
+                        read(c->second.get());
+                },
+                Qt::QueuedConnection);
+    }
+}
+
+void EndpointServer::respond(Connection* connection, const HttpResponse& response, bool keepAlive)
+{
+    HttpResponse out = response;
+    out.headers.emplace_back("Server", "Lifeline");
+    out.close = out.close || !keepAlive;
+    const std::string bytes = out.serialize();
+    connection->socket->write(bytes.data(), qint64(bytes.size()));
+    if (out.close) {
+        connection->closing = true;
+        connection->socket->disconnectFromHost(); // after the answer is written
+    }
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,83 @@
+// The local SQS endpoint on the network: HTTP/1.1 on a QTcpServer, on the thread of the engine it serves (so the
+// window can draw that engine live, and nothing needs a lock). Time runs at wall-clock speed x `speed` on the
+// engine's virtual clock. Each request: the clock catches up, the request is decoded (query or JSON), the service
+// answers it; a ReceiveMessage that waits parks its connection until the engine completes the poll (a message, or
+// its wait ends), so a long poll holds up nobody. Every client connection is an actor, named by its address, port
+// and user agent, so the timeline shows who received what.
+#pragma once
+
+#include "lifeline/endpoint/http.h"
+#include "lifeline/endpoint/protocol.h"
+#include "lifeline/endpoint/sqs_service.h"
+
+#include <QElapsedTimer>
+#include <QHostAddress>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+#include <unordered_map>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace lifeline::ui {
+
+struct EndpointOptions {
+    QHostAddress bind = QHostAddress::LocalHost;
+    quint16 port = 9324; // 0: any free port (port() says which)
+    double speed = 1.0; // virtual seconds per wall second
+    endpoint::HttpLimits limits;
+    int maxConnections = 4096;
+};
+
+class EndpointServer : public QObject {
+    Q_OBJECT
+public:
+    explicit EndpointServer(Engine& engine, QObject* parent = nullptr);
+    ~EndpointServer() override;
+
+    // Starts listening; on failure says why in `error` (the port is taken, the address is not ours).
+    bool start(const EndpointOptions& options, QString* error = nullptr);
+    void stop();
+    bool listening() const;
+    quint16 port() const;
+    QString address() const; // http://127.0.0.1:9324
+    bool exposed() const; // bound to something other than loopback
+
+    // Brings the virtual clock up to the wall clock and answers the long polls that completed.
+    void catchUp();
+    const std::vector<std::string>& actorNames() const { return m_actorNames; }
+    size_t requestsServed() const { return m_requests; }
+    size_t openConnections() const { return m_connections.size(); }
+    size_t waitingPolls() const { return m_waiting.size(); }
+
+signals:
+    void actorsChanged();
+
+private:
+    struct Connection;
+    void accept();
+    void read(Connection* connection);
+    void handle(Connection* connection, endpoint::HttpRequest request);
+    void respond(Connection* connection, const endpoint::HttpResponse& response, bool keepAlive);
+    void answerCompletedPolls();
+    void scheduleWake();
+    void drop(Connection* connection);
+    uint32_t actorFor(Connection* connection, std::string_view userAgent);
+    std::string nextRequestId();
+
+    Engine& m_engine;
+    endpoint::SqsService m_service;
+    EndpointOptions m_options;
+    QTcpServer* m_server;
+    QTimer m_wake; // the engine's next transition, in wall time
+    QElapsedTimer m_wall;
+    TimeMs m_virtualAtStart = 0;
+    std::unordered_map<QTcpSocket*, std::unique_ptr<Connection>> m_connections;
+    std::unordered_map<PollId, Connection*> m_waiting;
+    std::vector<std::string> m_actorNames { "operator" };
+    size_t m_requests = 0;
+    uint64_t m_requestCounter = 0;
+};
+
+} // namespace lifeline::ui
