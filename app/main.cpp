@@ -116,6 +116,7 @@ int main(int argc, char** argv)
     QApplication::setDesktopFileName(QStringLiteral("lifeline"));
     lifeline::ui::MainWindow window;
     if (serve) {
+        lifeline::app::raiseOpenFileLimit();
         window.rememberSettings();
         QString error;
         if (!window.startEndpoint(serve->endpoint, &error)) {

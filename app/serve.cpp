@@ -3,6 +3,7 @@
 #include "lifeline/engine.h"
 
 #include <QCoreApplication>
+#include <sys/resource.h>
 #include <QDateTime>
 #include <charconv>
 #include <cmath>
@@ -81,8 +82,19 @@ std::string serveBanner(const ui::EndpointServer& server, double speed)
     return out.str();
 }
 
+void raiseOpenFileLimit()
+{
+    // Every client connection is a descriptor; a thousand long-pollers need more than the usual soft limit of 1,024.
+    rlimit limit {};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = std::min<rlim_t>(limit.rlim_max, 65536);
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
 int serveHeadless(const ServeOptions& options, int argc, char** argv)
 {
+    raiseOpenFileLimit();
     QCoreApplication application(argc, argv);
     Engine engine(EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(), .keepEndedBodies = false });
     ui::EndpointServer server(engine);

@@ -20,6 +20,8 @@ struct ServeOptions {
 std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& args, std::ostream& err);
 // Runs the endpoint headless until the process is stopped; 2 when it cannot listen.
 int serveHeadless(const ServeOptions& options, int argc, char** argv);
+// Lifts the soft limit on open files (connections) to the hard limit.
+void raiseOpenFileLimit();
 // What the endpoint says when it starts (address, clock, the signature and exposure warnings).
 std::string serveBanner(const ui::EndpointServer& server, double speed);
 
