@@ -66,8 +66,8 @@ void requireObject(const json& value, const std::string& path)
 void checkKeys(const json& object, const std::string& path, std::initializer_list<const char*> known)
 {
     requireObject(object, path);
-    for (const auto& [key, value] : object.items()) {
-        (void)value;
+    for (const auto& item : object.items()) {
+        const std::string& key = item.key(); // not a structured binding: clang 14 cannot capture those in lambdas
         if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; }))
             continue;
         std::string best;
