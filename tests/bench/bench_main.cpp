@@ -9,6 +9,7 @@ void runSimulationBenchmarks();
 void runUiBenchmarks();
 void runExportBenchmark();
 void runWindowBenchmark();
+void runEndpointBenchmark();
 } // namespace lifeline::bench
 
 int main(int argc, char** argv)
@@ -16,7 +17,7 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui|export|window]`: one group of figures; none: all of them.
+    // `lifeline-bench [engine|sim|ui|export|window|endpoint]`: one group of figures; none: all of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
         lifeline::bench::runEngineBenchmarks();
@@ -39,5 +40,7 @@ int main(int argc, char** argv)
         QApplication application(one, argv); // widgets: the whole main window
         lifeline::bench::runWindowBenchmark();
     }
+    if (only.empty() || only == "endpoint")
+        lifeline::bench::runEndpointBenchmark();
     return 0;
 }
