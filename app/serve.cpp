@@ -3,12 +3,12 @@
 #include "lifeline/engine.h"
 
 #include <QCoreApplication>
-#include <sys/resource.h>
 #include <QDateTime>
 #include <charconv>
 #include <cmath>
 #include <iostream>
 #include <sstream>
+#include <sys/resource.h>
 
 namespace lifeline::app {
 

@@ -70,10 +70,11 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
             if (e.cause == Cause::PollStarted) {
                 m_openPoll[e.actor] = e.time; // stored as a step only when it ends
             } else if (e.cause == Cause::PollEnded) {
-                if (m_openPoll[e.actor] >= 0) {
-                    const TimeMs length = std::min<TimeMs>(e.time - m_openPoll[e.actor], ActorStep::kNoLane - 1);
-                    m_actorSteps[e.actor]->push_back(ActorStep(time, MessageIndex(length), e.cause));
-                }
+                // A receive answered at once (a short poll, or a long one that found messages) never opened a
+                // poll: it is a step of no length, so a real client that only short-polls still has a lane.
+                const TimeMs started = m_openPoll[e.actor] >= 0 ? m_openPoll[e.actor] : e.time;
+                const TimeMs length = std::min<TimeMs>(e.time - started, ActorStep::kNoLane - 1);
+                m_actorSteps[e.actor]->push_back(ActorStep(time, MessageIndex(length), e.cause));
                 m_openPoll[e.actor] = -1;
             } else {
                 m_actorSteps[e.actor]->push_back(ActorStep(time, e.message, e.cause));

@@ -65,3 +65,31 @@ TEST_CASE("lane model: a DLQ's lanes sit in the DLQ's own group", "[ui][model]")
     const QModelIndex moved = model.index(0, 0, model.index(1, 0));
     CHECK(moved.data(LaneModel::QueueRole).toInt() == 1);
 }
+
+TEST_CASE("lane model: a client that only short-polls still gets a lane - its receives are steps", "[ui][model]")
+{
+    test::application();
+    Engine engine;
+    REQUIRE(engine.createQueue("q").ok());
+    SendMessageRequest send;
+    send.queue = "q";
+    send.body = "x";
+    REQUIRE(engine.sendMessage(send).ok());
+    ReceiveMessageRequest receive;
+    receive.queue = "q";
+    receive.waitTimeSeconds = 0;
+    receive.actor = 7; // an endpoint client
+    engine.advanceBy(1500);
+    REQUIRE(engine.receiveMessage(receive).ok());
+    std::vector<std::string> names(8, "");
+    names[7] = "127.0.0.1:5000 Boto3/1.26.27";
+    LaneModel model;
+    model.setEngine(&engine, names);
+    REQUIRE(model.rowCount(model.actorGroup()) == 1);
+    CHECK(
+        model.data(model.index(0, 0, model.actorGroup())).toString() == QStringLiteral("127.0.0.1:5000 Boto3/1.26.27"));
+    const auto& steps = model.lanes().actorSteps(7);
+    REQUIRE(steps.size() == 1);
+    CHECK(steps[0].time == 1500);
+    CHECK(steps[0].lane() == 0); // a poll of no length
+}

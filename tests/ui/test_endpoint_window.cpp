@@ -1,0 +1,71 @@
+// The window serving the local endpoint: a real HTTP client (a QTcpSocket on loopback) creates a queue and sends a
+// message, and the message is a lane in the window. Waits in wall time, briefly, for the loopback round trips.
+#include "endpoint_server.h"
+#include "lane_model.h"
+#include "lifeline/engine.h"
+#include "main_window.h"
+#include "test_support.h"
+
+#include <QTcpSocket>
+#include <QTest>
+
+using namespace lifeline;
+using lifeline::test::application;
+
+namespace {
+QByteArray post(QTcpSocket& socket, const QByteArray& form)
+{
+    socket.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test-client/1.0\r\nContent-Type: "
+                 "application/x-www-form-urlencoded\r\nContent-Length: "
+        + QByteArray::number(form.size()) + "\r\n\r\n" + form);
+    QByteArray response;
+    const bool complete = QTest::qWaitFor(
+        [&] {
+            response += socket.readAll();
+            const int end = response.indexOf("\r\n\r\n");
+            if (end < 0)
+                return false;
+            const int at = response.indexOf("Content-Length: ");
+            return response.size() >= end + 4 + response.mid(at + 16, response.indexOf('\r', at) - at - 16).toInt();
+        },
+        5000);
+    CHECK(complete);
+    return response;
+}
+} // namespace
+
+TEST_CASE("window: the local endpoint serves a real client and its message is a lane", "[ui][endpoint]")
+{
+    application();
+    ui::MainWindow window;
+    ui::EndpointOptions options;
+    options.port = 0; // any free port
+    QString error;
+    REQUIRE(window.startEndpoint(options, &error));
+    REQUIRE(window.endpoint() != nullptr);
+    CHECK(window.endpoint()->address().startsWith(QStringLiteral("http://127.0.0.1:")));
+    CHECK_FALSE(window.endpoint()->exposed());
+    QTcpSocket socket;
+    socket.connectToHost(QStringLiteral("127.0.0.1"), window.endpoint()->port());
+    REQUIRE(socket.waitForConnected(5000));
+    const QByteArray created = post(socket, "Action=CreateQueue&QueueName=live");
+    CHECK(created.startsWith("HTTP/1.1 200 OK"));
+    CHECK(created.contains("<QueueUrl>http://127.0.0.1/000000000000/live</QueueUrl>"));
+    const QByteArray sent = post(socket,
+        "Action=SendMessage&QueueUrl=http%3A%2F%2F127.0.0.1%2F000000000000%2Flive"
+        "&MessageBody=hello");
+    CHECK(sent.contains("<MD5OfMessageBody>5d41402abc4b2a76b9719d911017c592</MD5OfMessageBody>"));
+    const QByteArray received
+        = post(socket, "Action=ReceiveMessage&QueueUrl=http%3A%2F%2F127.0.0.1%2F000000000000%2Flive");
+    CHECK(received.contains("<Body>hello</Body>"));
+    // The next frame shows it: one lane in the queue's group, the client's lane among the actors.
+    CHECK(QTest::qWaitFor([&] { return window.laneModel()->rowCount(window.laneModel()->index(0, 0)) == 1; }, 2000));
+    REQUIRE(window.laneModel()->rowCount(window.laneModel()->actorGroup()) == 1);
+    CHECK(window.laneModel()
+              ->data(window.laneModel()->index(0, 0, window.laneModel()->actorGroup()))
+              .toString()
+              .endsWith(QStringLiteral(" test-client/1.0")));
+    window.stopEndpoint();
+    CHECK(window.endpoint() == nullptr);
+    CHECK(window.laneModel()->rowCount(window.laneModel()->index(0, 0)) == 1); // the run stays on screen
+}
