@@ -148,6 +148,7 @@ void EndpointServer::accept()
 void EndpointServer::drop(Connection* connection)
 {
     QTcpSocket* socket = connection->socket;
+    socket->disconnect(this); // nothing more from it reaches the connection about to go
     if (connection->poll) {
         m_waiting.erase(connection->poll);
         m_engine.cancelPoll(connection->poll); // nobody is there to take what it would receive
@@ -172,7 +173,7 @@ void EndpointServer::read(Connection* connection)
             return;
         state = parser.state();
     }
-    if (state == HttpParser::State::Error) {
+    if (state == HttpParser::State::Error && connection->poll == 0) { // behind a parked poll: after its answer
         HttpResponse response;
         response.status = parser.errorStatus();
         response.headers = { { "Content-Type", "text/plain" } };
@@ -253,7 +254,7 @@ void EndpointServer::answerCompletedPolls()
                 m_service.renderMessages(done.messages, connection->view), connection->requestId);
         respond(connection, response, connection->keepAlive);
         // Requests that arrived behind the poll on this connection go now.
-        if (!connection->closing && connection->parser.state() == HttpParser::State::Complete)
+        if (!connection->closing && connection->parser.state() != HttpParser::State::NeedMore)
             QMetaObject::invokeMethod(
                 this,
                 [this, socket = connection->socket] {

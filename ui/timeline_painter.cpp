@@ -523,6 +523,13 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
             break;
         switch (step.cause()) {
         case Cause::PollEnded: // one step per poll: its length rides in the lane field
+            if (step.lane() == 0) {
+                // A receive answered at once: a tick at the row's top, clear of the work boxes and their gaps.
+                const double x = axis.toX(time);
+                if (x >= left && x <= right)
+                    p.fillRect(QRectF(std::floor(x), row.top() + 1, 1, 4), m_style.polling);
+                break;
+            }
             bar(time - TimeMs(step.lane()), time, m_style.polling, 6, kNoMessage);
             break;
         case Cause::ProcessingStarted:
