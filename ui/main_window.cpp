@@ -126,7 +126,11 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_fixButton, &QPushButton::clicked, this, [this] { applyFix(!m_fixApplied); });
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The server answers parked polls through the engine it serves: it stops while that engine still exists.
+    stopEndpoint();
+}
 
 MainWindow::MainWindow(const Engine& engine, QWidget* parent)
     : MainWindow(parent)

@@ -463,8 +463,6 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
     const LaneIndex& index = m_model.lanes();
     const TimeAxis& axis = frame.axis;
     const double left = axis.left, right = row.right();
-    // Sub-pixel bars (millisecond jobs at a minutes-wide zoom) would be drawn thousands of times over the same
-    // pixel: each layer draws a pixel column once, and labels only where they fit.
     // Millisecond jobs at a zoom of minutes would be thousands of sub-pixel boxes: each layer keeps one pending
     // run that grows while bars touch, and is drawn once when a gap (or another colour) comes.
     struct Run {
@@ -511,6 +509,7 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
     constexpr TimeMs kNone = INT64_MIN; // plain sentinels: GCC 12 misreads std::optional here
     TimeMs polling = kNone, working = kNone, crashed = kNone;
     MessageIndex workingOn = kNoMessage;
+    double lastTick = -1;
     // Binary search for the view's start, then a few events back to know what was open at that moment.
     const auto& steps = index.actorSteps(actor);
     const TimeMs viewStart = axis.toTime(left), viewEnd = axis.toTime(right);
@@ -524,10 +523,13 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
         switch (step.cause()) {
         case Cause::PollEnded: // one step per poll: its length rides in the lane field
             if (step.lane() == 0) {
-                // A receive answered at once: a tick at the row's top, clear of the work boxes and their gaps.
-                const double x = axis.toX(time);
-                if (x >= left && x <= right)
-                    p.fillRect(QRectF(std::floor(x), row.top() + 1, 1, 4), m_style.polling);
+                // A receive answered at once: a tick at the row's top, clear of the work boxes and their gaps;
+                // one per pixel column however many land there.
+                const double x = std::floor(axis.toX(time));
+                if (x >= left && x <= right && x != lastTick) {
+                    p.fillRect(QRectF(x, row.top() + 1, 1, 4), m_style.polling);
+                    lastTick = x;
+                }
                 break;
             }
             bar(time - TimeMs(step.lane()), time, m_style.polling, 6, kNoMessage);
