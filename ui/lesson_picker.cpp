@@ -41,6 +41,9 @@ LessonPicker::LessonPicker(const QString& current, QWidget* parent)
         this);
     heading->setWordWrap(true);
     layout->addWidget(heading);
+    m_list->setWordWrap(true); // whole titles, no sideways scrolling
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setMinimumWidth(340);
     auto* row = new QHBoxLayout;
     row->addWidget(m_list, 2);
     row->addWidget(m_preview, 3);
@@ -72,7 +75,7 @@ LessonPicker::LessonPicker(const QString& current, QWidget* parent)
     connect(m_list, &QListWidget::itemActivated, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    resize(860, 520);
+    resize(980, 560);
 }
 
 QString LessonPicker::chosenId() const

@@ -447,13 +447,16 @@ void TimelinePainter::paintRefusals(QPainter& p, const QRect& row, const Timelin
     const auto& refusals = m_model.lanes().refusals(queue);
     const EventLog& log = m_model.engine()->log();
     double last = -1e9;
-    p.setPen(m_style.crash);
     for (const uint32_t ev : refusals) {
         const double x = frame.axis.toX(log[ev].time);
-        if (x < frame.axis.left || x > row.right() || x - last < 6)
+        if (x < frame.axis.left || x > row.right() || x - last < 11)
             continue;
         last = x;
-        p.drawText(QRectF(x - 6, row.top(), 12, row.height()), Qt::AlignCenter, QStringLiteral("!"));
+        // A badge, wider than the "now" line: a request refused this very instant stays visible under it.
+        const QRectF badge(x - 5, row.top() + 3, 10, row.height() - 6);
+        p.fillRect(badge, m_style.crash);
+        p.setPen(QColor(0xFF, 0xFF, 0xFF));
+        p.drawText(badge, Qt::AlignCenter, QStringLiteral("!"));
     }
 }
 
