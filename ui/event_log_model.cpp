@@ -2,6 +2,8 @@
 
 #include "lifeline/sim/duration.h"
 
+#include <algorithm>
+
 namespace lifeline::ui {
 
 EventLogModel::EventLogModel(QObject* parent)
@@ -49,6 +51,10 @@ void EventLogModel::setFilter(const QString& text, MessageIndex lane)
 {
     beginResetModel();
     m_text = text.trimmed();
+    m_needle = m_text.toLower().toStdString();
+    m_needleCouldBeId = !m_needle.empty() && std::all_of(m_needle.begin(), m_needle.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-';
+    });
     m_lane = lane;
     m_filtered = !m_text.isEmpty() || lane != kNoMessage;
     m_rows.clear();
@@ -67,12 +73,36 @@ bool EventLogModel::matches(size_t event) const
         if (e.message == kNoMessage || m_engine->firstLaneOf(e.message) != m_engine->firstLaneOf(m_lane))
             return false;
     }
-    if (m_text.isEmpty())
+    if (m_needle.empty())
         return true;
-    for (int column : { Queue, Message, Cause, Actor, Detail })
-        if (text(event, column).contains(m_text, Qt::CaseInsensitive))
+    // A filter over a million events stays quick: the engine's strings are searched as they are, and a message id
+    // is formatted only when the filter could be part of one.
+    const auto has = [this](std::string_view haystack) {
+        return std::search(haystack.begin(), haystack.end(), m_needle.begin(), m_needle.end(), [](char a, char b) {
+            return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+        }) != haystack.end();
+    };
+    const QueueIndex queue = e.queue != kNoQueue ? e.queue
+        : e.message != kNoMessage                ? m_engine->message(e.message).queue
+                                                 : kNoQueue;
+    if (queue != kNoQueue && has(m_engine->queueInfo(queue).name))
+        return true;
+    if (has(toString(e.cause)))
+        return true;
+    if (e.actor != kNoActor && e.actor < m_actorNames.size() && has(m_actorNames[e.actor]))
+        return true;
+    switch (e.cause) {
+    case lifeline::Cause::RequestRefused:
+    case lifeline::Cause::AttributesChanged:
+    case lifeline::Cause::Warning:
+    case lifeline::Cause::OperatorAction:
+        if (e.detail < m_engine->log().textCount() && has(m_engine->log().text(e.detail)))
             return true;
-    return false;
+        break;
+    default:
+        break;
+    }
+    return m_needleCouldBeId && e.message != kNoMessage && has(m_engine->message(e.message).messageId());
 }
 
 int EventLogModel::rowOfEvent(size_t event) const

@@ -41,6 +41,8 @@ private:
     size_t m_synced = 0; // events of the log the model has read
     bool m_filtered = false;
     QString m_text;
+    std::string m_needle; // m_text lower-cased, UTF-8: matched against the engine's own strings, no QString per row
+    bool m_needleCouldBeId = false; // only hex digits and '-': worth formatting message ids for
     MessageIndex m_lane = kNoMessage;
     std::vector<uint32_t> m_rows; // the matching events, when filtered
 };

@@ -44,6 +44,7 @@ LessonPicker::LessonPicker(const QString& current, QWidget* parent)
     m_list->setWordWrap(true); // whole titles, no sideways scrolling
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->setMinimumWidth(340);
+    m_list->setSpacing(2);
     auto* row = new QHBoxLayout;
     row->addWidget(m_list, 2);
     row->addWidget(m_preview, 3);

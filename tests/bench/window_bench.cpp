@@ -2,12 +2,15 @@
 // seconds), and the window refreshes everything it shows (timeline, overview, counters, consumer tiles, controls,
 // charts, event log), then renders itself into an image as the screen would.
 #include "bench_util.h"
+#include "event_log_panel.h"
+#include "lifeline/engine.h"
 #include "lifeline/sim/simulation.h"
 #include "live_driver.h"
 #include "main_window.h"
 
 #include <QApplication>
 #include <QImage>
+#include <QLineEdit>
 #include <QPainter>
 #include <algorithm>
 #include <vector>
@@ -41,6 +44,12 @@ void runWindowBenchmark()
     report("ui.window_frame_ms_p95", frames[frames.size() * 95 / 100], "ms");
     report("ui.window_frame_ms_median", frames[frames.size() / 2], "ms");
     report("ui.window_advance_refresh_ms_median", refreshes[refreshes.size() / 2], "ms");
+    // Filtering the event log of that run (millions of events) for one cause, as a user types it.
+    const size_t events = window.simulation()->engine().log().size();
+    const auto filterStart = std::chrono::steady_clock::now();
+    window.eventLog()->filterText()->setText(QStringLiteral("visibility-timeout"));
+    report("ui.event_log_filter_ms", secondsSince(filterStart) * 1000.0, "ms");
+    report("ui.event_log_events", double(events), "events");
 }
 
 } // namespace lifeline::bench
