@@ -127,7 +127,8 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
     const MessageIndex lane = newLane(queue, delay * 1000, Cause::Send, actor, 0);
     MessageRecord& record = m_messages[lane];
     record.body = body;
-    record.md5 = md5(body);
+    if (m_options.bodyDigests)
+        record.md5 = md5(body);
     if (!attributes.empty() || groupId || traceHeader || queue.fifo()) {
         MessageExtra& e = extraFor(lane);
         e.attributes = attributes;

@@ -11,7 +11,7 @@ namespace lifeline::sim {
 
 Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
     : m_scenario(std::move(scenario))
-    , m_engine(EngineOptions { .seed = seed.value_or(m_scenario.seed), .keepEndedBodies = true })
+    , m_engine(EngineOptions { .seed = seed.value_or(m_scenario.seed), .keepEndedBodies = true, .bodyDigests = false })
     , m_random(seed.value_or(m_scenario.seed))
 {
     m_actors.push_back(ActorInfo { "operator", ActorKind::Operator });
@@ -35,6 +35,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
         producer->spec = &spec;
         producer->actor = addActor(spec.name, ActorKind::Producer, i);
         producer->rate = spec.rate;
+        producer->fifo = spec.queue.ends_with(".fifo");
         producer->rateOrigin = spec.start;
         m_producers.push_back(std::move(producer));
         if (spec.rate > 0)
@@ -220,13 +221,14 @@ void Simulation::produce(size_t index, const TimedMessage& message)
     SendMessageRequest request;
     request.queue = spec.queue;
     request.body = message.body;
-    for (size_t at = request.body.find("{n}"); at != std::string::npos; at = request.body.find("{n}", at))
-        request.body.replace(at, 3, std::to_string(n));
+    if (request.body.find('{') != std::string::npos)
+        for (size_t at = request.body.find("{n}"); at != std::string::npos; at = request.body.find("{n}", at))
+            request.body.replace(at, 3, std::to_string(n));
     if (spec.poisonEvery > 0 && n % spec.poisonEvery == 0)
         request.body = "poison " + request.body;
     request.delaySeconds = message.delaySeconds;
     request.actor = p.actor;
-    const bool fifo = m_engine.queueInfo(*m_engine.queueIndex(spec.queue)).fifo;
+    const bool fifo = p.fifo;
     if (message.groupId)
         request.messageGroupId = message.groupId;
     else if (fifo)

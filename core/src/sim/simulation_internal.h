@@ -12,6 +12,7 @@ struct Simulation::Producer {
     const ProducerSpec* spec = nullptr;
     uint32_t actor = 0;
     int64_t sent = 0; // numbers the messages: {n}
+    bool fifo = false; // its queue's type (a name ending in .fifo: it cannot change)
     // The rate as it is now: the k-th rate message (k from rateBase) is due at rateOrigin + (k - rateBase) / rate.
     // A change starts a new generation so what was planned at the old rate is dropped.
     double rate = 0;
