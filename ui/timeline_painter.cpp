@@ -466,6 +466,9 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
     const LaneIndex& index = m_model.lanes();
     const TimeAxis& axis = frame.axis;
     const double left = axis.left, right = row.right();
+    // Hundreds of thousands of steps a frame at a far zoom: one multiplication each, not a division.
+    const double pixelsPerMs = 1.0 / axis.msPerPixel;
+    const auto xOf = [&](TimeMs t) { return left + double(t - axis.start) * pixelsPerMs; };
     // Millisecond jobs at a zoom of minutes would be thousands of sub-pixel boxes: each layer keeps one pending
     // run that grows while bars touch, and is drawn once when a gap (or another colour) comes.
     struct Run {
@@ -481,10 +484,11 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
     };
     const auto bar = [&](TimeMs from, TimeMs to, const QColor& color, int inset, MessageIndex labelLane,
                          const QString& label = {}) {
-        if (axis.toX(to) < left || axis.toX(from) > right)
+        const double fromX = xOf(from), toX = xOf(to);
+        if (toX < left || fromX > right)
             return; // wholly outside the view
-        double x0 = std::max(left, axis.toX(from));
-        const double x1 = std::min(right, std::max(axis.toX(to), x0 + 1.0));
+        double x0 = std::max(left, fromX);
+        const double x1 = std::min(right, std::max(toX, x0 + 1.0));
         const int layer = inset == 6 ? 0 : inset == 2 ? 1 : 2;
         if (x1 <= x0)
             return;
@@ -528,7 +532,7 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
             if (step.lane() == 0) {
                 // A receive answered at once: a tick at the row's top, clear of the work boxes and their gaps;
                 // one per pixel column however many land there.
-                const double x = std::floor(axis.toX(time));
+                const double x = std::floor(xOf(time));
                 if (x >= left && x <= right && x != lastTick) {
                     p.fillRect(QRectF(x, row.top() + 1, 1, 4), m_style.polling);
                     lastTick = x;
