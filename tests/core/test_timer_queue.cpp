@@ -35,3 +35,30 @@ TEST_CASE("TimerQueue pops in (time - sequence) order whatever the push order", 
         REQUIRE(queue.size() == reference.size());
     }
 }
+
+TEST_CASE("TimerQueue keeps the order with several interleaved monotonic streams and stragglers", "[timers]")
+{
+    // Visibility timeouts (now + 30), poll deadlines (now + 20), delays (now + 5) and a few out-of-order ones:
+    // more streams than FIFOs, so every path (FIFO, another FIFO, the heap) is taken.
+    lifeline::TimerQueue<T> queue;
+    std::priority_queue<T, std::vector<T>, std::greater<>> reference;
+    std::mt19937 rng(11);
+    unsigned long seq = 0;
+    long now = 0;
+    const long offsets[] = { 30, 20, 5, 12 };
+    for (int step = 0; step < 50000; ++step) {
+        if (rng() % 2 == 0) {
+            const long at = rng() % 10 == 0 ? now + long(rng() % 40) : now + offsets[rng() % 4];
+            queue.push(T { at, seq });
+            reference.push(T { at, seq });
+            ++seq;
+        } else if (!reference.empty()) {
+            REQUIRE(queue.top().seq == reference.top().seq);
+            now = std::max(now, reference.top().at - long(rng() % 3));
+            queue.pop();
+            reference.pop();
+        }
+        REQUIRE(queue.size() == reference.size());
+        REQUIRE(queue.empty() == reference.empty());
+    }
+}

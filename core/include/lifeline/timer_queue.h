@@ -1,8 +1,11 @@
 // A min-queue of timers ordered by (time, sequence) with an O(1) path for the common case: timers pushed in
-// non-decreasing time (one queue's visibility timeouts, one delay for every message) go to a FIFO; only the
-// out-of-order ones (a ChangeMessageVisibility, a shorter per-receive timeout) pay for the heap.
+// non-decreasing time go to a FIFO, and a few FIFOs take a few such streams at once (one queue's visibility
+// timeouts at now + 30 s interleaved with long-poll deadlines at now + 20 s, say); only the out-of-order ones (a
+// ChangeMessageVisibility, a shorter per-receive timeout) pay for the heap. The order is the same total order
+// a single heap would give.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <queue>
@@ -15,31 +18,52 @@ class TimerQueue {
 public:
     void push(const T& timer)
     {
-        if (m_fifo.empty() || !(m_fifo.back().at > timer.at))
-            m_fifo.push_back(timer);
-        else
-            m_heap.push(timer);
+        for (auto& fifo : m_fifos)
+            if (fifo.empty() || !(fifo.back().at > timer.at)) {
+                fifo.push_back(timer);
+                return;
+            }
+        m_heap.push(timer);
     }
-    bool empty() const { return m_fifo.empty() && m_heap.empty(); }
-    size_t size() const { return m_fifo.size() + m_heap.size(); }
+    bool empty() const
+    {
+        for (const auto& fifo : m_fifos)
+            if (!fifo.empty())
+                return false;
+        return m_heap.empty();
+    }
+    size_t size() const
+    {
+        size_t n = m_heap.size();
+        for (const auto& fifo : m_fifos)
+            n += fifo.size();
+        return n;
+    }
     const T& top() const
     {
-        if (m_heap.empty())
-            return m_fifo.front();
-        if (m_fifo.empty())
-            return m_heap.top();
-        return m_fifo.front() > m_heap.top() ? m_heap.top() : m_fifo.front();
+        const T* best = m_heap.empty() ? nullptr : &m_heap.top();
+        for (const auto& fifo : m_fifos)
+            if (!fifo.empty() && (!best || *best > fifo.front()))
+                best = &fifo.front();
+        return *best;
     }
     void pop()
     {
-        if (m_heap.empty() || (!m_fifo.empty() && !(m_fifo.front() > m_heap.top())))
-            m_fifo.pop_front();
+        std::deque<T>* from = nullptr;
+        const T* best = m_heap.empty() ? nullptr : &m_heap.top();
+        for (auto& fifo : m_fifos)
+            if (!fifo.empty() && (!best || *best > fifo.front())) {
+                best = &fifo.front();
+                from = &fifo;
+            }
+        if (from)
+            from->pop_front();
         else
             m_heap.pop();
     }
 
 private:
-    std::deque<T> m_fifo;
+    std::array<std::deque<T>, 3> m_fifos;
     std::priority_queue<T, std::vector<T>, std::greater<>> m_heap;
 };
 
