@@ -165,7 +165,8 @@ void Engine::deliver(
 
     ReceivedMessage& m = out.emplace_back();
     m.lane = lane;
-    m.messageId = record.messageId();
+    if (m_options.idStrings)
+        m.messageId = record.messageId();
     m.receiptHandle = receiptHandleFor(queue, lane);
     m.body = record.body;
     m.md5OfBody = record.md5;

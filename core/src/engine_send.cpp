@@ -147,7 +147,8 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
         result.md5OfMessageAttributes = e.md5OfAttributes;
         result.sequenceNumber = e.sequenceNumber;
     }
-    result.messageId = record.messageId();
+    if (m_options.idStrings)
+        result.messageId = record.messageId();
     result.md5OfMessageBody = record.md5;
     result.lane = lane;
     if (record.state == MessageState::Visible)

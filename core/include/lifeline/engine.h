@@ -34,6 +34,9 @@ struct EngineOptions {
     // MD5 of each body as it is sent (MD5OfMessageBody, MD5OfBody). A simulation turns it off: its consumers check
     // no digest, and MD5 is about a twentieth of a simulated message's cost. Off, the digests read as zeros.
     bool bodyDigests = true;
+    // MessageId strings in send results and received messages. A simulation turns it off: it knows messages by
+    // their lane, and formatting an id costs a tenth of a simulated message. MessageRecord::messageId() always works.
+    bool idStrings = true;
 };
 
 // With EngineOptions::keepEndedBodies, bodies up to this size stay with a lane after its message ends.

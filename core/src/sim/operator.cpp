@@ -52,7 +52,10 @@ Result<SendMessageResult> Simulation::sendMessage(const std::string& queue, cons
     request.delaySeconds = message.delaySeconds;
     request.messageGroupId = message.groupId;
     request.messageDeduplicationId = message.deduplicationId;
-    return m_engine.sendMessage(request); // a refusal is logged by the engine with SQS's text
+    auto sent = m_engine.sendMessage(request); // a refusal is logged by the engine with SQS's text
+    if (sent && sent->messageId.empty()) // the simulation's engine leaves ids unformatted; the operator sees one
+        sent.value().messageId = m_engine.message(sent->lane).messageId();
+    return sent;
 }
 
 Result<std::string> Simulation::createQueue(const std::string& name, const AttributeMap& attributes)

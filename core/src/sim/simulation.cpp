@@ -11,7 +11,8 @@ namespace lifeline::sim {
 
 Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
     : m_scenario(std::move(scenario))
-    , m_engine(EngineOptions { .seed = seed.value_or(m_scenario.seed), .keepEndedBodies = true, .bodyDigests = false })
+    , m_engine(EngineOptions {
+          .seed = seed.value_or(m_scenario.seed), .keepEndedBodies = true, .bodyDigests = false, .idStrings = false })
     , m_random(seed.value_or(m_scenario.seed))
 {
     m_actors.push_back(ActorInfo { "operator", ActorKind::Operator });
