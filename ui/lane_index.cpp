@@ -61,6 +61,11 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
                 m_refusals.resize(e.queue + 1);
             m_refusals[e.queue].push_back(index);
         }
+        if ((e.cause == Cause::OperatorAction || e.cause == Cause::Warning) && e.queue != kNoQueue) {
+            if (e.queue >= m_notes.size())
+                m_notes.resize(e.queue + 1);
+            m_notes[e.queue].push_back(index);
+        }
         if (e.actor != kNoActor && isActorWork(e.cause)) {
             while (m_actorSteps.size() <= e.actor)
                 m_actorSteps.push_back(std::make_unique<ChunkedVector<ActorStep, 12>>());

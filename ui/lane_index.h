@@ -84,6 +84,13 @@ public:
         static const std::vector<uint32_t> none;
         return queue < m_refusals.size() ? m_refusals[queue] : none;
     }
+    // Operator actions (a slider moved, a message sent by hand) and warnings per queue (log indexes): marks on the
+    // queue's row, their text on hover.
+    const std::vector<uint32_t>& notes(QueueIndex queue) const
+    {
+        static const std::vector<uint32_t> none;
+        return queue < m_notes.size() ? m_notes[queue] : none;
+    }
 
     size_t eventsRead() const { return m_read; }
     size_t bytesUsed() const;
@@ -110,6 +117,7 @@ private:
     size_t m_laneEvents = 0;
     std::vector<std::unique_ptr<ChunkedVector<ActorStep, 12>>> m_actorSteps; // chunked: no growth slack
     std::vector<std::vector<uint32_t>> m_refusals;
+    std::vector<std::vector<uint32_t>> m_notes;
     std::vector<TimeMs> m_openPoll;
 };
 

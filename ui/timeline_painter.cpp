@@ -444,6 +444,20 @@ void TimelinePainter::paintMessage(QPainter& p, const QRect& row, const Timeline
 
 void TimelinePainter::paintRefusals(QPainter& p, const QRect& row, const TimelineFrame& frame, QueueIndex queue) const
 {
+    // Operator actions and warnings first: a refusal at the same instant (a refused change) is drawn over them.
+    double lastNote = -1e9;
+    const EventLog& events = m_model.engine()->log();
+    for (const uint32_t ev : m_model.lanes().notes(queue)) {
+        const double x = frame.axis.toX(events[ev].time);
+        if (x < frame.axis.left || x > row.right() || x - lastNote < 11)
+            continue;
+        lastNote = x;
+        const bool warning = events[ev].cause == Cause::Warning;
+        const QRectF badge(x - 5, row.top() + 3, 10, row.height() - 6);
+        p.fillRect(badge, warning ? m_style.stateColor[size_t(MessageState::Delayed)] : m_style.mark);
+        p.setPen(m_style.background);
+        p.drawText(badge, Qt::AlignCenter, warning ? QStringLiteral("!") : QStringLiteral("\u2699"));
+    }
     const auto& refusals = m_model.lanes().refusals(queue);
     const EventLog& log = m_model.engine()->log();
     double last = -1e9;
@@ -650,6 +664,18 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
                 out.text = QObject::tr("refused at %1\n%2")
                                .arg(QString::fromStdString(sim::formatDuration(e.time)),
                                    QString::fromStdString(m_model.engine()->log().text(e.detail)));
+                return out;
+            }
+        }
+        // An operator action or a warning: what was done or said.
+        for (const uint32_t ev : m_model.lanes().notes(QueueIndex(out.row.group))) {
+            const Event& e = m_model.engine()->log()[ev];
+            if (std::abs(axis.toX(e.time) - at.x()) <= 5) {
+                out.from = out.to = e.time;
+                out.text
+                    = (e.cause == Cause::Warning ? QObject::tr("warning at %1\n%2") : QObject::tr("operator at %1\n%2"))
+                          .arg(QString::fromStdString(sim::formatDuration(e.time)),
+                              QString::fromStdString(m_model.engine()->log().text(e.detail)));
                 return out;
             }
         }

@@ -27,6 +27,7 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QTest>
+#include <cmath>
 
 using namespace lifeline;
 using lifeline::test::application;
@@ -75,6 +76,17 @@ TEST_CASE("window: moving the visibility slider sets the queue's VisibilityTimeo
     CHECK(visibility->value() == 25);
     const Engine& engine = window.simulation()->engine();
     CHECK(engine.log().text(engine.log()[engine.log().size() - 2].detail) == "set VisibilityTimeout=25 on jobs");
+    // On the timeline: a mark on the queue's row whose hover says what the operator did.
+    const auto& notes = window.laneModel()->lanes().notes(0);
+    REQUIRE(notes.size() == 1);
+    ui::TimelineView* timeline = window.timeline();
+    ui::TimeAxis axis = timeline->frame().axis;
+    axis.left = timeline->timelineStyle().labelWidth;
+    const QPoint onMark(int(std::lround(axis.toX(engine.log()[notes[0]].time))),
+        timeline->painter().rowTop(timeline->rect(), timeline->frame(), 0) + 5);
+    const auto hit = timeline->painter().hit(timeline->rect(), timeline->frame(), onMark);
+    REQUIRE(hit);
+    CHECK(hit->text == QStringLiteral("operator at 0s\nset VisibilityTimeout=25 on jobs"));
     // Typing a value in the spin box commits it too; the slider follows to its stop.
     visibility->spinBox()->setValue(43200);
     CHECK(attribute(window, "jobs", "VisibilityTimeout") == "43200");
