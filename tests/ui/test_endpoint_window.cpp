@@ -58,8 +58,14 @@ TEST_CASE("window: the local endpoint serves a real client and its message is a 
     const QByteArray received
         = post(socket, "Action=ReceiveMessage&QueueUrl=http%3A%2F%2F127.0.0.1%2F000000000000%2Flive");
     CHECK(received.contains("<Body>hello</Body>"));
-    // The next frame shows it: one lane in the queue's group, the client's lane among the actors.
-    CHECK(QTest::qWaitFor([&] { return window.laneModel()->rowCount(window.laneModel()->index(0, 0)) == 1; }, 2000));
+    // A later frame shows it: one lane in the queue's group, the client's lane among the actors. Wait for both: a
+    // frame between the send and the receive may already have drawn the message's lane but not yet the receiver.
+    CHECK(QTest::qWaitFor(
+        [&] {
+            return window.laneModel()->rowCount(window.laneModel()->index(0, 0)) == 1
+                && window.laneModel()->rowCount(window.laneModel()->actorGroup()) == 1;
+        },
+        2000));
     REQUIRE(window.laneModel()->rowCount(window.laneModel()->actorGroup()) == 1);
     CHECK(window.laneModel()
               ->data(window.laneModel()->index(0, 0, window.laneModel()->actorGroup()))
