@@ -36,7 +36,7 @@ void paintExport(QPainter& p, const QRect& rect, const LaneModel& model, Timelin
     // Rows shrink to show every lane when they can (down to 4 px); labels stay only where rows are tall enough.
     const QRect timeline = rect.adjusted(0, kTitleHeight, 0, 0);
     TimelinePainter probe(model, style);
-    const int available = timeline.height() - style.rulerHeight - style.legendHeight;
+    const int available = timeline.height() - style.rulerHeight - probe.legendHeight(timeline.width());
     style.rowHeight = std::clamp(available / std::max(1, probe.totalRows()), 4, 18);
     style.groupHeight = style.rowHeight;
     TimelinePainter painter(model, style);

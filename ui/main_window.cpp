@@ -420,22 +420,21 @@ void MainWindow::refresh()
 {
     if (!m_engine)
         return;
-    QString html
-        = QStringLiteral("<table cellpadding=4><tr><th align=left>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
-              .arg(tr("queue"), tr("visible"), tr("in flight"), tr("delayed"));
+    // A line per queue, not a table: the panel is narrow, and columns would be cut off at its edge.
+    QString html;
     for (size_t i = 0; i < m_engine->queueCount(); ++i) {
         const auto& info = m_engine->queueInfo(QueueIndex(i));
         if (!info.alive)
             continue;
         const auto counters = m_engine->counters(info.name).value();
-        html += QStringLiteral(
-            "<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
-                    .arg(QString::fromStdString(info.name))
-                    .arg(counters.visible)
-                    .arg(counters.inFlight)
-                    .arg(counters.delayed);
+        html += QStringLiteral("<p><b>%1</b><br>%2</p>")
+                    .arg(QString::fromStdString(info.name).toHtmlEscaped(),
+                        tr("%1 visible · %2 in flight · %3 delayed")
+                            .arg(counters.visible)
+                            .arg(counters.inFlight)
+                            .arg(counters.delayed));
     }
-    html += QStringLiteral("</table><p>%1</p>").arg(tr("%n event(s) in the log", nullptr, int(m_engine->log().size())));
+    html += QStringLiteral("<p>%1</p>").arg(tr("%n event(s) in the log", nullptr, int(m_engine->log().size())));
     if (m_simulation)
         html += QStringLiteral("<p>%1</p>")
                     .arg(tr("duplicate processing: %1").arg(m_simulation->duplicateProcessings()));

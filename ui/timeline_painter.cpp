@@ -236,7 +236,7 @@ int TimelinePainter::rowOfLane(MessageIndex lane) const
 
 QRect TimelinePainter::lanesArea(const QRect& rect, bool legend) const
 {
-    return rect.adjusted(0, m_style.rulerHeight, 0, legend ? -m_style.legendHeight : 0);
+    return rect.adjusted(0, m_style.rulerHeight, 0, legend ? -legendHeight(rect.width()) : 0);
 }
 
 int TimelinePainter::rowsVisible(const QRect& rect) const
@@ -355,9 +355,10 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
         p.drawLine(QPointF(nowX, rect.top() + m_style.rulerHeight - 6), QPointF(nowX, lanes.bottom()));
     }
     paintRuler(p, QRect(rect.left(), rect.top(), rect.width(), m_style.rulerHeight), axis);
-    if (frame.legend)
-        paintLegend(
-            p, QRect(rect.left(), rect.bottom() - m_style.legendHeight + 1, rect.width(), m_style.legendHeight));
+    if (frame.legend) {
+        const int height = legendHeight(rect.width());
+        paintLegend(p, QRect(rect.left(), rect.bottom() - height + 1, rect.width(), height));
+    }
     p.restore();
 }
 
@@ -595,10 +596,30 @@ void TimelinePainter::paintActor(QPainter& p, const QRect& row, const TimelineFr
     flush(2, 7);
 }
 
-void TimelinePainter::paintLegend(QPainter& p, const QRect& area) const
+namespace {
+// One entry of the legend: a swatch (a state's colour and pattern, or a plain colour) and its name, or a coloured
+// text alone (the marks).
+struct LegendEntry {
+    enum Kind { State, Swatch, Text } kind;
+    MessageState state = MessageState::None;
+    QColor colour;
+    QString name;
+};
+
+constexpr int kLegendSwatch = 22;
+constexpr int kLegendGap = 16;
+
+QFont legendFont()
 {
-    p.fillRect(area, m_style.groupBackground);
-    const std::pair<MessageState, QString> entries[] = {
+    QFont font;
+    font.setPixelSize(12);
+    return font;
+}
+
+std::vector<LegendEntry> legendEntries(const TimelineStyle& style)
+{
+    std::vector<LegendEntry> entries;
+    const std::pair<MessageState, QString> states[] = {
         { MessageState::Delayed, QObject::tr("delayed") },
         { MessageState::Visible, QObject::tr("visible") },
         { MessageState::InFlight, QObject::tr("in flight") },
@@ -608,28 +629,78 @@ void TimelinePainter::paintLegend(QPainter& p, const QRect& area) const
         { MessageState::Purged, QObject::tr("purged") },
         { MessageState::Redriven, QObject::tr("redriven") },
     };
-    int x = area.left() + 8;
-    const QFontMetrics metrics(p.font());
-    for (const auto& [state, name] : entries) {
-        const QRect swatch(x, area.top() + 6, 22, area.height() - 12);
-        p.fillRect(swatch, m_style.fill(state));
-        if (m_style.statePattern[size_t(state)] != Qt::NoBrush)
-            p.fillRect(swatch, m_style.pattern(state));
-        p.setPen(m_style.text);
-        p.drawText(QRect(x + 26, area.top(), 200, area.height()), Qt::AlignVCenter | Qt::AlignLeft, name);
-        x += 26 + metrics.horizontalAdvance(name) + 16;
+    for (const auto& [state, name] : states)
+        entries.push_back({ LegendEntry::State, state, {}, name });
+    entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("2× duplicate") });
+    entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("✕ crash") });
+    entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("◆ extended") });
+    entries.push_back({ LegendEntry::Swatch, MessageState::None, style.working, QObject::tr("working") });
+    entries.push_back({ LegendEntry::Swatch, MessageState::None, style.failed, QObject::tr("failed") });
+    return entries;
+}
+
+int legendEntryWidth(const LegendEntry& entry, const QFontMetrics& metrics)
+{
+    return (entry.kind == LegendEntry::Text ? 0 : kLegendSwatch + 4) + metrics.horizontalAdvance(entry.name);
+}
+
+// Where each entry goes when the legend flows over lines of `width` pixels: (line, x) per entry.
+std::vector<std::pair<int, int>> legendLayout(const std::vector<LegendEntry>& entries, int width)
+{
+    const QFontMetrics metrics(legendFont());
+    std::vector<std::pair<int, int>> placed;
+    int line = 0;
+    int x = 8;
+    for (const LegendEntry& entry : entries) {
+        const int w = legendEntryWidth(entry, metrics);
+        if (x > 8 && x + w > width - 8) {
+            ++line;
+            x = 8;
+        }
+        placed.emplace_back(line, x);
+        x += w + kLegendGap;
     }
-    p.setPen(m_style.duplicate);
-    p.drawText(QRect(x, area.top(), 200, area.height()), Qt::AlignVCenter | Qt::AlignLeft,
-        QObject::tr("2× duplicate  ✕ crash  ◆ extended"));
-    x += metrics.horizontalAdvance(QObject::tr("2× duplicate  ✕ crash  ◆ extended")) + 16;
-    const QRect working(x, area.top() + 6, 22, area.height() - 12);
-    p.fillRect(working, m_style.working);
-    p.setPen(m_style.text);
-    p.drawText(QRect(x + 26, area.top(), 200, area.height()), Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("working"));
-    x += 26 + metrics.horizontalAdvance(QObject::tr("working")) + 16;
-    p.fillRect(QRect(x, area.top() + 6, 22, area.height() - 12), m_style.failed);
-    p.drawText(QRect(x + 26, area.top(), 200, area.height()), Qt::AlignVCenter | Qt::AlignLeft, QObject::tr("failed"));
+    return placed;
+}
+} // namespace
+
+int TimelinePainter::legendHeight(int width) const
+{
+    // Asked for every row placed: laid out once per width.
+    if (width != m_legendWidth) {
+        const auto placed = legendLayout(legendEntries(m_style), width);
+        m_legendWidth = width;
+        m_legendLines = placed.empty() ? 1 : placed.back().first + 1;
+    }
+    return m_legendLines * m_style.legendHeight;
+}
+
+void TimelinePainter::paintLegend(QPainter& p, const QRect& area) const
+{
+    p.fillRect(area, m_style.groupBackground);
+    p.setFont(legendFont());
+    const auto entries = legendEntries(m_style);
+    const auto placed = legendLayout(entries, area.width());
+    const int lineHeight = m_style.legendHeight;
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const LegendEntry& entry = entries[i];
+        const int x = area.left() + placed[i].second;
+        const int top = area.top() + placed[i].first * lineHeight;
+        int textX = x;
+        if (entry.kind != LegendEntry::Text) {
+            const QRect swatch(x, top + 6, kLegendSwatch, lineHeight - 12);
+            if (entry.kind == LegendEntry::State) {
+                p.fillRect(swatch, m_style.fill(entry.state));
+                if (m_style.statePattern[size_t(entry.state)] != Qt::NoBrush)
+                    p.fillRect(swatch, m_style.pattern(entry.state));
+            } else {
+                p.fillRect(swatch, entry.colour);
+            }
+            textX += kLegendSwatch + 4;
+        }
+        p.setPen(entry.kind == LegendEntry::Text ? entry.colour : m_style.text);
+        p.drawText(QRect(textX, top, area.right() - textX, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, entry.name);
+    }
 }
 
 std::optional<RowRef> TimelinePainter::rowUnder(const QRect& rect, const TimelineFrame& frame, QPoint at) const

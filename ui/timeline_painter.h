@@ -63,6 +63,8 @@ public:
     int rowTop(const QRect& rect, const TimelineFrame& frame, int flatRow) const;
     int rowsVisible(const QRect& rect) const;
     QRect lanesArea(const QRect& rect, bool legend) const;
+    // The legend's height at this width: it wraps onto more lines rather than run off the right edge.
+    int legendHeight(int width) const;
     std::optional<TimelineHit> hit(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
 
 private:
@@ -78,6 +80,8 @@ private:
     const LaneModel& m_model;
     const TimelineStyle& m_style;
     LaneFilter m_filter;
+    mutable int m_legendWidth = -1; // legendHeight's last layout
+    mutable int m_legendLines = 1;
     std::vector<LaneModel::Lanes> m_filtered; // per group, while a filter is active
 };
 
