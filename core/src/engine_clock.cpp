@@ -105,9 +105,9 @@ void Engine::fire(const Timer& timer)
     }
     case PollTimeout: {
         const size_t slot = timer.target;
-        if (slot >= m_polls.size() || !m_polls[slot] || m_polls[slot]->deadline != timer.at)
+        if (slot >= m_polls.size() || m_polls[slot].id == 0 || m_polls[slot].deadline != timer.at)
             return;
-        QueueState& queue = *m_queues[m_polls[slot]->queue];
+        QueueState& queue = *m_queues[m_polls[slot].queue];
         queue.polls.erase(std::find(queue.polls.begin(), queue.polls.end(), slot));
         completePoll(slot, {}, false);
         return;

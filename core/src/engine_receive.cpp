@@ -167,7 +167,9 @@ void Engine::deliver(
     m.lane = lane;
     if (m_options.idStrings)
         m.messageId = record.messageId();
-    m.receiptHandle = receiptHandleFor(queue, lane);
+    m.receipt = Receipt { lane, record.receiveCount, queue.uid };
+    if (m_options.idStrings)
+        m.receiptHandle = receiptHandle(m.receipt);
     m.body = record.body;
     m.md5OfBody = record.md5;
     m.sentTimestamp = m_options.epochMs + record.sentAt;
@@ -274,24 +276,25 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
         flushWakeups();
         return outcome;
     }
-    size_t slot = 0;
-    while (slot < m_polls.size() && m_polls[slot])
-        ++slot;
-    if (slot == m_polls.size())
+    size_t slot = m_polls.size();
+    if (!m_freePollSlots.empty()) {
+        slot = m_freePollSlots.back();
+        m_freePollSlots.pop_back();
+    } else {
         m_polls.emplace_back();
-    auto poll = std::make_unique<PendingPoll>();
-    poll->id = m_nextPoll++;
-    poll->queue = queue.index;
-    poll->max = size_t(max);
-    poll->visibilitySeconds = visibility;
-    poll->actor = request.actor;
-    poll->deadline = m_now + wait * 1000;
+    }
+    PendingPoll& poll = m_polls[slot];
+    poll.id = m_nextPoll++;
+    poll.queue = queue.index;
+    poll.max = size_t(max);
+    poll.visibilitySeconds = visibility;
+    poll.actor = request.actor;
+    poll.deadline = m_now + wait * 1000;
     outcome.pending = true;
-    outcome.poll = poll->id;
+    outcome.poll = poll.id;
     logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::PollStarted, request.actor,
-        uint32_t(poll->id));
-    addTimer(poll->deadline, PollTimeout, uint32_t(slot));
-    m_polls[slot] = std::move(poll);
+        uint32_t(poll.id));
+    addTimer(poll.deadline, PollTimeout, uint32_t(slot));
     queue.polls.push_back(slot);
     flushWakeups();
     return outcome;
@@ -299,17 +302,18 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
 
 void Engine::completePoll(size_t slot, std::vector<ReceivedMessage> messages, bool queueDeleted)
 {
-    auto poll = std::move(m_polls[slot]);
-    logEvent(m_now, kNoMessage, poll->queue, MessageState::None, MessageState::None, Cause::PollEnded, poll->actor,
+    const PendingPoll poll = m_polls[slot];
+    freePollSlot(slot);
+    logEvent(m_now, kNoMessage, poll.queue, MessageState::None, MessageState::None, Cause::PollEnded, poll.actor,
         uint32_t(messages.size()));
-    m_completed.push_back(CompletedPoll { poll->id, poll->actor, std::move(messages), queueDeleted });
+    m_completed.push_back(CompletedPoll { poll.id, poll.actor, std::move(messages), queueDeleted });
 }
 
 void Engine::servePolls(QueueState& queue)
 {
     while (!queue.polls.empty()) {
         const size_t slot = queue.polls.front();
-        const PendingPoll& poll = *m_polls[slot];
+        const PendingPoll& poll = m_polls[slot];
         std::vector<ReceivedMessage> messages;
         collect(queue, poll.max, poll.visibilitySeconds, poll.actor, messages);
         if (messages.empty())
@@ -322,14 +326,14 @@ void Engine::servePolls(QueueState& queue)
 bool Engine::cancelPoll(PollId id)
 {
     for (size_t slot = 0; slot < m_polls.size(); ++slot) {
-        if (!m_polls[slot] || m_polls[slot]->id != id)
+        if (m_polls[slot].id == 0 || m_polls[slot].id != id)
             continue;
-        const PendingPoll& poll = *m_polls[slot];
+        const PendingPoll poll = m_polls[slot];
         QueueState& queue = *m_queues[poll.queue];
         queue.polls.erase(std::find(queue.polls.begin(), queue.polls.end(), slot));
+        freePollSlot(slot);
         logEvent(
             m_now, kNoMessage, poll.queue, MessageState::None, MessageState::None, Cause::PollEnded, poll.actor, 0);
-        m_polls[slot].reset();
         return true;
     }
     return false;
@@ -342,9 +346,21 @@ std::vector<CompletedPoll> Engine::takeCompletedPolls()
     return out;
 }
 
+void Engine::takeCompletedPolls(std::vector<CompletedPoll>& out)
+{
+    out.clear();
+    out.swap(m_completed);
+}
+
+void Engine::freePollSlot(size_t slot)
+{
+    m_polls[slot].id = 0;
+    m_freePollSlots.push_back(slot);
+}
+
 size_t Engine::pendingPollCount() const
 {
-    return size_t(std::count_if(m_polls.begin(), m_polls.end(), [](const auto& p) { return p != nullptr; }));
+    return m_polls.size() - m_freePollSlots.size();
 }
 
 } // namespace lifeline

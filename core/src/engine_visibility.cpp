@@ -58,14 +58,13 @@ BatchResult<bool> applyToEach(const std::vector<Entry>& entries, Apply&& apply, 
 }
 } // namespace
 
-std::string Engine::receiptHandleFor(const QueueState& queue, MessageIndex lane) const
+std::string Engine::receiptHandle(const Receipt& receipt) const
 {
-    const MessageRecord& record = m_messages[lane];
     uint8_t bytes[kHandleBytes + 2] = {};
-    put32(bytes, lane);
-    put32(bytes + 4, record.receiveCount);
-    put32(bytes + 8, queue.uid);
-    put32(bytes + 12, checkValue(lane, record.receiveCount, queue.uid, m_options.seed));
+    put32(bytes, receipt.lane);
+    put32(bytes + 4, receipt.receiveCount);
+    put32(bytes + 8, receipt.queueUid);
+    put32(bytes + 12, checkValue(receipt.lane, receipt.receiveCount, receipt.queueUid, m_options.seed));
     char out[kHandleLength];
     std::copy(kHandlePrefix.begin(), kHandlePrefix.end(), out);
     size_t at = kHandlePrefix.size();
@@ -78,7 +77,7 @@ std::string Engine::receiptHandleFor(const QueueState& queue, MessageIndex lane)
     return std::string(out, kHandleLength);
 }
 
-std::optional<Engine::Receipt> Engine::parseReceipt(const std::string& handle) const
+std::optional<Receipt> Engine::parseReceipt(const std::string& handle) const
 {
     if (handle.size() != kHandleLength || !handle.starts_with(kHandlePrefix))
         return std::nullopt;
@@ -108,30 +107,45 @@ std::optional<Engine::Receipt> Engine::parseReceipt(const std::string& handle) c
     Receipt receipt { get32(bytes), get32(bytes + 4), get32(bytes + 8) };
     if (get32(bytes + 12) != checkValue(receipt.lane, receipt.receiveCount, receipt.queueUid, m_options.seed))
         return std::nullopt;
-    if (receipt.lane >= m_messages.size() || receipt.receiveCount == 0
-        || receipt.receiveCount > m_messages[receipt.lane].receiveCount)
+    if (!isIssued(receipt))
         return std::nullopt;
     return receipt;
+}
+
+bool Engine::isIssued(const Receipt& receipt) const
+{
+    return receipt.lane < m_messages.size() && receipt.receiveCount != 0
+        && receipt.receiveCount <= m_messages[receipt.lane].receiveCount;
 }
 
 std::optional<SqsError> Engine::deleteOne(QueueState& queue, const std::string& handle, uint32_t actor)
 {
     const auto receipt = parseReceipt(handle);
-    if (!receipt || receipt->queueUid != queue.uid)
+    if (!receipt)
         return invalidHandle(handle);
-    const MessageRecord& record = m_messages[receipt->lane];
+    return deleteOne(queue, *receipt, actor, &handle);
+}
+
+std::optional<SqsError> Engine::deleteOne(
+    QueueState& queue, const Receipt& receipt, uint32_t actor, const std::string* text)
+{
+    const auto quoted = [&] { return text ? *text : receiptHandle(receipt); };
+    if (!isIssued(receipt) || receipt.queueUid != queue.uid)
+        return invalidHandle(quoted());
+    const MessageRecord& record = m_messages[receipt.lane];
     if (!isLive(record.state) || record.queue != queue.index)
         return std::nullopt; // already deleted, expired or moved: idempotent success (AWS-val)
-    const bool current = record.state == MessageState::InFlight && record.receiveCount == receipt->receiveCount;
+    const bool current = record.state == MessageState::InFlight && record.receiveCount == receipt.receiveCount;
     if (!current) {
         if (queue.fifo())
             return makeError(codes::InvalidParameterValue,
-                "Value " + handle + " for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.");
-        const bool receivedAgain = record.receiveCount != receipt->receiveCount;
+                "Value " + quoted()
+                    + " for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.");
+        const bool receivedAgain = record.receiveCount != receipt.receiveCount;
         if (receivedAgain && !m_options.staleHandleDeletes)
             return std::nullopt; // "the request will succeed, but the message might not be deleted" (AWS-doc)
     }
-    endMessage(queue, receipt->lane, MessageState::Deleted, Cause::Delete, actor, receipt->receiveCount);
+    endMessage(queue, receipt.lane, MessageState::Deleted, Cause::Delete, actor, receipt.receiveCount);
     return std::nullopt;
 }
 
@@ -145,6 +159,18 @@ Status Engine::deleteMessage(const std::string& queueName, const std::string& re
         return refuse(queue.index,
             makeError(codes::MissingParameter, "The request must contain the parameter ReceiptHandle."), actor);
     if (auto error = deleteOne(queue, receiptHandle, actor))
+        return refuse(queue.index, *error, actor);
+    flushWakeups();
+    return Ok {};
+}
+
+Status Engine::deleteMessage(const std::string& queueName, const Receipt& receipt, uint32_t actor)
+{
+    auto found = requireQueue(queueName);
+    if (!found)
+        return refuse(kNoQueue, found.error(), actor);
+    QueueState& queue = *found.value();
+    if (auto error = deleteOne(queue, receipt, actor))
         return refuse(queue.index, *error, actor);
     flushWakeups();
     return Ok {};
@@ -166,25 +192,43 @@ Result<BatchResult<bool>> Engine::deleteMessageBatch(
     return out;
 }
 
+namespace {
+SqsError visibilityOutOfRange(int64_t seconds)
+{
+    return makeError(codes::InvalidParameterValue,
+        "Value " + std::to_string(seconds)
+            + " for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided.");
+}
+} // namespace
+
 std::optional<SqsError> Engine::changeVisibilityOne(
     QueueState& queue, const std::string& handle, int64_t seconds, uint32_t actor)
 {
     if (seconds < 0 || seconds > 43200) // unverified text (sqs-semantics.md section 5)
-        return makeError(codes::InvalidParameterValue,
-            "Value " + std::to_string(seconds)
-                + " for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided.");
+        return visibilityOutOfRange(seconds);
     const auto receipt = parseReceipt(handle);
-    if (!receipt || receipt->queueUid != queue.uid)
+    if (!receipt)
         return invalidHandle(handle);
-    MessageRecord& record = m_messages[receipt->lane];
+    return changeVisibilityOne(queue, *receipt, seconds, actor, &handle);
+}
+
+std::optional<SqsError> Engine::changeVisibilityOne(
+    QueueState& queue, const Receipt& receipt, int64_t seconds, uint32_t actor, const std::string* text)
+{
+    if (seconds < 0 || seconds > 43200)
+        return visibilityOutOfRange(seconds);
+    const auto quoted = [&] { return text ? *text : receiptHandle(receipt); };
+    if (!isIssued(receipt) || receipt.queueUid != queue.uid)
+        return invalidHandle(quoted());
+    MessageRecord& record = m_messages[receipt.lane];
     if (!isLive(record.state) || record.queue != queue.index)
         return makeError(codes::InvalidParameterValue,
-            "Value " + handle
+            "Value " + quoted()
                 + " for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for "
                   "visibility timeout change.");
     if (record.state != MessageState::InFlight)
         return std::nullopt; // the handle's timeout already ended: AWS answers OK and does nothing (PR #9632)
-    const bool current = record.receiveCount == receipt->receiveCount;
+    const bool current = record.receiveCount == receipt.receiveCount;
     if (!current && queue.fifo())
         return std::nullopt;
     // The 12-hour cap counts from the receive; an extension does not reset it (AWS-doc).
@@ -197,15 +241,15 @@ std::optional<SqsError> Engine::changeVisibilityOne(
         leaveCounters(queue, MessageState::InFlight);
         enterCounters(queue, MessageState::Visible);
         record.state = MessageState::Visible;
-        logEvent(m_now, receipt->lane, queue.index, MessageState::InFlight, MessageState::Visible,
+        logEvent(m_now, receipt.lane, queue.index, MessageState::InFlight, MessageState::Visible,
             Cause::VisibilityChanged, actor, 0);
-        markAvailable(queue, receipt->lane);
+        markAvailable(queue, receipt.lane);
         return std::nullopt;
     }
     record.dueAt = m_now + seconds * 1000;
-    addTimer(record.dueAt, VisibilityEnd, receipt->lane);
-    logEvent(m_now, receipt->lane, queue.index, MessageState::InFlight, MessageState::InFlight,
-        Cause::VisibilityChanged, actor, uint32_t(seconds));
+    addTimer(record.dueAt, VisibilityEnd, receipt.lane);
+    logEvent(m_now, receipt.lane, queue.index, MessageState::InFlight, MessageState::InFlight, Cause::VisibilityChanged,
+        actor, uint32_t(seconds));
     return std::nullopt;
 }
 
@@ -217,6 +261,19 @@ Status Engine::changeMessageVisibility(
         return refuse(kNoQueue, found.error(), actor);
     QueueState& queue = *found.value();
     if (auto error = changeVisibilityOne(queue, receiptHandle, visibilityTimeout, actor))
+        return refuse(queue.index, *error, actor);
+    flushWakeups();
+    return Ok {};
+}
+
+Status Engine::changeMessageVisibility(
+    const std::string& queueName, const Receipt& receipt, int64_t visibilityTimeout, uint32_t actor)
+{
+    auto found = requireQueue(queueName);
+    if (!found)
+        return refuse(kNoQueue, found.error(), actor);
+    QueueState& queue = *found.value();
+    if (auto error = changeVisibilityOne(queue, receipt, visibilityTimeout, actor))
         return refuse(queue.index, *error, actor);
     flushWakeups();
     return Ok {};

@@ -192,3 +192,63 @@ TEST_CASE("bodies of ended messages: released by default - kept when short with 
     CHECK(f.engine.message(small.lane).body.size() == kKeptBodyBytes);
     CHECK(f.engine.message(large.lane).body.empty());
 }
+
+TEST_CASE("receipts without handle strings: delete and change visibility as their handles do", "[delete][visibility]")
+{
+    EngineOptions options;
+    options.idStrings = false; // as a simulation runs the engine
+    Fixture f { Engine(options) };
+    f.create("q", { { "VisibilityTimeout", "10" } });
+    f.create("other");
+    const auto a = f.send("q", "a");
+    const auto b = f.send("q", "b");
+    const auto got = f.receive("q", 2);
+    REQUIRE(got.size() == 2);
+    CHECK(got[0].receiptHandle.empty());
+    CHECK(got[0].receipt.lane == a.lane);
+    CHECK(got[0].receipt.receiveCount == 1);
+    // The string a client would have had parses back to the same receipt: the two paths are one.
+    const std::string handle = f.engine.receiptHandle(got[0].receipt);
+    CHECK(handle.starts_with("AQEB"));
+    CHECK(handle.size() == 26);
+    // Another queue's receipt: SQS's error, quoting the handle the receipt stands for.
+    CHECK(f.engine.deleteMessage("other", got[0].receipt).error()
+        == makeError(
+            "ReceiptHandleIsInvalid", "The input receipt handle \"" + handle + "\" is not a valid receipt handle."));
+    CHECK(f.engine.message(a.lane).state == MessageState::InFlight);
+    // A receipt the engine never gave out (a receive that has not happened) is refused, not trusted.
+    Receipt future = got[1].receipt;
+    future.receiveCount = 2;
+    CHECK(f.engine.deleteMessage("q", future).error().code == "ReceiptHandleIsInvalid");
+    CHECK(f.engine.changeMessageVisibility("q", future, 5).error().code == "ReceiptHandleIsInvalid");
+    CHECK(f.engine.message(b.lane).state == MessageState::InFlight);
+
+    REQUIRE(f.engine.changeMessageVisibility("q", got[1].receipt, 0).ok());
+    CHECK(f.engine.message(b.lane).state == MessageState::Visible);
+    REQUIRE(f.engine.changeMessageVisibility("q", got[0].receipt, 30).ok());
+    CHECK(f.engine.message(a.lane).dueAt == 30000);
+    CHECK(f.engine.changeMessageVisibility("q", got[0].receipt, 43201).error()
+        == makeError("InvalidParameterValue",
+            "Value 43201 for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided."));
+    REQUIRE(f.engine.deleteMessage("q", got[0].receipt).ok());
+    CHECK(f.engine.message(a.lane).state == MessageState::Deleted);
+    CHECK(f.counters("q") == counts(1, 0, 0));
+}
+
+TEST_CASE("FIFO: an expired receipt is refused with the handle it stands for in the text", "[delete][fifo]")
+{
+    EngineOptions options;
+    options.idStrings = false;
+    Fixture f { Engine(options) };
+    f.create(
+        "q.fifo", { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" }, { "VisibilityTimeout", "1" } });
+    const auto sent = f.send("q.fifo", "a", {}, "g");
+    const auto got = f.receive("q.fifo");
+    REQUIRE(got.size() == 1);
+    f.advanceSeconds(1.5);
+    CHECK(f.engine.deleteMessage("q.fifo", got[0].receipt).error()
+        == makeError("InvalidParameterValue",
+            "Value " + f.engine.receiptHandle(got[0].receipt)
+                + " for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired."));
+    CHECK(f.engine.message(sent.lane).state == MessageState::Visible);
+}

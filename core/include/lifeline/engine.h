@@ -34,8 +34,9 @@ struct EngineOptions {
     // MD5 of each body as it is sent (MD5OfMessageBody, MD5OfBody). A simulation turns it off: its consumers check
     // no digest, and MD5 is about a twentieth of a simulated message's cost. Off, the digests read as zeros.
     bool bodyDigests = true;
-    // MessageId strings in send results and received messages. A simulation turns it off: it knows messages by
-    // their lane, and formatting an id costs a tenth of a simulated message. MessageRecord::messageId() always works.
+    // MessageId and receipt handle strings in send results and received messages. A simulation turns it off: it
+    // knows messages by their lane and receipts by ReceivedMessage::receipt, and formatting (and parsing back) those
+    // strings costs a sixth of a simulated message. MessageRecord::messageId() and receiptHandle() always work.
     bool idStrings = true;
 };
 
@@ -118,15 +119,23 @@ public:
         const std::string& queue, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor = kNoActor);
     Result<ReceiveOutcome> receiveMessage(const ReceiveMessageRequest& request);
     std::vector<CompletedPoll> takeCompletedPolls();
+    // The same into `out` (cleared first), trading buffers with it: a caller that keeps `out` allocates nothing.
+    void takeCompletedPolls(std::vector<CompletedPoll>& out);
     // The client of a waiting long poll went away (a closed connection): the poll ends now, with nothing, so no
     // message is received on behalf of nobody. False when the poll is not waiting.
     bool cancelPoll(PollId poll);
     size_t pendingPollCount() const;
     Status deleteMessage(const std::string& queue, const std::string& receiptHandle, uint32_t actor = kNoActor);
+    // The same with the receipt a ReceivedMessage carries: what the handle string would say, without the string.
+    Status deleteMessage(const std::string& queue, const Receipt& receipt, uint32_t actor = kNoActor);
     Result<BatchResult<bool>> deleteMessageBatch(
         const std::string& queue, const std::vector<DeleteMessageBatchEntry>& entries, uint32_t actor = kNoActor);
     Status changeMessageVisibility(const std::string& queue, const std::string& receiptHandle,
         int64_t visibilityTimeout, uint32_t actor = kNoActor);
+    Status changeMessageVisibility(
+        const std::string& queue, const Receipt& receipt, int64_t visibilityTimeout, uint32_t actor = kNoActor);
+    // The handle string of a receipt (what a ReceivedMessage's receiptHandle holds with idStrings on).
+    std::string receiptHandle(const Receipt& receipt) const;
     Result<BatchResult<bool>> changeMessageVisibilityBatch(
         const std::string& queue, const std::vector<ChangeVisibilityBatchEntry>& entries, uint32_t actor = kNoActor);
 
@@ -207,20 +216,22 @@ private:
     void flushWakeups();
     void servePolls(QueueState& queue);
     void completePoll(size_t pollSlot, std::vector<ReceivedMessage> messages, bool queueDeleted);
+    void freePollSlot(size_t slot);
     TimeMs nextExpiry(QueueState& queue);
     void fire(const Timer& timer);
     void expireDue(QueueState& queue, TimeMs time);
     void tickMoveTask(uint32_t task);
-    std::string receiptHandleFor(const QueueState& queue, MessageIndex lane) const;
-    struct Receipt {
-        MessageIndex lane;
-        uint32_t receiveCount;
-        uint32_t queueUid;
-    };
     std::optional<Receipt> parseReceipt(const std::string& handle) const;
+    bool isIssued(const Receipt& receipt) const; // a receipt this engine gave out (for any queue)
+    // Handle strings are parsed into receipts first. Error texts quote the handle as the client sent it (`text`),
+    // or as formatted from the receipt when there was no string.
     std::optional<SqsError> deleteOne(QueueState& queue, const std::string& handle, uint32_t actor);
+    std::optional<SqsError> deleteOne(
+        QueueState& queue, const Receipt& receipt, uint32_t actor, const std::string* text = nullptr);
     std::optional<SqsError> changeVisibilityOne(
         QueueState& queue, const std::string& handle, int64_t seconds, uint32_t actor);
+    std::optional<SqsError> changeVisibilityOne(
+        QueueState& queue, const Receipt& receipt, int64_t seconds, uint32_t actor, const std::string* text = nullptr);
     void applyFifoDelayChange(QueueState& queue);
     void addToGroup(QueueState& queue, MessageIndex lane, const std::string& groupId);
     static std::string nextSequenceNumber(QueueState& queue);
@@ -239,7 +250,8 @@ private:
     std::vector<QueueInfo> m_queueInfo;
     std::vector<std::unique_ptr<QueueState>> m_queues; // parallel to m_queueInfo
     TimerQueue<Timer> m_timers;
-    std::vector<std::unique_ptr<PendingPoll>> m_polls; // slots; null when free
+    std::vector<PendingPoll> m_polls; // slots; id 0 when free
+    std::vector<size_t> m_freePollSlots;
     PollId m_nextPoll = 1;
     std::vector<CompletedPoll> m_completed;
     std::vector<QueueIndex> m_wakeups;

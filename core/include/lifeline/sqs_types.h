@@ -79,10 +79,19 @@ struct ReceiveMessageRequest {
     uint32_t actor = kNoActor;
 };
 
+// What a receipt handle says: which receive of which message in which queue. The engine's handle strings encode
+// it (with a check value); a simulation passes it as is and never formats or parses a handle.
+struct Receipt {
+    MessageIndex lane = kNoMessage;
+    uint32_t receiveCount = 0;
+    uint32_t queueUid = 0;
+};
+
 struct ReceivedMessage {
     MessageIndex lane = kNoMessage;
+    Receipt receipt;
     std::string messageId;
-    std::string receiptHandle;
+    std::string receiptHandle; // empty with EngineOptions::idStrings off: `receipt` is the handle then
     std::string body;
     Md5Digest md5OfBody;
     std::string md5OfMessageAttributes;

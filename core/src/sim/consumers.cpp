@@ -53,7 +53,7 @@ void Simulation::consumerPoll(size_t index)
     if (result->pending) {
         c.state = ConsumerState::Polling;
         c.poll = result->poll;
-        m_pollOwner[result->poll] = c.actor;
+        m_pollOwner.emplace_back(result->poll, c.actor);
         return;
     }
     consumerReceived(index, std::move(result.value().messages), false, 0);
@@ -101,7 +101,7 @@ void Simulation::consumerHeartbeat(size_t index)
     if (c.state != ConsumerState::Working || !c.current)
         return;
     // A heartbeat refused by the 12-hour cap is simply not renewed; the message then times out as SQS would.
-    m_engine.changeMessageVisibility(c.spec->queue, c.current->receiptHandle, c.spec->heartbeatExtendBy, c.actor);
+    m_engine.changeMessageVisibility(c.spec->queue, c.current->receipt, c.spec->heartbeatExtendBy, c.actor);
     schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
 }
 
@@ -121,7 +121,7 @@ void Simulation::consumerWorkDone(size_t index)
     } else {
         ++c.stats.finished;
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, m.lane);
-        m_engine.deleteMessage(c.spec->queue, m.receiptHandle, c.actor);
+        m_engine.deleteMessage(c.spec->queue, m.receipt, c.actor);
     }
     endProcessing(m, !failed);
     consumerStartNext(index);

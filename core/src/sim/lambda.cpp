@@ -21,7 +21,7 @@ void Simulation::pollerPoll(size_t index)
     }
     if (result->pending) {
         p.poll = result->poll;
-        m_pollOwner[result->poll] = p.actor;
+        m_pollOwner.emplace_back(result->poll, p.actor);
         return;
     }
     pollerReceived(index, std::move(result.value().messages), 0);
@@ -68,7 +68,7 @@ void Simulation::invocationDone(size_t index)
             m_engine.recordActorEvent(Cause::ProcessingFailed, p.actor, m.lane, kNoQueue, p.timedOut ? 2 : 0);
         } else {
             m_engine.recordActorEvent(Cause::ProcessingFinished, p.actor, m.lane);
-            deletes.push_back(DeleteMessageBatchEntry { "m" + std::to_string(i), m.receiptHandle });
+            deletes.push_back(DeleteMessageBatchEntry { "m" + std::to_string(i), m_engine.receiptHandle(m.receipt) });
         }
         endProcessing(m, !failed);
     }

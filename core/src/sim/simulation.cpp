@@ -145,11 +145,15 @@ void Simulation::advanceTo(TimeMs time)
 
 void Simulation::dispatchPolls()
 {
-    for (auto& done : m_engine.takeCompletedPolls()) {
-        const auto owner = m_pollOwner.find(done.poll);
-        if (owner == m_pollOwner.end())
+    // The buffer is taken, not used in place: an actor that handles a poll may complete another one.
+    std::vector<CompletedPoll> completed;
+    completed.swap(m_completedPolls);
+    m_engine.takeCompletedPolls(completed);
+    for (auto& done : completed) {
+        const auto owner = std::lower_bound(m_pollOwner.begin(), m_pollOwner.end(), std::make_pair(done.poll, 0u));
+        if (owner == m_pollOwner.end() || owner->first != done.poll)
             continue;
-        const uint32_t actor = uint32_t(owner->second);
+        const uint32_t actor = owner->second;
         m_pollOwner.erase(owner);
         const auto [kind, slot] = m_actorSlots[actor];
         if (kind == ActorKind::Consumer)
@@ -157,6 +161,8 @@ void Simulation::dispatchPolls()
         else if (kind == ActorKind::LambdaPoller)
             pollerReceived(slot, std::move(done.messages), done.poll);
     }
+    completed.clear();
+    m_completedPolls.swap(completed);
 }
 
 void Simulation::run(const Agenda& item)

@@ -152,7 +152,9 @@ private:
     std::vector<std::unique_ptr<Poller>> m_pollers;
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
-    std::unordered_map<PollId, uint32_t> m_pollOwner; // pending poll -> actor id
+    // Pending polls and the actor that asked, by poll id (ids only grow: appended in order, found by binary search).
+    std::vector<std::pair<PollId, uint32_t>> m_pollOwner;
+    std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
     // By the message's first lane (a DLQ arrival is the same message). A deque: growing never copies it.
     std::deque<Processing> m_processing;
     std::vector<std::string> m_warnings;
