@@ -13,22 +13,22 @@ Simulation::Processing& Simulation::processingOf(MessageIndex lane)
     return m_processing[lane];
 }
 
-bool Simulation::startProcessing(const ReceivedMessage& message, uint32_t actor)
+bool Simulation::startProcessing(MessageIndex lane, uint32_t actor)
 {
     // Duplicate processing: it starts while an earlier processing of the same message is still going, or after
     // one already completed it.
-    Processing& p = processingOf(message.lane);
+    Processing& p = processingOf(lane);
     const bool duplicate = p.active > 0 || p.completed;
     ++p.active;
     if (duplicate)
         ++m_duplicates;
-    m_engine.recordActorEvent(Cause::ProcessingStarted, actor, message.lane, kNoQueue, duplicate ? 1 : 0);
+    m_engine.recordActorEvent(Cause::ProcessingStarted, actor, lane, kNoQueue, duplicate ? 1 : 0);
     return duplicate;
 }
 
-void Simulation::endProcessing(const ReceivedMessage& message, bool completed)
+void Simulation::endProcessing(MessageIndex lane, bool completed)
 {
-    Processing& p = processingOf(message.lane);
+    Processing& p = processingOf(lane);
     --p.active;
     p.completed = p.completed || completed;
 }
@@ -72,8 +72,12 @@ void Simulation::consumerReceived(size_t index, std::vector<ReceivedMessage> mes
         schedule(m_engine.now() + (wasLongPoll ? 0 : c.spec->idleDelay), ConsumerPoll, uint32_t(index), c.generation);
         return;
     }
-    for (auto& m : messages)
-        c.batch.push_back(std::move(m));
+    const auto& markers = c.spec->poison;
+    for (const auto& m : messages) {
+        const bool poison = std::any_of(markers.begin(), markers.end(),
+            [&](const std::string& marker) { return m.body.find(marker) != std::string::npos; });
+        c.batch.push_back(HeldMessage { m.lane, m.receipt, poison });
+    }
     consumerStartNext(index);
 }
 
@@ -86,10 +90,10 @@ void Simulation::consumerStartNext(size_t index)
         schedule(m_engine.now(), ConsumerPoll, uint32_t(index), c.generation);
         return;
     }
-    c.current = std::move(c.batch.front());
+    c.current = c.batch.front();
     c.batch.pop_front();
     c.state = ConsumerState::Working;
-    startProcessing(*c.current, c.actor);
+    startProcessing(c.current->lane, c.actor);
     schedule(m_engine.now() + draw(c.spec->processing), ConsumerWorkDone, uint32_t(index), c.generation);
     if (c.spec->heartbeatEvery)
         schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
@@ -111,9 +115,8 @@ void Simulation::consumerWorkDone(size_t index)
     if (c.state != ConsumerState::Working || !c.current)
         return;
     c.generation++; // drops the pending heartbeat of this message
-    const ReceivedMessage& m = *c.current;
-    const bool poison = std::any_of(c.spec->poison.begin(), c.spec->poison.end(),
-        [&](const std::string& marker) { return m.body.find(marker) != std::string::npos; });
+    const HeldMessage& m = *c.current;
+    const bool poison = m.poison;
     const bool failed = poison || m_random.chance(c.spec->failureProbability);
     if (failed) {
         ++c.stats.failed;
@@ -123,7 +126,7 @@ void Simulation::consumerWorkDone(size_t index)
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, m.lane);
         m_engine.deleteMessage(c.spec->queue, m.receipt, c.actor);
     }
-    endProcessing(m, !failed);
+    endProcessing(m.lane, !failed);
     consumerStartNext(index);
 }
 
@@ -137,7 +140,7 @@ bool Simulation::crashConsumer(size_t index)
     const int64_t held = int64_t(c.batch.size()) + (c.current ? 1 : 0);
     c.stats.heldAtCrash += held;
     if (c.current)
-        endProcessing(*c.current, false); // its work is lost; nothing is deleted on its behalf
+        endProcessing(c.current->lane, false); // its work is lost; nothing is deleted on its behalf
     m_engine.recordActorEvent(Cause::ConsumerCrashed, c.actor, c.current ? c.current->lane : kNoMessage,
         m_engine.queueIndex(c.spec->queue).value_or(kNoQueue), uint32_t(held));
     c.current.reset();

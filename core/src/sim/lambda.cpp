@@ -48,7 +48,7 @@ void Simulation::invoke(size_t index)
     const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
     ++m_lambdaRunning[p.lambda];
     for (const auto& m : p.batch)
-        startProcessing(m, p.actor);
+        startProcessing(m.lane, p.actor);
     const TimeMs runs = draw(spec.processing);
     p.timedOut = runs > spec.timeout;
     p.failed = p.timedOut || m_random.chance(spec.failureProbability);
@@ -70,7 +70,7 @@ void Simulation::invocationDone(size_t index)
             m_engine.recordActorEvent(Cause::ProcessingFinished, p.actor, m.lane);
             deletes.push_back(DeleteMessageBatchEntry { "m" + std::to_string(i), m_engine.receiptHandle(m.receipt) });
         }
-        endProcessing(m, !failed);
+        endProcessing(m.lane, !failed);
     }
     if (!deletes.empty())
         m_engine.deleteMessageBatch(spec.queue, deletes, p.actor);

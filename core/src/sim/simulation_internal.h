@@ -22,14 +22,21 @@ struct Simulation::Producer {
     int64_t rateSent = 0; // rate-driven messages sent so far
 };
 
+// What a consumer keeps of a message it received: no copy of the message, only what its work needs.
+struct HeldMessage {
+    MessageIndex lane = kNoMessage;
+    Receipt receipt;
+    bool poison = false; // its body has one of the consumer's poison markers: its processing always fails
+};
+
 struct Simulation::Consumer {
     const ConsumerSpec* spec = nullptr;
     uint32_t actor = 0;
     ConsumerState state = ConsumerState::Idle;
     uint64_t generation = 0; // bumped by a crash or restart: what was planned before is dropped
     PollId poll = 0; // the long poll it waits on
-    std::deque<ReceivedMessage> batch; // received, not started
-    std::optional<ReceivedMessage> current;
+    std::deque<HeldMessage> batch; // received, not started
+    std::optional<HeldMessage> current;
     ConsumerSummary stats;
     bool removed = false;
 };

@@ -131,8 +131,8 @@ private:
     void consumerStartNext(size_t index);
     void consumerWorkDone(size_t index);
     void consumerHeartbeat(size_t index);
-    bool startProcessing(const ReceivedMessage& message, uint32_t actor); // true: duplicate processing
-    void endProcessing(const ReceivedMessage& message, bool completed);
+    bool startProcessing(MessageIndex lane, uint32_t actor); // true: duplicate processing
+    void endProcessing(MessageIndex lane, bool completed);
 
     void pollerPoll(size_t index);
     void pollerReceived(size_t index, std::vector<ReceivedMessage> messages, PollId poll);
@@ -153,7 +153,8 @@ private:
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
     // Pending polls and the actor that asked, by poll id (ids only grow: appended in order, found by binary search).
-    std::vector<std::pair<PollId, uint32_t>> m_pollOwner;
+    // A deque: the oldest poll is usually the one answered, and a deque erases at its front without shifting.
+    std::deque<std::pair<PollId, uint32_t>> m_pollOwner;
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
     // By the message's first lane (a DLQ arrival is the same message). A deque: growing never copies it.
     std::deque<Processing> m_processing;
