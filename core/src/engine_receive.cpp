@@ -268,7 +268,6 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
             request.actor);
 
     ReceiveOutcome outcome;
-    outcome.messages.reserve(size_t(max));
     collect(queue, size_t(max), visibility, request.actor, outcome.messages);
     if (!outcome.messages.empty() || wait == 0) {
         logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::PollEnded,
