@@ -4,6 +4,7 @@
 #include "timeline_painter.h"
 
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
@@ -25,14 +26,18 @@ void paintExport(QPainter& p, const QRect& rect, const LaneModel& model, Timelin
     title.setBold(true);
     p.setFont(title);
     p.setPen(style.text);
-    p.drawText(QRect(rect.left() + 10, rect.top() + 4, rect.width() - 20, 24), Qt::AlignVCenter | Qt::AlignLeft,
-        request.title);
+    // A title or subtitle wider than the image ends in an ellipsis rather than being cut mid-word.
+    const int textWidth = rect.width() - 20;
+    p.drawText(QRect(rect.left() + 10, rect.top() + 4, textWidth, 24), Qt::AlignVCenter | Qt::AlignLeft,
+        QFontMetrics(title, p.device()).elidedText(request.title, Qt::ElideRight, textWidth));
     QFont body = p.font();
     body.setPixelSize(11);
     body.setBold(false);
     p.setFont(body);
-    p.drawText(QRect(rect.left() + 10, rect.top() + 28, rect.width() - 20, 16), Qt::AlignVCenter | Qt::AlignLeft,
-        request.subtitle.isEmpty() ? queueSettings(*model.engine()) : request.subtitle);
+    p.drawText(QRect(rect.left() + 10, rect.top() + 28, textWidth, 16), Qt::AlignVCenter | Qt::AlignLeft,
+        QFontMetrics(body, p.device())
+            .elidedText(request.subtitle.isEmpty() ? queueSettings(*model.engine()) : request.subtitle, Qt::ElideRight,
+                textWidth));
     // Rows shrink to show every lane when they can (down to 4 px); labels stay only where rows are tall enough.
     const QRect timeline = rect.adjusted(0, kTitleHeight, 0, 0);
     TimelinePainter probe(model, style);
