@@ -380,6 +380,7 @@ Status Engine::setQueueAttributes(const std::string& name, const AttributeMap& a
         return refuse(queue.index, *error);
     const bool delayChanged = applied->delaySeconds != queue.attributes.delaySeconds;
     queue.attributes = std::move(applied).value();
+    queue.expiryBound = INT64_MIN; // the retention may have changed
     queue.modifiedAt = m_now;
     std::string text;
     for (const auto& [key, value] : attributes)

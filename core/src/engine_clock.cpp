@@ -39,11 +39,32 @@ TimeMs Engine::nextExpiry(QueueState& queue)
     return oldest + queue.attributes.messageRetentionPeriod * 1000;
 }
 
+void Engine::lowerExpiryBound(QueueState& queue, TimeMs enqueuedAt)
+{
+    const TimeMs expiry = enqueuedAt + queue.attributes.messageRetentionPeriod * 1000;
+    queue.expiryBound = std::min(queue.expiryBound, expiry);
+}
+
 TimeMs Engine::nextDueTime()
 {
     TimeMs due = m_timers.empty() ? INT64_MAX : m_timers.top().at;
-    for (const auto& queue : m_queues)
-        due = std::min(due, nextExpiry(*queue));
+    for (const auto& queue : m_queues) {
+        queue->expiryBound = nextExpiry(*queue);
+        due = std::min(due, queue->expiryBound);
+    }
+    return due;
+}
+
+TimeMs Engine::nextDueBound()
+{
+    TimeMs due = m_timers.empty() ? INT64_MAX : m_timers.top().at;
+    // A bound still in the future stands for the exact expiry: nothing can expire before it. Reached, it is
+    // replaced by the exact time (which may be later: the oldest messages were deleted meanwhile).
+    for (const auto& queue : m_queues) {
+        if (queue->expiryBound <= m_now)
+            queue->expiryBound = nextExpiry(*queue);
+        due = std::min(due, queue->expiryBound);
+    }
     return due;
 }
 
@@ -69,7 +90,7 @@ void Engine::advanceTo(TimeMs time)
 {
     flushWakeups();
     for (;;) {
-        const TimeMs due = nextDueTime();
+        const TimeMs due = nextDueBound();
         if (due > time)
             break;
         m_now = std::max(m_now, due);

@@ -39,6 +39,9 @@ struct QueueState {
     std::priority_queue<std::pair<TimeMs, MessageIndex>, std::vector<std::pair<TimeMs, MessageIndex>>, std::greater<>>
         lateArrivals;
     size_t liveMessages = 0; // non-terminal messages (for compacting byEnqueue)
+    // Never later than the queue's next retention expiry (nextDueTime's shortcut: the exact time is recomputed only
+    // once the clock reaches this). Lowered by every arrival; INT64_MIN (recompute) when the retention changes.
+    TimeMs expiryBound = INT64_MIN;
 
     // FIFO queues.
     bool deduplicateByGroup = false; // DeduplicationScope as created: later changes have no effect (AWS-snap)

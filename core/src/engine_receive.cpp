@@ -140,6 +140,7 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane)
         dlq.lateArrivals.emplace(enqueued, arrival);
     else
         dlq.byEnqueue.push_back(arrival);
+    lowerExpiryBound(dlq, enqueued);
     ++dlq.liveMessages;
     enterCounters(dlq, MessageState::Visible);
     logEvent(m_now, arrival, dlq.index, MessageState::None, MessageState::Visible, Cause::ArriveFromDlqSource, kNoActor,

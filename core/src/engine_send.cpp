@@ -76,6 +76,7 @@ MessageIndex Engine::newLane(QueueState& queue, TimeMs delayMs, Cause cause, uin
     record.enqueuedAt = m_now;
     record.queue = queue.index;
     queue.byEnqueue.push_back(lane);
+    lowerExpiryBound(queue, record.enqueuedAt);
     ++queue.liveMessages;
     const MessageState to = delayMs > 0 ? MessageState::Delayed : MessageState::Visible;
     record.state = to;

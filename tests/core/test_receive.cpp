@@ -205,6 +205,36 @@ TEST_CASE(
     CHECK(f.counters("q") == counts(0, 0, 0));
 }
 
+TEST_CASE("retention: the next expiry is exact after the oldest message ends - the loop's bound only earlier",
+    "[retention][clock]")
+{
+    Fixture f;
+    f.create("q", { { "MessageRetentionPeriod", "60" } });
+    f.send("q", "a");
+    f.advanceSeconds(10);
+    const auto b = f.send("q", "b");
+    const auto got = f.receive("q");
+    REQUIRE(f.engine.deleteMessage("q", got[0].receiptHandle).ok()); // "a" ends: "b" is the oldest now
+    f.engine.advanceTo(40000); // past the deleted message's visibility timer, which stays due until then
+    CHECK(f.engine.nextDueBound() == 60000); // still "a"'s expiry: earlier than anything due, never later
+    f.engine.advanceTo(69999); // steps to 60 s and finds nothing to expire there
+    CHECK(f.engine.message(b.lane).state == MessageState::Visible);
+    CHECK(f.engine.nextDueTime() == 70000);
+    CHECK(f.engine.nextDueBound() == 70000);
+    f.engine.advanceTo(70000);
+    CHECK(f.engine.message(b.lane).state == MessageState::Expired);
+    CHECK(f.engine.log()[f.engine.log().size() - 1].time == 70000);
+    CHECK(f.engine.nextDueTime() == INT64_MAX);
+    // A new arrival brings the bound down with it: its expiry is not missed.
+    const auto c = f.send("q", "c");
+    CHECK(f.engine.nextDueBound() == 130000);
+    f.engine.advanceTo(129999);
+    CHECK(f.engine.message(c.lane).state == MessageState::Visible);
+    f.engine.advanceTo(200000);
+    CHECK(f.engine.message(c.lane).state == MessageState::Expired);
+    CHECK(f.engine.log()[f.engine.log().size() - 1].time == 130000);
+}
+
 TEST_CASE("the clock fires transitions in time order and never goes backwards", "[clock]")
 {
     Fixture f;

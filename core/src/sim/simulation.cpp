@@ -124,10 +124,16 @@ TimeMs Simulation::nextEventTime()
     return std::min(agenda, m_engine.nextDueTime());
 }
 
+TimeMs Simulation::nextStepBound()
+{
+    const TimeMs agenda = m_agenda.empty() ? INT64_MAX : m_agenda.top().at;
+    return std::min(agenda, m_engine.nextDueBound());
+}
+
 void Simulation::advanceTo(TimeMs time)
 {
     for (;;) {
-        const TimeMs next = nextEventTime();
+        const TimeMs next = nextStepBound();
         if (next > time)
             break;
         m_engine.advanceTo(next);

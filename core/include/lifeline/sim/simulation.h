@@ -131,6 +131,7 @@ private:
     void consumerStartNext(size_t index);
     void consumerWorkDone(size_t index);
     void consumerHeartbeat(size_t index);
+    TimeMs nextStepBound(); // nextEventTime() or earlier, cheaply (Engine::nextDueBound): for advanceTo
     bool startProcessing(MessageIndex lane, uint32_t actor); // true: duplicate processing
     void endProcessing(MessageIndex lane, bool completed);
 
