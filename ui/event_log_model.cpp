@@ -176,6 +176,26 @@ QString EventLogModel::text(size_t event, int column) const
                                                           : QString();
         case lifeline::Cause::Receive:
             return tr("receive #%1").arg(e.detail);
+        case lifeline::Cause::PollStarted:
+            return tr("waiting (poll %1)").arg(e.detail);
+        case lifeline::Cause::PollEnded:
+            return e.detail == 0 ? tr("empty receive")
+                : e.detail == 1  ? tr("1 message")
+                                 : tr("%1 messages").arg(e.detail);
+        case lifeline::Cause::VisibilityChanged:
+            return tr("VisibilityTimeout=%1").arg(e.detail);
+        case lifeline::Cause::DelayChanged:
+            return tr("DelaySeconds=%1").arg(e.detail);
+        case lifeline::Cause::MoveToDlq:
+            return e.detail < m_engine->queueCount()
+                ? tr("to %1").arg(QString::fromStdString(m_engine->queueInfo(QueueIndex(e.detail)).name))
+                : QString();
+        case lifeline::Cause::ProcessingStarted:
+            return e.detail == 1 ? tr("duplicate processing") : QString();
+        case lifeline::Cause::ProcessingFailed:
+            return e.detail == 1 ? tr("poison message") : e.detail == 2 ? tr("function timed out") : tr("failed");
+        case lifeline::Cause::ConsumerCrashed:
+            return e.detail == 1 ? tr("held 1 message") : tr("held %1 messages").arg(e.detail);
         default:
             return {};
         }

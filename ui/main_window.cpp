@@ -434,7 +434,9 @@ void MainWindow::refresh()
                             .arg(counters.inFlight)
                             .arg(counters.delayed));
     }
-    html += QStringLiteral("<p>%1</p>").arg(tr("%n event(s) in the log", nullptr, int(m_engine->log().size())));
+    const size_t events = m_engine->log().size();
+    html += QStringLiteral("<p>%1</p>")
+                .arg(events == 1 ? tr("1 event in the log") : tr("%L1 events in the log").arg(qulonglong(events)));
     if (m_simulation)
         html += QStringLiteral("<p>%1</p>")
                     .arg(tr("duplicate processing: %1").arg(m_simulation->duplicateProcessings()));

@@ -389,7 +389,7 @@ void QueueControls::setConsumerCount(int count)
     for (int n = int(live.size()); n > count; --n)
         m_simulation->removeConsumer(live[size_t(n) - 1]);
     emit consumersChanged();
-    emit applied(tr("%n consumer(s) on %1", nullptr, count).arg(queue()));
+    emit applied((count == 1 ? tr("1 consumer on %1") : tr("%1 consumers on %2").arg(count)).arg(queue()));
 }
 
 } // namespace lifeline::ui

@@ -1,0 +1,54 @@
+// The event log's detail column: what each actor event means, in words (the engine stores only a number).
+#include "event_log_model.h"
+#include "test_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace lifeline;
+using lifeline::test::application;
+
+namespace {
+QString detailOf(const ui::EventLogModel& model, Cause cause, int occurrence = 0)
+{
+    for (int row = 0; row < model.rowCount(); ++row) {
+        if (model.data(model.index(row, ui::EventLogModel::Cause)).toString() == QString::fromLatin1(toString(cause))
+            && occurrence-- == 0)
+            return model.data(model.index(row, ui::EventLogModel::Detail)).toString();
+    }
+    return QStringLiteral("<no such event>");
+}
+} // namespace
+
+TEST_CASE("event log: polls, visibility changes, crashes and failures say what happened in words", "[ui][eventlog]")
+{
+    application();
+    Engine engine;
+    REQUIRE(engine.createQueue("q").ok());
+    ReceiveMessageRequest receive;
+    receive.queue = "q";
+    receive.actor = 1;
+    REQUIRE(engine.receiveMessage(receive).ok()); // empty short poll
+    receive.waitTimeSeconds = 5;
+    REQUIRE(engine.receiveMessage(receive)->pending); // a long poll that waits
+    SendMessageRequest send;
+    send.queue = "q";
+    send.body = "a";
+    REQUIRE(engine.sendMessage(send).ok()); // answers the long poll with one message
+    const auto handle = engine.takeCompletedPolls().at(0).messages.at(0).receiptHandle;
+    REQUIRE(engine.changeMessageVisibility("q", handle, 45, 1).ok());
+    engine.recordActorEvent(Cause::ConsumerCrashed, 1, 0, 0, 3);
+    engine.recordActorEvent(Cause::ProcessingFailed, 1, 0, kNoQueue, 1);
+    engine.recordActorEvent(Cause::ProcessingStarted, 1, 0, kNoQueue, 1);
+
+    ui::EventLogModel model;
+    model.setEngine(&engine, { "operator", "worker" });
+    model.sync();
+    CHECK(detailOf(model, Cause::PollEnded, 0) == QStringLiteral("empty receive"));
+    CHECK(detailOf(model, Cause::PollStarted) == QStringLiteral("waiting (poll 1)"));
+    CHECK(detailOf(model, Cause::PollEnded, 1) == QStringLiteral("1 message"));
+    CHECK(detailOf(model, Cause::Receive) == QStringLiteral("receive #1"));
+    CHECK(detailOf(model, Cause::VisibilityChanged) == QStringLiteral("VisibilityTimeout=45"));
+    CHECK(detailOf(model, Cause::ConsumerCrashed) == QStringLiteral("held 3 messages"));
+    CHECK(detailOf(model, Cause::ProcessingFailed) == QStringLiteral("poison message"));
+    CHECK(detailOf(model, Cause::ProcessingStarted) == QStringLiteral("duplicate processing"));
+}
