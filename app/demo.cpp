@@ -1,6 +1,7 @@
 #include "demo.h"
 
 #include "lifeline/engine.h"
+#include "lifeline/event_text.h"
 
 #include <iomanip>
 #include <ostream>
@@ -39,10 +40,9 @@ void printLog(const Engine& engine, std::ostream& out)
         if (e.message != kNoMessage)
             out << "  " << engine.message(e.message).messageId().substr(0, 8) << "  " << toString(e.from) << " -> "
                 << toString(e.to);
-        if (e.actor != kNoActor)
-            out << "  by consumer " << e.actor;
+        out << "  by " << actorName({}, e.actor);
         if (e.cause == Cause::Receive)
-            out << "  (receive #" << e.detail << ")";
+            out << "  (receive #" << e.receiveNumber() << ")";
         out << '\n';
     }
 }

@@ -15,7 +15,7 @@ using endpoint::HttpResponse;
 struct EndpointServer::Connection {
     QTcpSocket* socket = nullptr;
     HttpParser parser;
-    uint32_t actor = kNoActor;
+    uint32_t actor = kSqsActor; // SQS stands for "not named yet": a connection gets its actor with its first request
     std::string peer; // 127.0.0.1:54321
     // A parked ReceiveMessage: answered when its poll completes.
     PollId poll = 0;
@@ -194,7 +194,7 @@ std::string EndpointServer::nextRequestId()
 
 uint32_t EndpointServer::actorFor(Connection* connection, std::string_view userAgent)
 {
-    if (connection->actor != kNoActor)
+    if (connection->actor != kSqsActor)
         return connection->actor;
     // "Boto3/1.26.27 Python/3.11.2 ..." -> "Boto3/1.26.27": the first product names the client well enough.
     const std::string agent(userAgent.substr(0, userAgent.find(' ')));

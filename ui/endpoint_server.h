@@ -75,7 +75,7 @@ private:
     TimeMs m_virtualAtStart = 0;
     std::unordered_map<QTcpSocket*, std::unique_ptr<Connection>> m_connections;
     std::unordered_map<PollId, Connection*> m_waiting;
-    std::vector<std::string> m_actorNames { "operator" };
+    std::vector<std::string> m_actorNames { "SQS", "operator" }; // actors 0 and 1 (event_log.h)
     size_t m_requests = 0;
     uint64_t m_requestCounter = 0;
 };

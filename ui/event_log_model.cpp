@@ -1,5 +1,6 @@
 #include "event_log_model.h"
 
+#include "lifeline/event_text.h"
 #include "lifeline/sim/duration.h"
 
 #include <algorithm>
@@ -89,14 +90,14 @@ bool EventLogModel::matches(size_t event) const
         return true;
     if (has(toString(e.cause)))
         return true;
-    if (e.actor != kNoActor && e.actor < m_actorNames.size() && has(m_actorNames[e.actor]))
+    if (has(actorName(m_actorNames, e.actor)))
         return true;
     switch (e.cause) {
     case lifeline::Cause::RequestRefused:
     case lifeline::Cause::AttributesChanged:
     case lifeline::Cause::Warning:
     case lifeline::Cause::OperatorAction:
-        if (e.detail < m_engine->log().textCount() && has(m_engine->log().text(e.detail)))
+        if (e.textIndex() < m_engine->log().textCount() && has(m_engine->log().text(e.textIndex())))
             return true;
         break;
     default:
@@ -162,43 +163,9 @@ QString EventLogModel::text(size_t event, int column) const
     case Cause:
         return QString::fromLatin1(toString(e.cause));
     case Actor:
-        if (e.actor == kNoActor)
-            return {};
-        return e.actor < m_actorNames.size() ? QString::fromStdString(m_actorNames[e.actor])
-                                             : tr("client %1").arg(e.actor);
+        return QString::fromStdString(actorName(m_actorNames, e.actor));
     case Detail:
-        switch (e.cause) {
-        case lifeline::Cause::RequestRefused:
-        case lifeline::Cause::AttributesChanged:
-        case lifeline::Cause::Warning:
-        case lifeline::Cause::OperatorAction:
-            return e.detail < m_engine->log().textCount() ? QString::fromStdString(m_engine->log().text(e.detail))
-                                                          : QString();
-        case lifeline::Cause::Receive:
-            return tr("receive #%1").arg(e.detail);
-        case lifeline::Cause::PollStarted:
-            return tr("waiting (poll %1)").arg(e.detail);
-        case lifeline::Cause::PollEnded:
-            return e.detail == 0 ? tr("empty receive")
-                : e.detail == 1  ? tr("1 message")
-                                 : tr("%1 messages").arg(e.detail);
-        case lifeline::Cause::VisibilityChanged:
-            return tr("VisibilityTimeout=%1").arg(e.detail);
-        case lifeline::Cause::DelayChanged:
-            return tr("DelaySeconds=%1").arg(e.detail);
-        case lifeline::Cause::MoveToDlq:
-            return e.detail < m_engine->queueCount()
-                ? tr("to %1").arg(QString::fromStdString(m_engine->queueInfo(QueueIndex(e.detail)).name))
-                : QString();
-        case lifeline::Cause::ProcessingStarted:
-            return e.detail == 1 ? tr("duplicate processing") : QString();
-        case lifeline::Cause::ProcessingFailed:
-            return e.detail == 1 ? tr("poison message") : e.detail == 2 ? tr("function timed out") : tr("failed");
-        case lifeline::Cause::ConsumerCrashed:
-            return e.detail == 1 ? tr("held 1 message") : tr("held %1 messages").arg(e.detail);
-        default:
-            return {};
-        }
+        return QString::fromStdString(eventDetail(*m_engine, e));
     }
     return {};
 }

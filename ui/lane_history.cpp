@@ -1,66 +1,8 @@
 #include "lane_history.h"
 
-#include "lifeline/sim/duration.h"
-
-#include <QObject>
+#include "lifeline/event_text.h"
 
 namespace lifeline::ui {
-
-namespace {
-QString describe(const Engine& engine, const Event& e, const QString& who)
-{
-    const QString by = who.isEmpty() ? QString() : QObject::tr(" by %1").arg(who);
-    switch (e.cause) {
-    case Cause::Send:
-        return e.to == MessageState::Delayed
-            ? QObject::tr("sent%1, delayed until %2")
-                  .arg(by, QString::fromStdString(sim::formatDuration(engine.message(e.message).dueAt)))
-            : QObject::tr("sent%1").arg(by);
-    case Cause::Receive:
-        return QObject::tr("receive #%1%2").arg(e.detail).arg(by);
-    case Cause::VisibilityTimeout:
-        return QObject::tr("visibility timeout ended: visible again");
-    case Cause::VisibilityChanged:
-        return e.detail == 0 ? QObject::tr("visibility set to 0%1: visible at once").arg(by)
-                             : QObject::tr("visibility extended to %1 s%2").arg(e.detail).arg(by);
-    case Cause::Delete:
-        return QObject::tr("deleted%1").arg(by);
-    case Cause::MoveToDlq:
-        return QObject::tr("moved to the DLQ %1")
-            .arg(QString::fromStdString(engine.queueInfo(QueueIndex(e.detail)).name));
-    case Cause::ArriveFromDlqSource:
-        return QObject::tr("arrived in this DLQ (same MessageId)");
-    case Cause::Expiry:
-        return QObject::tr("expired: retention period passed");
-    case Cause::Purge:
-        return QObject::tr("purged");
-    case Cause::Redrive:
-        return QObject::tr("redriven to its source as a new message");
-    case Cause::ArriveFromRedrive:
-        return QObject::tr("arrived by redrive (a new message)");
-    case Cause::DelayEnded:
-        return QObject::tr("delay ended: visible");
-    case Cause::DelayChanged:
-        return QObject::tr("queue delay changed to %1 s (FIFO: applies to waiting messages)").arg(e.detail);
-    case Cause::ProcessingStarted:
-        return e.detail == 1 ? QObject::tr("processing started%1: DUPLICATE processing").arg(by)
-                             : QObject::tr("processing started%1").arg(by);
-    case Cause::ProcessingFinished:
-        return QObject::tr("processing finished%1").arg(by);
-    case Cause::ProcessingFailed:
-        return e.detail == 1 ? QObject::tr("processing failed%1 (poison message)").arg(by)
-            : e.detail == 2  ? QObject::tr("function timed out%1").arg(by)
-                             : QObject::tr("processing failed%1").arg(by);
-    case Cause::ConsumerCrashed:
-        return QObject::tr("%1 crashed while holding it").arg(who);
-    case Cause::RequestRefused:
-        return QObject::tr("refused: %1").arg(QString::fromStdString(engine.log().text(e.detail)));
-    default:
-        return QString::fromLatin1(toString(e.cause));
-    }
-}
-
-} // namespace
 
 std::vector<HistoryEntry> laneHistory(
     const Engine& engine, const LaneIndex& index, MessageIndex lane, const std::vector<std::string>& actorNames)
@@ -81,10 +23,7 @@ std::vector<HistoryEntry> laneHistory(
         for (uint32_t ev = index.lane(l).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
             const Event& e = engine.log()[ev];
             HistoryEntry entry { e.time, e.queue, e.from, e.to, e.cause, e.actor, {} };
-            const QString who = e.actor == kNoActor ? QString()
-                : e.actor < actorNames.size()       ? QString::fromStdString(actorNames[e.actor])
-                                                    : QObject::tr("client %1").arg(e.actor);
-            entry.text = describe(engine, e, who);
+            entry.text = QString::fromStdString(eventSentence(engine, e, actorName(actorNames, e.actor)));
             out.push_back(std::move(entry));
         }
     }

@@ -66,7 +66,7 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
                 m_notes.resize(e.queue + 1);
             m_notes[e.queue].push_back(index);
         }
-        if (e.actor != kNoActor && isActorWork(e.cause)) {
+        if (e.actor >= kFirstActor && isActorWork(e.cause)) {
             while (m_actorSteps.size() <= e.actor)
                 m_actorSteps.push_back(std::make_unique<ChunkedVector<ActorStep, 12>>());
             if (m_openPoll.size() <= e.actor)

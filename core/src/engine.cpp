@@ -148,6 +148,12 @@ void Engine::recordActorEvent(
     logEvent(m_now, lane, queue, state, state, cause, actor, detail);
 }
 
+void Engine::noEffect(MessageIndex lane, NoEffectKind kind, uint32_t actor)
+{
+    const MessageRecord& record = m_messages[lane];
+    logEvent(m_now, lane, record.queue, record.state, record.state, Cause::NoEffect, actor, uint32_t(kind));
+}
+
 SqsError Engine::refuse(QueueIndex queue, SqsError error, uint32_t actor, MessageIndex lane)
 {
     const uint32_t text = m_log.addText(error.code + ": " + error.message);
@@ -181,8 +187,8 @@ std::optional<SqsError> Engine::validateRedrive(const QueueState& queue, const Q
     return std::nullopt;
 }
 
-Result<std::string> Engine::createQueue(
-    const std::string& name, const AttributeMap& attributes, const std::map<std::string, std::string>& tags)
+Result<std::string> Engine::createQueue(const std::string& name, const AttributeMap& attributes,
+    const std::map<std::string, std::string>& tags, uint32_t actor)
 {
     const bool fifoName = name.ends_with(".fifo");
     const auto fifoAttribute = attributes.find("FifoQueue");
@@ -191,21 +197,23 @@ Result<std::string> Engine::createQueue(
     if (!validQueueName(name))
         return refuse(kNoQueue,
             makeError(codes::InvalidParameterValue,
-                "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"));
+                "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length"),
+            actor);
     if (fifoAttribute != attributes.end() && !fifoName && !fifoRequested)
-        return refuse(kNoQueue, makeError(codes::InvalidAttributeName, "Unknown Attribute FifoQueue."));
+        return refuse(kNoQueue, makeError(codes::InvalidAttributeName, "Unknown Attribute FifoQueue."), actor);
     if (fifoName != fifoRequested)
         return refuse(kNoQueue,
             makeError(codes::InvalidParameterValue,
                 "The name of a FIFO queue can only include alphanumeric characters, hyphens, or underscores, must "
-                "end with .fifo suffix and be 1 to 80 in length."));
+                "end with .fifo suffix and be 1 to 80 in length."),
+            actor);
     QueueAttributes defaults;
     defaults.fifo = fifoName;
     if (m_options.limits == AwsLimits::Aws2023)
         defaults.maximumMessageSize = 262144;
     auto applied = applyAttributes(defaults, attributes, { true, fifoName });
     if (!applied)
-        return refuse(kNoQueue, applied.error());
+        return refuse(kNoQueue, applied.error(), actor);
 
     if (QueueState* existing = findQueue(name)) {
         for (const auto& [key, value] : attributes) {
@@ -213,16 +221,18 @@ Result<std::string> Engine::createQueue(
             if (attributeValue(applied.value(), key) != attributeValue(existing->attributes, key))
                 return refuse(existing->index,
                     makeError(codes::QueueAlreadyExists,
-                        "A queue already exists with the same name and a different value for attribute " + key));
+                        "A queue already exists with the same name and a different value for attribute " + key),
+                    actor);
         }
         return name;
     }
     if (auto it = m_recentlyDeleted.find(name); it != m_recentlyDeleted.end() && m_now - it->second < 60000)
         return refuse(kNoQueue,
             makeError(codes::QueueDeletedRecently,
-                "You must wait 60 seconds after deleting a queue before you can create another with the same name."));
+                "You must wait 60 seconds after deleting a queue before you can create another with the same name."),
+            actor);
     if (m_queues.size() >= kNoQueue)
-        return refuse(kNoQueue, makeError(codes::InvalidParameterValue, "Too many queues."));
+        return refuse(kNoQueue, makeError(codes::InvalidParameterValue, "Too many queues."), actor);
 
     auto queue = std::make_unique<QueueState>();
     queue->index = QueueIndex(m_queues.size());
@@ -234,9 +244,9 @@ Result<std::string> Engine::createQueue(
     queue->createdAt = queue->modifiedAt = m_now;
     queue->deduplicateByGroup = queue->attributes.deduplicationScope == "messageGroup";
     if (auto error = validateRedrive(*queue, queue->attributes))
-        return refuse(kNoQueue, *error);
+        return refuse(kNoQueue, *error, actor);
     m_queueInfo.push_back(QueueInfo { name, queue->arn, true, queue->attributes.fifo, m_now });
-    logEvent(m_now, kNoMessage, queue->index, MessageState::None, MessageState::None, Cause::QueueCreated);
+    logEvent(m_now, kNoMessage, queue->index, MessageState::None, MessageState::None, Cause::QueueCreated, actor);
     m_queues.push_back(std::move(queue));
     return name;
 }
@@ -259,13 +269,13 @@ std::vector<std::string> Engine::listQueues(const std::string& prefix) const
     return names;
 }
 
-Status Engine::deleteQueue(const std::string& name)
+Status Engine::deleteQueue(const std::string& name, uint32_t actor)
 {
     auto found = requireQueue(name);
     if (!found)
-        return refuse(kNoQueue, found.error());
+        return refuse(kNoQueue, found.error(), actor);
     QueueState& queue = *found.value();
-    endAllMessages(queue, MessageState::Purged, Cause::QueueDeleted);
+    endAllMessages(queue, MessageState::Purged, Cause::QueueDeleted, actor);
     while (!queue.polls.empty()) {
         const size_t slot = queue.polls.front();
         queue.polls.pop_front();
@@ -283,27 +293,28 @@ Status Engine::deleteQueue(const std::string& name)
     purgeDeduplication(queue);
     m_queueInfo[queue.index].alive = false;
     m_recentlyDeleted[name] = m_now;
-    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::QueueDeleted);
+    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::QueueDeleted, actor);
     return Ok {};
 }
 
-Status Engine::purgeQueue(const std::string& name)
+Status Engine::purgeQueue(const std::string& name, uint32_t actor)
 {
     auto found = requireQueue(name);
     if (!found)
-        return refuse(kNoQueue, found.error());
+        return refuse(kNoQueue, found.error(), actor);
     QueueState& queue = *found.value();
     if (queue.lastPurgeAt != INT64_MIN && m_now - queue.lastPurgeAt < 60000)
         return refuse(queue.index,
             makeError(codes::PurgeQueueInProgress,
-                "Only one PurgeQueue operation on " + queue.name + " is allowed every 60 seconds.", 403));
+                "Only one PurgeQueue operation on " + queue.name + " is allowed every 60 seconds.", 403),
+            actor);
     queue.lastPurgeAt = m_now;
-    endAllMessages(queue, MessageState::Purged, Cause::Purge);
+    endAllMessages(queue, MessageState::Purged, Cause::Purge, actor);
     purgeDeduplication(queue); // AWS-val test_purge_queue_clears_fifo_deduplication_cache
     return Ok {};
 }
 
-void Engine::endAllMessages(QueueState& queue, MessageState to, Cause cause)
+void Engine::endAllMessages(QueueState& queue, MessageState to, Cause cause, uint32_t actor)
 {
     std::vector<MessageIndex> lanes(queue.byEnqueue.begin(), queue.byEnqueue.end());
     for (; !queue.lateArrivals.empty(); queue.lateArrivals.pop())
@@ -311,7 +322,7 @@ void Engine::endAllMessages(QueueState& queue, MessageState to, Cause cause)
     std::sort(lanes.begin(), lanes.end()); // the log lists them in lane order, whatever their enqueue times
     for (const MessageIndex lane : lanes)
         if (m_messages[lane].queue == queue.index && isLive(m_messages[lane].state))
-            endMessage(queue, lane, to, cause);
+            endMessage(queue, lane, to, cause, actor);
     queue.ready.clear();
     queue.byEnqueue.clear();
     queue.groups.clear();
@@ -367,29 +378,30 @@ Result<AttributeMap> Engine::getQueueAttributes(const std::string& name, const s
     return out;
 }
 
-Status Engine::setQueueAttributes(const std::string& name, const AttributeMap& attributes)
+Status Engine::setQueueAttributes(const std::string& name, const AttributeMap& attributes, uint32_t actor)
 {
     auto found = requireQueue(name);
     if (!found)
-        return refuse(kNoQueue, found.error());
+        return refuse(kNoQueue, found.error(), actor);
     QueueState& queue = *found.value();
     auto applied = applyAttributes(queue.attributes, attributes, { false, queue.fifo() });
     if (!applied)
-        return refuse(queue.index, applied.error());
+        return refuse(queue.index, applied.error(), actor);
     if (auto error = validateRedrive(queue, applied.value()))
-        return refuse(queue.index, *error);
-    const bool delayChanged = applied->delaySeconds != queue.attributes.delaySeconds;
+        return refuse(queue.index, *error, actor);
+    const int64_t oldDelay = queue.attributes.delaySeconds;
+    const bool delayChanged = applied->delaySeconds != oldDelay;
     queue.attributes = std::move(applied).value();
     queue.expiryBound = INT64_MIN; // the retention may have changed
     queue.modifiedAt = m_now;
     std::string text;
     for (const auto& [key, value] : attributes)
         text += (text.empty() ? "" : ", ") + key + "=" + value;
-    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::AttributesChanged, kNoActor,
+    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::AttributesChanged, actor,
         m_log.addText(text));
     // A FIFO queue's delay is retroactive; a standard queue's affects new messages only (AWS-doc sqs-delay-queues).
     if (delayChanged && queue.fifo())
-        applyFifoDelayChange(queue);
+        applyFifoDelayChange(queue, oldDelay, actor);
     flushWakeups();
     return Ok {};
 }
@@ -407,21 +419,21 @@ Result<std::vector<std::string>> Engine::listDeadLetterSourceQueues(const std::s
     return sources;
 }
 
-Status Engine::tagQueue(const std::string& name, const std::map<std::string, std::string>& tags)
+Status Engine::tagQueue(const std::string& name, const std::map<std::string, std::string>& tags, uint32_t actor)
 {
     auto found = requireQueue(name);
     if (!found)
-        return refuse(kNoQueue, found.error());
+        return refuse(kNoQueue, found.error(), actor);
     for (const auto& [key, value] : tags)
         found.value()->tags[key] = value;
     return Ok {};
 }
 
-Status Engine::untagQueue(const std::string& name, const std::vector<std::string>& keys)
+Status Engine::untagQueue(const std::string& name, const std::vector<std::string>& keys, uint32_t actor)
 {
     auto found = requireQueue(name);
     if (!found)
-        return refuse(kNoQueue, found.error());
+        return refuse(kNoQueue, found.error(), actor);
     for (const auto& key : keys)
         found.value()->tags.erase(key);
     return Ok {};

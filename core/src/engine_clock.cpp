@@ -163,9 +163,10 @@ void Engine::flushWakeups()
     }
 }
 
-void Engine::applyFifoDelayChange(QueueState& queue)
+void Engine::applyFifoDelayChange(QueueState& queue, int64_t oldDelaySeconds, uint32_t actor)
 {
     const TimeMs delayMs = queue.attributes.delaySeconds * 1000;
+    const uint32_t change = Event::delayChange(uint32_t(oldDelaySeconds), uint32_t(queue.attributes.delaySeconds));
     for (const MessageIndex lane : queue.byEnqueue) {
         MessageRecord& record = m_messages[lane];
         if (record.state != MessageState::Delayed || record.queue != queue.index)
@@ -175,14 +176,14 @@ void Engine::applyFifoDelayChange(QueueState& queue)
             leaveCounters(queue, MessageState::Delayed);
             enterCounters(queue, MessageState::Visible);
             record.state = MessageState::Visible;
-            logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Visible, Cause::DelayChanged,
-                kNoActor, uint32_t(queue.attributes.delaySeconds));
+            logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Visible, Cause::DelayChanged, actor,
+                change);
             markAvailable(queue, lane);
         } else if (due != record.dueAt) {
             record.dueAt = due;
             addTimer(due, DelayEnd, lane);
-            logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Delayed, Cause::DelayChanged,
-                kNoActor, uint32_t(queue.attributes.delaySeconds));
+            logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Delayed, Cause::DelayChanged, actor,
+                change);
         }
     }
 }

@@ -63,7 +63,7 @@ struct Engine::PendingPoll {
     QueueIndex queue = kNoQueue;
     size_t max = 1;
     int64_t visibilitySeconds = 30;
-    uint32_t actor = kNoActor;
+    uint32_t actor = kOperatorActor;
     TimeMs deadline = 0;
 };
 

@@ -17,35 +17,38 @@ SqsError notFound(const char* parameter)
 } // namespace
 
 Result<std::string> Engine::startMessageMoveTask(const std::string& sourceArn,
-    const std::optional<std::string>& destinationArn, std::optional<int64_t> maxNumberOfMessagesPerSecond)
+    const std::optional<std::string>& destinationArn, std::optional<int64_t> maxNumberOfMessagesPerSecond,
+    uint32_t actor)
 {
     QueueState* source = findQueueByArn(sourceArn);
     if (!source)
-        return refuse(kNoQueue, notFound("SourceArn"));
+        return refuse(kNoQueue, notFound("SourceArn"), actor);
     bool isDeadLetterQueue = false;
     for (const auto& q : m_queues)
         if (q->alive && q->attributes.redrivePolicy && q->attributes.redrivePolicy->deadLetterTargetArn == sourceArn)
             isDeadLetterQueue = true;
     if (!isDeadLetterQueue)
         return refuse(source->index,
-            makeError(codes::InvalidParameterValue, "Source queue must be configured as a Dead Letter Queue."));
+            makeError(codes::InvalidParameterValue, "Source queue must be configured as a Dead Letter Queue."), actor);
     QueueState* destination = nullptr;
     if (destinationArn) {
         destination = findQueueByArn(*destinationArn);
         if (!destination)
-            return refuse(source->index, notFound("DestinationArn"));
+            return refuse(source->index, notFound("DestinationArn"), actor);
     }
     if (maxNumberOfMessagesPerSecond && (*maxNumberOfMessagesPerSecond < 1 || *maxNumberOfMessagesPerSecond > 500))
         return refuse(source->index,
             makeError(codes::InvalidParameterValue,
                 "Value " + std::to_string(*maxNumberOfMessagesPerSecond)
-                    + " for parameter MaxNumberOfMessagesPerSecond is invalid. Reason: Must be between 1 and 500."));
+                    + " for parameter MaxNumberOfMessagesPerSecond is invalid. Reason: Must be between 1 and 500."),
+            actor);
     for (const auto& task : m_moveTasks)
         if (task->source == source->index && task->status == "RUNNING")
             return refuse(source->index,
                 makeError(codes::InvalidParameterValue,
                     "There is already a task running. Only one active task is allowed for a source queue arn at a "
-                    "given time."));
+                    "given time."),
+                actor);
     auto task = std::make_unique<MoveTask>();
     const uint32_t taskIndex = uint32_t(m_moveTasks.size());
     uint64_t hi = 0, lo = 0;
@@ -94,8 +97,8 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
     const std::string body = m_messages[lane].body;
     const auto md5 = m_messages[lane].md5;
     const MessageIndex arrival
-        = newLane(*destination, destination->attributes.delaySeconds * 1000, Cause::ArriveFromRedrive, kNoActor, lane);
-    endMessage(source, lane, MessageState::Redriven, Cause::Redrive, kNoActor, arrival);
+        = newLane(*destination, destination->attributes.delaySeconds * 1000, Cause::ArriveFromRedrive, kSqsActor, lane);
+    endMessage(source, lane, MessageState::Redriven, Cause::Redrive, kSqsActor, arrival);
     m_messages[arrival].body = body;
     m_messages[arrival].md5 = md5;
     arrivalExtra.origin = lane;
@@ -180,22 +183,23 @@ Result<std::vector<MoveTaskInfo>> Engine::listMessageMoveTasks(const std::string
     return out;
 }
 
-Result<int64_t> Engine::cancelMessageMoveTask(const std::string& taskHandle)
+Result<int64_t> Engine::cancelMessageMoveTask(const std::string& taskHandle, uint32_t actor)
 {
     const auto decoded = base64Decode(taskHandle);
     const auto json = decoded ? nlohmann::json::parse(*decoded, nullptr, false) : nlohmann::json();
     if (!decoded || json.is_discarded() || !json.is_object() || !json.contains("taskId") || !json.contains("sourceArn")
         || !json["sourceArn"].is_string())
-        return refuse(kNoQueue, makeError(codes::InvalidParameterValue, "Value for parameter TaskHandle is invalid."));
+        return refuse(
+            kNoQueue, makeError(codes::InvalidParameterValue, "Value for parameter TaskHandle is invalid."), actor);
     if (!findQueueByArn(json["sourceArn"].get<std::string>()))
-        return refuse(kNoQueue, notFound("SourceArn"));
+        return refuse(kNoQueue, notFound("SourceArn"), actor);
     for (auto& task : m_moveTasks) {
         if (task->handle == taskHandle && task->status == "RUNNING") {
             task->status = "CANCELLED";
             return task->moved;
         }
     }
-    return refuse(kNoQueue, makeError(codes::ResourceNotFound, "Task does not exist.", 404));
+    return refuse(kNoQueue, makeError(codes::ResourceNotFound, "Task does not exist.", 404), actor);
 }
 
 } // namespace lifeline

@@ -98,18 +98,18 @@ void Engine::endMessage(
         markAvailable(queue, lane);
 }
 
-bool Engine::takeOrDeadLetter(QueueState& queue, MessageIndex lane)
+bool Engine::takeOrDeadLetter(QueueState& queue, MessageIndex lane, uint32_t receiver)
 {
     const auto& policy = queue.attributes.redrivePolicy;
     if (!policy || m_messages[lane].receiveCount < uint32_t(policy->maxReceiveCount))
         return true;
     if (!findQueueByArn(policy->deadLetterTargetArn))
         return true; // the DLQ was deleted: SQS keeps delivering
-    moveToDeadLetterQueue(queue, lane);
+    moveToDeadLetterQueue(queue, lane, receiver);
     return false;
 }
 
-void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane)
+void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver)
 {
     QueueState& dlq = *findQueueByArn(source.attributes.redrivePolicy->deadLetterTargetArn);
     const MessageIndex arrival = MessageIndex(m_messages.size());
@@ -123,7 +123,7 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane)
         copy.enqueuedAt = m_now;
     const MessageExtra* sourceExtra = extra(lane);
     MessageExtra arrivalExtra = sourceExtra ? *sourceExtra : MessageExtra {};
-    endMessage(source, lane, MessageState::DeadLettered, Cause::MoveToDlq, kNoActor, dlq.index);
+    endMessage(source, lane, MessageState::DeadLettered, Cause::MoveToDlq, receiver, dlq.index);
     m_messages.push_back(std::move(copy));
     arrivalExtra.deadLetterQueueSourceArn = source.arn;
     arrivalExtra.origin = lane;
@@ -143,7 +143,7 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane)
     lowerExpiryBound(dlq, enqueued);
     ++dlq.liveMessages;
     enterCounters(dlq, MessageState::Visible);
-    logEvent(m_now, arrival, dlq.index, MessageState::None, MessageState::Visible, Cause::ArriveFromDlqSource, kNoActor,
+    logEvent(m_now, arrival, dlq.index, MessageState::None, MessageState::Visible, Cause::ArriveFromDlqSource, receiver,
         lane);
     markAvailable(dlq, arrival);
 }
@@ -199,7 +199,7 @@ void Engine::collect(
             const MessageRecord& record = m_messages[lane];
             if (record.state != MessageState::Visible || record.queue != queue.index)
                 continue; // stale entry
-            if (takeOrDeadLetter(queue, lane))
+            if (takeOrDeadLetter(queue, lane, actor))
                 deliver(queue, lane, visibilitySeconds, actor, out);
         }
         return;
@@ -228,7 +228,7 @@ void Engine::collect(
                 stoppedAtMax = true;
                 break;
             }
-            if (takeOrDeadLetter(queue, lane))
+            if (takeOrDeadLetter(queue, lane, actor))
                 deliver(queue, lane, visibilitySeconds, actor, out);
             // A moved message is now terminal and is dropped on the next turn of the loop.
             if (m_messages[lane].state == MessageState::InFlight)

@@ -133,8 +133,11 @@ std::optional<SqsError> Engine::deleteOne(
     if (!isIssued(receipt) || receipt.queueUid != queue.uid)
         return invalidHandle(quoted());
     const MessageRecord& record = m_messages[receipt.lane];
-    if (!isLive(record.state) || record.queue != queue.index)
-        return std::nullopt; // already deleted, expired or moved: idempotent success (AWS-val)
+    if (!isLive(record.state) || record.queue != queue.index) {
+        // Already deleted, expired or moved: idempotent success (AWS-val). Logged, so "OK, nothing changed" shows.
+        noEffect(receipt.lane, NoEffectKind::DeleteOfEndedMessage, actor);
+        return std::nullopt;
+    }
     const bool current = record.state == MessageState::InFlight && record.receiveCount == receipt.receiveCount;
     if (!current) {
         if (queue.fifo())
@@ -142,8 +145,11 @@ std::optional<SqsError> Engine::deleteOne(
                 "Value " + quoted()
                     + " for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.");
         const bool receivedAgain = record.receiveCount != receipt.receiveCount;
-        if (receivedAgain && !m_options.staleHandleDeletes)
-            return std::nullopt; // "the request will succeed, but the message might not be deleted" (AWS-doc)
+        if (receivedAgain && !m_options.staleHandleDeletes) {
+            // "the request will succeed, but the message might not be deleted" (AWS-doc)
+            noEffect(receipt.lane, NoEffectKind::DeleteWithStaleHandle, actor);
+            return std::nullopt;
+        }
     }
     endMessage(queue, receipt.lane, MessageState::Deleted, Cause::Delete, actor, receipt.receiveCount);
     return std::nullopt;
@@ -226,11 +232,16 @@ std::optional<SqsError> Engine::changeVisibilityOne(
             "Value " + quoted()
                 + " for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for "
                   "visibility timeout change.");
-    if (record.state != MessageState::InFlight)
-        return std::nullopt; // the handle's timeout already ended: AWS answers OK and does nothing (PR #9632)
-    const bool current = record.receiveCount == receipt.receiveCount;
-    if (!current && queue.fifo())
+    if (record.state != MessageState::InFlight) {
+        // The handle's timeout already ended: AWS answers OK and does nothing (PR #9632).
+        noEffect(receipt.lane, NoEffectKind::VisibilityChangeAfterTimeout, actor);
         return std::nullopt;
+    }
+    const bool current = record.receiveCount == receipt.receiveCount;
+    if (!current && queue.fifo()) {
+        noEffect(receipt.lane, NoEffectKind::VisibilityChangeWithStaleHandle, actor);
+        return std::nullopt;
+    }
     // The 12-hour cap counts from the receive; an extension does not reset it (AWS-doc).
     if ((m_now - record.receivedAt) + seconds * 1000 > 43200 * 1000LL)
         return makeError(codes::InvalidParameterValue,

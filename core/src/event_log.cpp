@@ -84,6 +84,10 @@ const char* toString(Cause cause)
         return "warning";
     case Cause::OperatorAction:
         return "operator-action";
+    case Cause::NoEffect:
+        return "no-effect";
+    case Cause::ReceivedByNobody:
+        return "received-by-nobody";
     case Cause::Count:
         break;
     }

@@ -153,13 +153,26 @@ std::optional<SqsError> parseRedriveAllowPolicy(const std::string& text, QueueAt
 
 } // namespace
 
-bool isKnownAttributeName(const std::string& name)
+const std::vector<std::string>& settableAttributeNames()
 {
-    static const char* kSettable[] = { "DelaySeconds", "VisibilityTimeout", "MessageRetentionPeriod",
+    static const std::vector<std::string> names { "DelaySeconds", "VisibilityTimeout", "MessageRetentionPeriod",
         "MaximumMessageSize", "ReceiveMessageWaitTimeSeconds", "RedrivePolicy", "RedriveAllowPolicy", "FifoQueue",
         "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit", "SqsManagedSseEnabled",
         "KmsMasterKeyId", "KmsDataKeyReusePeriodSeconds", "Policy" };
-    for (const char* n : kSettable)
+    return names;
+}
+
+std::optional<std::pair<int64_t, int64_t>> attributeRange(const std::string& name)
+{
+    for (const IntRange& range : kIntAttributes)
+        if (name == range.name)
+            return std::pair { range.min, range.max };
+    return std::nullopt;
+}
+
+bool isKnownAttributeName(const std::string& name)
+{
+    for (const std::string& n : settableAttributeNames())
         if (name == n)
             return true;
     for (const char* n : kReadOnly)

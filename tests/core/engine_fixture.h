@@ -46,7 +46,8 @@ struct Fixture {
     }
 
     std::vector<ReceivedMessage> receive(const std::string& queue, int64_t max = 1,
-        std::optional<int64_t> visibility = {}, std::optional<int64_t> wait = int64_t(0), uint32_t actor = 0)
+        std::optional<int64_t> visibility = {}, std::optional<int64_t> wait = int64_t(0),
+        uint32_t actor = kOperatorActor)
     {
         ReceiveMessageRequest request;
         request.queue = queue;

@@ -39,7 +39,7 @@ TEST_CASE("CSV: a header and one row per event - quoted as RFC 4180 asks", "[exp
     writeEventsCsv(simulation->engine(), simulation->actorNames(), out);
     const auto rows = lines(out.str());
     REQUIRE(rows.size() == simulation->engine().log().size() + 1);
-    CHECK(rows[0] == "time_ms,queue,message_id,lane,from,to,cause,actor,note\r");
+    CHECK(rows[0] == "time_ms,queue,message_id,lane,from,to,cause,actor,note,body,group,dedup\r");
     // The operator's action is logged with its text: "set DelaySeconds=120 on standard".
     bool sawAction = false;
     for (const auto& row : rows)

@@ -3,6 +3,7 @@
 #include "lifeline/sim/simulation.h"
 
 #include <catch2/catch.hpp>
+#include <clocale>
 
 using namespace lifeline;
 using namespace lifeline::sim;
@@ -22,7 +23,7 @@ std::vector<std::string> operatorNotes(const Simulation& s)
     const auto& log = s.engine().log();
     for (size_t i = 0; i < log.size(); ++i)
         if (log[i].cause == Cause::OperatorAction)
-            out.push_back(log.text(log[i].detail));
+            out.push_back(log.text(log[i].textIndex()));
     return out;
 }
 
@@ -122,6 +123,19 @@ TEST_CASE("operator: processing time and producer rate change from now on", "[si
     CHECK(operatorNotes(s)
         == std::vector<std::string> {
             "rate of p: 2 per second", "rate of p: 0 per second", "processing time of q's consumers: 4s" });
+}
+
+TEST_CASE("operator notes print numbers with a '.' under a German locale", "[operator][locale]")
+{
+    Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q"}],
+        "producers": [{"name": "p", "queue": "q", "rate": 1}]})"));
+    REQUIRE(std::setlocale(LC_ALL, "de_DE.UTF-8") != nullptr); // .ci/install-deps generates it
+    REQUIRE(s.setProducerRate(0, 0.5));
+    std::setlocale(LC_ALL, "C");
+    CHECK(operatorNotes(s) == std::vector<std::string> { "rate of p: 0.5 per second" });
+    // The operator, not SQS, made the change.
+    const auto& log = s.engine().log();
+    CHECK(log[log.size() - 1].actor == kOperatorActor);
 }
 
 TEST_CASE("queue type: a scenario turned FIFO renames its queues everywhere and back", "[scenario][operator]")

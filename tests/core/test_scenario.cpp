@@ -1,7 +1,10 @@
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/scenario.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <clocale>
+#include <cstdlib>
 
 using namespace lifeline;
 using namespace lifeline::sim;
@@ -54,21 +57,24 @@ TEST_CASE("scenario errors name the field by its path and say what is allowed", 
         == "producers[1].rate: must be > 0 and at most 100000 messages per second, got -3");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "producers": [{"queue": "q", "rte": 1}]})")
         == "producers[0].rte: unknown key; did you mean \"rate\"?");
-    CHECK(errorOf(R"({"queus": []})") == "queus: unknown key; did you mean \"queues\"?");
+    CHECK(errorOf(R"({"queus": []})")
+        == "queus: unknown key; did you mean \"queues\"?\nqueues: must list at least one queue");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "nope"}]})")
-        == "consumers[0].queue: no queue is named \"nope\"");
+        == "consumers[0].queue: no queue is named \"nope\"; the queues are \"q\"");
     CHECK(errorOf(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 50000}}]})")
-        == "queues[0]: Invalid value for the parameter VisibilityTimeout.");
+        == "queues[0].attributes.VisibilityTimeout: 50000 is out of range 0-43200 (SQS: Invalid value for the "
+           "parameter VisibilityTimeout.)");
     CHECK(errorOf(R"({"queues": [{"name": "q", "type": "fifo"}]})")
         == "queues[0].name: a FIFO queue's name must end in .fifo, got \"q\"");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "waitTimeSeconds": 21}]})")
         == "consumers[0].waitTimeSeconds: must be from 0 to 20, got 21");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "duration": "forever"})")
-        == "duration: must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, got \"forever\"");
+        == "duration: must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, at most a year, got "
+           "\"forever\"");
     CHECK(errorOf(R"({"queues": [{"name": "q", "deadLetter": {"queue": "dlq"}}]})")
-        == "queues[0].deadLetter.queue: no queue is named \"dlq\"");
+        == "queues[0].deadLetter.queue: no queue is named \"dlq\"; did you mean \"q\"?");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "actions": [{"at": "1m", "crash": "ghost"}]})")
-        == "actions[0].crash: no consumer is named \"ghost\"");
+        == "actions[0].crash: no consumer is named \"ghost\"; the consumers are none");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing": {"gamma": 1}}]})")
         == "consumers[0].processing.gamma: unknown key; known keys are fixed uniform exponential normal");
     CHECK(errorOf(R"({"queues": []})") == "queues: must list at least one queue");
@@ -91,4 +97,100 @@ TEST_CASE("a lesson's fix is a JSON Patch - a broken one is reported", "[scenari
     auto failed = applyFix(broken);
     REQUIRE(std::holds_alternative<ScenarioError>(failed));
     CHECK(std::get<ScenarioError>(failed).path == "lesson.fixPatch");
+}
+
+TEST_CASE("scenario errors: every problem at once, each with its path", "[scenario]")
+{
+    CHECK(errorOf(R"({"queues": [{"name": "q", "attributes": {"DelaySeconds": 1000}}],
+                      "producers": [{"queue": "q", "rate": -1, "rte": 2}],
+                      "consumers": [{"queue": "q", "waitTimeSeconds": 21}], "duration": "1e300s"})")
+        == "duration: must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, at most a year, got "
+           "\"1e300s\"\n"
+           "producers[0].rte: unknown key; did you mean \"rate\"?\n"
+           "producers[0].rate: must be > 0 and at most 100000 messages per second, got -1\n"
+           "consumers[0].waitTimeSeconds: must be from 0 to 20, got 21");
+    // Cross-references are checked once every field reads right; all of them are reported too.
+    CHECK(errorOf(R"({"queues": [{"name": "q", "attributes": {"DelaySeconds": 1000, "VisibilityTimout": 5}}],
+                      "consumers": [{"queue": "qq"}]})")
+        == "queues[0].attributes.DelaySeconds: 1000 is out of range 0-900 (SQS: Invalid value for the parameter "
+           "DelaySeconds.)\n"
+           "queues[0].attributes.VisibilityTimout: unknown attribute; did you mean \"VisibilityTimeout\"?\n"
+           "consumers[0].queue: no queue is named \"qq\"; did you mean \"q\"?");
+    // Twenty at most.
+    std::string many = R"({"queues": [{"name": "q"}], "consumers": [)";
+    for (int i = 0; i < 30; ++i)
+        many += std::string(i ? "," : "") + R"({"queue": "q", "maxMessages": 11})";
+    many += "]}";
+    const std::string text = errorOf(many);
+    CHECK(std::count(text.begin(), text.end(), '\n') == 20);
+    CHECK(text.ends_with("(stopped after 20 problems)"));
+}
+
+TEST_CASE("scenario: numbers and durations are bounded before they are converted", "[scenario]")
+{
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "duration": 1e300})")
+        == "duration: must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, at most a year, got "
+           "1e+300");
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing": -1e300}]})")
+        == "consumers[0].processing: must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, at most "
+           "a year, got -1e+300");
+    CHECK_FALSE(parseDuration("1e300s").has_value());
+    CHECK_FALSE(parseDuration("99999999999999999999999999999d").has_value());
+    CHECK(parseDuration("366d") == 366LL * 86400000);
+    CHECK_FALSE(parseDuration("367d").has_value());
+}
+
+TEST_CASE("scenario: a send SQS would refuse is a load error unless the refusal is the point", "[scenario]")
+{
+    CHECK(errorOf(R"({"queues": [{"name": "q"}],
+                      "producers": [{"queue": "q", "messages": [{"at": 0, "body": "b", "delaySeconds": 1000}]}]})")
+        == "producers[0].messages[0].delaySeconds: 1000 would be refused (SQS: Value 1000 for parameter DelaySeconds "
+           "is invalid. Reason: DelaySeconds must be >= 0 and <= 900.); set \"expectRefused\": true if the refusal "
+           "is the point");
+    CHECK(errorOf(R"({"queues": [{"name": "q.fifo", "type": "fifo"}],
+                      "producers": [{"queue": "q.fifo", "rate": 1, "delaySeconds": 5}]})")
+        == "producers[0].delaySeconds: 5 would be refused (SQS: Value 5 for parameter DelaySeconds is invalid. "
+           "Reason: The request include parameter that is not valid for this queue type.); set \"expectRefused\": "
+           "true if the refusal is the point");
+    CHECK(errorOf(R"({"queues": [{"name": "q"}],
+                      "actions": [{"at": 1, "send": {"queue": "q", "body": "b", "delaySeconds": 901}}]})")
+              .starts_with("actions[0].send.delaySeconds: 901 would be refused"));
+    CHECK(std::holds_alternative<Scenario>(parseScenario(std::string(R"({"queues": [{"name": "q.fifo", "type": "fifo"}],
+                      "producers": [{"queue": "q.fifo", "rate": 1, "delaySeconds": 5, "expectRefused": true}]})"))));
+}
+
+TEST_CASE("scenario: a crash or restart must name a consumer that exists", "[scenario]")
+{
+    // One consumer named C is "C", not "C-1"; several are C-1, C-2 ...
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"name": "C", "queue": "q"}],
+                      "actions": [{"at": "1s", "crash": "C-1"}]})")
+        == "actions[0].crash: no consumer is named \"C-1\"; the consumers are \"C\"");
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"name": "W", "queue": "q", "count": 2}],
+                      "actions": [{"at": "1s", "restart": "W"}]})")
+        == "actions[0].restart: no consumer is named \"W\"; the consumers are \"W-1\", \"W-2\"");
+    CHECK(std::holds_alternative<Scenario>(parseScenario(std::string(R"({"queues": [{"name": "q"}],
+        "consumers": [{"name": "W", "queue": "q", "count": 2}], "actions": [{"at": "1s", "crash": "W-2"}]})"))));
+}
+
+TEST_CASE("numbers parse and print the same under a German locale (decimal comma)", "[scenario][locale]")
+{
+    // QApplication sets LC_NUMERIC from the environment; nothing that reads or writes numbers may follow it.
+    // .ci/install-deps generates de_DE.UTF-8.
+    const char* german = std::setlocale(LC_ALL, "de_DE.UTF-8");
+    REQUIRE(german != nullptr);
+    CHECK(std::strtod("1.5", nullptr) == 1.0); // the locale really reads a comma: what the old parser did
+    CHECK(parseDuration("1.5s") == 1500);
+    CHECK(parseDuration("0.25m") == 15000);
+    CHECK(parseNumber("2.75") == 2.75);
+    CHECK(formatNumber(0.5) == "0.5");
+    CHECK(formatNumber(1e300) == "1e+300");
+    auto parsed = parseScenario(std::string(
+        R"({"queues": [{"name": "q"}], "producers": [{"queue": "q", "rate": 0.5}], "duration": "1.5m",
+            "consumers": [{"queue": "q", "processing": "2.5s"}]})"));
+    std::setlocale(LC_ALL, "C");
+    REQUIRE(std::holds_alternative<Scenario>(parsed));
+    const Scenario& s = std::get<Scenario>(parsed);
+    CHECK(s.duration == 90000);
+    CHECK(s.producers.at(0).rate == 0.5);
+    CHECK(s.consumers.at(0).processing.a == 2500);
 }

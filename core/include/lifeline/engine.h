@@ -102,24 +102,27 @@ public:
     TimeMs nextDueBound();
 
     // --- queues ------------------------------------------------------------------------------------------
+    // Every call that changes something takes the actor that makes it (the operator when none is named); refusals and
+    // the events a call causes carry it.
     Result<std::string> createQueue(const std::string& name, const AttributeMap& attributes = {},
-        const std::map<std::string, std::string>& tags = {});
+        const std::map<std::string, std::string>& tags = {}, uint32_t actor = kOperatorActor);
     Result<std::string> getQueueArn(const std::string& name) const;
     std::vector<std::string> listQueues(const std::string& prefix = {}) const;
-    Status deleteQueue(const std::string& name);
-    Status purgeQueue(const std::string& name);
+    Status deleteQueue(const std::string& name, uint32_t actor = kOperatorActor);
+    Status purgeQueue(const std::string& name, uint32_t actor = kOperatorActor);
     Result<AttributeMap> getQueueAttributes(const std::string& name, const std::vector<std::string>& names) const;
-    Status setQueueAttributes(const std::string& name, const AttributeMap& attributes);
+    Status setQueueAttributes(const std::string& name, const AttributeMap& attributes, uint32_t actor = kOperatorActor);
     Result<std::vector<std::string>> listDeadLetterSourceQueues(const std::string& name) const;
-    Status tagQueue(const std::string& name, const std::map<std::string, std::string>& tags);
-    Status untagQueue(const std::string& name, const std::vector<std::string>& keys);
+    Status tagQueue(
+        const std::string& name, const std::map<std::string, std::string>& tags, uint32_t actor = kOperatorActor);
+    Status untagQueue(const std::string& name, const std::vector<std::string>& keys, uint32_t actor = kOperatorActor);
     Result<std::map<std::string, std::string>> listQueueTags(const std::string& name) const;
     Result<QueueCounters> counters(const std::string& name) const;
 
     // --- messages ----------------------------------------------------------------------------------------
     Result<SendMessageResult> sendMessage(const SendMessageRequest& request);
     Result<BatchResult<SendMessageResult>> sendMessageBatch(
-        const std::string& queue, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor = kNoActor);
+        const std::string& queue, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor = kOperatorActor);
     Result<ReceiveOutcome> receiveMessage(const ReceiveMessageRequest& request);
     std::vector<CompletedPoll> takeCompletedPolls();
     // The same into `out` (cleared first), trading buffers with it: a caller that keeps `out` allocates nothing.
@@ -128,25 +131,26 @@ public:
     // message is received on behalf of nobody. False when the poll is not waiting.
     bool cancelPoll(PollId poll);
     size_t pendingPollCount() const;
-    Status deleteMessage(const std::string& queue, const std::string& receiptHandle, uint32_t actor = kNoActor);
+    Status deleteMessage(const std::string& queue, const std::string& receiptHandle, uint32_t actor = kOperatorActor);
     // The same with the receipt a ReceivedMessage carries: what the handle string would say, without the string.
-    Status deleteMessage(const std::string& queue, const Receipt& receipt, uint32_t actor = kNoActor);
+    Status deleteMessage(const std::string& queue, const Receipt& receipt, uint32_t actor = kOperatorActor);
     Result<BatchResult<bool>> deleteMessageBatch(
-        const std::string& queue, const std::vector<DeleteMessageBatchEntry>& entries, uint32_t actor = kNoActor);
+        const std::string& queue, const std::vector<DeleteMessageBatchEntry>& entries, uint32_t actor = kOperatorActor);
     Status changeMessageVisibility(const std::string& queue, const std::string& receiptHandle,
-        int64_t visibilityTimeout, uint32_t actor = kNoActor);
+        int64_t visibilityTimeout, uint32_t actor = kOperatorActor);
     Status changeMessageVisibility(
-        const std::string& queue, const Receipt& receipt, int64_t visibilityTimeout, uint32_t actor = kNoActor);
+        const std::string& queue, const Receipt& receipt, int64_t visibilityTimeout, uint32_t actor = kOperatorActor);
     // The handle string of a receipt (what a ReceivedMessage's receiptHandle holds with idStrings on).
     std::string receiptHandle(const Receipt& receipt) const;
-    Result<BatchResult<bool>> changeMessageVisibilityBatch(
-        const std::string& queue, const std::vector<ChangeVisibilityBatchEntry>& entries, uint32_t actor = kNoActor);
+    Result<BatchResult<bool>> changeMessageVisibilityBatch(const std::string& queue,
+        const std::vector<ChangeVisibilityBatchEntry>& entries, uint32_t actor = kOperatorActor);
 
     // --- redrive (message move tasks) --------------------------------------------------------------------
     Result<std::string> startMessageMoveTask(const std::string& sourceArn,
-        const std::optional<std::string>& destinationArn, std::optional<int64_t> maxNumberOfMessagesPerSecond);
+        const std::optional<std::string>& destinationArn, std::optional<int64_t> maxNumberOfMessagesPerSecond,
+        uint32_t actor = kOperatorActor);
     Result<std::vector<MoveTaskInfo>> listMessageMoveTasks(const std::string& sourceArn, int64_t maxResults = 1) const;
-    Result<int64_t> cancelMessageMoveTask(const std::string& taskHandle);
+    Result<int64_t> cancelMessageMoveTask(const std::string& taskHandle, uint32_t actor = kOperatorActor);
 
     // --- actors ------------------------------------------------------------------------------------------
     // Appends an actor's decision (processing, crash, warning, ...) to the log at the current time. `text`, when
@@ -188,10 +192,12 @@ private:
     QueueState* findQueueByArn(const std::string& arn) const;
     Result<QueueState*> requireQueue(const std::string& name) const;
     std::string arnFor(const std::string& name) const;
-    SqsError refuse(QueueIndex queue, SqsError error, uint32_t actor = kNoActor, MessageIndex lane = kNoMessage);
+    SqsError refuse(QueueIndex queue, SqsError error, uint32_t actor, MessageIndex lane = kNoMessage);
+    // A request SQS answers OK without changing anything: logged on the message's lane, so a viewer shows it.
+    void noEffect(MessageIndex lane, NoEffectKind kind, uint32_t actor);
     void logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to, Cause cause,
-        uint32_t actor = kNoActor, uint32_t detail = 0);
-    void setState(MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kNoActor, uint32_t detail = 0);
+        uint32_t actor = kSqsActor, uint32_t detail = 0);
+    void setState(MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor, uint32_t detail = 0);
     void addTimer(TimeMs at, TimerKind kind, uint32_t target);
     MessageExtra& extraFor(MessageIndex lane);
     std::string newUuidParts(uint64_t& hi, uint64_t& lo);
@@ -207,11 +213,11 @@ private:
     void makeVisible(QueueState& queue, MessageIndex lane);
     void collect(
         QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, std::vector<ReceivedMessage>& out);
-    bool takeOrDeadLetter(QueueState& queue, MessageIndex lane); // false: moved to the DLQ
+    bool takeOrDeadLetter(QueueState& queue, MessageIndex lane, uint32_t receiver); // false: moved to the DLQ
     void deliver(QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor,
         std::vector<ReceivedMessage>& out);
-    void moveToDeadLetterQueue(QueueState& source, MessageIndex lane);
-    void endMessage(QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kNoActor,
+    void moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver);
+    void endMessage(QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor,
         uint32_t detail = 0);
     void leaveCounters(QueueState& queue, MessageState state);
     void enterCounters(QueueState& queue, MessageState state);
@@ -236,12 +242,12 @@ private:
         QueueState& queue, const std::string& handle, int64_t seconds, uint32_t actor);
     std::optional<SqsError> changeVisibilityOne(
         QueueState& queue, const Receipt& receipt, int64_t seconds, uint32_t actor, const std::string* text = nullptr);
-    void applyFifoDelayChange(QueueState& queue);
+    void applyFifoDelayChange(QueueState& queue, int64_t oldDelaySeconds, uint32_t actor);
     void addToGroup(QueueState& queue, MessageIndex lane, const std::string& groupId);
     static std::string nextSequenceNumber(QueueState& queue);
     void redriveOne(MoveTask& task, QueueState& source, MessageIndex lane);
     void purgeDeduplication(QueueState& queue);
-    void endAllMessages(QueueState& queue, MessageState to, Cause cause);
+    void endAllMessages(QueueState& queue, MessageState to, Cause cause, uint32_t actor);
 
     EngineOptions m_options;
     TimeMs m_now = 0;

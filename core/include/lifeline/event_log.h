@@ -18,7 +18,12 @@ using QueueIndex = uint16_t; // index into Engine::queueInfo(); never reused, ev
 
 inline constexpr MessageIndex kNoMessage = UINT32_MAX;
 inline constexpr QueueIndex kNoQueue = UINT16_MAX;
-inline constexpr uint32_t kNoActor = 0; // actor 0 is "nobody / the operator"
+// Who caused an event. Actor 0 is SQS itself: a delay or visibility timeout that ends, retention, a move task's
+// steps. Actor 1 is the operator: a person at the controls, a hand-sent message, a scenario's timed action, any
+// API call that names nobody. Producers, consumers, Lambda pollers and endpoint clients come after.
+inline constexpr uint32_t kSqsActor = 0;
+inline constexpr uint32_t kOperatorActor = 1;
+inline constexpr uint32_t kFirstActor = 2; // the first actor that is neither SQS nor the operator
 
 enum class MessageState : uint8_t {
     None, // before the send
@@ -39,14 +44,14 @@ enum class Cause : uint8_t {
     Receive, // Visible -> InFlight; detail = receive number (ApproximateReceiveCount)
     VisibilityTimeout, // InFlight -> Visible
     VisibilityChanged, // InFlight -> InFlight (extended) or -> Visible (0); detail = new seconds
-    Delete, // -> Deleted
-    MoveToDlq, // Visible -> DeadLettered in the source; detail = DLQ queue index
+    Delete, // -> Deleted; detail = the receive number of the handle used
+    MoveToDlq, // Visible -> DeadLettered in the source; actor = whose receive moved it; detail = DLQ queue index
     ArriveFromDlqSource, // None -> Visible in the DLQ; detail = source lane (MessageIndex)
     Expiry, // -> Expired
     Purge, // -> Purged
     Redrive, // Visible -> Redriven in the DLQ; detail = new lane in the destination
     ArriveFromRedrive, // None -> Visible|Delayed in the destination; detail = DLQ lane
-    DelayChanged, // Delayed -> Delayed|Visible: a FIFO queue's DelaySeconds changed (retroactive)
+    DelayChanged, // Delayed -> Delayed|Visible: a FIFO queue's DelaySeconds changed (retroactive); detail = old, new
     RequestRefused, // no state change; detail = index into Engine::errorText(); message may be kNoMessage
     QueueCreated, // queue events carry kNoMessage
     QueueDeleted,
@@ -56,12 +61,30 @@ enum class Cause : uint8_t {
     // Actor events (the simulation's decisions; no state change). actor = who; message = the lane if any.
     ProcessingStarted, // detail = 1 when it is duplicate processing
     ProcessingFinished,
-    ProcessingFailed, // detail: 0 failed, 1 poison, 2 function timeout
+    ProcessingFailed, // detail = FailureKind
     ConsumerCrashed, // detail = messages it held
     ConsumerRestarted,
     Warning, // detail = index into EventLog::text()
     OperatorAction, // detail = index into EventLog::text()
+    // Appended after the first run-file version; a cause's number never changes.
+    NoEffect, // SQS answered OK and changed nothing (a delete of an ended message, ...); detail = NoEffectKind
+    ReceivedByNobody, // a receive answered to a crashed consumer or a closed connection: back after the timeout
     Count
+};
+
+// Why processing failed (ProcessingFailed's detail).
+enum class FailureKind : uint8_t {
+    Threw, // the consumer's work failed (its failure probability)
+    Poison, // a poison message: its processing always fails
+    TimedOut, // a Lambda function ran out of its timeout
+};
+
+// What a request that changed nothing found (NoEffect's detail).
+enum class NoEffectKind : uint8_t {
+    DeleteOfEndedMessage, // DeleteMessage: the message was already deleted, expired or moved
+    DeleteWithStaleHandle, // DeleteMessage with the handle of an earlier receive, not honoured (staleHandleDeletes off)
+    VisibilityChangeAfterTimeout, // ChangeMessageVisibility: the handle's timeout already ended
+    VisibilityChangeWithStaleHandle, // ChangeMessageVisibility on a FIFO queue with an earlier receive's handle
 };
 
 // Delayed, visible or in flight: the message is still in its queue.
@@ -75,15 +98,49 @@ const char* toString(Cause cause);
 
 // 32 bytes; a lane's history is the subsequence with its MessageIndex.
 // A plain aggregate (no default member values): the log's storage is allocated without being written first.
+// `detail` means something else for each cause: read it through the typed accessor for the event's cause.
 struct Event {
     TimeMs time;
     MessageIndex message; // kNoMessage for queue and actor events
-    uint32_t actor; // consumer / client that caused it (kNoActor: nobody)
-    uint32_t detail; // cause-specific (see Cause)
+    uint32_t actor; // who caused it: kSqsActor, kOperatorActor, or a consumer / producer / client
+    uint32_t detail; // cause-specific: use the accessors below
     QueueIndex queue;
     MessageState from;
     MessageState to;
     Cause cause;
+
+    // Receive: the receive's number (ApproximateReceiveCount). Delete: the number of the receive whose handle it used.
+    uint32_t receiveNumber() const { return detail; }
+    // VisibilityChanged: the new timeout in seconds, counted from the call (0: visible at once).
+    uint32_t visibilitySeconds() const { return detail; }
+    // MoveToDlq: the dead-letter queue.
+    QueueIndex deadLetterQueue() const { return QueueIndex(detail); }
+    // ArriveFromDlqSource: the source lane. Redrive: the new lane in the destination. ArriveFromRedrive: the DLQ lane.
+    MessageIndex linkedLane() const { return detail; }
+    // RequestRefused, AttributesChanged, Warning, OperatorAction: the index of the event's text in EventLog::text().
+    uint32_t textIndex() const { return detail; }
+    // PollStarted: the poll's number.
+    uint32_t pollNumber() const { return detail; }
+    // PollEnded: how many messages the receive returned (0: an empty receive).
+    uint32_t messagesReturned() const { return detail; }
+    // ProcessingStarted: another processing of the same message is going on or already completed it.
+    bool duplicate() const { return detail == 1; }
+    // ProcessingFailed.
+    FailureKind failure() const { return FailureKind(detail); }
+    // ConsumerCrashed: the messages it held (received, not yet deleted).
+    uint32_t heldMessages() const { return detail; }
+    // DelayChanged: the queue's DelaySeconds before and after the change.
+    uint32_t oldDelaySeconds() const { return detail >> 16; }
+    uint32_t newDelaySeconds() const { return detail & 0xffff; }
+    static uint32_t delayChange(uint32_t oldSeconds, uint32_t newSeconds) { return oldSeconds << 16 | newSeconds; }
+    // NoEffect.
+    NoEffectKind noEffect() const { return NoEffectKind(detail); }
+    // The causes whose detail indexes EventLog::text().
+    bool hasText() const
+    {
+        return cause == Cause::RequestRefused || cause == Cause::AttributesChanged || cause == Cause::Warning
+            || cause == Cause::OperatorAction;
+    }
 };
 static_assert(sizeof(Event) == 32 && std::is_trivial_v<Event>);
 

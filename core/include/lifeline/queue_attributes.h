@@ -61,5 +61,9 @@ std::optional<std::string> attributeValue(const QueueAttributes& attributes, con
 
 // Every attribute name GetQueueAttributes knows (the settable ones and the read-only ones).
 bool isKnownAttributeName(const std::string& name);
+// The attributes CreateQueue and SetQueueAttributes take.
+const std::vector<std::string>& settableAttributeNames();
+// The range of a whole-number attribute (DelaySeconds: 0 to 900), as the current limits have it.
+std::optional<std::pair<int64_t, int64_t>> attributeRange(const std::string& name);
 
 } // namespace lifeline

@@ -36,7 +36,7 @@ struct SendMessageRequest {
     std::optional<std::string> messageGroupId;
     std::optional<std::string> messageDeduplicationId;
     std::optional<std::string> awsTraceHeader;
-    uint32_t actor = kNoActor;
+    uint32_t actor = kOperatorActor;
 };
 
 struct SendMessageResult {
@@ -76,7 +76,7 @@ struct ReceiveMessageRequest {
     std::optional<int64_t> visibilityTimeout;
     std::optional<int64_t> waitTimeSeconds;
     std::optional<std::string> receiveRequestAttemptId;
-    uint32_t actor = kNoActor;
+    uint32_t actor = kOperatorActor;
 };
 
 // What a receipt handle says: which receive of which message in which queue. The engine's handle strings encode
@@ -122,7 +122,7 @@ struct ReceiveOutcome {
 
 struct CompletedPoll {
     PollId poll = 0;
-    uint32_t actor = kNoActor;
+    uint32_t actor = kOperatorActor;
     std::vector<ReceivedMessage> messages;
     bool queueDeleted = false;
 };

@@ -1,39 +1,22 @@
 #include "lifeline/export/run_export.h"
 
+#include "lifeline/event_text.h"
+
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace lifeline {
 
-namespace {
-std::string actorName(const std::vector<std::string>& names, uint32_t actor)
+std::string utf8Prefix(const std::string& text, size_t characters)
 {
-    if (actor < names.size())
-        return names[actor]; // a simulation names its actor 0 "operator"
-    return actor == kNoActor ? std::string() : "actor " + std::to_string(actor);
-}
-
-std::string eventNote(const Engine& engine, const Event& e)
-{
-    switch (e.cause) {
-    case Cause::RequestRefused:
-    case Cause::AttributesChanged:
-    case Cause::Warning:
-    case Cause::OperatorAction:
-        return engine.log().text(e.detail);
-    case Cause::Receive:
-        return "receive #" + std::to_string(e.detail);
-    case Cause::VisibilityChanged:
-        return "visibility " + std::to_string(e.detail) + " s";
-    case Cause::ProcessingStarted:
-        return e.detail == 1 ? "duplicate processing" : "";
-    case Cause::PollEnded:
-        return std::to_string(e.detail) + " message(s)";
-    default:
-        return {};
+    size_t end = 0;
+    for (size_t count = 0; end < text.size() && count < characters; ++count) {
+        ++end;
+        while (end < text.size() && (uint8_t(text[end]) & 0xC0) == 0x80) // continuation bytes
+            ++end;
     }
+    return text.substr(0, end);
 }
-} // namespace
 
 std::string csvField(const std::string& text)
 {
@@ -50,7 +33,7 @@ std::string csvField(const std::string& text)
 
 void writeEventsCsv(const Engine& engine, const std::vector<std::string>& actorNames, std::ostream& out)
 {
-    out << "time_ms,queue,message_id,lane,from,to,cause,actor,note\r\n";
+    out << "time_ms,queue,message_id,lane,from,to,cause,actor,note,body,group,dedup\r\n";
     const EventLog& log = engine.log();
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
@@ -58,7 +41,17 @@ void writeEventsCsv(const Engine& engine, const std::vector<std::string>& actorN
             << (e.message == kNoMessage ? "" : engine.message(e.message).messageId()) << ','
             << (e.message == kNoMessage ? "" : std::to_string(e.message)) << ',' << toString(e.from) << ','
             << toString(e.to) << ',' << toString(e.cause) << ',' << csvField(actorName(actorNames, e.actor)) << ','
-            << csvField(eventNote(engine, e)) << "\r\n";
+            << csvField(eventDetail(engine, e));
+        if (e.message == kNoMessage) {
+            out << ",,,\r\n";
+            continue;
+        }
+        // Messages are named by what they carry, not only by their send order.
+        const MessageRecord& record = engine.message(e.message);
+        const MessageExtra* extra = engine.extra(e.message);
+        out << ',' << csvField(utf8Prefix(record.body, kCsvBodyCharacters)) << ','
+            << csvField(extra ? extra->groupId : std::string()) << ','
+            << csvField(extra ? extra->deduplicationId : std::string()) << "\r\n";
     }
 }
 
@@ -105,7 +98,8 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
         if (e.message == kNoMessage || e.cause == Cause::RequestRefused) {
             if (e.cause == Cause::RequestRefused && e.queue != kNoQueue)
                 events.push_back({ { "ph", "i" }, { "name", "refused" }, { "s", "p" }, { "pid", e.queue + 1 },
-                    { "tid", 0 }, { "ts", us(e.time) }, { "args", { { "error", log.text(e.detail) } } } });
+                    { "tid", 0 }, { "ts", us(e.time) },
+                    { "args", { { "error", eventDetail(engine, e) }, { "actor", actorName(actorNames, e.actor) } } } });
             continue;
         }
         const bool transition = e.from != e.to;
@@ -121,10 +115,8 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
                         { "delayed", depth[e.queue * 3 + 2] } } } });
         }
         if (!transition || e.cause == Cause::Receive || e.cause == Cause::Delete || e.cause == Cause::MoveToDlq) {
-            json args { { "cause", toString(e.cause) } };
-            if (e.actor != kNoActor)
-                args["actor"] = actorName(actorNames, e.actor);
-            const std::string note = eventNote(engine, e);
+            json args { { "cause", toString(e.cause) }, { "actor", actorName(actorNames, e.actor) } };
+            const std::string note = eventDetail(engine, e);
             if (!note.empty())
                 args["note"] = note;
             events.push_back({ { "ph", "i" }, { "name", toString(e.cause) }, { "s", "t" }, { "pid", e.queue + 1 },

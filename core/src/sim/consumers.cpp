@@ -120,7 +120,8 @@ void Simulation::consumerWorkDone(size_t index)
     const bool failed = poison || m_random.chance(c.spec->failureProbability);
     if (failed) {
         ++c.stats.failed;
-        m_engine.recordActorEvent(Cause::ProcessingFailed, c.actor, m.lane, kNoQueue, poison ? 1 : 0);
+        m_engine.recordActorEvent(Cause::ProcessingFailed, c.actor, m.lane, kNoQueue,
+            uint32_t(poison ? FailureKind::Poison : FailureKind::Threw));
     } else {
         ++c.stats.finished;
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, m.lane);

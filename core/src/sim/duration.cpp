@@ -5,21 +5,34 @@
 
 namespace lifeline::sim {
 
+std::optional<double> parseNumber(std::string_view text)
+{
+    // from_chars takes no sign, exponent, "inf" or "nan" in this form: only digits with one optional '.'.
+    if (text.empty() || text.find_first_not_of("0123456789.") != std::string_view::npos)
+        return std::nullopt;
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
+    if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+std::string formatNumber(double value)
+{
+    char buffer[64];
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return error == std::errc() ? std::string(buffer, end) : std::string("?");
+}
+
 std::optional<TimeMs> parseDuration(std::string_view text)
 {
-    if (text.empty())
-        return std::nullopt;
     size_t split = 0;
     while (split < text.size() && ((text[split] >= '0' && text[split] <= '9') || text[split] == '.'))
         ++split;
-    const std::string number(text.substr(0, split));
+    const auto value = parseNumber(text.substr(0, split));
+    if (!value)
+        return std::nullopt;
     const std::string_view unit = text.substr(split);
-    if (number.empty() || number.find('.') != number.rfind('.'))
-        return std::nullopt;
-    char* end = nullptr;
-    const double value = std::strtod(number.c_str(), &end);
-    if (end != number.c_str() + number.size() || !std::isfinite(value))
-        return std::nullopt;
     double scale;
     if (unit == "ms")
         scale = 1;
@@ -33,8 +46,8 @@ std::optional<TimeMs> parseDuration(std::string_view text)
         scale = 86400000;
     else
         return std::nullopt;
-    const double ms = value * scale;
-    if (ms > 1e15)
+    const double ms = *value * scale; // finite: value is at most ~1.8e308 digits long, and a bound follows
+    if (!(ms <= double(kMaxDuration)))
         return std::nullopt;
     return TimeMs(std::llround(ms));
 }

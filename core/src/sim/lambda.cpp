@@ -65,7 +65,8 @@ void Simulation::invocationDone(size_t index)
         // A thrown error or a timeout returns the whole batch; ReportBatchItemFailures returns only the items named.
         const bool failed = p.failed || (spec.reportBatchItemFailures && m_random.chance(spec.itemFailureProbability));
         if (failed) {
-            m_engine.recordActorEvent(Cause::ProcessingFailed, p.actor, m.lane, kNoQueue, p.timedOut ? 2 : 0);
+            m_engine.recordActorEvent(Cause::ProcessingFailed, p.actor, m.lane, kNoQueue,
+                uint32_t(p.timedOut ? FailureKind::TimedOut : FailureKind::Threw));
         } else {
             m_engine.recordActorEvent(Cause::ProcessingFinished, p.actor, m.lane);
             deletes.push_back(DeleteMessageBatchEntry { "m" + std::to_string(i), m_engine.receiptHandle(m.receipt) });

@@ -5,7 +5,6 @@
 #include "simulation_internal.h"
 
 #include <cmath>
-#include <cstdio>
 
 namespace lifeline::sim {
 
@@ -31,7 +30,7 @@ std::string describe(const Distribution& d)
 void Simulation::noteOperator(const std::string& queue, const std::string& what)
 {
     m_engine.recordActorEvent(
-        Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(queue).value_or(kNoQueue), 0, &what);
+        Cause::OperatorAction, kOperatorActor, kNoMessage, m_engine.queueIndex(queue).value_or(kNoQueue), 0, &what);
 }
 
 Status Simulation::setQueueAttributes(const std::string& queue, const AttributeMap& attributes)
@@ -123,9 +122,7 @@ bool Simulation::setProducerRate(size_t index, double rate)
     if (index >= m_producers.size() || !std::isfinite(rate) || rate < 0)
         return false;
     Producer& p = *m_producers[index];
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", rate);
-    noteOperator(p.spec->queue, "rate of " + p.spec->name + ": " + text + " per second");
+    noteOperator(p.spec->queue, "rate of " + p.spec->name + ": " + formatNumber(rate) + " per second");
     // The rate-driven messages sent so far keep their numbers; the next one is due one new interval from now (or at
     // the producer's start, when that is still ahead).
     ++p.rateGeneration;

@@ -1,5 +1,6 @@
 // Reading a scenario from JSON: every error names the field by its path, says what is wrong and what is allowed,
-// and an unknown key suggests the nearest known one. Nothing is half-loaded: the first error ends the read.
+// and an unknown key suggests the nearest known one. Nothing is half-loaded: a scenario with any problem is not
+// returned, and every problem is reported at once (up to kMaxScenarioProblems).
 #include "lifeline/engine.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/scenario.h"
@@ -14,13 +15,39 @@ namespace {
 
 using nlohmann::json;
 
+// A problem that ends the reading of the item it is in (a queue, a producer, ...): the item is skipped, the
+// reading goes on with the next one.
 struct Failure {
-    ScenarioError error;
+    ScenarioProblem problem;
 };
+
+// Too many problems: the reading stops.
+struct TooMany { };
+
+// The problems of the parse that runs on this thread (parseScenario sets it): value readers report a problem and
+// go on with a default, so one pass finds them all.
+thread_local std::vector<ScenarioProblem>* t_problems = nullptr;
+
+void report(const std::string& path, const std::string& message)
+{
+    t_problems->push_back(ScenarioProblem { path, message });
+    if (t_problems->size() >= kMaxScenarioProblems)
+        throw TooMany {};
+}
 
 [[noreturn]] void fail(const std::string& path, const std::string& message)
 {
-    throw Failure { ScenarioError { path, message } };
+    throw Failure { ScenarioProblem { path, message } };
+}
+
+// Reads one item; a Failure inside it is reported and the item left out.
+template <class Read> void guarded(Read&& read)
+{
+    try {
+        read();
+    } catch (const Failure& failure) {
+        report(failure.problem.path, failure.problem.message);
+    }
 }
 
 std::string join(const std::string& path, const std::string& key)
@@ -63,9 +90,11 @@ void requireObject(const json& value, const std::string& path)
         fail(path, "must be an object, got " + describe(value));
 }
 
-void checkKeys(const json& object, const std::string& path, std::initializer_list<const char*> known)
+// Reports each unknown key; false when there was one.
+bool checkKeys(const json& object, const std::string& path, std::initializer_list<const char*> known)
 {
     requireObject(object, path);
+    bool allKnown = true;
     for (const auto& item : object.items()) {
         const std::string& key = item.key(); // not a structured binding: clang 14 cannot capture those in lambdas
         if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; }))
@@ -87,8 +116,10 @@ void checkKeys(const json& object, const std::string& path, std::initializer_lis
             for (const char* k : known)
                 message += std::string(" ") + k;
         }
-        fail(join(path, key), message);
+        report(join(path, key), message);
+        allKnown = false;
     }
+    return allKnown;
 }
 
 std::string text(const json& object, const std::string& path, const char* key, bool required = true)
@@ -96,11 +127,13 @@ std::string text(const json& object, const std::string& path, const char* key, b
     const std::string p = join(path, key);
     if (!object.contains(key)) {
         if (required)
-            fail(p, "is required");
+            report(p, "is required");
         return {};
     }
-    if (!object[key].is_string())
-        fail(p, "must be a string, got " + describe(object[key]));
+    if (!object[key].is_string()) {
+        report(p, "must be a string, got " + describe(object[key]));
+        return {};
+    }
     return object[key].get<std::string>();
 }
 
@@ -108,8 +141,10 @@ std::optional<double> number(const json& object, const std::string& path, const 
 {
     if (!object.contains(key))
         return std::nullopt;
-    if (!object[key].is_number())
-        fail(join(path, key), "must be a number, got " + describe(object[key]));
+    if (!object[key].is_number()) {
+        report(join(path, key), "must be a number, got " + describe(object[key]));
+        return std::nullopt;
+    }
     return object[key].get<double>();
 }
 
@@ -118,48 +153,69 @@ std::optional<int64_t> integer(const json& object, const std::string& path, cons
     if (!object.contains(key))
         return std::nullopt;
     const json& v = object[key];
-    if (!v.is_number_integer())
-        fail(join(path, key), "must be a whole number, got " + describe(v));
+    if (!v.is_number_integer()) {
+        report(join(path, key), "must be a whole number, got " + describe(v));
+        return std::nullopt;
+    }
     const int64_t value = v.get<int64_t>();
-    if (value < min || value > max)
-        fail(join(path, key),
+    if (value < min || value > max) {
+        report(join(path, key),
             "must be from " + std::to_string(min) + " to " + std::to_string(max) + ", got " + std::to_string(value));
+        return std::nullopt;
+    }
     return value;
+}
+
+// A duration, or nothing when it is not one (reported).
+std::optional<TimeMs> durationOrReport(const json& v, const std::string& path)
+{
+    std::optional<TimeMs> parsed;
+    if (v.is_number()) {
+        // Bounded before the conversion: 1e300 seconds is an error, not undefined behaviour.
+        const double seconds = v.get<double>();
+        if (seconds >= 0 && seconds * 1000.0 <= double(kMaxDuration))
+            parsed = TimeMs(std::llround(seconds * 1000.0));
+    } else if (v.is_string()) {
+        parsed = parseDuration(v.get<std::string>());
+    }
+    if (!parsed) {
+        report(path,
+            "must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, at most a year, got "
+                + describe(v));
+    }
+    return parsed;
 }
 
 TimeMs durationValue(const json& v, const std::string& path)
 {
-    std::optional<TimeMs> parsed;
-    if (v.is_number() && v.get<double>() >= 0)
-        parsed = TimeMs(v.get<double>() * 1000.0 + 0.5);
-    else if (v.is_string())
-        parsed = parseDuration(v.get<std::string>());
-    if (!parsed || *parsed < 0)
-        fail(path, "must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, got " + describe(v));
-    return *parsed;
+    return durationOrReport(v, path).value_or(0);
 }
 
 std::optional<TimeMs> duration(const json& object, const std::string& path, const char* key)
 {
     if (!object.contains(key))
         return std::nullopt;
-    return durationValue(object[key], join(path, key));
+    return durationOrReport(object[key], join(path, key));
 }
 
 bool boolean(const json& object, const std::string& path, const char* key, bool fallback)
 {
     if (!object.contains(key))
         return fallback;
-    if (!object[key].is_boolean())
-        fail(join(path, key), "must be true or false, got " + describe(object[key]));
+    if (!object[key].is_boolean()) {
+        report(join(path, key), "must be true or false, got " + describe(object[key]));
+        return fallback;
+    }
     return object[key].get<bool>();
 }
 
 double probability(const json& object, const std::string& path, const char* key)
 {
     const auto value = number(object, path, key);
-    if (value && (*value < 0 || *value > 1))
-        fail(join(path, key), "must be from 0 to 1, got " + describe(object[key]));
+    if (value && (*value < 0 || *value > 1)) {
+        report(join(path, key), "must be from 0 to 1, got " + describe(object[key]));
+        return 0;
+    }
     return value.value_or(0);
 }
 
@@ -170,7 +226,8 @@ Distribution distribution(const json& v, const std::string& path)
         d.a = durationValue(v, path);
         return d;
     }
-    checkKeys(v, path, { "fixed", "uniform", "exponential", "normal" });
+    if (!checkKeys(v, path, { "fixed", "uniform", "exponential", "normal" }))
+        return d;
     if (v.size() != 1)
         fail(path, "must have exactly one of fixed, uniform, exponential, normal");
     if (v.contains("fixed")) {
@@ -202,8 +259,10 @@ const json& array(const json& object, const std::string& path, const char* key)
     static const json empty = json::array();
     if (!object.contains(key))
         return empty;
-    if (!object[key].is_array())
-        fail(join(path, key), "must be a list, got " + describe(object[key]));
+    if (!object[key].is_array()) {
+        report(join(path, key), "must be a list, got " + describe(object[key]));
+        return empty;
+    }
     return object[key];
 }
 
@@ -219,14 +278,14 @@ AttributeMap attributes(const json& object, const std::string& path)
         else if (value.is_object())
             out[key] = value.dump();
         else
-            fail(join(path, key), "must be a string, a whole number or true/false, got " + describe(value));
+            report(join(path, key), "must be a string, a whole number or true/false, got " + describe(value));
     }
     return out;
 }
 
 TimedMessage timedMessage(const json& v, const std::string& path, bool needsTime)
 {
-    checkKeys(v, path, { "at", "body", "delaySeconds", "groupId", "deduplicationId", "queue" });
+    checkKeys(v, path, { "at", "body", "delaySeconds", "groupId", "deduplicationId", "queue", "expectRefused" });
     TimedMessage m;
     if (needsTime)
         m.at = duration(v, path, "at").value_or(0);
@@ -237,6 +296,7 @@ TimedMessage timedMessage(const json& v, const std::string& path, bool needsTime
         m.groupId = text(v, path, "groupId");
     if (v.contains("deduplicationId"))
         m.deduplicationId = text(v, path, "deduplicationId");
+    m.expectRefused = boolean(v, path, "expectRefused", false);
     return m;
 }
 
@@ -266,14 +326,16 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds", "groups",
-            "poisonEvery" });
+            "poisonEvery", "expectRefused" });
     ProducerSpec p;
     p.name = v.contains("name") ? text(v, path, "name") : "producer-" + std::to_string(index + 1);
     p.queue = text(v, path, "queue");
     if (const auto rate = number(v, path, "rate")) {
         if (*rate <= 0 || *rate > 100000)
-            fail(join(path, "rate"), "must be > 0 and at most 100000 messages per second, got " + describe(v["rate"]));
-        p.rate = *rate;
+            report(
+                join(path, "rate"), "must be > 0 and at most 100000 messages per second, got " + describe(v["rate"]));
+        else
+            p.rate = *rate;
     }
     p.start = duration(v, path, "start").value_or(0);
     p.stop = duration(v, path, "stop");
@@ -287,12 +349,13 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
     }
     const json& messages = array(v, path, "messages");
     for (size_t i = 0; i < messages.size(); ++i)
-        p.messages.push_back(timedMessage(messages[i], at(join(path, "messages"), i), true));
+        guarded([&] { p.messages.push_back(timedMessage(messages[i], at(join(path, "messages"), i), true)); });
     if (v.contains("body"))
         p.body = text(v, path, "body");
     p.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX);
     p.groups = integer(v, path, "groups", 1, 100000).value_or(1);
     p.poisonEvery = integer(v, path, "poisonEvery", 0, INT64_MAX / 2).value_or(0);
+    p.expectRefused = boolean(v, path, "expectRefused", false);
     return p;
 }
 
@@ -324,8 +387,10 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
         const std::string hp = join(path, "heartbeat");
         checkKeys(v["heartbeat"], hp, { "every", "extendBy" });
         c.heartbeatEvery = duration(v["heartbeat"], hp, "every");
-        if (!c.heartbeatEvery || *c.heartbeatEvery <= 0)
-            fail(join(hp, "every"), "must be a duration above 0");
+        if (!c.heartbeatEvery || *c.heartbeatEvery <= 0) {
+            report(join(hp, "every"), "must be a duration above 0");
+            c.heartbeatEvery = 1000;
+        }
         c.heartbeatExtendBy = integer(v["heartbeat"], hp, "extendBy", 0, 43200).value_or(30);
     }
     const json& crashes = array(v, path, "crashes");
@@ -334,7 +399,7 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
         checkKeys(crashes[i], cp, { "at", "restartAt" });
         CrashSpec crash { duration(crashes[i], cp, "at").value_or(0), duration(crashes[i], cp, "restartAt") };
         if (crash.restartAt && *crash.restartAt <= crash.at)
-            fail(join(cp, "restartAt"), "must be after at");
+            report(join(cp, "restartAt"), "must be after at");
         c.crashes.push_back(crash);
     }
     c.idleDelay = duration(v, path, "idleDelay").value_or(1000);
@@ -353,7 +418,7 @@ LambdaSpec lambdaSpec(const json& v, const std::string& path, size_t index)
     l.batchSize = integer(v, path, "batchSize", 1, 10).value_or(10);
     l.timeout = duration(v, path, "timeout").value_or(3000);
     if (l.timeout < 1000 || l.timeout > 900000)
-        fail(join(path, "timeout"), "must be from 1s to 15m (Lambda's limits), got " + formatDuration(l.timeout));
+        report(join(path, "timeout"), "must be from 1s to 15m (Lambda's limits), got " + formatDuration(l.timeout));
     l.concurrency = integer(v, path, "concurrency", 1, 1000).value_or(5);
     l.pollers = integer(v, path, "pollers", 1, 1000).value_or(5);
     if (v.contains("processing"))
@@ -420,47 +485,138 @@ LessonText lessonText(const json& v, const std::string& path)
     return l;
 }
 
-// Cross-references and what only SQS can judge (attribute values): checked on a scratch engine.
+std::string nearest(const std::string& name, const std::vector<std::string>& known)
+{
+    std::string best;
+    size_t bestDistance = SIZE_MAX;
+    for (const auto& k : known) {
+        const size_t d = editDistance(name, k);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = k;
+        }
+    }
+    return bestDistance <= std::max<size_t>(2, name.size() / 3) ? best : std::string();
+}
+
+std::string listed(const std::set<std::string>& names)
+{
+    std::string out;
+    for (const auto& n : names)
+        out += (out.empty() ? "\"" : ", \"") + n + "\"";
+    return out.empty() ? "none" : out;
+}
+
+// Each attribute alone on a scratch queue, so a refusal names its attribute: unknown names get a did-you-mean,
+// numbers out of range say the range, and SQS's own text follows.
+void checkAttributes(Engine& scratch, const QueueSpec& q, const std::string& path)
+{
+    for (const auto& [name, value] : q.attributes) {
+        const std::string p = path + ".attributes." + name;
+        if (!isKnownAttributeName(name)) {
+            const std::string guess = nearest(name, settableAttributeNames());
+            report(p, "unknown attribute" + (guess.empty() ? std::string() : "; did you mean \"" + guess + "\"?"));
+            continue;
+        }
+        AttributeMap one { { name, value } };
+        if (q.fifo)
+            one["FifoQueue"] = "true";
+        const std::string probe = "probe-" + std::to_string(scratch.queueCount()) + (q.fifo ? ".fifo" : "");
+        const auto created = scratch.createQueue(probe, one);
+        if (created)
+            continue;
+        const auto range = attributeRange(name);
+        report(p,
+            (range ? value + " is out of range " + std::to_string(range->first) + "-" + std::to_string(range->second)
+                   : "\"" + value + "\" is refused")
+                + " (SQS: " + created.error().message + ")");
+    }
+}
+
+// A send that SQS would refuse is a load error, unless the scenario says the refusal is the point.
+void checkSend(Engine& scratch, const std::string& queue, const std::optional<int64_t>& delaySeconds, bool expected,
+    const std::string& path)
+{
+    if (!delaySeconds || expected)
+        return;
+    SendMessageRequest probe;
+    probe.queue = queue;
+    probe.body = "probe";
+    probe.delaySeconds = delaySeconds;
+    if (queue.ends_with(".fifo")) {
+        probe.messageGroupId = "probe";
+        probe.messageDeduplicationId = "probe-" + std::to_string(scratch.messageCount());
+    }
+    const auto sent = scratch.sendMessage(probe);
+    if (!sent)
+        report(path + ".delaySeconds",
+            std::to_string(*delaySeconds) + " would be refused (SQS: " + sent.error().message
+                + "); set \"expectRefused\": true if the refusal is the point");
+}
+
+// Cross-references and what only SQS can judge (attribute values, sends): checked on a scratch engine once every
+// field reads right.
 void crossCheck(const Scenario& s)
 {
     std::set<std::string> queues;
     for (size_t i = 0; i < s.queues.size(); ++i) {
         if (!queues.insert(s.queues[i].name).second)
-            fail(at("queues", i) + ".name", "another queue already has the name \"" + s.queues[i].name + "\"");
+            report(at("queues", i) + ".name", "another queue already has the name \"" + s.queues[i].name + "\"");
     }
     Engine scratch;
     for (size_t i = 0; i < s.queues.size(); ++i) {
+        const size_t before = t_problems->size();
+        checkAttributes(scratch, s.queues[i], at("queues", i));
         AttributeMap attributes = s.queues[i].attributes;
         if (s.queues[i].fifo)
             attributes["FifoQueue"] = "true";
         const auto created = scratch.createQueue(s.queues[i].name, attributes);
-        if (!created)
-            fail(at("queues", i), created.error().message);
+        // A refusal not already explained attribute by attribute (the name, or attributes that clash).
+        if (!created && created.error().code != codes::QueueAlreadyExists && t_problems->size() == before)
+            report(at("queues", i), created.error().message);
     }
+    const auto known = [&](const std::string& name, const std::string& path) {
+        if (queues.count(name))
+            return true;
+        std::vector<std::string> names(queues.begin(), queues.end());
+        const std::string guess = nearest(name, names);
+        report(path,
+            "no queue is named \"" + name + "\""
+                + (guess.empty() ? "; the queues are " + listed(queues) : "; did you mean \"" + guess + "\"?"));
+        return false;
+    };
     for (size_t i = 0; i < s.queues.size(); ++i) {
         const auto& q = s.queues[i];
-        if (!q.deadLetterQueue)
+        if (!q.deadLetterQueue || !known(*q.deadLetterQueue, at("queues", i) + ".deadLetter.queue"))
             continue;
-        if (!queues.count(*q.deadLetterQueue))
-            fail(at("queues", i) + ".deadLetter.queue", "no queue is named \"" + *q.deadLetterQueue + "\"");
-        const std::string policy = "{\"deadLetterTargetArn\":\"" + scratch.getQueueArn(*q.deadLetterQueue).value()
+        const auto arn = scratch.getQueueArn(*q.deadLetterQueue);
+        if (!arn || !scratch.queueIndex(q.name))
+            continue; // the queue itself was refused: reported above
+        const std::string policy = "{\"deadLetterTargetArn\":\"" + arn.value()
             + "\",\"maxReceiveCount\":" + std::to_string(q.maxReceiveCount) + "}";
         const auto set = scratch.setQueueAttributes(q.name, { { "RedrivePolicy", policy } });
         if (!set)
-            fail(at("queues", i) + ".deadLetter", set.error().message);
+            report(at("queues", i) + ".deadLetter", set.error().message);
     }
-    const auto known = [&](const std::string& name, const std::string& path) {
-        if (!queues.count(name))
-            fail(path, "no queue is named \"" + name + "\"");
-    };
-    for (size_t i = 0; i < s.producers.size(); ++i)
-        known(s.producers[i].queue, at("producers", i) + ".queue");
+    for (size_t i = 0; i < s.producers.size(); ++i) {
+        const auto& p = s.producers[i];
+        const std::string path = at("producers", i);
+        if (!known(p.queue, path + ".queue") || !scratch.queueIndex(p.queue))
+            continue;
+        checkSend(scratch, p.queue, p.delaySeconds, p.expectRefused, path);
+        for (size_t m = 0; m < p.messages.size(); ++m)
+            checkSend(scratch, p.queue, p.messages[m].delaySeconds, p.expectRefused || p.messages[m].expectRefused,
+                at(path + ".messages", m));
+    }
+    // Consumers are named as the simulation names them: the name alone for one, name-1, name-2 ... for several.
     std::set<std::string> consumers;
     for (size_t i = 0; i < s.consumers.size(); ++i) {
         known(s.consumers[i].queue, at("consumers", i) + ".queue");
-        consumers.insert(s.consumers[i].name);
-        for (int64_t k = 1; k <= s.consumers[i].count; ++k)
-            consumers.insert(s.consumers[i].name + "-" + std::to_string(k));
+        if (s.consumers[i].count == 1)
+            consumers.insert(s.consumers[i].name);
+        else
+            for (int64_t k = 1; k <= s.consumers[i].count; ++k)
+                consumers.insert(s.consumers[i].name + "-" + std::to_string(k));
     }
     for (size_t i = 0; i < s.lambdas.size(); ++i)
         known(s.lambdas[i].queue, at("lambdas", i) + ".queue");
@@ -480,57 +636,88 @@ void crossCheck(const Scenario& s)
                 known(*a.destination, p + ".redrive.destination");
             break;
         case ActionSpec::Kind::Send:
-            known(a.queue, p + ".send.queue");
+            if (known(a.queue, p + ".send.queue") && scratch.queueIndex(a.queue))
+                checkSend(scratch, a.queue, a.message.delaySeconds, a.message.expectRefused, p + ".send");
             break;
         case ActionSpec::Kind::Crash:
         case ActionSpec::Kind::Restart:
             if (!consumers.count(a.consumer))
-                fail(p + (a.kind == ActionSpec::Kind::Crash ? ".crash" : ".restart"),
-                    "no consumer is named \"" + a.consumer + "\"");
+                report(p + (a.kind == ActionSpec::Kind::Crash ? ".crash" : ".restart"),
+                    "no consumer is named \"" + a.consumer + "\"; the consumers are " + listed(consumers));
             break;
         }
     }
 }
 
+Scenario readScenario(const json& v)
+{
+    checkKeys(v, "",
+        { "name", "seed", "duration", "queues", "producers", "consumers", "lambdas", "actions", "lesson", "$schema",
+            "description" });
+    Scenario s;
+    s.source = v;
+    s.name = v.contains("name") ? text(v, "", "name") : "scenario";
+    s.seed = uint64_t(integer(v, "", "seed", 0, INT64_MAX).value_or(1));
+    if (const auto d = duration(v, "", "duration")) {
+        if (*d <= 0 || *d > 14LL * 86400000)
+            report("duration", "must be above 0 and at most 14 days, got " + formatDuration(*d));
+        s.duration = *d;
+    }
+    const json& queues = array(v, "", "queues");
+    if (queues.empty() && (!v.contains("queues") || v["queues"].is_array()))
+        report("queues", "must list at least one queue");
+    for (size_t i = 0; i < queues.size(); ++i)
+        guarded([&] { s.queues.push_back(queueSpec(queues[i], at("queues", i))); });
+    const json& producers = array(v, "", "producers");
+    for (size_t i = 0; i < producers.size(); ++i)
+        guarded([&] { s.producers.push_back(producerSpec(producers[i], at("producers", i), i)); });
+    const json& consumers = array(v, "", "consumers");
+    for (size_t i = 0; i < consumers.size(); ++i)
+        guarded([&] { s.consumers.push_back(consumerSpec(consumers[i], at("consumers", i), i)); });
+    const json& lambdas = array(v, "", "lambdas");
+    for (size_t i = 0; i < lambdas.size(); ++i)
+        guarded([&] { s.lambdas.push_back(lambdaSpec(lambdas[i], at("lambdas", i), i)); });
+    const json& actions = array(v, "", "actions");
+    for (size_t i = 0; i < actions.size(); ++i)
+        guarded([&] { s.actions.push_back(actionSpec(actions[i], at("actions", i))); });
+    if (v.contains("lesson"))
+        guarded([&] { s.lesson = lessonText(v["lesson"], "lesson"); });
+    if (t_problems->empty())
+        crossCheck(s);
+    return s;
+}
+
 } // namespace
+
+std::string ScenarioError::text() const
+{
+    if (problems.empty())
+        return ScenarioProblem { path, message }.text();
+    std::string out;
+    for (const auto& p : problems)
+        out += (out.empty() ? "" : "\n") + p.text();
+    if (problems.size() >= kMaxScenarioProblems)
+        out += "\n(stopped after " + std::to_string(kMaxScenarioProblems) + " problems)";
+    return out;
+}
 
 std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& v)
 {
+    std::vector<ScenarioProblem> problems;
+    t_problems = &problems;
+    std::optional<Scenario> scenario;
     try {
-        checkKeys(v, "",
-            { "name", "seed", "duration", "queues", "producers", "consumers", "lambdas", "actions", "lesson", "$schema",
-                "description" });
-        Scenario s;
-        s.source = v;
-        s.name = v.contains("name") ? text(v, "", "name") : "scenario";
-        s.seed = uint64_t(integer(v, "", "seed", 0, INT64_MAX).value_or(1));
-        s.duration = duration(v, "", "duration").value_or(600000);
-        if (s.duration <= 0 || s.duration > 14LL * 86400000)
-            fail("duration", "must be above 0 and at most 14 days, got " + formatDuration(s.duration));
-        const json& queues = array(v, "", "queues");
-        if (queues.empty())
-            fail("queues", "must list at least one queue");
-        for (size_t i = 0; i < queues.size(); ++i)
-            s.queues.push_back(queueSpec(queues[i], at("queues", i)));
-        const json& producers = array(v, "", "producers");
-        for (size_t i = 0; i < producers.size(); ++i)
-            s.producers.push_back(producerSpec(producers[i], at("producers", i), i));
-        const json& consumers = array(v, "", "consumers");
-        for (size_t i = 0; i < consumers.size(); ++i)
-            s.consumers.push_back(consumerSpec(consumers[i], at("consumers", i), i));
-        const json& lambdas = array(v, "", "lambdas");
-        for (size_t i = 0; i < lambdas.size(); ++i)
-            s.lambdas.push_back(lambdaSpec(lambdas[i], at("lambdas", i), i));
-        const json& actions = array(v, "", "actions");
-        for (size_t i = 0; i < actions.size(); ++i)
-            s.actions.push_back(actionSpec(actions[i], at("actions", i)));
-        if (v.contains("lesson"))
-            s.lesson = lessonText(v["lesson"], "lesson");
-        crossCheck(s);
-        return s;
-    } catch (const Failure& failure) {
-        return failure.error;
+        try {
+            scenario = readScenario(v);
+        } catch (const Failure& failure) { // the top level itself is wrong (not an object, a list that is not one)
+            report(failure.problem.path, failure.problem.message);
+        }
+    } catch (const TooMany&) {
     }
+    t_problems = nullptr;
+    if (problems.empty())
+        return std::move(*scenario);
+    return ScenarioError { problems.front().path, problems.front().message, std::move(problems) };
 }
 
 std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText)

@@ -15,6 +15,9 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
           .seed = seed.value_or(m_scenario.seed), .keepEndedBodies = true, .bodyDigests = false, .idStrings = false })
     , m_random(seed.value_or(m_scenario.seed))
 {
+    // Actors 0 and 1 are SQS itself and the operator (event_log.h); the scenario's actors follow.
+    m_actors.push_back(ActorInfo { "SQS", ActorKind::Sqs });
+    m_actorSlots.push_back({ ActorKind::Sqs, 0 });
     m_actors.push_back(ActorInfo { "operator", ActorKind::Operator });
     m_actorSlots.push_back({ ActorKind::Operator, 0 });
     for (const auto& q : m_scenario.queues) {
@@ -68,21 +71,25 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
         const auto& spec = m_scenario.lambdas[l];
         const int64_t visibility = std::stoll(
             m_engine.getQueueAttributes(spec.queue, { "VisibilityTimeout" }).value().at("VisibilityTimeout"));
+        uint32_t firstPoller = kSqsActor;
+        for (int64_t k = 1; k <= spec.pollers; ++k) {
+            auto poller = std::make_unique<Poller>();
+            poller->lambda = l;
+            const size_t index = m_pollers.size();
+            poller->actor = addActor(spec.name + "/poller-" + std::to_string(k), ActorKind::LambdaPoller, index);
+            if (k == 1)
+                firstPoller = poller->actor;
+            m_pollers.push_back(std::move(poller));
+            schedule(0, PollerPoll, uint32_t(index));
+        }
+        // The warning concerns the event source mapping, so its first poller carries it.
         if (visibility * 1000 < 6 * spec.timeout) {
             const std::string warning = spec.name + ": the queue's visibility timeout ("
                 + formatDuration(visibility * 1000) + ") is under six times the function timeout ("
                 + formatDuration(spec.timeout) + "); AWS recommends at least " + formatDuration(6 * spec.timeout) + ".";
             m_warnings.push_back(warning);
             m_engine.recordActorEvent(
-                Cause::Warning, kNoActor, kNoMessage, m_engine.queueIndex(spec.queue).value(), 0, &warning);
-        }
-        for (int64_t k = 1; k <= spec.pollers; ++k) {
-            auto poller = std::make_unique<Poller>();
-            poller->lambda = l;
-            const size_t index = m_pollers.size();
-            poller->actor = addActor(spec.name + "/poller-" + std::to_string(k), ActorKind::LambdaPoller, index);
-            m_pollers.push_back(std::move(poller));
-            schedule(0, PollerPoll, uint32_t(index));
+                Cause::Warning, firstPoller, kNoMessage, m_engine.queueIndex(spec.queue).value(), 0, &warning);
         }
     }
     for (size_t a = 0; a < m_scenario.actions.size(); ++a)
@@ -259,8 +266,8 @@ void Simulation::runAction(size_t index)
     std::string what;
     // Every operator action is an event on its queue's row before it takes effect.
     const auto note = [&] {
-        m_engine.recordActorEvent(
-            Cause::OperatorAction, 0, kNoMessage, m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
+        m_engine.recordActorEvent(Cause::OperatorAction, kOperatorActor, kNoMessage,
+            m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
     };
     switch (a.kind) {
     case ActionSpec::Kind::SetAttributes:

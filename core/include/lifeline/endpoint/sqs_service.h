@@ -16,7 +16,7 @@ namespace lifeline::endpoint {
 struct CallContext {
     std::string host = "localhost:9324"; // the request's Host header: queue URLs start with http://{host}/
     std::string path; // the request's path: /{account}/{queue} names the queue when QueueUrl is absent
-    uint32_t actor = kNoActor; // who sends and receives, for the timeline
+    uint32_t actor = kOperatorActor; // who sends and receives, for the timeline
 };
 
 // What a ReceiveMessage asked to see; kept with a pending poll for its answer.

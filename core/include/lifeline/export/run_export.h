@@ -11,9 +11,14 @@
 
 namespace lifeline {
 
-// actorNames[actor id] names who did what; missing names are written as "actor N".
+// The CSV's columns: time_ms, queue, message_id, lane, from, to, cause, actor, note, body (its first
+// kCsvBodyCharacters characters), group, dedup. Actors and notes are named by event_text.h, as everywhere else.
+inline constexpr size_t kCsvBodyCharacters = 256;
 void writeEventsCsv(const Engine& engine, const std::vector<std::string>& actorNames, std::ostream& out);
 void writeChromeTrace(const Engine& engine, const std::vector<std::string>& actorNames, std::ostream& out);
+
+// The first `characters` UTF-8 characters of a text (never half a character).
+std::string utf8Prefix(const std::string& text, size_t characters);
 
 // One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
 std::string csvField(const std::string& text);

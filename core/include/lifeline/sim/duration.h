@@ -9,7 +9,15 @@
 
 namespace lifeline::sim {
 
+// Durations from files and the command line are bounded before any conversion: at most kMaxDuration (a year), so
+// 1e300s is an error, not undefined behaviour. Parsing and printing never depend on the locale (std::from_chars /
+// std::to_chars): QApplication sets LC_NUMERIC from the environment, and "1.5s" must mean the same under de_DE.
+inline constexpr TimeMs kMaxDuration = 366LL * 86400000;
 std::optional<TimeMs> parseDuration(std::string_view text);
 std::string formatDuration(TimeMs ms); // 1h 2m 3.5s style, for messages
+// A number the shortest way that reads back the same, with a '.' whatever the locale: 0.5, 2, 1e+300.
+std::string formatNumber(double value);
+// A decimal number ("1.5", "20") with a '.', whatever the locale; nothing else on the text.
+std::optional<double> parseNumber(std::string_view text);
 
 } // namespace lifeline::sim

@@ -34,6 +34,7 @@ struct TimedMessage {
     std::optional<int64_t> delaySeconds;
     std::optional<std::string> groupId;
     std::optional<std::string> deduplicationId;
+    bool expectRefused = false; // the send is meant to be refused (a lesson shows SQS's answer)
 };
 
 struct ProducerSpec {
@@ -49,6 +50,7 @@ struct ProducerSpec {
     std::optional<int64_t> delaySeconds; // a message timer on every message
     int64_t groups = 1; // FIFO: group ids g1..gN, round robin
     int64_t poisonEvery = 0; // every Nth message's body says "poison"
+    bool expectRefused = false; // its sends are meant to be refused (a lesson shows SQS's answer)
 };
 
 struct CrashSpec {
@@ -120,13 +122,26 @@ struct Scenario {
     nlohmann::json source; // the JSON it was read from (for the fix and for saving)
 };
 
-struct ScenarioError {
+struct ScenarioProblem {
     std::string path; // producers[1].rate
     std::string message; // must be > 0, got -3
     std::string text() const { return path.empty() ? message : path + ": " + message; }
 };
 
-// Parses and validates; on any error returns the first one (with its path) and no scenario.
+// What is wrong with a scenario: every problem found (up to kMaxScenarioProblems), the first one also as path and
+// message. text() lists them all, a line each.
+inline constexpr size_t kMaxScenarioProblems = 20;
+struct ScenarioError {
+    std::string path;
+    std::string message;
+    std::vector<ScenarioProblem> problems; // all of them, the first included; empty means just path and message
+
+    std::string text() const;
+};
+
+// Parses and validates; on any error returns every problem it found (each with its path) and no scenario. Fields
+// are checked first; references between them (queue and consumer names, what only SQS can judge) once the fields
+// are right.
 std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText);
 std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& json);
 

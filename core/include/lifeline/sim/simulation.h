@@ -17,7 +17,7 @@
 
 namespace lifeline::sim {
 
-enum class ActorKind { Producer, Consumer, LambdaPoller, Operator };
+enum class ActorKind { Producer, Consumer, LambdaPoller, Operator, Sqs };
 
 struct ActorInfo {
     std::string name;
@@ -77,7 +77,8 @@ public:
     bool setProducerRate(size_t producer, double rate);
     double producerRate(size_t producer) const;
 
-    // actor id -> who (index 0 is "nobody"); names match the scenario (consumers as name-1, name-2 ...).
+    // actor id -> who (0 is SQS itself, 1 the operator: event_log.h); names match the scenario (consumers as name-1,
+    // name-2 ...).
     const std::vector<ActorInfo>& actors() const { return m_actors; }
     std::vector<std::string> actorNames() const; // indexed by actor id
     const std::vector<std::string>& warnings() const { return m_warnings; }
