@@ -95,7 +95,7 @@ int main(int argc, char** argv)
         text << in.rdbuf();
         auto parsed = in ? lifeline::sim::parseScenario(text.str())
                          : std::variant<lifeline::sim::Scenario, lifeline::sim::ScenarioError>(
-                             lifeline::sim::ScenarioError { "", "cannot read the file" });
+                             lifeline::sim::ScenarioError { "", "cannot read the file", {} });
         if (auto* error = std::get_if<lifeline::sim::ScenarioError>(&parsed)) {
             std::cerr << scenarioFile << ": " << error->text() << '\n';
             return 2;

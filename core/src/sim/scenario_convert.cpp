@@ -31,7 +31,7 @@ std::variant<Scenario, ScenarioError> withQueueType(const Scenario& scenario, bo
 {
     json source = scenario.source;
     if (!source.is_object() || !source.contains("queues") || !source["queues"].is_array())
-        return ScenarioError { "queues", "the scenario has no queue list to convert" };
+        return ScenarioError { "queues", "the scenario has no queue list to convert", {} };
     for (auto& queue : source["queues"]) {
         renameAt(queue, "name", fifo);
         queue["type"] = fifo ? "fifo" : "standard";

@@ -730,7 +730,7 @@ std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText)
         std::string message = e.what();
         if (const auto colon = message.find("] "); colon != std::string::npos)
             message = message.substr(colon + 2);
-        return ScenarioError { "", "not valid JSON: " + message };
+        return ScenarioError { "", "not valid JSON: " + message, {} };
     }
     return parseScenario(v);
 }
@@ -743,7 +743,7 @@ std::variant<Scenario, ScenarioError> applyFix(const Scenario& scenario)
     try {
         fixed = scenario.source.patch(scenario.lesson->fixPatch);
     } catch (const json::exception& e) {
-        return ScenarioError { "lesson.fixPatch", std::string("cannot be applied: ") + e.what() };
+        return ScenarioError { "lesson.fixPatch", std::string("cannot be applied: ") + e.what(), {} };
     }
     return parseScenario(fixed);
 }
