@@ -7,6 +7,7 @@
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/sim/summary.h"
 
 #include <QGuiApplication>
 #include <cerrno>
@@ -21,6 +22,54 @@ namespace lifeline::app {
 namespace {
 
 constexpr int kBadInput = 2;
+
+// Each command's --help: what it does, its options, and an example.
+constexpr const char* kRunHelp
+    = "Usage: lifeline run SCENARIO.json|RUN.lifeline|--lesson ID [options]\n"
+      "Runs a scenario or a lesson headless on virtual time, or re-exports a saved run without simulating.\n"
+      "\n"
+      "  --lesson ID            a built-in lesson, by id or number (see `lifeline lessons`)\n"
+      "  --fix                  the lesson's fix instead of the lesson as written\n"
+      "  --until DURATION       stop there (90s, 15m, 2h); default: the scenario's duration\n"
+      "  --seed N               another random seed (the same seed gives the same run)\n"
+      "  --summary              print the run's figures as JSON\n"
+      "  --csv FILE.csv         every event (time, queue, message, states, cause, actor, note, body, group, dedup)\n"
+      "  --trace FILE.json      a Chrome trace that opens in ui.perfetto.dev\n"
+      "  --export FILE          the timeline as .png, .svg or .pdf\n"
+      "  --size WIDTHxHEIGHT    the image's size (default 1920x1080)\n"
+      "  --window FROM..TO      the image's time window, such as 30s..2m\n"
+      "  --dark                 the image in the dark theme\n"
+      "  --save FILE.lifeline   a run file that the window (and `lifeline run`) reopens as it was\n"
+      "  --help                 this text\n"
+      "\n"
+      "A RUN.lifeline takes --summary, --csv, --trace, --export, --size, --window and --dark.\n"
+      "Exit status: 0 done, 1 an output could not be written, 2 bad arguments or a bad scenario or run file.\n"
+      "\n"
+      "Examples:\n"
+      "  lifeline run --lesson 8 --summary\n"
+      "  lifeline run --lesson 8 --save lesson8.lifeline\n"
+      "  lifeline run lesson8.lifeline --csv lesson8.csv --export lesson8.png --window 0s..2m\n";
+
+constexpr const char* kLessonsHelp = "Usage: lifeline lessons\n"
+                                     "Lists the built-in lessons: number, id and title.\n"
+                                     "\n"
+                                     "Example:\n"
+                                     "  lifeline lessons\n"
+                                     "  lifeline run --lesson visibility-too-short --summary\n";
+
+constexpr const char* kDemoHelp = "Usage: lifeline demo\n"
+                                  "Runs a short demo on the engine headless and prints its event log.\n"
+                                  "\n"
+                                  "Example:\n"
+                                  "  lifeline demo | head\n";
+
+bool wantsHelp(const std::vector<std::string>& args)
+{
+    for (size_t i = 1; i < args.size(); ++i)
+        if (args[i] == "--help" || args[i] == "-h")
+            return true;
+    return false;
+}
 
 int listLessons(std::ostream& out)
 {
@@ -61,6 +110,9 @@ template <class Write> bool writeFile(const std::string& path, const char* what,
     }
     return true;
 }
+
+int writeOutputs(const Engine& engine, const std::vector<std::string>& names, const std::string& title,
+    const RunOptions& options, std::ostream& err);
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
@@ -148,7 +200,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         } else if (a == "--fix") {
             options.fix = true;
         } else if (!a.empty() && a[0] == '-') {
-            err << "lifeline run: unknown option '" << a << "'\n";
+            err << "lifeline run: unknown option '" << a << "' (see `lifeline run --help`)\n";
             return kBadInput;
         } else if (options.scenarioFile.empty()) {
             options.scenarioFile = a;
@@ -158,8 +210,27 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         }
     }
     if (options.scenarioFile.empty() == options.lesson.empty()) {
-        err << "lifeline run: give a scenario file or --lesson ID (see `lifeline lessons`)\n";
+        err << "lifeline run: give a scenario file, a run file or --lesson ID (see `lifeline run --help`)\n";
         return kBadInput;
+    }
+    if (options.scenarioFile.ends_with(".lifeline")) {
+        if (options.fix || options.until || options.seed) {
+            err << "lifeline run: --fix, --until and --seed change a simulation; '" << options.scenarioFile
+                << "' is a saved run, re-exported as it was\n";
+            return kBadInput;
+        }
+        auto opened = openRun(options.scenarioFile);
+        if (auto* error = std::get_if<std::string>(&opened)) {
+            err << "lifeline run: " << *error << '\n';
+            return kBadInput;
+        }
+        const RecordedRun& recorded = std::get<RecordedRun>(opened);
+        if (options.summary)
+            out << sim::summarizeLog(*recorded.engine, recorded.actorNames).toJson().dump(2) << '\n';
+        else
+            out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.engine->now()) << ": "
+                << recorded.engine->log().size() << " events (add --summary for the figures)\n";
+        return writeOutputs(*recorded.engine, recorded.actorNames, recorded.title, options, err);
     }
     std::optional<sim::Scenario> scenario;
     if (!options.lesson.empty()) {
@@ -203,20 +274,24 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     else
         out << "ran '" << simulation.scenario().name << "' to " << sim::formatDuration(simulation.now()) << ": "
             << simulation.engine().log().size() << " events (add --summary for the figures)\n";
+    const auto& ran = simulation.scenario();
+    const std::string title
+        = ran.lesson ? "Lesson " + std::to_string(ran.lesson->number) + ": " + ran.lesson->title : ran.name;
+    return writeOutputs(simulation.engine(), simulation.actorNames(), title, options, err);
+}
+
+int writeOutputs(const Engine& engine, const std::vector<std::string>& names, const std::string& title,
+    const RunOptions& options, std::ostream& err)
+{
     bool written = true;
-    const auto names = simulation.actorNames();
     if (!options.traceFile.empty())
-        written &= writeFile(options.traceFile, "trace", err,
-            [&](std::ostream& file) { writeChromeTrace(simulation.engine(), names, file); });
-    if (!options.csvFile.empty())
         written &= writeFile(
-            options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(simulation.engine(), names, file); });
+            options.traceFile, "trace", err, [&](std::ostream& file) { writeChromeTrace(engine, names, file); });
+    if (!options.csvFile.empty())
+        written
+            &= writeFile(options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(engine, names, file); });
     if (!options.saveFile.empty()) {
-        const auto& scenario = simulation.scenario();
-        const std::string title = scenario.lesson
-            ? "Lesson " + std::to_string(scenario.lesson->number) + ": " + scenario.lesson->title
-            : scenario.name;
-        const std::string error = saveRun(simulation.engine(), names, title, options.saveFile);
+        const std::string error = saveRun(engine, names, title, options.saveFile);
         if (!error.empty()) {
             err << "lifeline run: could not save the run: " << error << '\n';
             written = false;
@@ -236,11 +311,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         request.from = options.windowFrom.value_or(0);
         request.to = options.windowTo.value_or(-1);
         request.dark = options.dark;
-        const auto& scenario = simulation.scenario();
-        request.title = QString::fromStdString(scenario.lesson
-                ? "Lesson " + std::to_string(scenario.lesson->number) + ": " + scenario.lesson->title
-                : scenario.name);
-        const QString error = ui::exportTimelineImage(simulation.engine(), names, request);
+        request.title = QString::fromStdString(title);
+        const QString error = ui::exportTimelineImage(engine, names, request);
         if (!error.isEmpty()) {
             err << "lifeline run: could not export the image: " << error.toStdString() << '\n';
             written = false;
@@ -260,11 +332,24 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
 {
     if (args.empty())
         return kBadInput;
-    if (args[0] == "lessons")
+    if (wantsHelp(args)) {
+        out << (args[0] == "run" ? kRunHelp : args[0] == "lessons" ? kLessonsHelp : kDemoHelp);
+        return 0;
+    }
+    if (args[0] == "lessons") {
+        if (args.size() > 1) {
+            err << "lifeline lessons: unknown option '" << args[1] << "' (see `lifeline lessons --help`)\n";
+            return kBadInput;
+        }
         return listLessons(out);
+    }
     if (args[0] == "run")
         return run(args, out, err);
     if (args[0] == "demo") {
+        if (args.size() > 1) {
+            err << "lifeline demo: unknown option '" << args[1] << "' (see `lifeline demo --help`)\n";
+            return kBadInput;
+        }
         Engine engine;
         runDemo(engine);
         printLog(engine, out);

@@ -25,7 +25,7 @@ void printUsage(std::ostream& out)
     out << "Usage:\n"
            "  lifeline [SCENARIO.json | RUN.lifeline | --lesson ID]   open the window (lesson 1 by default)\n"
            "  lifeline lessons         list the built-in lessons\n"
-           "  lifeline run SCENARIO.json|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
+           "  lifeline run SCENARIO.json|RUN.lifeline|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
            "               [--trace FILE.json] [--csv FILE.csv]\n"
            "               [--export FILE.png|.svg|.pdf] [--size 1920x1080] [--window 30s..2m] [--dark]\n"
            "               [--save FILE.lifeline]   a run file that the window reopens as it was\n"
@@ -34,6 +34,7 @@ void printUsage(std::ostream& out)
            "  lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless] [--speed 1]\n"
            "                           a local SQS endpoint for real clients (aws, boto3, SDKs); in the\n"
            "                           window every message they send is a lane (--headless: no window)\n"
+           "  lifeline COMMAND --help  a command's options and an example\n"
            "  lifeline --version       print the version\n"
            "  lifeline --help          this text\n";
 }
@@ -60,6 +61,10 @@ int main(int argc, char** argv)
             auto options = lifeline::app::parseServeOptions(std::vector<std::string>(argv + 2, argv + argc), std::cerr);
             if (!options)
                 return 2;
+            if (options->help) {
+                std::cout << lifeline::app::serveHelp();
+                return 0;
+            }
             if (options->headless)
                 return lifeline::app::serveHeadless(*options, argc, argv);
             serve = std::move(options);

@@ -12,6 +12,26 @@
 
 namespace lifeline::app {
 
+const char* serveHelp()
+{
+    return "Usage: lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless] [--speed 1]\n"
+           "A local SQS endpoint for real clients (aws, boto3, the SDKs), query and JSON protocols. In the window,\n"
+           "every message they send is a lane; --headless runs it with no window and no display.\n"
+           "\n"
+           "  --port N        the TCP port, 0 for any free one (default 9324)\n"
+           "  --bind ADDRESS  the address to listen on (default 127.0.0.1; anything else is reachable by others)\n"
+           "  --headless      no window\n"
+           "  --speed X       virtual time runs X times the wall clock, above 0 and at most 10000 (default 1)\n"
+           "  --help          this text\n"
+           "\n"
+           "Any SigV4 signature is accepted: it is a local tool, not an access-control point.\n"
+           "Exit status: 0 when stopped, 2 bad arguments or the port cannot be opened.\n"
+           "\n"
+           "Example:\n"
+           "  lifeline serve --headless --port 9324 &\n"
+           "  aws --endpoint-url http://127.0.0.1:9324 sqs create-queue --queue-name demo\n";
+}
+
 std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& args, std::ostream& err)
 {
     ServeOptions options;
@@ -24,7 +44,9 @@ std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& ar
             }
             return args[++i];
         };
-        if (a == "--headless") {
+        if (a == "--help" || a == "-h") {
+            options.help = true;
+        } else if (a == "--headless") {
             options.headless = true;
         } else if (a == "--port") {
             const auto v = value();
@@ -62,7 +84,7 @@ std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& ar
             }
             options.endpoint.speed = speed;
         } else {
-            err << "lifeline serve: unknown option '" << a << "'\n";
+            err << "lifeline serve: unknown option '" << a << "' (see `lifeline serve --help`)\n";
             return std::nullopt;
         }
     }

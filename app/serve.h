@@ -14,7 +14,11 @@ namespace lifeline::app {
 struct ServeOptions {
     ui::EndpointOptions endpoint;
     bool headless = false;
+    bool help = false; // --help: print serveHelp() and stop
 };
+
+// `lifeline serve --help`.
+const char* serveHelp();
 
 // Reads serve's arguments (after "serve"); on a bad one says why and returns nothing.
 std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& args, std::ostream& err);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace lifeline;
 
@@ -76,4 +77,96 @@ TEST_CASE("a damaged or foreign file gives a clear error", "[export][runfile]")
     CHECK(std::get<std::string>(openRun(path)).starts_with("cannot read '" + path + "'"));
     CHECK(saveRun(simulation.engine(), {}, "x", "/nonexistent-directory/run.lifeline")
         == "cannot write '/nonexistent-directory/run.lifeline': No such file or directory");
+}
+
+namespace {
+// A saved run as JSON, to be damaged on purpose and read back from bytes.
+nlohmann::json savedRun(const sim::Simulation& simulation)
+{
+    const std::string path = temporaryPath("crafted.lifeline");
+    REQUIRE(saveRun(simulation.engine(), simulation.actorNames(), "x", path).empty());
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::remove(path.c_str());
+    return nlohmann::json::from_cbor(bytes);
+}
+
+std::string damage(const nlohmann::json& run)
+{
+    auto opened = readRun(nlohmann::json::to_cbor(run), "x.lifeline");
+    REQUIRE(std::holds_alternative<std::string>(opened));
+    return std::get<std::string>(opened);
+}
+} // namespace
+
+TEST_CASE("a crafted run file is refused field by field - never a loop or an out-of-bounds read", "[runfile]")
+{
+    sim::Simulation simulation(std::get<sim::Scenario>(sim::applyFix(sim::findLesson("poison-pill")->scenario)));
+    simulation.runToEnd();
+    const nlohmann::json run = savedRun(simulation);
+    const std::string prefix = "'x.lifeline' is not a Lifeline run file (or it is damaged): ";
+    REQUIRE(std::holds_alternative<RecordedRun>(readRun(nlohmann::json::to_cbor(run), "x.lifeline")));
+
+    // The DLQ arrival's origin pointed at itself: following firstLaneOf would never end.
+    auto loop = run;
+    size_t dlqLane = 0;
+    for (size_t lane = 0; lane < loop["messages"].size(); ++lane) {
+        const auto extra = loop["messages"][lane][11].get<uint32_t>();
+        if (extra != UINT32_MAX && loop["extras"][extra]["origin"].get<uint32_t>() != kNoMessage) {
+            dlqLane = lane;
+            loop["extras"][extra]["origin"] = lane;
+        }
+    }
+    REQUIRE(dlqLane > 0);
+    CHECK(damage(loop) == prefix + "lane " + std::to_string(dlqLane) + " continues a later lane");
+
+    size_t withLane = 0;
+    while (run["events"][withLane][1].get<uint32_t>() == kNoMessage)
+        ++withLane;
+    auto lane = run;
+    lane["events"][withLane][1] = run["messages"].size();
+    CHECK(damage(lane) == prefix + "event " + std::to_string(withLane) + " refers to a lane the file lacks");
+
+    auto time = run;
+    time["events"][3][0] = -5;
+    CHECK(damage(time) == prefix + "event 3 is out of time order");
+
+    auto actor = run;
+    actor["events"][withLane][2] = 4000000000u;
+    CHECK(damage(actor) == prefix + "event " + std::to_string(withLane) + " refers to an actor the file lacks");
+
+    auto cause = run;
+    cause["events"][0][7] = 200;
+    CHECK(damage(cause) == prefix + "event 0 has no known cause");
+
+    auto type = run;
+    type["now"] = "later";
+    CHECK(damage(type) == prefix + "type must be number, but is string");
+
+    auto version = run;
+    version["version"] = 99;
+    CHECK(damage(version) == "'x.lifeline' is a run file of another version (99)");
+}
+
+TEST_CASE("a version 1 run file opens with SQS and the operator told apart", "[runfile]")
+{
+    sim::Simulation simulation(std::get<sim::Scenario>(sim::applyFix(sim::findLesson("poison-pill")->scenario)));
+    simulation.runToEnd();
+    nlohmann::json run = savedRun(simulation);
+    // Version 1: one actor 0 for SQS and the operator, every other actor one lower.
+    run["version"] = 1;
+    run["actors"].erase(0);
+    for (auto& e : run["events"])
+        e[2] = e[2].get<uint32_t>() <= kOperatorActor ? 0u : e[2].get<uint32_t>() - 1;
+    auto opened = readRun(nlohmann::json::to_cbor(run), "old.lifeline");
+    REQUIRE(std::holds_alternative<RecordedRun>(opened));
+    const RecordedRun& recorded = std::get<RecordedRun>(opened);
+    CHECK(recorded.actorNames == simulation.actorNames());
+    const EventLog& original = simulation.engine().log();
+    const EventLog& migrated = recorded.engine->log();
+    REQUIRE(migrated.size() == original.size());
+    for (size_t i = 0; i < original.size(); ++i) {
+        INFO("event " << i << " " << toString(original[i].cause));
+        CHECK(migrated[i].actor == original[i].actor);
+    }
 }

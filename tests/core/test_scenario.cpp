@@ -194,3 +194,13 @@ TEST_CASE("numbers parse and print the same under a German locale (decimal comma
     CHECK(s.producers.at(0).rate == 0.5);
     CHECK(s.consumers.at(0).processing.a == 2500);
 }
+
+TEST_CASE("scenario: deep nesting is refused before it is walked", "[scenario]")
+{
+    CHECK(errorOf(std::string(200000, '[')) == "lists and objects nest deeper than 64 levels");
+    CHECK(errorOf(R"({"queues": [{"name": "q", "attributes": {"Policy": )" + std::string(100, '{'))
+        == "lists and objects nest deeper than 64 levels");
+    // Brackets inside strings do not count.
+    CHECK(std::holds_alternative<Scenario>(
+        parseScenario(R"({"queues": [{"name": "q"}], "name": ")" + std::string(100, '[') + "\"}")));
+}

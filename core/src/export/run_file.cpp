@@ -7,12 +7,14 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace lifeline {
 
 namespace {
 constexpr const char* kFormat = "lifeline-run";
-constexpr int kVersion = 1;
+// Version 2: actor 0 is SQS and actor 1 the operator (version 1 had one actor 0 for both); read both.
+constexpr int kVersion = 2;
 const char* kSettable[] = { "DelaySeconds", "VisibilityTimeout", "MessageRetentionPeriod", "MaximumMessageSize",
     "ReceiveMessageWaitTimeSeconds", "RedrivePolicy", "RedriveAllowPolicy", "ContentBasedDeduplication",
     "DeduplicationScope", "FifoThroughputLimit", "SqsManagedSseEnabled", "KmsMasterKeyId",
@@ -21,7 +23,7 @@ const char* kSettable[] = { "DelaySeconds", "VisibilityTimeout", "MessageRetenti
 
 // Fills an engine's private state from a recording (Engine declares it a friend).
 struct EngineAccess {
-    static void restore(Engine& engine, const nlohmann::json& run);
+    static void restore(Engine& engine, const nlohmann::json& run, size_t actorCount, int version);
     static nlohmann::json queues(const Engine& engine);
     static const std::vector<MessageExtra>& extras(const Engine& engine) { return engine.m_extras; }
 };
@@ -41,9 +43,40 @@ nlohmann::json EngineAccess::queues(const Engine& engine)
     return out;
 }
 
-void EngineAccess::restore(Engine& engine, const nlohmann::json& run)
+namespace {
+// Version 1 had one actor 0 for SQS and the operator: the operator's own calls go to actor 1, the rest is SQS's;
+// every other actor moves up by one.
+uint32_t actorFromVersion1(uint32_t actor, Cause cause)
+{
+    if (actor != 0)
+        return actor + 1;
+    switch (cause) {
+    case Cause::Send:
+    case Cause::OperatorAction:
+    case Cause::AttributesChanged:
+    case Cause::QueueCreated:
+    case Cause::QueueDeleted:
+    case Cause::Purge:
+    case Cause::RequestRefused:
+        return kOperatorActor;
+    default:
+        return kSqsActor;
+    }
+}
+
+void check(bool condition, const std::string& what)
+{
+    if (!condition)
+        throw std::runtime_error(what);
+}
+} // namespace
+
+// Every reference is checked before it is used: a damaged or crafted file must not make a viewer read out of
+// bounds or loop (a DLQ chain points only backwards, so following it ends).
+void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t actorCount, int version)
 {
     engine.m_now = run.at("now").get<TimeMs>();
+    check(engine.m_now >= 0, "its clock is negative");
     for (const auto& q : run.at("queues")) {
         auto queue = std::make_unique<QueueState>();
         queue->index = QueueIndex(engine.m_queues.size());
@@ -63,6 +96,9 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run)
         const auto& counters = q.at("counters");
         queue->counters = QueueCounters { counters.at(0).get<int64_t>(), counters.at(1).get<int64_t>(),
             counters.at(2).get<int64_t>() };
+        check(queue->counters.visible >= 0 && queue->counters.inFlight >= 0 && queue->counters.delayed >= 0,
+            "queue " + queue->name + " has a negative counter");
+        check(engine.m_queues.size() < kNoQueue, "it has more queues than a run can hold");
         engine.m_queueInfo.push_back(
             QueueInfo { queue->name, queue->arn, queue->alive, defaults.fifo, queue->createdAt });
         engine.m_queues.push_back(std::move(queue));
@@ -72,17 +108,44 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run)
         engine.m_log.addText(t.get<std::string>());
     const size_t texts = run.at("texts").size();
     const size_t messages = run.at("messages").size();
+    TimeMs previous = 0;
     for (const auto& e : run.at("events")) {
+        const int cause = e.at(7).get<int>();
+        const int from = e.at(5).get<int>();
+        const int to = e.at(6).get<int>();
+        const std::string where = "event " + std::to_string(engine.m_log.size());
+        check(cause >= 0 && cause < int(Cause::Count), where + " has no known cause");
+        check(from >= 0 && from < int(MessageState::Count) && to >= 0 && to < int(MessageState::Count),
+            where + " has no known state");
         Event event { e.at(0).get<TimeMs>(), e.at(1).get<MessageIndex>(), e.at(2).get<uint32_t>(),
-            e.at(3).get<uint32_t>(), e.at(4).get<QueueIndex>(), MessageState(e.at(5).get<int>()),
-            MessageState(e.at(6).get<int>()), Cause(e.at(7).get<int>()) };
-        const bool textual = event.cause == Cause::RequestRefused || event.cause == Cause::AttributesChanged
-            || event.cause == Cause::Warning || event.cause == Cause::OperatorAction;
-        if ((event.message != kNoMessage && event.message >= messages)
-            || (event.queue != kNoQueue && event.queue >= queueCount) || int(event.cause) >= int(Cause::Count)
-            || int(event.from) >= int(MessageState::Count) || int(event.to) >= int(MessageState::Count)
-            || (textual && event.detail >= texts))
-            throw std::runtime_error("an event refers to something the file does not have");
+            e.at(3).get<uint32_t>(), e.at(4).get<QueueIndex>(), MessageState(from), MessageState(to), Cause(cause) };
+        if (version == 1)
+            event.actor = actorFromVersion1(event.actor, event.cause);
+        check(event.time >= previous && event.time <= engine.m_now, where + " is out of time order");
+        previous = event.time;
+        check(event.message == kNoMessage || event.message < messages, where + " refers to a lane the file lacks");
+        check(event.queue == kNoQueue || event.queue < queueCount, where + " refers to a queue the file lacks");
+        check(event.actor < std::max<size_t>(actorCount, kFirstActor) || event.actor == kSqsActor,
+            where + " refers to an actor the file lacks");
+        check(!event.hasText() || event.textIndex() < texts, where + " refers to a text the file lacks");
+        switch (event.cause) {
+        case Cause::MoveToDlq:
+            check(event.deadLetterQueue() < queueCount, where + " moves to a queue the file lacks");
+            break;
+        case Cause::ArriveFromDlqSource:
+        case Cause::Redrive:
+        case Cause::ArriveFromRedrive:
+            check(event.linkedLane() < messages, where + " links to a lane the file lacks");
+            break;
+        case Cause::NoEffect:
+            check(event.detail <= uint32_t(NoEffectKind::VisibilityChangeWithStaleHandle), where + " is garbled");
+            break;
+        case Cause::ProcessingFailed:
+            check(event.detail <= uint32_t(FailureKind::TimedOut), where + " is garbled");
+            break;
+        default:
+            break;
+        }
         engine.m_log.append(event);
     }
     for (const auto& x : run.at("extras")) {
@@ -93,6 +156,7 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run)
         extra.awsTraceHeader = x.at("trace").get<std::string>();
         extra.deadLetterQueueSourceArn = x.at("dlqSource").get<std::string>();
         extra.origin = x.at("origin").get<MessageIndex>();
+        check(extra.origin == kNoMessage || extra.origin < messages, "an origin refers to a lane the file lacks");
         extra.md5OfAttributes = x.at("md5OfAttributes").get<std::string>();
         for (const auto& a : x.at("attributes"))
             extra.attributes.push_back(MessageAttribute { a.at(0).get<std::string>(),
@@ -114,9 +178,17 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run)
         record.state = MessageState(m.at(10).get<int>());
         record.extra = m.at(11).get<uint32_t>();
         record.md5 = md5(record.body);
-        if (record.queue >= queueCount || int(record.state) >= int(MessageState::Count)
-            || (record.extra != UINT32_MAX && record.extra >= engine.m_extras.size()))
-            throw std::runtime_error("a message refers to something the file does not have");
+        const std::string where = "lane " + std::to_string(engine.m_messages.size());
+        check(record.queue < queueCount, where + " refers to a queue the file lacks");
+        check(int(record.state) < int(MessageState::Count), where + " has no known state");
+        check(record.extra == UINT32_MAX || record.extra < engine.m_extras.size(),
+            where + " refers to extras the file lacks");
+        // A lane continues only an earlier one: a chain of origins always ends.
+        if (record.extra != UINT32_MAX) {
+            const MessageIndex origin = engine.m_extras[record.extra].origin;
+            check(origin == kNoMessage || origin < engine.m_messages.size(), where + " continues a later lane");
+        }
+        check(record.receiveCount <= 1000000000, where + " has a garbled receive count");
         engine.m_messages.push_back(std::move(record));
     }
 }
@@ -174,27 +246,39 @@ std::string saveRun(
     return {};
 }
 
+std::variant<RecordedRun, std::string> readRun(const std::vector<uint8_t>& bytes, const std::string& path)
+{
+    const std::string notOurs = "'" + path + "' is not a Lifeline run file (or it is damaged)";
+    const auto run = nlohmann::json::from_cbor(bytes, true, false);
+    if (run.is_discarded() || !run.is_object() || !run.contains("format") || run["format"] != kFormat)
+        return notOurs;
+    const auto version = run.contains("version") && run["version"].is_number_integer() ? run["version"].get<int>() : 0;
+    if (version < 1 || version > kVersion)
+        return "'" + path + "' is a run file of another version (" + std::to_string(version) + ")";
+    RecordedRun out;
+    try {
+        out.actorNames = run.at("actors").get<std::vector<std::string>>();
+        if (version == 1) // actor 0 was SQS and the operator at once (see actorFromVersion1)
+            out.actorNames.insert(out.actorNames.begin(), "SQS");
+        out.engine = std::make_unique<Engine>();
+        EngineAccess::restore(*out.engine, run, out.actorNames.size(), version);
+        out.title = run.contains("title") && run["title"].is_string() ? run["title"].get<std::string>() : "";
+    } catch (const std::exception& e) {
+        std::string what = e.what();
+        if (const auto bracket = what.find("] "); what.starts_with("[json.exception") && bracket != std::string::npos)
+            what = what.substr(bracket + 2); // nlohmann's "[json.exception.type_error.302] type must be ..."
+        return notOurs + ": " + what;
+    }
+    return out;
+}
+
 std::variant<RecordedRun, std::string> openRun(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return "cannot read '" + path + "': " + std::strerror(errno);
     const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto run = nlohmann::json::from_cbor(bytes, true, false);
-    if (run.is_discarded() || !run.is_object() || run.value("format", "") != kFormat)
-        return "'" + path + "' is not a Lifeline run file (or it is damaged)";
-    if (run.value("version", 0) != kVersion)
-        return "'" + path + "' is a run file of another version (" + std::to_string(run.value("version", 0)) + ")";
-    RecordedRun out;
-    try {
-        out.engine = std::make_unique<Engine>();
-        EngineAccess::restore(*out.engine, run);
-        out.actorNames = run.at("actors").get<std::vector<std::string>>();
-        out.title = run.value("title", "");
-    } catch (const std::exception& e) {
-        return "'" + path + "' is damaged: " + e.what();
-    }
-    return out;
+    return readRun(bytes, path);
 }
 
 } // namespace lifeline

@@ -720,8 +720,40 @@ std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& v)
     return ScenarioError { problems.front().path, problems.front().message, std::move(problems) };
 }
 
+namespace {
+// How deep lists and objects may nest in a scenario file. Checked on the text before it is parsed: copying,
+// printing and patching a JSON value recurse on its nesting, so a deeply nested file must not reach them.
+constexpr int kMaxNesting = 64;
+
+bool nestsTooDeep(const std::string& text)
+{
+    int depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxNesting)
+                return true;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return false;
+}
+} // namespace
+
 std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText)
 {
+    if (nestsTooDeep(jsonText))
+        return ScenarioError { "", "lists and objects nest deeper than " + std::to_string(kMaxNesting) + " levels",
+            {} };
     json v;
     try {
         v = json::parse(jsonText);

@@ -1,6 +1,7 @@
 #include "lifeline/sim/summary.h"
 
 #include "lifeline/depth_series.h"
+#include "lifeline/event_text.h"
 #include "lifeline/sim/simulation.h"
 #include "simulation_internal.h"
 
@@ -30,20 +31,28 @@ nlohmann::json RunSummary::toJson() const
     };
 }
 
-RunSummary Simulation::summary() const
+RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& actorNames)
 {
     RunSummary s;
-    s.until = m_engine.now();
+    s.until = engine.now();
     // Peak depth by state: the depth series keeps each bucket's peak, so its largest bucket is the run's peak.
-    DepthSeries depth(2, std::max<TimeMs>(1, m_engine.now() + 1));
-    depth.sync(m_engine);
+    DepthSeries depth(2, std::max<TimeMs>(1, engine.now() + 1));
+    depth.sync(engine);
     for (const DepthSample& b : depth.buckets()) {
         s.peak.visible = std::max<int64_t>(s.peak.visible, b.visible);
         s.peak.inFlight = std::max<int64_t>(s.peak.inFlight, b.inFlight);
         s.peak.delayed = std::max<int64_t>(s.peak.delayed, b.delayed);
         s.peak.deadLetterQueues = std::max<int64_t>(s.peak.deadLetterQueues, b.deadLetter);
     }
-    const EventLog& log = m_engine.log();
+    // Consumers, as far as the log tells: every actor that received a message, in the order they first did.
+    std::map<uint32_t, size_t> consumerOf;
+    const auto consumer = [&](uint32_t actor) -> ConsumerSummary& {
+        auto [it, added] = consumerOf.emplace(actor, s.consumers.size());
+        if (added)
+            s.consumers.push_back(ConsumerSummary { actorName(actorNames, actor), 0, 0, 0, 0 });
+        return s.consumers[it->second];
+    };
+    const EventLog& log = engine.log();
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
         switch (e.cause) {
@@ -52,6 +61,8 @@ RunSummary Simulation::summary() const
             break;
         case Cause::Receive:
             ++s.received;
+            if (e.actor >= kFirstActor)
+                ++consumer(e.actor).received;
             break;
         case Cause::Delete:
             ++s.deleted;
@@ -63,13 +74,28 @@ RunSummary Simulation::summary() const
             ++s.expired;
             break;
         case Cause::PollEnded:
-            s.emptyReceives += e.detail == 0;
+            s.emptyReceives += e.messagesReturned() == 0;
             break;
         case Cause::ProcessingStarted:
-            s.duplicates += e.detail == 1;
+            s.duplicates += e.duplicate();
+            break;
+        case Cause::ProcessingFinished:
+            if (consumerOf.count(e.actor))
+                ++consumer(e.actor).finished;
+            break;
+        case Cause::ProcessingFailed:
+            if (consumerOf.count(e.actor))
+                ++consumer(e.actor).failed;
+            break;
+        case Cause::ConsumerCrashed:
+            if (consumerOf.count(e.actor))
+                consumer(e.actor).heldAtCrash += e.heldMessages();
+            break;
+        case Cause::Warning:
+            s.warnings.push_back(log.text(e.textIndex()));
             break;
         case Cause::RequestRefused: {
-            const std::string& text = log.text(e.detail);
+            const std::string& text = log.text(e.textIndex());
             ++s.errorsByCode[text.substr(0, text.find(':'))];
             break;
         }
@@ -77,6 +103,14 @@ RunSummary Simulation::summary() const
             break;
         }
     }
+    return s;
+}
+
+RunSummary Simulation::summary() const
+{
+    RunSummary s = summarizeLog(m_engine, actorNames());
+    // The simulation knows its consumers, also those that never received anything, and its warnings.
+    s.consumers.clear();
     for (const auto& c : m_consumers)
         s.consumers.push_back(c->stats);
     s.warnings = m_warnings;

@@ -5,6 +5,7 @@
 
 #include "lifeline/engine.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <variant>
@@ -22,5 +23,7 @@ struct RecordedRun {
 std::string saveRun(const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title,
     const std::string& path);
 std::variant<RecordedRun, std::string> openRun(const std::string& path);
+// The same from bytes in memory (the fuzzer's door); `path` only names the file in the error.
+std::variant<RecordedRun, std::string> readRun(const std::vector<uint8_t>& bytes, const std::string& path);
 
 } // namespace lifeline

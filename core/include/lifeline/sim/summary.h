@@ -1,6 +1,8 @@
 // What a run amounts to: the figures `lifeline run --summary` prints, computed from the event log.
 #pragma once
 
+#include "lifeline/engine.h"
+
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -38,5 +40,9 @@ struct RunSummary {
 
     nlohmann::json toJson() const;
 };
+
+// The figures of a run from its event log alone (all a recorded run has): consumers are the actors that received
+// a message, in the order they first did; warnings are the log's Warning events.
+RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& actorNames);
 
 } // namespace lifeline::sim
