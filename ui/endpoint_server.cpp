@@ -24,6 +24,7 @@ struct EndpointServer::Connection {
     std::string requestId;
     bool keepAlive = true;
     bool closing = false;
+    bool dropped = false; // its socket disconnected: freed on the next turn of the event loop, never inside a call
 };
 
 EndpointServer::EndpointServer(Engine& engine, QObject* parent)
@@ -66,6 +67,7 @@ bool EndpointServer::start(const EndpointOptions& options, QString* error)
 void EndpointServer::stop()
 {
     m_wake.stop();
+    // The server itself stops: nobody will ever answer a waiting poll, so SQS's side ends them too.
     for (auto& [socket, connection] : m_connections) {
         if (connection->poll)
             m_engine.cancelPoll(connection->poll);
@@ -73,8 +75,11 @@ void EndpointServer::stop()
         socket->abort();
         socket->deleteLater();
     }
+    for (const auto& [poll, actor] : m_orphaned)
+        m_engine.cancelPoll(poll);
     m_connections.clear();
     m_waiting.clear();
+    m_orphaned.clear();
     if (m_server->isListening())
         m_server->close();
 }
@@ -147,18 +152,34 @@ void EndpointServer::accept()
 
 void EndpointServer::drop(Connection* connection)
 {
+    if (connection->dropped)
+        return;
+    connection->dropped = true;
+    connection->closing = true;
     QTcpSocket* socket = connection->socket;
     socket->disconnect(this); // nothing more from it reaches the connection about to go
     if (connection->poll) {
+        // The poll goes on, as a real client's dead request would (docs/decisions.md): what it receives is in
+        // flight for nobody, drawn as such, and comes back after its visibility timeout.
         m_waiting.erase(connection->poll);
-        m_engine.cancelPoll(connection->poll); // nobody is there to take what it would receive
+        m_orphaned.emplace(connection->poll, connection->actor);
+        connection->poll = 0;
     }
-    socket->deleteLater();
-    m_connections.erase(socket);
+    // Freed later: `disconnected` can fire inside a write to this very socket (respond), whose caller still holds
+    // the connection.
+    QMetaObject::invokeMethod(
+        this,
+        [this, socket] {
+            m_connections.erase(socket);
+            socket->deleteLater();
+        },
+        Qt::QueuedConnection);
 }
 
 void EndpointServer::read(Connection* connection)
 {
+    if (connection->dropped)
+        return;
     const QByteArray bytes = connection->socket->readAll();
     if (connection->closing)
         return;
@@ -241,6 +262,12 @@ void EndpointServer::handle(Connection* connection, HttpRequest request)
 void EndpointServer::answerCompletedPolls()
 {
     for (auto& done : m_engine.takeCompletedPolls()) {
+        if (const auto orphan = m_orphaned.find(done.poll); orphan != m_orphaned.end()) {
+            for (const auto& m : done.messages)
+                m_engine.recordActorEvent(Cause::ReceivedByNobody, orphan->second, m.lane);
+            m_orphaned.erase(orphan);
+            continue;
+        }
         const auto it = m_waiting.find(done.poll);
         if (it == m_waiting.end())
             continue;
@@ -254,7 +281,7 @@ void EndpointServer::answerCompletedPolls()
                 m_service.renderMessages(done.messages, connection->view), connection->requestId);
         respond(connection, response, connection->keepAlive);
         // Requests that arrived behind the poll on this connection go now.
-        if (!connection->closing && connection->parser.state() != HttpParser::State::NeedMore)
+        if (!connection->closing && !connection->dropped && connection->parser.state() != HttpParser::State::NeedMore)
             QMetaObject::invokeMethod(
                 this,
                 [this, socket = connection->socket] {
@@ -267,6 +294,8 @@ void EndpointServer::answerCompletedPolls()
 
 void EndpointServer::respond(Connection* connection, const HttpResponse& response, bool keepAlive)
 {
+    if (connection->dropped)
+        return; // the client is gone: nothing to write to
     HttpResponse out = response;
     out.headers.emplace_back("Server", "Lifeline");
     out.close = out.close || !keepAlive;

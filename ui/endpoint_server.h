@@ -50,6 +50,8 @@ public:
     size_t requestsServed() const { return m_requests; }
     size_t openConnections() const { return m_connections.size(); }
     size_t waitingPolls() const { return m_waiting.size(); }
+    // Long polls whose client went away and that still wait (docs/decisions.md: they go on, as the simulation's).
+    size_t orphanedPolls() const { return m_orphaned.size(); }
 
 signals:
     void actorsChanged();
@@ -75,6 +77,7 @@ private:
     TimeMs m_virtualAtStart = 0;
     std::unordered_map<QTcpSocket*, std::unique_ptr<Connection>> m_connections;
     std::unordered_map<PollId, Connection*> m_waiting;
+    std::unordered_map<PollId, uint32_t> m_orphaned; // a gone client's poll -> its actor
     std::vector<std::string> m_actorNames { "SQS", "operator" }; // actors 0 and 1 (event_log.h)
     size_t m_requests = 0;
     uint64_t m_requestCounter = 0;

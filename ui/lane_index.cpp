@@ -51,7 +51,7 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
             m_last[e.message] = index;
             if (e.cause != Cause::RequestRefused)
                 m_state[e.message] = e.to;
-            if (e.cause == Cause::ProcessingStarted && e.detail == 1)
+            if (e.cause == Cause::ProcessingStarted && e.duplicate())
                 ++m_duplicates[e.message];
             if (e.message < result.firstNewLane)
                 result.changedLanes.push_back(e.message);

@@ -1,5 +1,6 @@
 #include "timeline_painter.h"
 
+#include "lifeline/event_text.h"
 #include "lifeline/sim/duration.h"
 
 #include <QFontMetrics>
@@ -418,7 +419,7 @@ void TimelinePainter::paintMessage(QPainter& p, const QRect& row, const Timeline
             state = e.to;
             since = e.time;
             if (e.cause == Cause::Receive)
-                receives = e.detail;
+                receives = e.receiveNumber();
             if (!isLive(state)) { // the lane ends here: an end cap in the terminal state's colour
                 writer.flush();
                 const double x = axis.toX(e.time);
@@ -431,10 +432,12 @@ void TimelinePainter::paintMessage(QPainter& p, const QRect& row, const Timeline
             marks.push_back({ x, m_style.mark, QStringLiteral("◆") });
         else if (e.cause == Cause::ConsumerCrashed)
             marks.push_back({ x, m_style.crash, QStringLiteral("✕") });
-        else if (e.cause == Cause::ProcessingStarted && e.detail == 1)
+        else if (e.cause == Cause::ProcessingStarted && e.duplicate())
             marks.push_back({ x, m_style.duplicate, QStringLiteral("2×") });
         else if (e.cause == Cause::MoveToDlq)
             marks.push_back({ x, m_style.stateColor[size_t(MessageState::DeadLettered)], QStringLiteral("➜") });
+        else if (e.cause == Cause::ReceivedByNobody) // received by a crashed consumer: back after the timeout
+            marks.push_back({ x, m_style.crash, QStringLiteral("⊘") });
     }
     if (isLive(state))
         writer.add(axis.toX(since), axis.toX(std::max(since, frame.now)), state, stateLabel(state, receives));
@@ -734,7 +737,7 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
                 out.from = out.to = e.time;
                 out.text = QObject::tr("refused at %1\n%2")
                                .arg(QString::fromStdString(sim::formatDuration(e.time)),
-                                   QString::fromStdString(m_model.engine()->log().text(e.detail)));
+                                   QString::fromStdString(eventDetail(*m_model.engine(), e)));
                 return out;
             }
         }
@@ -746,7 +749,7 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
                 out.text
                     = (e.cause == Cause::Warning ? QObject::tr("warning at %1\n%2") : QObject::tr("operator at %1\n%2"))
                           .arg(QString::fromStdString(sim::formatDuration(e.time)),
-                              QString::fromStdString(m_model.engine()->log().text(e.detail)));
+                              QString::fromStdString(eventDetail(*m_model.engine(), e)));
                 return out;
             }
         }
@@ -759,8 +762,7 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
     const LaneIndex& index = m_model.lanes();
     MessageState state = MessageState::None;
     TimeMs since = 0;
-    Cause cause = Cause::Send;
-    uint32_t detail = 0;
+    const Event* cause = nullptr; // the transition that began the segment under the cursor
     for (uint32_t ev = index.lane(out.row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         const Event& e = engine.log()[ev];
         if (!isTransition(e))
@@ -769,12 +771,11 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
             break;
         state = e.to;
         since = e.time;
-        cause = e.cause;
-        detail = e.detail;
+        cause = &e;
     }
     if (!isLive(state) && state != MessageState::None)
         return std::nullopt;
-    if (state == MessageState::None)
+    if (state == MessageState::None || !cause)
         return std::nullopt;
     // The end of this segment: the next transition, or now.
     TimeMs until = frame.now;
@@ -789,9 +790,8 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
     out.to = until;
     out.state = state;
     const MessageRecord& record = engine.message(out.row.id);
-    QString why = QString::fromLatin1(toString(cause));
-    if (cause == Cause::Receive)
-        why = QObject::tr("receive #%1").arg(detail);
+    const QString why
+        = QString::fromStdString(eventSentence(engine, *cause, actorName(m_model.actorNames(), cause->actor)));
     out.text = QObject::tr("%1\n%2 from %3 to %4 (%5)\ncause: %6")
                    .arg(QString::fromStdString(record.messageId()), QString::fromLatin1(toString(state)),
                        QString::fromStdString(sim::formatDuration(since)),

@@ -86,9 +86,9 @@ void DepthSeries::sync(const Engine& engine)
             shift(e.queue, e.to, +1);
             record(e.time);
         }
-        if (e.cause == Cause::PollEnded && e.detail == 0)
+        if (e.cause == Cause::PollEnded && e.messagesReturned() == 0)
             ++m_buckets[size_t(e.time / m_bucketMs)].emptyReceives;
-        else if (e.cause == Cause::ProcessingStarted && e.detail == 1)
+        else if (e.cause == Cause::ProcessingStarted && e.duplicate())
             ++m_buckets[size_t(e.time / m_bucketMs)].duplicates;
     }
     record(engine.now());

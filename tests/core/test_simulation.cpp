@@ -1,3 +1,4 @@
+#include "lifeline/event_text.h"
 #include "lifeline/sim/simulation.h"
 
 #include <catch2/catch.hpp>
@@ -146,4 +147,30 @@ TEST_CASE("operator actions: set attributes - purge - send - crash and restart a
     }
     CHECK(operatorEvents == 4);
     CHECK(restarts == 1);
+}
+
+TEST_CASE("a consumer that crashes while polling: its poll goes on and receives for nobody", "[simulation]")
+{
+    // Decision in docs/decisions.md: the endpoint does the same for a client whose connection closes mid-poll.
+    Simulation s(load(R"({"duration": "40s", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
+        "producers": [{"name": "p", "queue": "q", "messages": [{"at": "5s", "body": "late"}]}],
+        "consumers": [{"name": "w", "queue": "q", "waitTimeSeconds": 20, "processing": "1s"}],
+        "actions": [{"at": "1s", "crash": "w"}, {"at": "30s", "restart": "w"}]})"));
+    s.advanceTo(5000);
+    const Engine& engine = s.engine();
+    REQUIRE(engine.messageCount() == 1);
+    CHECK(engine.message(0).state == MessageState::InFlight); // taken by the dead request at 5 s
+    const Event& last = engine.log()[engine.log().size() - 1];
+    CHECK(last.cause == Cause::ReceivedByNobody);
+    CHECK(last.message == 0);
+    CHECK(s.actorNames().at(last.actor) == "w");
+    CHECK(eventSentence(engine, last, "w")
+        == "received by w, which is gone: nobody will process it; back after the timeout");
+    s.advanceTo(14999);
+    CHECK(engine.message(0).state == MessageState::InFlight);
+    s.advanceTo(15000);
+    CHECK(engine.message(0).state == MessageState::Visible);
+    s.advanceTo(31000); // restarted at 30 s: it receives the message, the second time
+    CHECK(engine.message(0).receiveCount == 2);
+    CHECK(s.summary().duplicates == 0); // nobody processed it the first time
 }

@@ -75,3 +75,71 @@ TEST_CASE("window: the local endpoint serves a real client and its message is a 
     CHECK(window.endpoint() == nullptr);
     CHECK(window.laneModel()->rowCount(window.laneModel()->index(0, 0)) == 1); // the run stays on screen
 }
+
+TEST_CASE("endpoint: clients gone mid-response and mid-poll - the server goes on and the poll receives for nobody",
+    "[ui][endpoint]")
+{
+    application();
+    Engine engine;
+    ui::EndpointServer server(engine);
+    ui::EndpointOptions options;
+    options.port = 0;
+    options.speed = 20; // a 1 s visibility timeout passes in 50 ms of wall time
+    REQUIRE(server.start(options));
+    const auto connect = [&](QTcpSocket& socket) {
+        socket.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+        REQUIRE(socket.waitForConnected(5000));
+    };
+    QTcpSocket owner;
+    connect(owner);
+    CHECK(post(owner, "Action=CreateQueue&QueueName=q&Attribute.1.Name=VisibilityTimeout&Attribute.1.Value=1")
+              .startsWith("HTTP/1.1 200 OK"));
+    const QByteArray url = "QueueUrl=http%3A%2F%2F127.0.0.1%2F000000000000%2Fq";
+
+    // Gone mid-response: a request written, the socket dropped before the answer is read. Several times over.
+    for (int i = 0; i < 20; ++i) {
+        QTcpSocket hasty;
+        connect(hasty);
+        const QByteArray form = "Action=SendMessage&" + url + "&MessageBody=hasty";
+        hasty.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    "Content-Length: "
+            + QByteArray::number(form.size()) + "\r\n\r\n" + form);
+        hasty.waitForBytesWritten(1000);
+        hasty.abort();
+    }
+    CHECK(QTest::qWaitFor([&] { return engine.messageCount() == 20; }, 5000));
+    CHECK(post(owner, "Action=PurgeQueue&" + url).startsWith("HTTP/1.1 200 OK"));
+
+    // Gone mid-poll: a client waits 10 s for a message, then closes.
+    QTcpSocket waiter;
+    connect(waiter);
+    const QByteArray poll = "Action=ReceiveMessage&WaitTimeSeconds=10&" + url;
+    waiter.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: waiter/1.0\r\nContent-Type: "
+                 "application/x-www-form-urlencoded\r\nContent-Length: "
+        + QByteArray::number(poll.size()) + "\r\n\r\n" + poll);
+    REQUIRE(QTest::qWaitFor([&] { return server.waitingPolls() == 1; }, 5000));
+    waiter.abort();
+    REQUIRE(QTest::qWaitFor([&] { return server.orphanedPolls() == 1; }, 5000));
+    // Its poll goes on (docs/decisions.md): the next message is received for nobody.
+    CHECK(post(owner, "Action=SendMessage&" + url + "&MessageBody=for-nobody").contains("<MessageId>"));
+    REQUIRE(QTest::qWaitFor([&] { return server.orphanedPolls() == 0; }, 5000));
+    const MessageIndex lane = MessageIndex(engine.messageCount() - 1);
+    CHECK(engine.message(lane).body == "for-nobody");
+    bool nobody = false;
+    for (size_t i = 0; i < engine.log().size(); ++i) {
+        const Event& e = engine.log()[i];
+        if (e.cause == Cause::ReceivedByNobody && e.message == lane)
+            nobody = server.actorNames().at(e.actor).ends_with(" waiter/1.0");
+    }
+    CHECK(nobody);
+    // Back after its 1 s timeout, and the server still serves: the owner receives it, the second time.
+    QByteArray again;
+    CHECK(QTest::qWaitFor(
+        [&] {
+            again = post(owner, "Action=ReceiveMessage&AttributeName.1=ApproximateReceiveCount&" + url);
+            return again.contains("<Body>for-nobody</Body>");
+        },
+        5000));
+    CHECK(again.contains("<Name>ApproximateReceiveCount</Name><Value>2</Value>"));
+    server.stop();
+}

@@ -63,8 +63,13 @@ void Simulation::consumerReceived(size_t index, std::vector<ReceivedMessage> mes
 {
     Consumer& c = *m_consumers[index];
     c.stats.received += int64_t(messages.size());
-    if (wasLongPoll && (c.state != ConsumerState::Polling || c.poll != poll))
-        return; // it crashed while polling: what this poll received is held by nobody until its timeout
+    if (wasLongPoll && (c.state != ConsumerState::Polling || c.poll != poll)) {
+        // It crashed while polling. Its poll went on, as a dead client's request does at SQS (docs/decisions.md):
+        // what it received is in flight for nobody until its timeout, and the log says so.
+        for (const auto& m : messages)
+            m_engine.recordActorEvent(Cause::ReceivedByNobody, c.actor, m.lane);
+        return;
+    }
     c.poll = 0;
     c.state = ConsumerState::Idle;
     if (messages.empty()) {
