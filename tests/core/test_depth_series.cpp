@@ -13,9 +13,9 @@ TEST_CASE("depth series: exact counts per bucket on a small run", "[series]")
     SendMessageRequest send;
     send.queue = "q";
     send.body = "a";
-    engine.sendMessage(send);
+    REQUIRE(engine.sendMessage(send).ok());
     send.delaySeconds = 1;
-    engine.sendMessage(send);
+    REQUIRE(engine.sendMessage(send).ok());
     DepthSeries series(512, 100);
     series.sync(engine);
     CHECK(series.current().visible == 1);

@@ -146,13 +146,18 @@ TEST_CASE("randomized: invariants hold after every one of a million operations",
             }
             attributes["VisibilityTimeout"] = std::to_string(pick(4));
             attributes["MessageRetentionPeriod"] = std::to_string(60 + pick(120));
-            engine.createQueue(name, attributes);
+            REQUIRE(engine.createQueue(name, attributes).ok());
         }
-        engine.setQueueAttributes("std-a",
-            { { "RedrivePolicy", "{\"deadLetterTargetArn\":\"" + queueArn("dlq") + "\",\"maxReceiveCount\":3}" } });
-        engine.setQueueAttributes("f1.fifo",
-            { { "RedrivePolicy",
-                "{\"deadLetterTargetArn\":\"" + queueArn("fdlq.fifo") + "\",\"maxReceiveCount\":2}" } });
+        REQUIRE(engine
+                    .setQueueAttributes("std-a",
+                        { { "RedrivePolicy",
+                            "{\"deadLetterTargetArn\":\"" + queueArn("dlq") + "\",\"maxReceiveCount\":3}" } })
+                    .ok());
+        REQUIRE(engine
+                    .setQueueAttributes("f1.fifo",
+                        { { "RedrivePolicy",
+                            "{\"deadLetterTargetArn\":\"" + queueArn("fdlq.fifo") + "\",\"maxReceiveCount\":2}" } })
+                    .ok());
     };
     createAll();
     const auto collect = [&](const std::vector<ReceivedMessage>& messages) {

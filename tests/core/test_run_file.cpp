@@ -170,3 +170,18 @@ TEST_CASE("a version 1 run file opens with SQS and the operator told apart", "[r
         CHECK(migrated[i].actor == original[i].actor);
     }
 }
+
+TEST_CASE("run files: deep nesting and absurd sizes in the CBOR are refused, not followed", "[runfile]")
+{
+    const std::string notOurs = "'x.lifeline' is not a Lifeline run file (or it is damaged)";
+    // An array that claims 2^64-1 elements (it used to throw out of the reader with exceptions off).
+    const std::vector<uint8_t> huge { 0x9B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00 };
+    CHECK(std::get<std::string>(readRun(huge, "x.lifeline")) == notOurs);
+    // A million arrays of one, each inside the last: the reader would recurse a million times.
+    std::vector<uint8_t> deep(1000000, 0x81);
+    deep.push_back(0x00);
+    CHECK(std::get<std::string>(readRun(deep, "x.lifeline")) == notOurs);
+    // A string that claims to be longer than the file.
+    const std::vector<uint8_t> longString { 0x7A, 0x7F, 0xFF, 0xFF, 0xFF, 'a' };
+    CHECK(std::get<std::string>(readRun(longString, "x.lifeline")) == notOurs);
+}

@@ -37,7 +37,8 @@ inline constexpr const char* BatchRequestTooLong = "AWS.SimpleQueueService.Batch
 inline constexpr const char* ResourceNotFound = "ResourceNotFoundException";
 } // namespace codes
 
-template <class T> class Result {
+// [[nodiscard]]: an ignored result is a visible decision, written `(void)call(...); // why`.
+template <class T> class [[nodiscard]] Result {
 public:
     Result(T value)
         : m_state(std::move(value))

@@ -246,10 +246,76 @@ std::string saveRun(
     return {};
 }
 
+namespace {
+// nlohmann's CBOR reader recurses once per level of nesting and trusts a container's declared size (an array "of
+// 2^60 elements" throws from inside it even with exceptions off). This SAX handler in front of its DOM builder
+// stops the read at kMaxCborNesting levels and at any container that claims more elements than bytes remain.
+constexpr size_t kMaxCborNesting = 32;
+
+class BoundedCborSax {
+public:
+    BoundedCborSax(nlohmann::json& result, size_t bytes)
+        : m_dom(result, false)
+        , m_bytes(bytes)
+    {
+    }
+    using Json = nlohmann::json;
+    bool null() { return m_dom.null(); }
+    bool boolean(bool value) { return m_dom.boolean(value); }
+    bool number_integer(Json::number_integer_t value) { return m_dom.number_integer(value); }
+    bool number_unsigned(Json::number_unsigned_t value) { return m_dom.number_unsigned(value); }
+    bool number_float(Json::number_float_t value, const Json::string_t& text)
+    {
+        return m_dom.number_float(value, text);
+    }
+    bool string(Json::string_t& value) { return m_dom.string(value); }
+    bool binary(Json::binary_t& value) { return m_dom.binary(value); }
+    bool start_object(size_t elements) { return enter(elements) && m_dom.start_object(elements); }
+    bool key(Json::string_t& value) { return m_dom.key(value); }
+    bool end_object()
+    {
+        --m_depth;
+        return m_dom.end_object();
+    }
+    bool start_array(size_t elements) { return enter(elements) && m_dom.start_array(elements); }
+    bool end_array()
+    {
+        --m_depth;
+        return m_dom.end_array();
+    }
+    template <class Exception> bool parse_error(size_t position, const std::string& last, const Exception& error)
+    {
+        return m_dom.parse_error(position, last, error);
+    }
+
+private:
+    bool enter(size_t elements)
+    {
+        const bool sized = elements != static_cast<size_t>(-1); // -1: indefinite length
+        return ++m_depth <= kMaxCborNesting && (!sized || elements <= m_bytes);
+    }
+    nlohmann::detail::json_sax_dom_parser<Json> m_dom;
+    size_t m_bytes;
+    size_t m_depth = 0;
+};
+
+nlohmann::json parseCbor(const std::vector<uint8_t>& bytes)
+{
+    nlohmann::json result;
+    BoundedCborSax sax(result, bytes.size());
+    try {
+        if (nlohmann::json::sax_parse(bytes, &sax, nlohmann::json::input_format_t::cbor, true))
+            return result;
+    } catch (const nlohmann::json::exception&) {
+    }
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+}
+} // namespace
+
 std::variant<RecordedRun, std::string> readRun(const std::vector<uint8_t>& bytes, const std::string& path)
 {
     const std::string notOurs = "'" + path + "' is not a Lifeline run file (or it is damaged)";
-    const auto run = nlohmann::json::from_cbor(bytes, true, false);
+    const auto run = parseCbor(bytes);
     if (run.is_discarded() || !run.is_object() || !run.contains("format") || run["format"] != kFormat)
         return notOurs;
     const auto version = run.contains("version") && run["version"].is_number_integer() ? run["version"].get<int>() : 0;

@@ -110,7 +110,8 @@ void Simulation::consumerHeartbeat(size_t index)
     if (c.state != ConsumerState::Working || !c.current)
         return;
     // A heartbeat refused by the 12-hour cap is simply not renewed; the message then times out as SQS would.
-    m_engine.changeMessageVisibility(c.spec->queue, c.current->receipt, c.spec->heartbeatExtendBy, c.actor);
+    (void)m_engine.changeMessageVisibility(c.spec->queue, c.current->receipt, c.spec->heartbeatExtendBy,
+        c.actor); // refused at the 12-hour cap: not renewed, and the engine logs why
     schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
 }
 
@@ -130,7 +131,8 @@ void Simulation::consumerWorkDone(size_t index)
     } else {
         ++c.stats.finished;
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, m.lane);
-        m_engine.deleteMessage(c.spec->queue, m.receipt, c.actor);
+        (void)m_engine.deleteMessage(
+            c.spec->queue, m.receipt, c.actor); // a refusal (its queue deleted) is logged by the engine
     }
     endProcessing(m.lane, !failed);
     consumerStartNext(index);

@@ -24,14 +24,14 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
         AttributeMap attributes = q.attributes;
         if (q.fifo)
             attributes["FifoQueue"] = "true";
-        m_engine.createQueue(q.name, attributes); // validated by parseScenario
+        (void)m_engine.createQueue(q.name, attributes); // validated by parseScenario
     }
     for (const auto& q : m_scenario.queues) {
         if (!q.deadLetterQueue)
             continue;
         const std::string policy = "{\"deadLetterTargetArn\":\"" + m_engine.getQueueArn(*q.deadLetterQueue).value()
             + "\",\"maxReceiveCount\":" + std::to_string(q.maxReceiveCount) + "}";
-        m_engine.setQueueAttributes(q.name, { { "RedrivePolicy", policy } });
+        (void)m_engine.setQueueAttributes(q.name, { { "RedrivePolicy", policy } }); // validated by parseScenario
     }
     for (size_t i = 0; i < m_scenario.producers.size(); ++i) {
         const auto& spec = m_scenario.producers[i];
@@ -257,7 +257,7 @@ void Simulation::produce(size_t index, const TimedMessage& message)
         request.messageDeduplicationId = message.deduplicationId;
     else if (fifo)
         request.messageDeduplicationId = spec.name + "-" + std::to_string(n);
-    m_engine.sendMessage(request); // a refused send is logged by the engine where it happened
+    (void)m_engine.sendMessage(request); // a refused send is logged by the engine where it happened
 }
 
 void Simulation::runAction(size_t index)
@@ -276,12 +276,13 @@ void Simulation::runAction(size_t index)
             what += " " + k + "=" + v;
         what += " on " + a.queue;
         note();
-        m_engine.setQueueAttributes(a.queue, a.attributes);
+        (void)m_engine.setQueueAttributes(
+            a.queue, a.attributes); // a refusal is logged by the engine on the queue's row
         return;
     case ActionSpec::Kind::Purge:
         what = "purge " + a.queue;
         note();
-        m_engine.purgeQueue(a.queue);
+        (void)m_engine.purgeQueue(a.queue); // a refusal (within 60 s of the last purge) is logged by the engine
         return;
     case ActionSpec::Kind::Redrive: {
         what = "redrive " + a.queue + (a.destination ? " to " + *a.destination : " to its sources");
@@ -292,7 +293,8 @@ void Simulation::runAction(size_t index)
             if (auto arn = m_engine.getQueueArn(*a.destination))
                 destination = arn.value();
         if (source)
-            m_engine.startMessageMoveTask(source.value(), destination, std::nullopt);
+            (void)m_engine.startMessageMoveTask(
+                source.value(), destination, std::nullopt); // a refusal is logged by the engine
         return;
     }
     case ActionSpec::Kind::Send: {
@@ -304,7 +306,7 @@ void Simulation::runAction(size_t index)
         request.messageDeduplicationId = a.message.deduplicationId;
         what = "send \"" + a.message.body + "\" to " + a.queue;
         note();
-        m_engine.sendMessage(request);
+        (void)m_engine.sendMessage(request); // a refusal is logged by the engine where it happened
         return;
     }
     case ActionSpec::Kind::Crash:
