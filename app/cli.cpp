@@ -226,7 +226,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         }
         const RecordedRun& recorded = std::get<RecordedRun>(opened);
         if (options.summary)
-            out << sim::summarizeLog(*recorded.engine, recorded.actorNames).toJson().dump(2) << '\n';
+            out << sim::summarizeLog(*recorded.engine, recorded.actorNames)
+                       .toJson()
+                       .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+                << '\n';
         else
             out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.engine->now()) << ": "
                 << recorded.engine->log().size() << " events (add --summary for the figures)\n";

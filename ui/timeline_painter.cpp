@@ -637,6 +637,7 @@ std::vector<LegendEntry> legendEntries(const TimelineStyle& style)
     entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("2× duplicate") });
     entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("✕ crash") });
     entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("◆ extended") });
+    entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("⊘ received by nobody") });
     entries.push_back({ LegendEntry::Swatch, MessageState::None, style.working, QObject::tr("working") });
     entries.push_back({ LegendEntry::Swatch, MessageState::None, style.failed, QObject::tr("failed") });
     return entries;

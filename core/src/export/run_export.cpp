@@ -125,7 +125,10 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
     }
     for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane)
         closeSegment(lane, engine.now());
-    out << json { { "traceEvents", events }, { "displayTimeUnit", "ms" } }.dump() << '\n';
+    // Bodies and names are bytes as clients sent them: what is not UTF-8 is replaced, not thrown over.
+    out << json { { "traceEvents", events }, { "displayTimeUnit", "ms" } }.dump(
+        -1, ' ', false, json::error_handler_t::replace)
+        << '\n';
 }
 
 } // namespace lifeline

@@ -711,6 +711,8 @@ std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& v)
             scenario = readScenario(v);
         } catch (const Failure& failure) { // the top level itself is wrong (not an object, a list that is not one)
             report(failure.problem.path, failure.problem.message);
+        } catch (const json::exception& e) { // a value the readers did not expect; never a crash
+            report("", std::string("cannot be read: ") + e.what());
         }
     } catch (const TooMany&) {
     }
@@ -757,7 +759,7 @@ std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText)
     json v;
     try {
         v = json::parse(jsonText);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // parse_error, and out_of_range for a container too large to hold
         // nlohmann's message names the byte: "parse error at line 3, column 5: syntax error ..."
         std::string message = e.what();
         if (const auto colon = message.find("] "); colon != std::string::npos)
