@@ -146,18 +146,15 @@ TEST_CASE("randomized: invariants hold after every one of a million operations",
             }
             attributes["VisibilityTimeout"] = std::to_string(pick(4));
             attributes["MessageRetentionPeriod"] = std::to_string(60 + pick(120));
-            REQUIRE(engine.createQueue(name, attributes).ok());
+            // Called again later: a queue that exists (its attributes differ) or was deleted less than 60 s ago is
+            // refused, and the run goes on with what is there, as a client's would.
+            (void)engine.createQueue(name, attributes);
         }
-        REQUIRE(engine
-                    .setQueueAttributes("std-a",
-                        { { "RedrivePolicy",
-                            "{\"deadLetterTargetArn\":\"" + queueArn("dlq") + "\",\"maxReceiveCount\":3}" } })
-                    .ok());
-        REQUIRE(engine
-                    .setQueueAttributes("f1.fifo",
-                        { { "RedrivePolicy",
-                            "{\"deadLetterTargetArn\":\"" + queueArn("fdlq.fifo") + "\",\"maxReceiveCount\":2}" } })
-                    .ok());
+        (void)engine.setQueueAttributes("std-a",
+            { { "RedrivePolicy", "{\"deadLetterTargetArn\":\"" + queueArn("dlq") + "\",\"maxReceiveCount\":3}" } });
+        (void)engine.setQueueAttributes("f1.fifo",
+            { { "RedrivePolicy",
+                "{\"deadLetterTargetArn\":\"" + queueArn("fdlq.fifo") + "\",\"maxReceiveCount\":2}" } });
     };
     createAll();
     const auto collect = [&](const std::vector<ReceivedMessage>& messages) {

@@ -1,5 +1,8 @@
 // The event log's detail column: what each actor event means, in words (the engine stores only a number).
 #include "event_log_model.h"
+#include "lifeline/event_text.h"
+#include "lifeline/sim/lessons.h"
+#include "lifeline/sim/simulation.h"
 #include "test_support.h"
 
 #include <catch2/catch.hpp>
@@ -51,4 +54,27 @@ TEST_CASE("event log: polls, visibility changes, crashes and failures say what h
     CHECK(detailOf(model, Cause::ConsumerCrashed) == QStringLiteral("held 3 messages"));
     CHECK(detailOf(model, Cause::ProcessingFailed) == QStringLiteral("poison message"));
     CHECK(detailOf(model, Cause::ProcessingStarted) == QStringLiteral("duplicate processing"));
+}
+
+TEST_CASE("event log: every row's actor and detail are the CSV's words (one vocabulary)", "[ui][eventlog]")
+{
+    application();
+    sim::Simulation simulation(std::get<sim::Scenario>(sim::applyFix(sim::findLesson("poison-pill")->scenario)));
+    simulation.runToEnd();
+    const auto names = simulation.actorNames();
+    ui::EventLogModel model;
+    model.setEngine(&simulation.engine(), names);
+    const EventLog& log = simulation.engine().log();
+    REQUIRE(size_t(model.rowCount()) == log.size());
+    int sqsRows = 0;
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const Event& e = log[size_t(row)];
+        CHECK(model.data(model.index(row, ui::EventLogModel::Actor)).toString().toStdString()
+            == actorName(names, e.actor));
+        CHECK(model.data(model.index(row, ui::EventLogModel::Detail)).toString().toStdString()
+            == eventDetail(simulation.engine(), e));
+        sqsRows += e.cause == Cause::VisibilityTimeout
+            && model.data(model.index(row, ui::EventLogModel::Actor)).toString() == QStringLiteral("SQS");
+    }
+    CHECK(sqsRows > 0);
 }
