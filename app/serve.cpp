@@ -1,6 +1,7 @@
 #include "serve.h"
 
 #include "lifeline/engine.h"
+#include "lifeline/sim/duration.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -75,14 +76,12 @@ std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& ar
             const auto v = value();
             if (!v)
                 return std::nullopt;
-            double speed = 0;
-            std::istringstream in(*v);
-            in >> speed;
-            if (!in || !in.eof() || !std::isfinite(speed) || speed <= 0 || speed > 10000) {
+            const auto speed = sim::parseNumber(*v); // locale-independent: "0.5" under any LC_NUMERIC
+            if (!speed || *speed <= 0 || *speed > 10000) {
                 err << "lifeline serve: --speed must be a number above 0 and at most 10000, got '" << *v << "'\n";
                 return std::nullopt;
             }
-            options.endpoint.speed = speed;
+            options.endpoint.speed = *speed;
         } else {
             err << "lifeline serve: unknown option '" << a << "' (see `lifeline serve --help`)\n";
             return std::nullopt;

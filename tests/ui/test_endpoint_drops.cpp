@@ -1,0 +1,148 @@
+// The endpoint server when clients go away at the worst moments: mid-response, mid-long-poll, many at once.
+// Built with AddressSanitizer (lifeline-endpoint-asan-tests): a connection freed while its response is being
+// written, or a poll answered to a freed connection, aborts the test. Waits in wall time, briefly, for loopback.
+#include "endpoint_server.h"
+#include "lifeline/engine.h"
+
+#include <QTcpSocket>
+#include <QTest>
+#include <catch2/catch.hpp>
+
+using namespace lifeline;
+
+namespace {
+QByteArray request(const QByteArray& form, const QByteArray& agent = "test-client/1.0")
+{
+    return "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: " + agent
+        + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " + QByteArray::number(form.size())
+        + "\r\n\r\n" + form;
+}
+
+QByteArray post(QTcpSocket& socket, const QByteArray& form)
+{
+    socket.write(request(form));
+    QByteArray response;
+    const bool complete = QTest::qWaitFor(
+        [&] {
+            response += socket.readAll();
+            const int end = response.indexOf("\r\n\r\n");
+            if (end < 0)
+                return false;
+            const int at = response.indexOf("Content-Length: ");
+            return response.size() >= end + 4 + response.mid(at + 16, response.indexOf('\r', at) - at - 16).toInt();
+        },
+        5000);
+    CHECK(complete);
+    return response;
+}
+} // namespace
+
+TEST_CASE("endpoint: clients gone mid-response and mid-poll - the server goes on and the poll receives for nobody",
+    "[ui][endpoint]")
+{
+    Engine engine;
+    ui::EndpointServer server(engine);
+    ui::EndpointOptions options;
+    options.port = 0;
+    options.speed = 20; // a 1 s visibility timeout passes in 50 ms of wall time
+    REQUIRE(server.start(options));
+    const auto connect = [&](QTcpSocket& socket) {
+        socket.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+        REQUIRE(socket.waitForConnected(5000));
+    };
+    QTcpSocket owner;
+    connect(owner);
+    CHECK(post(owner, "Action=CreateQueue&QueueName=q&Attribute.1.Name=VisibilityTimeout&Attribute.1.Value=1")
+              .startsWith("HTTP/1.1 200 OK"));
+    const QByteArray url = "QueueUrl=http%3A%2F%2F127.0.0.1%2F000000000000%2Fq";
+
+    // Gone mid-response: a request written, the socket dropped before the answer is read. Several times over.
+    for (int i = 0; i < 20; ++i) {
+        QTcpSocket hasty;
+        connect(hasty);
+        const QByteArray form = "Action=SendMessage&" + url + "&MessageBody=hasty";
+        hasty.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    "Content-Length: "
+            + QByteArray::number(form.size()) + "\r\n\r\n" + form);
+        hasty.waitForBytesWritten(1000);
+        hasty.abort();
+    }
+    CHECK(QTest::qWaitFor([&] { return engine.messageCount() == 20; }, 5000));
+    CHECK(post(owner, "Action=PurgeQueue&" + url).startsWith("HTTP/1.1 200 OK"));
+
+    // Gone mid-poll: a client waits 10 s for a message, then closes.
+    QTcpSocket waiter;
+    connect(waiter);
+    const QByteArray poll = "Action=ReceiveMessage&WaitTimeSeconds=10&" + url;
+    waiter.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: waiter/1.0\r\nContent-Type: "
+                 "application/x-www-form-urlencoded\r\nContent-Length: "
+        + QByteArray::number(poll.size()) + "\r\n\r\n" + poll);
+    REQUIRE(QTest::qWaitFor([&] { return server.waitingPolls() == 1; }, 5000));
+    waiter.abort();
+    REQUIRE(QTest::qWaitFor([&] { return server.orphanedPolls() == 1; }, 5000));
+    // Its poll goes on (docs/decisions.md): the next message is received for nobody.
+    CHECK(post(owner, "Action=SendMessage&" + url + "&MessageBody=for-nobody").contains("<MessageId>"));
+    REQUIRE(QTest::qWaitFor([&] { return server.orphanedPolls() == 0; }, 5000));
+    const MessageIndex lane = MessageIndex(engine.messageCount() - 1);
+    CHECK(engine.message(lane).body == "for-nobody");
+    bool nobody = false;
+    for (size_t i = 0; i < engine.log().size(); ++i) {
+        const Event& e = engine.log()[i];
+        if (e.cause == Cause::ReceivedByNobody && e.message == lane)
+            nobody = server.actorNames().at(e.actor).ends_with(" waiter/1.0");
+    }
+    CHECK(nobody);
+    // Back after its 1 s timeout, and the server still serves: the owner receives it, the second time.
+    QByteArray again;
+    CHECK(QTest::qWaitFor(
+        [&] {
+            again = post(owner, "Action=ReceiveMessage&AttributeName.1=ApproximateReceiveCount&" + url);
+            return again.contains("<Body>for-nobody</Body>");
+        },
+        5000));
+    CHECK(again.contains("<Name>ApproximateReceiveCount</Name><Value>2</Value>"));
+    server.stop();
+}
+
+TEST_CASE(
+    "endpoint: a hundred clients drop while parked, answered and half-written - no use after free", "[endpoint][asan]")
+{
+    Engine engine;
+    ui::EndpointServer server(engine);
+    ui::EndpointOptions options;
+    options.port = 0;
+    options.speed = 50;
+    REQUIRE(server.start(options));
+    QTcpSocket owner;
+    owner.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+    REQUIRE(owner.waitForConnected(5000));
+    CHECK(post(owner, "Action=CreateQueue&QueueName=q").startsWith("HTTP/1.1 200 OK"));
+    const QByteArray url = "QueueUrl=http%3A%2F%2F127.0.0.1%2F000000000000%2Fq";
+    std::vector<std::unique_ptr<QTcpSocket>> clients;
+    for (int i = 0; i < 100; ++i) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QStringLiteral("127.0.0.1"), server.port());
+        REQUIRE(socket->waitForConnected(5000));
+        // A parked long poll, then a pipelined send behind it: the answer to the poll and the queued read run
+        // after the socket is gone.
+        socket->write(request("Action=ReceiveMessage&WaitTimeSeconds=20&" + url)
+            + request("Action=SendMessage&MessageBody=behind&" + url));
+        socket->waitForBytesWritten(1000);
+        clients.push_back(std::move(socket));
+    }
+    REQUIRE(QTest::qWaitFor([&] { return server.waitingPolls() + server.orphanedPolls() == 100; }, 5000));
+    // Every other client goes away while parked; then messages arrive for all the polls at once.
+    for (size_t i = 0; i < clients.size(); i += 2)
+        clients[i]->abort();
+    for (int i = 0; i < 100; ++i)
+        owner.write(request("Action=SendMessage&MessageBody=m" + QByteArray::number(i) + "&" + url));
+    // The rest go away mid-answer, without reading it.
+    QTest::qWait(20);
+    for (size_t i = 1; i < clients.size(); i += 2)
+        clients[i]->abort();
+    CHECK(QTest::qWaitFor([&] { return server.waitingPolls() == 0 && server.openConnections() == 1; }, 5000));
+    // The server goes on.
+    owner.readAll();
+    CHECK(post(owner, "Action=GetQueueAttributes&AttributeName.1=All&" + url).startsWith("HTTP/1.1 200 OK"));
+    server.stop();
+}
