@@ -240,3 +240,43 @@ TEST_CASE("service: batches answer per entry - FIFO timers are refused with SQS'
     CHECK(
         xml.body.find("<BatchResultErrorEntry><Code>InvalidParameterValue</Code><Id>timer</Id>") != std::string::npos);
 }
+
+TEST_CASE("requests nested 200,000 deep in any field are refused before they are walked", "[endpoint][limits]")
+{
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    const std::string deepObject = [] {
+        std::string text;
+        for (int i = 0; i < 100000; ++i)
+            text += "{\"a\":";
+        text += "1";
+        return text + std::string(100000, '}');
+    }();
+    for (const char* field : { "QueueName", "QueueUrl", "MessageBody", "Attributes", "Entries", "MaxNumberOfMessages",
+             "MessageAttributes", "Tags" }) {
+        for (const std::string* value : { &deep, &deepObject }) {
+            const auto decoded
+                = decodeRequest(jsonRequest("SendMessage", std::string("{\"") + field + "\": " + *value + "}"));
+            REQUIRE(decoded.error.has_value());
+            CHECK(decoded.error->code == "SerializationException");
+            CHECK(decoded.error->message == "The request body nests deeper than 32 levels.");
+            const auto response = encodeError(decoded.protocol, *decoded.error, "id");
+            CHECK(response.status == 400);
+        }
+    }
+    // As deep as SQS's own shapes go, and a little more, is fine.
+    const auto fine = decodeRequest(jsonRequest("SendMessageBatch",
+        R"({"QueueUrl": "q", "Entries": [{"Id": "a", "MessageBody": "b", "MessageAttributes":
+            {"k": {"DataType": "String", "StringValue": "v", "StringListValues": [[[["x"]]]]}}}]})"));
+    CHECK_FALSE(fine.error.has_value());
+    // Query keys: a key of 10,000 parts is refused; SQS's deepest are fine.
+    std::string key = "SendMessageBatchRequestEntry.1";
+    for (int i = 0; i < 5000; ++i)
+        key += ".SendMessageBatchRequestEntry.1";
+    const auto query = decodeRequest(queryRequest("Action=SendMessageBatch&" + key + ".Id=a"));
+    REQUIRE(query.error.has_value());
+    CHECK(query.error->code == "MalformedQueryString");
+    CHECK(query.error->message.ends_with("... has more than 12 parts."));
+    CHECK_FALSE(decodeRequest(queryRequest("Action=SendMessageBatch&QueueUrl=q&SendMessageBatchRequestEntry.1.Id=a"
+                                           "&SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.StringValue=v"))
+                    .error.has_value());
+}

@@ -1,5 +1,7 @@
 #include "lifeline/endpoint/protocol.h"
 
+#include "lifeline/json_depth.h"
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -265,6 +267,13 @@ DecodedRequest decodeRequest(const HttpRequest& request)
         }
         if (request.body.empty())
             return out;
+        // SQS's requests nest a few levels (Entries[].MessageAttributes{}.{}.StringListValues[]); deeper text is
+        // refused before it is parsed, so nothing recursive ever walks a client's nesting.
+        if (jsonNestsDeeperThan(request.body, kMaxJsonNesting)) {
+            out.error = makeError("SerializationException",
+                "The request body nests deeper than " + std::to_string(kMaxJsonNesting) + " levels.");
+            return out;
+        }
         try {
             out.params = json::parse(request.body);
         } catch (const json::exception&) {
@@ -289,6 +298,14 @@ DecodedRequest decodeRequest(const HttpRequest& request)
             return out;
         }
         flat.insert(flat.end(), pairs->begin(), pairs->end());
+    }
+    for (const auto& [key, value] : flat) {
+        if (std::count(key.begin(), key.end(), '.') >= kMaxQueryKeySegments) {
+            out.error = makeError("MalformedQueryString",
+                "The parameter " + key.substr(0, 64) + "... has more than " + std::to_string(kMaxQueryKeySegments)
+                    + " parts.");
+            return out;
+        }
     }
     out.action = find(flat, "Action");
     if (out.action.empty()) {

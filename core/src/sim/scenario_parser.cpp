@@ -2,6 +2,7 @@
 // and an unknown key suggests the nearest known one. Nothing is half-loaded: a scenario with any problem is not
 // returned, and every problem is reported at once (up to kMaxScenarioProblems).
 #include "lifeline/engine.h"
+#include "lifeline/json_depth.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/scenario.h"
 
@@ -722,38 +723,12 @@ std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& v)
     return ScenarioError { problems.front().path, problems.front().message, std::move(problems) };
 }
 
-namespace {
-// How deep lists and objects may nest in a scenario file. Checked on the text before it is parsed: copying,
-// printing and patching a JSON value recurse on its nesting, so a deeply nested file must not reach them.
+// How deep lists and objects may nest in a scenario file (json_depth.h says why it is checked on the text).
 constexpr int kMaxNesting = 64;
-
-bool nestsTooDeep(const std::string& text)
-{
-    int depth = 0;
-    bool inString = false;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                inString = false;
-        } else if (c == '"') {
-            inString = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > kMaxNesting)
-                return true;
-        } else if (c == ']' || c == '}') {
-            --depth;
-        }
-    }
-    return false;
-}
-} // namespace
 
 std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText)
 {
-    if (nestsTooDeep(jsonText))
+    if (jsonNestsDeeperThan(jsonText, kMaxNesting))
         return ScenarioError { "", "lists and objects nest deeper than " + std::to_string(kMaxNesting) + " levels",
             {} };
     json v;

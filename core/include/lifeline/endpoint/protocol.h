@@ -15,6 +15,11 @@ namespace lifeline::endpoint {
 
 enum class Protocol { Query, Json };
 
+// How deep a request may nest: JSON lists and objects, and query keys' dotted segments (Entries.1.MessageAttribute.
+// 2.Value.StringValue is 6). SQS's own shapes stay far below; deeper requests are refused before they are walked.
+inline constexpr int kMaxJsonNesting = 32;
+inline constexpr int kMaxQueryKeySegments = 12;
+
 struct DecodedRequest {
     Protocol protocol = Protocol::Query;
     std::string action; // "SendMessage"
