@@ -301,6 +301,9 @@ void EndpointServer::respond(Connection* connection, const HttpResponse& respons
     out.close = out.close || !keepAlive;
     const std::string bytes = out.serialize();
     connection->socket->write(bytes.data(), qint64(bytes.size()));
+    // Out now, not on the next write notification: a client that half-closed after its request (shutdown(SHUT_WR),
+    // legal TCP) makes Qt close the socket when it reads that end of stream, and the answer must be out by then.
+    connection->socket->flush();
     if (out.close) {
         connection->closing = true;
         connection->socket->disconnectFromHost(); // after the answer is written

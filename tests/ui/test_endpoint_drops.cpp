@@ -7,6 +7,7 @@
 #include <QTcpSocket>
 #include <QTest>
 #include <catch2/catch.hpp>
+#include <sys/socket.h>
 
 using namespace lifeline;
 
@@ -144,5 +145,39 @@ TEST_CASE(
     // The server goes on.
     owner.readAll();
     CHECK(post(owner, "Action=GetQueueAttributes&AttributeName.1=All&" + url).startsWith("HTTP/1.1 200 OK"));
+    server.stop();
+}
+
+TEST_CASE("endpoint: a client that half-closes after its request still gets the answer", "[endpoint][asan]")
+{
+    Engine engine;
+    ui::EndpointServer server(engine);
+    ui::EndpointOptions options;
+    options.port = 0;
+    REQUIRE(server.start(options));
+    QTcpSocket owner;
+    owner.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+    REQUIRE(owner.waitForConnected(5000));
+    CHECK(post(owner, "Action=CreateQueue&QueueName=q").startsWith("HTTP/1.1 200 OK"));
+    int answered = 0;
+    for (int i = 0; i < 20; ++i) {
+        QTcpSocket client;
+        client.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+        REQUIRE(client.waitForConnected(5000));
+        client.write(request("Action=SendMessage&QueueUrl=http%3A%2F%2F127.0.0.1%2F000000000000%2Fq&MessageBody=m"
+            + QByteArray::number(i)));
+        REQUIRE(client.waitForBytesWritten(1000));
+        ::shutdown(int(client.socketDescriptor()), SHUT_WR); // legal TCP: "I have said all I will say"
+        QByteArray response;
+        (void)QTest::qWaitFor( // answered or not, it is counted below
+            [&] {
+                response += client.readAll();
+                return response.contains("</SendMessageResponse>");
+            },
+            3000);
+        answered += response.startsWith("HTTP/1.1 200 OK");
+    }
+    CHECK(answered == 20);
+    CHECK(engine.messageCount() == 20);
     server.stop();
 }
