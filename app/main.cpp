@@ -129,6 +129,7 @@ int main(int argc, char** argv)
             return 2;
         }
         std::cout << lifeline::app::serveBanner(*window.endpoint(), serve->endpoint.speed) << std::flush;
+        std::cerr << lifeline::app::serveWarning(*window.endpoint()) << std::flush;
         window.show();
         return application.exec();
     }

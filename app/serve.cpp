@@ -67,6 +67,8 @@ std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& ar
             QHostAddress address;
             if (*v == "localhost")
                 address = QHostAddress::LocalHost;
+            else if (*v == "::")
+                address = QHostAddress::Any; // Qt's dual-stack any-address: IPv4 and IPv6 where the system allows
             else if (!address.setAddress(QString::fromStdString(*v))) {
                 err << "lifeline serve: --bind needs an IP address (127.0.0.1, 0.0.0.0, ::1), got '" << *v << "'\n";
                 return std::nullopt;
@@ -96,11 +98,16 @@ std::string serveBanner(const ui::EndpointServer& server, double speed)
     out << "Lifeline SQS endpoint on " << server.address().toStdString() << " (virtual time x" << speed
         << "; query and JSON protocols)\n";
     out << "Any SigV4 signature is accepted: this is a local tool, not an access-control point.\n";
-    if (server.exposed())
-        out << "warning: bound to " << server.address().toStdString()
-            << ", not loopback: anyone who can reach this machine can use it.\n";
     out << "Try: aws --endpoint-url " << server.address().toStdString() << " sqs create-queue --queue-name demo\n";
     return out.str();
+}
+
+std::string serveWarning(const ui::EndpointServer& server)
+{
+    if (!server.exposed())
+        return {};
+    return "lifeline serve: warning: bound to " + server.address().toStdString()
+        + ", not loopback: anyone who can reach this machine can use it.\n";
 }
 
 void raiseOpenFileLimit()
@@ -125,6 +132,7 @@ int serveHeadless(const ServeOptions& options, int argc, char** argv)
         return 2;
     }
     std::cout << serveBanner(server, options.endpoint.speed) << std::flush;
+    std::cerr << serveWarning(server) << std::flush;
     return application.exec();
 }
 

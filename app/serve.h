@@ -26,7 +26,9 @@ std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& ar
 int serveHeadless(const ServeOptions& options, int argc, char** argv);
 // Lifts the soft limit on open files (connections) to the hard limit.
 void raiseOpenFileLimit();
-// What the endpoint says when it starts (address, clock, the signature and exposure warnings).
+// What the endpoint says when it starts (address, clock, the signature note), on standard output.
 std::string serveBanner(const ui::EndpointServer& server, double speed);
+// The warning for an address other than loopback, for standard error (empty on loopback).
+std::string serveWarning(const ui::EndpointServer& server);
 
 } // namespace lifeline::app
