@@ -280,3 +280,23 @@ TEST_CASE("requests nested 200,000 deep in any field are refused before they are
                                            "&SendMessageBatchRequestEntry.1.MessageAttribute.1.Value.StringValue=v"))
                     .error.has_value());
 }
+
+TEST_CASE("http: bare LF line endings are read as a tolerant reader may (RFC 9112 2.2)", "[endpoint][http]")
+{
+    HttpParser parser;
+    CHECK(parser.feed("\nPOST /q HTTP/1.1\nHost: x\nContent-Length: 5\n\nhello"
+                      "GET /b HTTP/1.1\r\nHost: y\nConnection: close\r\n\r\n")
+        == HttpParser::State::Complete);
+    CHECK(parser.request().method == "POST");
+    CHECK(parser.request().header("host") == "x");
+    CHECK(parser.request().body == "hello");
+    parser.next();
+    REQUIRE(parser.state() == HttpParser::State::Complete);
+    CHECK(parser.request().path() == "/b");
+    CHECK(parser.request().header("host") == "y");
+    CHECK_FALSE(parser.request().keepAlive);
+    // Still incomplete until the empty line arrives, whichever ending it has.
+    HttpParser partial;
+    CHECK(partial.feed("GET / HTTP/1.1\nHost: z\n") == HttpParser::State::NeedMore);
+    CHECK(partial.feed("\n") == HttpParser::State::Complete);
+}

@@ -167,28 +167,55 @@ bool HttpParser::expectsContinue() const
     return lower(m_request.header("expect")) == "100-continue";
 }
 
+namespace {
+// Lines end in CRLF, or in a bare LF, which RFC 9112 2.2 lets a tolerant reader take (some scripts send it).
+std::string_view withoutCr(std::string_view line)
+{
+    return !line.empty() && line.back() == '\r' ? line.substr(0, line.size() - 1) : line;
+}
+
+// Where the head ends (the start of its first empty line) and where the body starts; npos while incomplete.
+size_t headEnd(const std::string& buffer, size_t& bodyStart)
+{
+    for (size_t lineStart = 0;;) {
+        const size_t newline = buffer.find('\n', lineStart);
+        if (newline == std::string::npos)
+            return std::string::npos;
+        const bool empty = newline == lineStart || (newline == lineStart + 1 && buffer[lineStart] == '\r');
+        if (empty && lineStart > 0) {
+            bodyStart = newline + 1;
+            return lineStart;
+        }
+        lineStart = newline + 1;
+    }
+}
+} // namespace
+
 HttpParser::State HttpParser::parse()
 {
     if (m_bodyStart == 0) {
         // Leading empty lines before a request are allowed (RFC 9112 2.2).
         size_t skip = 0;
-        while (skip + 1 < m_buffer.size() && m_buffer[skip] == '\r' && m_buffer[skip + 1] == '\n')
-            skip += 2;
+        while (skip < m_buffer.size()
+            && (m_buffer[skip] == '\n'
+                || (m_buffer[skip] == '\r' && skip + 1 < m_buffer.size() && m_buffer[skip + 1] == '\n')))
+            skip += m_buffer[skip] == '\r' ? 2 : 1;
         if (skip)
             m_buffer.erase(0, skip);
-        const size_t end = m_buffer.find("\r\n\r\n");
+        size_t bodyStart = 0;
+        const size_t end = headEnd(m_buffer, bodyStart);
         if (end == std::string::npos) {
             if (m_buffer.size() > m_limits.maxHeaderBytes)
                 return fail(
                     431, "the request's headers are larger than " + std::to_string(m_limits.maxHeaderBytes) + " bytes");
             return m_state = State::NeedMore;
         }
-        if (end + 4 > m_limits.maxHeaderBytes)
+        if (bodyStart > m_limits.maxHeaderBytes)
             return fail(
                 431, "the request's headers are larger than " + std::to_string(m_limits.maxHeaderBytes) + " bytes");
         const std::string_view head(m_buffer.data(), end);
-        const size_t lineEnd = head.find("\r\n");
-        const std::string_view line = head.substr(0, lineEnd);
+        const size_t lineEnd = head.find('\n');
+        const std::string_view line = withoutCr(head.substr(0, lineEnd));
         const size_t sp1 = line.find(' ');
         const size_t sp2 = sp1 == std::string_view::npos ? sp1 : line.find(' ', sp1 + 1);
         if (sp1 == std::string_view::npos || sp2 == std::string_view::npos || line.find(' ', sp2 + 1) != line.npos)
@@ -203,12 +230,12 @@ HttpParser::State HttpParser::parse()
         m_request.method = std::string(method);
         m_request.target = std::string(target);
         m_request.keepAlive = version == "HTTP/1.1";
-        std::string_view rest = lineEnd == std::string_view::npos ? std::string_view() : head.substr(lineEnd + 2);
+        std::string_view rest = lineEnd == std::string_view::npos ? std::string_view() : head.substr(lineEnd + 1);
         bool haveLength = false;
         while (!rest.empty()) {
-            const size_t eol = rest.find("\r\n");
-            const std::string_view h = rest.substr(0, eol);
-            rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 2);
+            const size_t eol = rest.find('\n');
+            const std::string_view h = withoutCr(rest.substr(0, eol));
+            rest = eol == std::string_view::npos ? std::string_view() : rest.substr(eol + 1);
             const size_t colon = h.find(':');
             if (colon == std::string_view::npos || !isToken(h.substr(0, colon)))
                 return fail(400, "malformed header line");
@@ -236,7 +263,7 @@ HttpParser::State HttpParser::parse()
         }
         if (m_contentLength > m_limits.maxBodyBytes)
             return fail(413, "the request body is larger than " + std::to_string(m_limits.maxBodyBytes) + " bytes");
-        m_bodyStart = end + 4;
+        m_bodyStart = bodyStart;
     }
     if (m_buffer.size() - m_bodyStart < m_contentLength)
         return m_state = State::NeedMore;
