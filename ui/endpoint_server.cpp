@@ -2,6 +2,7 @@
 
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -24,6 +25,9 @@ struct EndpointServer::Connection {
     std::string requestId;
     bool keepAlive = true;
     bool closing = false;
+    // Refused with 413 while its body still comes: read and thrown away until it is all in (or kDrainMs pass), then
+    // closed; closing at once would make the client's TCP stack answer the rest with a reset that loses the 413.
+    int64_t drainBytes = 0;
     bool dropped = false; // its socket disconnected: freed on the next turn of the event loop, never inside a call
 };
 
@@ -181,6 +185,12 @@ void EndpointServer::read(Connection* connection)
     if (connection->dropped)
         return;
     const QByteArray bytes = connection->socket->readAll();
+    if (connection->drainBytes > 0) {
+        connection->drainBytes -= bytes.size();
+        if (connection->drainBytes <= 0)
+            connection->socket->disconnectFromHost();
+        return;
+    }
     if (connection->closing)
         return;
     HttpParser& parser = connection->parser;
@@ -195,11 +205,13 @@ void EndpointServer::read(Connection* connection)
         state = parser.state();
     }
     if (state == HttpParser::State::Error && connection->poll == 0) { // behind a parked poll: after its answer
-        HttpResponse response;
-        response.status = parser.errorStatus();
-        response.headers = { { "Content-Type", "text/plain" } };
-        response.body = parser.errorText() + "\n";
-        respond(connection, response, false);
+        const auto refusal = endpoint::encodeHttpRefusal(parser, nextRequestId());
+        if (parser.errorStatus() == 413) {
+            drain(connection, parser);
+            respondWithoutClosing(connection, refusal);
+        } else {
+            respond(connection, refusal, false);
+        }
     } else if (parser.expectsContinue()) {
         connection->socket->write("HTTP/1.1 100 Continue\r\n\r\n");
     }
@@ -290,6 +302,29 @@ void EndpointServer::answerCompletedPolls()
                 },
                 Qt::QueuedConnection);
     }
+}
+
+void EndpointServer::drain(Connection* connection, const HttpParser& parser)
+{
+    size_t declared = 0;
+    const std::string_view length = parser.request().header("content-length");
+    std::from_chars(length.data(), length.data() + length.size(), declared);
+    // What the parser already holds of the body is not known here; draining a little past the end is harmless.
+    connection->drainBytes = int64_t(std::min<size_t>(declared, size_t(1) << 30));
+    connection->closing = true;
+    QTimer::singleShot(kDrainMs, this, [this, socket = connection->socket] {
+        if (const auto c = m_connections.find(socket); c != m_connections.end() && !c->second->dropped)
+            socket->disconnectFromHost();
+    });
+}
+
+void EndpointServer::respondWithoutClosing(Connection* connection, const HttpResponse& response)
+{
+    HttpResponse out = response;
+    out.headers.emplace_back("Server", "Lifeline");
+    const std::string bytes = out.serialize();
+    connection->socket->write(bytes.data(), qint64(bytes.size()));
+    connection->socket->flush();
 }
 
 void EndpointServer::respond(Connection* connection, const HttpResponse& response, bool keepAlive)

@@ -62,6 +62,10 @@ private:
     void read(Connection* connection);
     void handle(Connection* connection, endpoint::HttpRequest request);
     void respond(Connection* connection, const endpoint::HttpResponse& response, bool keepAlive);
+    // A 413 is written at once and the body that still comes is read and dropped, then the connection closes.
+    void drain(Connection* connection, const endpoint::HttpParser& parser);
+    void respondWithoutClosing(Connection* connection, const endpoint::HttpResponse& response);
+    static constexpr int kDrainMs = 10000;
     void answerCompletedPolls();
     void scheduleWake();
     void drop(Connection* connection);

@@ -181,3 +181,44 @@ TEST_CASE("endpoint: a client that half-closes after its request still gets the 
     CHECK(engine.messageCount() == 20);
     server.stop();
 }
+
+TEST_CASE("endpoint: a body over the limit sent whole, without Expect, gets a 413 in SQS's error shape, not a reset",
+    "[endpoint][asan]")
+{
+    Engine engine;
+    ui::EndpointServer server(engine);
+    ui::EndpointOptions options;
+    options.port = 0;
+    options.limits
+        = endpoint::HttpLimits { 16384, 1 << 20 }; // 1 MiB bodies: the test sends 32 MiB, more than the sockets buffer
+    REQUIRE(server.start(options));
+    const auto sendOversized = [&](const QByteArray& head) {
+        QTcpSocket client;
+        client.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+        REQUIRE(client.waitForConnected(5000));
+        const QByteArray body(32 << 20, 'x');
+        client.write(head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QByteArray response;
+        (void)QTest::qWaitFor( // whatever came is checked below
+            [&] {
+                response += client.readAll();
+                return client.bytesToWrite() == 0 && client.state() == QAbstractSocket::UnconnectedState;
+            },
+            10000);
+        response += client.readAll();
+        CHECK(client.error() != QAbstractSocket::NetworkError); // no reset while it was still sending
+        return response;
+    };
+    const QByteArray query
+        = sendOversized("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n");
+    CHECK(query.startsWith("HTTP/1.1 413 "));
+    CHECK(query.contains("<Code>RequestEntityTooLarge</Code><Message>The request body is larger than 1048576 "
+                         "bytes.</Message>"));
+    const QByteArray json
+        = sendOversized("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: AmazonSQS.SendMessage\r\n"
+                        "Content-Type: application/x-amz-json-1.0\r\n");
+    CHECK(json.startsWith("HTTP/1.1 413 "));
+    CHECK(json.contains("\"__type\":\"com.amazonaws.sqs#RequestEntityTooLarge\""));
+    CHECK(engine.messageCount() == 0);
+    server.stop();
+}

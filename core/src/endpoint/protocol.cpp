@@ -3,6 +3,7 @@
 #include "lifeline/json_depth.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <map>
 
@@ -379,6 +380,24 @@ HttpResponse encodeError(Protocol protocol, const SqsError& error, const std::st
     response.body = std::string("<?xml version=\"1.0\"?><ErrorResponse xmlns=\"") + kXmlns + "\"><Error><Type>" + type
         + "</Type><Code>" + xmlEscape(error.code) + "</Code><Message>" + xmlEscape(message)
         + "</Message><Detail/></Error><RequestId>" + requestId + "</RequestId></ErrorResponse>";
+    return response;
+}
+
+HttpResponse encodeHttpRefusal(const HttpParser& parser, const std::string& requestId)
+{
+    const int status = parser.errorStatus();
+    const char* code = status == 413 ? "RequestEntityTooLarge"
+        : status == 431              ? "RequestHeaderFieldsTooLarge"
+        : status == 411              ? "MissingContentLength"
+        : status == 505              ? "HttpVersionNotSupported"
+                                     : "MalformedHttpRequest";
+    std::string message = parser.errorText();
+    if (!message.empty())
+        message[0] = char(std::toupper(static_cast<unsigned char>(message[0])));
+    const bool json = parser.request().header("x-amz-target").starts_with("AmazonSQS.");
+    HttpResponse response
+        = encodeError(json ? Protocol::Json : Protocol::Query, makeError(code, message + ".", status), requestId);
+    response.close = true; // what follows on the connection cannot be trusted to start a request
     return response;
 }
 

@@ -37,6 +37,9 @@ std::optional<std::vector<std::pair<std::string, std::string>>> splitForm(std::s
 HttpResponse encodeResult(
     Protocol protocol, const std::string& action, const nlohmann::json& output, const std::string& requestId);
 HttpResponse encodeError(Protocol protocol, const SqsError& error, const std::string& requestId);
+// A request refused at the HTTP level (413, 431, 411, 400, 505), in SQS's error shape for the protocol its headers
+// name (JSON when X-Amz-Target says AmazonSQS.*, else query XML), so an SDK reads it as an SQS error.
+HttpResponse encodeHttpRefusal(const HttpParser& parser, const std::string& requestId);
 
 // The JSON protocol's `__type` for a query error code (QueueDoesNotExist for AWS.SimpleQueueService.NonExistentQueue).
 std::string jsonErrorType(const std::string& queryCode);
