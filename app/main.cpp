@@ -31,7 +31,7 @@ void printUsage(std::ostream& out)
            "               [--save FILE.lifeline]   a run file that the window reopens as it was\n"
            "                           run headless on virtual time (--fix: the lesson's fix)\n"
            "  lifeline demo            run a short demo headless and print its event log\n"
-           "  lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless] [--speed 1]\n"
+           "  lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless] [--speed 1] [--allow-origin O]\n"
            "                           a local SQS endpoint for real clients (aws, boto3, SDKs); in the\n"
            "                           window every message they send is a lane (--headless: no window)\n"
            "  lifeline COMMAND --help  a command's options and an example\n"

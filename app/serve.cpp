@@ -23,9 +23,13 @@ const char* serveHelp()
            "  --bind ADDRESS  the address to listen on (default 127.0.0.1; anything else is reachable by others)\n"
            "  --headless      no window\n"
            "  --speed X       virtual time runs X times the wall clock, above 0 and at most 10000 (default 1)\n"
+           "  --allow-origin ORIGIN  let a web page from ORIGIN (https://app.example) call it (repeatable)\n"
+           "  --allow-host NAME      accept Host: NAME besides localhost and IP addresses (repeatable)\n"
+           "  --allow-get-actions    accept state-changing actions over GET (AWS does; browsers abuse it)\n"
            "  --help          this text\n"
            "\n"
-           "Any SigV4 signature is accepted: it is a local tool, not an access-control point.\n"
+           "Any SigV4 signature is accepted: it is a local tool, not an access-control point. What only a web page\n"
+           "would send is refused with 403: an Origin header, a change over GET, a Host that is not an address.\n"
            "Exit status: 0 when stopped, 2 bad arguments or the port cannot be opened.\n"
            "\n"
            "Example:\n"
@@ -49,6 +53,17 @@ std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& ar
             options.help = true;
         } else if (a == "--headless") {
             options.headless = true;
+        } else if (a == "--allow-get-actions") {
+            options.endpoint.guard.allowGetActions = true;
+        } else if (a == "--allow-origin" || a == "--allow-host") {
+            const auto v = value();
+            if (!v || v->empty()) {
+                if (v)
+                    err << "lifeline serve: " << a << " needs a value\n";
+                return std::nullopt;
+            }
+            (a == "--allow-origin" ? options.endpoint.guard.allowedOrigins : options.endpoint.guard.allowedHosts)
+                .push_back(*v);
         } else if (a == "--port") {
             const auto v = value();
             if (!v)

@@ -244,6 +244,11 @@ void EndpointServer::handle(Connection* connection, HttpRequest request)
     const std::string requestId = nextRequestId();
     auto decoded = endpoint::decodeRequest(request);
     const bool keepAlive = request.keepAlive;
+    // What a web page may have sent is refused before anything else happens (request_guard.h).
+    if (auto refused = endpoint::guardRequest(request, decoded.action, m_options.guard)) {
+        respond(connection, endpoint::encodeError(decoded.protocol, *refused, requestId), keepAlive);
+        return;
+    }
     if (decoded.error) {
         respond(connection, endpoint::encodeError(decoded.protocol, *decoded.error, requestId), keepAlive);
         return;

@@ -8,6 +8,7 @@
 
 #include "lifeline/endpoint/http.h"
 #include "lifeline/endpoint/protocol.h"
+#include "lifeline/endpoint/request_guard.h"
 #include "lifeline/endpoint/sqs_service.h"
 
 #include <QElapsedTimer>
@@ -27,6 +28,7 @@ struct EndpointOptions {
     quint16 port = 9324; // 0: any free port (port() says which)
     double speed = 1.0; // virtual seconds per wall second
     endpoint::HttpLimits limits;
+    endpoint::GuardOptions guard; // what browsers may not do (Origin, GET changes, foreign Host)
     int maxConnections = 4096;
 };
 

@@ -2,6 +2,7 @@
 // service over the engine with SQS's exact answers and errors.
 #include "lifeline/endpoint/http.h"
 #include "lifeline/endpoint/protocol.h"
+#include "lifeline/endpoint/request_guard.h"
 #include "lifeline/endpoint/sqs_service.h"
 
 #include <catch2/catch.hpp>
@@ -299,4 +300,52 @@ TEST_CASE("http: bare LF line endings are read as a tolerant reader may (RFC 911
     HttpParser partial;
     CHECK(partial.feed("GET / HTTP/1.1\nHost: z\n") == HttpParser::State::NeedMore);
     CHECK(partial.feed("\n") == HttpParser::State::Complete);
+}
+
+TEST_CASE("browsers cannot drive the endpoint: Origin, GET changes and foreign Hosts get 403", "[endpoint][guard]")
+{
+    const auto requestWith = [](const std::string& method, const std::string& target, const std::string& headers) {
+        return parse(method + " " + target + " HTTP/1.1\r\n" + headers + "Content-Length: 0\r\n\r\n");
+    };
+    GuardOptions options;
+    // A form posted by a page on another site.
+    auto refused = guardRequest(
+        requestWith("POST", "/", "Host: 127.0.0.1:9324\r\nOrigin: https://evil.example\r\n"), "DeleteQueue", options);
+    REQUIRE(refused.has_value());
+    CHECK(refused->code == "AccessDenied");
+    CHECK(refused->httpStatus == 403);
+    CHECK(refused->message
+        == "Requests from web pages are refused (Origin: https://evil.example); start lifeline serve with "
+           "--allow-origin ORIGIN to allow a page you trust.");
+    CHECK(guardRequest(
+        requestWith("POST", "/", "Host: 127.0.0.1\r\nSec-Fetch-Site: cross-site\r\n"), "SendMessage", options));
+    // GET that changes state: an <img src> could send it.
+    refused = guardRequest(
+        requestWith("GET", "/?Action=DeleteQueue&QueueUrl=q", "Host: localhost:9324\r\n"), "DeleteQueue", options);
+    REQUIRE(refused.has_value());
+    CHECK(refused->message
+        == "The action DeleteQueue changes state and is refused over GET (a web page can make a browser send GET); "
+           "use POST, or start lifeline serve with --allow-get-actions.");
+    CHECK(
+        guardRequest(requestWith("GET", "/?Action=ReceiveMessage", "Host: localhost\r\n"), "ReceiveMessage", options));
+    CHECK_FALSE(guardRequest(requestWith("GET", "/?Action=ListQueues", "Host: localhost\r\n"), "ListQueues", options));
+    // DNS rebinding: a name that is not ours.
+    refused = guardRequest(requestWith("POST", "/", "Host: attacker.example:9324\r\n"), "SendMessage", options);
+    REQUIRE(refused.has_value());
+    CHECK(refused->message.starts_with("The Host attacker.example is not this endpoint's address"));
+    // What real clients send passes: an IP literal, localhost, IPv6, no Origin.
+    for (const char* host : { "127.0.0.1:9324", "localhost:9324", "[::1]:9324", "192.168.1.20:9324", "app.localhost" })
+        CHECK_FALSE(
+            guardRequest(requestWith("POST", "/", std::string("Host: ") + host + "\r\n"), "SendMessage", options));
+    // The opt-ins.
+    options.allowedOrigins = { "https://dashboard.example" };
+    options.allowedHosts = { "devbox" };
+    options.allowGetActions = true;
+    CHECK_FALSE(guardRequest(
+        requestWith("POST", "/", "Host: 127.0.0.1\r\nOrigin: https://dashboard.example\r\n"), "SendMessage", options));
+    CHECK(guardRequest(
+        requestWith("POST", "/", "Host: 127.0.0.1\r\nOrigin: https://other.example\r\n"), "SendMessage", options));
+    CHECK_FALSE(guardRequest(requestWith("POST", "/", "Host: devbox:9324\r\n"), "SendMessage", options));
+    CHECK_FALSE(
+        guardRequest(requestWith("GET", "/?Action=DeleteQueue", "Host: localhost\r\n"), "DeleteQueue", options));
 }

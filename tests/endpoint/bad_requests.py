@@ -31,7 +31,7 @@ def exchange(raw):
 
 
 def form(body, extra=""):
-    return (f"POST / HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\n{extra}"
+    return (f"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n{extra}"
             f"Content-Length: {len(body)}\r\n\r\n{body}").encode()
 
 
@@ -43,10 +43,30 @@ def check(what, got, want_status, want_text):
 
 
 try:
-    check("garbage", exchange(b"HELLO THERE\r\n\r\n"), 400, "malformed request line")
-    check("huge headers", exchange(b"GET / HTTP/1.1\r\nX: " + b"a" * 20000 + b"\r\n\r\n"), 431, "larger than")
-    check("huge body", exchange(b"POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n"), 413, "larger than")
-    check("chunked body", exchange(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"), 411, "Content-Length")
+    # HTTP-level refusals come in SQS's error shape: the query protocol's XML unless X-Amz-Target says JSON.
+    check("garbage", exchange(b"HELLO THERE\r\n\r\n"), 400,
+          "<Code>MalformedHttpRequest</Code><Message>Malformed request line.</Message>")
+    check("huge headers", exchange(b"GET / HTTP/1.1\r\nX: " + b"a" * 20000 + b"\r\n\r\n"), 431,
+          "<Code>RequestHeaderFieldsTooLarge</Code><Message>The request&apos;s headers are larger than 16384 bytes.")
+    check("huge body", exchange(b"POST / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n"), 413,
+          "<Code>RequestEntityTooLarge</Code><Message>The request body is larger than 8388608 bytes.")
+    check("huge body (JSON)",
+          exchange(b"POST / HTTP/1.1\r\nX-Amz-Target: AmazonSQS.SendMessage\r\nContent-Length: 99999999\r\n\r\n"),
+          413, '"__type":"com.amazonaws.sqs#RequestEntityTooLarge"')
+    check("chunked body", exchange(b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"), 411,
+          "<Code>MissingContentLength</Code>")
+    check("bare LF line endings", exchange(b"POST / HTTP/1.1\nHost: 127.0.0.1\nContent-Type: "
+                                           b"application/x-www-form-urlencoded\nContent-Length: 17\n\n"
+                                           b"Action=ListQueues"), 200, "<ListQueuesResponse")
+    # What only a web page would send (request_guard.h).
+    check("a cross-site form", exchange(form("Action=DeleteQueue&QueueUrl=q", "Origin: https://evil.example\r\n")),
+          403, "<Code>AccessDenied</Code><Message>Requests from web pages are refused (Origin: https://evil.example)")
+    check("a change over GET", exchange(b"GET /?Action=DeleteQueue&QueueUrl=q HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
+          403, "The action DeleteQueue changes state and is refused over GET")
+    check("a read over GET", exchange(b"GET /?Action=ListQueues HTTP/1.1\r\nHost: localhost\r\n\r\n"), 200,
+          "<ListQueuesResponse")
+    check("DNS rebinding", exchange(form("Action=ListQueues").replace(b"Host: 127.0.0.1", b"Host: evil.example:9324")),
+          403, "The Host evil.example is not this endpoint&apos;s address")
     check("unknown action (query)", exchange(form("Action=Explode&Version=2012-11-05")), 400,
           "<Code>InvalidAction</Code><Message>The action Explode is not valid for this endpoint.</Message>")
     check("no action (query)", exchange(form("Version=2012-11-05")), 400, "<Code>MissingAction</Code>")
