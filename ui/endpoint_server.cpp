@@ -28,6 +28,8 @@ struct EndpointServer::Connection {
     // Refused with 413 while its body still comes: read and thrown away until it is all in (or kDrainMs pass), then
     // closed; closing at once would make the client's TCP stack answer the rest with a reset that loses the 413.
     int64_t drainBytes = 0;
+    enum class Phase { Idle, Head, Body, Parked } phase = Phase::Idle;
+    qint64 deadline = 0; // wall ms (m_wall) past which it is closed; 0: none
     bool dropped = false; // its socket disconnected: freed on the next turn of the event loop, never inside a call
 };
 
@@ -40,7 +42,9 @@ EndpointServer::EndpointServer(Engine& engine, QObject* parent)
     m_wake.setSingleShot(true);
     m_wake.setTimerType(Qt::PreciseTimer);
     connect(&m_wake, &QTimer::timeout, this, &EndpointServer::catchUp);
+    connect(&m_sweep, &QTimer::timeout, this, &EndpointServer::sweepTimeouts);
     connect(m_server, &QTcpServer::newConnection, this, &EndpointServer::accept);
+    connect(m_server, &QTcpServer::acceptError, this, &EndpointServer::acceptFailed);
 }
 
 EndpointServer::~EndpointServer()
@@ -65,12 +69,15 @@ bool EndpointServer::start(const EndpointOptions& options, QString* error)
     m_wall.start();
     m_virtualAtStart = m_engine.now();
     scheduleWake();
+    const int shortest = std::min({ options.headerTimeoutMs, options.bodyTimeoutMs, options.idleTimeoutMs });
+    m_sweep.start(std::clamp(shortest / 4, 10, 1000));
     return true;
 }
 
 void EndpointServer::stop()
 {
     m_wake.stop();
+    m_sweep.stop();
     // The server itself stops: nobody will ever answer a waiting poll, so SQS's side ends them too.
     for (auto& [socket, connection] : m_connections) {
         if (connection->poll)
@@ -151,6 +158,80 @@ void EndpointServer::accept()
         m_connections.emplace(socket, std::move(connection));
         connect(socket, &QTcpSocket::readyRead, this, [this, raw] { read(raw); });
         connect(socket, &QTcpSocket::disconnected, this, [this, raw] { drop(raw); });
+        updateDeadline(raw);
+    }
+}
+
+void EndpointServer::acceptFailed(QAbstractSocket::SocketError error)
+{
+    // Out of file descriptors (or another resource): Qt has paused accepting. Say so once, and try again in a moment
+    // rather than spin on a listening socket that stays readable.
+    if (error == QAbstractSocket::SocketResourceError && !m_toldOutOfDescriptors) {
+        m_toldOutOfDescriptors = true;
+        qWarning("lifeline serve: out of file descriptors with %zu connections open; new connections wait until one "
+                 "closes (raise the limit with ulimit -n)",
+            m_connections.size());
+    }
+    m_server->pauseAccepting();
+    QTimer::singleShot(m_options.acceptPauseMs, this, [this] {
+        if (m_server->isListening())
+            m_server->resumeAccepting();
+    });
+}
+
+void EndpointServer::updateDeadline(Connection* connection)
+{
+    using Phase = Connection::Phase;
+    const HttpParser& parser = connection->parser;
+    const Phase phase = connection->poll                ? Phase::Parked
+        : parser.holdsNothing()                         ? Phase::Idle
+        : parser.readingBody()                          ? Phase::Body
+        : parser.state() == HttpParser::State::NeedMore ? Phase::Head
+                                                        : connection->phase;
+    if (phase == connection->phase && connection->deadline != 0)
+        return;
+    connection->phase = phase;
+    const qint64 now = m_wall.isValid() ? m_wall.elapsed() : 0;
+    switch (phase) {
+    case Phase::Parked:
+        connection->deadline = 0; // waiting on SQS, not on the client
+        return;
+    case Phase::Idle:
+        connection->deadline = now + m_options.idleTimeoutMs;
+        return;
+    case Phase::Head:
+        connection->deadline = now + m_options.headerTimeoutMs;
+        return;
+    case Phase::Body:
+        connection->deadline = now + m_options.bodyTimeoutMs;
+        return;
+    }
+}
+
+void EndpointServer::sweepTimeouts()
+{
+    const qint64 now = m_wall.elapsed();
+    std::vector<Connection*> late;
+    for (auto& [socket, connection] : m_connections)
+        if (!connection->dropped && !connection->closing && connection->deadline != 0 && now > connection->deadline)
+            late.push_back(connection.get());
+    for (Connection* connection : late) {
+        ++m_timedOut;
+        if (connection->phase == Connection::Phase::Idle) {
+            connection->closing = true;
+            connection->socket->disconnectFromHost();
+            continue;
+        }
+        // Half a request after its time: 408, in SQS's error shape, then closed.
+        const bool json = connection->parser.request().header("x-amz-target").starts_with("AmazonSQS.");
+        respond(connection,
+            endpoint::encodeError(json ? endpoint::Protocol::Json : endpoint::Protocol::Query,
+                makeError("RequestTimeout",
+                    connection->phase == Connection::Phase::Head ? "The request's head did not arrive in time."
+                                                                 : "The request's body did not arrive in time.",
+                    408),
+                nextRequestId()),
+            false);
     }
 }
 
@@ -204,11 +285,12 @@ void EndpointServer::read(Connection* connection)
             return;
         state = parser.state();
     }
+    updateDeadline(connection);
     if (state == HttpParser::State::Error && connection->poll == 0) { // behind a parked poll: after its answer
         const auto refusal = endpoint::encodeHttpRefusal(parser, nextRequestId());
         if (parser.errorStatus() == 413) {
-            drain(connection, parser);
             respondWithoutClosing(connection, refusal);
+            drain(connection, parser);
         } else {
             respond(connection, refusal, false);
         }
@@ -268,6 +350,7 @@ void EndpointServer::handle(Connection* connection, HttpRequest request)
         connection->requestId = requestId;
         connection->keepAlive = keepAlive;
         m_waiting[connection->poll] = connection;
+        updateDeadline(connection);
     } else {
         respond(
             connection, endpoint::encodeResult(decoded.protocol, decoded.action, outcome.output, requestId), keepAlive);
@@ -311,11 +394,12 @@ void EndpointServer::answerCompletedPolls()
 
 void EndpointServer::drain(Connection* connection, const HttpParser& parser)
 {
-    size_t declared = 0;
-    const std::string_view length = parser.request().header("content-length");
-    std::from_chars(length.data(), length.data() + length.size(), declared);
-    // What the parser already holds of the body is not known here; draining a little past the end is harmless.
-    connection->drainBytes = int64_t(std::min<size_t>(declared, size_t(1) << 30));
+    connection->drainBytes = int64_t(std::min<size_t>(parser.bodyBytesOutstanding(), size_t(1) << 30));
+    if (connection->drainBytes == 0) {
+        connection->socket->disconnectFromHost(); // after the answer, already written
+        connection->closing = true;
+        return;
+    }
     connection->closing = true;
     QTimer::singleShot(kDrainMs, this, [this, socket = connection->socket] {
         if (const auto c = m_connections.find(socket); c != m_connections.end() && !c->second->dropped)
@@ -348,6 +432,8 @@ void EndpointServer::respond(Connection* connection, const HttpResponse& respons
         connection->closing = true;
         connection->socket->disconnectFromHost(); // after the answer is written
     }
+    connection->deadline = 0; // an answer is activity: the idle clock starts again
+    updateDeadline(connection);
 }
 
 } // namespace lifeline::ui

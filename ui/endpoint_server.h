@@ -11,6 +11,7 @@
 #include "lifeline/endpoint/request_guard.h"
 #include "lifeline/endpoint/sqs_service.h"
 
+#include <QAbstractSocket>
 #include <QElapsedTimer>
 #include <QHostAddress>
 #include <QObject>
@@ -29,6 +30,13 @@ struct EndpointOptions {
     double speed = 1.0; // virtual seconds per wall second
     endpoint::HttpLimits limits;
     endpoint::GuardOptions guard; // what browsers may not do (Origin, GET changes, foreign Host)
+    // Wall-clock limits: a request's head must arrive within headerTimeoutMs of its first byte, its body within
+    // bodyTimeoutMs of its head, and a connection with nothing to do closes after idleTimeoutMs (a parked long poll
+    // is not idle). Tests shorten them.
+    int headerTimeoutMs = 10000;
+    int bodyTimeoutMs = 60000;
+    int idleTimeoutMs = 60000;
+    int acceptPauseMs = 1000; // out of file descriptors: accept nothing for this long, then try again
     int maxConnections = 4096;
 };
 
@@ -54,6 +62,7 @@ public:
     size_t waitingPolls() const { return m_waiting.size(); }
     // Long polls whose client went away and that still wait (docs/decisions.md: they go on, as the simulation's).
     size_t orphanedPolls() const { return m_orphaned.size(); }
+    size_t timedOut() const { return m_timedOut; } // connections closed by a timeout so far
 
 signals:
     void actorsChanged();
@@ -71,6 +80,9 @@ private:
     void answerCompletedPolls();
     void scheduleWake();
     void drop(Connection* connection);
+    void updateDeadline(Connection* connection);
+    void sweepTimeouts();
+    void acceptFailed(QAbstractSocket::SocketError error);
     uint32_t actorFor(Connection* connection, std::string_view userAgent);
     std::string nextRequestId();
 
@@ -79,6 +91,8 @@ private:
     EndpointOptions m_options;
     QTcpServer* m_server;
     QTimer m_wake; // the engine's next transition, in wall time
+    QTimer m_sweep; // closes connections past their deadline
+    bool m_toldOutOfDescriptors = false; // said once in the log
     QElapsedTimer m_wall;
     TimeMs m_virtualAtStart = 0;
     std::unordered_map<QTcpSocket*, std::unique_ptr<Connection>> m_connections;
@@ -86,6 +100,7 @@ private:
     std::unordered_map<PollId, uint32_t> m_orphaned; // a gone client's poll -> its actor
     std::vector<std::string> m_actorNames { "SQS", "operator" }; // actors 0 and 1 (event_log.h)
     size_t m_requests = 0;
+    size_t m_timedOut = 0;
     uint64_t m_requestCounter = 0;
 };
 

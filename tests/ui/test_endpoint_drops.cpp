@@ -4,10 +4,18 @@
 #include "endpoint_server.h"
 #include "lifeline/engine.h"
 
+#include <QElapsedTimer>
 #include <QTcpSocket>
 #include <QTest>
+#include <arpa/inet.h>
+#include <atomic>
 #include <catch2/catch.hpp>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace lifeline;
 
@@ -192,21 +200,41 @@ TEST_CASE("endpoint: a body over the limit sent whole, without Expect, gets a 41
     options.limits
         = endpoint::HttpLimits { 16384, 1 << 20 }; // 1 MiB bodies: the test sends 32 MiB, more than the sockets buffer
     REQUIRE(server.start(options));
+    // The client sends from its own thread with blocking calls (fast, and it reads nothing before it has sent all,
+    // as a simple client does); the server runs in this thread's event loop meanwhile.
     const auto sendOversized = [&](const QByteArray& head) {
-        QTcpSocket client;
-        client.connectToHost(QStringLiteral("127.0.0.1"), server.port());
-        REQUIRE(client.waitForConnected(5000));
         const QByteArray body(32 << 20, 'x');
-        client.write(head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        const QByteArray all = head + "Content-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        std::atomic<bool> done { false };
+        bool resetWhileSending = false;
         QByteArray response;
-        (void)QTest::qWaitFor( // whatever came is checked below
-            [&] {
-                response += client.readAll();
-                return client.bytesToWrite() == 0 && client.state() == QAbstractSocket::UnconnectedState;
-            },
-            10000);
-        response += client.readAll();
-        CHECK(client.error() != QAbstractSocket::NetworkError); // no reset while it was still sending
+        std::thread client([&, port = server.port()] {
+            const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+            sockaddr_in address {};
+            address.sin_family = AF_INET;
+            address.sin_port = htons(port);
+            address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0) {
+                for (qsizetype sent = 0; sent < all.size();) {
+                    const ssize_t n = ::send(fd, all.constData() + sent, size_t(all.size() - sent), MSG_NOSIGNAL);
+                    if (n <= 0) {
+                        resetWhileSending = true;
+                        break;
+                    }
+                    sent += n;
+                }
+                timeval patience { 5, 0 };
+                ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &patience, sizeof patience);
+                char buffer[65536];
+                for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;)
+                    response.append(buffer, n);
+            }
+            ::close(fd);
+            done = true;
+        });
+        (void)QTest::qWaitFor([&] { return done.load(); }, 30000); // the checks below say what happened
+        client.join();
+        CHECK_FALSE(resetWhileSending);
         return response;
     };
     const QByteArray query
@@ -220,5 +248,139 @@ TEST_CASE("endpoint: a body over the limit sent whole, without Expect, gets a 41
     CHECK(json.startsWith("HTTP/1.1 413 "));
     CHECK(json.contains("\"__type\":\"com.amazonaws.sqs#RequestEntityTooLarge\""));
     CHECK(engine.messageCount() == 0);
+    server.stop();
+}
+
+namespace {
+// Reads until the server closes the connection (or `ms` pass); what came.
+QByteArray readUntilClosed(QTcpSocket& socket, int ms)
+{
+    QByteArray data;
+    (void)QTest::qWaitFor( // closed or not, the caller checks
+        [&] {
+            data += socket.readAll();
+            return socket.state() == QAbstractSocket::UnconnectedState;
+        },
+        ms);
+    return data + socket.readAll();
+}
+} // namespace
+
+TEST_CASE("endpoint: a slow head or body gets 408, an idle connection closes, a parked long poll does not",
+    "[endpoint][asan]")
+{
+    Engine engine;
+    ui::EndpointServer server(engine);
+    ui::EndpointOptions options;
+    options.port = 0;
+    options.headerTimeoutMs = 200;
+    options.bodyTimeoutMs = 300;
+    options.idleTimeoutMs = 400;
+    REQUIRE(server.start(options));
+    const auto connect = [&](QTcpSocket& socket) {
+        socket.connectToHost(QStringLiteral("127.0.0.1"), server.port());
+        REQUIRE(socket.waitForConnected(5000));
+    };
+    QTcpSocket slowHead;
+    connect(slowHead);
+    slowHead.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n"); // and nothing more
+    const QByteArray head = readUntilClosed(slowHead, 3000);
+    CHECK(head.startsWith("HTTP/1.1 408 "));
+    CHECK(head.contains("<Code>RequestTimeout</Code><Message>The request&apos;s head did not arrive in time."));
+
+    QTcpSocket slowBody;
+    connect(slowBody);
+    slowBody.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Amz-Target: AmazonSQS.ListQueues\r\nContent-Length: 100\r\n"
+                   "\r\n{\"Queue");
+    const QByteArray body = readUntilClosed(slowBody, 3000);
+    CHECK(body.startsWith("HTTP/1.1 408 "));
+    CHECK(body.contains("\"message\":\"The request's body did not arrive in time.\""));
+
+    QTcpSocket idle;
+    connect(idle);
+    CHECK(post(idle, "Action=CreateQueue&QueueName=q").startsWith("HTTP/1.1 200 OK"));
+    QElapsedTimer waited;
+    waited.start();
+    readUntilClosed(idle, 3000);
+    CHECK(idle.state() == QAbstractSocket::UnconnectedState);
+    CHECK(waited.elapsed() >= 300);
+
+    // A long poll of 1 s outlives the 400 ms idle limit: it is waiting on SQS, not idle.
+    QTcpSocket poller;
+    connect(poller);
+    const QByteArray answer
+        = post(poller, "Action=ReceiveMessage&WaitTimeSeconds=1&QueueUrl=http%3A%2F%2F127.0.0.1%2F000000000000%2Fq");
+    CHECK(answer.startsWith("HTTP/1.1 200 OK"));
+    CHECK(answer.contains("<ReceiveMessageResult/>"));
+    CHECK(server.timedOut() == 3);
+    server.stop();
+}
+
+TEST_CASE("endpoint: out of file descriptors it stops accepting for a moment, says so once, and does not spin",
+    "[endpoint][asan]")
+{
+    Engine engine;
+    ui::EndpointServer server(engine);
+    ui::EndpointOptions options;
+    options.port = 0;
+    options.acceptPauseMs = 200;
+    REQUIRE(server.start(options));
+    static QStringList warnings;
+    warnings.clear();
+    const auto previous
+        = qInstallMessageHandler([](QtMsgType, const QMessageLogContext&, const QString& text) { warnings << text; });
+    rlimit saved {};
+    REQUIRE(getrlimit(RLIMIT_NOFILE, &saved) == 0);
+    // Room for 45 more descriptors: 40 clients take 40 here (this process is both sides), the server gets 5.
+    int open = 0;
+    for (int fd = 0; fd < 4096; ++fd)
+        open += fcntl(fd, F_GETFD) != -1;
+    rlimit low = saved;
+    low.rlim_cur = rlim_t(open + 45);
+    REQUIRE(setrlimit(RLIMIT_NOFILE, &low) == 0);
+    std::vector<std::unique_ptr<QTcpSocket>> clients;
+    for (int i = 0; i < 40; ++i) {
+        auto socket = std::make_unique<QTcpSocket>();
+        socket->connectToHost(QStringLiteral("127.0.0.1"), server.port());
+        if (!socket->waitForConnected(1000))
+            break;
+        clients.push_back(std::move(socket));
+    }
+    REQUIRE(clients.size() == 40);
+    rusage before {};
+    getrusage(RUSAGE_SELF, &before);
+    QTest::qWait(1000);
+    rusage after {};
+    getrusage(RUSAGE_SELF, &after);
+    const double cpu
+        = double(after.ru_utime.tv_sec - before.ru_utime.tv_sec + after.ru_stime.tv_sec - before.ru_stime.tv_sec)
+        + double(after.ru_utime.tv_usec - before.ru_utime.tv_usec + after.ru_stime.tv_usec - before.ru_stime.tv_usec)
+            / 1e6;
+    CHECK(cpu < 0.5); // a spinning accept loop burns the whole second
+    INFO("open " << open << " clients " << clients.size() << " accepted " << server.openConnections() << " warnings "
+                 << warnings.join(QStringLiteral(" | ")).toStdString());
+    CHECK(server.openConnections() < clients.size());
+    // Slots free: the next client in the backlog is accepted and answered within a second or so.
+    const size_t accepted = server.openConnections();
+    REQUIRE(accepted > 0);
+    REQUIRE(accepted < 30);
+    for (size_t i = 0; i < accepted; ++i)
+        clients[i]->abort();
+    QTcpSocket& waiting = *clients[accepted];
+    waiting.write(request("Action=ListQueues"));
+    QByteArray response;
+    QElapsedTimer clock;
+    clock.start();
+    const bool answered = QTest::qWaitFor(
+        [&] {
+            response += waiting.readAll();
+            return response.contains("</ListQueuesResponse>");
+        },
+        3000);
+    CHECK(answered);
+    CHECK(clock.elapsed() < 1500);
+    setrlimit(RLIMIT_NOFILE, &saved);
+    qInstallMessageHandler(previous);
+    CHECK(warnings.filter(QStringLiteral("out of file descriptors")).size() == 1);
     server.stop();
 }

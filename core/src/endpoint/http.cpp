@@ -261,9 +261,9 @@ HttpParser::State HttpParser::parse()
             }
             m_request.headers.emplace_back(std::move(name), std::string(value));
         }
+        m_bodyStart = bodyStart;
         if (m_contentLength > m_limits.maxBodyBytes)
             return fail(413, "the request body is larger than " + std::to_string(m_limits.maxBodyBytes) + " bytes");
-        m_bodyStart = bodyStart;
     }
     if (m_buffer.size() - m_bodyStart < m_contentLength)
         return m_state = State::NeedMore;

@@ -57,6 +57,15 @@ public:
     bool expectsContinue() const; // headers are in and the client waits for "100 Continue"
     int errorStatus() const { return m_errorStatus; }
     const std::string& errorText() const { return m_errorText; }
+    // Where the connection stands, for its timeouts: nothing buffered (idle), a head being read, a body being read.
+    bool holdsNothing() const { return m_buffer.empty() && m_state == State::NeedMore; }
+    bool readingBody() const { return m_bodyStart != 0 && m_state == State::NeedMore; }
+    // After a 413: how much of the refused body is still to come (the server reads and drops it).
+    size_t bodyBytesOutstanding() const
+    {
+        const size_t held = m_bodyStart ? m_buffer.size() - m_bodyStart : 0;
+        return m_contentLength > held ? m_contentLength - held : 0;
+    }
 
 private:
     State parse();
