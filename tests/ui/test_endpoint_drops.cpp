@@ -3,6 +3,7 @@
 // written, or a poll answered to a freed connection, aborts the test. Waits in wall time, briefly, for loopback.
 #include "endpoint_server.h"
 #include "lifeline/engine.h"
+#include "loopback_client.h"
 
 #include <QElapsedTimer>
 #include <QTcpSocket>
@@ -19,46 +20,37 @@
 
 using namespace lifeline;
 
+using lifeline::test::connectTo;
+using lifeline::test::post;
+
 namespace {
-QByteArray request(const QByteArray& form, const QByteArray& agent = "test-client/1.0")
+QByteArray request(const QByteArray& form)
 {
-    return "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: " + agent
-        + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " + QByteArray::number(form.size())
-        + "\r\n\r\n" + form;
+    return lifeline::test::formRequest(form);
 }
 
-QByteArray post(QTcpSocket& socket, const QByteArray& form)
-{
-    socket.write(request(form));
-    QByteArray response;
-    const bool complete = QTest::qWaitFor(
-        [&] {
-            response += socket.readAll();
-            const int end = response.indexOf("\r\n\r\n");
-            if (end < 0)
-                return false;
-            const int at = response.indexOf("Content-Length: ");
-            return response.size() >= end + 4 + response.mid(at + 16, response.indexOf('\r', at) - at - 16).toInt();
-        },
-        5000);
-    CHECK(complete);
-    return response;
-}
+// A server on a free loopback port, with the limits a test sets first.
+struct Served {
+    Engine engine;
+    ui::EndpointServer server { engine };
+    explicit Served(ui::EndpointOptions options = {})
+    {
+        options.port = 0;
+        REQUIRE(server.start(options));
+    }
+    ~Served() { server.stop(); }
+};
 } // namespace
 
 TEST_CASE("endpoint: clients gone mid-response and mid-poll - the server goes on and the poll receives for nobody",
     "[ui][endpoint]")
 {
-    Engine engine;
-    ui::EndpointServer server(engine);
     ui::EndpointOptions options;
-    options.port = 0;
     options.speed = 20; // a 1 s visibility timeout passes in 50 ms of wall time
-    REQUIRE(server.start(options));
-    const auto connect = [&](QTcpSocket& socket) {
-        socket.connectToHost(QStringLiteral("127.0.0.1"), server.port());
-        REQUIRE(socket.waitForConnected(5000));
-    };
+    Served served(options);
+    Engine& engine = served.engine;
+    ui::EndpointServer& server = served.server;
+    const auto connect = [&](QTcpSocket& socket) { connectTo(socket, server.port()); };
     QTcpSocket owner;
     connect(owner);
     CHECK(post(owner, "Action=CreateQueue&QueueName=q&Attribute.1.Name=VisibilityTimeout&Attribute.1.Value=1")
@@ -116,12 +108,10 @@ TEST_CASE("endpoint: clients gone mid-response and mid-poll - the server goes on
 TEST_CASE(
     "endpoint: a hundred clients drop while parked, answered and half-written - no use after free", "[endpoint][asan]")
 {
-    Engine engine;
-    ui::EndpointServer server(engine);
     ui::EndpointOptions options;
-    options.port = 0;
     options.speed = 50;
-    REQUIRE(server.start(options));
+    Served served(options);
+    ui::EndpointServer& server = served.server;
     QTcpSocket owner;
     owner.connectToHost(QStringLiteral("127.0.0.1"), server.port());
     REQUIRE(owner.waitForConnected(5000));
@@ -158,11 +148,10 @@ TEST_CASE(
 
 TEST_CASE("endpoint: a client that half-closes after its request still gets the answer", "[endpoint][asan]")
 {
-    Engine engine;
-    ui::EndpointServer server(engine);
     ui::EndpointOptions options;
-    options.port = 0;
-    REQUIRE(server.start(options));
+    Served served(options);
+    Engine& engine = served.engine;
+    ui::EndpointServer& server = served.server;
     QTcpSocket owner;
     owner.connectToHost(QStringLiteral("127.0.0.1"), server.port());
     REQUIRE(owner.waitForConnected(5000));
@@ -193,13 +182,12 @@ TEST_CASE("endpoint: a client that half-closes after its request still gets the 
 TEST_CASE("endpoint: a body over the limit sent whole, without Expect, gets a 413 in SQS's error shape, not a reset",
     "[endpoint][asan]")
 {
-    Engine engine;
-    ui::EndpointServer server(engine);
     ui::EndpointOptions options;
-    options.port = 0;
     options.limits
         = endpoint::HttpLimits { 16384, 1 << 20 }; // 1 MiB bodies: the test sends 32 MiB, more than the sockets buffer
-    REQUIRE(server.start(options));
+    Served served(options);
+    Engine& engine = served.engine;
+    ui::EndpointServer& server = served.server;
     // The client sends from its own thread with blocking calls (fast, and it reads nothing before it has sent all,
     // as a simple client does); the server runs in this thread's event loop meanwhile.
     const auto sendOversized = [&](const QByteArray& head) {
@@ -269,18 +257,13 @@ QByteArray readUntilClosed(QTcpSocket& socket, int ms)
 TEST_CASE("endpoint: a slow head or body gets 408, an idle connection closes, a parked long poll does not",
     "[endpoint][asan]")
 {
-    Engine engine;
-    ui::EndpointServer server(engine);
     ui::EndpointOptions options;
-    options.port = 0;
     options.headerTimeoutMs = 200;
     options.bodyTimeoutMs = 300;
     options.idleTimeoutMs = 400;
-    REQUIRE(server.start(options));
-    const auto connect = [&](QTcpSocket& socket) {
-        socket.connectToHost(QStringLiteral("127.0.0.1"), server.port());
-        REQUIRE(socket.waitForConnected(5000));
-    };
+    Served served(options);
+    ui::EndpointServer& server = served.server;
+    const auto connect = [&](QTcpSocket& socket) { connectTo(socket, server.port()); };
     QTcpSocket slowHead;
     connect(slowHead);
     slowHead.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n"); // and nothing more
@@ -319,12 +302,10 @@ TEST_CASE("endpoint: a slow head or body gets 408, an idle connection closes, a 
 TEST_CASE("endpoint: out of file descriptors it stops accepting for a moment, says so once, and does not spin",
     "[endpoint][asan]")
 {
-    Engine engine;
-    ui::EndpointServer server(engine);
     ui::EndpointOptions options;
-    options.port = 0;
     options.acceptPauseMs = 200;
-    REQUIRE(server.start(options));
+    Served served(options);
+    ui::EndpointServer& server = served.server;
     static QStringList warnings;
     warnings.clear();
     const auto previous

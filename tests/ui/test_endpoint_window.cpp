@@ -3,6 +3,7 @@
 #include "endpoint_server.h"
 #include "lane_model.h"
 #include "lifeline/engine.h"
+#include "loopback_client.h"
 #include "main_window.h"
 #include "test_support.h"
 
@@ -11,28 +12,7 @@
 
 using namespace lifeline;
 using lifeline::test::application;
-
-namespace {
-QByteArray post(QTcpSocket& socket, const QByteArray& form)
-{
-    socket.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: test-client/1.0\r\nContent-Type: "
-                 "application/x-www-form-urlencoded\r\nContent-Length: "
-        + QByteArray::number(form.size()) + "\r\n\r\n" + form);
-    QByteArray response;
-    const bool complete = QTest::qWaitFor(
-        [&] {
-            response += socket.readAll();
-            const int end = response.indexOf("\r\n\r\n");
-            if (end < 0)
-                return false;
-            const int at = response.indexOf("Content-Length: ");
-            return response.size() >= end + 4 + response.mid(at + 16, response.indexOf('\r', at) - at - 16).toInt();
-        },
-        5000);
-    CHECK(complete);
-    return response;
-}
-} // namespace
+using lifeline::test::post;
 
 TEST_CASE("window: the local endpoint serves a real client and its message is a lane", "[ui][endpoint]")
 {
