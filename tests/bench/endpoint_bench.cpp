@@ -217,6 +217,55 @@ double workload(int port)
     return failures > 0 ? 0.0 : double(requests) / seconds;
 }
 
+// `cycles` send/receive/delete cycles spread over kClients clients (each on its own queue); false on a failure.
+bool runCycles(int port, long cycles, int round)
+{
+    std::atomic<long> failures { 0 };
+    std::vector<std::thread> clients;
+    for (int c = 0; c < kClients; ++c) {
+        clients.emplace_back([&, c] {
+            Client client { port };
+            const std::string created = client.request("Action=CreateQueue&Version=2012-11-05&QueueName=memory-"
+                + std::to_string(round) + "-" + std::to_string(c));
+            const std::string url = urlEncode(between(created, "<QueueUrl>", "</QueueUrl>"));
+            for (long i = 0; i < cycles / kClients && !url.empty(); ++i) {
+                client.request("Action=SendMessage&Version=2012-11-05&QueueUrl=" + url + "&MessageBody=job");
+                const std::string handle = between(client.request("Action=ReceiveMessage&Version=2012-11-05&QueueUrl="
+                                                       + url + "&MaxNumberOfMessages=1"),
+                    "<ReceiptHandle>", "</ReceiptHandle>");
+                if (handle.empty()
+                    || client
+                           .request("Action=DeleteMessage&Version=2012-11-05&QueueUrl=" + url
+                               + "&ReceiptHandle=" + urlEncode(handle))
+                           .empty()) {
+                    ++failures;
+                    return;
+                }
+            }
+            if (url.empty())
+                ++failures;
+        });
+    }
+    for (auto& t : clients)
+        t.join();
+    return failures == 0;
+}
+
+// Resident memory of a process, in bytes (VmRSS of /proc/PID/status), or -1.
+double residentBytes(pid_t pid)
+{
+    FILE* status = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
+    if (!status)
+        return -1;
+    char line[256];
+    double kib = -1;
+    while (std::fgets(line, sizeof line, status))
+        if (std::strncmp(line, "VmRSS:", 6) == 0)
+            kib = std::atof(line + 6);
+    std::fclose(status);
+    return kib * 1024;
+}
+
 void stopProcess(const Server& server)
 {
     if (server.pid > 0) {
@@ -238,6 +287,16 @@ void runEndpointBenchmark()
     const double ours = workload(lifeline.port);
     stopProcess(lifeline);
     report("endpoint.requests_per_s", ours, "req/s");
+
+    // Memory a headless server keeps per message it no longer holds: RSS growth over 200,000 send/receive/delete
+    // cycles after 10,000 to warm up (goal: at most 16 bytes a cycle; every message ends deleted).
+    const Server fresh = startProcess({ LIFELINE_BINARY, "serve", "--headless", "--port", "0" }, 0);
+    if (fresh.port != 0 && runCycles(fresh.port, 10000, 0)) {
+        const double baseline = residentBytes(fresh.pid);
+        if (runCycles(fresh.port, 200000, 1))
+            report("endpoint.bytes_per_cycle_headless", (residentBytes(fresh.pid) - baseline) / 200000.0, "bytes");
+    }
+    stopProcess(fresh);
     report("endpoint.clients", kClients, "keep-alive connections");
     // moto_server, where the machine has it: the same workload as the side-by-side anchor.
     if (std::system("command -v moto_server > /dev/null 2>&1") != 0) {
