@@ -164,7 +164,10 @@ void MainWindow::buildDocks()
     auto* remove = new QToolButton(consumers);
     remove->setText(tr("- Remove"));
     remove->setToolTip(tr("Stop the newest consumer (Ctrl+Shift+X)"));
-    buttons->addWidget(new QLabel(tr("Click a consumer to crash it, again to restart it."), consumers), 1);
+    // The hint wraps: on one line it made the left docks 431 px wide and the window wider than a 1024 px screen.
+    auto* hint = new QLabel(tr("Click a consumer to crash it, again to restart it."), consumers);
+    hint->setWordWrap(true);
+    buttons->addWidget(hint, 1);
     buttons->addWidget(add);
     buttons->addWidget(remove);
     consumersLayout->addLayout(buttons);
