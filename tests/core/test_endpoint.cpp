@@ -349,3 +349,30 @@ TEST_CASE("browsers cannot drive the endpoint: Origin, GET changes and foreign H
     CHECK_FALSE(
         guardRequest(requestWith("GET", "/?Action=DeleteQueue", "Host: localhost\r\n"), "DeleteQueue", options));
 }
+
+TEST_CASE("endpoint: a client's queue-level calls are its own events, not the operator's", "[endpoint][actors]")
+{
+    Engine engine;
+    SqsService service(engine);
+    CallContext context;
+    context.host = "127.0.0.1:9324";
+    context.actor = 7;
+    REQUIRE_FALSE(service.call("CreateQueue", json { { "QueueName", "q" } }, context).error);
+    REQUIRE_FALSE(service
+                      .call("SetQueueAttributes",
+                          json { { "QueueUrl", "http://127.0.0.1:9324/000000000000/q" },
+                              { "Attributes", { { "VisibilityTimeout", "5" } } } },
+                          context)
+                      .error);
+    REQUIRE(service
+                .call("SetQueueAttributes",
+                    json { { "QueueUrl", "http://127.0.0.1:9324/000000000000/q" },
+                        { "Attributes", { { "DelaySeconds", "901" } } } },
+                    context)
+                .error);
+    REQUIRE_FALSE(
+        service.call("PurgeQueue", json { { "QueueUrl", "http://127.0.0.1:9324/000000000000/q" } }, context).error);
+    REQUIRE(engine.log().size() == 3);
+    for (size_t i = 0; i < engine.log().size(); ++i)
+        CHECK(engine.log()[i].actor == 7);
+}

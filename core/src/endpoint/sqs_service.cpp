@@ -257,7 +257,7 @@ CallOutcome SqsService::call(const std::string& action, const json& params, cons
             auto tags = stringMap(params, "tags");
             if (tags.empty())
                 tags = stringMap(params, "Tags");
-            auto created = m_engine.createQueue(name, stringMap(params, "Attributes"), tags);
+            auto created = m_engine.createQueue(name, stringMap(params, "Attributes"), tags, context.actor);
             if (!created)
                 return fail(created.error()), outcome;
             out["QueueUrl"] = queueUrl(context.host, name);
@@ -296,14 +296,14 @@ CallOutcome SqsService::call(const std::string& action, const json& params, cons
             if (!attributes->empty())
                 out["Attributes"] = json(attributes.value());
         } else if (action == "SetQueueAttributes") {
-            auto status = m_engine.setQueueAttributes(queueName(), stringMap(params, "Attributes"));
+            auto status = m_engine.setQueueAttributes(queueName(), stringMap(params, "Attributes"), context.actor);
             if (!status)
                 return fail(status.error()), outcome;
         } else if (action == "DeleteQueue") {
-            if (auto status = m_engine.deleteQueue(queueName()); !status)
+            if (auto status = m_engine.deleteQueue(queueName(), context.actor); !status)
                 return fail(status.error()), outcome;
         } else if (action == "PurgeQueue") {
-            if (auto status = m_engine.purgeQueue(queueName()); !status)
+            if (auto status = m_engine.purgeQueue(queueName(), context.actor); !status)
                 return fail(status.error()), outcome;
         } else if (action == "SendMessage") {
             SendMessageRequest request;
@@ -422,10 +422,10 @@ CallOutcome SqsService::call(const std::string& action, const json& params, cons
                 urls.push_back(queueUrl(context.host, name));
             out["queueUrls"] = std::move(urls);
         } else if (action == "TagQueue") {
-            if (auto status = m_engine.tagQueue(queueName(), stringMap(params, "Tags")); !status)
+            if (auto status = m_engine.tagQueue(queueName(), stringMap(params, "Tags"), context.actor); !status)
                 return fail(status.error()), outcome;
         } else if (action == "UntagQueue") {
-            if (auto status = m_engine.untagQueue(queueName(), stringList(params, "TagKeys")); !status)
+            if (auto status = m_engine.untagQueue(queueName(), stringList(params, "TagKeys"), context.actor); !status)
                 return fail(status.error()), outcome;
         } else if (action == "ListQueueTags") {
             auto tags = m_engine.listQueueTags(queueName());
@@ -435,7 +435,7 @@ CallOutcome SqsService::call(const std::string& action, const json& params, cons
                 out["Tags"] = json(tags.value());
         } else if (action == "StartMessageMoveTask") {
             auto handle = m_engine.startMessageMoveTask(required(params, "SourceArn"),
-                optString(params, "DestinationArn"), optInteger(params, "MaxNumberOfMessagesPerSecond"));
+                optString(params, "DestinationArn"), optInteger(params, "MaxNumberOfMessagesPerSecond"), context.actor);
             if (!handle)
                 return fail(handle.error()), outcome;
             out["TaskHandle"] = handle.value();
@@ -462,7 +462,7 @@ CallOutcome SqsService::call(const std::string& action, const json& params, cons
             }
             out["Results"] = std::move(results);
         } else if (action == "CancelMessageMoveTask") {
-            auto moved = m_engine.cancelMessageMoveTask(required(params, "TaskHandle"));
+            auto moved = m_engine.cancelMessageMoveTask(required(params, "TaskHandle"), context.actor);
             if (!moved)
                 return fail(moved.error()), outcome;
             out["ApproximateNumberOfMessagesMoved"] = moved.value();
