@@ -306,3 +306,50 @@ TEST_CASE("lesson 16: retention expires what nobody deletes", "[lessons]")
     CHECK(kept.expired == 0);
     CHECK(kept.deleted == 3);
 }
+
+// Corrected statements (issue "lessons that are right"): each text says what its run shows.
+TEST_CASE("lesson texts: what was corrected is true of the runs", "[lessons][texts]")
+{
+    const auto text = [](const char* id) { return *findLesson(id)->scenario.lesson; };
+    // Lesson 6: no duplicates in this run, but a standard queue delivers at least once.
+    CHECK(text("visibility-protects-work").fix.find("exactly once") == std::string::npos);
+    CHECK(text("visibility-protects-work").fix.find("at least once") != std::string::npos);
+    CHECK(runLesson("visibility-protects-work", true)->summary().duplicates == 0);
+    // Lesson 9: each heartbeat sets the timeout to 10 s from the call; it never runs out while the work goes on.
+    CHECK(text("heartbeat").fix.find("sets the timeout to 10 seconds from that moment (it does not add 10)")
+        != std::string::npos);
+    const auto heartbeat = runLesson("heartbeat", true);
+    const auto changes = events(*heartbeat, Cause::VisibilityChanged);
+    REQUIRE_FALSE(changes.empty());
+    for (const Event& e : changes)
+        CHECK(e.visibilitySeconds() == 10);
+    CHECK(events(*heartbeat, Cause::VisibilityTimeout).empty());
+    // Lesson 10: tried until retention ends, 4 days by default.
+    CHECK(text("poison-pill").idea.find("until its retention period ends (4 days by default, 14 at most)")
+        != std::string::npos);
+    const auto poison = runLesson("poison-pill", false);
+    CHECK(
+        poison->engine().getQueueAttributes("orders", { "MessageRetentionPeriod" }).value().at("MessageRetentionPeriod")
+        == "345600");
+    // Lesson 15: a DLQ's retention counts from the original enqueue time on a standard queue.
+    CHECK(text("redrive").trap.find("counts from the original enqueue time") != std::string::npos);
+    const auto redrive = runLesson("redrive", false);
+    const auto arrivals = events(*redrive, Cause::ArriveFromDlqSource);
+    REQUIRE(arrivals.size() == 3);
+    for (const Event& arrival : arrivals) {
+        const MessageIndex source = arrival.linkedLane();
+        CHECK(redrive->engine().message(arrival.message).enqueuedAt == redrive->engine().message(source).enqueuedAt);
+        CHECK(redrive->engine().message(arrival.message).enqueuedAt < arrival.time);
+    }
+}
+
+TEST_CASE("scenario: a heartbeat's old key extendBy still reads, as visibilityTimeout", "[scenario]")
+{
+    for (const char* key : { "visibilityTimeout", "extendBy" }) {
+        auto parsed = parseScenario(std::string(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q",
+            "heartbeat": {"every": "5s", ")")
+            + key + R"(": 12}}]})");
+        REQUIRE(std::holds_alternative<Scenario>(parsed));
+        CHECK(std::get<Scenario>(parsed).consumers.at(0).heartbeatVisibilityTimeout == 12);
+    }
+}

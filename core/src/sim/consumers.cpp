@@ -110,7 +110,7 @@ void Simulation::consumerHeartbeat(size_t index)
     if (c.state != ConsumerState::Working || !c.current)
         return;
     // A heartbeat refused by the 12-hour cap is simply not renewed; the message then times out as SQS would.
-    (void)m_engine.changeMessageVisibility(c.spec->queue, c.current->receipt, c.spec->heartbeatExtendBy,
+    (void)m_engine.changeMessageVisibility(c.spec->queue, c.current->receipt, c.spec->heartbeatVisibilityTimeout,
         c.actor); // refused at the 12-hour cap: not renewed, and the engine logs why
     schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
 }

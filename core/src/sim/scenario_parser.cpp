@@ -386,13 +386,16 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
     }
     if (v.contains("heartbeat")) {
         const std::string hp = join(path, "heartbeat");
-        checkKeys(v["heartbeat"], hp, { "every", "extendBy" });
+        checkKeys(v["heartbeat"], hp, { "every", "visibilityTimeout", "extendBy" });
         c.heartbeatEvery = duration(v["heartbeat"], hp, "every");
         if (!c.heartbeatEvery || *c.heartbeatEvery <= 0) {
             report(join(hp, "every"), "must be a duration above 0");
             c.heartbeatEvery = 1000;
         }
-        c.heartbeatExtendBy = integer(v["heartbeat"], hp, "extendBy", 0, 43200).value_or(30);
+        // ChangeMessageVisibility sets a timeout counted from the call; "extendBy", the old name, misled (it
+        // suggested adding) and stays as an alias.
+        c.heartbeatVisibilityTimeout = integer(v["heartbeat"], hp, "visibilityTimeout", 0, 43200)
+                                           .value_or(integer(v["heartbeat"], hp, "extendBy", 0, 43200).value_or(30));
     }
     const json& crashes = array(v, path, "crashes");
     for (size_t i = 0; i < crashes.size(); ++i) {

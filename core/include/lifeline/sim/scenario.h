@@ -69,7 +69,7 @@ struct ConsumerSpec {
     double failureProbability = 0;
     std::vector<std::string> poison { "poison" }; // bodies containing one of these always fail
     std::optional<TimeMs> heartbeatEvery; // ChangeMessageVisibility while working
-    int64_t heartbeatExtendBy = 30;
+    int64_t heartbeatVisibilityTimeout = 30; // each heartbeat sets this timeout, counted from the call
     std::vector<CrashSpec> crashes;
     TimeMs idleDelay = 1000; // pause after an empty receive before polling again
     TimeMs start = 0;
