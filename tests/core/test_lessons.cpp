@@ -88,6 +88,9 @@ TEST_CASE("lesson 1: received is not deleted - deleting ends the lane", "[lesson
     const auto receives = events(*forgets, Cause::Receive);
     CHECK(receives.at(1).time - receives.at(0).time == 30000);
     CHECK(receives.at(1).detail == 2);
+    // It forgets to delete: its work finishes every time, nothing fails (the text says so; the log agrees).
+    CHECK(events(*forgets, Cause::ProcessingFailed).empty());
+    CHECK(events(*forgets, Cause::ProcessingFinished).size() == receives.size() - 1); // the last is still at work
     const auto fixed = runLesson("life-of-a-message", true);
     CHECK(fixed->summary().received == 1);
     const auto deletes = events(*fixed, Cause::Delete);
@@ -326,6 +329,16 @@ TEST_CASE("lesson 16: retention expires what nobody deletes", "[lessons]")
     for (const auto& send : events(*lost, Cause::Send))
         CHECK(events(*lost, Cause::Expiry, send.message).at(0).time - send.time == 60000);
     CHECK(lost->summary().expired == 3);
+    // The second signup expires while the slow mailer holds it; its later delete is OK and changes nothing.
+    const MessageIndex second = events(*lost, Cause::Send).at(1).message;
+    const auto expiry = events(*lost, Cause::Expiry, second).at(0);
+    CHECK(expiry.time == 65000);
+    CHECK(expiry.from == MessageState::InFlight);
+    const auto noEffect = events(*lost, Cause::NoEffect, second);
+    REQUIRE(noEffect.size() == 1);
+    CHECK(noEffect[0].time == 82000);
+    CHECK(noEffect[0].noEffect() == NoEffectKind::DeleteOfEndedMessage);
+    CHECK(lost->actorNames().at(noEffect[0].actor) == "slow-mailer");
     const auto kept = runLesson("retention", true)->summary();
     CHECK(kept.expired == 0);
     CHECK(kept.deleted == 3);
@@ -339,6 +352,13 @@ TEST_CASE("lesson texts: what was corrected is true of the runs", "[lessons][tex
     CHECK(text("visibility-protects-work").fix.find("exactly once") == std::string::npos);
     CHECK(text("visibility-protects-work").fix.find("at least once") != std::string::npos);
     CHECK(runLesson("visibility-protects-work", true)->summary().duplicates == 0);
+    // The seed's defaults, where they belong.
+    CHECK(text("visibility-protects-work").idea.find("30 seconds by default, from 0 to 12 hours") != std::string::npos);
+    CHECK(text("delay-queue").idea.find("0 by default, up to 900 seconds") != std::string::npos);
+    Engine defaults;
+    REQUIRE(defaults.createQueue("q").ok());
+    CHECK(defaults.getQueueAttributes("q", { "VisibilityTimeout", "DelaySeconds" }).value()
+        == AttributeMap { { "DelaySeconds", "0" }, { "VisibilityTimeout", "30" } });
     // Lesson 9: each heartbeat sets the timeout to 10 s from the call; it never runs out while the work goes on.
     CHECK(text("heartbeat").fix.find("sets the timeout to 10 seconds from that moment (it does not add 10)")
         != std::string::npos);

@@ -131,8 +131,9 @@ void Simulation::consumerWorkDone(size_t index)
     } else {
         ++c.stats.finished;
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, m.lane);
-        (void)m_engine.deleteMessage(
-            c.spec->queue, m.receipt, c.actor); // a refusal (its queue deleted) is logged by the engine
+        if (c.spec->deletes)
+            (void)m_engine.deleteMessage(
+                c.spec->queue, m.receipt, c.actor); // a refusal (its queue deleted) is logged by the engine
     }
     endProcessing(m.lane, !failed);
     consumerStartNext(index);

@@ -67,6 +67,7 @@ struct ConsumerSpec {
     std::optional<int64_t> visibilityTimeout;
     Distribution processing;
     double failureProbability = 0;
+    bool deletes = true; // false: it finishes its work and forgets to delete (the message comes back)
     std::vector<std::string> poison { "poison" }; // bodies containing one of these always fail
     std::optional<TimeMs> heartbeatEvery; // ChangeMessageVisibility while working
     int64_t heartbeatVisibilityTimeout = 30; // each heartbeat sets this timeout, counted from the call
