@@ -230,6 +230,11 @@ TEST_CASE(
     REQUIRE(receives.size() == 3);
     REQUIRE(moves.size() == 1);
     CHECK(moves[0].time >= receives[2].time + 5000); // not when the timeout ends: on the receive after it
+    // The gap shows: visible when its third timeout ends (22 s), moved on the next receive (24 s).
+    const auto timeouts = events(*fixed, Cause::VisibilityTimeout, lane);
+    REQUIRE(timeouts.size() == 3);
+    CHECK(timeouts.back().time == 22000);
+    CHECK(moves[0].time == 24000);
     CHECK(fixed->summary().deadLettered == 1);
     CHECK(fixed->summary().deleted == 3);
 }
@@ -320,7 +325,20 @@ TEST_CASE("lesson 15: dead-lettered messages stay until redriven - redriven - th
     CHECK(events(*redriven, Cause::Redrive).size() == 3);
     CHECK(redriven->engine().counters("orders-dlq").value() == QueueCounters { 0, 0, 0 });
     for (const auto& arrival : events(*redriven, Cause::ArriveFromRedrive))
-        CHECK(arrival.time == 180000);
+        CHECK(arrival.time == 60000);
+    // Each order turns visible after its second timeout and is moved by the broken worker's next receive, before
+    // its crash at 30 s; the first order waits two seconds, visible, for that receive.
+    const auto stuckRun = runLesson("redrive", false);
+    const auto moves = events(*stuckRun, Cause::MoveToDlq);
+    REQUIRE(moves.size() == 3);
+    for (const auto& move : moves) {
+        const auto timeouts = events(*stuckRun, Cause::VisibilityTimeout, move.message);
+        REQUIRE(timeouts.size() == 2);
+        CHECK(move.time >= timeouts.back().time);
+        CHECK(move.time < 30000);
+        CHECK(stuckRun->actorNames().at(move.actor) == "broken-worker");
+    }
+    CHECK(moves[0].time - events(*stuckRun, Cause::VisibilityTimeout, moves[0].message).back().time == 2000);
 }
 
 TEST_CASE("lesson 16: retention expires what nobody deletes", "[lessons]")
