@@ -1,0 +1,23 @@
+// What the two passes of reading a scenario share: the problem list of the read running on this thread, paths, and
+// the nearest known name for a did-you-mean. scenario_parser.cpp reads the fields; scenario_check.cpp checks what
+// refers to what once they read right.
+#pragma once
+
+#include "lifeline/sim/scenario.h"
+
+#include <string>
+#include <vector>
+
+namespace lifeline::sim::reading {
+
+// Adds a problem to the read running on this thread (parseScenario); stops the read after kMaxScenarioProblems.
+void report(const std::string& path, const std::string& message);
+size_t problemCount();
+std::string at(const std::string& path, size_t index); // queues[2]
+// The known name nearest to `name`, when it is near enough to suggest; else empty.
+std::string nearest(const std::string& name, const std::vector<std::string>& known);
+
+// The second pass: queue and consumer names, DLQs, attributes and message timers as SQS judges them.
+void crossCheck(const Scenario& scenario);
+
+} // namespace lifeline::sim::reading
