@@ -255,8 +255,9 @@ void EndpointServer::drop(Connection* connection)
     QMetaObject::invokeMethod(
         this,
         [this, socket] {
-            m_connections.erase(socket);
-            socket->deleteLater();
+            // Unless stop() came first: it cleared the connections and already deletes the socket.
+            if (m_connections.erase(socket))
+                socket->deleteLater();
         },
         Qt::QueuedConnection);
 }
