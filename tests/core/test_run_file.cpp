@@ -185,3 +185,17 @@ TEST_CASE("run files: deep nesting and absurd sizes in the CBOR are refused, not
     const std::vector<uint8_t> longString { 0x7A, 0x7F, 0xFF, 0xFF, 0xFF, 'a' };
     CHECK(std::get<std::string>(readRun(longString, "x.lifeline")) == notOurs);
 }
+
+TEST_CASE("run files: a lane's event without its queue is refused (the trace writer indexed by it)", "[runfile]")
+{
+    sim::Simulation simulation(sim::findLesson("life-of-a-message")->scenario);
+    simulation.runToEnd();
+    nlohmann::json run = savedRun(simulation);
+    size_t withLane = 0;
+    while (run["events"][withLane][1].get<uint32_t>() == kNoMessage)
+        ++withLane;
+    run["events"][withLane][4] = kNoQueue;
+    CHECK(damage(run)
+        == "'x.lifeline' is not a Lifeline run file (or it is damaged): event " + std::to_string(withLane)
+            + " names a lane but no queue");
+}

@@ -95,7 +95,7 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
     };
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
-        if (e.message == kNoMessage || e.cause == Cause::RequestRefused) {
+        if (e.message == kNoMessage || e.cause == Cause::RequestRefused || e.queue >= engine.queueCount()) {
             if (e.cause == Cause::RequestRefused && e.queue != kNoQueue)
                 events.push_back({ { "ph", "i" }, { "name", "refused" }, { "s", "p" }, { "pid", e.queue + 1 },
                     { "tid", 0 }, { "ts", us(e.time) },

@@ -125,6 +125,7 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
         previous = event.time;
         check(event.message == kNoMessage || event.message < messages, where + " refers to a lane the file lacks");
         check(event.queue == kNoQueue || event.queue < queueCount, where + " refers to a queue the file lacks");
+        check(event.message == kNoMessage || event.queue != kNoQueue, where + " names a lane but no queue");
         check(event.actor < std::max<size_t>(actorCount, kFirstActor) || event.actor == kSqsActor,
             where + " refers to an actor the file lacks");
         check(!event.hasText() || event.textIndex() < texts, where + " refers to a text the file lacks");
