@@ -15,13 +15,15 @@ namespace lifeline::app {
 
 const char* serveHelp()
 {
-    return "Usage: lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless] [--speed 1]\n"
+    return "Usage: lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1]\n"
            "A local SQS endpoint for real clients (aws, boto3, the SDKs), query and JSON protocols. In the window,\n"
            "every message they send is a lane; --headless runs it with no window and no display.\n"
            "\n"
            "  --port N        the TCP port, 0 for any free one (default 9324)\n"
            "  --bind ADDRESS  the address to listen on (default 127.0.0.1; anything else is reachable by others)\n"
            "  --headless      no window\n"
+           "  --history D     headless: remember ended messages and events for D (90s, 10m, 2h; default 0: memory\n"
+           "                  returns to its baseline once messages end). The window remembers everything.\n"
            "  --speed X       virtual time runs X times the wall clock, above 0 and at most 10000 (default 1)\n"
            "  --allow-origin ORIGIN  let a web page from ORIGIN (https://app.example) call it (repeatable)\n"
            "  --allow-host NAME      accept Host: NAME besides localhost and IP addresses (repeatable)\n"
@@ -64,6 +66,18 @@ std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& ar
             }
             (a == "--allow-origin" ? options.endpoint.guard.allowedOrigins : options.endpoint.guard.allowedHosts)
                 .push_back(*v);
+        } else if (a == "--history") {
+            const auto v = value();
+            if (!v)
+                return std::nullopt;
+            const auto history = sim::parseDuration(*v);
+            if (!history || *history < 0) {
+                err << "lifeline serve: --history must be a duration such as 0, 90s, 10m or 2h (at most a year), got '"
+                    << *v << "'\n";
+                return std::nullopt;
+            }
+            options.historyMs = *history;
+            options.historyGiven = true;
         } else if (a == "--port") {
             const auto v = value();
             if (!v)
@@ -104,6 +118,10 @@ std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& ar
             return std::nullopt;
         }
     }
+    if (options.historyGiven && !options.headless && !options.help) {
+        err << "lifeline serve: --history is for --headless (the window remembers everything)\n";
+        return std::nullopt;
+    }
     return options;
 }
 
@@ -139,7 +157,8 @@ int serveHeadless(const ServeOptions& options, int argc, char** argv)
 {
     raiseOpenFileLimit();
     QCoreApplication application(argc, argv);
-    Engine engine(EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(), .keepEndedBodies = false });
+    Engine engine(EngineOptions {
+        .epochMs = QDateTime::currentMSecsSinceEpoch(), .keepEndedBodies = false, .historyMs = options.historyMs });
     ui::EndpointServer server(engine);
     QString error;
     if (!server.start(options.endpoint, &error)) {

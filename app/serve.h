@@ -15,6 +15,10 @@ struct ServeOptions {
     ui::EndpointOptions endpoint;
     bool headless = false;
     bool help = false; // --help: print serveHelp() and stop
+    // --history: how long a headless endpoint remembers messages that ended and events (EngineOptions::historyMs).
+    // None by default: nobody watches a headless endpoint, and its memory returns to its baseline.
+    TimeMs historyMs = 0;
+    bool historyGiven = false;
 };
 
 // `lifeline serve --help`.

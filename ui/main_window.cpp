@@ -46,6 +46,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_lesson(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_clock(new QLabel(this))
+    , m_history(new QLabel(this))
     , m_fixButton(new QPushButton(tr("Apply the &fix"), this))
     , m_controls(new QueueControls(this))
     , m_tiles(new ConsumerTiles(this))
@@ -60,6 +61,9 @@ MainWindow::MainWindow(QWidget* parent)
     timelineLayout->addWidget(m_overview);
     timelineLayout->addWidget(m_timeline, 1);
     setCentralWidget(timelineColumn);
+    m_history->setToolTip(tr("What this run's engine remembers. The window keeps every message and event, so any "
+                             "moment can be scrolled back to; a headless endpoint keeps only --history."));
+    statusBar()->addPermanentWidget(m_history);
     statusBar()->addPermanentWidget(m_clock);
     buildDocks();
     buildToolbar();
@@ -367,6 +371,7 @@ void MainWindow::showSimulation(sim::Simulation* simulation)
 {
     m_simulation = simulation;
     m_engine = &simulation->engine();
+    m_historyBytesAt = 0;
     m_actorNames = simulation->actorNames();
     m_model->setEngine(m_engine, m_actorNames);
     m_overview->setEngine(m_engine);
@@ -389,6 +394,7 @@ void MainWindow::showEngine(const Engine& engine)
     stopEndpoint();
     m_simulation = nullptr;
     m_engine = &engine;
+    m_historyBytesAt = 0;
     m_driver->setSimulation(nullptr);
     m_actorNames.clear();
     m_model->setEngine(m_engine);
@@ -445,6 +451,7 @@ void MainWindow::refresh()
                     .arg(tr("duplicate processing: %1").arg(m_simulation->duplicateProcessings()));
     m_summary->setText(html);
     m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(m_engine->now()))));
+    m_history->setText(historyText());
     m_overview->sync(); // first: the charts draw from its series
     m_tiles->sync();
     m_controls->sync();
@@ -455,6 +462,24 @@ void MainWindow::refresh()
 void MainWindow::say(const QString& text, int ms)
 {
     statusBar()->showMessage(text, ms);
+}
+
+QString MainWindow::historyText() const
+{
+    if (!m_engine)
+        return {};
+    const size_t messages = m_engine->messageCount();
+    const size_t events = m_engine->log().size();
+    if (m_historyBytesAt == 0 || events >= m_historyBytesAt + std::max<size_t>(1000, m_historyBytesAt / 100)
+        || events < m_historyBytesAt || m_engine->heldMessageCount() != m_historyLanesAt) {
+        m_historyBytes = m_engine->bytesUsed();
+        m_historyBytesAt = std::max<size_t>(events, 1);
+        m_historyLanesAt = m_engine->heldMessageCount();
+    }
+    return tr("history: %1 · %2 · %3 MB")
+        .arg(messages == 1 ? tr("1 message") : tr("%L1 messages").arg(qulonglong(messages)),
+            events == 1 ? tr("1 event") : tr("%L1 events").arg(qulonglong(events)))
+        .arg(double(m_historyBytes) / 1e6, 0, 'f', 1);
 }
 
 QString MainWindow::statusText() const

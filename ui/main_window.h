@@ -91,6 +91,8 @@ public:
     QPushButton* fixButton() const { return m_fixButton; }
     sim::Simulation* simulation() const { return m_simulation; }
     QString statusText() const; // what the status bar says now
+    // The status bar's size of what the engine remembers: messages, events, memory (the window keeps it all).
+    QString historyText() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -136,6 +138,12 @@ private:
     QLabel* m_lesson;
     QLabel* m_summary;
     QLabel* m_clock;
+    QLabel* m_history;
+    // The memory figure walks every lane: recomputed when a chunk of lanes was added or the log has grown by a
+    // hundredth (or 1,000 events) since.
+    mutable size_t m_historyBytes = 0;
+    mutable size_t m_historyBytesAt = 0; // the log's size when m_historyBytes was computed; 0: never
+    mutable size_t m_historyLanesAt = 0; // the lane records held then
     QPushButton* m_fixButton;
     QueueControls* m_controls;
     ConsumerTiles* m_tiles;

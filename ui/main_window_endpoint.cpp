@@ -36,6 +36,7 @@ bool MainWindow::startEndpoint(const EndpointOptions& options, QString* error)
     // Shown like a simulation, but the clock is the endpoint's (wall time x speed) and the actors are its clients.
     m_simulation = nullptr;
     m_engine = engine.get();
+    m_historyBytesAt = 0;
     m_actorNames = server->actorNames();
     m_driver->setSimulation(nullptr);
     m_model->setEngine(m_engine, m_actorNames);

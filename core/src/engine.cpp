@@ -107,8 +107,12 @@ const QueueAttributes* Engine::queueAttributes(QueueIndex index) const
     return index < m_queues.size() ? &m_queues[index]->attributes : nullptr;
 }
 
+const MessageRecord Engine::kForgottenMessage {};
+
 const MessageExtra* Engine::extra(MessageIndex lane) const
 {
+    if (lane >= m_messages.size() || gone(lane))
+        return nullptr;
     const auto index = m_messages[lane].extra;
     return index == UINT32_MAX ? nullptr : &m_extras[index];
 }
@@ -124,10 +128,8 @@ MessageIndex Engine::firstLaneOf(MessageIndex lane) const
 MessageExtra& Engine::extraFor(MessageIndex lane)
 {
     auto& record = m_messages[lane];
-    if (record.extra == UINT32_MAX) {
-        record.extra = uint32_t(m_extras.size());
-        m_extras.emplace_back();
-    }
+    if (record.extra == UINT32_MAX)
+        record.extra = addExtra(MessageExtra {});
     return m_extras[record.extra];
 }
 
@@ -142,9 +144,10 @@ void Engine::recordActorEvent(
 {
     if (text)
         detail = m_log.addText(*text);
-    if (queue == kNoQueue && lane != kNoMessage)
-        queue = m_messages[lane].queue;
-    const MessageState state = lane != kNoMessage ? m_messages[lane].state : MessageState::None;
+    const MessageRecord& record = lane != kNoMessage ? message(lane) : kForgottenMessage;
+    if (queue == kNoQueue)
+        queue = record.queue;
+    const MessageState state = record.state;
     logEvent(m_now, lane, queue, state, state, cause, actor, detail);
 }
 
@@ -152,6 +155,12 @@ void Engine::noEffect(MessageIndex lane, NoEffectKind kind, uint32_t actor)
 {
     const MessageRecord& record = m_messages[lane];
     logEvent(m_now, lane, record.queue, record.state, record.state, Cause::NoEffect, actor, uint32_t(kind));
+}
+
+void Engine::noEffect(MessageIndex lane, QueueIndex queue, NoEffectKind kind, uint32_t actor)
+{
+    // A forgotten lane: its state is no longer known, only that it ended.
+    logEvent(m_now, lane, queue, MessageState::None, MessageState::None, Cause::NoEffect, actor, uint32_t(kind));
 }
 
 SqsError Engine::refuse(QueueIndex queue, SqsError error, uint32_t actor, MessageIndex lane)
@@ -321,12 +330,13 @@ void Engine::endAllMessages(QueueState& queue, MessageState to, Cause cause, uin
         lanes.push_back(queue.lateArrivals.top().second);
     std::sort(lanes.begin(), lanes.end()); // the log lists them in lane order, whatever their enqueue times
     for (const MessageIndex lane : lanes)
-        if (m_messages[lane].queue == queue.index && isLive(m_messages[lane].state))
+        if (!gone(lane) && m_messages[lane].queue == queue.index && isLive(m_messages[lane].state))
             endMessage(queue, lane, to, cause, actor);
     queue.ready.clear();
     queue.byEnqueue.clear();
     queue.groups.clear();
     queue.groupByName.clear();
+    queue.freeGroups.clear();
     queue.candidates.clear();
 }
 
@@ -459,10 +469,10 @@ size_t Engine::bytesUsed() const
 {
     size_t bytes = sizeof(*this) + m_log.bytesUsed();
     bytes += m_messages.capacity() * sizeof(MessageRecord);
-    for (size_t i = 0; i < m_messages.size(); ++i)
-        if (m_messages[i].body.capacity() > 15)
+    for (size_t i = m_firstHeldChunk << kLaneChunkBits; i < m_messages.size(); ++i)
+        if (!gone(i) && m_messages[i].body.capacity() > 15)
             bytes += m_messages[i].body.capacity() + 1 + 16; // heap block and malloc's header
-    bytes += m_extras.capacity() * sizeof(MessageExtra);
+    bytes += m_extras.capacity() * sizeof(MessageExtra) + m_laneChunks.capacity() * sizeof(LaneChunk);
     for (const auto& q : m_queues) {
         bytes += sizeof(QueueState);
         bytes += (q->ready.size() + q->byEnqueue.size() + q->candidates.size()) * sizeof(MessageIndex);

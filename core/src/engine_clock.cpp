@@ -14,8 +14,9 @@ TimeMs Engine::nextExpiry(QueueState& queue)
 {
     if (!queue.alive || queue.liveMessages == 0)
         return INT64_MAX;
-    const auto dead
-        = [&](MessageIndex lane) { return !isLive(m_messages[lane].state) || m_messages[lane].queue != queue.index; };
+    const auto dead = [&](MessageIndex lane) {
+        return gone(lane) || !isLive(m_messages[lane].state) || m_messages[lane].queue != queue.index;
+    };
     while (!queue.byEnqueue.empty() && dead(queue.byEnqueue.front()))
         queue.byEnqueue.pop_front();
     while (!queue.lateArrivals.empty() && dead(queue.lateArrivals.top().second))
@@ -104,6 +105,8 @@ void Engine::advanceTo(TimeMs time)
         flushWakeups();
     }
     m_now = std::max(m_now, time);
+    if (m_options.historyMs >= 0 && m_now >= m_nextForget)
+        forgetHistory();
 }
 
 void Engine::fire(const Timer& timer)
@@ -111,6 +114,8 @@ void Engine::fire(const Timer& timer)
     switch (timer.kind) {
     case DelayEnd:
     case VisibilityEnd: {
+        if (gone(timer.target))
+            return; // the message ended long ago
         MessageRecord& record = m_messages[timer.target];
         const MessageState expected = timer.kind == DelayEnd ? MessageState::Delayed : MessageState::InFlight;
         if (record.state != expected || record.dueAt != timer.at)
@@ -168,6 +173,8 @@ void Engine::applyFifoDelayChange(QueueState& queue, int64_t oldDelaySeconds, ui
     const TimeMs delayMs = queue.attributes.delaySeconds * 1000;
     const uint32_t change = Event::delayChange(uint32_t(oldDelaySeconds), uint32_t(queue.attributes.delaySeconds));
     for (const MessageIndex lane : queue.byEnqueue) {
+        if (gone(lane))
+            continue;
         MessageRecord& record = m_messages[lane];
         if (record.state != MessageState::Delayed || record.queue != queue.index)
             continue;

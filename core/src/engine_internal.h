@@ -10,6 +10,9 @@
 
 namespace lifeline {
 
+// A FIFO queue remembers each deduplication id this long after the send that brought it (AWS-doc).
+inline constexpr TimeMs kDeduplicationWindowMs = 5 * 60 * 1000;
+
 // A FIFO message group: its live messages in send order (terminal ones are dropped lazily).
 struct FifoGroup {
     std::string id;
@@ -48,6 +51,7 @@ struct QueueState {
     std::unordered_map<std::string, uint32_t> groupByName;
     std::vector<FifoGroup> groups;
     std::deque<uint32_t> candidates; // groups whose head may be receivable
+    std::vector<uint32_t> freeGroups; // slots of groups emptied and dropped (a bounded history reuses them)
     std::unordered_map<std::string, std::pair<TimeMs, MessageIndex>> dedup; // key -> (expires, first lane)
     std::deque<std::pair<TimeMs, std::string>> dedupOrder;
     uint64_t sequence = 0;

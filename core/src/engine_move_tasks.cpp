@@ -109,8 +109,7 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
         arrivalExtra.sequenceNumber = nextSequenceNumber(*destination);
         addToGroup(*destination, arrival, arrivalExtra.groupId);
     }
-    m_messages[arrival].extra = uint32_t(m_extras.size());
-    m_extras.push_back(std::move(arrivalExtra));
+    m_messages[arrival].extra = addExtra(std::move(arrivalExtra));
     if (m_messages[arrival].state == MessageState::Visible)
         markAvailable(*destination, arrival);
     ++task.moved;
@@ -130,11 +129,11 @@ void Engine::tickMoveTask(uint32_t taskIndex)
     const int64_t budget = task.rate.value_or(kDefaultMovesPerSecond);
     std::vector<MessageIndex> candidates;
     for (const MessageIndex lane : source.byEnqueue)
-        if (m_messages[lane].queue == source.index && m_messages[lane].state == MessageState::Visible)
+        if (!gone(lane) && m_messages[lane].queue == source.index && m_messages[lane].state == MessageState::Visible)
             candidates.push_back(lane);
     auto late = source.lateArrivals;
     for (; !late.empty(); late.pop())
-        if (m_messages[late.top().second].queue == source.index
+        if (!gone(late.top().second) && m_messages[late.top().second].queue == source.index
             && m_messages[late.top().second].state == MessageState::Visible)
             candidates.push_back(late.top().second);
     int64_t movedNow = 0;

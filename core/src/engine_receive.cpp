@@ -88,6 +88,11 @@ void Engine::endMessage(
     const MessageState from = record.state;
     leaveCounters(queue, from);
     record.state = to;
+    if (m_options.historyMs >= 0) {
+        LaneChunk& chunk = m_laneChunks[lane >> kLaneChunkBits];
+        --chunk.live;
+        chunk.holdUntil = std::max(chunk.holdUntil, m_now + m_options.historyMs);
+    }
     // The lane stays; its body too when viewers want it (and it is short), else it is released.
     if (!m_options.keepEndedBodies || record.body.size() > kKeptBodyBytes)
         std::string().swap(record.body);
@@ -112,7 +117,6 @@ bool Engine::takeOrDeadLetter(QueueState& queue, MessageIndex lane, uint32_t rec
 void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver)
 {
     QueueState& dlq = *findQueueByArn(source.attributes.redrivePolicy->deadLetterTargetArn);
-    const MessageIndex arrival = MessageIndex(m_messages.size());
     // Same MessageId, body, SentTimestamp and receive count (AWS-snap); copied before endMessage drops the body.
     MessageRecord copy = m_messages[lane];
     copy.queue = dlq.index;
@@ -124,7 +128,7 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
     const MessageExtra* sourceExtra = extra(lane);
     MessageExtra arrivalExtra = sourceExtra ? *sourceExtra : MessageExtra {};
     endMessage(source, lane, MessageState::DeadLettered, Cause::MoveToDlq, receiver, dlq.index);
-    m_messages.push_back(std::move(copy));
+    const MessageIndex arrival = addLane(std::move(copy));
     arrivalExtra.deadLetterQueueSourceArn = source.arn;
     arrivalExtra.origin = lane;
     if (dlq.fifo()) {
@@ -133,9 +137,13 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
         arrivalExtra.sequenceNumber = nextSequenceNumber(dlq);
         addToGroup(dlq, arrival, arrivalExtra.groupId);
     }
-    m_messages[arrival].extra = uint32_t(m_extras.size());
-    m_extras.push_back(std::move(arrivalExtra));
+    m_messages[arrival].extra = addExtra(std::move(arrivalExtra));
     const TimeMs enqueued = m_messages[arrival].enqueuedAt;
+    // Ended lanes at the back say nothing about the order (and a forgotten one has no time left to read).
+    while (!dlq.byEnqueue.empty()
+        && (gone(dlq.byEnqueue.back()) || !isLive(m_messages[dlq.byEnqueue.back()].state)
+            || m_messages[dlq.byEnqueue.back()].queue != dlq.index))
+        dlq.byEnqueue.pop_back();
     if (!dlq.byEnqueue.empty() && m_messages[dlq.byEnqueue.back()].enqueuedAt > enqueued)
         dlq.lateArrivals.emplace(enqueued, arrival);
     else
@@ -196,6 +204,8 @@ void Engine::collect(
         while (out.size() < max && !queue.ready.empty()) {
             const MessageIndex lane = queue.ready.front();
             queue.ready.pop_front();
+            if (gone(lane))
+                continue; // stale entry of a message that ended long ago
             const MessageRecord& record = m_messages[lane];
             if (record.state != MessageState::Visible || record.queue != queue.index)
                 continue; // stale entry
@@ -214,7 +224,7 @@ void Engine::collect(
         bool stoppedAtMax = false;
         while (i < group.messages.size()) {
             const MessageIndex lane = group.messages[i];
-            const MessageRecord& record = m_messages[lane];
+            const MessageRecord& record = message(lane); // a forgotten lane reads as ended
             if (!isLive(record.state) || record.queue != queue.index) {
                 if (i == 0)
                     group.messages.pop_front();

@@ -8,7 +8,7 @@
 namespace lifeline {
 
 namespace {
-constexpr TimeMs kDeduplicationWindowMs = 5 * 60 * 1000;
+
 constexpr size_t kBatchPayloadLimit = 1048576; // regardless of the queue's MaximumMessageSize (AWS-snap)
 
 SqsError invalidToken(const char* parameter, const std::string& value)
@@ -69,12 +69,13 @@ std::optional<SqsError> Engine::validateSend(const QueueState& queue, const std:
 
 MessageIndex Engine::newLane(QueueState& queue, TimeMs delayMs, Cause cause, uint32_t actor, uint32_t detail)
 {
-    const MessageIndex lane = MessageIndex(m_messages.size());
-    MessageRecord& record = m_messages.push_back(MessageRecord {});
+    MessageRecord fresh;
+    fresh.queue = queue.index;
+    const MessageIndex lane = addLane(std::move(fresh));
+    MessageRecord& record = m_messages[lane];
     newUuidParts(record.idHi, record.idLo);
     record.sentAt = m_now;
     record.enqueuedAt = m_now;
-    record.queue = queue.index;
     queue.byEnqueue.push_back(lane);
     lowerExpiryBound(queue, record.enqueuedAt);
     ++queue.liveMessages;
@@ -168,9 +169,14 @@ std::string Engine::nextSequenceNumber(QueueState& queue)
 
 void Engine::addToGroup(QueueState& queue, MessageIndex lane, const std::string& groupId)
 {
-    auto [it, inserted] = queue.groupByName.try_emplace(groupId, uint32_t(queue.groups.size()));
-    if (inserted)
+    const uint32_t slot = queue.freeGroups.empty() ? uint32_t(queue.groups.size()) : queue.freeGroups.back();
+    auto [it, inserted] = queue.groupByName.try_emplace(groupId, slot);
+    if (inserted && slot == queue.groups.size())
         queue.groups.push_back(FifoGroup { groupId, {}, false });
+    else if (inserted) {
+        queue.freeGroups.pop_back();
+        queue.groups[slot].id = groupId;
+    }
     queue.groups[it->second].messages.push_back(lane);
 }
 

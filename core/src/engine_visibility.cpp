@@ -114,8 +114,9 @@ std::optional<Receipt> Engine::parseReceipt(const std::string& handle) const
 
 bool Engine::isIssued(const Receipt& receipt) const
 {
+    // A forgotten lane's receive count is unknown: the handle's check value already proved it was issued.
     return receipt.lane < m_messages.size() && receipt.receiveCount != 0
-        && receipt.receiveCount <= m_messages[receipt.lane].receiveCount;
+        && (gone(receipt.lane) || receipt.receiveCount <= m_messages[receipt.lane].receiveCount);
 }
 
 std::optional<SqsError> Engine::deleteOne(QueueState& queue, const std::string& handle, uint32_t actor)
@@ -132,6 +133,10 @@ std::optional<SqsError> Engine::deleteOne(
     const auto quoted = [&] { return text ? *text : receiptHandle(receipt); };
     if (!isIssued(receipt) || receipt.queueUid != queue.uid)
         return invalidHandle(quoted());
+    if (gone(receipt.lane)) {
+        noEffect(receipt.lane, queue.index, NoEffectKind::DeleteOfEndedMessage, actor); // it ended long ago
+        return std::nullopt;
+    }
     const MessageRecord& record = m_messages[receipt.lane];
     if (!isLive(record.state) || record.queue != queue.index) {
         // Already deleted, expired or moved: idempotent success (AWS-val). Logged, so "OK, nothing changed" shows.
@@ -226,12 +231,12 @@ std::optional<SqsError> Engine::changeVisibilityOne(
     const auto quoted = [&] { return text ? *text : receiptHandle(receipt); };
     if (!isIssued(receipt) || receipt.queueUid != queue.uid)
         return invalidHandle(quoted());
-    MessageRecord& record = m_messages[receipt.lane];
-    if (!isLive(record.state) || record.queue != queue.index)
+    if (gone(receipt.lane) || !isLive(m_messages[receipt.lane].state) || m_messages[receipt.lane].queue != queue.index)
         return makeError(codes::InvalidParameterValue,
             "Value " + quoted()
                 + " for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for "
                   "visibility timeout change.");
+    MessageRecord& record = m_messages[receipt.lane];
     if (record.state != MessageState::InFlight) {
         // The handle's timeout already ended: AWS answers OK and does nothing (PR #9632).
         noEffect(receipt.lane, NoEffectKind::VisibilityChangeAfterTimeout, actor);

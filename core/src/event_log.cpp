@@ -1,5 +1,7 @@
 #include "lifeline/event_log.h"
 
+#include <algorithm>
+
 namespace lifeline {
 
 const char* toString(MessageState state)
@@ -96,10 +98,29 @@ const char* toString(Cause cause)
 
 size_t EventLog::bytesUsed() const
 {
-    size_t bytes = m_events.capacity() * sizeof(Event);
-    for (const auto& t : m_texts)
-        bytes += sizeof(std::string) + (t.capacity() > 15 ? t.capacity() + 1 : 0);
+    size_t bytes = m_events.capacity() * sizeof(Event) + m_texts.capacity() * sizeof(std::string);
+    for (size_t i = m_firstTextRetained; i < m_texts.size(); ++i)
+        if (!m_texts.released(i) && m_texts[i].capacity() > 15)
+            bytes += m_texts[i].capacity() + 1;
     return bytes;
+}
+
+void EventLog::releaseBefore(TimeMs cutoff)
+{
+    constexpr size_t kChunk = decltype(m_events)::kChunkSize;
+    for (size_t chunk = m_firstRetained / kChunk;
+         (chunk + 1) * kChunk <= m_events.size() && m_events[(chunk + 1) * kChunk - 1].time < cutoff; ++chunk) {
+        for (size_t i = chunk * kChunk; i < (chunk + 1) * kChunk; ++i)
+            if (m_events[i].hasText())
+                m_textsNamedBefore = std::max(m_textsNamedBefore, size_t(m_events[i].textIndex()) + 1);
+        m_events.releaseChunk(chunk);
+        m_firstRetained = (chunk + 1) * kChunk;
+    }
+    constexpr size_t kTextChunk = decltype(m_texts)::kChunkSize;
+    for (size_t chunk = m_firstTextRetained / kTextChunk; (chunk + 1) * kTextChunk <= m_textsNamedBefore; ++chunk) {
+        m_texts.releaseChunk(chunk);
+        m_firstTextRetained = (chunk + 1) * kTextChunk;
+    }
 }
 
 } // namespace lifeline

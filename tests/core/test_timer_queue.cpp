@@ -1,6 +1,7 @@
 #include "lifeline/timer_queue.h"
 
 #include <catch2/catch.hpp>
+#include <queue>
 #include <random>
 
 namespace {
@@ -61,4 +62,26 @@ TEST_CASE("TimerQueue keeps the order with several interleaved monotonic streams
         REQUIRE(queue.size() == reference.size());
         REQUIRE(queue.empty() == reference.empty());
     }
+}
+
+TEST_CASE("TimerQueue drops the timers a predicate names and keeps the others in order", "[timers]")
+{
+    lifeline::TimerQueue<T> queue;
+    std::priority_queue<T, std::vector<T>, std::greater<>> reference;
+    std::mt19937 rng(5);
+    const long offsets[] = { 30, 20, 5, 12 };
+    for (unsigned long seq = 0; seq < 20000; ++seq) {
+        const long at = rng() % 10 == 0 ? long(rng() % 40) : long(seq / 10) + offsets[rng() % 4];
+        queue.push(T { at, seq });
+        if (seq % 3 != 0)
+            reference.push(T { at, seq });
+    }
+    CHECK(queue.removeIf([](const T& t) { return t.seq % 3 == 0; }) == 6667);
+    REQUIRE(queue.size() == reference.size());
+    while (!reference.empty()) {
+        REQUIRE(queue.top().seq == reference.top().seq);
+        queue.pop();
+        reference.pop();
+    }
+    CHECK(queue.empty());
 }

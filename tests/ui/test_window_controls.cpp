@@ -25,6 +25,7 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 #include <cmath>
@@ -112,6 +113,27 @@ TEST_CASE("window: a delay slider change on a standard queue says it applies to 
     for (const QLabel* label : window.controls()->findChildren<QLabel*>())
         said = said || label->text() == QStringLiteral("Standard: a change applies only to messages sent from now on.");
     CHECK(said);
+}
+
+TEST_CASE("window: the status bar says how much history the run holds", "[ui][status]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(kOneJob));
+    window.driver()->advanceBy(2000);
+    const Engine& engine = window.simulation()->engine();
+    // One message, its send, receive, the consumer's poll and processing: the window forgets nothing.
+    CHECK(engine.messageCount() == 1);
+    const QString expected = QStringLiteral("history: 1 message · %1 events · %2 MB")
+                                 .arg(engine.log().size())
+                                 .arg(double(engine.bytesUsed()) / 1e6, 0, 'f', 1);
+    INFO(window.historyText().toStdString() + " vs " + expected.toStdString());
+    CHECK(window.historyText() == expected);
+    bool shown = false;
+    for (const QLabel* label : window.statusBar()->findChildren<QLabel*>())
+        shown = shown || label->text() == expected;
+    CHECK(shown);
+    CHECK(engine.log().firstRetained() == 0);
 }
 
 TEST_CASE("window: clicking a consumer tile crashes it and its message returns after the timeout", "[ui][consumers]")

@@ -1,5 +1,7 @@
 // An append-only vector stored in fixed-size chunks: appending never moves what was written, so references stay
 // valid, memory grows without a reallocation that holds twice the size, and nothing is copied on growth.
+// A whole chunk can be released (its elements destroyed, its memory freed) while indices stay what they were: the
+// engine forgets old history this way. Reading a released element is an error; released() says which are.
 #pragma once
 
 #include <cstddef>
@@ -27,11 +29,26 @@ public:
     T& back() { return (*this)[m_size - 1]; }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
-    size_t capacity() const { return m_chunks.size() * kChunkSize; }
+    // Elements the allocated chunks hold room for (released chunks hold none).
+    size_t capacity() const { return (m_chunks.size() - m_releasedChunks) * kChunkSize; }
+
+    size_t chunkCount() const { return m_chunks.size(); }
+    // Destroys the elements of chunk `chunk` (indices chunk * kChunkSize onwards) and frees its memory. Only a full
+    // chunk can be released: the last one, still being filled, cannot.
+    void releaseChunk(size_t chunk)
+    {
+        if (chunk >= m_chunks.size() || !m_chunks[chunk] || (chunk + 1) * kChunkSize > m_size)
+            return;
+        m_chunks[chunk].reset();
+        ++m_releasedChunks;
+    }
+    bool released(size_t i) const { return i < m_size && !m_chunks[i >> ChunkBits]; }
+    bool chunkReleased(size_t chunk) const { return chunk < m_chunks.size() && !m_chunks[chunk]; }
 
 private:
     std::vector<std::unique_ptr<T[]>> m_chunks;
     size_t m_size = 0;
+    size_t m_releasedChunks = 0;
 };
 
 } // namespace lifeline

@@ -38,6 +38,11 @@ struct EngineOptions {
     // knows messages by their lane and receipts by ReceivedMessage::receipt, and formatting (and parsing back) those
     // strings costs a sixth of a simulated message. MessageRecord::messageId() and receiptHandle() always work.
     bool idStrings = true;
+    // How long the engine remembers what ended: messages that ended and events that happened longer ago than this
+    // are forgotten (released in whole chunks, a second of virtual time apart), so memory returns to its baseline
+    // once messages end. Negative: remember everything (the window, simulations, recordings). A headless endpoint,
+    // which nobody watches, sets it (`lifeline serve --headless --history`).
+    int64_t historyMs = -1;
 };
 
 // With EngineOptions::keepEndedBodies, bodies up to this size stay with a lane after its message ends.
@@ -161,7 +166,13 @@ public:
     // --- what viewers read -------------------------------------------------------------------------------
     const EventLog& log() const { return m_log; }
     size_t messageCount() const { return m_messages.size(); }
-    const MessageRecord& message(MessageIndex lane) const { return m_messages[lane]; }
+    // A forgotten lane (see EngineOptions::historyMs) reads as an empty record in state None.
+    const MessageRecord& message(MessageIndex lane) const
+    {
+        return m_messages.released(lane) ? kForgottenMessage : m_messages[lane];
+    }
+    // The lane ended longer ago than the history the engine keeps, and its record was released.
+    bool forgotten(MessageIndex lane) const { return m_messages.released(lane); }
     const MessageExtra* extra(MessageIndex lane) const;
     // The lane where this message first appeared: a message moved to a DLQ continues in a new lane with the same
     // MessageId (a redriven one is a new message and is its own first lane).
@@ -174,6 +185,8 @@ public:
     const EngineOptions& options() const { return m_options; }
     // Memory the engine holds for messages, queues and the log (an estimate from capacities).
     size_t bytesUsed() const;
+    // Lane records held (forgotten ones excluded).
+    size_t heldMessageCount() const { return m_messages.capacity(); }
 
 private:
     friend struct EngineAccess;
@@ -185,6 +198,13 @@ private:
         bool operator>(const Timer& other) const { return at != other.at ? at > other.at : seq > other.seq; }
     };
     enum TimerKind : uint8_t { DelayEnd, VisibilityEnd, PollTimeout, MoveTaskTick };
+    // What a bounded history needs to know of each chunk of lane records to release it.
+    struct LaneChunk {
+        uint32_t live = 0; // lanes not yet ended
+        TimeMs holdUntil = INT64_MIN; // the latest end plus the history kept, or a FIFO send's deduplication window
+    };
+    static const MessageRecord kForgottenMessage;
+    static constexpr size_t kLaneChunkBits = 12;
     struct PendingPoll;
     struct MoveTask;
 
@@ -195,6 +215,7 @@ private:
     SqsError refuse(QueueIndex queue, SqsError error, uint32_t actor, MessageIndex lane = kNoMessage);
     // A request SQS answers OK without changing anything: logged on the message's lane, so a viewer shows it.
     void noEffect(MessageIndex lane, NoEffectKind kind, uint32_t actor);
+    void noEffect(MessageIndex lane, QueueIndex queue, NoEffectKind kind, uint32_t actor); // a forgotten lane
     void logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to, Cause cause,
         uint32_t actor = kSqsActor, uint32_t detail = 0);
     void setState(MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor, uint32_t detail = 0);
@@ -248,6 +269,15 @@ private:
     void redriveOne(MoveTask& task, QueueState& source, MessageIndex lane);
     void purgeDeduplication(QueueState& queue);
     void endAllMessages(QueueState& queue, MessageState to, Cause cause, uint32_t actor);
+    // Appends a lane record (new message, DLQ arrival) and counts it live in its chunk.
+    MessageIndex addLane(MessageRecord record);
+    uint32_t addExtra(MessageExtra extra); // reuses the slot of a forgotten lane's extra
+    bool gone(MessageIndex lane) const { return m_messages.released(lane); }
+    // Drops ended lanes from the fronts of a queue's lazy lists, and empty FIFO groups.
+    void trimLazyLists(QueueState& queue);
+    // Forgets ended lanes and events older than the history kept (historyMs), once a second of virtual time.
+    void forgetHistory();
+    bool staleTimer(const Timer& timer) const; // firing it would do nothing (what fire() checks first)
 
     EngineOptions m_options;
     TimeMs m_now = 0;
@@ -255,8 +285,12 @@ private:
     uint64_t m_timerSeq = 0;
     uint32_t m_nextQueueUid = 1;
     EventLog m_log;
-    ChunkedVector<MessageRecord, 12> m_messages; // smaller chunks: each is constructed when it is added
+    ChunkedVector<MessageRecord, kLaneChunkBits> m_messages; // smaller chunks: each is constructed when it is added
     std::vector<MessageExtra> m_extras;
+    std::vector<uint32_t> m_freeExtras; // slots of forgotten lanes' extras
+    std::vector<LaneChunk> m_laneChunks; // with a bounded history only
+    size_t m_firstHeldChunk = 0;
+    TimeMs m_nextForget = 0;
     std::vector<QueueInfo> m_queueInfo;
     std::vector<std::unique_ptr<QueueState>> m_queues; // parallel to m_queueInfo
     TimerQueue<Timer> m_timers;

@@ -145,7 +145,8 @@ struct Event {
 static_assert(sizeof(Event) == 32 && std::is_trivial_v<Event>);
 
 // Stored in fixed chunks (ChunkedVector): appending never moves what was written, so a reader's references stay
-// valid while the engine appends.
+// valid while the engine appends. An engine with a bounded history (EngineOptions::historyMs) releases old chunks:
+// events before firstRetained() and the texts they named are gone, their indices stay.
 class EventLog {
 public:
     void append(const Event& event) { m_events.push_back(event); }
@@ -157,13 +158,27 @@ public:
         m_texts.push_back(std::move(text));
         return uint32_t(m_texts.size() - 1);
     }
-    const std::string& text(uint32_t index) const { return m_texts[index]; }
+    // A released or unknown text reads as empty.
+    const std::string& text(uint32_t index) const
+    {
+        static const std::string kNone;
+        return index < m_texts.size() && !m_texts.released(index) ? m_texts[index] : kNone;
+    }
     size_t textCount() const { return m_texts.size(); }
     size_t bytesUsed() const;
 
+    // The first event still held: 0 unless history was released.
+    size_t firstRetained() const { return m_firstRetained; }
+    // Forgets every whole chunk of events that all happened before `cutoff`, and the texts only they named (each
+    // text is named by the one event appended after it, so texts go in the same order as events).
+    void releaseBefore(TimeMs cutoff);
+
 private:
-    ChunkedVector<Event> m_events;
-    std::vector<std::string> m_texts;
+    ChunkedVector<Event, 14> m_events; // 512 KiB chunks: what a bounded history holds beyond its window
+    ChunkedVector<std::string, 10> m_texts;
+    size_t m_firstRetained = 0;
+    size_t m_textsNamedBefore = 0; // texts below this index were named by released events only
+    size_t m_firstTextRetained = 0;
 };
 
 } // namespace lifeline

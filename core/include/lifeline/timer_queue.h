@@ -5,10 +5,10 @@
 // a single heap would give.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <deque>
 #include <functional>
-#include <queue>
 #include <vector>
 
 namespace lifeline {
@@ -23,7 +23,8 @@ public:
                 fifo.push_back(timer);
                 return;
             }
-        m_heap.push(timer);
+        m_heap.push_back(timer);
+        std::push_heap(m_heap.begin(), m_heap.end(), std::greater<> {});
     }
     bool empty() const
     {
@@ -41,7 +42,7 @@ public:
     }
     const T& top() const
     {
-        const T* best = m_heap.empty() ? nullptr : &m_heap.top();
+        const T* best = m_heap.empty() ? nullptr : &m_heap.front();
         for (const auto& fifo : m_fifos)
             if (!fifo.empty() && (!best || *best > fifo.front()))
                 best = &fifo.front();
@@ -50,21 +51,36 @@ public:
     void pop()
     {
         std::deque<T>* from = nullptr;
-        const T* best = m_heap.empty() ? nullptr : &m_heap.top();
+        const T* best = m_heap.empty() ? nullptr : &m_heap.front();
         for (auto& fifo : m_fifos)
             if (!fifo.empty() && (!best || *best > fifo.front())) {
                 best = &fifo.front();
                 from = &fifo;
             }
-        if (from)
+        if (from) {
             from->pop_front();
-        else
-            m_heap.pop();
+        } else {
+            std::pop_heap(m_heap.begin(), m_heap.end(), std::greater<> {});
+            m_heap.pop_back();
+        }
+    }
+    // Drops the timers `stale` says will do nothing when they fire; the others keep their order. Returns how many.
+    template <class Pred> size_t removeIf(Pred stale)
+    {
+        size_t removed = 0;
+        for (auto& fifo : m_fifos) {
+            removed += std::erase_if(fifo, stale);
+            fifo.shrink_to_fit();
+        }
+        const size_t heapRemoved = std::erase_if(m_heap, stale);
+        if (heapRemoved)
+            std::make_heap(m_heap.begin(), m_heap.end(), std::greater<> {});
+        return removed + heapRemoved;
     }
 
 private:
     std::array<std::deque<T>, 3> m_fifos;
-    std::priority_queue<T, std::vector<T>, std::greater<>> m_heap;
+    std::vector<T> m_heap; // a binary min-heap (std::push_heap with std::greater)
 };
 
 } // namespace lifeline
