@@ -22,6 +22,8 @@ std::string failureText(FailureKind kind)
         return "poison message";
     case FailureKind::TimedOut:
         return "timed out";
+    case FailureKind::Throttled:
+        return "throttled: not invoked before its visibility timeout ended";
     case FailureKind::Threw:
         break;
     }
@@ -151,6 +153,8 @@ std::string eventSentence(const Engine& engine, const Event& e, const std::strin
     case Cause::ProcessingFinished:
         return "processing finished" + by;
     case Cause::ProcessingFailed:
+        if (e.failure() == FailureKind::Throttled)
+            return "never processed" + by + ": throttled, no free concurrency slot before its visibility timeout ended";
         return "processing failed" + by + " (" + failureText(e.failure()) + ")";
     case Cause::ConsumerCrashed:
         return actor + " crashed while holding it";

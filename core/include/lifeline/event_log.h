@@ -77,6 +77,7 @@ enum class FailureKind : uint8_t {
     Threw, // the consumer's work failed (its failure probability)
     Poison, // a poison message: its processing always fails
     TimedOut, // a Lambda function ran out of its timeout
+    Throttled, // a Lambda batch waited for a free concurrency slot until its visibility timeout ended: never invoked
 };
 
 // What a request that changed nothing found (NoEffect's detail).

@@ -142,7 +142,7 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
             check(event.detail <= uint32_t(NoEffectKind::VisibilityChangeWithStaleHandle), where + " is garbled");
             break;
         case Cause::ProcessingFailed:
-            check(event.detail <= uint32_t(FailureKind::TimedOut), where + " is garbled");
+            check(event.detail <= uint32_t(FailureKind::Throttled), where + " is garbled");
             break;
         default:
             break;

@@ -1,7 +1,11 @@
 // The Lambda trigger: event-source-mapping pollers hand batches to a function limited by its concurrency.
 // A batch that waits for a free slot keeps its visibility timeout running (Lambda retries throttled invokes
 // until the timeout expires), which is why AWS asks for a visibility timeout of six times the function timeout.
+// When the timeout ends first, the batch is given up: its messages are back in the queue for any poller, and the
+// invoke never happens (docs/decisions.md, "A throttled Lambda batch").
 #include "simulation_internal.h"
+
+#include <algorithm>
 
 namespace lifeline::sim {
 
@@ -36,16 +40,38 @@ void Simulation::pollerReceived(size_t index, std::vector<ReceivedMessage> messa
         return;
     }
     p.batch = std::move(messages);
-    if (m_lambdaRunning[p.lambda] < m_scenario.lambdas[p.lambda].concurrency)
+    if (m_lambdaRunning[p.lambda] < m_scenario.lambdas[p.lambda].concurrency) {
         invoke(index);
-    else
-        m_lambdaWaiting[p.lambda].push_back(index); // throttled: it runs when a slot frees
+        return;
+    }
+    // Throttled: it runs when a slot frees, or is given up when the first of its visibility timeouts ends.
+    m_lambdaWaiting[p.lambda].push_back(index);
+    p.held = true;
+    TimeMs ends = INT64_MAX;
+    for (const auto& m : p.batch)
+        ends = std::min(ends, m_engine.message(m.lane).dueAt);
+    schedule(ends, HeldBatchExpires, uint32_t(index), ++p.heldToken);
+}
+
+void Simulation::heldBatchExpires(size_t index, uint64_t token)
+{
+    Poller& p = *m_pollers[index];
+    if (!p.held || token != p.heldToken)
+        return; // invoked meanwhile
+    auto& waiting = m_lambdaWaiting[p.lambda];
+    waiting.erase(std::find(waiting.begin(), waiting.end(), index));
+    p.held = false;
+    for (const auto& m : p.batch)
+        m_engine.recordActorEvent(Cause::ProcessingFailed, p.actor, m.lane, kNoQueue, uint32_t(FailureKind::Throttled));
+    p.batch.clear();
+    schedule(m_engine.now(), PollerPoll, uint32_t(index));
 }
 
 void Simulation::invoke(size_t index)
 {
     Poller& p = *m_pollers[index];
     const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    p.held = false;
     ++m_lambdaRunning[p.lambda];
     for (const auto& m : p.batch)
         startProcessing(m.lane, p.actor);

@@ -230,6 +230,9 @@ void Simulation::run(const Agenda& item)
     case Action:
         runAction(item.index);
         return;
+    case HeldBatchExpires:
+        heldBatchExpires(item.index, item.token);
+        return;
     }
 }
 

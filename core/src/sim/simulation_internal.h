@@ -46,6 +46,8 @@ struct Simulation::Poller {
     uint32_t actor = 0;
     PollId poll = 0;
     std::vector<ReceivedMessage> batch;
+    bool held = false; // the batch waits for a free concurrency slot
+    uint64_t heldToken = 0; // which wait a HeldBatchExpires agenda item belongs to
     bool failed = false;
     bool timedOut = false;
 };

@@ -106,7 +106,8 @@ private:
         ConsumerRestart,
         PollerPoll,
         InvocationDone,
-        Action
+        Action,
+        HeldBatchExpires,
     };
     struct Producer;
     struct Consumer;
@@ -140,6 +141,7 @@ private:
     void pollerReceived(size_t index, std::vector<ReceivedMessage> messages, PollId poll);
     void invoke(size_t index);
     void invocationDone(size_t index);
+    void heldBatchExpires(size_t index, uint64_t token);
 
     Scenario m_scenario;
     Engine m_engine;
