@@ -15,23 +15,6 @@ namespace {
 constexpr TimeMs kForgetEveryMs = 1000;
 } // namespace
 
-MessageIndex Engine::addLane(MessageRecord record)
-{
-    const MessageIndex lane = MessageIndex(m_messages.size());
-    const bool fifo = m_queues[record.queue]->fifo();
-    m_messages.push_back(std::move(record));
-    if (m_options.historyMs >= 0) {
-        const size_t chunk = lane >> kLaneChunkBits;
-        if (chunk >= m_laneChunks.size())
-            m_laneChunks.resize(chunk + 1);
-        ++m_laneChunks[chunk].live;
-        // A later send with the same deduplication id is answered with this lane's MessageId.
-        if (fifo)
-            m_laneChunks[chunk].holdUntil = std::max(m_laneChunks[chunk].holdUntil, m_now + kDeduplicationWindowMs);
-    }
-    return lane;
-}
-
 uint32_t Engine::addExtra(MessageExtra extra)
 {
     if (m_freeExtras.empty()) {

@@ -128,7 +128,8 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
     const MessageExtra* sourceExtra = extra(lane);
     MessageExtra arrivalExtra = sourceExtra ? *sourceExtra : MessageExtra {};
     endMessage(source, lane, MessageState::DeadLettered, Cause::MoveToDlq, receiver, dlq.index);
-    const MessageIndex arrival = addLane(std::move(copy));
+    const MessageIndex arrival = addLane(dlq.index);
+    m_messages[arrival] = std::move(copy);
     arrivalExtra.deadLetterQueueSourceArn = source.arn;
     arrivalExtra.origin = lane;
     if (dlq.fifo()) {

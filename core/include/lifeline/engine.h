@@ -269,10 +269,11 @@ private:
     void redriveOne(MoveTask& task, QueueState& source, MessageIndex lane);
     void purgeDeduplication(QueueState& queue);
     void endAllMessages(QueueState& queue, MessageState to, Cause cause, uint32_t actor);
-    // Appends a lane record (new message, DLQ arrival) and counts it live in its chunk.
-    MessageIndex addLane(MessageRecord record);
+    // Appends an empty lane record in `queue` (a new message, a DLQ arrival) and counts it live in its chunk.
+    MessageIndex addLane(QueueIndex queue);
     uint32_t addExtra(MessageExtra extra); // reuses the slot of a forgotten lane's extra
-    bool gone(MessageIndex lane) const { return m_messages.released(lane); }
+    // Without a bounded history nothing is released: the first test spares the hot paths the chunk lookup.
+    bool gone(MessageIndex lane) const { return m_options.historyMs >= 0 && m_messages.released(lane); }
     // Drops ended lanes from the fronts of a queue's lazy lists, and empty FIFO groups.
     void trimLazyLists(QueueState& queue);
     // Forgets ended lanes and events older than the history kept (historyMs), once a second of virtual time.
