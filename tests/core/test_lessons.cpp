@@ -343,7 +343,11 @@ TEST_CASE(
 {
     for (bool fix : { false, true }) {
         const auto s = runLesson("fifo-message-groups", fix);
-        const auto deletes = events(*s, Cause::Delete);
+        const QueueIndex orders = *s->engine().queueIndex("orders.fifo");
+        std::vector<Event> deletes;
+        for (const Event& e : events(*s, Cause::Delete))
+            if (e.queue == orders)
+                deletes.push_back(e);
         REQUIRE(deletes.size() == 6);
         CHECK(deletes.back().time == (fix ? 30000 : 60000));
         // Within a group, receives follow the send order, and never two of a group in flight at once.
@@ -352,7 +356,8 @@ TEST_CASE(
         const auto& log = s->engine().log();
         for (size_t i = 0; i < log.size(); ++i) {
             const Event& e = log[i];
-            if (e.message == kNoMessage || (e.cause != Cause::Receive && e.cause != Cause::Delete))
+            if (e.message == kNoMessage || e.queue != orders
+                || (e.cause != Cause::Receive && e.cause != Cause::Delete))
                 continue;
             const std::string group = s->engine().extra(e.message)->groupId;
             if (e.cause == Cause::Receive) {
@@ -365,6 +370,26 @@ TEST_CASE(
         CHECK(received.size() == (fix ? 2u : 1u));
         for (const auto& [group, lanes] : received)
             CHECK(std::is_sorted(lanes.begin(), lanes.end()));
+        // A group is one consumer at a time, not one message: the batcher's single receive at 66 s returns all ten
+        // invoices of its group, in send order, and it deletes them one by one.
+        const QueueIndex invoices = *s->engine().queueIndex("invoices.fifo");
+        std::vector<Event> invoiceReceives;
+        for (const Event& e : events(*s, Cause::Receive))
+            if (e.queue == invoices)
+                invoiceReceives.push_back(e);
+        REQUIRE(invoiceReceives.size() == 10);
+        for (size_t i = 0; i < invoiceReceives.size(); ++i) {
+            CHECK(invoiceReceives[i].time == 66000);
+            CHECK(s->engine().message(invoiceReceives[i].message).body == "invoice " + std::to_string(i + 1));
+        }
+        size_t batchesOfTen = 0;
+        for (const Event& e : events(*s, Cause::PollEnded))
+            batchesOfTen += e.queue == invoices && e.messagesReturned() == 10;
+        CHECK(batchesOfTen == 1);
+        size_t invoiceDeletes = 0;
+        for (const Event& e : events(*s, Cause::Delete))
+            invoiceDeletes += e.queue == invoices;
+        CHECK(invoiceDeletes == 10);
     }
 }
 
