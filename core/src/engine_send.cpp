@@ -137,6 +137,11 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
                 result.sequenceNumber = e->sequenceNumber;
             result.lane = first;
             result.deduplicated = true;
+            // Logged on the first message's lane (which may have ended), so the retry shows where it went.
+            if (gone(first))
+                noEffect(first, queue.index, NoEffectKind::DeduplicatedSend, actor);
+            else
+                noEffect(first, NoEffectKind::DeduplicatedSend, actor);
             return result;
         }
     }

@@ -58,6 +58,8 @@ std::string noEffectText(NoEffectKind kind)
         return "ChangeMessageVisibility OK, nothing changed: the handle's visibility timeout had already ended";
     case NoEffectKind::VisibilityChangeWithStaleHandle:
         return "ChangeMessageVisibility OK, nothing changed: the handle is from an earlier receive";
+    case NoEffectKind::DeduplicatedSend:
+        return "SendMessage OK, not stored: a duplicate of this message (same deduplication ID within 5 minutes)";
     }
     return "OK, nothing changed";
 }

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <map>
 #include <memory>
+#include <set>
 
 using namespace lifeline;
 using namespace lifeline::sim;
@@ -59,11 +60,11 @@ std::string refusedText(const Simulation& s)
 
 } // namespace
 
-TEST_CASE("lessons: all sixteen load - in order - with every text", "[lessons]")
+TEST_CASE("lessons: all twenty-one load - in order - with every text", "[lessons]")
 {
     const auto& lessons = builtinLessons();
     REQUIRE(lessons.size() == lessonSources().size());
-    REQUIRE(lessons.size() == 16);
+    REQUIRE(lessons.size() == 21);
     for (size_t i = 0; i < lessons.size(); ++i) {
         const auto& text = *lessons[i].scenario.lesson;
         INFO(lessons[i].file);
@@ -356,8 +357,7 @@ TEST_CASE(
         const auto& log = s->engine().log();
         for (size_t i = 0; i < log.size(); ++i) {
             const Event& e = log[i];
-            if (e.message == kNoMessage || e.queue != orders
-                || (e.cause != Cause::Receive && e.cause != Cause::Delete))
+            if (e.message == kNoMessage || e.queue != orders || (e.cause != Cause::Receive && e.cause != Cause::Delete))
                 continue;
             const std::string group = s->engine().extra(e.message)->groupId;
             if (e.cause == Cause::Receive) {
@@ -494,4 +494,123 @@ TEST_CASE("scenario: a heartbeat's old key extendBy still reads, as visibilityTi
         REQUIRE(std::holds_alternative<Scenario>(parsed));
         CHECK(std::get<Scenario>(parsed).consumers.at(0).heartbeatVisibilityTimeout == 12);
     }
+}
+
+namespace {
+// Times (ms) of one cause's events in a queue, in log order.
+std::vector<TimeMs> timesOf(const Simulation& s, Cause cause, const std::string& queue)
+{
+    std::vector<TimeMs> out;
+    const QueueIndex index = *s.engine().queueIndex(queue);
+    for (const Event& e : events(s, cause))
+        if (e.queue == index)
+            out.push_back(e.time);
+    return out;
+}
+} // namespace
+
+TEST_CASE(
+    "lesson 17: a standard queue charges four times - FIFO deduplicates the retries within 5 minutes", "[lessons]")
+{
+    const auto standard = runLesson("fifo-deduplication", false);
+    CHECK(timesOf(*standard, Cause::Send, "payments") == std::vector<TimeMs> { 0, 20000, 40000, 310000 });
+    CHECK(timesOf(*standard, Cause::ProcessingFinished, "payments").size() == 4);
+    const auto fifo = runLesson("fifo-deduplication", true);
+    // Only the first send and the one past the window are stored; the first was deleted at 2 s, before the retries.
+    CHECK(timesOf(*fifo, Cause::Send, "payments.fifo") == std::vector<TimeMs> { 0, 310000 });
+    CHECK(timesOf(*fifo, Cause::Delete, "payments.fifo") == std::vector<TimeMs> { 2000, 312000 });
+    const auto retries = events(*fifo, Cause::NoEffect);
+    REQUIRE(retries.size() == 2);
+    for (const Event& e : retries) {
+        CHECK(e.noEffect() == NoEffectKind::DeduplicatedSend);
+        CHECK(e.message == 0); // on the first message's lane: deleted, and still deduplicating
+        CHECK(e.from == MessageState::Deleted);
+    }
+    CHECK(retries[0].time == 20000);
+    CHECK(retries[1].time == 40000);
+    CHECK(fifo->summary().received == 2);
+}
+
+TEST_CASE("lesson 18: a standard DLQ counts retention from the original send - 14 days keeps the message", "[lessons]")
+{
+    const auto same = runLesson("dlq-retention", false);
+    CHECK(timesOf(*same, Cause::ArriveFromDlqSource, "orders-dlq") == std::vector<TimeMs> { 90000 });
+    // 300 s from the send at 0 s, not from the arrival at 90 s
+    CHECK(timesOf(*same, Cause::Expiry, "orders-dlq") == std::vector<TimeMs> { 300000 });
+    CHECK(same->summary().expired == 1);
+    const auto longer = runLesson("dlq-retention", true);
+    CHECK(timesOf(*longer, Cause::ArriveFromDlqSource, "orders-dlq") == std::vector<TimeMs> { 90000 });
+    CHECK(longer->summary().expired == 0);
+    CHECK(longer->engine().counters("orders-dlq").value().visible == 1);
+}
+
+TEST_CASE(
+    "lesson 19: a purge ends visible - in-flight and delayed messages - a second within 60 s is refused", "[lessons]")
+{
+    const auto run = runLesson("purge", false);
+    std::map<MessageState, int> purgedFrom;
+    for (const Event& e : events(*run, Cause::Purge)) {
+        CHECK(e.time == 30000);
+        ++purgedFrom[e.from];
+    }
+    CHECK(purgedFrom[MessageState::Visible] > 0);
+    CHECK(purgedFrom[MessageState::InFlight] == 1);
+    CHECK(purgedFrom[MessageState::Delayed] == 3);
+    CHECK(refusedText(*run)
+        == "AWS.SimpleQueueService.PurgeQueueInProgress: Only one PurgeQueue operation on jobs is allowed every 60 "
+           "seconds.");
+    CHECK(events(*run, Cause::RequestRefused).front().time == 45000);
+    // The worker's delete of the message it held when the purge came: OK, nothing changed.
+    bool heldDeleteNoEffect = false;
+    for (const Event& e : events(*run, Cause::NoEffect))
+        heldDeleteNoEffect
+            = heldDeleteNoEffect || (e.noEffect() == NoEffectKind::DeleteOfEndedMessage && e.time > 30000);
+    CHECK(heldDeleteNoEffect);
+    const auto fixed = runLesson("purge", true);
+    CHECK(events(*fixed, Cause::RequestRefused).empty());
+    std::set<TimeMs> purges;
+    for (const Event& e : events(*fixed, Cause::Purge))
+        purges.insert(e.time);
+    CHECK(purges == std::set<TimeMs> { 30000, 91000 });
+}
+
+TEST_CASE("lesson 20: a failed message waits out 5 minutes - ChangeMessageVisibility 0 retries it at once", "[lessons]")
+{
+    const auto waits = runLesson("fail-fast", false);
+    const auto poison = laneWithBody(*waits, "poison invoice");
+    std::vector<TimeMs> receives;
+    for (const Event& e : events(*waits, Cause::Receive, poison))
+        receives.push_back(e.time);
+    CHECK(receives == std::vector<TimeMs> { 0, 300000, 600000 });
+    REQUIRE(events(*waits, Cause::MoveToDlq).size() == 1);
+    CHECK(events(*waits, Cause::MoveToDlq).front().time == 900000);
+    const auto fast = runLesson("fail-fast", true);
+    const auto poisonFast = laneWithBody(*fast, "poison invoice");
+    receives.clear();
+    for (const Event& e : events(*fast, Cause::Receive, poisonFast))
+        receives.push_back(e.time);
+    CHECK(receives == std::vector<TimeMs> { 0, 1000, 2000 });
+    REQUIRE(events(*fast, Cause::MoveToDlq).size() == 1);
+    CHECK(events(*fast, Cause::MoveToDlq).front().time == 3000);
+    CHECK(fast->summary().deleted == 2); // the good invoices
+}
+
+TEST_CASE("lesson 21: one poison message fails its Lambda batch - ReportBatchItemFailures fails only it", "[lessons]")
+{
+    const auto whole = runLesson("lambda-partial-batch", false);
+    const auto summary = whole->summary();
+    CHECK(summary.received == 30); // ten messages, three receives each
+    CHECK(summary.deleted == 0);
+    CHECK(summary.deadLettered == 10);
+    CHECK(events(*whole, Cause::ProcessingStarted).size() == 30);
+    for (const Event& e : events(*whole, Cause::MoveToDlq))
+        CHECK(e.time == 180000);
+    const auto items = runLesson("lambda-partial-batch", true);
+    const auto fixed = items->summary();
+    CHECK(fixed.received == 12); // nine once, the poison order three times
+    CHECK(fixed.deleted == 9);
+    CHECK(fixed.deadLettered == 1);
+    const auto moved = events(*items, Cause::MoveToDlq);
+    REQUIRE(moved.size() == 1);
+    CHECK(items->engine().message(moved[0].message).body == "poison order 10");
 }

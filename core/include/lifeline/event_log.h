@@ -86,6 +86,8 @@ enum class NoEffectKind : uint8_t {
     DeleteWithStaleHandle, // DeleteMessage with the handle of an earlier receive, not honoured (staleHandleDeletes off)
     VisibilityChangeAfterTimeout, // ChangeMessageVisibility: the handle's timeout already ended
     VisibilityChangeWithStaleHandle, // ChangeMessageVisibility on a FIFO queue with an earlier receive's handle
+    DeduplicatedSend, // SendMessage to a FIFO queue repeating a deduplication id of the last 5 minutes: on the first
+                      // lane
 };
 
 // Delayed, visible or in flight: the message is still in its queue.

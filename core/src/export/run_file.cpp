@@ -139,7 +139,7 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
             check(event.linkedLane() < messages, where + " links to a lane the file lacks");
             break;
         case Cause::NoEffect:
-            check(event.detail <= uint32_t(NoEffectKind::VisibilityChangeWithStaleHandle), where + " is garbled");
+            check(event.detail <= uint32_t(NoEffectKind::DeduplicatedSend), where + " is garbled");
             break;
         case Cause::ProcessingFailed:
             check(event.detail <= uint32_t(FailureKind::Throttled), where + " is garbled");

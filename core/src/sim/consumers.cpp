@@ -128,6 +128,8 @@ void Simulation::consumerWorkDone(size_t index)
         ++c.stats.failed;
         m_engine.recordActorEvent(Cause::ProcessingFailed, c.actor, m.lane, kNoQueue,
             uint32_t(poison ? FailureKind::Poison : FailureKind::Threw));
+        if (c.spec->releaseOnFailure) // fail fast: back in the queue now, not when the timeout ends
+            (void)m_engine.changeMessageVisibility(c.spec->queue, m.receipt, 0, c.actor);
     } else {
         ++c.stats.finished;
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, m.lane);

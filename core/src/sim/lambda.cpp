@@ -86,13 +86,21 @@ void Simulation::invocationDone(size_t index)
     Poller& p = *m_pollers[index];
     const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
     std::vector<DeleteMessageBatchEntry> deletes;
+    // A poison item (its body says "poison") always fails: the function throws on it, which fails the whole batch,
+    // unless it reports batch item failures, which returns that item only.
+    const auto poisoned = [](const ReceivedMessage& m) { return m.body.find("poison") != std::string::npos; };
+    const bool batchThrows = !spec.reportBatchItemFailures && std::any_of(p.batch.begin(), p.batch.end(), poisoned);
     for (size_t i = 0; i < p.batch.size(); ++i) {
         const ReceivedMessage& m = p.batch[i];
         // A thrown error or a timeout returns the whole batch; ReportBatchItemFailures returns only the items named.
-        const bool failed = p.failed || (spec.reportBatchItemFailures && m_random.chance(spec.itemFailureProbability));
+        const bool poison = poisoned(m);
+        const bool failed = p.failed || batchThrows || poison
+            || (spec.reportBatchItemFailures && m_random.chance(spec.itemFailureProbability));
         if (failed) {
             m_engine.recordActorEvent(Cause::ProcessingFailed, p.actor, m.lane, kNoQueue,
-                uint32_t(p.timedOut ? FailureKind::TimedOut : FailureKind::Threw));
+                uint32_t(p.timedOut ? FailureKind::TimedOut
+                        : poison    ? FailureKind::Poison
+                                    : FailureKind::Threw));
         } else {
             m_engine.recordActorEvent(Cause::ProcessingFinished, p.actor, m.lane);
             deletes.push_back(DeleteMessageBatchEntry { "m" + std::to_string(i), m_engine.receiptHandle(m.receipt) });

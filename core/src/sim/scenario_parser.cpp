@@ -364,7 +364,8 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "count", "waitTimeSeconds", "maxMessages", "visibilityTimeout", "processing",
-            "failureProbability", "deletes", "poison", "heartbeat", "crashes", "idleDelay", "start" });
+            "failureProbability", "deletes", "releaseOnFailure", "poison", "heartbeat", "crashes", "idleDelay",
+            "start" });
     ConsumerSpec c;
     c.name = v.contains("name") ? text(v, path, "name") : "consumer-" + std::to_string(index + 1);
     c.queue = text(v, path, "queue");
@@ -376,6 +377,7 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
         c.processing = distribution(v["processing"], join(path, "processing"));
     c.failureProbability = probability(v, path, "failureProbability");
     c.deletes = boolean(v, path, "deletes", true);
+    c.releaseOnFailure = boolean(v, path, "releaseOnFailure", false);
     if (v.contains("poison")) {
         const json& poison = array(v, path, "poison");
         c.poison.clear();

@@ -68,6 +68,8 @@ struct ConsumerSpec {
     Distribution processing;
     double failureProbability = 0;
     bool deletes = true; // false: it finishes its work and forgets to delete (the message comes back)
+    // A failed message is made visible again at once (ChangeMessageVisibility 0) instead of waiting out its timeout.
+    bool releaseOnFailure = false;
     std::vector<std::string> poison { "poison" }; // bodies containing one of these always fail
     std::optional<TimeMs> heartbeatEvery; // ChangeMessageVisibility while working
     int64_t heartbeatVisibilityTimeout = 30; // each heartbeat sets this timeout, counted from the call
