@@ -6,6 +6,7 @@
 #include "lifeline/export/run_file.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/lessons.h"
+#include "lifeline/sim/reference_cards.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/sim/summary.h"
 
@@ -50,11 +51,13 @@ constexpr const char* kRunHelp
       "  lifeline run --lesson 8 --save lesson8.lifeline\n"
       "  lifeline run lesson8.lifeline --csv lesson8.csv --export lesson8.png --window 0s..2m\n";
 
-constexpr const char* kLessonsHelp = "Usage: lifeline lessons\n"
+constexpr const char* kLessonsHelp = "Usage: lifeline lessons [--cards]\n"
                                      "Lists the built-in lessons: number, id and title.\n"
+                                     "  --cards   the quick reference cards instead: SQS limits a run cannot show\n"
                                      "\n"
                                      "Example:\n"
                                      "  lifeline lessons\n"
+                                     "  lifeline lessons --cards\n"
                                      "  lifeline run --lesson visibility-too-short --summary\n";
 
 constexpr const char* kDemoHelp = "Usage: lifeline demo\n"
@@ -340,6 +343,24 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
         return 0;
     }
     if (args[0] == "lessons") {
+        if (args.size() == 2 && args[1] == "--cards") {
+            for (const auto& card : sim::referenceCards()) {
+                out << card.title << '\n';
+                // Wrapped at 100 columns, indented under the title.
+                size_t column = 0;
+                std::istringstream words(card.text);
+                for (std::string word; words >> word;) {
+                    if (column > 0 && column + 1 + word.size() > 98) {
+                        out << '\n';
+                        column = 0;
+                    }
+                    out << (column == 0 ? "  " : " ") << word;
+                    column += word.size() + 1;
+                }
+                out << "\n\n";
+            }
+            return 0;
+        }
         if (args.size() > 1) {
             err << "lifeline lessons: unknown option '" << args[1] << "' (see `lifeline lessons --help`)\n";
             return kBadInput;

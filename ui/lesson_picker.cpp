@@ -1,6 +1,7 @@
 #include "lesson_picker.h"
 
 #include "lifeline/sim/lessons.h"
+#include "lifeline/sim/reference_cards.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -25,6 +26,16 @@ QString lessonHtml(
     section(LessonPicker::tr("What to watch:"), watch);
     section(LessonPicker::tr("Exam trap:"), trap);
     section(LessonPicker::tr("The fix:"), fix);
+    return html;
+}
+
+QString referenceCardsHtml()
+{
+    QString html = QStringLiteral("<h4>%1</h4>").arg(LessonPicker::tr("Quick reference"));
+    for (const auto& card : sim::referenceCards())
+        html += QStringLiteral("<p><b>%1.</b> %2</p>")
+                    .arg(QString::fromStdString(card.title).toHtmlEscaped(),
+                        QString::fromStdString(card.text).toHtmlEscaped());
     return html;
 }
 

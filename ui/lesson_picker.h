@@ -23,5 +23,7 @@ private:
 // A lesson's texts as the side panel shows them (HTML).
 QString lessonHtml(
     const QString& title, const QString& idea, const QString& watch, const QString& trap, const QString& fix);
+// The quick reference cards (sim::referenceCards): limits a run cannot show, under every lesson.
+QString referenceCardsHtml();
 
 } // namespace lifeline::ui

@@ -250,7 +250,8 @@ void MainWindow::startLesson(const sim::Scenario& lesson)
     m_fixApplied = false;
     m_title = tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title));
     m_lesson->setText(lessonHtml(m_title, QString::fromStdString(text.idea), QString::fromStdString(text.watch),
-        QString::fromStdString(text.trap), QString::fromStdString(text.fix)));
+                          QString::fromStdString(text.trap), QString::fromStdString(text.fix))
+        + referenceCardsHtml());
     setWindowTitle(tr("Lifeline - %1").arg(m_title));
     m_fixButton->setEnabled(!text.fixPatch.empty());
     m_fixButton->setText(tr("Apply the &fix"));
@@ -462,6 +463,11 @@ void MainWindow::refresh()
 void MainWindow::say(const QString& text, int ms)
 {
     statusBar()->showMessage(text, ms);
+}
+
+QString MainWindow::lessonHtmlShown() const
+{
+    return m_lesson->text();
 }
 
 QString MainWindow::historyText() const

@@ -56,6 +56,7 @@ public:
     void applyFix(bool on);
     bool fixApplied() const { return m_fixApplied; }
     QString lessonId() const { return m_lessonId; }
+    QString lessonHtmlShown() const; // what the lesson panel shows
     // Every queue standard or FIFO: the scenario is rebuilt and runs from the start.
     void setQueueType(bool fifo);
     // A saved run, shown as it was (no simulation behind it).

@@ -245,6 +245,10 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     window.simulation()->runToEnd();
     CHECK(window.simulation()->duplicateProcessings() == 0);
     CHECK(window.fixButton()->text() == QStringLiteral("Back to the lesson as &written"));
+    // Under the lesson: the quick reference cards, the limits a run cannot show.
+    CHECK(window.lessonHtmlShown().contains(QStringLiteral("<h4>Quick reference</h4>")));
+    CHECK(window.lessonHtmlShown().contains(
+        QStringLiteral("A message (body and attributes) is at most 1 MiB (1,048,576 bytes) since 2025")));
     // The start page lists all twenty-one and hands back the chosen id.
     ui::LessonPicker picker(QStringLiteral("redrive"));
     CHECK(picker.list()->count() == 21);
