@@ -15,9 +15,17 @@ constexpr int kTileWidth = 168;
 constexpr int kTileHeight = 58;
 constexpr int kGap = 6;
 
-QString stateName(sim::ConsumerState state)
+QString stateName(const sim::ConsumerStatus& tile)
 {
-    switch (state) {
+    if (tile.lambda) { // a Lambda poller: its batch is invoked, or waits for a slot; its "crash" is a failing invoke
+        if (tile.state == sim::ConsumerState::Crashed)
+            return ConsumerTiles::tr("will fail");
+        if (tile.throttled)
+            return ConsumerTiles::tr("throttled");
+        if (tile.state == sim::ConsumerState::Working)
+            return ConsumerTiles::tr("invoked");
+    }
+    switch (tile.state) {
     case sim::ConsumerState::Idle:
         return ConsumerTiles::tr("idle");
     case sim::ConsumerState::Polling:
@@ -169,15 +177,19 @@ void ConsumerTiles::paintEvent(QPaintEvent*)
         p.drawText(text, Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(tile.name));
         p.setFont(base);
         p.setPen(accent);
-        p.drawText(text, Qt::AlignRight | Qt::AlignTop, stateName(tile.state));
+        p.drawText(text, Qt::AlignRight | Qt::AlignTop, stateName(tile));
         p.setPen(palette().color(QPalette::Text));
         QString holding;
         if (tile.state == sim::ConsumerState::Crashed)
-            holding = tr("click to restart");
+            holding = tile.lambda ? tr("its next invocation fails;\nclick to cancel") : tr("click to restart");
+        else if (tile.lambda && tile.throttled)
+            holding = tr("%1 received, waiting\nfor a free slot").arg(tile.waiting);
         else if (tile.holding != kNoMessage) {
             const std::string id = m_simulation->engine().message(tile.holding).messageId().substr(0, 8);
             const TimeMs left = tile.visibleAgainAt - now;
             holding = tr("holds %1").arg(QString::fromStdString(id));
+            if (tile.lambda && tile.waiting > 0)
+                holding += tr(" +%1").arg(tile.waiting);
             if (left >= 0)
                 holding += QLatin1Char('\n')
                     + tr("visible again in %1").arg(QString::fromStdString(sim::formatDuration(left)));

@@ -106,9 +106,16 @@ MainWindow::MainWindow(QWidget* parent)
         m_timeline->centreOn(time);
     });
     connect(m_tiles, &ConsumerTiles::toggled, this, [this](size_t index, bool crashed) {
-        const QString name = QString::fromStdString(m_simulation->consumers()[index].name);
-        say(crashed ? tr("%1 crashed: what it held comes back when its visibility timeout ends.").arg(name)
-                    : tr("%1 restarted.").arg(name));
+        const auto tile = m_simulation->consumers()[index];
+        const QString name = QString::fromStdString(tile.name);
+        if (tile.lambda)
+            say(crashed ? tr("%1: its next invocation fails, and its whole batch comes back after the visibility "
+                             "timeout.")
+                              .arg(name)
+                        : tr("%1: its next invocation runs as usual.").arg(name));
+        else
+            say(crashed ? tr("%1 crashed: what it held comes back when its visibility timeout ends.").arg(name)
+                        : tr("%1 restarted.").arg(name));
         m_model->sync();
         m_timeline->update();
         refresh();

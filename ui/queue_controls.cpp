@@ -291,7 +291,7 @@ void QueueControls::sync()
         m_maxReceives->setValue(max.captured(1).toInt());
     int consumers = 0;
     for (const auto& c : m_simulation->consumers())
-        consumers += c.queue == name && !c.removed ? 1 : 0;
+        consumers += c.queue == name && !c.removed && !c.lambda ? 1 : 0; // Lambda pollers are not set here
     if (!m_consumers->hasFocus()) {
         const QSignalBlocker block(m_consumers);
         m_consumers->setValue(consumers);
@@ -382,7 +382,7 @@ void QueueControls::setConsumerCount(int count)
     std::vector<size_t> live;
     const auto consumers = m_simulation->consumers();
     for (size_t i = 0; i < consumers.size(); ++i)
-        if (consumers[i].queue == name && !consumers[i].removed)
+        if (consumers[i].queue == name && !consumers[i].removed && !consumers[i].lambda)
             live.push_back(i);
     for (int n = int(live.size()); n < count; ++n)
         m_simulation->addConsumer(name);

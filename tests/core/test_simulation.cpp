@@ -174,3 +174,47 @@ TEST_CASE("a consumer that crashes while polling: its poll goes on and receives 
     CHECK(engine.message(0).receiveCount == 2);
     CHECK(s.summary().duplicates == 0); // nobody processed it the first time
 }
+
+TEST_CASE("simulation: Lambda pollers are tiles - a click makes the next invocation fail and its batch come back",
+    "[simulation]")
+{
+    Simulation s(load(R"({"duration": "3m",
+        "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 60}}],
+        "producers": [{"queue": "orders", "bursts": [{"at": "0s", "count": 3}]}],
+        "lambdas": [{"name": "fulfil", "queue": "orders", "batchSize": 10, "timeout": "10s", "concurrency": 1,
+                     "pollers": 1, "processing": "2s"}]})"));
+    auto tiles = s.consumers();
+    REQUIRE(tiles.size() == 1);
+    CHECK(tiles[0].lambda);
+    CHECK(tiles[0].name == "fulfil/poller-1");
+    CHECK(tiles[0].queue == "orders");
+    REQUIRE(s.crashConsumer(0));
+    CHECK(s.consumers()[0].state == ConsumerState::Crashed);
+    CHECK_FALSE(s.crashConsumer(0)); // already set
+    s.advanceTo(1000);
+    tiles = s.consumers();
+    CHECK(tiles[0].state == ConsumerState::Working); // the failing invocation runs, with all three
+    CHECK(tiles[0].waiting == 2);
+    s.runToEnd();
+    // The clicked invocation failed (the whole batch came back at 60 s) and the next one completed it.
+    size_t failed = 0, deleted = 0;
+    std::vector<TimeMs> receives;
+    const auto& log = s.engine().log();
+    for (size_t i = 0; i < log.size(); ++i) {
+        failed += log[i].cause == Cause::ProcessingFailed && log[i].failure() == FailureKind::Threw;
+        deleted += log[i].cause == Cause::Delete;
+        if (log[i].cause == Cause::Receive)
+            receives.push_back(log[i].time);
+    }
+    CHECK(failed == 3);
+    CHECK(deleted == 3);
+    CHECK(receives == std::vector<TimeMs> { 0, 0, 0, 60000, 60000, 60000 });
+    // A click taken back before the invocation leaves it alone.
+    Simulation again(load(R"({"duration": "1m", "queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "bursts": [{"at": "5s", "count": 1}]}],
+        "lambdas": [{"queue": "q", "pollers": 1, "concurrency": 1}]})"));
+    REQUIRE(again.crashConsumer(0));
+    REQUIRE(again.restartConsumer(0));
+    again.runToEnd();
+    CHECK(again.summary().deleted == 1);
+}

@@ -143,6 +143,16 @@ void Simulation::consumerWorkDone(size_t index)
 
 bool Simulation::crashConsumer(size_t index)
 {
+    if (index >= m_consumers.size() && index - m_consumers.size() < m_pollers.size()) {
+        Poller& p = *m_pollers[index - m_consumers.size()];
+        if (p.failNext)
+            return false;
+        p.failNext = true;
+        const std::string note = m_actors[p.actor].name + ": its next invocation fails";
+        m_engine.recordActorEvent(Cause::OperatorAction, kOperatorActor, kNoMessage,
+            m_engine.queueIndex(m_scenario.lambdas[p.lambda].queue).value_or(kNoQueue), 0, &note);
+        return true;
+    }
     if (index >= m_consumers.size())
         return false;
     Consumer& c = *m_consumers[index];
@@ -164,6 +174,12 @@ bool Simulation::crashConsumer(size_t index)
 
 bool Simulation::restartConsumer(size_t index)
 {
+    if (index >= m_consumers.size() && index - m_consumers.size() < m_pollers.size()) {
+        Poller& p = *m_pollers[index - m_consumers.size()];
+        const bool was = p.failNext;
+        p.failNext = false;
+        return was;
+    }
     if (index >= m_consumers.size() || m_consumers[index]->state != ConsumerState::Crashed
         || m_consumers[index]->removed)
         return false;
@@ -190,6 +206,27 @@ std::vector<ConsumerStatus> Simulation::consumers() const
         if (c->current) {
             status.holding = c->current->lane;
             status.visibleAgainAt = m_engine.message(c->current->lane).dueAt;
+        }
+        out.push_back(status);
+    }
+    for (const auto& p : m_pollers) {
+        ConsumerStatus status;
+        status.lambda = true;
+        status.name = m_actors[p->actor].name;
+        status.queue = m_scenario.lambdas[p->lambda].queue;
+        status.actor = p->actor;
+        status.throttled = p->held;
+        const bool invoked = !p->batch.empty() && !p->held;
+        status.state = p->failNext ? ConsumerState::Crashed
+            : invoked              ? ConsumerState::Working
+            : p->poll != 0         ? ConsumerState::Polling
+                                   : ConsumerState::Idle;
+        if (invoked) {
+            status.holding = p->batch.front().lane;
+            status.visibleAgainAt = m_engine.message(status.holding).dueAt;
+            status.waiting = p->batch.size() - 1; // the rest of the batch, in the same invocation
+        } else {
+            status.waiting = p->batch.size();
         }
         out.push_back(status);
     }

@@ -77,7 +77,9 @@ void Simulation::invoke(size_t index)
         startProcessing(m.lane, p.actor);
     const TimeMs runs = draw(spec.processing);
     p.timedOut = runs > spec.timeout;
-    p.failed = p.timedOut || m_random.chance(spec.failureProbability);
+    const bool forced = p.failNext; // the operator's click; drawn after the dice, so runs without clicks are unchanged
+    p.failNext = false;
+    p.failed = p.timedOut || m_random.chance(spec.failureProbability) || forced;
     schedule(m_engine.now() + std::min(runs, spec.timeout), InvocationDone, uint32_t(index));
 }
 

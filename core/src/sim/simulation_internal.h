@@ -47,6 +47,7 @@ struct Simulation::Poller {
     PollId poll = 0;
     std::vector<ReceivedMessage> batch;
     bool held = false; // the batch waits for a free concurrency slot
+    bool failNext = false; // the operator clicked its tile: the next invocation fails
     uint64_t heldToken = 0; // which wait a HeldBatchExpires agenda item belongs to
     bool failed = false;
     bool timedOut = false;

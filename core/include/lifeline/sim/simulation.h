@@ -36,6 +36,10 @@ struct ConsumerStatus {
     TimeMs visibleAgainAt = 0; // when the held message's visibility ends
     size_t waiting = 0; // received, not started yet
     bool removed = false; // taken away by the operator: it stays in the log, not on the tiles
+    // A Lambda event-source-mapping poller (after the consumers in consumers()): Working while its batch is being
+    // invoked, Crashed when its next invocation is set to fail (the Lambda way of crashing).
+    bool lambda = false;
+    bool throttled = false; // its batch waits for a free concurrency slot
 };
 
 class Simulation {
@@ -57,7 +61,8 @@ public:
     // The next time anything happens (an actor's step or an engine transition), or INT64_MAX.
     TimeMs nextEventTime();
 
-    // Interactive crash / restart (by consumer index, as in consumers()).
+    // Interactive crash / restart (by index, as in consumers()). For a Lambda poller, a crash makes its next
+    // invocation fail (the whole batch comes back after its visibility timeout); a restart takes that back.
     bool crashConsumer(size_t index);
     bool restartConsumer(size_t index);
     std::vector<ConsumerStatus> consumers() const;
