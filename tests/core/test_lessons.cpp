@@ -1,4 +1,5 @@
 // Every built-in lesson is run, and its fix too, and what the lesson claims is checked on the event log.
+#include "lifeline/depth_series.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 
@@ -309,6 +310,14 @@ TEST_CASE("lesson 12: Lambda with visibility = function timeout duplicates - six
     CHECK(equal.warnings[0]
         == "resize: the queue's visibility timeout (30s) is under six times the function timeout (30s); AWS "
            "recommends at least 3m.");
+    // One count everywhere: the summary, the window's panel (the simulation's count) and the charts' series.
+    CHECK(run->duplicateProcessings() == 60);
+    DepthSeries series;
+    series.sync(run->engine());
+    int64_t charted = series.current().duplicates;
+    for (const auto& bucket : series.buckets())
+        charted += bucket.duplicates;
+    CHECK(charted == 60);
     const auto fixedRun = runLesson("lambda-six-times", true);
     const auto sixTimes = fixedRun->summary();
     CHECK(sixTimes.duplicates == 0);
