@@ -1,19 +1,12 @@
 // Engine: construction, ids, the log, and the queue-level operations.
 #include "engine_internal.h"
+#include "lifeline/splitmix.h"
 
 #include <algorithm>
 
 namespace lifeline {
 
 namespace {
-uint64_t splitmix(uint64_t& state)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 bool validQueueName(const std::string& name)
 {
     std::string_view base(name);
@@ -62,8 +55,8 @@ Engine::~Engine() = default;
 
 std::string Engine::newUuidParts(uint64_t& hi, uint64_t& lo)
 {
-    hi = (splitmix(m_rng) & 0xffffffffffff0fffULL) | 0x4000ULL; // version 4
-    lo = (splitmix(m_rng) & 0x3fffffffffffffffULL) | 0x8000000000000000ULL; // variant 10
+    hi = (splitMix64(m_rng) & 0xffffffffffff0fffULL) | 0x4000ULL; // version 4
+    lo = (splitMix64(m_rng) & 0x3fffffffffffffffULL) | 0x8000000000000000ULL; // variant 10
     return {};
 }
 

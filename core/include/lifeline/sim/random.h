@@ -2,6 +2,8 @@
 // standard library.
 #pragma once
 
+#include "lifeline/splitmix.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -10,17 +12,11 @@ namespace lifeline::sim {
 class Random {
 public:
     explicit Random(uint64_t seed)
-        : m_state(seed * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL)
+        : m_state(seed * kSplitMixGamma + 0x632be59bd9b4e019ULL)
     {
     }
 
-    uint64_t next()
-    {
-        uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
+    uint64_t next() { return splitMix64(m_state); }
     double uniform() { return double(next() >> 11) * 0x1.0p-53; } // [0, 1)
     double uniform(double low, double high) { return low + (high - low) * uniform(); }
     bool chance(double probability) { return uniform() < probability; }
