@@ -14,21 +14,7 @@ TimeMs Engine::nextExpiry(QueueState& queue)
 {
     if (!queue.alive || queue.liveMessages == 0)
         return INT64_MAX;
-    const auto dead = [&](MessageIndex lane) {
-        return gone(lane) || !isLive(m_messages[lane].state) || m_messages[lane].queue != queue.index;
-    };
-    while (!queue.byEnqueue.empty() && dead(queue.byEnqueue.front()))
-        queue.byEnqueue.pop_front();
-    while (!queue.lateArrivals.empty() && dead(queue.lateArrivals.top().second))
-        queue.lateArrivals.pop();
-    // Keep the lazy list from growing without bound when messages end out of order.
-    if (queue.byEnqueue.size() > 2 * queue.liveMessages + 4096) {
-        std::deque<MessageIndex> live;
-        for (const MessageIndex lane : queue.byEnqueue)
-            if (!dead(lane))
-                live.push_back(lane);
-        queue.byEnqueue.swap(live);
-    }
+    trimRetentionLists(queue);
     TimeMs oldest = INT64_MAX;
     if (!queue.byEnqueue.empty())
         oldest = m_messages[queue.byEnqueue.front()].enqueuedAt;
@@ -38,6 +24,23 @@ TimeMs Engine::nextExpiry(QueueState& queue)
         return INT64_MAX;
     // Judged against the current attribute: lowering it expires older messages (AWS-doc CreateQueue).
     return oldest + queue.attributes.messageRetentionPeriod * 1000;
+}
+
+bool Engine::endedIn(const QueueState& queue, MessageIndex lane) const
+{
+    return gone(lane) || !isLive(m_messages[lane].state) || m_messages[lane].queue != queue.index;
+}
+
+void Engine::trimRetentionLists(QueueState& queue)
+{
+    const auto ended = [&](MessageIndex lane) { return endedIn(queue, lane); };
+    while (!queue.byEnqueue.empty() && ended(queue.byEnqueue.front()))
+        queue.byEnqueue.pop_front();
+    while (!queue.lateArrivals.empty() && ended(queue.lateArrivals.top().second))
+        queue.lateArrivals.pop();
+    // Keep the lazy list from growing without bound when messages end out of order.
+    if (queue.byEnqueue.size() > 2 * queue.liveMessages + 4096)
+        std::erase_if(queue.byEnqueue, ended);
 }
 
 void Engine::lowerExpiryBound(QueueState& queue, TimeMs enqueuedAt)

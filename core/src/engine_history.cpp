@@ -29,28 +29,20 @@ uint32_t Engine::addExtra(MessageExtra extra)
 
 void Engine::trimLazyLists(QueueState& queue)
 {
-    const auto ended = [&](MessageIndex lane) {
-        return gone(lane) || !isLive(m_messages[lane].state) || m_messages[lane].queue != queue.index;
-    };
+    trimRetentionLists(queue);
     const auto notVisible = [&](MessageIndex lane) {
         return gone(lane) || m_messages[lane].state != MessageState::Visible || m_messages[lane].queue != queue.index;
     };
-    while (!queue.byEnqueue.empty() && ended(queue.byEnqueue.front()))
-        queue.byEnqueue.pop_front();
-    while (!queue.lateArrivals.empty() && ended(queue.lateArrivals.top().second))
-        queue.lateArrivals.pop();
     while (!queue.ready.empty() && notVisible(queue.ready.front()))
         queue.ready.pop_front();
     // Messages that end out of order leave entries behind the front: compact when they outnumber the live ones.
-    if (queue.byEnqueue.size() > 2 * queue.liveMessages + 4096)
-        std::erase_if(queue.byEnqueue, ended);
     if (queue.ready.size() > 2 * size_t(queue.counters.visible) + 4096)
         std::erase_if(queue.ready, notVisible);
     if (!queue.fifo())
         return;
     for (uint32_t index = 0; index < queue.groups.size(); ++index) {
         FifoGroup& group = queue.groups[index];
-        while (!group.messages.empty() && ended(group.messages.front()))
+        while (!group.messages.empty() && endedIn(queue, group.messages.front()))
             group.messages.pop_front();
         // An empty group no receive is about to look at is dropped; its slot serves the next new group id.
         if (group.messages.empty() && !group.queued && !group.id.empty()) {

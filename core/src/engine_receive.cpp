@@ -141,9 +141,7 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
     m_messages[arrival].extra = addExtra(std::move(arrivalExtra));
     const TimeMs enqueued = m_messages[arrival].enqueuedAt;
     // Ended lanes at the back say nothing about the order (and a forgotten one has no time left to read).
-    while (!dlq.byEnqueue.empty()
-        && (gone(dlq.byEnqueue.back()) || !isLive(m_messages[dlq.byEnqueue.back()].state)
-            || m_messages[dlq.byEnqueue.back()].queue != dlq.index))
+    while (!dlq.byEnqueue.empty() && endedIn(dlq, dlq.byEnqueue.back()))
         dlq.byEnqueue.pop_back();
     if (!dlq.byEnqueue.empty() && m_messages[dlq.byEnqueue.back()].enqueuedAt > enqueued)
         dlq.lateArrivals.emplace(enqueued, arrival);

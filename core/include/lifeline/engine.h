@@ -276,6 +276,10 @@ private:
     bool gone(MessageIndex lane) const { return m_options.historyMs >= 0 && m_messages.released(lane); }
     // Drops ended lanes from the fronts of a queue's lazy lists, and empty FIFO groups.
     void trimLazyLists(QueueState& queue);
+    // The lane no longer counts in `queue`: forgotten, ended, or moved elsewhere (what the lazy lists skip).
+    bool endedIn(const QueueState& queue, MessageIndex lane) const;
+    // The retention lists (byEnqueue, lateArrivals) without their ended fronts, compacted when mostly ended.
+    void trimRetentionLists(QueueState& queue);
     // Forgets ended lanes and events older than the history kept (historyMs), once a second of virtual time.
     void forgetHistory();
     bool staleTimer(const Timer& timer) const; // firing it would do nothing (what fire() checks first)
