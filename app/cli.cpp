@@ -1,9 +1,9 @@
 #include "cli.h"
 
 #include "demo.h"
-#include "image_export.h"
+#include "export/image_export.h"
 #include "lifeline/export/run_export.h"
-#include "lifeline/export/run_file.h"
+#include "lifeline/io/run_file.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/reference_cards.h"

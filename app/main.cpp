@@ -3,11 +3,11 @@
 #include "cli.h"
 #include "demo.h"
 #include "lifeline/engine.h"
-#include "lifeline/export/run_file.h"
+#include "lifeline/io/run_file.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
-#include "live_driver.h"
-#include "main_window.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
 #include "serve.h"
 
 #include <QApplication>

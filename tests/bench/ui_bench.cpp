@@ -2,10 +2,10 @@
 // minute in view), a live frame (advance + model sync + paint) at 100x on a 2,000 messages/s scenario, and the
 // model's bytes per lane.
 #include "bench_util.h"
-#include "image_export.h"
-#include "lane_model.h"
+#include "export/image_export.h"
+#include "timeline/lane_model.h"
 #include "lifeline/sim/simulation.h"
-#include "timeline_painter.h"
+#include "timeline/timeline_painter.h"
 
 #include <QImage>
 #include <QPainter>

@@ -2,11 +2,11 @@
 // seconds), and the window refreshes everything it shows (timeline, overview, counters, consumer tiles, controls,
 // charts, event log), then renders itself into an image as the screen would.
 #include "bench_util.h"
-#include "event_log_panel.h"
+#include "window/event_log_panel.h"
 #include "lifeline/engine.h"
 #include "lifeline/sim/simulation.h"
-#include "live_driver.h"
-#include "main_window.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QImage>

@@ -1,4 +1,4 @@
-#include "lifeline/export/run_file.h"
+#include "lifeline/io/run_file.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 

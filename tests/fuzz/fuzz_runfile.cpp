@@ -3,7 +3,7 @@
 // chain of origins ends and every event can be described and exported.
 #include "lifeline/event_text.h"
 #include "lifeline/export/run_export.h"
-#include "lifeline/export/run_file.h"
+#include "lifeline/io/run_file.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,10 +1,10 @@
 // The window serving the local endpoint: a real HTTP client (a QTcpSocket on loopback) creates a queue and sends a
 // message, and the message is a lane in the window. Waits in wall time, briefly, for the loopback round trips.
-#include "endpoint_server.h"
-#include "lane_model.h"
+#include "net/endpoint_server.h"
+#include "timeline/lane_model.h"
 #include "lifeline/engine.h"
 #include "loopback_client.h"
-#include "main_window.h"
+#include "window/main_window.h"
 #include "test_support.h"
 
 #include <QTcpSocket>

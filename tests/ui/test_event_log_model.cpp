@@ -1,5 +1,5 @@
 // The event log's detail column: what each actor event means, in words (the engine stores only a number).
-#include "event_log_model.h"
+#include "window/event_log_model.h"
 #include "lifeline/event_text.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"

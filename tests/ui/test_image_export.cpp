@@ -1,8 +1,8 @@
 // Exports parsed back: the PNG decodes at the asked size with a state's colour where a segment must be, the SVG
 // is XML with shapes, the PDF starts with %PDF and has a page; a failed save says why and keeps the old file.
-#include "image_export.h"
+#include "export/image_export.h"
 #include "test_support.h"
-#include "timeline_style.h"
+#include "timeline/timeline_style.h"
 
 #include <QDomDocument>
 #include <QFile>

@@ -1,8 +1,8 @@
 // The main window over a finished run, offscreen: it shows each live queue with its exact counters.
-#include "lane_model.h"
+#include "timeline/lane_model.h"
 #include "lifeline/engine.h"
-#include "lifeline/export/run_file.h"
-#include "main_window.h"
+#include "lifeline/io/run_file.h"
+#include "window/main_window.h"
 #include "test_support.h"
 
 #include <QLabel>

@@ -1,9 +1,9 @@
 // The timeline painted offscreen: pixel probes find each state's colour where the log says the lane is in that
 // state; selection, zoom and follow-live behave as the conventions say.
-#include "lane_history.h"
-#include "lane_model.h"
+#include "timeline/lane_history.h"
+#include "timeline/lane_model.h"
 #include "test_support.h"
-#include "timeline_view.h"
+#include "timeline/timeline_view.h"
 
 #include <QImage>
 #include <QPainter>

@@ -1,18 +1,18 @@
 // The real main window driven offscreen as a user would: sliders, consumer tiles, the send dialog, lessons and
 // their fix, the event log and the timeline in step, themes. Virtual time only: the driver is advanced by hand.
-#include "charts_panel.h"
-#include "consumer_tiles.h"
-#include "event_log_panel.h"
-#include "lane_model.h"
-#include "lesson_picker.h"
+#include "window/charts_panel.h"
+#include "window/consumer_tiles.h"
+#include "window/event_log_panel.h"
+#include "timeline/lane_model.h"
+#include "window/lesson_picker.h"
 #include "lifeline/engine.h"
 #include "lifeline/sim/simulation.h"
-#include "live_driver.h"
-#include "main_window.h"
-#include "queue_controls.h"
-#include "send_message_dialog.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
+#include "window/queue_controls.h"
+#include "window/send_message_dialog.h"
 #include "test_support.h"
-#include "timeline_view.h"
+#include "timeline/timeline_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -81,7 +81,7 @@ TEST_CASE("window: moving the visibility slider sets the queue's VisibilityTimeo
     const auto& notes = window.laneModel()->lanes().notes(0);
     REQUIRE(notes.size() == 1);
     ui::TimelineView* timeline = window.timeline();
-    ui::TimeAxis axis = timeline->frame().axis;
+    TimeAxis axis = timeline->frame().axis;
     axis.left = timeline->timelineStyle().labelWidth;
     const QPoint onMark(int(std::lround(axis.toX(engine.log()[notes[0]].time))),
         timeline->painter().rowTop(timeline->rect(), timeline->frame(), 0) + 5);

@@ -1,0 +1,124 @@
+// An incremental index over the engine's event log, built by reading only what is new: for every message lane
+// the chain of its events (4 bytes per event, 12 per lane), and for every actor (consumer, Lambda poller) the
+// time-ordered steps of what it did (polls, processing, crashes), found by binary search and scanned in place.
+#pragma once
+
+#include "lifeline/chunked_vector.h"
+#include "lifeline/engine.h"
+
+#include <bit>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace lifeline {
+
+inline constexpr uint32_t kNoEvent = UINT32_MAX;
+
+// One step of an actor's work, kept inline so the painter scans an actor's row without touching the log.
+struct ActorStep {
+    static constexpr uint32_t kLaneBits = 27; // lanes up to 134 million; the cause in the 5 bits above
+    static constexpr uint32_t kNoLane = (1u << kLaneBits) - 1;
+    uint32_t time; // virtual ms (runs up to 49 days)
+    uint32_t laneAndCause;
+
+    ActorStep(uint32_t t, MessageIndex lane, Cause cause)
+        : time(t)
+        , laneAndCause((lane >= kNoLane ? kNoLane : lane) | uint32_t(cause) << kLaneBits)
+    {
+    }
+    ActorStep() = default;
+    MessageIndex lane() const
+    {
+        const uint32_t l = laneAndCause & kNoLane;
+        return l == kNoLane ? kNoMessage : l;
+    }
+    Cause cause() const { return Cause(laneAndCause >> kLaneBits); }
+};
+static_assert(sizeof(ActorStep) == 8 && size_t(Cause::Count) <= 32);
+
+struct LaneChain {
+    uint32_t first = kNoEvent;
+    uint32_t last = kNoEvent;
+    uint16_t duplicates = 0; // duplicate-processing starts seen on this lane
+    MessageState state = MessageState::None; // from the log, as of the last sync
+    uint8_t flags = 0;
+};
+
+class LaneIndex {
+public:
+    struct SyncResult {
+        size_t firstNewLane = 0; // lanes [firstNewLane, laneCount()) are new
+        std::vector<MessageIndex> changedLanes; // existing lanes with new events, ascending, unique
+        size_t firstNewActor = 0;
+        size_t newEvents = 0;
+    };
+
+    // Reads the log from where the last call stopped.
+    SyncResult sync(const Engine& engine);
+    void clear();
+
+    size_t laneCount() const { return m_first.size(); }
+    LaneChain lane(MessageIndex lane) const
+    {
+        const auto dup = m_duplicates.find(lane);
+        return LaneChain { m_first[lane], m_last[lane], dup == m_duplicates.end() ? uint16_t(0) : dup->second,
+            m_state[lane], 0 };
+    }
+    uint32_t nextOfLane(uint32_t event) const { return m_links[rank(event)]; }
+
+    size_t actorCount() const { return m_actorSteps.size(); } // actor ids 0..n-1 seen so far
+    // What an actor did (polls, processing, crashes and restarts), in time order.
+    const ChunkedVector<ActorStep, 12>& actorSteps(uint32_t actor) const { return *m_actorSteps[actor]; }
+    // The first step at or after `time` (binary search).
+    size_t firstStepAt(uint32_t actor, TimeMs time) const;
+    // A poll is one step, PollEnded, whose lane field holds the poll's length in ms (a poll lasts at most 20 s);
+    // the poll still waiting, if any, is here (or -1).
+    TimeMs openPollSince(uint32_t actor) const { return actor < m_openPoll.size() ? m_openPoll[actor] : -1; }
+    static bool isActorWork(Cause cause);
+
+    // Refused requests per queue (log indexes): drawn as marks on the queue's row, with SQS's text on hover.
+    const std::vector<uint32_t>& refusals(QueueIndex queue) const
+    {
+        static const std::vector<uint32_t> none;
+        return queue < m_refusals.size() ? m_refusals[queue] : none;
+    }
+    // Operator actions (a slider moved, a message sent by hand) and warnings per queue (log indexes): marks on the
+    // queue's row, their text on hover.
+    const std::vector<uint32_t>& notes(QueueIndex queue) const
+    {
+        static const std::vector<uint32_t> none;
+        return queue < m_notes.size() ? m_notes[queue] : none;
+    }
+
+    size_t eventsRead() const { return m_read; }
+    size_t bytesUsed() const;
+
+private:
+    // The position of a lane event among all lane events: a bit per log event plus a count per 64 of them.
+    size_t rank(uint32_t event) const
+    {
+        const size_t word = event / 64;
+        const uint64_t below = m_isLaneEvent[word] & ((uint64_t(1) << (event % 64)) - 1);
+        return m_wordRank[word] + size_t(std::popcount(below));
+    }
+
+    size_t m_read = 0;
+    // Chain heads as separate columns (9 bytes a lane); duplicates are rare, so they live in a map.
+    ChunkedVector<uint32_t, 14> m_first;
+    ChunkedVector<uint32_t, 14> m_last;
+    ChunkedVector<MessageState, 16> m_state;
+    std::unordered_map<MessageIndex, uint16_t> m_duplicates;
+    // Links only for events that belong to a lane: the next event of the same lane, by the event's rank.
+    std::vector<uint64_t> m_isLaneEvent;
+    std::vector<uint32_t> m_wordRank;
+    ChunkedVector<uint32_t, 14> m_links;
+    size_t m_laneEvents = 0;
+    std::vector<std::unique_ptr<ChunkedVector<ActorStep, 12>>> m_actorSteps; // chunked: no growth slack
+    std::vector<std::vector<uint32_t>> m_refusals;
+    std::vector<std::vector<uint32_t>> m_notes;
+    std::vector<TimeMs> m_openPoll;
+};
+
+} // namespace lifeline

@@ -1,0 +1,351 @@
+#include "lifeline/io/run_file.h"
+
+#include "../engine_internal.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+namespace lifeline {
+
+namespace {
+constexpr const char* kFormat = "lifeline-run";
+// Version 2: actor 0 is SQS and actor 1 the operator (version 1 had one actor 0 for both); read both.
+constexpr int kVersion = 2;
+const char* kSettable[] = { "DelaySeconds", "VisibilityTimeout", "MessageRetentionPeriod", "MaximumMessageSize",
+    "ReceiveMessageWaitTimeSeconds", "RedrivePolicy", "RedriveAllowPolicy", "ContentBasedDeduplication",
+    "DeduplicationScope", "FifoThroughputLimit", "SqsManagedSseEnabled", "KmsMasterKeyId",
+    "KmsDataKeyReusePeriodSeconds", "Policy" };
+} // namespace
+
+// Fills an engine's private state from a recording (Engine declares it a friend).
+struct EngineAccess {
+    static void restore(Engine& engine, const nlohmann::json& run, size_t actorCount, int version);
+    static nlohmann::json queues(const Engine& engine);
+    static const std::vector<MessageExtra>& extras(const Engine& engine) { return engine.m_extras; }
+};
+
+nlohmann::json EngineAccess::queues(const Engine& engine)
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& q : engine.m_queues) {
+        nlohmann::json attributes = nlohmann::json::object();
+        for (const char* name : kSettable)
+            if (auto value = attributeValue(q->attributes, name))
+                attributes[name] = *value;
+        out.push_back({ { "name", q->name }, { "arn", q->arn }, { "alive", q->alive }, { "fifo", q->fifo() },
+            { "createdAt", q->createdAt }, { "modifiedAt", q->modifiedAt }, { "attributes", attributes },
+            { "counters", { q->counters.visible, q->counters.inFlight, q->counters.delayed } } });
+    }
+    return out;
+}
+
+namespace {
+// Version 1 had one actor 0 for SQS and the operator: the operator's own calls go to actor 1, the rest is SQS's;
+// every other actor moves up by one.
+uint32_t actorFromVersion1(uint32_t actor, Cause cause)
+{
+    if (actor != 0)
+        return actor + 1;
+    switch (cause) {
+    case Cause::Send:
+    case Cause::OperatorAction:
+    case Cause::AttributesChanged:
+    case Cause::QueueCreated:
+    case Cause::QueueDeleted:
+    case Cause::Purge:
+    case Cause::RequestRefused:
+        return kOperatorActor;
+    default:
+        return kSqsActor;
+    }
+}
+
+void check(bool condition, const std::string& what)
+{
+    if (!condition)
+        throw std::runtime_error(what);
+}
+} // namespace
+
+// Every reference is checked before it is used: a damaged or crafted file must not make a viewer read out of
+// bounds or loop (a DLQ chain points only backwards, so following it ends).
+void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t actorCount, int version)
+{
+    engine.m_now = run.at("now").get<TimeMs>();
+    check(engine.m_now >= 0, "its clock is negative");
+    for (const auto& q : run.at("queues")) {
+        auto queue = std::make_unique<QueueState>();
+        queue->index = QueueIndex(engine.m_queues.size());
+        queue->uid = engine.m_nextQueueUid++;
+        queue->name = q.at("name").get<std::string>();
+        queue->arn = q.at("arn").get<std::string>();
+        queue->alive = q.at("alive").get<bool>();
+        queue->createdAt = q.at("createdAt").get<TimeMs>();
+        queue->modifiedAt = q.at("modifiedAt").get<TimeMs>();
+        QueueAttributes defaults;
+        defaults.fifo = q.at("fifo").get<bool>();
+        AttributeMap attributes = q.at("attributes").get<AttributeMap>();
+        auto applied = applyAttributes(defaults, attributes, { false, defaults.fifo });
+        if (!applied)
+            throw std::runtime_error("queue " + queue->name + ": " + applied.error().message);
+        queue->attributes = std::move(applied).value();
+        const auto& counters = q.at("counters");
+        queue->counters = QueueCounters { counters.at(0).get<int64_t>(), counters.at(1).get<int64_t>(),
+            counters.at(2).get<int64_t>() };
+        check(queue->counters.visible >= 0 && queue->counters.inFlight >= 0 && queue->counters.delayed >= 0,
+            "queue " + queue->name + " has a negative counter");
+        check(engine.m_queues.size() < kNoQueue, "it has more queues than a run can hold");
+        engine.m_queueInfo.push_back(
+            QueueInfo { queue->name, queue->arn, queue->alive, defaults.fifo, queue->createdAt });
+        engine.m_queues.push_back(std::move(queue));
+    }
+    const size_t queueCount = engine.m_queues.size();
+    for (const auto& t : run.at("texts"))
+        engine.m_log.addText(t.get<std::string>());
+    const size_t texts = run.at("texts").size();
+    const size_t messages = run.at("messages").size();
+    TimeMs previous = 0;
+    for (const auto& e : run.at("events")) {
+        const int cause = e.at(7).get<int>();
+        const int from = e.at(5).get<int>();
+        const int to = e.at(6).get<int>();
+        const std::string where = "event " + std::to_string(engine.m_log.size());
+        check(cause >= 0 && cause < int(Cause::Count), where + " has no known cause");
+        check(from >= 0 && from < int(MessageState::Count) && to >= 0 && to < int(MessageState::Count),
+            where + " has no known state");
+        Event event { e.at(0).get<TimeMs>(), e.at(1).get<MessageIndex>(), e.at(2).get<uint32_t>(),
+            e.at(3).get<uint32_t>(), e.at(4).get<QueueIndex>(), MessageState(from), MessageState(to), Cause(cause) };
+        if (version == 1)
+            event.actor = actorFromVersion1(event.actor, event.cause);
+        check(event.time >= previous && event.time <= engine.m_now, where + " is out of time order");
+        previous = event.time;
+        check(event.message == kNoMessage || event.message < messages, where + " refers to a lane the file lacks");
+        check(event.queue == kNoQueue || event.queue < queueCount, where + " refers to a queue the file lacks");
+        check(event.message == kNoMessage || event.queue != kNoQueue, where + " names a lane but no queue");
+        check(event.actor < std::max<size_t>(actorCount, kFirstActor) || event.actor == kSqsActor,
+            where + " refers to an actor the file lacks");
+        check(!event.hasText() || event.textIndex() < texts, where + " refers to a text the file lacks");
+        switch (event.cause) {
+        case Cause::MoveToDlq:
+            check(event.deadLetterQueue() < queueCount, where + " moves to a queue the file lacks");
+            break;
+        case Cause::ArriveFromDlqSource:
+        case Cause::Redrive:
+        case Cause::ArriveFromRedrive:
+            check(event.linkedLane() < messages, where + " links to a lane the file lacks");
+            break;
+        case Cause::NoEffect:
+            check(event.detail <= uint32_t(NoEffectKind::DeduplicatedSend), where + " is garbled");
+            break;
+        case Cause::ProcessingFailed:
+            check(event.detail <= uint32_t(FailureKind::Throttled), where + " is garbled");
+            break;
+        default:
+            break;
+        }
+        engine.m_log.append(event);
+    }
+    for (const auto& x : run.at("extras")) {
+        MessageExtra extra;
+        extra.groupId = x.at("group").get<std::string>();
+        extra.deduplicationId = x.at("dedup").get<std::string>();
+        extra.sequenceNumber = x.at("sequence").get<std::string>();
+        extra.awsTraceHeader = x.at("trace").get<std::string>();
+        extra.deadLetterQueueSourceArn = x.at("dlqSource").get<std::string>();
+        extra.origin = x.at("origin").get<MessageIndex>();
+        check(extra.origin == kNoMessage || extra.origin < messages, "an origin refers to a lane the file lacks");
+        extra.md5OfAttributes = x.at("md5OfAttributes").get<std::string>();
+        for (const auto& a : x.at("attributes"))
+            extra.attributes.push_back(MessageAttribute { a.at(0).get<std::string>(),
+                { a.at(1).get<std::string>(), a.at(2).get<std::string>(), a.at(3).get<std::string>() } });
+        engine.m_extras.push_back(std::move(extra));
+    }
+    for (const auto& m : run.at("messages")) {
+        MessageRecord record;
+        record.idHi = m.at(0).get<uint64_t>();
+        record.idLo = m.at(1).get<uint64_t>();
+        record.body = m.at(2).get<std::string>();
+        record.sentAt = m.at(3).get<TimeMs>();
+        record.enqueuedAt = m.at(4).get<TimeMs>();
+        record.dueAt = m.at(5).get<TimeMs>();
+        record.firstReceiveAt = m.at(6).get<TimeMs>();
+        record.receivedAt = m.at(7).get<TimeMs>();
+        record.receiveCount = m.at(8).get<uint32_t>();
+        record.queue = m.at(9).get<QueueIndex>();
+        record.state = MessageState(m.at(10).get<int>());
+        record.extra = m.at(11).get<uint32_t>();
+        record.md5 = md5(record.body);
+        const std::string where = "lane " + std::to_string(engine.m_messages.size());
+        check(record.queue < queueCount, where + " refers to a queue the file lacks");
+        check(int(record.state) < int(MessageState::Count), where + " has no known state");
+        check(record.extra == UINT32_MAX || record.extra < engine.m_extras.size(),
+            where + " refers to extras the file lacks");
+        // A lane continues only an earlier one: a chain of origins always ends.
+        if (record.extra != UINT32_MAX) {
+            const MessageIndex origin = engine.m_extras[record.extra].origin;
+            check(origin == kNoMessage || origin < engine.m_messages.size(), where + " continues a later lane");
+        }
+        check(record.receiveCount <= 1000000000, where + " has a garbled receive count");
+        engine.m_messages.push_back(std::move(record));
+    }
+}
+
+std::string saveRun(
+    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, const std::string& path)
+{
+    using nlohmann::json;
+    json events = json::array();
+    const EventLog& log = engine.log();
+    for (size_t i = 0; i < log.size(); ++i) {
+        const Event& e = log[i];
+        events.push_back({ e.time, e.message, e.actor, e.detail, e.queue, int(e.from), int(e.to), int(e.cause) });
+    }
+    json texts = json::array();
+    for (size_t i = 0; i < log.textCount(); ++i)
+        texts.push_back(log.text(uint32_t(i)));
+    json messages = json::array();
+    json extras = json::array();
+    for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
+        const MessageRecord& r = engine.message(lane);
+        messages.push_back({ r.idHi, r.idLo, r.body, r.sentAt, r.enqueuedAt, r.dueAt, r.firstReceiveAt, r.receivedAt,
+            r.receiveCount, r.queue, int(r.state), r.extra });
+    }
+    for (const MessageExtra& x : EngineAccess::extras(engine)) {
+        json attributes = json::array();
+        for (const auto& a : x.attributes)
+            attributes.push_back({ a.name, a.value.dataType, a.value.stringValue, a.value.binaryValue });
+        extras.push_back({ { "group", x.groupId }, { "dedup", x.deduplicationId }, { "sequence", x.sequenceNumber },
+            { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin },
+            { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes } });
+    }
+    const json run { { "format", kFormat }, { "version", kVersion }, { "title", title }, { "now", engine.now() },
+        { "actors", actorNames }, { "queues", EngineAccess::queues(engine) }, { "texts", texts }, { "events", events },
+        { "messages", messages }, { "extras", extras } };
+    const std::vector<uint8_t> bytes = json::to_cbor(run);
+    // Whole or nothing: write beside, then rename over.
+    const std::string temporary = path + ".part";
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        if (!out)
+            return "cannot write '" + path + "': " + std::strerror(errno);
+        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        out.flush();
+        if (!out) {
+            std::remove(temporary.c_str());
+            return "cannot write '" + path + "': " + std::strerror(errno);
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(temporary.c_str());
+        return "cannot write '" + path + "': " + why;
+    }
+    return {};
+}
+
+namespace {
+// nlohmann's CBOR reader recurses once per level of nesting and trusts a container's declared size (an array "of
+// 2^60 elements" throws from inside it even with exceptions off). This SAX handler in front of its DOM builder
+// stops the read at kMaxCborNesting levels and at any container that claims more elements than bytes remain.
+constexpr size_t kMaxCborNesting = 32;
+
+class BoundedCborSax {
+public:
+    BoundedCborSax(nlohmann::json& result, size_t bytes)
+        : m_dom(result, false)
+        , m_bytes(bytes)
+    {
+    }
+    using Json = nlohmann::json;
+    bool null() { return m_dom.null(); }
+    bool boolean(bool value) { return m_dom.boolean(value); }
+    bool number_integer(Json::number_integer_t value) { return m_dom.number_integer(value); }
+    bool number_unsigned(Json::number_unsigned_t value) { return m_dom.number_unsigned(value); }
+    bool number_float(Json::number_float_t value, const Json::string_t& text)
+    {
+        return m_dom.number_float(value, text);
+    }
+    bool string(Json::string_t& value) { return m_dom.string(value); }
+    bool binary(Json::binary_t& value) { return m_dom.binary(value); }
+    bool start_object(size_t elements) { return enter(elements) && m_dom.start_object(elements); }
+    bool key(Json::string_t& value) { return m_dom.key(value); }
+    bool end_object()
+    {
+        --m_depth;
+        return m_dom.end_object();
+    }
+    bool start_array(size_t elements) { return enter(elements) && m_dom.start_array(elements); }
+    bool end_array()
+    {
+        --m_depth;
+        return m_dom.end_array();
+    }
+    template <class Exception> bool parse_error(size_t position, const std::string& last, const Exception& error)
+    {
+        return m_dom.parse_error(position, last, error);
+    }
+
+private:
+    bool enter(size_t elements)
+    {
+        const bool sized = elements != static_cast<size_t>(-1); // -1: indefinite length
+        return ++m_depth <= kMaxCborNesting && (!sized || elements <= m_bytes);
+    }
+    nlohmann::detail::json_sax_dom_parser<Json> m_dom;
+    size_t m_bytes;
+    size_t m_depth = 0;
+};
+
+nlohmann::json parseCbor(const std::vector<uint8_t>& bytes)
+{
+    nlohmann::json result;
+    BoundedCborSax sax(result, bytes.size());
+    try {
+        if (nlohmann::json::sax_parse(bytes, &sax, nlohmann::json::input_format_t::cbor, true))
+            return result;
+    } catch (const nlohmann::json::exception&) {
+    }
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+}
+} // namespace
+
+std::variant<RecordedRun, std::string> readRun(const std::vector<uint8_t>& bytes, const std::string& path)
+{
+    const std::string notOurs = "'" + path + "' is not a Lifeline run file (or it is damaged)";
+    const auto run = parseCbor(bytes);
+    if (run.is_discarded() || !run.is_object() || !run.contains("format") || run["format"] != kFormat)
+        return notOurs;
+    const auto version = run.contains("version") && run["version"].is_number_integer() ? run["version"].get<int>() : 0;
+    if (version < 1 || version > kVersion)
+        return "'" + path + "' is a run file of another version (" + std::to_string(version) + ")";
+    RecordedRun out;
+    try {
+        out.actorNames = run.at("actors").get<std::vector<std::string>>();
+        if (version == 1) // actor 0 was SQS and the operator at once (see actorFromVersion1)
+            out.actorNames.insert(out.actorNames.begin(), "SQS");
+        out.engine = std::make_unique<Engine>();
+        EngineAccess::restore(*out.engine, run, out.actorNames.size(), version);
+        out.title = run.contains("title") && run["title"].is_string() ? run["title"].get<std::string>() : "";
+    } catch (const std::exception& e) {
+        std::string what = e.what();
+        if (const auto bracket = what.find("] "); what.starts_with("[json.exception") && bracket != std::string::npos)
+            what = what.substr(bracket + 2); // nlohmann's "[json.exception.type_error.302] type must be ..."
+        return notOurs + ": " + what;
+    }
+    return out;
+}
+
+std::variant<RecordedRun, std::string> openRun(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return "cannot read '" + path + "': " + std::strerror(errno);
+    const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return readRun(bytes, path);
+}
+
+} // namespace lifeline

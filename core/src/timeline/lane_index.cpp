@@ -1,0 +1,125 @@
+#include "lifeline/timeline/lane_index.h"
+
+#include <algorithm>
+
+namespace lifeline {
+
+bool LaneIndex::isActorWork(Cause cause)
+{
+    switch (cause) {
+    case Cause::PollStarted:
+    case Cause::PollEnded:
+    case Cause::ProcessingStarted:
+    case Cause::ProcessingFinished:
+    case Cause::ProcessingFailed:
+    case Cause::ConsumerCrashed:
+    case Cause::ConsumerRestarted:
+        return true;
+    default:
+        return false;
+    }
+}
+
+LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
+{
+    SyncResult result;
+    result.firstNewLane = laneCount();
+    result.firstNewActor = m_actorSteps.size();
+    const EventLog& log = engine.log();
+    const size_t end = log.size();
+    for (; m_read < end; ++m_read) {
+        const Event& e = log[m_read];
+        const uint32_t index = uint32_t(m_read);
+        const size_t word = m_read / 64;
+        if (word >= m_isLaneEvent.size()) {
+            m_isLaneEvent.push_back(0);
+            m_wordRank.push_back(uint32_t(m_laneEvents));
+        }
+        if (e.message != kNoMessage) {
+            while (laneCount() <= e.message) { // lanes appear in order; a new one starts empty
+                m_first.push_back(kNoEvent);
+                m_last.push_back(kNoEvent);
+                m_state.push_back(MessageState::None);
+            }
+            m_isLaneEvent[word] |= uint64_t(1) << (m_read % 64);
+            ++m_laneEvents;
+            m_links.push_back(kNoEvent);
+            if (m_last[e.message] == kNoEvent)
+                m_first[e.message] = index;
+            else
+                m_links[rank(m_last[e.message])] = index;
+            m_last[e.message] = index;
+            if (e.cause != Cause::RequestRefused)
+                m_state[e.message] = e.to;
+            if (e.cause == Cause::ProcessingStarted && e.duplicate())
+                ++m_duplicates[e.message];
+            if (e.message < result.firstNewLane)
+                result.changedLanes.push_back(e.message);
+        }
+        if (e.cause == Cause::RequestRefused && e.queue != kNoQueue) {
+            if (e.queue >= m_refusals.size())
+                m_refusals.resize(e.queue + 1);
+            m_refusals[e.queue].push_back(index);
+        }
+        if ((e.cause == Cause::OperatorAction || e.cause == Cause::Warning) && e.queue != kNoQueue) {
+            if (e.queue >= m_notes.size())
+                m_notes.resize(e.queue + 1);
+            m_notes[e.queue].push_back(index);
+        }
+        if (e.actor >= kFirstActor && isActorWork(e.cause)) {
+            while (m_actorSteps.size() <= e.actor)
+                m_actorSteps.push_back(std::make_unique<ChunkedVector<ActorStep, 12>>());
+            if (m_openPoll.size() <= e.actor)
+                m_openPoll.resize(e.actor + 1, -1);
+            const uint32_t time = uint32_t(std::min<TimeMs>(e.time, UINT32_MAX));
+            if (e.cause == Cause::PollStarted) {
+                m_openPoll[e.actor] = e.time; // stored as a step only when it ends
+            } else if (e.cause == Cause::PollEnded) {
+                // A receive answered at once (a short poll, or a long one that found messages) never opened a
+                // poll: it is a step of no length, so a real client that only short-polls still has a lane.
+                const TimeMs started = m_openPoll[e.actor] >= 0 ? m_openPoll[e.actor] : e.time;
+                const TimeMs length = std::min<TimeMs>(e.time - started, ActorStep::kNoLane - 1);
+                m_actorSteps[e.actor]->push_back(ActorStep(time, MessageIndex(length), e.cause));
+                m_openPoll[e.actor] = -1;
+            } else {
+                m_actorSteps[e.actor]->push_back(ActorStep(time, e.message, e.cause));
+            }
+        }
+        ++result.newEvents;
+    }
+    std::sort(result.changedLanes.begin(), result.changedLanes.end());
+    result.changedLanes.erase(
+        std::unique(result.changedLanes.begin(), result.changedLanes.end()), result.changedLanes.end());
+    return result;
+}
+
+size_t LaneIndex::firstStepAt(uint32_t actor, TimeMs time) const
+{
+    const auto& steps = *m_actorSteps[actor];
+    size_t low = 0, high = steps.size();
+    while (low < high) {
+        const size_t mid = (low + high) / 2;
+        if (TimeMs(steps[mid].time) < time)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
+}
+
+void LaneIndex::clear()
+{
+    *this = LaneIndex();
+}
+
+size_t LaneIndex::bytesUsed() const
+{
+    size_t bytes = m_first.capacity() * 4 + m_last.capacity() * 4 + m_state.capacity() + m_duplicates.size() * 32
+        + m_isLaneEvent.capacity() * 8 + m_wordRank.capacity() * 4 + m_links.capacity() * 4
+        + m_openPoll.capacity() * sizeof(TimeMs);
+    for (const auto& steps : m_actorSteps)
+        bytes += sizeof(*steps) + steps->capacity() * sizeof(ActorStep);
+    return bytes;
+}
+
+} // namespace lifeline

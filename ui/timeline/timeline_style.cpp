@@ -1,0 +1,61 @@
+#include "timeline/timeline_style.h"
+
+namespace lifeline::ui {
+
+namespace {
+void commonStates(TimelineStyle& s)
+{
+    // Okabe-Ito: orange, sky blue, blue, bluish green, vermillion, reddish purple, yellow, grey.
+    s.stateColor[size_t(MessageState::None)] = QColor(0, 0, 0, 0);
+    s.stateColor[size_t(MessageState::Delayed)] = QColor(0xE6, 0x9F, 0x00);
+    s.stateColor[size_t(MessageState::Visible)] = QColor(0x56, 0xB4, 0xE9);
+    s.stateColor[size_t(MessageState::InFlight)] = QColor(0x00, 0x72, 0xB2);
+    s.stateColor[size_t(MessageState::Deleted)] = QColor(0x00, 0x9E, 0x73);
+    s.stateColor[size_t(MessageState::DeadLettered)] = QColor(0xD5, 0x5E, 0x00);
+    s.stateColor[size_t(MessageState::Expired)] = QColor(0xCC, 0x79, 0xA7);
+    s.stateColor[size_t(MessageState::Purged)] = QColor(0x99, 0x99, 0x99);
+    s.stateColor[size_t(MessageState::Redriven)] = QColor(0xF0, 0xE4, 0x42);
+    s.statePattern.fill(Qt::NoBrush);
+    s.statePattern[size_t(MessageState::Delayed)] = Qt::BDiagPattern; // waiting: diagonal hatch
+    s.statePattern[size_t(MessageState::Visible)] = Qt::HorPattern; // available: horizontal lines
+    s.statePattern[size_t(MessageState::InFlight)] = Qt::NoBrush; // held: solid
+    s.polling = QColor(0x99, 0x99, 0x99);
+    s.working = QColor(0x00, 0x9E, 0x73);
+    s.failed = QColor(0xA0, 0x20, 0x60); // failed work: dark magenta, apart from the DLQ's vermillion
+    s.crash = QColor(0xD5, 0x2B, 0x1E);
+    s.duplicate = QColor(0xD5, 0x2B, 0x1E);
+}
+} // namespace
+
+TimelineStyle TimelineStyle::light()
+{
+    TimelineStyle s;
+    commonStates(s);
+    s.background = QColor(0xFF, 0xFF, 0xFF);
+    s.text = QColor(0x20, 0x20, 0x20);
+    s.grid = QColor(0xE4, 0xE4, 0xE4);
+    s.groupBackground = QColor(0xF2, 0xF2, 0xF2);
+    s.selection = QColor(0x00, 0x00, 0x00);
+    s.now = QColor(0xD5, 0x2B, 0x1E);
+    s.patternInk = QColor(255, 255, 255, 150);
+    s.mark = QColor(0x20, 0x20, 0x20);
+    return s;
+}
+
+TimelineStyle TimelineStyle::darkTheme()
+{
+    TimelineStyle s;
+    commonStates(s);
+    s.dark = true;
+    s.background = QColor(0x1E, 0x1F, 0x22);
+    s.text = QColor(0xE8, 0xE8, 0xE8);
+    s.grid = QColor(0x34, 0x36, 0x3A);
+    s.groupBackground = QColor(0x2A, 0x2C, 0x30);
+    s.selection = QColor(0xFF, 0xFF, 0xFF);
+    s.now = QColor(0xFF, 0x6B, 0x5E);
+    s.patternInk = QColor(0, 0, 0, 120);
+    s.mark = QColor(0xF0, 0xF0, 0xF0);
+    return s;
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,300 @@
+#include "timeline/timeline_view.h"
+
+#include "timeline/lane_history.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <QWheelEvent>
+
+namespace lifeline::ui {
+
+TimelineView::TimelineView(LaneModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_style(TimelineStyle::light())
+    , m_painter(*model, m_style)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(400, 200);
+    m_frame.axis.msPerPixel = 100;
+    // While a filter is on, new lanes and changed states are matched again (batched: once per model change).
+    const auto modelChanged = [this] {
+        if (m_painter.filter().active())
+            m_painter.refreshFilter();
+        update();
+    };
+    connect(model, &QAbstractItemModel::rowsInserted, this, modelChanged);
+    connect(model, &QAbstractItemModel::dataChanged, this, modelChanged);
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        m_frame.selected = kNoMessage;
+        m_frame.firstRow = 0;
+        update();
+    });
+}
+
+void TimelineView::setStyleSheetTheme(bool dark)
+{
+    m_style = dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    update();
+}
+
+void TimelineView::setNow(TimeMs now)
+{
+    m_frame.now = now;
+    if (m_follow) {
+        // Keep "now" at about nine tenths of the width; until the run fills the view, show it from 0.
+        const double span = timeWidth() * m_frame.axis.msPerPixel;
+        m_frame.axis.start = std::max<TimeMs>(0, now - TimeMs(span * 0.9));
+    }
+    emit viewChanged();
+    update();
+}
+
+void TimelineView::centreOn(TimeMs time)
+{
+    setFollowLive(false);
+    m_frame.axis.start = time - TimeMs(timeWidth() * m_frame.axis.msPerPixel / 2);
+    emit viewChanged();
+    update();
+}
+
+void TimelineView::setFilter(const LaneFilter& filter)
+{
+    m_painter.setFilter(filter);
+    m_frame.firstRow = 0;
+    update();
+}
+
+TimeMs TimelineView::measured() const
+{
+    if (m_frame.measureFrom < 0 || m_frame.measureTo < 0)
+        return -1;
+    return std::abs(m_frame.measureTo - m_frame.measureFrom);
+}
+
+TimeMs TimelineView::timeAt(double x) const
+{
+    TimeAxis axis = m_frame.axis;
+    axis.left = m_style.labelWidth;
+    return std::max<TimeMs>(0, axis.toTime(x));
+}
+
+void TimelineView::stepEvent(int direction)
+{
+    if (m_frame.selected == kNoMessage || !m_model->engine())
+        return;
+    const auto times = laneEventTimes(*m_model->engine(), m_model->lanes(), m_frame.selected);
+    const TimeMs centre = m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel / 2);
+    const TimeMs slack = TimeMs(m_frame.axis.msPerPixel); // within a pixel counts as "here"
+    if (direction > 0) {
+        const auto next = std::upper_bound(times.begin(), times.end(), centre + slack);
+        if (next != times.end())
+            centreOn(*next);
+    } else {
+        const auto previous = std::lower_bound(times.begin(), times.end(), centre - slack);
+        if (previous != times.begin())
+            centreOn(*std::prev(previous));
+    }
+}
+
+void TimelineView::fitAll()
+{
+    m_frame.axis.fit(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }), timeWidth());
+    emit viewChanged();
+    update();
+}
+
+void TimelineView::zoomAround(double x, double factor)
+{
+    TimeAxis axis = m_frame.axis;
+    axis.left = m_style.labelWidth;
+    axis.zoomAround(x, factor);
+    m_frame.axis.start = axis.start;
+    m_frame.axis.msPerPixel = axis.msPerPixel;
+    emit viewChanged();
+    update();
+}
+
+void TimelineView::panPixels(double dx)
+{
+    m_frame.axis.panPixels(dx);
+    setFollowLive(false);
+    emit viewChanged();
+    update();
+}
+
+void TimelineView::scrollRows(int rows)
+{
+    const int maxFirst = std::max(0, m_painter.totalRows() - m_painter.rowsVisible(rect()) + 1);
+    m_frame.firstRow = std::clamp(m_frame.firstRow + rows, 0, maxFirst);
+    update();
+}
+
+void TimelineView::setFollowLive(bool follow)
+{
+    if (m_follow == follow)
+        return;
+    m_follow = follow;
+    if (follow)
+        setNow(m_frame.now);
+    emit followLiveChanged(follow);
+}
+
+void TimelineView::select(MessageIndex lane)
+{
+    m_frame.selected = lane;
+    if (lane != kNoMessage) {
+        const int row = m_painter.rowOfLane(lane);
+        const int visible = m_painter.rowsVisible(rect()) - 2;
+        if (row >= 0 && (row < m_frame.firstRow || row >= m_frame.firstRow + visible))
+            m_frame.firstRow = std::max(0, row - visible / 2);
+    }
+    emit laneSelected(lane);
+    update();
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    m_painter.paint(p, rect(), m_frame);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* event)
+{
+    const double notches = event->angleDelta().y() / 120.0;
+    if (event->modifiers() & Qt::ControlModifier)
+        zoomAround(event->position().x(), std::pow(1.25, notches));
+    else if (event->modifiers() & Qt::ShiftModifier)
+        panPixels(notches * 60);
+    else
+        scrollRows(int(-notches * 3));
+    event->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() != Qt::Key_F)
+        m_lastKeyWasFit = false;
+    const double middle = m_style.labelWidth + timeWidth() / 2;
+    switch (event->key()) {
+    case Qt::Key_W:
+        zoomAround(middle, 1.5);
+        break;
+    case Qt::Key_S:
+        zoomAround(middle, 1 / 1.5);
+        break;
+    case Qt::Key_A:
+        panPixels(timeWidth() / 5);
+        break;
+    case Qt::Key_D:
+        panPixels(-timeWidth() / 5);
+        break;
+    case Qt::Key_F: {
+        // F centres the selection; F again (or with nothing selected) fits the whole run.
+        setFollowLive(false);
+        const auto times = m_frame.selected != kNoMessage && m_model->engine()
+            ? laneEventTimes(*m_model->engine(), m_model->lanes(), m_frame.selected)
+            : std::vector<TimeMs>();
+        if (!m_lastKeyWasFit && !times.empty()) {
+            const TimeMs end = std::max(times.back(), std::min(m_frame.now, times.back() + 1000));
+            m_frame.axis.fit(times.front() - 1000, end + 1000, timeWidth());
+            emit viewChanged();
+            update();
+        } else {
+            fitAll();
+        }
+        m_lastKeyWasFit = true;
+        event->accept();
+        return;
+    }
+    case Qt::Key_Period:
+        stepEvent(+1);
+        break;
+    case Qt::Key_Comma:
+        stepEvent(-1);
+        break;
+    case Qt::Key_Escape:
+        m_frame.measureFrom = m_frame.measureTo = -1;
+        select(kNoMessage);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* event)
+{
+    m_dragFrom = m_pressAt = event->position().toPoint();
+    // Shift+drag, or a drag on the ruler, measures a time range.
+    const bool onRuler = m_pressAt.y() < m_style.rulerHeight && m_pressAt.x() > m_style.labelWidth;
+    if (event->button() == Qt::LeftButton && ((event->modifiers() & Qt::ShiftModifier) || onRuler)) {
+        m_measuring = true;
+        m_frame.measureFrom = m_frame.measureTo = timeAt(m_pressAt.x());
+        update();
+        return;
+    }
+    m_dragging = true;
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_measuring) {
+        m_frame.measureTo = timeAt(event->position().x());
+        update();
+        return;
+    }
+    if (m_dragging && (event->buttons() & (Qt::LeftButton | Qt::MiddleButton | Qt::RightButton))) {
+        const QPoint now = event->position().toPoint();
+        if ((now - m_pressAt).manhattanLength() > 3) {
+            panPixels(now.x() - m_dragFrom.x());
+            scrollRows((m_dragFrom.y() - now.y()) / m_style.rowHeight);
+            if ((m_dragFrom.y() - now.y()) / m_style.rowHeight != 0)
+                m_dragFrom.setY(now.y());
+            m_dragFrom.setX(now.x());
+        }
+    }
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* event)
+{
+    const bool click = (event->position().toPoint() - m_pressAt).manhattanLength() <= 3;
+    m_dragging = false;
+    if (m_measuring) {
+        m_measuring = false;
+        if (click)
+            m_frame.measureFrom = m_frame.measureTo = -1;
+        update();
+        return;
+    }
+    if (!click || event->button() != Qt::LeftButton)
+        return;
+    // A click anywhere on an actor's row (its name or its lane) is about that actor.
+    if (const auto row = m_painter.rowUnder(rect(), m_frame, event->position().toPoint());
+        row && row->kind == LaneModel::ActorRow) {
+        emit actorClicked(row->id);
+        return;
+    }
+    const auto hit = m_painter.hit(rect(), m_frame, event->position().toPoint());
+    select(hit && hit->row.kind == LaneModel::MessageRow ? MessageIndex(hit->row.id) : kNoMessage);
+}
+
+bool TimelineView::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        if (const auto hit = m_painter.hit(rect(), m_frame, help->pos()))
+            QToolTip::showText(help->globalPos(), hit->text, this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+} // namespace lifeline::ui

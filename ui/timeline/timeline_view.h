@@ -1,0 +1,71 @@
+// The timeline widget: paints through TimelinePainter and owns the view state (zoom, pan, scroll, selection,
+// follow-live). Interaction follows the lane viewers people know (timeline-ux.md): Ctrl+wheel or W/S zoom around
+// the cursor, A/D or drag pan, wheel scrolls lanes, F fits the run, Esc clears the selection, hover explains.
+#pragma once
+
+#include "timeline/timeline_painter.h"
+
+#include <QWidget>
+
+namespace lifeline::ui {
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineView(LaneModel* model, QWidget* parent = nullptr);
+
+    const TimelineFrame& frame() const { return m_frame; }
+    void setStyleSheetTheme(bool dark);
+    const TimelineStyle& timelineStyle() const { return m_style; }
+    const TimelinePainter& painter() const { return m_painter; }
+    TimeMs timeAt(double x) const;
+
+    void setNow(TimeMs now); // also keeps "now" in view while following live
+    void setRunEnd(TimeMs end) { m_runEnd = end; }
+    void fitAll();
+    void zoomAround(double x, double factor);
+    void panPixels(double dx); // a manual pan: stops following live
+    void scrollRows(int rows);
+    bool followingLive() const { return m_follow; }
+    void setFollowLive(bool follow);
+    void select(MessageIndex lane);
+    void centreOn(TimeMs time); // a manual move: stops following live
+    void setFilter(const LaneFilter& filter);
+    TimeMs measured() const; // the measured range's length, or -1
+    TimeMs visibleFrom() const { return m_frame.axis.start; }
+    TimeMs visibleTo() const { return m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel); }
+    MessageIndex selected() const { return m_frame.selected; }
+
+signals:
+    void laneSelected(lifeline::MessageIndex lane); // kNoMessage when cleared
+    void actorClicked(uint32_t actor); // a click on an actor's lane (the window crashes or restarts a consumer)
+    void followLiveChanged(bool following);
+    void viewChanged(); // zoom, pan or "now" moved the visible window
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    double timeWidth() const { return std::max(1, width() - m_style.labelWidth); }
+    void stepEvent(int direction); // `.` and `,`: the selected lane's next or previous event
+
+    LaneModel* m_model;
+    TimelineStyle m_style;
+    TimelinePainter m_painter;
+    TimelineFrame m_frame;
+    TimeMs m_runEnd = 0;
+    bool m_follow = true;
+    bool m_dragging = false;
+    bool m_lastKeyWasFit = false;
+    bool m_measuring = false;
+    QPoint m_dragFrom;
+    QPoint m_pressAt;
+};
+
+} // namespace lifeline::ui

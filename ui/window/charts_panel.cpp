@@ -1,0 +1,98 @@
+#include "window/charts_panel.h"
+
+#include "timeline/timeline_style.h"
+
+#include <QHBoxLayout>
+
+namespace lifeline::ui {
+
+ChartsPanel::ChartsPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_depth(createDepthChart(this))
+    , m_activity(createDepthChart(this))
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_depth, 3);
+    layout->addWidget(m_activity, 2);
+    m_depth->setTitle(tr("Queue depth (peak per bucket)"));
+    m_activity->setTitle(tr("Empty receives and duplicates (per bucket)"));
+    setMinimumHeight(160);
+}
+
+void ChartsPanel::setSource(const Engine* engine, const DepthSeries* series)
+{
+    m_engine = engine;
+    m_series = series;
+    m_drawnEvents = SIZE_MAX;
+    sync();
+}
+
+void ChartsPanel::sync()
+{
+    if (!m_engine || !m_series)
+        return;
+    // Redraw when something happened, or when "now" moved a bucket on (the lines reach up to now).
+    if (m_drawnEvents == m_engine->log().size() && m_engine->now() - m_drawnAt < m_series->bucketMs())
+        return;
+    m_drawnEvents = m_engine->log().size();
+    m_drawnAt = m_engine->now();
+    const auto& buckets = m_series->buckets();
+    const double step = double(m_series->bucketMs()) / 1000.0;
+    const TimelineStyle style = TimelineStyle::light();
+    std::vector<ChartSeries> depth {
+        { tr("visible"), style.stateColor[size_t(MessageState::Visible)], {} },
+        { tr("in flight"), style.stateColor[size_t(MessageState::InFlight)], {} },
+        { tr("delayed"), style.stateColor[size_t(MessageState::Delayed)], {} },
+        { tr("in DLQs"), style.stateColor[size_t(MessageState::DeadLettered)], {} },
+    };
+    std::vector<ChartSeries> activity {
+        { tr("empty receives"), style.polling, {} },
+        { tr("duplicates"), style.duplicate, {} },
+    };
+    for (auto& s : depth)
+        s.points.reserve(buckets.size());
+    for (auto& s : activity)
+        s.points.reserve(buckets.size());
+    for (size_t i = 0; i < buckets.size(); ++i) {
+        const double x = double(i) * step;
+        const auto& b = buckets[i];
+        depth[0].points.emplace_back(x, b.visible);
+        depth[1].points.emplace_back(x, b.inFlight);
+        depth[2].points.emplace_back(x, b.delayed);
+        depth[3].points.emplace_back(x, b.deadLetter);
+        activity[0].points.emplace_back(x, b.emptyReceives);
+        activity[1].points.emplace_back(x, b.duplicates);
+    }
+    // The depth holds from the last event until now.
+    const double now = double(m_engine->now()) / 1000.0;
+    if (!buckets.empty() && now > double(buckets.size()) * step) {
+        const DepthSample last = m_series->current();
+        depth[0].points.emplace_back(now, last.visible);
+        depth[1].points.emplace_back(now, last.inFlight);
+        depth[2].points.emplace_back(now, last.delayed);
+        depth[3].points.emplace_back(now, last.deadLetter);
+    }
+    m_depth->setSeries(depth);
+    m_activity->setSeries(activity);
+}
+
+void ChartsPanel::setTimeRange(TimeMs from, TimeMs to)
+{
+    m_depth->setTimeRange(from, to);
+    m_activity->setTimeRange(from, to);
+}
+
+void ChartsPanel::setHighlight(TimeMs from, TimeMs to)
+{
+    m_depth->setHighlight(from, to);
+    m_activity->setHighlight(from, to);
+}
+
+void ChartsPanel::setDark(bool dark)
+{
+    m_depth->setDark(dark);
+    m_activity->setDark(dark);
+}
+
+} // namespace lifeline::ui

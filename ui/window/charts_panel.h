@@ -1,0 +1,38 @@
+// Two charts under the timeline: queue depth by state (visible, in flight, delayed, in DLQs) and activity (empty
+// receives and duplicate processing per bucket). Drawn from a DepthSeries (the overview's: one read of the log for
+// both), which keeps at most ~500 buckets (each keeping its peak), handed to the charts as one bulk replace.
+#pragma once
+
+#include "window/depth_chart.h"
+#include "lifeline/depth_series.h"
+
+#include <QWidget>
+
+namespace lifeline::ui {
+
+class ChartsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartsPanel(QWidget* parent = nullptr);
+
+    // The series is read (synced) by its owner; the panel redraws from it when the log has grown.
+    void setSource(const Engine* engine, const DepthSeries* series);
+    void sync();
+    void setTimeRange(TimeMs from, TimeMs to);
+    void setHighlight(TimeMs from, TimeMs to);
+    void setDark(bool dark);
+
+    const DepthSeries& series() const { return *m_series; }
+    DepthChart* depthChart() const { return m_depth; }
+    DepthChart* activityChart() const { return m_activity; }
+
+private:
+    const Engine* m_engine = nullptr;
+    const DepthSeries* m_series = nullptr;
+    DepthChart* m_depth;
+    DepthChart* m_activity;
+    size_t m_drawnEvents = SIZE_MAX;
+    TimeMs m_drawnAt = 0;
+};
+
+} // namespace lifeline::ui

@@ -1,0 +1,271 @@
+#include "window/consumer_tiles.h"
+
+#include "lifeline/sim/duration.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+namespace lifeline::ui {
+
+namespace {
+constexpr int kTileWidth = 168;
+constexpr int kTileHeight = 58;
+constexpr int kGap = 6;
+
+QString stateName(const sim::ConsumerStatus& tile)
+{
+    if (tile.lambda) { // a Lambda poller: its batch is invoked, or waits for a slot; its "crash" is a failing invoke
+        if (tile.state == sim::ConsumerState::Crashed)
+            return ConsumerTiles::tr("will fail");
+        if (tile.throttled)
+            return ConsumerTiles::tr("throttled");
+        if (tile.state == sim::ConsumerState::Working)
+            return ConsumerTiles::tr("invoked");
+    }
+    switch (tile.state) {
+    case sim::ConsumerState::Idle:
+        return ConsumerTiles::tr("idle");
+    case sim::ConsumerState::Polling:
+        return ConsumerTiles::tr("polling");
+    case sim::ConsumerState::Working:
+        return ConsumerTiles::tr("working");
+    case sim::ConsumerState::Crashed:
+        return ConsumerTiles::tr("crashed");
+    }
+    return {};
+}
+} // namespace
+
+ConsumerTiles::ConsumerTiles(QWidget* parent)
+    : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+    setAccessibleName(tr("Consumers"));
+    setToolTip(tr("Click a consumer to crash it; click again to restart it. Arrows choose, Space toggles."));
+}
+
+void ConsumerTiles::setSimulation(sim::Simulation* simulation)
+{
+    m_simulation = simulation;
+    m_focus = 0;
+    sync();
+}
+
+void ConsumerTiles::setTimelineStyle(const TimelineStyle& style)
+{
+    m_style = style;
+    update();
+}
+
+void ConsumerTiles::sync()
+{
+    const size_t before = shown().size();
+    m_tiles = m_simulation ? m_simulation->consumers() : std::vector<sim::ConsumerStatus> {};
+    if (shown().size() != before)
+        updateGeometry();
+    update();
+}
+
+std::vector<size_t> ConsumerTiles::shown() const
+{
+    std::vector<size_t> out;
+    for (size_t i = 0; i < m_tiles.size(); ++i)
+        if (!m_tiles[i].removed)
+            out.push_back(i);
+    return out;
+}
+
+int ConsumerTiles::columns(int width) const
+{
+    return std::max(1, (width - kGap) / (kTileWidth + kGap));
+}
+
+int ConsumerTiles::heightForWidth(int width) const
+{
+    const int count = int(shown().size());
+    const int rows = std::max(1, (count + columns(width) - 1) / columns(width));
+    return kGap + rows * (kTileHeight + kGap);
+}
+
+QSize ConsumerTiles::sizeHint() const
+{
+    return QSize(2 * (kTileWidth + kGap) + kGap, heightForWidth(2 * kTileWidth));
+}
+
+QRect ConsumerTiles::tileRect(size_t index) const
+{
+    const auto order = shown();
+    const auto at = std::find(order.begin(), order.end(), index);
+    if (at == order.end())
+        return {};
+    const int position = int(at - order.begin());
+    const int cols = columns(width());
+    const int tileWidth = std::max(kTileWidth, (width() - kGap) / cols - kGap);
+    return QRect(kGap + (position % cols) * (tileWidth + kGap), kGap + (position / cols) * (kTileHeight + kGap),
+        tileWidth, kTileHeight);
+}
+
+int ConsumerTiles::tileAt(QPoint point) const
+{
+    for (size_t index : shown())
+        if (tileRect(index).contains(point))
+            return int(index);
+    return -1;
+}
+
+void ConsumerTiles::toggle(size_t index)
+{
+    if (!m_simulation || index >= m_tiles.size() || m_tiles[index].removed)
+        return;
+    const bool crash = m_tiles[index].state != sim::ConsumerState::Crashed;
+    const bool done = crash ? m_simulation->crashConsumer(index) : m_simulation->restartConsumer(index);
+    sync();
+    if (done)
+        emit toggled(index, crash);
+}
+
+void ConsumerTiles::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.fillRect(rect(), palette().window());
+    const auto order = shown();
+    if (order.empty()) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect().adjusted(kGap, kGap, -kGap, -kGap), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+            m_simulation ? tr("No consumers. Add one with the + button.") : tr("No simulation running."));
+        return;
+    }
+    const TimeMs now = m_simulation ? m_simulation->now() : 0;
+    const QFont base = font();
+    QFont bold = base;
+    bold.setBold(true);
+    for (size_t position = 0; position < order.size(); ++position) {
+        const auto& tile = m_tiles[order[position]];
+        const QRect r = tileRect(order[position]);
+        QColor accent;
+        switch (tile.state) {
+        case sim::ConsumerState::Working:
+            accent = m_style.stateColor[size_t(MessageState::InFlight)];
+            break;
+        case sim::ConsumerState::Crashed:
+            accent = m_style.crash;
+            break;
+        default:
+            accent = m_style.polling;
+        }
+        QColor fill = palette().color(QPalette::Base);
+        if (tile.state == sim::ConsumerState::Crashed)
+            fill = m_style.dark ? QColor(0x4A, 0x20, 0x1C) : QColor(0xFB, 0xE3, 0xE0);
+        p.setPen(Qt::NoPen);
+        p.setBrush(fill);
+        p.drawRoundedRect(r, 5, 5);
+        p.setBrush(accent);
+        p.drawRoundedRect(QRect(r.left(), r.top(), 6, r.height()), 3, 3);
+        if (hasFocus() && position == m_focus) {
+            p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 5, 5);
+        }
+        const QRect text = r.adjusted(14, 5, -6, -5);
+        p.setPen(palette().color(QPalette::Text));
+        p.setFont(bold);
+        p.drawText(text, Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(tile.name));
+        p.setFont(base);
+        p.setPen(accent);
+        p.drawText(text, Qt::AlignRight | Qt::AlignTop, stateName(tile));
+        p.setPen(palette().color(QPalette::Text));
+        QString holding;
+        if (tile.state == sim::ConsumerState::Crashed)
+            holding = tile.lambda ? tr("its next invocation fails;\nclick to cancel") : tr("click to restart");
+        else if (tile.lambda && tile.throttled)
+            holding = tr("%1 received, waiting\nfor a free slot").arg(tile.waiting);
+        else if (tile.holding != kNoMessage) {
+            const std::string id = m_simulation->engine().message(tile.holding).messageId().substr(0, 8);
+            const TimeMs left = tile.visibleAgainAt - now;
+            holding = tr("holds %1").arg(QString::fromStdString(id));
+            if (tile.lambda && tile.waiting > 0)
+                holding += tr(" +%1").arg(tile.waiting);
+            if (left >= 0)
+                holding += QLatin1Char('\n')
+                    + tr("visible again in %1").arg(QString::fromStdString(sim::formatDuration(left)));
+            else
+                holding += QLatin1Char('\n') + tr("its timeout has passed");
+        } else
+            holding = tile.waiting ? tr("%n received, waiting", nullptr, int(tile.waiting)) : tr("holds nothing");
+        p.drawText(text.adjusted(0, 17, 0, 0), Qt::AlignLeft | Qt::AlignTop, holding);
+    }
+}
+
+void ConsumerTiles::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    const int index = tileAt(event->position().toPoint());
+    if (index < 0)
+        return;
+    const auto order = shown();
+    m_focus = size_t(std::find(order.begin(), order.end(), size_t(index)) - order.begin());
+    toggle(size_t(index));
+}
+
+void ConsumerTiles::keyPressEvent(QKeyEvent* event)
+{
+    const auto order = shown();
+    if (order.empty())
+        return QWidget::keyPressEvent(event);
+    switch (event->key()) {
+    case Qt::Key_Left:
+    case Qt::Key_Up:
+        m_focus = m_focus == 0 ? order.size() - 1 : m_focus - 1;
+        update();
+        return;
+    case Qt::Key_Right:
+    case Qt::Key_Down:
+        m_focus = (m_focus + 1) % order.size();
+        update();
+        return;
+    case Qt::Key_Space:
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        toggle(order[std::min(m_focus, order.size() - 1)]);
+        return;
+    default:
+        QWidget::keyPressEvent(event);
+    }
+}
+
+bool ConsumerTiles::event(QEvent* event)
+{
+    // With a tile focused, arrows and Space act on the tiles, not the window's step and play shortcuts.
+    if (event->type() == QEvent::ShortcutOverride) {
+        const int key = static_cast<QKeyEvent*>(event)->key();
+        if (key == Qt::Key_Left || key == Qt::Key_Right || key == Qt::Key_Up || key == Qt::Key_Down
+            || key == Qt::Key_Space) {
+            event->accept();
+            return true;
+        }
+    }
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const int index = tileAt(help->pos());
+        if (index >= 0) {
+            const auto& tile = m_tiles[size_t(index)];
+            QToolTip::showText(help->globalPos(),
+                tile.state == sim::ConsumerState::Crashed
+                    ? tr("%1 is down. Click to restart it.").arg(QString::fromStdString(tile.name))
+                    : tr("Click to crash %1: what it holds is not deleted and comes back when its visibility "
+                         "timeout ends.")
+                          .arg(QString::fromStdString(tile.name)),
+                this);
+            return true;
+        }
+    }
+    return QWidget::event(event);
+}
+
+} // namespace lifeline::ui

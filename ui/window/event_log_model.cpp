@@ -1,0 +1,205 @@
+#include "window/event_log_model.h"
+
+#include "lifeline/event_text.h"
+#include "lifeline/sim/duration.h"
+
+#include <algorithm>
+
+namespace lifeline::ui {
+
+EventLogModel::EventLogModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void EventLogModel::setEngine(const Engine* engine, std::vector<std::string> actorNames)
+{
+    beginResetModel();
+    m_engine = engine;
+    m_actorNames = std::move(actorNames);
+    m_synced = 0;
+    m_rows.clear();
+    endResetModel();
+    sync();
+}
+
+void EventLogModel::sync()
+{
+    if (!m_engine)
+        return;
+    const size_t size = m_engine->log().size();
+    if (size <= m_synced)
+        return;
+    if (!m_filtered) {
+        beginInsertRows({}, int(m_synced), int(size) - 1);
+        m_synced = size;
+        endInsertRows();
+        return;
+    }
+    std::vector<uint32_t> added;
+    for (size_t e = m_synced; e < size; ++e)
+        if (matches(e))
+            added.push_back(uint32_t(e));
+    m_synced = size;
+    if (added.empty())
+        return;
+    beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + added.size()) - 1);
+    m_rows.insert(m_rows.end(), added.begin(), added.end());
+    endInsertRows();
+}
+
+void EventLogModel::setFilter(const QString& text, MessageIndex lane)
+{
+    beginResetModel();
+    m_text = text.trimmed();
+    m_needle = m_text.toLower().toStdString();
+    m_needleCouldBeId = !m_needle.empty() && std::all_of(m_needle.begin(), m_needle.end(), [](char c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || c == '-';
+    });
+    m_lane = lane;
+    m_filtered = !m_text.isEmpty() || lane != kNoMessage;
+    m_rows.clear();
+    if (m_filtered)
+        for (size_t e = 0; e < m_synced; ++e)
+            if (matches(e))
+                m_rows.push_back(uint32_t(e));
+    endResetModel();
+}
+
+bool EventLogModel::matches(size_t event) const
+{
+    const Event& e = m_engine->log()[event];
+    if (m_lane != kNoMessage) {
+        // The message's events in every queue it went through (a DLQ lane is the same message).
+        if (e.message == kNoMessage || m_engine->firstLaneOf(e.message) != m_engine->firstLaneOf(m_lane))
+            return false;
+    }
+    if (m_needle.empty())
+        return true;
+    // A filter over a million events stays quick: the engine's strings are searched as they are, and a message id
+    // is formatted only when the filter could be part of one.
+    const auto has = [this](std::string_view haystack) {
+        return std::search(haystack.begin(), haystack.end(), m_needle.begin(), m_needle.end(), [](char a, char b) {
+            return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+        }) != haystack.end();
+    };
+    const QueueIndex queue = e.queue != kNoQueue ? e.queue
+        : e.message != kNoMessage                ? m_engine->message(e.message).queue
+                                                 : kNoQueue;
+    if (queue != kNoQueue && has(m_engine->queueInfo(queue).name))
+        return true;
+    if (has(toString(e.cause)))
+        return true;
+    if (has(actorName(m_actorNames, e.actor)))
+        return true;
+    switch (e.cause) {
+    case lifeline::Cause::RequestRefused:
+    case lifeline::Cause::AttributesChanged:
+    case lifeline::Cause::Warning:
+    case lifeline::Cause::OperatorAction:
+        if (e.textIndex() < m_engine->log().textCount() && has(m_engine->log().text(e.textIndex())))
+            return true;
+        break;
+    default:
+        break;
+    }
+    return m_needleCouldBeId && e.message != kNoMessage && has(m_engine->message(e.message).messageId());
+}
+
+int EventLogModel::rowOfEvent(size_t event) const
+{
+    if (event >= m_synced)
+        return -1;
+    if (!m_filtered)
+        return int(event);
+    const auto at = std::lower_bound(m_rows.begin(), m_rows.end(), uint32_t(event));
+    return at != m_rows.end() && *at == event ? int(at - m_rows.begin()) : -1;
+}
+
+int EventLogModel::firstRowOfLane(MessageIndex lane) const
+{
+    if (!m_engine || lane == kNoMessage)
+        return -1;
+    const int rows = rowCount();
+    for (int row = 0; row < rows; ++row)
+        if (m_engine->log()[eventAt(row)].message == lane)
+            return row;
+    return -1;
+}
+
+int EventLogModel::rowCount(const QModelIndex& parent) const
+{
+    if (parent.isValid())
+        return 0;
+    return m_filtered ? int(m_rows.size()) : int(m_synced);
+}
+
+int EventLogModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString EventLogModel::text(size_t event, int column) const
+{
+    const Event& e = m_engine->log()[event];
+    switch (column) {
+    case Time:
+        return QString::fromStdString(sim::formatDuration(e.time));
+    case Queue:
+        return e.queue == kNoQueue ? (e.message != kNoMessage
+                       ? QString::fromStdString(m_engine->queueInfo(m_engine->message(e.message).queue).name)
+                       : QString())
+                                   : QString::fromStdString(m_engine->queueInfo(e.queue).name);
+    case Message:
+        return e.message == kNoMessage ? QString()
+                                       : QString::fromStdString(m_engine->message(e.message).messageId().substr(0, 8));
+    case From:
+    case To: {
+        // Events that change no state (an actor's work, a refusal) leave both columns empty.
+        const bool changes = e.from != e.to || e.cause == lifeline::Cause::VisibilityChanged
+            || e.cause == lifeline::Cause::DelayChanged;
+        return changes ? QString::fromLatin1(toString(column == From ? e.from : e.to)) : QString();
+    }
+    case Cause:
+        return QString::fromLatin1(toString(e.cause));
+    case Actor:
+        return QString::fromStdString(actorName(m_actorNames, e.actor));
+    case Detail:
+        return QString::fromStdString(eventDetail(*m_engine, e));
+    }
+    return {};
+}
+
+QVariant EventLogModel::data(const QModelIndex& index, int role) const
+{
+    if (!m_engine || !index.isValid() || index.row() >= rowCount())
+        return {};
+    const size_t event = eventAt(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return text(event, index.column());
+    case Qt::ToolTipRole:
+        return index.column() == Detail ? text(event, Detail) : QVariant();
+    case Qt::TextAlignmentRole:
+        return index.column() == Time ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case EventRole:
+        return qulonglong(event);
+    case LaneRole:
+        return uint(m_engine->log()[event].message);
+    case TimeRole:
+        return qlonglong(m_engine->log()[event].time);
+    default:
+        return {};
+    }
+}
+
+QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    static const char* const kNames[] = { QT_TR_NOOP("time"), QT_TR_NOOP("queue"), QT_TR_NOOP("message"),
+        QT_TR_NOOP("from"), QT_TR_NOOP("to"), QT_TR_NOOP("cause"), QT_TR_NOOP("actor"), QT_TR_NOOP("detail") };
+    return section >= 0 && section < ColumnCount ? tr(kNames[section]) : QVariant();
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,94 @@
+#include "window/live_driver.h"
+
+namespace lifeline::ui {
+
+namespace {
+constexpr int kFrameMs = 33;
+constexpr qint64 kWorkBudgetMs = 12; // simulation work allowed per frame
+} // namespace
+
+LiveDriver::LiveDriver(sim::Simulation* simulation, LaneModel* model, QObject* parent)
+    : QObject(parent)
+    , m_simulation(simulation)
+    , m_model(model)
+{
+    m_timer.setInterval(kFrameMs);
+    connect(&m_timer, &QTimer::timeout, this, &LiveDriver::frame);
+}
+
+void LiveDriver::setSimulation(sim::Simulation* simulation)
+{
+    pause();
+    m_simulation = simulation;
+    emit simulationChanged();
+}
+
+void LiveDriver::play()
+{
+    if (!m_simulation || playing())
+        return;
+    m_wall.start();
+    m_carry = 0;
+    m_timer.start();
+    emit playingChanged(true);
+}
+
+void LiveDriver::pause()
+{
+    if (!playing())
+        return;
+    m_timer.stop();
+    emit playingChanged(false);
+}
+
+void LiveDriver::setSpeed(double speed)
+{
+    m_speed = std::clamp(speed, 0.1, 100000.0);
+}
+
+void LiveDriver::advanceBy(TimeMs virtualMs)
+{
+    if (!m_simulation)
+        return;
+    m_simulation->advanceTo(std::min(m_simulation->now() + virtualMs, m_simulation->duration()));
+    m_model->sync();
+    emit advanced(m_simulation->now());
+}
+
+void LiveDriver::step()
+{
+    if (!m_simulation)
+        return;
+    pause();
+    const TimeMs next = m_simulation->nextEventTime();
+    if (next == INT64_MAX || next > m_simulation->duration())
+        return;
+    advanceBy(std::max<TimeMs>(0, next - m_simulation->now()));
+}
+
+void LiveDriver::frame()
+{
+    const qint64 wall = m_wall.restart();
+    m_carry += double(wall) * m_speed;
+    TimeMs target = m_simulation->now() + TimeMs(m_carry);
+    m_carry -= double(TimeMs(m_carry));
+    target = std::min(target, m_simulation->duration());
+    // Advance in slices so one frame never holds the window for long; what is left over is dropped (the clock
+    // slows down) and the UI is told it is lagging.
+    QElapsedTimer work;
+    work.start();
+    const TimeMs slice = std::max<TimeMs>(1, TimeMs(m_speed * 2));
+    while (m_simulation->now() < target && work.elapsed() < kWorkBudgetMs)
+        m_simulation->advanceTo(std::min(target, m_simulation->now() + slice));
+    const bool lagging = m_simulation->now() < target;
+    if (lagging != m_lagging) {
+        m_lagging = lagging;
+        emit laggingChanged(lagging);
+    }
+    m_model->sync();
+    emit advanced(m_simulation->now());
+    if (m_simulation->now() >= m_simulation->duration())
+        pause();
+}
+
+} // namespace lifeline::ui

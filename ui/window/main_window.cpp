@@ -1,0 +1,539 @@
+#include "window/main_window.h"
+
+#include "window/charts_panel.h"
+#include "window/consumer_tiles.h"
+#include "net/endpoint_server.h"
+#include "window/event_log_panel.h"
+#include "timeline/lane_history.h"
+#include "timeline/lane_model.h"
+#include "window/lesson_picker.h"
+#include "lifeline/engine.h"
+#include "lifeline/sim/duration.h"
+#include "lifeline/sim/lessons.h"
+#include "lifeline/sim/simulation.h"
+#include "window/live_driver.h"
+#include "timeline/overview_strip.h"
+#include "window/queue_controls.h"
+#include "window/send_message_dialog.h"
+#include "window/theme.h"
+#include "timeline/timeline_view.h"
+
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace lifeline::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_model(new LaneModel(this))
+    , m_timeline(new TimelineView(m_model, this))
+    , m_overview(new OverviewStrip(this))
+    , m_details(new QTextBrowser(this))
+    , m_driver(new LiveDriver(nullptr, m_model, this))
+    , m_lesson(new QLabel(this))
+    , m_summary(new QLabel(this))
+    , m_clock(new QLabel(this))
+    , m_history(new QLabel(this))
+    , m_fixButton(new QPushButton(tr("Apply the &fix"), this))
+    , m_controls(new QueueControls(this))
+    , m_tiles(new ConsumerTiles(this))
+    , m_charts(new ChartsPanel(this))
+    , m_eventLog(new EventLogPanel(this))
+{
+    setWindowTitle(tr("Lifeline"));
+    auto* timelineColumn = new QWidget(this);
+    auto* timelineLayout = new QVBoxLayout(timelineColumn);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->setSpacing(0);
+    timelineLayout->addWidget(m_overview);
+    timelineLayout->addWidget(m_timeline, 1);
+    setCentralWidget(timelineColumn);
+    m_history->setToolTip(tr("What this run's engine remembers. The window keeps every message and event, so any "
+                             "moment can be scrolled back to; a headless endpoint keeps only --history."));
+    statusBar()->addPermanentWidget(m_history);
+    statusBar()->addPermanentWidget(m_clock);
+    buildDocks();
+    buildToolbar();
+    buildMenus();
+    // Roomy by default, but never bigger than the screen (high-DPI scaling shrinks it in logical pixels).
+    QSize size(1440, 900);
+    if (const QScreen* where = screen())
+        size = size.boundedTo(where->availableGeometry().size() * 0.94);
+    resize(size);
+
+    connect(m_driver, &LiveDriver::advanced, this, [this](TimeMs now) {
+        m_timeline->setNow(now);
+        if (m_timeline->selected() != kNoMessage)
+            showDetails(m_timeline->selected());
+        refresh();
+    });
+    connect(m_driver, &LiveDriver::playingChanged, this,
+        [this](bool playing) { m_play->setText(playing ? tr("Pause") : tr("Play")); });
+    connect(m_driver, &LiveDriver::laggingChanged, this, [this](bool lagging) {
+        if (lagging)
+            say(tr("The simulation cannot keep up with this speed: time runs slower."));
+    });
+    connect(m_timeline, &TimelineView::followLiveChanged, this, [this](bool on) { m_follow->setChecked(on); });
+    connect(m_timeline, &TimelineView::viewChanged, this, [this] {
+        m_overview->setWindow(m_timeline->visibleFrom(), m_timeline->visibleTo());
+        m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
+    });
+    connect(m_overview, &OverviewStrip::timeRequested, m_timeline, &TimelineView::centreOn);
+    connect(m_timeline, &TimelineView::laneSelected, this, [this](MessageIndex lane) {
+        showDetails(lane);
+        m_eventLog->showLane(lane);
+    });
+    connect(m_timeline, &TimelineView::actorClicked, this, &MainWindow::toggleConsumerOfActor);
+    connect(m_eventLog, &EventLogPanel::eventActivated, this, [this](MessageIndex lane, TimeMs time) {
+        if (lane != kNoMessage && lane != m_timeline->selected()) {
+            const QSignalBlocker block(m_timeline); // the log chose it: no echo back to the log
+            m_timeline->select(lane);
+            showDetails(lane);
+        }
+        m_timeline->centreOn(time);
+    });
+    connect(m_tiles, &ConsumerTiles::toggled, this, [this](size_t index, bool crashed) {
+        const auto tile = m_simulation->consumers()[index];
+        const QString name = QString::fromStdString(tile.name);
+        if (tile.lambda)
+            say(crashed ? tr("%1: its next invocation fails, and its whole batch comes back after the visibility "
+                             "timeout.")
+                              .arg(name)
+                        : tr("%1: its next invocation runs as usual.").arg(name));
+        else
+            say(crashed ? tr("%1 crashed: what it held comes back when its visibility timeout ends.").arg(name)
+                        : tr("%1 restarted.").arg(name));
+        m_model->sync();
+        m_timeline->update();
+        refresh();
+    });
+    connect(m_controls, &QueueControls::applied, this, [this](const QString& what) {
+        say(what);
+        m_model->sync();
+        m_timeline->update();
+        refresh();
+    });
+    connect(m_controls, &QueueControls::refused, this, [this](const QString& error) {
+        say(error, 12000);
+        m_model->sync();
+        m_timeline->update();
+    });
+    connect(m_controls, &QueueControls::consumersChanged, this, &MainWindow::actorsChanged);
+    connect(m_controls, &QueueControls::queueTypeRequested, this, &MainWindow::setQueueType);
+    connect(m_controls, &QueueControls::sendRequested, this, &MainWindow::showSendDialog);
+    connect(m_fixButton, &QPushButton::clicked, this, [this] { applyFix(!m_fixApplied); });
+}
+
+MainWindow::~MainWindow()
+{
+    // The server answers parked polls through the engine it serves: it stops while that engine still exists.
+    stopEndpoint();
+}
+
+MainWindow::MainWindow(const Engine& engine, QWidget* parent)
+    : MainWindow(parent)
+{
+    showEngine(engine);
+}
+
+void MainWindow::buildDocks()
+{
+    const auto dock = [this](const QString& title, const char* name, QWidget* content, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(QLatin1String(name));
+        d->setWidget(content);
+        addDockWidget(area, d);
+        return d;
+    };
+    auto* controlsScroll = new QScrollArea(this);
+    controlsScroll->setWidget(m_controls);
+    controlsScroll->setWidgetResizable(true);
+    controlsScroll->setFrameShape(QFrame::NoFrame);
+    controlsScroll->setMinimumWidth(260);
+    dock(tr("Queue"), "queueDock", controlsScroll, Qt::LeftDockWidgetArea);
+
+    auto* consumers = new QWidget(this);
+    auto* consumersLayout = new QVBoxLayout(consumers);
+    consumersLayout->setContentsMargins(4, 0, 4, 4);
+    auto* buttons = new QHBoxLayout;
+    auto* add = new QToolButton(consumers);
+    add->setText(tr("+ Add"));
+    add->setToolTip(tr("Add a consumer to the queue (Ctrl+Shift+A)"));
+    auto* remove = new QToolButton(consumers);
+    remove->setText(tr("- Remove"));
+    remove->setToolTip(tr("Stop the newest consumer (Ctrl+Shift+X)"));
+    // The hint wraps: on one line it made the left docks 431 px wide and the window wider than a 1024 px screen.
+    auto* hint = new QLabel(tr("Click a consumer to crash it, again to restart it."), consumers);
+    hint->setWordWrap(true);
+    buttons->addWidget(hint, 1);
+    buttons->addWidget(add);
+    buttons->addWidget(remove);
+    consumersLayout->addLayout(buttons);
+    auto* tilesScroll = new QScrollArea(consumers);
+    tilesScroll->setWidget(m_tiles);
+    tilesScroll->setWidgetResizable(true);
+    tilesScroll->setFrameShape(QFrame::NoFrame);
+    consumersLayout->addWidget(tilesScroll, 1);
+    dock(tr("Consumers"), "consumersDock", consumers, Qt::LeftDockWidgetArea);
+    connect(add, &QToolButton::clicked, this, [this] { m_controls->stepConsumers(1); });
+    connect(remove, &QToolButton::clicked, this, [this] { m_controls->stepConsumers(-1); });
+
+    auto* lesson = new QWidget(this);
+    auto* lessonLayout = new QVBoxLayout(lesson);
+    m_lesson->setWordWrap(true);
+    m_lesson->setTextFormat(Qt::RichText);
+    m_lesson->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_lesson->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* lessonScroll = new QScrollArea(lesson);
+    lessonScroll->setWidget(m_lesson);
+    lessonScroll->setWidgetResizable(true);
+    lessonScroll->setFrameShape(QFrame::NoFrame);
+    lessonLayout->addWidget(lessonScroll, 1);
+    m_fixButton->setToolTip(tr("Run the lesson again with its fix applied, to see the difference (Ctrl+Shift+F)"));
+    m_fixButton->setEnabled(false);
+    lessonLayout->addWidget(m_fixButton);
+    m_summary->setTextFormat(Qt::RichText);
+    lessonLayout->addWidget(m_summary);
+    lesson->setMinimumWidth(220);
+    auto* lessonDock = dock(tr("Lesson"), "lessonDock", lesson, Qt::RightDockWidgetArea);
+
+    m_details->setPlaceholderText(tr("Click a message lane to see its whole history. Esc clears; . and , step "
+                                     "through its events; F centres it."));
+    auto* messageDock = dock(tr("Message"), "messageDock", m_details, Qt::RightDockWidgetArea);
+    resizeDocks({ lessonDock, messageDock }, { 560, 220 }, Qt::Vertical);
+
+    auto* charts = dock(tr("Charts"), "chartsDock", m_charts, Qt::BottomDockWidgetArea);
+    auto* log = dock(tr("Event log"), "eventLogDock", m_eventLog, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(charts, log);
+    charts->raise();
+}
+
+void MainWindow::openScenario(const sim::Scenario& scenario)
+{
+    stopEndpoint(); // one run on screen at a time
+    m_driver->pause();
+    m_scenario = std::make_unique<sim::Scenario>(scenario);
+    auto simulation = std::make_unique<sim::Simulation>(*m_scenario);
+    showSimulation(simulation.get());
+    m_ownedSimulation = std::move(simulation); // the old run goes only after the model points at the new one
+    m_recorded.reset();
+}
+
+void MainWindow::restart()
+{
+    if (m_scenario)
+        openScenario(*std::make_unique<sim::Scenario>(*m_scenario));
+}
+
+bool MainWindow::openLesson(const QString& idOrNumber)
+{
+    const auto* entry = sim::findLesson(idOrNumber.toStdString());
+    if (!entry)
+        return false;
+    startLesson(entry->scenario);
+    return true;
+}
+
+void MainWindow::startLesson(const sim::Scenario& lesson)
+{
+    if (!lesson.lesson)
+        return;
+    const auto& text = *lesson.lesson;
+    m_lessonId = QString::fromStdString(text.id);
+    m_lessonScenario = std::make_unique<sim::Scenario>(lesson);
+    m_fixApplied = false;
+    m_title = tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title));
+    m_lesson->setText(lessonHtml(m_title, QString::fromStdString(text.idea), QString::fromStdString(text.watch),
+                          QString::fromStdString(text.trap), QString::fromStdString(text.fix))
+        + referenceCardsHtml());
+    setWindowTitle(tr("Lifeline - %1").arg(m_title));
+    m_fixButton->setEnabled(!text.fixPatch.empty());
+    m_fixButton->setText(tr("Apply the &fix"));
+    openScenario(lesson);
+    m_driver->play();
+}
+
+void MainWindow::applyFix(bool on)
+{
+    if (!m_lessonScenario)
+        return;
+    auto fixed
+        = on ? sim::applyFix(*m_lessonScenario) : std::variant<sim::Scenario, sim::ScenarioError>(*m_lessonScenario);
+    if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
+        QMessageBox::warning(this, tr("Apply the fix"), QString::fromStdString(error->text()));
+        return;
+    }
+    m_fixApplied = on;
+    m_fixButton->setText(on ? tr("Back to the lesson as &written") : tr("Apply the &fix"));
+    openScenario(std::get<sim::Scenario>(fixed));
+    say(on ? tr("The fix is applied: the run starts again.") : tr("The lesson as written: the run starts again."));
+    m_driver->play();
+}
+
+void MainWindow::setQueueType(bool fifo)
+{
+    if (!m_scenario)
+        return;
+    auto converted = sim::withQueueType(*m_scenario, fifo);
+    if (auto* error = std::get_if<sim::ScenarioError>(&converted)) {
+        say(tr("The queues stay as they are: %1").arg(QString::fromStdString(error->text())), 12000);
+        m_controls->sync();
+        return;
+    }
+    if (m_lessonScenario) // the fix button then applies to the converted lesson
+        if (auto lesson = sim::withQueueType(*m_lessonScenario, fifo); std::holds_alternative<sim::Scenario>(lesson))
+            m_lessonScenario = std::make_unique<sim::Scenario>(std::get<sim::Scenario>(std::move(lesson)));
+    const bool playing = m_driver->playing();
+    openScenario(std::get<sim::Scenario>(converted));
+    say(fifo ? tr("Every queue is FIFO now (a queue's type is fixed at creation, so the run starts again).")
+             : tr("Every queue is standard now (a queue's type is fixed at creation, so the run starts again)."));
+    if (playing)
+        m_driver->play();
+}
+
+void MainWindow::showDetails(MessageIndex lane)
+{
+    if (!m_engine || lane == kNoMessage) {
+        m_details->clear();
+        m_charts->setHighlight(1, 0);
+        return;
+    }
+    const MessageRecord& record = m_engine->message(lane);
+    QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(record.messageId()));
+    if (!record.body.empty())
+        html += QStringLiteral("<i>%1</i><br>").arg(QString::fromStdString(record.body.substr(0, 200)).toHtmlEscaped());
+    html += QStringLiteral("<table cellspacing=0 cellpadding=2>");
+    const auto history = laneHistory(*m_engine, m_model->lanes(), lane, m_actorNames);
+    for (const auto& entry : history) {
+        html += QStringLiteral("<tr><td align=right>%1</td><td>%2</td><td>%3</td></tr>")
+                    .arg(QString::fromStdString(sim::formatDuration(entry.time)),
+                        QString::fromStdString(m_engine->queueInfo(entry.queue).name), entry.text.toHtmlEscaped());
+    }
+    m_details->setHtml(html + QStringLiteral("</table>"));
+    if (!history.empty()) // the charts shade the message's life so far
+        m_charts->setHighlight(history.front().time, std::max(history.back().time, m_engine->now()));
+}
+
+void MainWindow::toggleConsumerOfActor(uint32_t actor)
+{
+    if (!m_simulation)
+        return;
+    const auto consumers = m_simulation->consumers();
+    for (size_t i = 0; i < consumers.size(); ++i)
+        if (consumers[i].actor == actor) {
+            m_tiles->toggle(i);
+            return;
+        }
+}
+
+void MainWindow::actorsChanged()
+{
+    if (!m_simulation)
+        return;
+    m_actorNames = m_simulation->actorNames();
+    m_model->setActorNames(m_actorNames);
+    m_eventLog->model()->setActorNames(m_actorNames);
+    m_tiles->sync();
+}
+
+void MainWindow::showSendDialog()
+{
+    if (!m_simulation) {
+        say(tr("Open a scenario or a lesson first: a saved run cannot take new messages."));
+        return;
+    }
+    auto* dialog = new SendMessageDialog(m_simulation, m_controls->queue(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const auto changed = [this] {
+        m_model->sync();
+        m_timeline->update();
+        refresh();
+    };
+    connect(dialog, &SendMessageDialog::sent, this, [this, changed](const QString& what) {
+        say(what);
+        changed();
+    });
+    connect(dialog, &SendMessageDialog::refused, this, [this, changed](const QString& error) {
+        say(tr("Refused: %1").arg(error), 15000);
+        changed();
+    });
+    // A new run replaces the simulation the dialog sends to: the dialog goes with it.
+    connect(m_driver, &LiveDriver::simulationChanged, dialog, &QDialog::reject);
+    dialog->show();
+}
+
+void MainWindow::showSimulation(sim::Simulation* simulation)
+{
+    m_simulation = simulation;
+    m_engine = &simulation->engine();
+    m_historyBytesAt = 0;
+    m_actorNames = simulation->actorNames();
+    m_model->setEngine(m_engine, m_actorNames);
+    m_overview->setEngine(m_engine);
+    m_overview->setRunEnd(simulation->duration());
+    m_details->clear();
+    m_driver->setSimulation(simulation);
+    m_timeline->setRunEnd(simulation->duration());
+    m_timeline->setNow(simulation->now());
+    m_timeline->setFollowLive(true);
+    m_controls->setSimulation(simulation);
+    m_tiles->setSimulation(simulation);
+    m_charts->setSource(m_engine, &m_overview->series());
+    m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
+    m_eventLog->setEngine(m_engine, m_actorNames);
+    refresh();
+}
+
+void MainWindow::showEngine(const Engine& engine)
+{
+    stopEndpoint();
+    m_simulation = nullptr;
+    m_engine = &engine;
+    m_historyBytesAt = 0;
+    m_driver->setSimulation(nullptr);
+    m_actorNames.clear();
+    m_model->setEngine(m_engine);
+    m_overview->setEngine(m_engine);
+    m_overview->setRunEnd(engine.now());
+    m_timeline->setRunEnd(engine.now());
+    m_timeline->setNow(engine.now());
+    m_timeline->setFollowLive(false);
+    m_timeline->fitAll();
+    m_controls->setSimulation(nullptr);
+    m_tiles->setSimulation(nullptr);
+    m_charts->setSource(m_engine, &m_overview->series());
+    m_eventLog->setEngine(m_engine, m_actorNames);
+    QTimer::singleShot(0, m_timeline, &TimelineView::fitAll); // again once the window has its real size
+    refresh();
+}
+
+void MainWindow::setLesson(const QString& title, const QString& text)
+{
+    m_title = title;
+    m_lessonId.clear();
+    m_lessonScenario.reset();
+    m_fixApplied = false;
+    m_fixButton->setEnabled(false);
+    QString body = text.toHtmlEscaped();
+    body.replace(QStringLiteral("\n\n"), QStringLiteral("</p><p>"));
+    m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), body));
+    setWindowTitle(tr("Lifeline - %1").arg(title));
+}
+
+void MainWindow::refresh()
+{
+    if (!m_engine)
+        return;
+    // A line per queue, not a table: the panel is narrow, and columns would be cut off at its edge.
+    QString html;
+    for (size_t i = 0; i < m_engine->queueCount(); ++i) {
+        const auto& info = m_engine->queueInfo(QueueIndex(i));
+        if (!info.alive)
+            continue;
+        const auto counters = m_engine->counters(info.name).value();
+        html += QStringLiteral("<p><b>%1</b><br>%2</p>")
+                    .arg(QString::fromStdString(info.name).toHtmlEscaped(),
+                        tr("%1 visible · %2 in flight · %3 delayed")
+                            .arg(counters.visible)
+                            .arg(counters.inFlight)
+                            .arg(counters.delayed));
+    }
+    const size_t events = m_engine->log().size();
+    html += QStringLiteral("<p>%1</p>")
+                .arg(events == 1 ? tr("1 event in the log") : tr("%L1 events in the log").arg(qulonglong(events)));
+    if (m_simulation)
+        html += QStringLiteral("<p>%1</p>")
+                    .arg(tr("duplicate processing: %1").arg(m_simulation->duplicateProcessings()));
+    m_summary->setText(html);
+    m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(m_engine->now()))));
+    m_history->setText(historyText());
+    m_overview->sync(); // first: the charts draw from its series
+    m_tiles->sync();
+    m_controls->sync();
+    m_charts->sync();
+    m_eventLog->sync();
+}
+
+void MainWindow::say(const QString& text, int ms)
+{
+    statusBar()->showMessage(text, ms);
+}
+
+QString MainWindow::lessonHtmlShown() const
+{
+    return m_lesson->text();
+}
+
+QString MainWindow::historyText() const
+{
+    if (!m_engine)
+        return {};
+    const size_t messages = m_engine->messageCount();
+    const size_t events = m_engine->log().size();
+    if (m_historyBytesAt == 0 || events >= m_historyBytesAt + std::max<size_t>(1000, m_historyBytesAt / 100)
+        || events < m_historyBytesAt || m_engine->heldMessageCount() != m_historyLanesAt) {
+        m_historyBytes = m_engine->bytesUsed();
+        m_historyBytesAt = std::max<size_t>(events, 1);
+        m_historyLanesAt = m_engine->heldMessageCount();
+    }
+    return tr("history: %1 · %2 · %3 MB")
+        .arg(messages == 1 ? tr("1 message") : tr("%L1 messages").arg(qulonglong(messages)),
+            events == 1 ? tr("1 event") : tr("%L1 events").arg(qulonglong(events)))
+        .arg(double(m_historyBytes) / 1e6, 0, 'f', 1);
+}
+
+QString MainWindow::statusText() const
+{
+    return statusBar()->currentMessage();
+}
+
+void MainWindow::setDarkTheme(bool dark)
+{
+    m_dark = dark;
+    applyApplicationTheme(dark);
+    const TimelineStyle style = dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    m_timeline->setStyleSheetTheme(dark);
+    m_overview->setTimelineStyle(style);
+    m_tiles->setTimelineStyle(style);
+    m_charts->setDark(dark);
+    if (m_darkAction)
+        m_darkAction->setChecked(dark);
+}
+
+void MainWindow::rememberSettings()
+{
+    m_remember = true;
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    setDarkTheme(settings.value(QStringLiteral("view/dark"), false).toBool());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_remember) {
+        QSettings settings;
+        settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+        settings.setValue(QStringLiteral("window/state"), saveState());
+        settings.setValue(QStringLiteral("view/dark"), m_dark);
+        if (!m_lessonId.isEmpty())
+            settings.setValue(QStringLiteral("lessons/last"), m_lessonId);
+    }
+    m_driver->pause();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace lifeline::ui

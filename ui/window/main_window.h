@@ -1,0 +1,166 @@
+// The main window: the overview and the timeline in the middle; docks around it for the queue controls, the consumer
+// tiles, the lesson (with "apply the fix"), the selected message's history, the charts and the event log; a toolbar
+// to play, pause, step, restart and set the speed; menus File, View, Simulation, Lessons and Help.
+#pragma once
+
+#include "lifeline/event_log.h"
+#include "lifeline/io/run_file.h"
+
+#include <QMainWindow>
+#include <memory>
+
+class QLabel;
+class QComboBox;
+class QAction;
+class QActionGroup;
+class QPushButton;
+class QTextBrowser;
+class QTimer;
+
+namespace lifeline {
+class Engine;
+namespace sim {
+class Simulation;
+struct Scenario;
+} // namespace sim
+} // namespace lifeline
+
+namespace lifeline::ui {
+
+class ChartsPanel;
+class EndpointServer;
+struct EndpointOptions;
+class ConsumerTiles;
+class EventLogPanel;
+class LaneModel;
+class LiveDriver;
+class OverviewStrip;
+class QueueControls;
+class TimelineView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    explicit MainWindow(const Engine& engine, QWidget* parent = nullptr); // a finished run, shown still
+    ~MainWindow() override;
+
+    // Runs a scenario in the window (the window owns the run); Restart starts it again from the beginning.
+    void openScenario(const sim::Scenario& scenario);
+    void restart();
+    // A built-in lesson by id or number: its scenario runs and its text shows. False when there is no such lesson.
+    bool openLesson(const QString& idOrNumber);
+    // A scenario that carries a lesson's texts (a built-in one, or a file saved from one).
+    void startLesson(const sim::Scenario& lesson);
+    // The lesson's fix on (its scenario patched, run from the start) or off (the lesson as written).
+    void applyFix(bool on);
+    bool fixApplied() const { return m_fixApplied; }
+    QString lessonId() const { return m_lessonId; }
+    QString lessonHtmlShown() const; // what the lesson panel shows
+    // Every queue standard or FIFO: the scenario is rebuilt and runs from the start.
+    void setQueueType(bool fifo);
+    // A saved run, shown as it was (no simulation behind it).
+    void showRecordedRun(RecordedRun run);
+
+    void showSimulation(sim::Simulation* simulation);
+    void showEngine(const Engine& engine);
+    // Re-reads the engine (counters, event count, tiles, controls, charts, event log).
+    void refresh();
+    // The lesson (or scenario) on show: its title and text.
+    void setLesson(const QString& title, const QString& text);
+    void setDarkTheme(bool dark);
+    bool darkTheme() const { return m_dark; }
+    // Layout, theme and last lesson: read now and written on close (the app does this; tests do not).
+    void rememberSettings();
+    // The local SQS endpoint (View > Local endpoint): a fresh engine that real clients drive over HTTP, shown live
+    // (a lane per message, a lane per client). Stopping keeps the run on screen, still.
+    bool startEndpoint(const EndpointOptions& options, QString* error = nullptr);
+    void stopEndpoint();
+    EndpointServer* endpoint() const { return m_endpoint; }
+    // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).
+    void showSendDialog();
+
+    LaneModel* laneModel() const { return m_model; }
+    TimelineView* timeline() const { return m_timeline; }
+    LiveDriver* driver() const { return m_driver; }
+    OverviewStrip* overview() const { return m_overview; }
+    QTextBrowser* details() const { return m_details; }
+    QueueControls* controls() const { return m_controls; }
+    ConsumerTiles* consumerTiles() const { return m_tiles; }
+    ChartsPanel* charts() const { return m_charts; }
+    EventLogPanel* eventLog() const { return m_eventLog; }
+    QPushButton* fixButton() const { return m_fixButton; }
+    sim::Simulation* simulation() const { return m_simulation; }
+    QString statusText() const; // what the status bar says now
+    // The status bar's size of what the engine remembers: messages, events, memory (the window keeps it all).
+    QString historyText() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildDocks();
+    void buildToolbar();
+    void buildMenus();
+    void exportImage();
+    void exportData(bool trace);
+    void saveRunAs();
+    void openRunFile();
+    void openScenarioFile();
+    void saveScenarioAs();
+    void showLessonPicker();
+    void showAbout();
+    void showKeys();
+    QString defaultFileName(const QString& suffix) const;
+    void showDetails(MessageIndex lane);
+    void toggleConsumerOfActor(uint32_t actor);
+    void actorsChanged(); // consumers were added: names for the lanes and the log
+    void changeSpeed(int steps);
+    void endpointFrame(); // the endpoint's engine, redrawn live
+    void toggleEndpoint(bool on);
+    void say(const QString& text, int ms = 6000);
+
+    const Engine* m_engine = nullptr;
+    sim::Simulation* m_simulation = nullptr;
+    std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
+    std::unique_ptr<sim::Scenario> m_lessonScenario; // the lesson as written (the fix is applied to it)
+    std::unique_ptr<sim::Simulation> m_ownedSimulation;
+    std::vector<std::string> m_actorNames;
+    std::unique_ptr<RecordedRun> m_recorded;
+    std::unique_ptr<Engine> m_endpointEngine;
+    EndpointServer* m_endpoint = nullptr;
+    QTimer* m_endpointTimer = nullptr;
+    QAction* m_endpointAction = nullptr;
+    LaneModel* m_model;
+    TimelineView* m_timeline;
+    OverviewStrip* m_overview;
+    QTextBrowser* m_details;
+    LiveDriver* m_driver;
+    QLabel* m_lesson;
+    QLabel* m_summary;
+    QLabel* m_clock;
+    QLabel* m_history;
+    // The memory figure walks every lane: recomputed when a chunk of lanes was added or the log has grown by a
+    // hundredth (or 1,000 events) since.
+    mutable size_t m_historyBytes = 0;
+    mutable size_t m_historyBytesAt = 0; // the log's size when m_historyBytes was computed; 0: never
+    mutable size_t m_historyLanesAt = 0; // the lane records held then
+    QPushButton* m_fixButton;
+    QueueControls* m_controls;
+    ConsumerTiles* m_tiles;
+    ChartsPanel* m_charts;
+    EventLogPanel* m_eventLog;
+    QComboBox* m_speed = nullptr;
+    QAction* m_play = nullptr;
+    QAction* m_step = nullptr;
+    QAction* m_restart = nullptr;
+    QAction* m_follow = nullptr;
+    QAction* m_darkAction = nullptr;
+    QString m_title;
+    QString m_lessonId;
+    bool m_fixApplied = false;
+    bool m_dark = false;
+    bool m_remember = false;
+};
+
+} // namespace lifeline::ui

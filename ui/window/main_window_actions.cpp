@@ -1,0 +1,368 @@
+// The main window's toolbar, menus and the file and help actions behind them.
+#include "export/image_export.h"
+#include "timeline/lane_model.h"
+#include "window/lesson_picker.h"
+#include "lifeline/engine.h"
+#include "lifeline/export/run_export.h"
+#include "lifeline/sim/duration.h"
+#include "lifeline/sim/lessons.h"
+#include "lifeline/sim/simulation.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
+#include "window/queue_controls.h"
+#include "timeline/timeline_view.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QToolBar>
+#include <sstream>
+
+namespace lifeline::ui {
+
+void MainWindow::buildToolbar()
+{
+    auto* bar = addToolBar(tr("Simulation"));
+    bar->setObjectName(QStringLiteral("simulation"));
+    m_play = bar->addAction(tr("Play"), m_driver, &LiveDriver::togglePlay);
+    m_play->setShortcut(Qt::Key_Space);
+    m_play->setToolTip(tr("Play or pause (Space)"));
+    m_step = bar->addAction(tr("Step"), m_driver, &LiveDriver::step);
+    m_step->setShortcut(Qt::Key_Right);
+    m_step->setToolTip(tr("Step to the next event (Right)"));
+    m_speed = new QComboBox(this);
+    for (int speed : { 1, 2, 5, 10, 30, 100, 300, 1000, 3000 })
+        m_speed->addItem(QStringLiteral("%1×").arg(speed), speed);
+    m_speed->setCurrentIndex(3);
+    m_speed->setToolTip(tr("Virtual seconds per wall second ([ slower, ] faster)"));
+    m_speed->setAccessibleName(tr("Speed"));
+    connect(m_speed, &QComboBox::currentIndexChanged, this,
+        [this](int) { m_driver->setSpeed(m_speed->currentData().toDouble()); });
+    m_driver->setSpeed(10);
+    bar->addWidget(m_speed);
+    bar->addSeparator();
+    m_follow = bar->addAction(tr("Follow live"));
+    m_follow->setCheckable(true);
+    m_follow->setChecked(true);
+    m_follow->setShortcut(QKeySequence(Qt::Key_L));
+    m_follow->setToolTip(tr("Keep \"now\" in view; any manual pan stops following (L)"));
+    connect(m_follow, &QAction::toggled, m_timeline, &TimelineView::setFollowLive);
+    // Filter lanes by text (id, body, group, consumer) and by state.
+    bar->addSeparator();
+    auto* filterText = new QLineEdit(this);
+    filterText->setPlaceholderText(tr("Filter: id, body, group or consumer"));
+    filterText->setClearButtonEnabled(true);
+    filterText->setMaximumWidth(240);
+    auto* filterState = new QComboBox(this);
+    filterState->addItem(tr("all messages"), int(LaneFilter::State::All));
+    filterState->addItem(tr("in the queue"), int(LaneFilter::State::Live));
+    filterState->addItem(tr("in flight"), int(LaneFilter::State::InFlight));
+    filterState->addItem(tr("ended"), int(LaneFilter::State::Ended));
+    filterState->addItem(tr("dead-lettered"), int(LaneFilter::State::DeadLettered));
+    filterState->addItem(tr("processed twice"), int(LaneFilter::State::Duplicates));
+    const auto applyFilter = [this, filterText, filterState] {
+        m_timeline->setFilter(
+            LaneFilter { filterText->text().trimmed(), LaneFilter::State(filterState->currentData().toInt()) });
+    };
+    connect(filterText, &QLineEdit::textChanged, this, applyFilter);
+    connect(filterState, &QComboBox::currentIndexChanged, this, applyFilter);
+    bar->addWidget(filterText);
+    bar->addWidget(filterState);
+    auto* findLanes = new QAction(tr("Filter lanes"), this);
+    findLanes->setShortcut(QKeySequence::Find);
+    connect(findLanes, &QAction::triggered, filterText, [filterText] { filterText->setFocus(); });
+    addAction(findLanes);
+    bar->addSeparator();
+    m_restart = bar->addAction(tr("Restart"), this, &MainWindow::restart);
+    m_restart->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_restart->setToolTip(tr("Run the scenario again from the start, as written (Ctrl+R)"));
+    bar->addAction(tr("Fit (F)"), this, [this] {
+        m_timeline->setFollowLive(false);
+        m_timeline->fitAll();
+    });
+    auto* send = bar->addAction(tr("Send..."), this, &MainWindow::showSendDialog);
+    send->setToolTip(tr("Send a message by hand (Ctrl+M)"));
+}
+
+void MainWindow::changeSpeed(int steps)
+{
+    m_speed->setCurrentIndex(std::clamp(m_speed->currentIndex() + steps, 0, m_speed->count() - 1));
+    say(tr("Speed %1").arg(m_speed->currentText()), 2000);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, &MainWindow::openScenarioFile);
+    file->addAction(
+        tr("Save scenario &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::saveScenarioAs);
+    file->addSeparator();
+    file->addAction(tr("Open &run..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, &MainWindow::openRunFile);
+    file->addAction(tr("&Save run..."), QKeySequence::Save, this, &MainWindow::saveRunAs);
+    file->addSeparator();
+    file->addAction(tr("Export &image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportImage);
+    file->addAction(tr("Export &trace (Perfetto)..."), this, [this] { exportData(true); });
+    file->addAction(tr("Export &CSV..."), this, [this] { exportData(false); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_follow);
+    view->addAction(tr("&Fit the whole run"), this, [this] {
+        m_timeline->setFollowLive(false);
+        m_timeline->fitAll();
+    });
+    view->addSeparator();
+    m_darkAction = view->addAction(tr("&Dark theme"));
+    m_darkAction->setCheckable(true);
+    m_darkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    connect(m_darkAction, &QAction::toggled, this, [this](bool dark) {
+        if (dark != m_dark)
+            setDarkTheme(dark);
+    });
+    view->addSeparator();
+    m_endpointAction = view->addAction(tr("Local SQS &endpoint (port 9324)"));
+    m_endpointAction->setCheckable(true);
+    m_endpointAction->setToolTip(tr("Serve the SQS API on 127.0.0.1:9324: real clients' messages appear as lanes"));
+    connect(m_endpointAction, &QAction::toggled, this, &MainWindow::toggleEndpoint);
+    view->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
+    simulation->addAction(m_play);
+    simulation->addAction(m_step);
+    simulation->addAction(m_restart);
+    simulation->addAction(tr("&Faster"), QKeySequence(Qt::Key_BracketRight), this, [this] { changeSpeed(1); });
+    simulation->addAction(tr("S&lower"), QKeySequence(Qt::Key_BracketLeft), this, [this] { changeSpeed(-1); });
+    simulation->addSeparator();
+    simulation->addAction(
+        tr("Send a &message..."), QKeySequence(Qt::CTRL | Qt::Key_M), this, &MainWindow::showSendDialog);
+    simulation->addAction(tr("&Add a consumer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), this,
+        [this] { m_controls->stepConsumers(1); });
+    simulation->addAction(tr("Remove a &consumer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this,
+        [this] { m_controls->stepConsumers(-1); });
+
+    QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
+    lessons->addAction(tr("&All lessons..."), QKeySequence(Qt::CTRL | Qt::Key_L), this, &MainWindow::showLessonPicker);
+    lessons->addAction(tr("Apply or undo the &fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), this, [this] {
+        if (m_fixButton->isEnabled())
+            applyFix(!m_fixApplied);
+    });
+    lessons->addSeparator();
+    for (const auto& lesson : sim::builtinLessons()) {
+        const auto& text = *lesson.scenario.lesson;
+        const QString id = QString::fromStdString(text.id);
+        lessons->addAction(
+            QStringLiteral("&%1. %2").arg(QString::number(text.number), QString::fromStdString(text.title)), this,
+            [this, id] { openLesson(id); });
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keys and mouse"), QKeySequence::HelpContents, this, &MainWindow::showKeys);
+    help->addAction(tr("&About Lifeline"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::showLessonPicker()
+{
+    LessonPicker picker(m_lessonId, this);
+    if (picker.exec() == QDialog::Accepted && !picker.chosenId().isEmpty())
+        openLesson(picker.chosenId());
+}
+
+void MainWindow::showKeys()
+{
+    QMessageBox::information(this, tr("Keys and mouse"),
+        tr("<table cellpadding=3>"
+           "<tr><td><b>Space</b></td><td>play / pause</td></tr>"
+           "<tr><td><b>Right</b></td><td>step to the next event</td></tr>"
+           "<tr><td><b>[ ]</b></td><td>slower / faster</td></tr>"
+           "<tr><td><b>Ctrl+R</b></td><td>restart the run</td></tr>"
+           "<tr><td><b>W S, Ctrl+wheel</b></td><td>zoom around the cursor</td></tr>"
+           "<tr><td><b>A D, drag</b></td><td>pan</td></tr>"
+           "<tr><td><b>F</b></td><td>fit the run (again: the selected lane)</td></tr>"
+           "<tr><td><b>L</b></td><td>follow live</td></tr>"
+           "<tr><td><b>Click a lane</b></td><td>its whole history; . and , step through it; Esc clears</td></tr>"
+           "<tr><td><b>Click a consumer</b></td><td>(tile or lane) crash it; again to restart</td></tr>"
+           "<tr><td><b>Shift+drag</b></td><td>measure a time range</td></tr>"
+           "<tr><td><b>Ctrl+M</b></td><td>send a message</td></tr>"
+           "<tr><td><b>Ctrl+L</b></td><td>all lessons; Ctrl+Shift+F applies the fix</td></tr>"
+           "<tr><td><b>Ctrl+Shift+D</b></td><td>dark theme</td></tr>"
+           "</table>"));
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About Lifeline"),
+        tr("<h3>Lifeline %1</h3><p>Every Amazon SQS message's life, visible: a faithful SQS engine on a virtual "
+           "clock, each message a lane on a live timeline.</p><p>Built with Qt %2.</p>")
+            .arg(QStringLiteral(LIFELINE_VERSION), QString::fromLatin1(qVersion())));
+}
+
+QString MainWindow::defaultFileName(const QString& suffix) const
+{
+    QString base = m_title.isEmpty() ? tr("lifeline") : m_title.section(QLatin1Char(':'), 0, 0);
+    base = base.toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    const QString at = m_engine ? QString::fromStdString(sim::formatDuration(m_engine->now())) : QString();
+    return QStringLiteral("%1-%2.%3").arg(base, at, suffix);
+}
+
+void MainWindow::openScenarioFile()
+{
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Open scenario"), QString(), tr("Lifeline scenario (*.json)"));
+    if (path.isEmpty())
+        return;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        QMessageBox::warning(this, tr("Open scenario"), tr("Cannot read %1: %2").arg(path, file.errorString()));
+        return;
+    }
+    auto parsed = sim::parseScenario(file.readAll().toStdString());
+    if (auto* error = std::get_if<sim::ScenarioError>(&parsed)) {
+        QMessageBox::warning(
+            this, tr("Open scenario"), tr("%1 was not opened:\n%2").arg(path, QString::fromStdString(error->text())));
+        return;
+    }
+    auto& scenario = std::get<sim::Scenario>(parsed);
+    if (scenario.lesson) {
+        startLesson(scenario);
+        return;
+    }
+    setLesson(QString::fromStdString(scenario.name), tr("A scenario from %1.").arg(path));
+    openScenario(scenario);
+    m_driver->play();
+}
+
+void MainWindow::saveScenarioAs()
+{
+    if (!m_scenario) {
+        say(tr("There is no scenario to save: a saved run is saved with Save run."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save scenario"), defaultFileName(QStringLiteral("json")), tr("Lifeline scenario (*.json)"));
+    if (path.isEmpty())
+        return;
+    const std::string text = m_scenario->source.dump(2) + "\n";
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !file.commit())
+        QMessageBox::warning(this, tr("Save scenario"), tr("The scenario was not saved: %1").arg(file.errorString()));
+    else
+        say(tr("Saved %1").arg(path));
+}
+
+void MainWindow::exportImage()
+{
+    if (!m_engine)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), defaultFileName(QStringLiteral("png")),
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    bool ok = false;
+    const QString size = QInputDialog::getText(this, tr("Export image"), tr("Size in pixels (width x height):"),
+        QLineEdit::Normal, QStringLiteral("1920x1080"), &ok);
+    if (!ok)
+        return;
+    const QStringList ranges { tr("The whole run"), tr("The visible window") };
+    const QString range = QInputDialog::getItem(this, tr("Export image"), tr("What to draw:"), ranges, 0, false, &ok);
+    if (!ok)
+        return;
+    ImageExportRequest request;
+    request.path = path;
+    if (range == ranges[1]) {
+        request.from = std::max<TimeMs>(0, m_timeline->visibleFrom());
+        request.to = m_timeline->visibleTo();
+    }
+    const auto parts = size.split(QLatin1Char('x'));
+    request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
+    request.title = m_title;
+    request.dark = m_dark;
+    const QString error = exportTimelineImage(*m_engine, m_actorNames, request);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Export image"), tr("The image was not saved: %1").arg(error));
+    else
+        say(tr("Saved %1").arg(path));
+}
+
+void MainWindow::showRecordedRun(RecordedRun run)
+{
+    m_driver->pause();
+    auto recorded = std::make_unique<RecordedRun>(std::move(run));
+    showEngine(*recorded->engine);
+    m_actorNames = recorded->actorNames;
+    m_model->setEngine(m_engine, m_actorNames);
+    setLesson(QString::fromStdString(recorded->title), tr("A saved run, shown as it was recorded."));
+    m_recorded = std::move(recorded);
+    m_ownedSimulation.reset();
+    m_scenario.reset();
+}
+
+void MainWindow::saveRunAs()
+{
+    if (!m_engine)
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save run"), defaultFileName(QStringLiteral("lifeline")), tr("Lifeline run (*.lifeline)"));
+    if (path.isEmpty())
+        return;
+    const std::string error = saveRun(*m_engine, m_actorNames, m_title.toStdString(), path.toStdString());
+    if (!error.empty())
+        QMessageBox::warning(this, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(error)));
+    else
+        say(tr("Saved %1").arg(path));
+}
+
+void MainWindow::openRunFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), QString(), tr("Lifeline run (*.lifeline)"));
+    if (path.isEmpty())
+        return;
+    auto opened = openRun(path.toStdString());
+    if (auto* error = std::get_if<std::string>(&opened)) {
+        QMessageBox::warning(this, tr("Open run"), QString::fromStdString(*error));
+        return;
+    }
+    showRecordedRun(std::get<RecordedRun>(std::move(opened)));
+}
+
+void MainWindow::exportData(bool trace)
+{
+    if (!m_engine)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, trace ? tr("Export trace") : tr("Export CSV"),
+        defaultFileName(trace ? QStringLiteral("json") : QStringLiteral("csv")),
+        trace ? tr("Chrome trace (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    std::ostringstream out;
+    if (trace)
+        writeChromeTrace(*m_engine, m_actorNames, out);
+    else
+        writeEventsCsv(*m_engine, m_actorNames, out);
+    QSaveFile file(path);
+    const std::string text = out.str();
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !file.commit())
+        QMessageBox::warning(this, tr("Export"), tr("The file was not saved: %1").arg(file.errorString()));
+    else
+        say(tr("Saved %1").arg(path));
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,41 @@
+#include "window/theme.h"
+
+#include <QApplication>
+#include <QPalette>
+#include <QStyle>
+#include <QStyleFactory>
+
+namespace lifeline::ui {
+
+void applyApplicationTheme(bool dark)
+{
+    // Fusion draws the palette faithfully on every platform, so both themes look as designed.
+    if (QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion")))
+        QApplication::setStyle(fusion);
+    if (!dark) {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    QPalette p;
+    const QColor window(0x2A, 0x2C, 0x30), base(0x1E, 0x1F, 0x22), text(0xE8, 0xE8, 0xE8);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2C));
+    p.setColor(QPalette::ToolTipBase, window);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, QColor(0xFF, 0x6B, 0x5E));
+    p.setColor(QPalette::Link, QColor(0x56, 0xB4, 0xE9));
+    p.setColor(QPalette::Highlight, QColor(0x00, 0x72, 0xB2));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x9A, 0x9A, 0x9A));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    QApplication::setPalette(p);
+}
+
+} // namespace lifeline::ui
