@@ -59,7 +59,7 @@ enum class Cause : uint8_t {
     PollStarted, // a long poll began waiting; actor = the caller; detail = poll id
     PollEnded, // a receive returned; detail = number of messages (0 = empty receive)
     // Actor events (the simulation's decisions; no state change). actor = who; message = the lane if any.
-    ProcessingStarted, // detail = 1 when it is duplicate processing
+    ProcessingStarted, // detail: bit 0 = duplicate processing; above it a Lambda invocation's function timeout (ms)
     ProcessingFinished,
     ProcessingFailed, // detail = FailureKind
     ConsumerCrashed, // detail = messages it held
@@ -127,7 +127,14 @@ struct Event {
     // PollEnded: how many messages the receive returned (0: an empty receive).
     uint32_t messagesReturned() const { return detail; }
     // ProcessingStarted: another processing of the same message is going on or already completed it.
-    bool duplicate() const { return detail == 1; }
+    bool duplicate() const { return (detail & 1) != 0; }
+    // ProcessingStarted by a Lambda invocation: the function's timeout, when the invocation is stopped (0: not a
+    // Lambda invocation, or a run file written before the timeout was logged).
+    TimeMs functionTimeout() const { return TimeMs(detail >> 1); }
+    static uint32_t processingStart(bool duplicate, TimeMs functionTimeout)
+    {
+        return uint32_t(functionTimeout) << 1 | (duplicate ? 1u : 0u);
+    }
     // ProcessingFailed.
     FailureKind failure() const { return FailureKind(detail); }
     // ConsumerCrashed: the messages it held (received, not yet deleted).

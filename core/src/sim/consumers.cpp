@@ -13,7 +13,7 @@ Simulation::Processing& Simulation::processingOf(MessageIndex lane)
     return m_processing[lane];
 }
 
-bool Simulation::startProcessing(MessageIndex lane, uint32_t actor)
+bool Simulation::startProcessing(MessageIndex lane, uint32_t actor, TimeMs functionTimeout)
 {
     // Duplicate processing: it starts while an earlier processing of the same message is still going, or after
     // one already completed it.
@@ -22,7 +22,8 @@ bool Simulation::startProcessing(MessageIndex lane, uint32_t actor)
     ++p.active;
     if (duplicate)
         ++m_duplicates;
-    m_engine.recordActorEvent(Cause::ProcessingStarted, actor, lane, kNoQueue, duplicate ? 1 : 0);
+    m_engine.recordActorEvent(
+        Cause::ProcessingStarted, actor, lane, kNoQueue, Event::processingStart(duplicate, functionTimeout));
     return duplicate;
 }
 

@@ -74,7 +74,7 @@ void Simulation::invoke(size_t index)
     p.held = false;
     ++m_lambdaRunning[p.lambda];
     for (const auto& m : p.batch)
-        startProcessing(m.lane, p.actor);
+        startProcessing(m.lane, p.actor, spec.timeout);
     const TimeMs runs = draw(spec.processing);
     p.timedOut = runs > spec.timeout;
     const bool forced = p.failNext; // the operator's click; drawn after the dice, so runs without clicks are unchanged

@@ -84,6 +84,16 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
             } else {
                 m_actorSteps[e.actor]->push_back(ActorStep(time, e.message, e.cause));
             }
+            if (e.cause == Cause::ProcessingStarted && e.functionTimeout() > 0) {
+                if (m_functionTimeout.size() <= e.actor)
+                    m_functionTimeout.resize(e.actor + 1, 0);
+                m_functionTimeout[e.actor] = e.functionTimeout();
+            }
+            if (e.cause == Cause::ProcessingFailed && e.failure() == FailureKind::TimedOut) {
+                auto& ends = m_timedOut[e.actor]; // one entry per invocation, not per message of its batch
+                if (ends.empty() || ends.back() != e.time)
+                    ends.push_back(e.time);
+            }
         }
         ++result.newEvents;
     }
@@ -107,6 +117,12 @@ size_t LaneIndex::firstStepAt(uint32_t actor, TimeMs time) const
     return low;
 }
 
+bool LaneIndex::timedOutAt(uint32_t actor, TimeMs time) const
+{
+    const auto it = m_timedOut.find(actor);
+    return it != m_timedOut.end() && std::binary_search(it->second.begin(), it->second.end(), time);
+}
+
 void LaneIndex::clear()
 {
     *this = LaneIndex();
@@ -116,7 +132,9 @@ size_t LaneIndex::bytesUsed() const
 {
     size_t bytes = m_first.capacity() * 4 + m_last.capacity() * 4 + m_state.capacity() + m_duplicates.size() * 32
         + m_isLaneEvent.capacity() * 8 + m_wordRank.capacity() * 4 + m_links.capacity() * 4
-        + m_openPoll.capacity() * sizeof(TimeMs);
+        + m_openPoll.capacity() * sizeof(TimeMs) + m_functionTimeout.capacity() * sizeof(TimeMs);
+    for (const auto& [actor, ends] : m_timedOut)
+        bytes += 48 + ends.capacity() * sizeof(TimeMs);
     for (const auto& steps : m_actorSteps)
         bytes += sizeof(*steps) + steps->capacity() * sizeof(ActorStep);
     return bytes;

@@ -139,7 +139,8 @@ private:
     void consumerWorkDone(size_t index);
     void consumerHeartbeat(size_t index);
     TimeMs nextStepBound(); // nextEventTime() or earlier, cheaply (Engine::nextDueBound): for advanceTo
-    bool startProcessing(MessageIndex lane, uint32_t actor); // true: duplicate processing
+    // true: duplicate processing. A Lambda invocation logs its function timeout with each start.
+    bool startProcessing(MessageIndex lane, uint32_t actor, TimeMs functionTimeout = 0);
     void endProcessing(MessageIndex lane, bool completed);
 
     void pollerPoll(size_t index);

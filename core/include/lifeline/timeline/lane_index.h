@@ -77,6 +77,13 @@ public:
     // the poll still waiting, if any, is here (or -1).
     TimeMs openPollSince(uint32_t actor) const { return actor < m_openPoll.size() ? m_openPoll[actor] : -1; }
     static bool isActorWork(Cause cause);
+    // A Lambda poller's function timeout, as its invocations logged it (0: not a Lambda poller).
+    TimeMs functionTimeout(uint32_t actor) const
+    {
+        return actor < m_functionTimeout.size() ? m_functionTimeout[actor] : 0;
+    }
+    // Whether the actor's invocation that ended at `time` was stopped by the function timeout.
+    bool timedOutAt(uint32_t actor, TimeMs time) const;
 
     // Refused requests per queue (log indexes): drawn as marks on the queue's row, with SQS's text on hover.
     const std::vector<uint32_t>& refusals(QueueIndex queue) const
@@ -119,6 +126,8 @@ private:
     std::vector<std::vector<uint32_t>> m_refusals;
     std::vector<std::vector<uint32_t>> m_notes;
     std::vector<TimeMs> m_openPoll;
+    std::vector<TimeMs> m_functionTimeout; // per actor
+    std::unordered_map<uint32_t, std::vector<TimeMs>> m_timedOut; // per actor: ends of timed-out invocations, sorted
 };
 
 } // namespace lifeline

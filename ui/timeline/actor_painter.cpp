@@ -1,0 +1,304 @@
+#include "timeline/actor_painter.h"
+
+#include "timeline/lane_painter.h"
+
+#include <QFontMetrics>
+#include <QObject>
+#include <cmath>
+#include <vector>
+
+namespace lifeline::ui {
+
+namespace {
+bool isWorkEnd(Cause cause)
+{
+    return cause == Cause::ProcessingFinished || cause == Cause::ProcessingFailed;
+}
+
+// The ends of one piece of work: every finish or failure logged at the same instant (a Lambda batch ends at once).
+// Returns the index of the last step it read.
+size_t readWorkEnd(const ChunkedVector<ActorStep, 12>& steps, size_t i, WorkBar& bar)
+{
+    const uint32_t time = steps[i].time;
+    for (; i < steps.size() && steps[i].time == time && isWorkEnd(steps[i].cause()); ++i)
+        bar.failed += steps[i].cause() == Cause::ProcessingFailed;
+    return i - 1;
+}
+
+// Draws a row's bars, merging runs of sub-3-pixel bars per layer (millisecond jobs at a zoom of minutes would be
+// thousands of boxes) into one box drawn when a gap or another colour comes.
+class ActorRowPainter {
+public:
+    ActorRowPainter(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
+        const TimelineStyle& style, uint32_t actor)
+        : m_p(p)
+        , m_row(row)
+        , m_frame(frame)
+        , m_model(model)
+        , m_style(style)
+        , m_actor(actor)
+        , m_left(frame.axis.left)
+        , m_right(row.right())
+        , m_pixelsPerMs(1.0 / frame.axis.msPerPixel) // one multiplication a step, not a division
+        , m_timeout(model.lanes().functionTimeout(actor))
+    {
+    }
+
+    void paint();
+
+private:
+    enum Layer { Polling, Work, Crash, LayerCount };
+    struct Run {
+        double x0 = 0, x1 = -1;
+        QColor color;
+    };
+    static int insetOf(int layer) { return layer == Polling ? 6 : layer == Work ? 2 : 7; }
+    double xOf(TimeMs t) const { return m_left + double(t - m_frame.axis.start) * m_pixelsPerMs; }
+    void bar(TimeMs from, TimeMs to, const QColor& color, int layer, const QString& label = {});
+    void flush(int layer);
+    void work(const WorkBar& w);
+    void pollTick(TimeMs time);
+    void paintTimeouts();
+    struct Timeout {
+        double end, deadline;
+        bool timedOut;
+    };
+
+    QPainter& m_p;
+    const QRect& m_row;
+    const TimelineFrame& m_frame;
+    const LaneModel& m_model;
+    const TimelineStyle& m_style;
+    const uint32_t m_actor;
+    const double m_left, m_right, m_pixelsPerMs;
+    const TimeMs m_timeout;
+    Run m_runs[LayerCount];
+    double m_lastTick = -1;
+    std::vector<Timeout> m_timeouts;
+};
+
+void ActorRowPainter::flush(int layer)
+{
+    Run& run = m_runs[layer];
+    const int inset = insetOf(layer);
+    if (run.x1 > run.x0)
+        m_p.fillRect(QRectF(run.x0, m_row.top() + inset, run.x1 - run.x0, m_row.height() - 2 * inset), run.color);
+    run = Run {};
+}
+
+void ActorRowPainter::bar(TimeMs from, TimeMs to, const QColor& color, int layer, const QString& label)
+{
+    const double fromX = xOf(from), toX = xOf(to);
+    if (toX < m_left || fromX > m_right)
+        return; // wholly outside the view
+    const double x0 = std::max(m_left, fromX);
+    const double x1 = std::min(m_right, std::max(toX, x0 + 1.0));
+    if (x1 <= x0)
+        return;
+    Run& run = m_runs[layer];
+    const bool narrow = x1 - x0 < kMinSegmentPixels;
+    if (narrow && run.x1 > run.x0 && run.color == color && x0 <= run.x1 + 0.5) {
+        run.x1 = std::max(run.x1, x1);
+        return;
+    }
+    flush(layer);
+    if (narrow) {
+        run = Run { x0, x1, color };
+        return;
+    }
+    // Wide enough to read: its own box, a hairline where it starts, and its label when it fits.
+    const int inset = insetOf(layer);
+    const QRectF box(x0, m_row.top() + inset, x1 - x0, m_row.height() - 2 * inset);
+    m_p.fillRect(box, color);
+    m_p.fillRect(QRectF(x0, box.top(), 1, box.height()), m_style.background);
+    if (x1 - x0 > 60 && !label.isEmpty()) {
+        // "batch of 10 · 2 failed" where it fits, "batch of 10" where it does not.
+        QString text = label;
+        if (QFontMetrics(m_p.font()).horizontalAdvance(text) > box.width() - 6)
+            text = text.section(QStringLiteral(" · "), 0, 0);
+        m_p.setPen(QColor(0xFF, 0xFF, 0xFF));
+        m_p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+    }
+}
+
+void ActorRowPainter::work(const WorkBar& w)
+{
+    const bool allFailed = w.failed > 0 && w.failed == w.messages;
+    bar(w.from, w.to, allFailed ? m_style.failed : m_style.working, Work, workLabel(*m_model.engine(), w));
+    if (m_timeout <= 0 || xOf(w.to) - xOf(w.from) < kMinSegmentPixels)
+        return;
+    // The function timeout: drawn over the polls that follow (after all bars), see paintTimeouts.
+    const double deadline = xOf(w.from + m_timeout);
+    if (deadline >= m_left && deadline <= m_right + 2)
+        m_timeouts.push_back({ std::max(m_left, xOf(w.to)), deadline, w.timedOut });
+}
+
+void ActorRowPainter::paintTimeouts()
+{
+    // A thin line along the row's top from the bar's end to where the invocation would be stopped, and a tick
+    // there; an invocation that ran into it ends on the tick, in the crash colour.
+    QColor headroom = m_style.text;
+    headroom.setAlpha(110);
+    for (const Timeout& t : m_timeouts) {
+        if (t.deadline > t.end + 1)
+            m_p.fillRect(QRectF(t.end, m_row.top() + 1, t.deadline - t.end, 1), headroom);
+        m_p.fillRect(
+            QRectF(t.deadline - 1, m_row.top() + 1, 2, m_row.height() - 2), t.timedOut ? m_style.crash : m_style.text);
+    }
+}
+
+void ActorRowPainter::pollTick(TimeMs time)
+{
+    // A receive answered at once: a tick at the row's top, clear of the work boxes and their gaps; one per pixel
+    // column however many land there.
+    const double x = std::floor(xOf(time));
+    if (x >= m_left && x <= m_right && x != m_lastTick) {
+        m_p.fillRect(QRectF(x, m_row.top() + 1, 1, 4), m_style.polling);
+        m_lastTick = x;
+    }
+}
+
+void ActorRowPainter::paint()
+{
+    constexpr TimeMs kNone = INT64_MIN; // plain sentinels: GCC 12 misreads std::optional here
+    TimeMs polling = kNone, crashed = kNone;
+    WorkBar current;
+    bool working = false;
+    const LaneIndex& index = m_model.lanes();
+    const auto& steps = index.actorSteps(m_actor);
+    const TimeMs viewStart = m_frame.axis.toTime(m_left), viewEnd = m_frame.axis.toTime(m_right);
+    // Binary search for the view's start, then a few steps back to know which poll, job or crash is open there
+    // (a batch's starts are one step each: go back past a whole batch).
+    size_t from = index.firstStepAt(m_actor, viewStart);
+    from = from > 24 ? from - 24 : 0;
+    for (size_t i = from; i < steps.size(); ++i) {
+        const ActorStep& step = steps[i];
+        const TimeMs time = step.time;
+        if (time > viewEnd)
+            break;
+        switch (step.cause()) {
+        case Cause::PollEnded: // one step per poll: its length rides in the lane field
+            if (step.lane() == 0)
+                pollTick(time);
+            else
+                bar(time - TimeMs(step.lane()), time, m_style.polling, Polling);
+            break;
+        case Cause::ProcessingStarted:
+            if (working && current.from == time) { // the next message of the same batch
+                ++current.messages;
+                break;
+            }
+            current = WorkBar { time, time, step.lane(), 1, 0, false, false };
+            working = true;
+            break;
+        case Cause::ProcessingFinished:
+        case Cause::ProcessingFailed:
+            if (!working)
+                break; // a throttled batch given up before it was invoked: nothing ran
+            current.to = time;
+            i = readWorkEnd(steps, i, current);
+            current.timedOut = current.failed > 0 && index.timedOutAt(m_actor, time);
+            work(current);
+            working = false;
+            break;
+        case Cause::ConsumerCrashed:
+            if (working)
+                bar(current.from, time, m_style.failed, Work);
+            working = false;
+            polling = kNone;
+            crashed = time;
+            break;
+        case Cause::ConsumerRestarted:
+            if (crashed != kNone)
+                bar(crashed, time, m_style.crash, Crash);
+            crashed = kNone;
+            break;
+        default:
+            break;
+        }
+    }
+    const TimeMs until = std::min(m_frame.now, viewEnd);
+    if (index.openPollSince(m_actor) >= 0 && crashed == kNone)
+        polling = index.openPollSince(m_actor);
+    if (polling != kNone)
+        bar(polling, until, m_style.polling, Polling);
+    if (working) {
+        current.to = until;
+        current.open = true;
+        work(current);
+    }
+    if (crashed != kNone)
+        bar(crashed, until, m_style.crash, Crash, QObject::tr("crashed"));
+    for (int layer = 0; layer < LayerCount; ++layer)
+        flush(layer);
+    paintTimeouts();
+}
+} // namespace
+
+QString workLabel(const Engine& engine, const WorkBar& bar)
+{
+    QString label = bar.messages > 1 ? QObject::tr("batch of %1").arg(bar.messages)
+                                     : shortMessageId(engine.message(bar.firstLane));
+    if (bar.timedOut)
+        label += QObject::tr(" · timed out");
+    else if (bar.failed > 0 && bar.messages > 1)
+        label += bar.failed == bar.messages ? QObject::tr(" · failed") : QObject::tr(" · %1 failed").arg(bar.failed);
+    return label;
+}
+
+std::optional<WorkBar> workAt(const LaneModel& model, uint32_t actor, TimeMs time, TimeMs now)
+{
+    const LaneIndex& index = model.lanes();
+    if (actor >= index.actorCount())
+        return std::nullopt;
+    const auto& steps = index.actorSteps(actor);
+    size_t i = index.firstStepAt(actor, time);
+    i = i > 24 ? i - 24 : 0;
+    std::optional<WorkBar> found;
+    bool working = false;
+    WorkBar current;
+    for (; i < steps.size() && TimeMs(steps[i].time) <= time; ++i) {
+        const ActorStep& step = steps[i];
+        if (step.cause() == Cause::ProcessingStarted) {
+            if (working && current.from == step.time) {
+                ++current.messages;
+                continue;
+            }
+            current = WorkBar { step.time, step.time, step.lane(), 1, 0, false, false };
+            working = true;
+        } else if (isWorkEnd(step.cause()) || step.cause() == Cause::ConsumerCrashed) {
+            working = false;
+        }
+    }
+    if (!working)
+        return std::nullopt;
+    // Found the work going on at `time`: read on to its end.
+    for (; i < steps.size(); ++i) {
+        if (steps[i].cause() == Cause::ProcessingStarted && TimeMs(steps[i].time) == current.from) {
+            ++current.messages;
+            continue;
+        }
+        if (isWorkEnd(steps[i].cause())) {
+            current.to = steps[i].time;
+            readWorkEnd(steps, i, current);
+            current.timedOut = current.failed > 0 && index.timedOutAt(actor, current.to);
+            return current;
+        }
+        if (steps[i].cause() == Cause::ConsumerCrashed) {
+            current.to = steps[i].time;
+            current.failed = current.messages;
+            return current;
+        }
+    }
+    current.to = now;
+    current.open = true;
+    return current;
+}
+
+void paintActorRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
+    const TimelineStyle& style, uint32_t actor)
+{
+    ActorRowPainter(p, row, frame, model, style, actor).paint();
+}
+
+} // namespace lifeline::ui

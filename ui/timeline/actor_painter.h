@@ -1,0 +1,31 @@
+// Paints an actor's row: a consumer's or a Lambda poller's polls, work and crashes. A Lambda invocation is one bar
+// for its whole batch ("batch of 10"), with a tick where its function timeout would stop it.
+#pragma once
+
+#include "timeline/lane_model.h"
+#include "timeline/timeline_frame.h"
+#include "timeline/timeline_style.h"
+
+#include <QPainter>
+#include <QRect>
+
+namespace lifeline::ui {
+
+void paintActorRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
+    const TimelineStyle& style, uint32_t actor);
+
+// One piece of work as the row draws it: a message's processing, or a Lambda invocation's batch.
+struct WorkBar {
+    TimeMs from = 0, to = 0;
+    MessageIndex firstLane = kNoMessage;
+    uint32_t messages = 0; // the batch's size
+    uint32_t failed = 0; // how many of them failed
+    bool timedOut = false; // stopped by the function timeout
+    bool open = false; // still going at `to` (now)
+};
+// The bar's words: the message's id, or the batch and how it ended.
+QString workLabel(const Engine& engine, const WorkBar& bar);
+// The work of `actor` going on at `time`, if any (for the tooltip).
+std::optional<WorkBar> workAt(const LaneModel& model, uint32_t actor, TimeMs time, TimeMs now);
+
+} // namespace lifeline::ui

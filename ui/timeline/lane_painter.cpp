@@ -1,0 +1,202 @@
+#include "timeline/lane_painter.h"
+
+#include <QObject>
+#include <algorithm>
+
+namespace lifeline::ui {
+
+namespace {
+// Draws segments of one row, folding runs of sub-3-pixel pieces into one block that says how many it holds.
+class SegmentWriter {
+public:
+    SegmentWriter(QPainter& p, const TimelineStyle& s, int top, int height, double left, double right)
+        : m_p(p)
+        , m_s(s)
+        , m_top(top)
+        , m_height(height)
+        , m_left(left)
+        , m_right(right)
+    {
+    }
+    ~SegmentWriter() { flush(); }
+
+    void add(double x0, double x1, MessageState state, const QString& label)
+    {
+        x0 = std::max(x0, m_left);
+        x1 = std::min(x1, m_right);
+        if (x1 <= x0)
+            return;
+        if (x1 - x0 < kMinSegmentPixels) {
+            if (m_mergedCount == 0)
+                m_mergedFrom = x0;
+            m_mergedTo = x1;
+            ++m_mergedCount;
+            if (m_mergedTo - m_mergedFrom >= kMinSegmentPixels * 2)
+                flush();
+            return;
+        }
+        flush();
+        const QRectF box(x0, m_top + 2, x1 - x0, m_height - 4);
+        m_p.fillRect(box, m_s.fill(state));
+        if (m_s.statePattern[size_t(state)] != Qt::NoBrush)
+            m_p.fillRect(box, m_s.pattern(state));
+        // Each receive starts its own in-flight segment: a hairline keeps back-to-back receives apart.
+        if (state == MessageState::InFlight && box.width() > 4)
+            m_p.fillRect(QRectF(x0, m_top + 2, 1, m_height - 4), m_s.background);
+        if (!label.isEmpty() && box.width() > 60 && m_height >= 10) {
+            m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
+                                                                                        : QColor(0xFF, 0xFF, 0xFF));
+            m_p.drawText(box.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+        }
+    }
+
+    void flush()
+    {
+        if (m_mergedCount == 0)
+            return;
+        const QRectF box(m_mergedFrom, m_top + 2, std::max(m_mergedTo - m_mergedFrom, 1.0), m_height - 4);
+        m_p.fillRect(box, m_s.dark ? QColor(0x80, 0x80, 0x80) : QColor(0x70, 0x70, 0x70));
+        if (m_mergedCount > 1 && box.width() > 14) {
+            m_p.setPen(QColor(0xFF, 0xFF, 0xFF));
+            m_p.drawText(box, Qt::AlignCenter, QString::number(m_mergedCount));
+        }
+        m_mergedCount = 0;
+    }
+
+private:
+    QPainter& m_p;
+    const TimelineStyle& m_s;
+    int m_top, m_height;
+    double m_left, m_right;
+    double m_mergedFrom = 0, m_mergedTo = 0;
+    int m_mergedCount = 0;
+};
+
+QString stateLabel(MessageState state, uint32_t receiveCount)
+{
+    switch (state) {
+    case MessageState::Delayed:
+        return QObject::tr("delayed");
+    case MessageState::Visible:
+        return QObject::tr("visible");
+    case MessageState::InFlight:
+        return QObject::tr("in flight #%1").arg(receiveCount);
+    default:
+        return {};
+    }
+}
+} // namespace
+
+QString shortMessageId(const MessageRecord& record)
+{
+    return QStringLiteral("%1").arg(uint32_t(record.idHi >> 32), 8, 16, QLatin1Char('0'));
+}
+
+bool isTransition(const Event& e)
+{
+    return e.cause != Cause::RequestRefused && e.from != e.to;
+}
+
+void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
+    const TimelineStyle& style, MessageIndex lane)
+{
+    const Engine& engine = *model.engine();
+    const EventLog& log = engine.log();
+    const LaneIndex& index = model.lanes();
+    const LaneChain& chain = index.lane(lane);
+    const TimeAxis& axis = frame.axis;
+    const double left = axis.left, right = row.right();
+    const TimeMs viewEnd = axis.toTime(right);
+    SegmentWriter writer(p, style, row.top(), row.height(), left, right);
+    MessageState state = MessageState::None;
+    TimeMs since = 0;
+    uint32_t receives = 0;
+    double lastMarkX = -1e9;
+    const auto mark = [&](double x, const QColor& color, const QString& glyph) {
+        if (x < left || x > right || x - lastMarkX < 4)
+            return;
+        lastMarkX = x;
+        if (row.height() < 10) { // too short for a glyph: a coloured tick
+            p.fillRect(QRectF(x - 1, row.top(), 2, row.height()), color);
+            return;
+        }
+        p.setPen(color);
+        p.drawText(QRectF(x - 6, row.top() - 1, 12, row.height()), Qt::AlignCenter, glyph);
+    };
+    struct PendingMark {
+        double x;
+        QColor color;
+        QString glyph;
+    };
+    std::vector<PendingMark> marks;
+    for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+        const Event& e = log[ev];
+        if (e.time > viewEnd && state != MessageState::None && !isLive(state))
+            break;
+        if (isTransition(e)) {
+            if (isLive(state))
+                writer.add(axis.toX(since), axis.toX(e.time), state, stateLabel(state, receives));
+            state = e.to;
+            since = e.time;
+            if (e.cause == Cause::Receive)
+                receives = e.receiveNumber();
+            if (!isLive(state)) { // the lane ends here: an end cap in the terminal state's colour
+                writer.flush();
+                const double x = axis.toX(e.time);
+                if (x >= left && x <= right)
+                    p.fillRect(QRectF(x, row.top() + 3, 4, row.height() - 6), style.fill(state));
+            }
+        }
+        const double x = axis.toX(e.time);
+        if (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight)
+            marks.push_back({ x, style.mark, QStringLiteral("◆") });
+        else if (e.cause == Cause::ConsumerCrashed)
+            marks.push_back({ x, style.crash, QStringLiteral("✕") });
+        else if (e.cause == Cause::ProcessingStarted && e.duplicate())
+            marks.push_back({ x, style.duplicate, QStringLiteral("2×") });
+        else if (e.cause == Cause::MoveToDlq)
+            marks.push_back({ x, style.stateColor[size_t(MessageState::DeadLettered)], QStringLiteral("➜") });
+        else if (e.cause == Cause::ReceivedByNobody) // received by a crashed consumer: back after the timeout
+            marks.push_back({ x, style.crash, QStringLiteral("⊘") });
+    }
+    if (isLive(state))
+        writer.add(axis.toX(since), axis.toX(std::max(since, frame.now)), state, stateLabel(state, receives));
+    writer.flush();
+    for (const auto& m : marks)
+        mark(m.x, m.color, m.glyph);
+}
+
+void paintQueueRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
+    const TimelineStyle& style, QueueIndex queue)
+{
+    // Operator actions and warnings first: a refusal at the same instant (a refused change) is drawn over them.
+    double lastNote = -1e9;
+    const EventLog& events = model.engine()->log();
+    for (const uint32_t ev : model.lanes().notes(queue)) {
+        const double x = frame.axis.toX(events[ev].time);
+        if (x < frame.axis.left || x > row.right() || x - lastNote < 11)
+            continue;
+        lastNote = x;
+        const bool warning = events[ev].cause == Cause::Warning;
+        const QRectF badge(x - 5, row.top() + 3, 10, row.height() - 6);
+        p.fillRect(badge, warning ? style.stateColor[size_t(MessageState::Delayed)] : style.mark);
+        p.setPen(style.background);
+        p.drawText(badge, Qt::AlignCenter, warning ? QStringLiteral("!") : QStringLiteral("\u2699"));
+    }
+    const auto& refusals = model.lanes().refusals(queue);
+    const EventLog& log = model.engine()->log();
+    double last = -1e9;
+    for (const uint32_t ev : refusals) {
+        const double x = frame.axis.toX(log[ev].time);
+        if (x < frame.axis.left || x > row.right() || x - last < 11)
+            continue;
+        last = x;
+        // A badge, wider than the "now" line: a request refused this very instant stays visible under it.
+        const QRectF badge(x - 5, row.top() + 3, 10, row.height() - 6);
+        p.fillRect(badge, style.crash);
+        p.setPen(QColor(0xFF, 0xFF, 0xFF));
+        p.drawText(badge, Qt::AlignCenter, QStringLiteral("!"));
+    }
+}
+
+} // namespace lifeline::ui

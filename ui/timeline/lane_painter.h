@@ -1,0 +1,27 @@
+// Paints the rows about messages: a message's lane (its state segments, end cap and marks) and a queue's group row
+// (refused requests, operator actions and warnings as badges).
+#pragma once
+
+#include "timeline/lane_model.h"
+#include "timeline/timeline_frame.h"
+#include "timeline/timeline_style.h"
+
+#include <QPainter>
+#include <QRect>
+
+namespace lifeline::ui {
+
+// Segments narrower than this merge into one counted block; actor bars of this width or less merge into runs.
+inline constexpr double kMinSegmentPixels = 3.0;
+
+// The first 8 hex digits of the MessageId: what a lane label shows.
+QString shortMessageId(const MessageRecord& record);
+// An event that changes a lane's state (a refused request changes nothing).
+bool isTransition(const Event& e);
+
+void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
+    const TimelineStyle& style, MessageIndex lane);
+void paintQueueRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
+    const TimelineStyle& style, QueueIndex queue);
+
+} // namespace lifeline::ui

@@ -1,0 +1,19 @@
+// What one paint of the timeline shows: the time axis, the scroll position, the instant "now", the selection.
+// The painter's pieces (rows, lanes, actors, legend, hit test) all read it.
+#pragma once
+
+#include "lifeline/event_log.h"
+#include "lifeline/timeline/time_axis.h"
+
+namespace lifeline::ui {
+
+struct TimelineFrame {
+    TimeAxis axis;
+    int firstRow = 0; // scroll position, in rows
+    TimeMs now = 0;
+    MessageIndex selected = kNoMessage;
+    bool legend = true;
+    TimeMs measureFrom = -1, measureTo = -1; // a measured range, when both are set
+};
+
+} // namespace lifeline::ui

@@ -1,0 +1,135 @@
+#include "timeline/timeline_hit.h"
+
+#include "lifeline/event_text.h"
+#include "lifeline/sim/duration.h"
+#include "timeline/actor_painter.h"
+#include "timeline/lane_painter.h"
+
+#include <QObject>
+#include <cmath>
+
+namespace lifeline::ui {
+
+namespace {
+QString duration(TimeMs ms)
+{
+    return QString::fromStdString(sim::formatDuration(ms));
+}
+
+std::optional<TimelineHit> hitQueueRow(const LaneModel& model, const RowRef& row, const TimeAxis& axis, int x)
+{
+    const Engine& engine = *model.engine();
+    TimelineHit out;
+    out.row = row;
+    // A refused request under the cursor: SQS's own text.
+    for (const uint32_t ev : model.lanes().refusals(QueueIndex(row.group))) {
+        const Event& e = engine.log()[ev];
+        if (std::abs(axis.toX(e.time) - x) <= 5) {
+            out.from = out.to = e.time;
+            out.text = QObject::tr("refused at %1\n%2")
+                           .arg(duration(e.time), QString::fromStdString(eventDetail(engine, e)));
+            return out;
+        }
+    }
+    // An operator action or a warning: what was done or said.
+    for (const uint32_t ev : model.lanes().notes(QueueIndex(row.group))) {
+        const Event& e = engine.log()[ev];
+        if (std::abs(axis.toX(e.time) - x) <= 5) {
+            out.from = out.to = e.time;
+            out.text
+                = (e.cause == Cause::Warning ? QObject::tr("warning at %1\n%2") : QObject::tr("operator at %1\n%2"))
+                      .arg(duration(e.time), QString::fromStdString(eventDetail(engine, e)));
+            return out;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<TimelineHit> hitMessageRow(
+    const LaneModel& model, const RowRef& row, const TimeAxis& axis, TimeMs now, int x)
+{
+    const TimeMs t = axis.toTime(x);
+    const Engine& engine = *model.engine();
+    const LaneIndex& index = model.lanes();
+    MessageState state = MessageState::None;
+    TimeMs since = 0;
+    const Event* cause = nullptr; // the transition that began the segment under the cursor
+    for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+        const Event& e = engine.log()[ev];
+        if (!isTransition(e))
+            continue;
+        if (e.time > t)
+            break;
+        state = e.to;
+        since = e.time;
+        cause = &e;
+    }
+    if (!isLive(state) || !cause)
+        return std::nullopt;
+    // The end of this segment: the next transition, or now.
+    TimeMs until = now;
+    for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+        const Event& e = engine.log()[ev];
+        if (isTransition(e) && e.time > since && e.time >= t) {
+            until = e.time;
+            break;
+        }
+    }
+    TimelineHit out;
+    out.row = row;
+    out.from = since;
+    out.to = until;
+    out.state = state;
+    const MessageRecord& record = engine.message(row.id);
+    const QString why
+        = QString::fromStdString(eventSentence(engine, *cause, actorName(model.actorNames(), cause->actor)));
+    out.text = QObject::tr("%1\n%2 from %3 to %4 (%5)\ncause: %6")
+                   .arg(QString::fromStdString(record.messageId()), QString::fromLatin1(toString(state)),
+                       duration(since), duration(until), duration(until - since), why);
+    return out;
+}
+
+std::optional<TimelineHit> hitActorRow(
+    const LaneModel& model, const RowRef& row, const TimeAxis& axis, TimeMs now, int x)
+{
+    const TimeMs t = axis.toTime(x);
+    const auto work = workAt(model, row.id, t, now);
+    if (!work)
+        return std::nullopt;
+    TimelineHit out;
+    out.row = row;
+    out.from = work->from;
+    out.to = work->to;
+    const TimeMs timeout = model.lanes().functionTimeout(row.id);
+    const QString what = timeout > 0 ? QObject::tr("invocation: %1").arg(workLabel(*model.engine(), *work))
+                                     : QObject::tr("processing %1").arg(workLabel(*model.engine(), *work));
+    out.text = QObject::tr("%1\nfrom %2 to %3 (%4)")
+                   .arg(what, duration(work->from), work->open ? QObject::tr("now") : duration(work->to),
+                       duration(work->to - work->from));
+    if (timeout > 0)
+        out.text += work->timedOut
+            ? QObject::tr("\nstopped by the function timeout (%1): the whole batch comes back").arg(duration(timeout))
+            : QObject::tr("\nfunction timeout %1: stopped at %2 if still running")
+                  .arg(duration(timeout), duration(work->from + timeout));
+    return out;
+}
+} // namespace
+
+std::optional<TimelineHit> hitRow(const LaneModel& model, const RowRef& row, const TimeAxis& axis, TimeMs now, int x)
+{
+    if (!model.engine())
+        return std::nullopt;
+    switch (row.kind) {
+    case LaneModel::QueueGroup:
+        return hitQueueRow(model, row, axis, x);
+    case LaneModel::MessageRow:
+        return hitMessageRow(model, row, axis, now, x);
+    case LaneModel::ActorRow:
+        return hitActorRow(model, row, axis, now, x);
+    case LaneModel::ActorGroup:
+        break;
+    }
+    return std::nullopt;
+}
+
+} // namespace lifeline::ui
