@@ -1,5 +1,7 @@
 // The timeline's index over the event log, read incrementally: lane chains, states, actors' steps, refusals.
 #include "engine_fixture.h"
+#include "lifeline/sim/scenario.h"
+#include "lifeline/sim/simulation.h"
 #include "lifeline/timeline/lane_index.h"
 
 using namespace lifeline;
@@ -80,4 +82,50 @@ TEST_CASE("lane index: a refused request is a mark on its queue's row", "[timeli
     CHECK(f.engine.log()[index.refusals(0)[0]].cause == Cause::RequestRefused);
     CHECK(index.refusals(7).empty());
     CHECK(index.laneCount() == 0);
+}
+
+TEST_CASE("lane index: a Lambda poller's function timeout and its timed-out invocations", "[timeline][lanes]")
+{
+    auto parsed = sim::parseScenario(std::string(R"({
+        "name": "slow function", "duration": "2m",
+        "queues": [ { "name": "jobs", "attributes": { "VisibilityTimeout": 60 } } ],
+        "producers": [ { "name": "p", "queue": "jobs", "bursts": [ { "at": "0s", "count": 3 } ] } ],
+        "lambdas": [ { "name": "slow", "queue": "jobs", "timeout": "1s", "processing": "2s", "concurrency": 1,
+                       "pollers": 1 } ] })"));
+    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
+    sim::Simulation simulation(std::get<sim::Scenario>(std::move(parsed)));
+    simulation.advanceTo(10'000);
+    LaneIndex index;
+    index.sync(simulation.engine());
+    uint32_t poller = 0;
+    for (uint32_t actor = 0; actor < index.actorCount(); ++actor)
+        if (index.functionTimeout(actor) > 0)
+            poller = actor;
+    REQUIRE(poller >= kFirstActor);
+    CHECK(index.functionTimeout(poller) == 1000);
+    CHECK(index.timedOutAt(poller, 1000)); // invoked at 0 s with three messages, stopped at 1 s
+    CHECK_FALSE(index.timedOutAt(poller, 2000));
+    // The three starts carry the timeout; a consumer's start carries none.
+    int starts = 0;
+    for (size_t i = 0; i < simulation.engine().log().size(); ++i) {
+        const Event& e = simulation.engine().log()[i];
+        if (e.cause == Cause::ProcessingStarted) {
+            ++starts;
+            CHECK(e.functionTimeout() == 1000);
+            CHECK_FALSE(e.duplicate());
+        }
+    }
+    CHECK(starts == 3);
+}
+
+TEST_CASE("events: a processing start written before the function timeout was logged still reads", "[timeline][lanes]")
+{
+    Event e {};
+    e.cause = Cause::ProcessingStarted;
+    e.detail = 1; // a duplicate start in an older run file
+    CHECK(e.duplicate());
+    CHECK(e.functionTimeout() == 0);
+    e.detail = Event::processingStart(true, 900'000); // Lambda's longest timeout
+    CHECK(e.duplicate());
+    CHECK(e.functionTimeout() == 900'000);
 }
