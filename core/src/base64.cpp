@@ -1,75 +1,98 @@
 #include "lifeline/base64.h"
 
+#include <array>
+#include <cstdint>
+
 namespace lifeline {
 
 namespace {
-constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr char kStandard[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr char kUrl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-int valueOf(char c)
+const char* alphabetOf(Base64 variant)
 {
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
+    return variant == Base64::Standard ? kStandard : kUrl;
 }
+
+// Each character's value in an alphabet, -1 for characters outside it.
+constexpr std::array<int8_t, 256> valuesOf(const char* alphabet)
+{
+    std::array<int8_t, 256> values {};
+    for (auto& v : values)
+        v = -1;
+    for (int i = 0; i < 64; ++i)
+        values[uint8_t(alphabet[i])] = int8_t(i);
+    return values;
+}
+constexpr auto kStandardValues = valuesOf(kStandard);
+constexpr auto kUrlValues = valuesOf(kUrl);
 } // namespace
 
-std::string base64Encode(std::string_view bytes)
+void base64Append(std::string& out, std::string_view bytes, Base64 variant)
 {
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
+    const char* alphabet = alphabetOf(variant);
+    const bool pad = variant == Base64::Standard;
     size_t i = 0;
     for (; i + 2 < bytes.size(); i += 3) {
         const uint32_t v
             = uint32_t(uint8_t(bytes[i])) << 16 | uint32_t(uint8_t(bytes[i + 1])) << 8 | uint8_t(bytes[i + 2]);
-        out += kAlphabet[v >> 18];
-        out += kAlphabet[(v >> 12) & 63];
-        out += kAlphabet[(v >> 6) & 63];
-        out += kAlphabet[v & 63];
+        out += alphabet[v >> 18];
+        out += alphabet[(v >> 12) & 63];
+        out += alphabet[(v >> 6) & 63];
+        out += alphabet[v & 63];
     }
-    if (i < bytes.size()) {
-        uint32_t v = uint32_t(uint8_t(bytes[i])) << 16;
-        if (i + 1 < bytes.size())
-            v |= uint32_t(uint8_t(bytes[i + 1])) << 8;
-        out += kAlphabet[v >> 18];
-        out += kAlphabet[(v >> 12) & 63];
-        out += i + 1 < bytes.size() ? kAlphabet[(v >> 6) & 63] : '=';
+    if (i == bytes.size())
+        return;
+    // One or two bytes left: two or three characters, and padding to four in the standard variant.
+    const bool two = i + 1 < bytes.size();
+    uint32_t v = uint32_t(uint8_t(bytes[i])) << 16;
+    if (two)
+        v |= uint32_t(uint8_t(bytes[i + 1])) << 8;
+    out += alphabet[v >> 18];
+    out += alphabet[(v >> 12) & 63];
+    if (two)
+        out += alphabet[(v >> 6) & 63];
+    else if (pad)
         out += '=';
-    }
+    if (pad)
+        out += '=';
+}
+
+std::string base64Encode(std::string_view bytes, Base64 variant)
+{
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    base64Append(out, bytes, variant);
     return out;
 }
 
-std::optional<std::string> base64Decode(std::string_view text)
+std::optional<std::string> base64Decode(std::string_view text, Base64 variant)
 {
-    if (text.size() % 4 != 0)
-        return std::nullopt;
+    const auto& values = variant == Base64::Standard ? kStandardValues : kUrlValues;
+    size_t padding = 0;
+    if (variant == Base64::Standard) {
+        if (text.size() % 4 != 0)
+            return std::nullopt;
+        while (padding < 2 && padding < text.size() && text[text.size() - 1 - padding] == '=')
+            ++padding;
+    } else if (text.size() % 4 == 1) {
+        return std::nullopt; // one character holds 6 bits: not a byte
+    }
+    const size_t chars = text.size() - padding; // the characters that carry bits
     std::string out;
-    out.reserve(text.size() / 4 * 3);
-    for (size_t i = 0; i < text.size(); i += 4) {
-        int v[4];
-        int padding = 0;
-        for (int k = 0; k < 4; ++k) {
-            const char c = text[i + k];
-            if (c == '=' && i + 4 == text.size() && k >= 2) {
-                v[k] = 0;
-                ++padding;
-            } else if (padding || (v[k] = valueOf(c)) < 0) {
-                return std::nullopt;
-            }
+    out.reserve(chars * 3 / 4);
+    uint32_t bits = 0;
+    int held = 0;
+    for (size_t i = 0; i < chars; ++i) {
+        const int8_t value = values[uint8_t(text[i])];
+        if (value < 0)
+            return std::nullopt;
+        bits = bits << 6 | uint32_t(value);
+        held += 6;
+        if (held >= 8) {
+            held -= 8;
+            out += char((bits >> held) & 0xff);
         }
-        const uint32_t bits = uint32_t(v[0]) << 18 | uint32_t(v[1]) << 12 | uint32_t(v[2]) << 6 | uint32_t(v[3]);
-        out += char(bits >> 16);
-        if (padding < 2)
-            out += char((bits >> 8) & 0xff);
-        if (padding < 1)
-            out += char(bits & 0xff);
     }
     return out;
 }

@@ -1,5 +1,6 @@
 // Receipt handles, DeleteMessage and ChangeMessageVisibility (and their batches).
 #include "engine_internal.h"
+#include "lifeline/base64.h"
 #include "lifeline/message_rules.h"
 
 #include <algorithm>
@@ -8,7 +9,6 @@
 namespace lifeline {
 
 namespace {
-constexpr char kBase64Url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 constexpr std::string_view kHandlePrefix = "AQEB";
 constexpr size_t kHandleBytes = 16;
 constexpr size_t kHandleLength = kHandlePrefix.size() + 22;
@@ -60,50 +60,27 @@ BatchResult<bool> applyToEach(const std::vector<Entry>& entries, Apply&& apply, 
 
 std::string Engine::receiptHandle(const Receipt& receipt) const
 {
-    uint8_t bytes[kHandleBytes + 2] = {};
+    // "AQEB" and 16 bytes (lane, receive count, queue, check value) in URL-safe base64 without padding: 26 characters.
+    uint8_t bytes[kHandleBytes] = {};
     put32(bytes, receipt.lane);
     put32(bytes + 4, receipt.receiveCount);
     put32(bytes + 8, receipt.queueUid);
     put32(bytes + 12, checkValue(receipt.lane, receipt.receiveCount, receipt.queueUid, m_options.seed));
-    char out[kHandleLength];
-    std::copy(kHandlePrefix.begin(), kHandlePrefix.end(), out);
-    size_t at = kHandlePrefix.size();
-    for (size_t i = 0; i < kHandleBytes; i += 3) {
-        const uint32_t v = uint32_t(bytes[i]) << 16 | uint32_t(bytes[i + 1]) << 8 | bytes[i + 2];
-        const size_t chars = std::min<size_t>(4, (kHandleBytes - i) * 8 / 6 + 1);
-        for (size_t c = 0; c < chars; ++c)
-            out[at++] = kBase64Url[(v >> (18 - 6 * c)) & 63];
-    }
-    return std::string(out, kHandleLength);
+    std::string out;
+    out.reserve(kHandleLength);
+    out += kHandlePrefix;
+    base64Append(out, std::string_view(reinterpret_cast<const char*>(bytes), kHandleBytes), Base64::UrlUnpadded);
+    return out;
 }
 
 std::optional<Receipt> Engine::parseReceipt(const std::string& handle) const
 {
     if (handle.size() != kHandleLength || !handle.starts_with(kHandlePrefix))
         return std::nullopt;
-    uint8_t bytes[kHandleBytes + 2] = {};
-    static const auto kValues = [] {
-        std::array<int8_t, 256> values;
-        values.fill(-1);
-        for (int i = 0; i < 64; ++i)
-            values[uint8_t(kBase64Url[i])] = int8_t(i);
-        return values;
-    }();
-    // 22 characters: five groups of 4 (3 bytes each), then 2 for the last byte.
-    const char* text = handle.data() + kHandlePrefix.size();
-    for (size_t group = 0; group < 6; ++group) {
-        const size_t chars = group < 5 ? 4 : 2;
-        uint32_t v = 0;
-        for (size_t c = 0; c < chars; ++c) {
-            const int8_t value = kValues[uint8_t(text[group * 4 + c])];
-            if (value < 0)
-                return std::nullopt;
-            v |= uint32_t(value) << (18 - 6 * c);
-        }
-        bytes[group * 3] = uint8_t(v >> 16);
-        bytes[group * 3 + 1] = uint8_t(v >> 8);
-        bytes[group * 3 + 2] = uint8_t(v);
-    }
+    const auto decoded = base64Decode(std::string_view(handle).substr(kHandlePrefix.size()), Base64::UrlUnpadded);
+    if (!decoded || decoded->size() != kHandleBytes)
+        return std::nullopt;
+    const auto* bytes = reinterpret_cast<const uint8_t*>(decoded->data());
     Receipt receipt { get32(bytes), get32(bytes + 4), get32(bytes + 8) };
     if (get32(bytes + 12) != checkValue(receipt.lane, receipt.receiveCount, receipt.queueUid, m_options.seed))
         return std::nullopt;

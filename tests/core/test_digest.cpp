@@ -39,6 +39,26 @@ TEST_CASE("base64 round trip and rejects", "[digest]")
     CHECK_FALSE(base64Decode("Zm9").has_value());
     CHECK_FALSE(base64Decode("Zm=v").has_value());
     CHECK_FALSE(base64Decode("Z!==").has_value());
+    CHECK_FALSE(base64Decode("Z===").has_value());
+    CHECK_FALSE(base64Decode("Zm-_").has_value()); // URL-safe characters are not standard base64
+}
+
+TEST_CASE("base64 URL-safe without padding: the receipt handles' alphabet", "[digest]")
+{
+    const std::string bytes("\xfb\xff\xbf", 3); // six-bit groups 62 and 63 in every position
+    CHECK(base64Encode(bytes) == "+/+/");
+    CHECK(base64Encode(bytes, Base64::UrlUnpadded) == "-_-_");
+    CHECK(base64Encode("f", Base64::UrlUnpadded) == "Zg");
+    CHECK(base64Encode("fo", Base64::UrlUnpadded) == "Zm8");
+    CHECK(base64Decode("-_-_", Base64::UrlUnpadded).value() == bytes);
+    CHECK(base64Decode("Zm8", Base64::UrlUnpadded).value() == "fo");
+    CHECK(base64Decode("Zg", Base64::UrlUnpadded).value() == "f");
+    CHECK_FALSE(base64Decode("Zm8=", Base64::UrlUnpadded).has_value()); // no padding in this variant
+    CHECK_FALSE(base64Decode("Z", Base64::UrlUnpadded).has_value()); // six bits are not a byte
+    CHECK_FALSE(base64Decode("+/+/", Base64::UrlUnpadded).has_value());
+    std::string appended = "AQEB";
+    base64Append(appended, "foobar", Base64::UrlUnpadded);
+    CHECK(appended == "AQEBZm9vYmFy");
 }
 
 TEST_CASE("message characters allowed by SQS", "[rules]")
