@@ -24,6 +24,10 @@ const char* kSettable[] = { "DelaySeconds", "VisibilityTimeout", "MessageRetenti
 // Fills an engine's private state from a recording (Engine declares it a friend).
 struct EngineAccess {
     static void restore(Engine& engine, const nlohmann::json& run, size_t actorCount, int version);
+    static void restoreQueues(Engine& engine, const nlohmann::json& queues);
+    static void restoreEvents(Engine& engine, const nlohmann::json& run, size_t actorCount, int version);
+    static void restoreExtras(Engine& engine, const nlohmann::json& extras, size_t messages);
+    static void restoreMessages(Engine& engine, const nlohmann::json& messages);
     static nlohmann::json queues(const Engine& engine);
     static const std::vector<MessageExtra>& extras(const Engine& engine) { return engine.m_extras; }
 };
@@ -69,6 +73,41 @@ void check(bool condition, const std::string& what)
     if (!condition)
         throw std::runtime_error(what);
 }
+
+// How many of each thing the file holds: what an event may refer to.
+struct RunSizes {
+    size_t queues, messages, texts, actors;
+};
+
+// Every reference an event makes points into the file: a damaged or crafted file must not make a viewer read out
+// of bounds.
+void checkReferences(const Event& event, const std::string& where, const RunSizes& sizes)
+{
+    check(event.message == kNoMessage || event.message < sizes.messages, where + " refers to a lane the file lacks");
+    check(event.queue == kNoQueue || event.queue < sizes.queues, where + " refers to a queue the file lacks");
+    check(event.message == kNoMessage || event.queue != kNoQueue, where + " names a lane but no queue");
+    check(event.actor < std::max<size_t>(sizes.actors, kFirstActor) || event.actor == kSqsActor,
+        where + " refers to an actor the file lacks");
+    check(!event.hasText() || event.textIndex() < sizes.texts, where + " refers to a text the file lacks");
+    switch (event.cause) {
+    case Cause::MoveToDlq:
+        check(event.deadLetterQueue() < sizes.queues, where + " moves to a queue the file lacks");
+        break;
+    case Cause::ArriveFromDlqSource:
+    case Cause::Redrive:
+    case Cause::ArriveFromRedrive:
+        check(event.linkedLane() < sizes.messages, where + " links to a lane the file lacks");
+        break;
+    case Cause::NoEffect:
+        check(event.detail <= uint32_t(NoEffectKind::DeduplicatedSend), where + " is garbled");
+        break;
+    case Cause::ProcessingFailed:
+        check(event.detail <= uint32_t(FailureKind::Throttled), where + " is garbled");
+        break;
+    default:
+        break;
+    }
+}
 } // namespace
 
 // Every reference is checked before it is used: a damaged or crafted file must not make a viewer read out of
@@ -77,7 +116,15 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
 {
     engine.m_now = run.at("now").get<TimeMs>();
     check(engine.m_now >= 0, "its clock is negative");
-    for (const auto& q : run.at("queues")) {
+    restoreQueues(engine, run.at("queues"));
+    restoreEvents(engine, run, actorCount, version);
+    restoreExtras(engine, run.at("extras"), run.at("messages").size());
+    restoreMessages(engine, run.at("messages"));
+}
+
+void EngineAccess::restoreQueues(Engine& engine, const nlohmann::json& queues)
+{
+    for (const auto& q : queues) {
         auto queue = std::make_unique<QueueState>();
         queue->index = QueueIndex(engine.m_queues.size());
         queue->uid = engine.m_nextQueueUid++;
@@ -103,7 +150,10 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
             QueueInfo { queue->name, queue->arn, queue->alive, defaults.fifo, queue->createdAt });
         engine.m_queues.push_back(std::move(queue));
     }
-    const size_t queueCount = engine.m_queues.size();
+}
+
+void EngineAccess::restoreEvents(Engine& engine, const nlohmann::json& run, size_t actorCount, int version)
+{
     for (const auto& t : run.at("texts"))
         engine.m_log.addText(t.get<std::string>());
     const size_t texts = run.at("texts").size();
@@ -123,33 +173,14 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
             event.actor = actorFromVersion1(event.actor, event.cause);
         check(event.time >= previous && event.time <= engine.m_now, where + " is out of time order");
         previous = event.time;
-        check(event.message == kNoMessage || event.message < messages, where + " refers to a lane the file lacks");
-        check(event.queue == kNoQueue || event.queue < queueCount, where + " refers to a queue the file lacks");
-        check(event.message == kNoMessage || event.queue != kNoQueue, where + " names a lane but no queue");
-        check(event.actor < std::max<size_t>(actorCount, kFirstActor) || event.actor == kSqsActor,
-            where + " refers to an actor the file lacks");
-        check(!event.hasText() || event.textIndex() < texts, where + " refers to a text the file lacks");
-        switch (event.cause) {
-        case Cause::MoveToDlq:
-            check(event.deadLetterQueue() < queueCount, where + " moves to a queue the file lacks");
-            break;
-        case Cause::ArriveFromDlqSource:
-        case Cause::Redrive:
-        case Cause::ArriveFromRedrive:
-            check(event.linkedLane() < messages, where + " links to a lane the file lacks");
-            break;
-        case Cause::NoEffect:
-            check(event.detail <= uint32_t(NoEffectKind::DeduplicatedSend), where + " is garbled");
-            break;
-        case Cause::ProcessingFailed:
-            check(event.detail <= uint32_t(FailureKind::Throttled), where + " is garbled");
-            break;
-        default:
-            break;
-        }
+        checkReferences(event, where, { engine.m_queues.size(), messages, texts, actorCount });
         engine.m_log.append(event);
     }
-    for (const auto& x : run.at("extras")) {
+}
+
+void EngineAccess::restoreExtras(Engine& engine, const nlohmann::json& extras, size_t messages)
+{
+    for (const auto& x : extras) {
         MessageExtra extra;
         extra.groupId = x.at("group").get<std::string>();
         extra.deduplicationId = x.at("dedup").get<std::string>();
@@ -164,7 +195,12 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
                 { a.at(1).get<std::string>(), a.at(2).get<std::string>(), a.at(3).get<std::string>() } });
         engine.m_extras.push_back(std::move(extra));
     }
-    for (const auto& m : run.at("messages")) {
+}
+
+void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& messages)
+{
+    const size_t queueCount = engine.m_queues.size();
+    for (const auto& m : messages) {
         MessageRecord record;
         record.idHi = m.at(0).get<uint64_t>();
         record.idLo = m.at(1).get<uint64_t>();

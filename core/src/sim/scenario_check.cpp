@@ -68,99 +68,142 @@ void checkSend(Engine& scratch, const std::string& queue, const std::optional<in
 
 // Cross-references and what only SQS can judge (attribute values, sends): checked on a scratch engine once every
 // field reads right.
+class CrossCheck {
+public:
+    explicit CrossCheck(const Scenario& s)
+        : m_s(s)
+    {
+    }
+    void run()
+    {
+        createQueues();
+        checkDeadLetters();
+        checkProducers();
+        const std::set<std::string> consumers = consumerNames();
+        for (size_t i = 0; i < m_s.lambdas.size(); ++i)
+            known(m_s.lambdas[i].queue, at("lambdas", i) + ".queue");
+        checkActions(consumers);
+    }
+
+private:
+    // A queue the scenario names exists, or the path is reported with the nearest name.
+    bool known(const std::string& name, const std::string& path)
+    {
+        if (m_queues.count(name))
+            return true;
+        std::vector<std::string> names(m_queues.begin(), m_queues.end());
+        const std::string guess = nearest(name, names);
+        report(path,
+            "no queue is named \"" + name + "\""
+                + (guess.empty() ? "; the queues are " + listed(m_queues) : "; did you mean \"" + guess + "\"?"));
+        return false;
+    }
+
+    void createQueues()
+    {
+        for (size_t i = 0; i < m_s.queues.size(); ++i) {
+            if (!m_queues.insert(m_s.queues[i].name).second)
+                report(at("queues", i) + ".name", "another queue already has the name \"" + m_s.queues[i].name + "\"");
+        }
+        for (size_t i = 0; i < m_s.queues.size(); ++i) {
+            const size_t before = problemCount();
+            checkAttributes(m_scratch, m_s.queues[i], at("queues", i));
+            AttributeMap attributes = m_s.queues[i].attributes;
+            if (m_s.queues[i].fifo)
+                attributes["FifoQueue"] = "true";
+            const auto created = m_scratch.createQueue(m_s.queues[i].name, attributes);
+            // A refusal not already explained attribute by attribute (the name, or attributes that clash).
+            if (!created && created.error().code != codes::QueueAlreadyExists && problemCount() == before)
+                report(at("queues", i), created.error().message);
+        }
+    }
+
+    void checkDeadLetters()
+    {
+        for (size_t i = 0; i < m_s.queues.size(); ++i) {
+            const auto& q = m_s.queues[i];
+            if (!q.deadLetterQueue || !known(*q.deadLetterQueue, at("queues", i) + ".deadLetter.queue"))
+                continue;
+            const auto arn = m_scratch.getQueueArn(*q.deadLetterQueue);
+            if (!arn || !m_scratch.queueIndex(q.name))
+                continue; // the queue itself was refused: reported above
+            const std::string policy = "{\"deadLetterTargetArn\":\"" + arn.value()
+                + "\",\"maxReceiveCount\":" + std::to_string(q.maxReceiveCount) + "}";
+            const auto set = m_scratch.setQueueAttributes(q.name, { { "RedrivePolicy", policy } });
+            if (!set)
+                report(at("queues", i) + ".deadLetter", set.error().message);
+        }
+    }
+
+    void checkProducers()
+    {
+        for (size_t i = 0; i < m_s.producers.size(); ++i) {
+            const auto& p = m_s.producers[i];
+            const std::string path = at("producers", i);
+            if (!known(p.queue, path + ".queue") || !m_scratch.queueIndex(p.queue))
+                continue;
+            checkSend(m_scratch, p.queue, p.delaySeconds, p.expectRefused, path);
+            for (size_t m = 0; m < p.messages.size(); ++m)
+                checkSend(m_scratch, p.queue, p.messages[m].delaySeconds,
+                    p.expectRefused || p.messages[m].expectRefused, at(path + ".messages", m));
+        }
+    }
+
+    // Consumers are named as the simulation names them: the name alone for one, name-1, name-2 ... for several.
+    std::set<std::string> consumerNames()
+    {
+        std::set<std::string> consumers;
+        for (size_t i = 0; i < m_s.consumers.size(); ++i) {
+            known(m_s.consumers[i].queue, at("consumers", i) + ".queue");
+            if (m_s.consumers[i].count == 1)
+                consumers.insert(m_s.consumers[i].name);
+            else
+                for (int64_t k = 1; k <= m_s.consumers[i].count; ++k)
+                    consumers.insert(m_s.consumers[i].name + "-" + std::to_string(k));
+        }
+        return consumers;
+    }
+
+    void checkActions(const std::set<std::string>& consumers)
+    {
+        for (size_t i = 0; i < m_s.actions.size(); ++i) {
+            const auto& a = m_s.actions[i];
+            const std::string p = at("actions", i);
+            switch (a.kind) {
+            case ActionSpec::Kind::SetAttributes:
+                known(a.queue, p + ".setAttributes.queue");
+                break;
+            case ActionSpec::Kind::Purge:
+                known(a.queue, p + ".purge");
+                break;
+            case ActionSpec::Kind::Redrive:
+                known(a.queue, p + ".redrive.source");
+                if (a.destination)
+                    known(*a.destination, p + ".redrive.destination");
+                break;
+            case ActionSpec::Kind::Send:
+                if (known(a.queue, p + ".send.queue") && m_scratch.queueIndex(a.queue))
+                    checkSend(m_scratch, a.queue, a.message.delaySeconds, a.message.expectRefused, p + ".send");
+                break;
+            case ActionSpec::Kind::Crash:
+            case ActionSpec::Kind::Restart:
+                if (!consumers.count(a.consumer))
+                    report(p + (a.kind == ActionSpec::Kind::Crash ? ".crash" : ".restart"),
+                        "no consumer is named \"" + a.consumer + "\"; the consumers are " + listed(consumers));
+                break;
+            }
+        }
+    }
+
+    const Scenario& m_s;
+    std::set<std::string> m_queues;
+    Engine m_scratch;
+};
 } // namespace
 
 void crossCheck(const Scenario& s)
 {
-    std::set<std::string> queues;
-    for (size_t i = 0; i < s.queues.size(); ++i) {
-        if (!queues.insert(s.queues[i].name).second)
-            report(at("queues", i) + ".name", "another queue already has the name \"" + s.queues[i].name + "\"");
-    }
-    Engine scratch;
-    for (size_t i = 0; i < s.queues.size(); ++i) {
-        const size_t before = problemCount();
-        checkAttributes(scratch, s.queues[i], at("queues", i));
-        AttributeMap attributes = s.queues[i].attributes;
-        if (s.queues[i].fifo)
-            attributes["FifoQueue"] = "true";
-        const auto created = scratch.createQueue(s.queues[i].name, attributes);
-        // A refusal not already explained attribute by attribute (the name, or attributes that clash).
-        if (!created && created.error().code != codes::QueueAlreadyExists && problemCount() == before)
-            report(at("queues", i), created.error().message);
-    }
-    const auto known = [&](const std::string& name, const std::string& path) {
-        if (queues.count(name))
-            return true;
-        std::vector<std::string> names(queues.begin(), queues.end());
-        const std::string guess = nearest(name, names);
-        report(path,
-            "no queue is named \"" + name + "\""
-                + (guess.empty() ? "; the queues are " + listed(queues) : "; did you mean \"" + guess + "\"?"));
-        return false;
-    };
-    for (size_t i = 0; i < s.queues.size(); ++i) {
-        const auto& q = s.queues[i];
-        if (!q.deadLetterQueue || !known(*q.deadLetterQueue, at("queues", i) + ".deadLetter.queue"))
-            continue;
-        const auto arn = scratch.getQueueArn(*q.deadLetterQueue);
-        if (!arn || !scratch.queueIndex(q.name))
-            continue; // the queue itself was refused: reported above
-        const std::string policy = "{\"deadLetterTargetArn\":\"" + arn.value()
-            + "\",\"maxReceiveCount\":" + std::to_string(q.maxReceiveCount) + "}";
-        const auto set = scratch.setQueueAttributes(q.name, { { "RedrivePolicy", policy } });
-        if (!set)
-            report(at("queues", i) + ".deadLetter", set.error().message);
-    }
-    for (size_t i = 0; i < s.producers.size(); ++i) {
-        const auto& p = s.producers[i];
-        const std::string path = at("producers", i);
-        if (!known(p.queue, path + ".queue") || !scratch.queueIndex(p.queue))
-            continue;
-        checkSend(scratch, p.queue, p.delaySeconds, p.expectRefused, path);
-        for (size_t m = 0; m < p.messages.size(); ++m)
-            checkSend(scratch, p.queue, p.messages[m].delaySeconds, p.expectRefused || p.messages[m].expectRefused,
-                at(path + ".messages", m));
-    }
-    // Consumers are named as the simulation names them: the name alone for one, name-1, name-2 ... for several.
-    std::set<std::string> consumers;
-    for (size_t i = 0; i < s.consumers.size(); ++i) {
-        known(s.consumers[i].queue, at("consumers", i) + ".queue");
-        if (s.consumers[i].count == 1)
-            consumers.insert(s.consumers[i].name);
-        else
-            for (int64_t k = 1; k <= s.consumers[i].count; ++k)
-                consumers.insert(s.consumers[i].name + "-" + std::to_string(k));
-    }
-    for (size_t i = 0; i < s.lambdas.size(); ++i)
-        known(s.lambdas[i].queue, at("lambdas", i) + ".queue");
-    for (size_t i = 0; i < s.actions.size(); ++i) {
-        const auto& a = s.actions[i];
-        const std::string p = at("actions", i);
-        switch (a.kind) {
-        case ActionSpec::Kind::SetAttributes:
-            known(a.queue, p + ".setAttributes.queue");
-            break;
-        case ActionSpec::Kind::Purge:
-            known(a.queue, p + ".purge");
-            break;
-        case ActionSpec::Kind::Redrive:
-            known(a.queue, p + ".redrive.source");
-            if (a.destination)
-                known(*a.destination, p + ".redrive.destination");
-            break;
-        case ActionSpec::Kind::Send:
-            if (known(a.queue, p + ".send.queue") && scratch.queueIndex(a.queue))
-                checkSend(scratch, a.queue, a.message.delaySeconds, a.message.expectRefused, p + ".send");
-            break;
-        case ActionSpec::Kind::Crash:
-        case ActionSpec::Kind::Restart:
-            if (!consumers.count(a.consumer))
-                report(p + (a.kind == ActionSpec::Kind::Crash ? ".crash" : ".restart"),
-                    "no consumer is named \"" + a.consumer + "\"; the consumers are " + listed(consumers));
-            break;
-        }
-    }
+    CrossCheck(s).run();
 }
 
 } // namespace lifeline::sim::reading
