@@ -223,11 +223,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             return kBadInput;
         }
         auto opened = openRun(options.scenarioFile);
-        if (auto* error = std::get_if<std::string>(&opened)) {
-            err << "lifeline run: " << *error << '\n';
+        if (!opened) {
+            err << "lifeline run: " << opened.message() << '\n';
             return kBadInput;
         }
-        const RecordedRun& recorded = std::get<RecordedRun>(opened);
+        const RecordedRun& recorded = opened.value();
         if (options.summary)
             out << sim::summarizeLog(*recorded.engine, recorded.actorNames)
                        .toJson()
@@ -297,9 +297,9 @@ int writeOutputs(const Engine& engine, const std::vector<std::string>& names, co
         written
             &= writeFile(options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(engine, names, file); });
     if (!options.saveFile.empty()) {
-        const std::string error = saveRun(engine, names, title, options.saveFile);
-        if (!error.empty()) {
-            err << "lifeline run: could not save the run: " << error << '\n';
+        const auto saved = saveRun(engine, names, title, options.saveFile);
+        if (!saved) {
+            err << "lifeline run: could not save the run: " << saved.message() << '\n';
             written = false;
         }
     }
@@ -318,9 +318,9 @@ int writeOutputs(const Engine& engine, const std::vector<std::string>& names, co
         request.to = options.windowTo.value_or(-1);
         request.dark = options.dark;
         request.title = QString::fromStdString(title);
-        const QString error = ui::exportTimelineImage(engine, names, request);
-        if (!error.isEmpty()) {
-            err << "lifeline run: could not export the image: " << error.toStdString() << '\n';
+        const auto exported = ui::exportTimelineImage(engine, names, request);
+        if (!exported) {
+            err << "lifeline run: could not export the image: " << exported.message() << '\n';
             written = false;
         }
     }

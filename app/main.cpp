@@ -6,9 +6,9 @@
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "serve.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
-#include "serve.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -90,11 +90,11 @@ int main(int argc, char** argv)
     std::optional<lifeline::RecordedRun> recorded;
     if (!runFile.empty()) {
         auto opened = lifeline::openRun(runFile);
-        if (auto* error = std::get_if<std::string>(&opened)) {
-            std::cerr << "lifeline: " << *error << '\n';
+        if (!opened) {
+            std::cerr << "lifeline: " << opened.message() << '\n';
             return 2;
         }
-        recorded = std::get<lifeline::RecordedRun>(std::move(opened));
+        recorded = std::move(opened).value();
     } else if (!scenarioFile.empty()) {
         std::ifstream in(scenarioFile, std::ios::binary);
         std::stringstream text;
@@ -124,9 +124,8 @@ int main(int argc, char** argv)
     if (serve) {
         lifeline::app::raiseOpenFileLimit();
         window.rememberSettings();
-        QString error;
-        if (!window.startEndpoint(serve->endpoint, &error)) {
-            std::cerr << "lifeline serve: " << error.toStdString() << '\n';
+        if (const auto started = window.startEndpoint(serve->endpoint); !started) {
+            std::cerr << "lifeline serve: " << started.message() << '\n';
             return 2;
         }
         std::cout << lifeline::app::serveBanner(*window.endpoint(), serve->endpoint.speed) << std::flush;

@@ -160,9 +160,8 @@ int serveHeadless(const ServeOptions& options, int argc, char** argv)
     Engine engine(EngineOptions {
         .epochMs = QDateTime::currentMSecsSinceEpoch(), .keepEndedBodies = false, .historyMs = options.historyMs });
     ui::EndpointServer server(engine);
-    QString error;
-    if (!server.start(options.endpoint, &error)) {
-        std::cerr << "lifeline serve: " << error.toStdString() << '\n';
+    if (const auto started = server.start(options.endpoint); !started) {
+        std::cerr << "lifeline serve: " << started.message() << '\n';
         return 2;
     }
     std::cout << serveBanner(server, options.endpoint.speed) << std::flush;

@@ -3,13 +3,14 @@
 // model's bytes per lane.
 #include "bench_util.h"
 #include "export/image_export.h"
-#include "timeline/lane_model.h"
 #include "lifeline/sim/simulation.h"
+#include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"
 
 #include <QImage>
 #include <QPainter>
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 namespace lifeline::bench {
@@ -58,7 +59,8 @@ void runExportBenchmark()
     std::vector<double> times;
     for (int i = 0; i < 5; ++i) {
         const auto start = std::chrono::steady_clock::now();
-        ui::exportTimelineImage(run.engine(), run.actorNames(), request);
+        if (const auto exported = ui::exportTimelineImage(run.engine(), run.actorNames(), request); !exported)
+            std::fprintf(stderr, "export failed: %s\n", exported.message().c_str());
         times.push_back(secondsSince(start) * 1000.0);
     }
     report("export.png_ms_10k", median(times), "ms");

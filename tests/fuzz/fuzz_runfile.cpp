@@ -14,9 +14,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::vector<uint8_t> bytes(data, data + size);
     auto opened = lifeline::readRun(bytes, "fuzz.lifeline");
-    auto* run = std::get_if<lifeline::RecordedRun>(&opened);
-    if (!run)
+    if (!opened)
         return 0;
+    const lifeline::RecordedRun* run = &opened.value();
     const lifeline::Engine& engine = *run->engine;
     for (lifeline::MessageIndex lane = 0; lane < engine.messageCount(); ++lane)
         (void)engine.firstLaneOf(lane);

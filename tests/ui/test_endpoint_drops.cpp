@@ -1,9 +1,9 @@
 // The endpoint server when clients go away at the worst moments: mid-response, mid-long-poll, many at once.
 // Built with AddressSanitizer (lifeline-endpoint-asan-tests): a connection freed while its response is being
 // written, or a poll answered to a freed connection, aborts the test. Waits in wall time, briefly, for loopback.
-#include "net/endpoint_server.h"
 #include "lifeline/engine.h"
 #include "loopback_client.h"
+#include "net/endpoint_server.h"
 
 #include <QElapsedTimer>
 #include <QTcpSocket>
@@ -36,7 +36,7 @@ struct Served {
     explicit Served(ui::EndpointOptions options = {})
     {
         options.port = 0;
-        REQUIRE(server.start(options));
+        REQUIRE(server.start(options).ok());
     }
     ~Served() { server.stop(); }
 };

@@ -1,11 +1,11 @@
 // The window serving the local endpoint: a real HTTP client (a QTcpSocket on loopback) creates a queue and sends a
 // message, and the message is a lane in the window. Waits in wall time, briefly, for the loopback round trips.
-#include "net/endpoint_server.h"
-#include "timeline/lane_model.h"
 #include "lifeline/engine.h"
 #include "loopback_client.h"
-#include "window/main_window.h"
+#include "net/endpoint_server.h"
 #include "test_support.h"
+#include "timeline/lane_model.h"
+#include "window/main_window.h"
 
 #include <QTcpSocket>
 #include <QTest>
@@ -20,8 +20,7 @@ TEST_CASE("window: the local endpoint serves a real client and its message is a 
     ui::MainWindow window;
     ui::EndpointOptions options;
     options.port = 0; // any free port
-    QString error;
-    REQUIRE(window.startEndpoint(options, &error));
+    REQUIRE(window.startEndpoint(options).ok());
     REQUIRE(window.endpoint() != nullptr);
     CHECK(window.endpoint()->address().startsWith(QStringLiteral("http://127.0.0.1:")));
     CHECK_FALSE(window.endpoint()->exposed());

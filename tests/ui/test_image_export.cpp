@@ -26,7 +26,7 @@ TEST_CASE(
     request.from = 0;
     request.to = 60000;
     request.title = QStringLiteral("Lesson 7");
-    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).isEmpty());
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).ok());
     QImage image(request.path);
     REQUIRE(image.size() == QSize(1000, 400));
     // Find the in-flight colour at 15 s on some row: the message is held by worker-1 then.
@@ -47,7 +47,7 @@ TEST_CASE("image export: SVG is XML with shapes - PDF has a page", "[ui][export]
     ImageExportRequest request;
     request.title = QStringLiteral("Lesson 8");
     request.path = dir.filePath(QStringLiteral("lesson8.svg"));
-    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).isEmpty());
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).ok());
     QFile svg(request.path);
     REQUIRE(svg.open(QIODevice::ReadOnly));
     QDomDocument document;
@@ -58,7 +58,7 @@ TEST_CASE("image export: SVG is XML with shapes - PDF has a page", "[ui][export]
         > 20);
 
     request.path = dir.filePath(QStringLiteral("lesson8.pdf"));
-    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).isEmpty());
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).ok());
     QFile pdf(request.path);
     REQUIRE(pdf.open(QIODevice::ReadOnly));
     const QByteArray bytes = pdf.readAll();
@@ -74,14 +74,14 @@ TEST_CASE("image export: bad requests say why and a failed save keeps the earlie
     QTemporaryDir dir;
     ImageExportRequest request;
     request.path = dir.filePath(QStringLiteral("x.gif"));
-    CHECK(exportTimelineImage(simulation->engine(), {}, request)
-        == QStringLiteral("unknown image type 'gif': use .png, .svg or .pdf"));
+    CHECK(exportTimelineImage(simulation->engine(), {}, request).message()
+        == "unknown image type 'gif': use .png, .svg or .pdf");
     request.path = dir.filePath(QStringLiteral("x.png"));
     request.size = QSize(10, 10);
-    CHECK(exportTimelineImage(simulation->engine(), {}, request).startsWith(QStringLiteral("the size must be")));
+    CHECK(exportTimelineImage(simulation->engine(), {}, request).message().starts_with("the size must be"));
     request.path = QStringLiteral("/nonexistent-directory/x.png");
     request.size = QSize(800, 600);
-    CHECK(exportTimelineImage(simulation->engine(), {}, request).startsWith(QStringLiteral("cannot write")));
+    CHECK(exportTimelineImage(simulation->engine(), {}, request).message().starts_with("cannot write"));
 }
 
 TEST_CASE("image export: the SVG has one in-flight shape per in-flight segment of the log (lesson 7)", "[ui][export]")
@@ -94,7 +94,7 @@ TEST_CASE("image export: the SVG has one in-flight shape per in-flight segment o
     request.path = dir.filePath(QStringLiteral("lesson7.svg"));
     request.size = QSize(1200, 400);
     request.title = QStringLiteral("Lesson 7");
-    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).isEmpty());
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).ok());
     // In-flight segments the log has (wider than the 3 px under which segments merge), plus the legend's swatch.
     const Engine& engine = simulation->engine();
     const double msPerPixel = double(engine.now()) / (1200 - TimelineStyle::light().labelWidth);
@@ -125,10 +125,10 @@ TEST_CASE("image export: light for print by default - the dark style on request"
     ImageExportRequest request;
     request.size = QSize(800, 300);
     request.path = dir.filePath(QStringLiteral("light.png"));
-    REQUIRE(exportTimelineImage(simulation->engine(), {}, request).isEmpty());
+    REQUIRE(exportTimelineImage(simulation->engine(), {}, request).ok());
     request.dark = true;
     request.path = dir.filePath(QStringLiteral("dark.png"));
-    REQUIRE(exportTimelineImage(simulation->engine(), {}, request).isEmpty());
+    REQUIRE(exportTimelineImage(simulation->engine(), {}, request).ok());
     // A corner of the title band is the style's background.
     CHECK(QImage(dir.filePath(QStringLiteral("light.png"))).pixelColor(790, 5) == TimelineStyle::light().background);
     CHECK(QImage(dir.filePath(QStringLiteral("dark.png"))).pixelColor(790, 5) == TimelineStyle::darkTheme().background);

@@ -1,9 +1,9 @@
 // The main window over a finished run, offscreen: it shows each live queue with its exact counters.
-#include "timeline/lane_model.h"
 #include "lifeline/engine.h"
 #include "lifeline/io/run_file.h"
-#include "window/main_window.h"
 #include "test_support.h"
+#include "timeline/lane_model.h"
+#include "window/main_window.h"
 
 #include <QLabel>
 #include <cstdio>
@@ -49,11 +49,11 @@ TEST_CASE("a saved run reopens in the window with the same lanes and counters", 
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->runToEnd();
     const std::string path = "/tmp/lifeline-ui-test-run.lifeline";
-    REQUIRE(saveRun(simulation->engine(), simulation->actorNames(), "Lesson 7", path).empty());
+    REQUIRE(saveRun(simulation->engine(), simulation->actorNames(), "Lesson 7", path).ok());
     auto opened = openRun(path);
-    REQUIRE(std::holds_alternative<RecordedRun>(opened));
+    REQUIRE(opened.ok());
     ui::MainWindow window;
-    window.showRecordedRun(std::get<RecordedRun>(std::move(opened)));
+    window.showRecordedRun(std::move(opened).value());
     window.show();
     CHECK(window.windowTitle() == QStringLiteral("Lifeline - Lesson 7"));
     CHECK(window.laneModel()->rowCount(window.laneModel()->index(0, 0)) == 1);

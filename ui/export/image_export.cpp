@@ -73,17 +73,18 @@ QString queueSettings(const Engine& engine)
     return parts.join(QStringLiteral("  ·  "));
 }
 
-QString exportTimelineImage(
+Outcome<> exportTimelineImage(
     const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request)
 {
     if (request.size.width() < 200 || request.size.height() < 150 || request.size.width() > 16384
         || request.size.height() > 16384)
-        return QObject::tr("the size must be from 200x150 to 16384x16384, got %1x%2")
-            .arg(request.size.width())
-            .arg(request.size.height());
+        return Failure { QObject::tr("the size must be from 200x150 to 16384x16384, got %1x%2")
+                             .arg(request.size.width())
+                             .arg(request.size.height())
+                             .toStdString() };
     const QString suffix = QFileInfo(request.path).suffix().toLower();
     if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg") && suffix != QStringLiteral("pdf"))
-        return QObject::tr("unknown image type '%1': use .png, .svg or .pdf").arg(suffix);
+        return Failure { QObject::tr("unknown image type '%1': use .png, .svg or .pdf").arg(suffix).toStdString() };
     LaneModel model;
     model.setEngine(&engine, actorNames);
     const TimelineStyle style = request.dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
@@ -93,7 +94,7 @@ QString exportTimelineImage(
     // Written through QSaveFile: a failed save leaves any earlier file as it was.
     QSaveFile file(request.path);
     if (!file.open(QIODevice::WriteOnly))
-        return QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString());
+        return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
     if (suffix == QStringLiteral("png")) {
         QImage image(request.size, QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(1);
@@ -101,7 +102,7 @@ QString exportTimelineImage(
         paintExport(p, rect, model, style, request, to);
         p.end();
         if (!image.save(&file, "PNG"))
-            return QObject::tr("could not encode the PNG");
+            return Failure { QObject::tr("could not encode the PNG").toStdString() };
     } else if (suffix == QStringLiteral("svg")) {
         QSvgGenerator svg;
         svg.setOutputDevice(&file);
@@ -122,7 +123,7 @@ QString exportTimelineImage(
         p.end();
     }
     if (!file.commit())
-        return QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString());
+        return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
     return {};
 }
 

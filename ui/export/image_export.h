@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lifeline/engine.h"
+#include "lifeline/outcome.h"
 
 #include <QSize>
 #include <QString>
@@ -22,9 +23,8 @@ struct ImageExportRequest {
     bool dark = false;
 };
 
-// Returns an empty string on success, else why it failed (nothing is left half-written: the file is written
-// whole or not at all).
-QString exportTimelineImage(
+// Nothing is left half-written: the file is written whole or not at all.
+Outcome<> exportTimelineImage(
     const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request);
 
 // "orders: visibility 30 s, delay 0 s, DLQ after 3 receives · orders-dlq: ..." for titles.

@@ -52,26 +52,24 @@ EndpointServer::~EndpointServer()
     stop();
 }
 
-bool EndpointServer::start(const EndpointOptions& options, QString* error)
+Outcome<> EndpointServer::start(const EndpointOptions& options)
 {
     stop();
     m_options = options;
     m_server->setListenBacklogSize(1024); // a thousand long-pollers may connect at once
     m_server->setMaxPendingConnections(1024);
-    if (!m_server->listen(options.bind, options.port)) {
-        if (error)
-            *error = tr("cannot listen on %1:%2: %3")
-                         .arg(options.bind.toString())
-                         .arg(options.port)
-                         .arg(m_server->errorString());
-        return false;
-    }
+    if (!m_server->listen(options.bind, options.port))
+        return Failure { tr("cannot listen on %1:%2: %3")
+                             .arg(options.bind.toString())
+                             .arg(options.port)
+                             .arg(m_server->errorString())
+                             .toStdString() };
     m_wall.start();
     m_virtualAtStart = m_engine.now();
     scheduleWake();
     const int shortest = std::min({ options.headerTimeoutMs, options.bodyTimeoutMs, options.idleTimeoutMs });
     m_sweep.start(std::clamp(shortest / 4, 10, 1000));
-    return true;
+    return {};
 }
 
 void EndpointServer::stop()

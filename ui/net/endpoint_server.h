@@ -10,6 +10,7 @@
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/request_guard.h"
 #include "lifeline/endpoint/sqs_service.h"
+#include "lifeline/outcome.h"
 
 #include <QAbstractSocket>
 #include <QElapsedTimer>
@@ -47,7 +48,7 @@ public:
     ~EndpointServer() override;
 
     // Starts listening; on failure says why in `error` (the port is taken, the address is not ours).
-    bool start(const EndpointOptions& options, QString* error = nullptr);
+    Outcome<> start(const EndpointOptions& options);
     void stop();
     bool listening() const;
     quint16 port() const;

@@ -74,7 +74,7 @@ public:
     void rememberSettings();
     // The local SQS endpoint (View > Local endpoint): a fresh engine that real clients drive over HTTP, shown live
     // (a lane per message, a lane per client). Stopping keeps the run on screen, still.
-    bool startEndpoint(const EndpointOptions& options, QString* error = nullptr);
+    Outcome<> startEndpoint(const EndpointOptions& options);
     void stopEndpoint();
     EndpointServer* endpoint() const { return m_endpoint; }
     // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).

@@ -1,16 +1,16 @@
 // The main window's toolbar, menus and the file and help actions behind them.
 #include "export/image_export.h"
-#include "timeline/lane_model.h"
-#include "window/lesson_picker.h"
 #include "lifeline/engine.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "timeline/lane_model.h"
+#include "timeline/timeline_view.h"
+#include "window/lesson_picker.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
 #include "window/queue_controls.h"
-#include "timeline/timeline_view.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -294,9 +294,10 @@ void MainWindow::exportImage()
     request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
     request.title = m_title;
     request.dark = m_dark;
-    const QString error = exportTimelineImage(*m_engine, m_actorNames, request);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Export image"), tr("The image was not saved: %1").arg(error));
+    const auto exported = exportTimelineImage(*m_engine, m_actorNames, request);
+    if (!exported)
+        QMessageBox::warning(this, tr("Export image"),
+            tr("The image was not saved: %1").arg(QString::fromStdString(exported.message())));
     else
         say(tr("Saved %1").arg(path));
 }
@@ -322,9 +323,10 @@ void MainWindow::saveRunAs()
         this, tr("Save run"), defaultFileName(QStringLiteral("lifeline")), tr("Lifeline run (*.lifeline)"));
     if (path.isEmpty())
         return;
-    const std::string error = saveRun(*m_engine, m_actorNames, m_title.toStdString(), path.toStdString());
-    if (!error.empty())
-        QMessageBox::warning(this, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(error)));
+    const auto saved = saveRun(*m_engine, m_actorNames, m_title.toStdString(), path.toStdString());
+    if (!saved)
+        QMessageBox::warning(
+            this, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(saved.message())));
     else
         say(tr("Saved %1").arg(path));
 }
@@ -335,11 +337,11 @@ void MainWindow::openRunFile()
     if (path.isEmpty())
         return;
     auto opened = openRun(path.toStdString());
-    if (auto* error = std::get_if<std::string>(&opened)) {
-        QMessageBox::warning(this, tr("Open run"), QString::fromStdString(*error));
+    if (!opened) {
+        QMessageBox::warning(this, tr("Open run"), QString::fromStdString(opened.message()));
         return;
     }
-    showRecordedRun(std::get<RecordedRun>(std::move(opened)));
+    showRecordedRun(std::move(opened).value());
 }
 
 void MainWindow::exportData(bool trace)

@@ -1,15 +1,15 @@
 // The main window as the local endpoint's live view: View > Local endpoint, or `lifeline serve`.
+#include "lifeline/engine.h"
+#include "net/endpoint_server.h"
+#include "timeline/lane_model.h"
+#include "timeline/overview_strip.h"
+#include "timeline/timeline_view.h"
 #include "window/charts_panel.h"
 #include "window/consumer_tiles.h"
-#include "net/endpoint_server.h"
 #include "window/event_log_panel.h"
-#include "timeline/lane_model.h"
-#include "lifeline/engine.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
-#include "timeline/overview_strip.h"
 #include "window/queue_controls.h"
-#include "timeline/timeline_view.h"
 
 #include <QAction>
 #include <QDateTime>
@@ -20,18 +20,18 @@
 
 namespace lifeline::ui {
 
-bool MainWindow::startEndpoint(const EndpointOptions& options, QString* error)
+Outcome<> MainWindow::startEndpoint(const EndpointOptions& options)
 {
     stopEndpoint();
     m_driver->pause();
     auto engine = std::make_unique<Engine>(
         EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(), .keepEndedBodies = true });
     auto* server = new EndpointServer(*engine, this);
-    if (!server->start(options, error)) {
+    if (auto started = server->start(options); !started) {
         delete server;
         if (m_endpointAction)
             m_endpointAction->setChecked(false);
-        return false;
+        return started;
     }
     // Shown like a simulation, but the clock is the endpoint's (wall time x speed) and the actors are its clients.
     m_simulation = nullptr;
@@ -77,7 +77,7 @@ bool MainWindow::startEndpoint(const EndpointOptions& options, QString* error)
             ? tr("Serving on %1, not loopback: anyone who can reach this machine can use it.").arg(server->address())
             : tr("Serving SQS on %1").arg(server->address()),
         10000);
-    return true;
+    return {};
 }
 
 void MainWindow::stopEndpoint()
@@ -115,10 +115,9 @@ void MainWindow::toggleEndpoint(bool on)
         stopEndpoint();
         return;
     }
-    EndpointOptions options;
-    QString error;
-    if (!startEndpoint(options, &error))
-        QMessageBox::warning(this, tr("Local endpoint"), tr("The endpoint did not start: %1").arg(error));
+    if (const auto started = startEndpoint(EndpointOptions {}); !started)
+        QMessageBox::warning(this, tr("Local endpoint"),
+            tr("The endpoint did not start: %1").arg(QString::fromStdString(started.message())));
 }
 
 } // namespace lifeline::ui

@@ -230,7 +230,7 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
     }
 }
 
-std::string saveRun(
+Outcome<> saveRun(
     const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, const std::string& path)
 {
     using nlohmann::json;
@@ -267,18 +267,18 @@ std::string saveRun(
     {
         std::ofstream out(temporary, std::ios::binary);
         if (!out)
-            return "cannot write '" + path + "': " + std::strerror(errno);
+            return Failure { "cannot write '" + path + "': " + std::strerror(errno) };
         out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
         out.flush();
         if (!out) {
             std::remove(temporary.c_str());
-            return "cannot write '" + path + "': " + std::strerror(errno);
+            return Failure { "cannot write '" + path + "': " + std::strerror(errno) };
         }
     }
     if (std::rename(temporary.c_str(), path.c_str()) != 0) {
         const std::string why = std::strerror(errno);
         std::remove(temporary.c_str());
-        return "cannot write '" + path + "': " + why;
+        return Failure { "cannot write '" + path + "': " + why };
     }
     return {};
 }
@@ -349,15 +349,15 @@ nlohmann::json parseCbor(const std::vector<uint8_t>& bytes)
 }
 } // namespace
 
-std::variant<RecordedRun, std::string> readRun(const std::vector<uint8_t>& bytes, const std::string& path)
+Outcome<RecordedRun> readRun(const std::vector<uint8_t>& bytes, const std::string& path)
 {
     const std::string notOurs = "'" + path + "' is not a Lifeline run file (or it is damaged)";
     const auto run = parseCbor(bytes);
     if (run.is_discarded() || !run.is_object() || !run.contains("format") || run["format"] != kFormat)
-        return notOurs;
+        return Failure { notOurs };
     const auto version = run.contains("version") && run["version"].is_number_integer() ? run["version"].get<int>() : 0;
     if (version < 1 || version > kVersion)
-        return "'" + path + "' is a run file of another version (" + std::to_string(version) + ")";
+        return Failure { "'" + path + "' is a run file of another version (" + std::to_string(version) + ")" };
     RecordedRun out;
     try {
         out.actorNames = run.at("actors").get<std::vector<std::string>>();
@@ -370,16 +370,16 @@ std::variant<RecordedRun, std::string> readRun(const std::vector<uint8_t>& bytes
         std::string what = e.what();
         if (const auto bracket = what.find("] "); what.starts_with("[json.exception") && bracket != std::string::npos)
             what = what.substr(bracket + 2); // nlohmann's "[json.exception.type_error.302] type must be ..."
-        return notOurs + ": " + what;
+        return Failure { notOurs + ": " + what };
     }
     return out;
 }
 
-std::variant<RecordedRun, std::string> openRun(const std::string& path)
+Outcome<RecordedRun> openRun(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return "cannot read '" + path + "': " + std::strerror(errno);
+        return Failure { "cannot read '" + path + "': " + std::strerror(errno) };
     const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     return readRun(bytes, path);
 }

@@ -4,11 +4,11 @@
 #pragma once
 
 #include "lifeline/engine.h"
+#include "lifeline/outcome.h"
 
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace lifeline {
@@ -19,11 +19,11 @@ struct RecordedRun {
     std::string title;
 };
 
-// Returns an empty string on success, else why not (the file is written whole or not at all).
-std::string saveRun(const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title,
+// The file is written whole or not at all.
+Outcome<> saveRun(const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title,
     const std::string& path);
-std::variant<RecordedRun, std::string> openRun(const std::string& path);
+Outcome<RecordedRun> openRun(const std::string& path);
 // The same from bytes in memory (the fuzzer's door); `path` only names the file in the error.
-std::variant<RecordedRun, std::string> readRun(const std::vector<uint8_t>& bytes, const std::string& path);
+Outcome<RecordedRun> readRun(const std::vector<uint8_t>& bytes, const std::string& path);
 
 } // namespace lifeline
