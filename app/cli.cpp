@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace lifeline::app {
@@ -117,85 +118,97 @@ template <class Write> bool writeFile(const std::string& path, const char* what,
 int writeOutputs(const Engine& engine, const std::vector<std::string>& names, const std::string& title,
     const RunOptions& options, std::ostream& err);
 
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+// How each option that takes a value is stored; a refused value returns why (without the command's name).
+using OptionSetter = std::optional<std::string> (*)(RunOptions&, const std::string&);
+
+std::optional<std::string> setSeed(RunOptions& options, const std::string& v)
+{
+    uint64_t seed = 0;
+    const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), seed);
+    if (ec != std::errc() || ptr != v.data() + v.size())
+        return "--seed takes a whole number, got '" + v + "'";
+    options.seed = seed;
+    return std::nullopt;
+}
+
+std::optional<std::string> setSize(RunOptions& options, const std::string& v)
+{
+    const auto x = v.find('x');
+    int w = 0, h = 0;
+    const bool ok = x != std::string::npos && std::from_chars(v.data(), v.data() + x, w).ptr == v.data() + x
+        && std::from_chars(v.data() + x + 1, v.data() + v.size(), h).ptr == v.data() + v.size();
+    if (!ok)
+        return "--size takes WIDTHxHEIGHT such as 1920x1080, got '" + v + "'";
+    options.width = w;
+    options.height = h;
+    return std::nullopt;
+}
+
+std::optional<std::string> setWindow(RunOptions& options, const std::string& v)
+{
+    const auto dots = v.find("..");
+    if (dots != std::string::npos) {
+        options.windowFrom = sim::parseDuration(v.substr(0, dots));
+        options.windowTo = sim::parseDuration(v.substr(dots + 2));
+    }
+    if (!options.windowFrom || !options.windowTo || *options.windowTo <= *options.windowFrom)
+        return "--window takes FROM..TO such as 30s..2m, got '" + v + "'";
+    return std::nullopt;
+}
+
+const std::map<std::string, OptionSetter, std::less<>>& valueOptions()
+{
+    static const std::map<std::string, OptionSetter, std::less<>> options {
+        { "--lesson",
+            [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+                o.lesson = v;
+                return std::nullopt;
+            } },
+        { "--until",
+            [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+                o.until = sim::parseDuration(v);
+                if (!o.until)
+                    return "--until takes a duration such as 90s, 15m or 2h, got '" + v + "'";
+                return std::nullopt;
+            } },
+        { "--seed", setSeed },
+        { "--trace",
+            [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+                o.traceFile = v;
+                return std::nullopt;
+            } },
+        { "--csv",
+            [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+                o.csvFile = v;
+                return std::nullopt;
+            } },
+        { "--save",
+            [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+                o.saveFile = v;
+                return std::nullopt;
+            } },
+        { "--export",
+            [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+                o.imageFile = v;
+                return std::nullopt;
+            } },
+        { "--size", setSize },
+        { "--window", setWindow },
+    };
+    return options;
+}
+
+Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
 {
     RunOptions options;
+    const auto failure = [](const std::string& why) { return Failure { "lifeline run: " + why }; };
     for (size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
-        const auto value = [&](const char* name) -> std::optional<std::string> {
-            if (i + 1 >= args.size()) {
-                err << "lifeline run: " << name << " needs a value\n";
-                return std::nullopt;
-            }
-            return args[++i];
-        };
-        if (a == "--lesson") {
-            auto v = value("--lesson");
-            if (!v)
-                return kBadInput;
-            options.lesson = *v;
-        } else if (a == "--until") {
-            auto v = value("--until");
-            if (!v)
-                return kBadInput;
-            options.until = sim::parseDuration(*v);
-            if (!options.until) {
-                err << "lifeline run: --until takes a duration such as 90s, 15m or 2h, got '" << *v << "'\n";
-                return kBadInput;
-            }
-        } else if (a == "--seed") {
-            auto v = value("--seed");
-            if (!v)
-                return kBadInput;
-            uint64_t seed = 0;
-            const auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), seed);
-            if (ec != std::errc() || ptr != v->data() + v->size()) {
-                err << "lifeline run: --seed takes a whole number, got '" << *v << "'\n";
-                return kBadInput;
-            }
-            options.seed = seed;
-        } else if (a == "--trace" || a == "--csv") {
-            auto v = value(a == "--trace" ? "--trace" : "--csv");
-            if (!v)
-                return kBadInput;
-            (a == "--trace" ? options.traceFile : options.csvFile) = *v;
-        } else if (a == "--save") {
-            auto v = value("--save");
-            if (!v)
-                return kBadInput;
-            options.saveFile = *v;
-        } else if (a == "--export") {
-            auto v = value("--export");
-            if (!v)
-                return kBadInput;
-            options.imageFile = *v;
-        } else if (a == "--size") {
-            auto v = value("--size");
-            if (!v)
-                return kBadInput;
-            const auto x = v->find('x');
-            int w = 0, h = 0;
-            const bool ok = x != std::string::npos && std::from_chars(v->data(), v->data() + x, w).ptr == v->data() + x
-                && std::from_chars(v->data() + x + 1, v->data() + v->size(), h).ptr == v->data() + v->size();
-            if (!ok) {
-                err << "lifeline run: --size takes WIDTHxHEIGHT such as 1920x1080, got '" << *v << "'\n";
-                return kBadInput;
-            }
-            options.width = w;
-            options.height = h;
-        } else if (a == "--window") {
-            auto v = value("--window");
-            if (!v)
-                return kBadInput;
-            const auto dots = v->find("..");
-            if (dots != std::string::npos) {
-                options.windowFrom = sim::parseDuration(v->substr(0, dots));
-                options.windowTo = sim::parseDuration(v->substr(dots + 2));
-            }
-            if (!options.windowFrom || !options.windowTo || *options.windowTo <= *options.windowFrom) {
-                err << "lifeline run: --window takes FROM..TO such as 30s..2m, got '" << *v << "'\n";
-                return kBadInput;
-            }
+        if (const auto setter = valueOptions().find(a); setter != valueOptions().end()) {
+            if (i + 1 >= args.size())
+                return failure(a + " needs a value");
+            if (auto refused = setter->second(options, args[++i]))
+                return failure(*refused);
         } else if (a == "--dark") {
             options.dark = true;
         } else if (a == "--summary") {
@@ -203,77 +216,87 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         } else if (a == "--fix") {
             options.fix = true;
         } else if (!a.empty() && a[0] == '-') {
-            err << "lifeline run: unknown option '" << a << "' (see `lifeline run --help`)\n";
-            return kBadInput;
+            return failure("unknown option '" + a + "' (see `lifeline run --help`)");
         } else if (options.scenarioFile.empty()) {
             options.scenarioFile = a;
         } else {
-            err << "lifeline run: one scenario at a time, got '" << options.scenarioFile << "' and '" << a << "'\n";
-            return kBadInput;
+            return failure("one scenario at a time, got '" + options.scenarioFile + "' and '" + a + "'");
         }
     }
-    if (options.scenarioFile.empty() == options.lesson.empty()) {
-        err << "lifeline run: give a scenario file, a run file or --lesson ID (see `lifeline run --help`)\n";
+    if (options.scenarioFile.empty() == options.lesson.empty())
+        return failure("give a scenario file, a run file or --lesson ID (see `lifeline run --help`)");
+    if (options.scenarioFile.ends_with(".lifeline") && (options.fix || options.until || options.seed))
+        return failure("--fix, --until and --seed change a simulation; '" + options.scenarioFile
+            + "' is a saved run, re-exported as it was");
+    return options;
+}
+
+// A saved run, re-exported as it was.
+int reexport(const RunOptions& options, std::ostream& out, std::ostream& err)
+{
+    auto opened = openRun(options.scenarioFile);
+    if (!opened) {
+        err << "lifeline run: " << opened.message() << '\n';
         return kBadInput;
     }
-    if (options.scenarioFile.ends_with(".lifeline")) {
-        if (options.fix || options.until || options.seed) {
-            err << "lifeline run: --fix, --until and --seed change a simulation; '" << options.scenarioFile
-                << "' is a saved run, re-exported as it was\n";
-            return kBadInput;
-        }
-        auto opened = openRun(options.scenarioFile);
-        if (!opened) {
-            err << "lifeline run: " << opened.message() << '\n';
-            return kBadInput;
-        }
-        const RecordedRun& recorded = opened.value();
-        if (options.summary)
-            out << sim::summarizeLog(*recorded.engine, recorded.actorNames)
-                       .toJson()
-                       .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-                << '\n';
-        else
-            out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.engine->now()) << ": "
-                << recorded.engine->log().size() << " events (add --summary for the figures)\n";
-        return writeOutputs(*recorded.engine, recorded.actorNames, recorded.title, options, err);
-    }
+    const RecordedRun& recorded = opened.value();
+    if (options.summary)
+        out << sim::summarizeLog(*recorded.engine, recorded.actorNames)
+                   .toJson()
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << '\n';
+    else
+        out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.engine->now()) << ": "
+            << recorded.engine->log().size() << " events (add --summary for the figures)\n";
+    return writeOutputs(*recorded.engine, recorded.actorNames, recorded.title, options, err);
+}
+
+// The scenario to simulate: the lesson's or the file's, with the lesson's fix applied when asked.
+Outcome<sim::Scenario> scenarioToRun(const RunOptions& options)
+{
     std::optional<sim::Scenario> scenario;
     if (!options.lesson.empty()) {
         const auto* lesson = sim::findLesson(options.lesson);
-        if (!lesson) {
-            err << "lifeline run: no lesson '" << options.lesson << "' (see `lifeline lessons`)\n";
-            return kBadInput;
-        }
+        if (!lesson)
+            return Failure { "lifeline run: no lesson '" + options.lesson + "' (see `lifeline lessons`)" };
         scenario = lesson->scenario;
     } else {
         std::ifstream in(options.scenarioFile, std::ios::binary);
-        if (!in) {
-            err << "lifeline run: cannot read '" << options.scenarioFile << "'\n";
-            return kBadInput;
-        }
+        if (!in)
+            return Failure { "lifeline run: cannot read '" + options.scenarioFile + "'" };
         std::stringstream text;
         text << in.rdbuf();
         auto parsed = sim::parseScenario(text.str());
-        if (auto* error = std::get_if<sim::ScenarioError>(&parsed)) {
-            err << options.scenarioFile << ": " << error->text() << '\n';
-            return kBadInput;
-        }
+        if (auto* error = std::get_if<sim::ScenarioError>(&parsed))
+            return Failure { options.scenarioFile + ": " + error->text() };
         scenario = std::get<sim::Scenario>(std::move(parsed));
     }
-    if (options.fix) {
-        if (!scenario->lesson) {
-            err << "lifeline run: --fix needs a lesson (this scenario has no lesson)\n";
-            return kBadInput;
-        }
-        auto fixed = sim::applyFix(*scenario);
-        if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
-            err << "lifeline run: the lesson's fix is broken: " << error->text() << '\n';
-            return kBadInput;
-        }
-        scenario = std::get<sim::Scenario>(std::move(fixed));
+    if (!options.fix)
+        return std::move(*scenario);
+    if (!scenario->lesson)
+        return Failure { "lifeline run: --fix needs a lesson (this scenario has no lesson)" };
+    auto fixed = sim::applyFix(*scenario);
+    if (auto* error = std::get_if<sim::ScenarioError>(&fixed))
+        return Failure { "lifeline run: the lesson's fix is broken: " + error->text() };
+    return std::get<sim::Scenario>(std::move(fixed));
+}
+
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const auto parsed = parseRunOptions(args);
+    if (!parsed) {
+        err << parsed.message() << '\n';
+        return kBadInput;
     }
-    sim::Simulation simulation(std::move(*scenario), options.seed);
+    const RunOptions& options = parsed.value();
+    if (options.scenarioFile.ends_with(".lifeline"))
+        return reexport(options, out, err);
+    auto scenario = scenarioToRun(options);
+    if (!scenario) {
+        err << scenario.message() << '\n';
+        return kBadInput;
+    }
+    sim::Simulation simulation(std::move(scenario).value(), options.seed);
     simulation.advanceTo(options.until.value_or(simulation.duration()));
     if (options.summary)
         out << simulation.summary().toJson().dump(2) << '\n';

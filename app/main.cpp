@@ -13,7 +13,6 @@
 #include <QApplication>
 #include <QIcon>
 #include <QSettings>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -40,117 +39,131 @@ void printUsage(std::ostream& out)
            "  lifeline --help          this text\n";
 }
 
-} // namespace
+// What the window opens, read before any window exists so that a bad argument or file fails cleanly.
+struct WindowStart {
+    std::optional<lifeline::app::ServeOptions> serve; // the window serves the local endpoint
+    std::optional<lifeline::RecordedRun> recorded; // a saved run, shown as it was
+    std::optional<lifeline::sim::Scenario> scenario; // a scenario or a lesson; none: the last lesson opened
+};
 
-int main(int argc, char** argv)
+lifeline::Outcome<lifeline::sim::Scenario> readScenarioFile(const std::string& path)
 {
-    std::string lessonId; // none given: the last one opened, or lesson 1
-    std::string scenarioFile;
-    std::string runFile;
-    std::optional<lifeline::app::ServeOptions> serve;
-    if (argc >= 2) {
-        const char* command = argv[1];
-        if (!std::strcmp(command, "--help") || !std::strcmp(command, "-h") || !std::strcmp(command, "help")) {
-            printUsage(std::cout);
-            return 0;
-        }
-        if (!std::strcmp(command, "--version")) {
-            std::cout << "lifeline " << LIFELINE_VERSION << '\n';
-            return 0;
-        }
-        if (!std::strcmp(command, "serve")) {
-            auto options = lifeline::app::parseServeOptions(std::vector<std::string>(argv + 2, argv + argc), std::cerr);
-            if (!options)
-                return 2;
-            if (options->help) {
-                std::cout << lifeline::app::serveHelp();
-                return 0;
-            }
-            if (options->headless)
-                return lifeline::app::serveHeadless(*options, argc, argv);
-            serve = std::move(options);
-        } else if (lifeline::app::isHeadlessCommand(command))
-            return lifeline::app::runCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
-        if (serve) {
-            // the window serves: below
-        } else if (!std::strcmp(command, "--lesson") && argc >= 3) {
-            lessonId = argv[2];
-        } else if (std::string(command).ends_with(".json")) {
-            scenarioFile = command;
-        } else if (std::string(command).ends_with(".lifeline")) {
-            runFile = command;
-        } else {
-            std::cerr << "lifeline: unknown command '" << command << "'\n";
-            printUsage(std::cerr);
-            return 2;
-        }
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return lifeline::Failure { path + ": cannot read the file" };
+    std::stringstream text;
+    text << in.rdbuf();
+    auto parsed = lifeline::sim::parseScenario(text.str());
+    if (auto* error = std::get_if<lifeline::sim::ScenarioError>(&parsed))
+        return lifeline::Failure { path + ": " + error->text() };
+    return std::get<lifeline::sim::Scenario>(std::move(parsed));
+}
+
+// The window's argument: a lesson, a scenario file or a run file.
+lifeline::Outcome<WindowStart> readWindowArgument(int argc, char** argv)
+{
+    WindowStart start;
+    const std::string argument = argv[1];
+    if (argument == "--lesson" && argc >= 3) {
+        const auto* lesson = lifeline::sim::findLesson(argv[2]);
+        if (!lesson)
+            return lifeline::Failure { "lifeline: no lesson '" + std::string(argv[2]) + "' (see `lifeline lessons`)" };
+        start.scenario = lesson->scenario;
+    } else if (argument.ends_with(".json")) {
+        auto scenario = readScenarioFile(argument);
+        if (!scenario)
+            return lifeline::Failure { scenario.message() };
+        start.scenario = std::move(scenario).value();
+    } else if (argument.ends_with(".lifeline")) {
+        auto opened = lifeline::openRun(argument);
+        if (!opened)
+            return lifeline::Failure { "lifeline: " + opened.message() };
+        start.recorded = std::move(opened).value();
+    } else {
+        return lifeline::Failure { "lifeline: unknown command '" + argument + "'" };
     }
-    // Read what to open before any window exists, so a bad argument or file fails cleanly.
-    std::optional<lifeline::sim::Scenario> scenario;
-    std::optional<lifeline::RecordedRun> recorded;
-    if (!runFile.empty()) {
-        auto opened = lifeline::openRun(runFile);
-        if (!opened) {
-            std::cerr << "lifeline: " << opened.message() << '\n';
-            return 2;
-        }
-        recorded = std::move(opened).value();
-    } else if (!scenarioFile.empty()) {
-        std::ifstream in(scenarioFile, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        auto parsed = in ? lifeline::sim::parseScenario(text.str())
-                         : std::variant<lifeline::sim::Scenario, lifeline::sim::ScenarioError>(
-                             lifeline::sim::ScenarioError { "", "cannot read the file", {} });
-        if (auto* error = std::get_if<lifeline::sim::ScenarioError>(&parsed)) {
-            std::cerr << scenarioFile << ": " << error->text() << '\n';
-            return 2;
-        }
-        scenario = std::get<lifeline::sim::Scenario>(std::move(parsed));
-    } else if (!lessonId.empty()) {
-        const auto* lesson = lifeline::sim::findLesson(lessonId);
-        if (!lesson) {
-            std::cerr << "lifeline: no lesson '" << lessonId << "' (see `lifeline lessons`)\n";
-            return 2;
-        }
-        scenario = lesson->scenario;
-    }
+    return start;
+}
+
+// Runs the window until it closes.
+int runWindow(int argc, char** argv, WindowStart start)
+{
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Lifeline"));
     QApplication::setOrganizationName(QStringLiteral("Lifeline"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/lifeline.svg")));
     QApplication::setDesktopFileName(QStringLiteral("lifeline"));
     lifeline::ui::MainWindow window;
-    if (serve) {
+    window.rememberSettings(); // layout and theme; the last lesson below
+    if (start.serve) {
         lifeline::app::raiseOpenFileLimit();
-        window.rememberSettings();
-        if (const auto started = window.startEndpoint(serve->endpoint); !started) {
+        if (const auto started = window.startEndpoint(start.serve->endpoint); !started) {
             std::cerr << "lifeline serve: " << started.message() << '\n';
             return 2;
         }
-        std::cout << lifeline::app::serveBanner(*window.endpoint(), serve->endpoint.speed) << std::flush;
+        std::cout << lifeline::app::serveBanner(*window.endpoint(), start.serve->endpoint.speed) << std::flush;
         std::cerr << lifeline::app::serveWarning(*window.endpoint()) << std::flush;
-        window.show();
-        return application.exec();
-    }
-    if (recorded) {
-        window.rememberSettings();
-        window.showRecordedRun(std::move(*recorded));
-        window.show();
-        return application.exec();
-    }
-    window.rememberSettings(); // layout and theme; the last lesson below
-    if (!scenario) {
+    } else if (start.recorded) {
+        window.showRecordedRun(std::move(*start.recorded));
+    } else if (!start.scenario) {
         const QString last = QSettings().value(QStringLiteral("lessons/last"), QStringLiteral("1")).toString();
         if (!window.openLesson(last))
             window.openLesson(QStringLiteral("1"));
-    } else if (scenario->lesson) {
-        window.startLesson(*scenario);
+    } else if (start.scenario->lesson) {
+        window.startLesson(*start.scenario);
     } else {
-        window.setLesson(QString::fromStdString(scenario->name), {});
-        window.openScenario(*scenario);
+        window.setLesson(QString::fromStdString(start.scenario->name), {});
+        window.openScenario(*start.scenario);
         window.driver()->play();
     }
     window.show();
     return application.exec();
+}
+
+// `lifeline serve`: headless here, or the window that serves.
+int serve(int argc, char** argv)
+{
+    auto options = lifeline::app::parseServeOptions(std::vector<std::string>(argv + 2, argv + argc));
+    if (!options) {
+        std::cerr << options.message() << '\n';
+        return 2;
+    }
+    if (options->help) {
+        std::cout << lifeline::app::serveHelp();
+        return 0;
+    }
+    if (options->headless)
+        return lifeline::app::serveHeadless(options.value(), argc, argv);
+    WindowStart start;
+    start.serve = std::move(options).value();
+    return runWindow(argc, argv, std::move(start));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2)
+        return runWindow(argc, argv, WindowStart {});
+    const std::string command = argv[1];
+    if (command == "--help" || command == "-h" || command == "help") {
+        printUsage(std::cout);
+        return 0;
+    }
+    if (command == "--version") {
+        std::cout << "lifeline " << LIFELINE_VERSION << '\n';
+        return 0;
+    }
+    if (command == "serve")
+        return serve(argc, argv);
+    if (lifeline::app::isHeadlessCommand(command))
+        return lifeline::app::runCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+    auto start = readWindowArgument(argc, argv);
+    if (!start) {
+        std::cerr << start.message() << '\n';
+        if (start.message().starts_with("lifeline: unknown command"))
+            printUsage(std::cerr);
+        return 2;
+    }
+    return runWindow(argc, argv, std::move(start).value());
 }

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <sys/resource.h>
 
@@ -39,89 +40,96 @@ const char* serveHelp()
            "  aws --endpoint-url http://127.0.0.1:9324 sqs create-queue --queue-name demo\n";
 }
 
-std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& args, std::ostream& err)
+namespace {
+// How each option that takes a value is stored; a refused value returns why (without the command's name).
+using ServeSetter = std::optional<std::string> (*)(ServeOptions&, const std::string&);
+
+std::optional<std::string> setHistory(ServeOptions& options, const std::string& v)
+{
+    const auto history = sim::parseDuration(v);
+    if (!history || *history < 0)
+        return "--history must be a duration such as 0, 90s, 10m or 2h (at most a year), got '" + v + "'";
+    options.historyMs = *history;
+    options.historyGiven = true;
+    return std::nullopt;
+}
+
+std::optional<std::string> setPort(ServeOptions& options, const std::string& v)
+{
+    unsigned port = 0;
+    const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), port);
+    if (ec != std::errc() || ptr != v.data() + v.size() || port > 65535)
+        return "--port must be 0..65535 (0: any free port), got '" + v + "'";
+    options.endpoint.port = quint16(port);
+    return std::nullopt;
+}
+
+std::optional<std::string> setBind(ServeOptions& options, const std::string& v)
+{
+    QHostAddress address;
+    if (v == "localhost")
+        address = QHostAddress::LocalHost;
+    else if (v == "::")
+        address = QHostAddress::Any; // Qt's dual-stack any-address: IPv4 and IPv6 where the system allows
+    else if (!address.setAddress(QString::fromStdString(v)))
+        return "--bind needs an IP address (127.0.0.1, 0.0.0.0, ::1), got '" + v + "'";
+    options.endpoint.bind = address;
+    return std::nullopt;
+}
+
+std::optional<std::string> setSpeed(ServeOptions& options, const std::string& v)
+{
+    const auto speed = sim::parseNumber(v); // locale-independent: "0.5" under any LC_NUMERIC
+    if (!speed || *speed <= 0 || *speed > 10000)
+        return "--speed must be a number above 0 and at most 10000, got '" + v + "'";
+    options.endpoint.speed = *speed;
+    return std::nullopt;
+}
+
+std::optional<std::string> allowOrigin(ServeOptions& options, const std::string& v)
+{
+    options.endpoint.guard.allowedOrigins.push_back(v);
+    return std::nullopt;
+}
+
+std::optional<std::string> allowHost(ServeOptions& options, const std::string& v)
+{
+    options.endpoint.guard.allowedHosts.push_back(v);
+    return std::nullopt;
+}
+
+const std::map<std::string, ServeSetter, std::less<>>& serveValueOptions()
+{
+    static const std::map<std::string, ServeSetter, std::less<>> options { { "--allow-origin", allowOrigin },
+        { "--allow-host", allowHost }, { "--history", setHistory }, { "--port", setPort }, { "--bind", setBind },
+        { "--speed", setSpeed } };
+    return options;
+}
+} // namespace
+
+Outcome<ServeOptions> parseServeOptions(const std::vector<std::string>& args)
 {
     ServeOptions options;
+    const auto failure = [](const std::string& why) { return Failure { "lifeline serve: " + why }; };
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        const auto value = [&]() -> std::optional<std::string> {
-            if (i + 1 >= args.size()) {
-                err << "lifeline serve: " << a << " needs a value\n";
-                return std::nullopt;
-            }
-            return args[++i];
-        };
-        if (a == "--help" || a == "-h") {
+        if (const auto setter = serveValueOptions().find(a); setter != serveValueOptions().end()) {
+            if (i + 1 >= args.size() || args[i + 1].empty())
+                return failure(a + " needs a value");
+            if (auto refused = setter->second(options, args[++i]))
+                return failure(*refused);
+        } else if (a == "--help" || a == "-h") {
             options.help = true;
         } else if (a == "--headless") {
             options.headless = true;
         } else if (a == "--allow-get-actions") {
             options.endpoint.guard.allowGetActions = true;
-        } else if (a == "--allow-origin" || a == "--allow-host") {
-            const auto v = value();
-            if (!v || v->empty()) {
-                if (v)
-                    err << "lifeline serve: " << a << " needs a value\n";
-                return std::nullopt;
-            }
-            (a == "--allow-origin" ? options.endpoint.guard.allowedOrigins : options.endpoint.guard.allowedHosts)
-                .push_back(*v);
-        } else if (a == "--history") {
-            const auto v = value();
-            if (!v)
-                return std::nullopt;
-            const auto history = sim::parseDuration(*v);
-            if (!history || *history < 0) {
-                err << "lifeline serve: --history must be a duration such as 0, 90s, 10m or 2h (at most a year), got '"
-                    << *v << "'\n";
-                return std::nullopt;
-            }
-            options.historyMs = *history;
-            options.historyGiven = true;
-        } else if (a == "--port") {
-            const auto v = value();
-            if (!v)
-                return std::nullopt;
-            unsigned port = 0;
-            const auto [ptr, ec] = std::from_chars(v->data(), v->data() + v->size(), port);
-            if (ec != std::errc() || ptr != v->data() + v->size() || port > 65535) {
-                err << "lifeline serve: --port must be 0..65535 (0: any free port), got '" << *v << "'\n";
-                return std::nullopt;
-            }
-            options.endpoint.port = quint16(port);
-        } else if (a == "--bind") {
-            const auto v = value();
-            if (!v)
-                return std::nullopt;
-            QHostAddress address;
-            if (*v == "localhost")
-                address = QHostAddress::LocalHost;
-            else if (*v == "::")
-                address = QHostAddress::Any; // Qt's dual-stack any-address: IPv4 and IPv6 where the system allows
-            else if (!address.setAddress(QString::fromStdString(*v))) {
-                err << "lifeline serve: --bind needs an IP address (127.0.0.1, 0.0.0.0, ::1), got '" << *v << "'\n";
-                return std::nullopt;
-            }
-            options.endpoint.bind = address;
-        } else if (a == "--speed") {
-            const auto v = value();
-            if (!v)
-                return std::nullopt;
-            const auto speed = sim::parseNumber(*v); // locale-independent: "0.5" under any LC_NUMERIC
-            if (!speed || *speed <= 0 || *speed > 10000) {
-                err << "lifeline serve: --speed must be a number above 0 and at most 10000, got '" << *v << "'\n";
-                return std::nullopt;
-            }
-            options.endpoint.speed = *speed;
         } else {
-            err << "lifeline serve: unknown option '" << a << "' (see `lifeline serve --help`)\n";
-            return std::nullopt;
+            return failure("unknown option '" + a + "' (see `lifeline serve --help`)");
         }
     }
-    if (options.historyGiven && !options.headless && !options.help) {
-        err << "lifeline serve: --history is for --headless (the window remembers everything)\n";
-        return std::nullopt;
-    }
+    if (options.historyGiven && !options.headless && !options.help)
+        return failure("--history is for --headless (the window remembers everything)");
     return options;
 }
 

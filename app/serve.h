@@ -2,6 +2,7 @@
 // (every message real clients send is a lane, live) or headless (no display needed).
 #pragma once
 
+#include "lifeline/outcome.h"
 #include "net/endpoint_server.h"
 
 #include <iosfwd>
@@ -25,7 +26,8 @@ struct ServeOptions {
 const char* serveHelp();
 
 // Reads serve's arguments (after "serve"); on a bad one says why and returns nothing.
-std::optional<ServeOptions> parseServeOptions(const std::vector<std::string>& args, std::ostream& err);
+// Why an option is refused names it: "lifeline serve: --port must be 0..65535 ...".
+Outcome<ServeOptions> parseServeOptions(const std::vector<std::string>& args);
 // Runs the endpoint headless until the process is stopped; 2 when it cannot listen.
 int serveHeadless(const ServeOptions& options, int argc, char** argv);
 // Lifts the soft limit on open files (connections) to the hard limit.
