@@ -3,8 +3,8 @@
 // both), which keeps at most ~500 buckets (each keeping its peak), handed to the charts as one bulk replace.
 #pragma once
 
-#include "window/depth_chart.h"
 #include "lifeline/depth_series.h"
+#include "window/depth_chart.h"
 
 #include <QWidget>
 

@@ -3,8 +3,8 @@
 // time falls behind and `lagging` says so instead of freezing the window.
 #pragma once
 
-#include "timeline/lane_model.h"
 #include "lifeline/sim/simulation.h"
+#include "timeline/lane_model.h"
 
 #include <QElapsedTimer>
 #include <QObject>

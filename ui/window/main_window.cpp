@@ -1,22 +1,23 @@
 #include "window/main_window.h"
 
-#include "window/charts_panel.h"
-#include "window/consumer_tiles.h"
-#include "net/endpoint_server.h"
-#include "window/event_log_panel.h"
-#include "timeline/lane_history.h"
-#include "timeline/lane_model.h"
-#include "window/lesson_picker.h"
 #include "lifeline/engine.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
-#include "window/live_driver.h"
+#include "net/endpoint_server.h"
+#include "timeline/lane_history.h"
+#include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
+#include "timeline/timeline_view.h"
+#include "window/charts_panel.h"
+#include "window/consumer_tiles.h"
+#include "window/event_log_panel.h"
+#include "window/lesson_picker.h"
+#include "window/live_driver.h"
 #include "window/queue_controls.h"
+#include "window/run_session.h"
 #include "window/send_message_dialog.h"
 #include "window/theme.h"
-#include "timeline/timeline_view.h"
 
 #include <QCloseEvent>
 #include <QComboBox>
@@ -38,6 +39,7 @@ namespace lifeline::ui {
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
+    , m_session(new RunSession(this))
     , m_model(new LaneModel(this))
     , m_timeline(new TimelineView(m_model, this))
     , m_overview(new OverviewStrip(this))
@@ -74,6 +76,11 @@ MainWindow::MainWindow(QWidget* parent)
         size = size.boundedTo(where->availableGeometry().size() * 0.94);
     resize(size);
 
+    connect(m_session, &RunSession::sourceChanged, this, &MainWindow::bindPanels);
+    connect(m_session, &RunSession::actorsChanged, this, [this] {
+        m_model->setActorNames(actorNames());
+        m_eventLog->model()->setActorNames(actorNames());
+    });
     connect(m_driver, &LiveDriver::advanced, this, [this](TimeMs now) {
         m_timeline->setNow(now);
         if (m_timeline->selected() != kNoMessage)
@@ -106,7 +113,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_timeline->centreOn(time);
     });
     connect(m_tiles, &ConsumerTiles::toggled, this, [this](size_t index, bool crashed) {
-        const auto tile = m_simulation->consumers()[index];
+        const auto tile = simulation()->consumers()[index];
         const QString name = QString::fromStdString(tile.name);
         if (tile.lambda)
             say(crashed ? tr("%1: its next invocation fails, and its whole batch comes back after the visibility "
@@ -226,10 +233,14 @@ void MainWindow::openScenario(const sim::Scenario& scenario)
     stopEndpoint(); // one run on screen at a time
     m_driver->pause();
     m_scenario = std::make_unique<sim::Scenario>(scenario);
-    auto simulation = std::make_unique<sim::Simulation>(*m_scenario);
-    showSimulation(simulation.get());
-    m_ownedSimulation = std::move(simulation); // the old run goes only after the model points at the new one
-    m_recorded.reset();
+    m_session->showSimulation(std::make_unique<sim::Simulation>(*m_scenario));
+    sim::Simulation* simulation = m_session->simulation();
+    m_overview->setRunEnd(simulation->duration());
+    m_timeline->setRunEnd(simulation->duration());
+    m_timeline->setNow(simulation->now());
+    m_timeline->setFollowLive(true);
+    m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
+    refresh();
 }
 
 void MainWindow::restart()
@@ -306,32 +317,32 @@ void MainWindow::setQueueType(bool fifo)
 
 void MainWindow::showDetails(MessageIndex lane)
 {
-    if (!m_engine || lane == kNoMessage) {
+    if (!engine() || lane == kNoMessage) {
         m_details->clear();
         m_charts->setHighlight(1, 0);
         return;
     }
-    const MessageRecord& record = m_engine->message(lane);
+    const MessageRecord& record = engine()->message(lane);
     QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(record.messageId()));
     if (!record.body.empty())
         html += QStringLiteral("<i>%1</i><br>").arg(QString::fromStdString(record.body.substr(0, 200)).toHtmlEscaped());
     html += QStringLiteral("<table cellspacing=0 cellpadding=2>");
-    const auto history = laneHistory(*m_engine, m_model->lanes(), lane, m_actorNames);
+    const auto history = laneHistory(*engine(), m_model->lanes(), lane, actorNames());
     for (const auto& entry : history) {
         html += QStringLiteral("<tr><td align=right>%1</td><td>%2</td><td>%3</td></tr>")
                     .arg(QString::fromStdString(sim::formatDuration(entry.time)),
-                        QString::fromStdString(m_engine->queueInfo(entry.queue).name), entry.text.toHtmlEscaped());
+                        QString::fromStdString(engine()->queueInfo(entry.queue).name), entry.text.toHtmlEscaped());
     }
     m_details->setHtml(html + QStringLiteral("</table>"));
     if (!history.empty()) // the charts shade the message's life so far
-        m_charts->setHighlight(history.front().time, std::max(history.back().time, m_engine->now()));
+        m_charts->setHighlight(history.front().time, std::max(history.back().time, engine()->now()));
 }
 
 void MainWindow::toggleConsumerOfActor(uint32_t actor)
 {
-    if (!m_simulation)
+    if (!simulation())
         return;
-    const auto consumers = m_simulation->consumers();
+    const auto consumers = simulation()->consumers();
     for (size_t i = 0; i < consumers.size(); ++i)
         if (consumers[i].actor == actor) {
             m_tiles->toggle(i);
@@ -341,21 +352,18 @@ void MainWindow::toggleConsumerOfActor(uint32_t actor)
 
 void MainWindow::actorsChanged()
 {
-    if (!m_simulation)
-        return;
-    m_actorNames = m_simulation->actorNames();
-    m_model->setActorNames(m_actorNames);
-    m_eventLog->model()->setActorNames(m_actorNames);
+    if (simulation())
+        m_session->refreshActorNames(); // the lanes and the log get the names through actorsChanged
     m_tiles->sync();
 }
 
 void MainWindow::showSendDialog()
 {
-    if (!m_simulation) {
+    if (!simulation()) {
         say(tr("Open a scenario or a lesson first: a saved run cannot take new messages."));
         return;
     }
-    auto* dialog = new SendMessageDialog(m_simulation, m_controls->queue(), this);
+    auto* dialog = new SendMessageDialog(simulation(), m_controls->queue(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     const auto changed = [this] {
         m_model->sync();
@@ -375,49 +383,58 @@ void MainWindow::showSendDialog()
     dialog->show();
 }
 
-void MainWindow::showSimulation(sim::Simulation* simulation)
+void MainWindow::bindPanels()
 {
-    m_simulation = simulation;
-    m_engine = &simulation->engine();
+    const Engine* engine = m_session->engine();
+    sim::Simulation* simulation = m_session->simulation();
     m_historyBytesAt = 0;
-    m_actorNames = simulation->actorNames();
-    m_model->setEngine(m_engine, m_actorNames);
-    m_overview->setEngine(m_engine);
-    m_overview->setRunEnd(simulation->duration());
     m_details->clear();
     m_driver->setSimulation(simulation);
-    m_timeline->setRunEnd(simulation->duration());
-    m_timeline->setNow(simulation->now());
-    m_timeline->setFollowLive(true);
+    m_model->setEngine(engine, actorNames());
+    m_overview->setEngine(engine);
     m_controls->setSimulation(simulation);
     m_tiles->setSimulation(simulation);
-    m_charts->setSource(m_engine, &m_overview->series());
-    m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
-    m_eventLog->setEngine(m_engine, m_actorNames);
-    refresh();
+    m_charts->setSource(engine, &m_overview->series());
+    m_eventLog->setEngine(engine, actorNames());
 }
 
 void MainWindow::showEngine(const Engine& engine)
 {
     stopEndpoint();
-    m_simulation = nullptr;
-    m_engine = &engine;
-    m_historyBytesAt = 0;
-    m_driver->setSimulation(nullptr);
-    m_actorNames.clear();
-    m_model->setEngine(m_engine);
-    m_overview->setEngine(m_engine);
+    m_driver->pause();
+    m_session->showEngine(engine);
+    showStill(engine);
+}
+
+void MainWindow::showStill(const Engine& engine)
+{
     m_overview->setRunEnd(engine.now());
     m_timeline->setRunEnd(engine.now());
     m_timeline->setNow(engine.now());
     m_timeline->setFollowLive(false);
     m_timeline->fitAll();
-    m_controls->setSimulation(nullptr);
-    m_tiles->setSimulation(nullptr);
-    m_charts->setSource(m_engine, &m_overview->series());
-    m_eventLog->setEngine(m_engine, m_actorNames);
     QTimer::singleShot(0, m_timeline, &TimelineView::fitAll); // again once the window has its real size
     refresh();
+}
+
+const Engine* MainWindow::engine() const
+{
+    return m_session->engine();
+}
+
+sim::Simulation* MainWindow::simulation() const
+{
+    return m_session->simulation();
+}
+
+EndpointServer* MainWindow::endpoint() const
+{
+    return m_session->endpoint();
+}
+
+const std::vector<std::string>& MainWindow::actorNames() const
+{
+    return m_session->actorNames();
 }
 
 void MainWindow::setLesson(const QString& title, const QString& text)
@@ -435,15 +452,15 @@ void MainWindow::setLesson(const QString& title, const QString& text)
 
 void MainWindow::refresh()
 {
-    if (!m_engine)
+    if (!engine())
         return;
     // A line per queue, not a table: the panel is narrow, and columns would be cut off at its edge.
     QString html;
-    for (size_t i = 0; i < m_engine->queueCount(); ++i) {
-        const auto& info = m_engine->queueInfo(QueueIndex(i));
+    for (size_t i = 0; i < engine()->queueCount(); ++i) {
+        const auto& info = engine()->queueInfo(QueueIndex(i));
         if (!info.alive)
             continue;
-        const auto counters = m_engine->counters(info.name).value();
+        const auto counters = engine()->counters(info.name).value();
         html += QStringLiteral("<p><b>%1</b><br>%2</p>")
                     .arg(QString::fromStdString(info.name).toHtmlEscaped(),
                         tr("%1 visible · %2 in flight · %3 delayed")
@@ -451,14 +468,14 @@ void MainWindow::refresh()
                             .arg(counters.inFlight)
                             .arg(counters.delayed));
     }
-    const size_t events = m_engine->log().size();
+    const size_t events = engine()->log().size();
     html += QStringLiteral("<p>%1</p>")
                 .arg(events == 1 ? tr("1 event in the log") : tr("%L1 events in the log").arg(qulonglong(events)));
-    if (m_simulation)
+    if (simulation())
         html += QStringLiteral("<p>%1</p>")
-                    .arg(tr("duplicate processing: %1").arg(m_simulation->duplicateProcessings()));
+                    .arg(tr("duplicate processing: %1").arg(simulation()->duplicateProcessings()));
     m_summary->setText(html);
-    m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(m_engine->now()))));
+    m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(engine()->now()))));
     m_history->setText(historyText());
     m_overview->sync(); // first: the charts draw from its series
     m_tiles->sync();
@@ -479,15 +496,15 @@ QString MainWindow::lessonHtmlShown() const
 
 QString MainWindow::historyText() const
 {
-    if (!m_engine)
+    if (!engine())
         return {};
-    const size_t messages = m_engine->messageCount();
-    const size_t events = m_engine->log().size();
+    const size_t messages = engine()->messageCount();
+    const size_t events = engine()->log().size();
     if (m_historyBytesAt == 0 || events >= m_historyBytesAt + std::max<size_t>(1000, m_historyBytesAt / 100)
-        || events < m_historyBytesAt || m_engine->heldMessageCount() != m_historyLanesAt) {
-        m_historyBytes = m_engine->bytesUsed();
+        || events < m_historyBytesAt || engine()->heldMessageCount() != m_historyLanesAt) {
+        m_historyBytes = engine()->bytesUsed();
         m_historyBytesAt = std::max<size_t>(events, 1);
-        m_historyLanesAt = m_engine->heldMessageCount();
+        m_historyLanesAt = engine()->heldMessageCount();
     }
     return tr("history: %1 · %2 · %3 MB")
         .arg(messages == 1 ? tr("1 message") : tr("%L1 messages").arg(qulonglong(messages)),

@@ -36,6 +36,7 @@ class LaneModel;
 class LiveDriver;
 class OverviewStrip;
 class QueueControls;
+class RunSession;
 class TimelineView;
 
 class MainWindow : public QMainWindow {
@@ -62,8 +63,11 @@ public:
     // A saved run, shown as it was (no simulation behind it).
     void showRecordedRun(RecordedRun run);
 
-    void showSimulation(sim::Simulation* simulation);
+    // An engine someone else owns, shown still (tests and benchmarks).
     void showEngine(const Engine& engine);
+    // The run on screen and its source; the panels follow its sourceChanged.
+    RunSession* session() const { return m_session; }
+    const Engine* engine() const;
     // Re-reads the engine (counters, event count, tiles, controls, charts, event log).
     void refresh();
     // The lesson (or scenario) on show: its title and text.
@@ -76,7 +80,7 @@ public:
     // (a lane per message, a lane per client). Stopping keeps the run on screen, still.
     Outcome<> startEndpoint(const EndpointOptions& options);
     void stopEndpoint();
-    EndpointServer* endpoint() const { return m_endpoint; }
+    EndpointServer* endpoint() const;
     // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).
     void showSendDialog();
 
@@ -90,7 +94,7 @@ public:
     ChartsPanel* charts() const { return m_charts; }
     EventLogPanel* eventLog() const { return m_eventLog; }
     QPushButton* fixButton() const { return m_fixButton; }
-    sim::Simulation* simulation() const { return m_simulation; }
+    sim::Simulation* simulation() const;
     QString statusText() const; // what the status bar says now
     // The status bar's size of what the engine remembers: messages, events, memory (the window keeps it all).
     QString historyText() const;
@@ -100,6 +104,11 @@ protected:
 
 private:
     void buildDocks();
+    void connectPanels();
+    // The session has a new source: every panel reads it (the one place where they are rewired).
+    void bindPanels();
+    void showStill(const Engine& engine); // a run that does not move: fitted, not following
+    const std::vector<std::string>& actorNames() const;
     void buildToolbar();
     void buildMenus();
     void exportImage();
@@ -120,15 +129,9 @@ private:
     void toggleEndpoint(bool on);
     void say(const QString& text, int ms = 6000);
 
-    const Engine* m_engine = nullptr;
-    sim::Simulation* m_simulation = nullptr;
+    RunSession* m_session;
     std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
     std::unique_ptr<sim::Scenario> m_lessonScenario; // the lesson as written (the fix is applied to it)
-    std::unique_ptr<sim::Simulation> m_ownedSimulation;
-    std::vector<std::string> m_actorNames;
-    std::unique_ptr<RecordedRun> m_recorded;
-    std::unique_ptr<Engine> m_endpointEngine;
-    EndpointServer* m_endpoint = nullptr;
     QTimer* m_endpointTimer = nullptr;
     QAction* m_endpointAction = nullptr;
     LaneModel* m_model;

@@ -11,6 +11,7 @@
 #include "window/live_driver.h"
 #include "window/main_window.h"
 #include "window/queue_controls.h"
+#include "window/run_session.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -217,7 +218,7 @@ QString MainWindow::defaultFileName(const QString& suffix) const
 {
     QString base = m_title.isEmpty() ? tr("lifeline") : m_title.section(QLatin1Char(':'), 0, 0);
     base = base.toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-    const QString at = m_engine ? QString::fromStdString(sim::formatDuration(m_engine->now())) : QString();
+    const QString at = engine() ? QString::fromStdString(sim::formatDuration(engine()->now())) : QString();
     return QStringLiteral("%1-%2.%3").arg(base, at, suffix);
 }
 
@@ -269,7 +270,7 @@ void MainWindow::saveScenarioAs()
 
 void MainWindow::exportImage()
 {
-    if (!m_engine)
+    if (!engine())
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), defaultFileName(QStringLiteral("png")),
         tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
@@ -294,7 +295,7 @@ void MainWindow::exportImage()
     request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
     request.title = m_title;
     request.dark = m_dark;
-    const auto exported = exportTimelineImage(*m_engine, m_actorNames, request);
+    const auto exported = exportTimelineImage(*engine(), actorNames(), request);
     if (!exported)
         QMessageBox::warning(this, tr("Export image"),
             tr("The image was not saved: %1").arg(QString::fromStdString(exported.message())));
@@ -304,26 +305,23 @@ void MainWindow::exportImage()
 
 void MainWindow::showRecordedRun(RecordedRun run)
 {
+    stopEndpoint();
     m_driver->pause();
-    auto recorded = std::make_unique<RecordedRun>(std::move(run));
-    showEngine(*recorded->engine);
-    m_actorNames = recorded->actorNames;
-    m_model->setEngine(m_engine, m_actorNames);
-    setLesson(QString::fromStdString(recorded->title), tr("A saved run, shown as it was recorded."));
-    m_recorded = std::move(recorded);
-    m_ownedSimulation.reset();
+    m_session->showRecorded(std::make_unique<RecordedRun>(std::move(run)));
     m_scenario.reset();
+    showStill(*engine());
+    setLesson(QString::fromStdString(m_session->recorded()->title), tr("A saved run, shown as it was recorded."));
 }
 
 void MainWindow::saveRunAs()
 {
-    if (!m_engine)
+    if (!engine())
         return;
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Save run"), defaultFileName(QStringLiteral("lifeline")), tr("Lifeline run (*.lifeline)"));
     if (path.isEmpty())
         return;
-    const auto saved = saveRun(*m_engine, m_actorNames, m_title.toStdString(), path.toStdString());
+    const auto saved = saveRun(*engine(), actorNames(), m_title.toStdString(), path.toStdString());
     if (!saved)
         QMessageBox::warning(
             this, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(saved.message())));
@@ -346,7 +344,7 @@ void MainWindow::openRunFile()
 
 void MainWindow::exportData(bool trace)
 {
-    if (!m_engine)
+    if (!engine())
         return;
     const QString path = QFileDialog::getSaveFileName(this, trace ? tr("Export trace") : tr("Export CSV"),
         defaultFileName(trace ? QStringLiteral("json") : QStringLiteral("csv")),
@@ -355,9 +353,9 @@ void MainWindow::exportData(bool trace)
         return;
     std::ostringstream out;
     if (trace)
-        writeChromeTrace(*m_engine, m_actorNames, out);
+        writeChromeTrace(*engine(), actorNames(), out);
     else
-        writeEventsCsv(*m_engine, m_actorNames, out);
+        writeEventsCsv(*engine(), actorNames(), out);
     QSaveFile file(path);
     const std::string text = out.str();
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())

@@ -10,6 +10,7 @@
 #include "window/live_driver.h"
 #include "window/main_window.h"
 #include "window/queue_controls.h"
+#include "window/run_session.h"
 
 #include <QAction>
 #include <QDateTime>
@@ -34,29 +35,9 @@ Outcome<> MainWindow::startEndpoint(const EndpointOptions& options)
         return started;
     }
     // Shown like a simulation, but the clock is the endpoint's (wall time x speed) and the actors are its clients.
-    m_simulation = nullptr;
-    m_engine = engine.get();
-    m_historyBytesAt = 0;
-    m_actorNames = server->actorNames();
-    m_driver->setSimulation(nullptr);
-    m_model->setEngine(m_engine, m_actorNames);
-    m_overview->setEngine(m_engine);
-    m_controls->setSimulation(nullptr);
-    m_tiles->setSimulation(nullptr);
-    m_charts->setSource(m_engine, &m_overview->series());
-    m_eventLog->setEngine(m_engine, m_actorNames);
+    m_session->showEndpoint(std::move(engine), server);
     m_timeline->setFollowLive(true);
-    m_details->clear();
-    connect(server, &EndpointServer::actorsChanged, this, [this] {
-        m_actorNames = m_endpoint->actorNames();
-        m_model->setActorNames(m_actorNames);
-        m_eventLog->model()->setActorNames(m_actorNames);
-    });
-    m_endpointEngine = std::move(engine);
-    m_endpoint = server;
-    m_ownedSimulation.reset();
     m_scenario.reset();
-    m_recorded.reset();
     setLesson(tr("Local endpoint %1").arg(server->address()),
         tr("Point an SQS client here and watch its messages. For example:\n\naws --endpoint-url %1 sqs create-queue "
            "--queue-name demo\n\naws --endpoint-url %1 sqs send-message --queue-url %1/000000000000/demo "
@@ -82,13 +63,11 @@ Outcome<> MainWindow::startEndpoint(const EndpointOptions& options)
 
 void MainWindow::stopEndpoint()
 {
-    if (!m_endpoint)
+    if (!endpoint())
         return;
     m_endpointTimer->stop();
-    m_endpoint->stop();
-    m_endpoint->deleteLater();
-    m_endpoint = nullptr;
-    m_timeline->setRunEnd(m_engine ? m_engine->now() : 0);
+    m_session->stopServing();
+    m_timeline->setRunEnd(engine() ? engine()->now() : 0);
     if (m_endpointAction) {
         const QSignalBlocker block(m_endpointAction);
         m_endpointAction->setChecked(false);
@@ -98,11 +77,11 @@ void MainWindow::stopEndpoint()
 
 void MainWindow::endpointFrame()
 {
-    if (!m_endpoint)
+    if (!endpoint())
         return;
-    m_endpoint->catchUp();
+    endpoint()->catchUp();
     m_model->sync();
-    const TimeMs now = m_engine->now();
+    const TimeMs now = engine()->now();
     m_timeline->setRunEnd(std::max<TimeMs>(now + 60000, 300000));
     m_overview->setRunEnd(std::max<TimeMs>(now, 60000));
     m_timeline->setNow(now);

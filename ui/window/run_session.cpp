@@ -1,0 +1,92 @@
+#include "window/run_session.h"
+
+#include "net/endpoint_server.h"
+
+namespace lifeline::ui {
+
+RunSession::RunSession(QObject* parent)
+    : QObject(parent)
+{
+}
+
+RunSession::~RunSession()
+{
+    // The server answers parked polls through the engine it serves: it goes while that engine still exists.
+    delete m_source.server;
+}
+
+void RunSession::release(Source& source)
+{
+    // Stopped now (no poll is answered from an engine that is going), deleted once the event loop is back: the
+    // call may come from one of its own signals.
+    if (source.server) {
+        source.server->stop();
+        source.server->deleteLater();
+        source.server = nullptr;
+    }
+}
+
+void RunSession::replace(Source next)
+{
+    Source old = std::move(m_source);
+    m_source = std::move(next);
+    emit sourceChanged();
+    release(old); // the old run goes only after every panel points at the new one
+}
+
+void RunSession::showSimulation(std::unique_ptr<sim::Simulation> simulation)
+{
+    Source next;
+    next.kind = Kind::Simulation;
+    next.engine = &simulation->engine();
+    next.actorNames = simulation->actorNames();
+    next.simulation = std::move(simulation);
+    replace(std::move(next));
+}
+
+void RunSession::showRecorded(std::unique_ptr<RecordedRun> run)
+{
+    Source next;
+    next.kind = Kind::Recorded;
+    next.engine = run->engine.get();
+    next.actorNames = run->actorNames;
+    next.recorded = std::move(run);
+    replace(std::move(next));
+}
+
+void RunSession::showEndpoint(std::unique_ptr<lifeline::Engine> engine, EndpointServer* server)
+{
+    Source next;
+    next.kind = Kind::Endpoint;
+    next.engine = engine.get();
+    next.ownedEngine = std::move(engine);
+    next.server = server;
+    next.actorNames = server->actorNames();
+    server->setParent(this);
+    connect(server, &EndpointServer::actorsChanged, this, &RunSession::refreshActorNames);
+    replace(std::move(next));
+}
+
+void RunSession::showEngine(const lifeline::Engine& engine)
+{
+    Source next;
+    next.kind = Kind::Engine;
+    next.engine = &engine;
+    replace(std::move(next));
+}
+
+void RunSession::stopServing()
+{
+    release(m_source);
+}
+
+void RunSession::refreshActorNames()
+{
+    if (m_source.simulation)
+        m_source.actorNames = m_source.simulation->actorNames();
+    else if (m_source.server)
+        m_source.actorNames = m_source.server->actorNames();
+    emit actorsChanged();
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,69 @@
+// The run on screen and where it comes from: a simulation (a lesson or a scenario), a saved run, or the local
+// endpoint's engine that real clients drive (later, the proxy). It owns the source and its engine; the window's
+// panels bind to it once and re-read it on sourceChanged, so a new kind of source is one more show*() here, not
+// another copy of the wiring in the window.
+#pragma once
+
+#include "lifeline/engine.h"
+#include "lifeline/io/run_file.h"
+#include "lifeline/sim/simulation.h"
+
+#include <QObject>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lifeline::ui {
+
+class EndpointServer;
+
+class RunSession : public QObject {
+    Q_OBJECT
+public:
+    enum class Kind { None, Simulation, Recorded, Endpoint, Engine };
+
+    explicit RunSession(QObject* parent = nullptr);
+    ~RunSession() override;
+
+    // Each replaces the run on screen. The old source is destroyed only after sourceChanged has been handled, so
+    // no panel ever holds a pointer into a run that is gone.
+    void showSimulation(std::unique_ptr<sim::Simulation> simulation);
+    void showRecorded(std::unique_ptr<RecordedRun> run);
+    // The endpoint's engine and its server (the session becomes the server's parent).
+    void showEndpoint(std::unique_ptr<lifeline::Engine> engine, EndpointServer* server);
+    // An engine someone else owns (tests and benchmarks).
+    void showEngine(const lifeline::Engine& engine);
+    // The endpoint stops serving; its run stays on screen.
+    void stopServing();
+
+    Kind kind() const { return m_source.kind; }
+    const lifeline::Engine* engine() const { return m_source.engine; }
+    sim::Simulation* simulation() const { return m_source.simulation.get(); }
+    EndpointServer* endpoint() const { return m_source.server; }
+    const RecordedRun* recorded() const { return m_source.recorded.get(); }
+    // Indexed by actor id: the simulation's consumers and pollers, the saved run's actors, the endpoint's clients.
+    const std::vector<std::string>& actorNames() const { return m_source.actorNames; }
+    // The simulation added consumers, or a new client connected: re-reads the names (emits actorsChanged).
+    void refreshActorNames();
+
+signals:
+    void sourceChanged();
+    void actorsChanged();
+
+private:
+    struct Source {
+        Kind kind = Kind::None;
+        const lifeline::Engine* engine = nullptr;
+        std::unique_ptr<sim::Simulation> simulation;
+        std::unique_ptr<RecordedRun> recorded;
+        std::unique_ptr<lifeline::Engine> ownedEngine; // the endpoint's
+        EndpointServer* server = nullptr;
+        std::vector<std::string> actorNames;
+    };
+    void replace(Source next);
+    static void release(Source& source); // stops the source's server, if any
+
+    Source m_source;
+};
+
+} // namespace lifeline::ui
