@@ -2,7 +2,7 @@
 
 namespace lifeline::sim {
 
-// The figures are those of shared/reference/sqs-semantics.md (AWS documentation and recorded AWS answers).
+// The figures are those of docs/sqs-semantics.md (AWS documentation and recorded AWS answers).
 const std::vector<ReferenceCard>& referenceCards()
 {
     static const std::vector<ReferenceCard> cards {
