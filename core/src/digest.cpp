@@ -40,8 +40,8 @@ Md5::Md5()
 
 // The four rounds unrolled (RFC 1321's reference shape): SQS digests every body, so this is on the send path.
 #define LIFELINE_MD5_STEP(f, a, b, c, d, x, t, s)                                                                      \
-    a += f(b, c, d) + (x) + (t);                                                                                       \
-    a = rotl(a, s) + b;
+    (a) += f(b, c, d) + (x) + (t);                                                                                     \
+    (a) = rotl(a, s) + (b);
 #define LIFELINE_MD5_F(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
 #define LIFELINE_MD5_G(x, y, z) ((y) ^ ((z) & ((x) ^ (y))))
 #define LIFELINE_MD5_H(x, y, z) ((x) ^ (y) ^ (z))
@@ -132,8 +132,8 @@ std::array<uint8_t, 32> sha256(std::string_view text)
         const auto* p = reinterpret_cast<const uint8_t*>(data.data() + off);
         uint32_t w[64];
         for (int i = 0; i < 16; ++i)
-            w[i] = uint32_t(p[i * 4]) << 24 | uint32_t(p[i * 4 + 1]) << 16 | uint32_t(p[i * 4 + 2]) << 8
-                | uint32_t(p[i * 4 + 3]);
+            w[i] = uint32_t(p[size_t(i) * 4]) << 24 | uint32_t(p[size_t(i) * 4 + 1]) << 16
+                | uint32_t(p[size_t(i) * 4 + 2]) << 8 | uint32_t(p[size_t(i) * 4 + 3]);
         for (int i = 16; i < 64; ++i) {
             const uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
             const uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);

@@ -398,8 +398,12 @@ Status Engine::setQueueAttributes(const std::string& name, const AttributeMap& a
     queue.expiryBound = INT64_MIN; // the retention may have changed
     queue.modifiedAt = m_now;
     std::string text;
-    for (const auto& [key, value] : attributes)
-        text += (text.empty() ? "" : ", ") + key + "=" + value;
+    for (const auto& [key, value] : attributes) {
+        text += text.empty() ? "" : ", ";
+        text += key;
+        text += '=';
+        text += value;
+    }
     logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::AttributesChanged, actor,
         m_log.addText(text));
     // A FIFO queue's delay is retroactive; a standard queue's affects new messages only (AWS-doc sqs-delay-queues).

@@ -11,7 +11,7 @@
 namespace lifeline {
 
 // A FIFO queue remembers each deduplication id this long after the send that brought it (AWS-doc).
-inline constexpr TimeMs kDeduplicationWindowMs = 5 * 60 * 1000;
+inline constexpr TimeMs kDeduplicationWindowMs = TimeMs(5) * 60 * 1000;
 
 // A FIFO message group: its live messages in send order (terminal ones are dropped lazily).
 struct FifoGroup {

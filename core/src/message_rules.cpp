@@ -130,6 +130,7 @@ std::string md5OfMessageAttributes(const std::vector<MessageAttribute>& attribut
     if (attributes.empty())
         return {};
     std::vector<const MessageAttribute*> sorted;
+    sorted.reserve(attributes.size());
     for (const auto& a : attributes)
         sorted.push_back(&a);
     std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name < b->name; });

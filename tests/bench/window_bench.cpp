@@ -2,9 +2,9 @@
 // seconds), and the window refreshes everything it shows (timeline, overview, counters, consumer tiles, controls,
 // charts, event log), then renders itself into an image as the screen would.
 #include "bench_util.h"
-#include "window/event_log_panel.h"
 #include "lifeline/engine.h"
 #include "lifeline/sim/simulation.h"
+#include "window/event_log_panel.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
 

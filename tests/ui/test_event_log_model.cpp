@@ -1,9 +1,9 @@
 // The event log's detail column: what each actor event means, in words (the engine stores only a number).
-#include "window/event_log_model.h"
 #include "lifeline/event_text.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 #include "test_support.h"
+#include "window/event_log_model.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The lane model while a lesson runs: QAbstractItemModelTester (fatal) watches every change, and the signals
 // come in batches: one insert per group per sync, one dataChanged per run of adjacent rows, never a reset.
-#include "timeline/lane_model.h"
 #include "test_support.h"
+#include "timeline/lane_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,9 +1,10 @@
 // The timeline painted offscreen: pixel probes find each state's colour where the log says the lane is in that
 // state; selection, zoom and follow-live behave as the conventions say.
+#include "test_support.h"
 #include "timeline/lane_history.h"
 #include "timeline/lane_model.h"
-#include "test_support.h"
 #include "timeline/timeline_view.h"
+#include "timeline/view_state.h"
 
 #include <QImage>
 #include <QPainter>
@@ -292,4 +293,48 @@ TEST_CASE("consumer lanes: back-to-back jobs stay separate boxes even when the f
         CHECK(image.pixelColor(x + 2, y) == style.working); // the label starts 3 px in
         CHECK(image.pixelColor(x - 5, y) == style.working);
     }
+}
+
+TEST_CASE("timeline view: Back undoes zoom gestures one at a time - and the actions follow the view", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->advanceTo(60000);
+    LaneModel model;
+    model.setEngine(&simulation->engine());
+    TimelineView view(&model);
+    view.resize(1000, 400);
+    view.show();
+    view.setRunEnd(simulation->duration());
+    view.setNow(simulation->now());
+    view.setFollowLive(false);
+    view.fitRun(); // a new run's fit is not a gesture
+    ViewState* state = view.viewState();
+    CHECK(state->historySize() == 0);
+    CHECK_FALSE(state->zoomBackAction()->isEnabled());
+    const auto fitted = std::make_pair(view.frame().axis.start, view.frame().axis.msPerPixel);
+    // Two W presses are one gesture; A (a pan) ends it; S is the next.
+    QTest::keyClick(&view, Qt::Key_W);
+    QTest::keyClick(&view, Qt::Key_W);
+    CHECK(state->historySize() == 1);
+    const auto zoomedIn = std::make_pair(view.frame().axis.start, view.frame().axis.msPerPixel);
+    CHECK(zoomedIn.second == Approx(fitted.second / 2.25));
+    QTest::keyClick(&view, Qt::Key_A);
+    const auto panned = std::make_pair(view.frame().axis.start, view.frame().axis.msPerPixel);
+    QTest::keyClick(&view, Qt::Key_S);
+    CHECK(state->historySize() == 2);
+    CHECK(state->zoomBackAction()->isEnabled());
+    // Back: to where the S started (after the pan), then to before the two W presses.
+    QTest::keyClick(&view, Qt::Key_Backspace);
+    CHECK(std::make_pair(view.frame().axis.start, view.frame().axis.msPerPixel) == panned);
+    state->zoomBackAction()->trigger();
+    CHECK(std::make_pair(view.frame().axis.start, view.frame().axis.msPerPixel) == fitted);
+    CHECK_FALSE(state->zoomBackAction()->isEnabled());
+    // The follow action and the view agree whichever side changes.
+    CHECK_FALSE(state->followLiveAction()->isChecked());
+    state->followLiveAction()->trigger();
+    CHECK(view.followingLive());
+    QTest::keyClick(&view, Qt::Key_D);
+    CHECK_FALSE(view.followingLive());
+    CHECK_FALSE(state->followLiveAction()->isChecked());
 }

@@ -1,18 +1,18 @@
 // The real main window driven offscreen as a user would: sliders, consumer tiles, the send dialog, lessons and
 // their fix, the event log and the timeline in step, themes. Virtual time only: the driver is advanced by hand.
+#include "lifeline/engine.h"
+#include "lifeline/sim/simulation.h"
+#include "test_support.h"
+#include "timeline/lane_model.h"
+#include "timeline/timeline_view.h"
 #include "window/charts_panel.h"
 #include "window/consumer_tiles.h"
 #include "window/event_log_panel.h"
-#include "timeline/lane_model.h"
 #include "window/lesson_picker.h"
-#include "lifeline/engine.h"
-#include "lifeline/sim/simulation.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
 #include "window/queue_controls.h"
 #include "window/send_message_dialog.h"
-#include "test_support.h"
-#include "timeline/timeline_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>

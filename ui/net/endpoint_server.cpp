@@ -279,7 +279,7 @@ void EndpointServer::read(Connection* connection)
     while (state == HttpParser::State::Complete && connection->poll == 0) {
         HttpRequest request = parser.takeRequest();
         parser.next();
-        handle(connection, std::move(request));
+        handle(connection, request);
         if (connection->closing)
             return;
         state = parser.state();
@@ -318,7 +318,7 @@ uint32_t EndpointServer::actorFor(Connection* connection, std::string_view userA
     return connection->actor;
 }
 
-void EndpointServer::handle(Connection* connection, HttpRequest request)
+void EndpointServer::handle(Connection* connection, const HttpRequest& request)
 {
     ++m_requests;
     catchUp();

@@ -72,7 +72,7 @@ private:
     struct Connection;
     void accept();
     void read(Connection* connection);
-    void handle(Connection* connection, endpoint::HttpRequest request);
+    void handle(Connection* connection, const endpoint::HttpRequest& request);
     void respond(Connection* connection, const endpoint::HttpResponse& response, bool keepAlive);
     // A 413 is written at once and the body that still comes is read and dropped, then the connection closes.
     void drain(Connection* connection, const endpoint::HttpParser& parser);

@@ -128,7 +128,7 @@ QModelIndex LaneModel::index(int row, int column, const QModelIndex& parent) con
         return {};
     if (parent.row() == int(m_groups.size()))
         return createIndex(row, 0, kActorsParent);
-    return createIndex(row, 0, quintptr(parent.row() + 1));
+    return createIndex(row, 0, quintptr(parent.row()) + 1);
 }
 
 QModelIndex LaneModel::parent(const QModelIndex& child) const

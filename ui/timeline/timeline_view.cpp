@@ -16,6 +16,7 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
     , m_model(model)
     , m_style(TimelineStyle::light())
     , m_painter(*model, m_style)
+    , m_state(new ViewState(this))
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -29,6 +30,17 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
     };
     connect(model, &QAbstractItemModel::rowsInserted, this, modelChanged);
     connect(model, &QAbstractItemModel::dataChanged, this, modelChanged);
+    connect(m_state, &ViewState::followLiveToggled, this, &TimelineView::setFollowLive);
+    connect(m_state, &ViewState::zoomInRequested, this, [this] {
+        zoomAround(m_style.labelWidth + timeWidth() / 2, 1.5);
+        m_state->endZoomGesture();
+    });
+    connect(m_state, &ViewState::zoomOutRequested, this, [this] {
+        zoomAround(m_style.labelWidth + timeWidth() / 2, 1 / 1.5);
+        m_state->endZoomGesture();
+    });
+    connect(m_state, &ViewState::fitRequested, this, &TimelineView::fitKey);
+    connect(m_state, &ViewState::zoomBackRequested, this, &TimelineView::zoomBack);
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         m_frame.selected = kNoMessage;
         m_frame.firstRow = 0;
@@ -103,13 +115,36 @@ void TimelineView::stepEvent(int direction)
 
 void TimelineView::fitAll()
 {
+    m_state->beginZoom(window());
+    m_state->endZoomGesture();
     m_frame.axis.fit(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }), timeWidth());
+    emit viewChanged();
+    update();
+}
+
+void TimelineView::fitRun()
+{
+    m_state->clearHistory();
+    m_frame.axis.fit(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }), timeWidth());
+    emit viewChanged();
+    update();
+}
+
+void TimelineView::zoomBack()
+{
+    const auto previous = m_state->back();
+    if (!previous)
+        return;
+    setFollowLive(false);
+    m_frame.axis.start = previous->start;
+    m_frame.axis.msPerPixel = previous->msPerPixel;
     emit viewChanged();
     update();
 }
 
 void TimelineView::zoomAround(double x, double factor)
 {
+    m_state->beginZoom(window());
     TimeAxis axis = m_frame.axis;
     axis.left = m_style.labelWidth;
     axis.zoomAround(x, factor);
@@ -121,6 +156,7 @@ void TimelineView::zoomAround(double x, double factor)
 
 void TimelineView::panPixels(double dx)
 {
+    m_state->endZoomGesture();
     m_frame.axis.panPixels(dx);
     setFollowLive(false);
     emit viewChanged();
@@ -139,6 +175,7 @@ void TimelineView::setFollowLive(bool follow)
     if (m_follow == follow)
         return;
     m_follow = follow;
+    m_state->setFollowingLive(follow);
     if (follow)
         setNow(m_frame.now);
     emit followLiveChanged(follow);
@@ -179,6 +216,8 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
 {
     if (event->key() != Qt::Key_F)
         m_lastKeyWasFit = false;
+    if (event->key() != Qt::Key_W && event->key() != Qt::Key_S)
+        m_state->endZoomGesture(); // a run of W and S presses is one gesture for Back
     const double middle = m_style.labelWidth + timeWidth() / 2;
     switch (event->key()) {
     case Qt::Key_W:
@@ -193,24 +232,12 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_D:
         panPixels(-timeWidth() / 5);
         break;
-    case Qt::Key_F: {
-        // F centres the selection; F again (or with nothing selected) fits the whole run.
-        setFollowLive(false);
-        const auto times = m_frame.selected != kNoMessage && m_model->engine()
-            ? laneEventTimes(*m_model->engine(), m_model->lanes(), m_frame.selected)
-            : std::vector<TimeMs>();
-        if (!m_lastKeyWasFit && !times.empty()) {
-            const TimeMs end = std::max(times.back(), std::min(m_frame.now, times.back() + 1000));
-            m_frame.axis.fit(times.front() - 1000, end + 1000, timeWidth());
-            emit viewChanged();
-            update();
-        } else {
-            fitAll();
-        }
-        m_lastKeyWasFit = true;
-        event->accept();
-        return;
-    }
+    case Qt::Key_F:
+        fitKey();
+        break;
+    case Qt::Key_Backspace:
+        zoomBack();
+        break;
     case Qt::Key_Period:
         stepEvent(+1);
         break;
@@ -228,8 +255,31 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     event->accept();
 }
 
+void TimelineView::fitKey()
+{
+    // F centres the selection; F again (or with nothing selected) fits the whole run.
+    setFollowLive(false);
+    const auto times = m_frame.selected != kNoMessage && m_model->engine()
+        ? laneEventTimes(*m_model->engine(), m_model->lanes(), m_frame.selected)
+        : std::vector<TimeMs>();
+    const bool again = m_lastKeyWasFit;
+    m_lastKeyWasFit = true;
+    if (again || times.empty()) {
+        fitAll();
+        return;
+    }
+    m_state->beginZoom(window());
+    m_state->endZoomGesture();
+    const TimeMs end = std::max(times.back(), std::min(m_frame.now, times.back() + 1000));
+    m_frame.axis.fit(times.front() - 1000, end + 1000, timeWidth());
+    emit viewChanged();
+    update();
+}
+
 void TimelineView::mousePressEvent(QMouseEvent* event)
 {
+    m_state->endZoomGesture();
+    m_lastKeyWasFit = false;
     m_dragFrom = m_pressAt = event->position().toPoint();
     // Shift+drag, or a drag on the ruler, measures a time range.
     const bool onRuler = m_pressAt.y() < m_style.rulerHeight && m_pressAt.x() > m_style.labelWidth;

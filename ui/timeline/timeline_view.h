@@ -4,6 +4,7 @@
 #pragma once
 
 #include "timeline/timeline_painter.h"
+#include "timeline/view_state.h"
 
 #include <QWidget>
 
@@ -22,8 +23,14 @@ public:
 
     void setNow(TimeMs now); // also keeps "now" in view while following live
     void setRunEnd(TimeMs end) { m_runEnd = end; }
+    // The user fits the whole run: a zoom gesture that Back undoes.
     void fitAll();
+    // A new run is shown fitted: not a gesture, and the zoom history starts again.
+    void fitRun();
     void zoomAround(double x, double factor);
+    // Back to the window before the last zoom gesture (Backspace, Alt+Left, View > Back).
+    void zoomBack();
+    ViewState* viewState() const { return m_state; }
     void panPixels(double dx); // a manual pan: stops following live
     void scrollRows(int rows);
     bool followingLive() const { return m_follow; }
@@ -54,11 +61,14 @@ protected:
 private:
     double timeWidth() const { return std::max(1, width() - m_style.labelWidth); }
     void stepEvent(int direction); // `.` and `,`: the selected lane's next or previous event
+    void fitKey(); // F: the selection, then the whole run
+    ViewState::Window window() const { return { m_frame.axis.start, m_frame.axis.msPerPixel }; }
 
     LaneModel* m_model;
     TimelineStyle m_style;
     TimelinePainter m_painter;
     TimelineFrame m_frame;
+    ViewState* m_state;
     TimeMs m_runEnd = 0;
     bool m_follow = true;
     bool m_dragging = false;

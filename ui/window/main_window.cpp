@@ -76,6 +76,12 @@ MainWindow::MainWindow(QWidget* parent)
         size = size.boundedTo(where->availableGeometry().size() * 0.94);
     resize(size);
 
+    connectPanels();
+}
+
+// What each panel tells the others: the timeline, the overview, the log, the tiles and the controls.
+void MainWindow::connectPanels()
+{
     connect(m_session, &RunSession::sourceChanged, this, &MainWindow::bindPanels);
     connect(m_session, &RunSession::actorsChanged, this, [this] {
         m_model->setActorNames(actorNames());
@@ -93,7 +99,6 @@ MainWindow::MainWindow(QWidget* parent)
         if (lagging)
             say(tr("The simulation cannot keep up with this speed: time runs slower."));
     });
-    connect(m_timeline, &TimelineView::followLiveChanged, this, [this](bool on) { m_follow->setChecked(on); });
     connect(m_timeline, &TimelineView::viewChanged, this, [this] {
         m_overview->setWindow(m_timeline->visibleFrom(), m_timeline->visibleTo());
         m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
@@ -412,8 +417,8 @@ void MainWindow::showStill(const Engine& engine)
     m_timeline->setRunEnd(engine.now());
     m_timeline->setNow(engine.now());
     m_timeline->setFollowLive(false);
-    m_timeline->fitAll();
-    QTimer::singleShot(0, m_timeline, &TimelineView::fitAll); // again once the window has its real size
+    m_timeline->fitRun();
+    QTimer::singleShot(0, m_timeline, &TimelineView::fitRun); // again once the window has its real size
     refresh();
 }
 

@@ -157,7 +157,6 @@ private:
     QAction* m_play = nullptr;
     QAction* m_step = nullptr;
     QAction* m_restart = nullptr;
-    QAction* m_follow = nullptr;
     QAction* m_darkAction = nullptr;
     QString m_title;
     QString m_lessonId;

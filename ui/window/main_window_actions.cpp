@@ -7,6 +7,7 @@
 #include "lifeline/sim/simulation.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
+#include "timeline/view_state.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
@@ -55,12 +56,7 @@ void MainWindow::buildToolbar()
     m_driver->setSpeed(10);
     bar->addWidget(m_speed);
     bar->addSeparator();
-    m_follow = bar->addAction(tr("Follow live"));
-    m_follow->setCheckable(true);
-    m_follow->setChecked(true);
-    m_follow->setShortcut(QKeySequence(Qt::Key_L));
-    m_follow->setToolTip(tr("Keep \"now\" in view; any manual pan stops following (L)"));
-    connect(m_follow, &QAction::toggled, m_timeline, &TimelineView::setFollowLive);
+    bar->addAction(m_timeline->viewState()->followLiveAction());
     // Filter lanes by text (id, body, group, consumer) and by state.
     bar->addSeparator();
     auto* filterText = new QLineEdit(this);
@@ -90,10 +86,7 @@ void MainWindow::buildToolbar()
     m_restart = bar->addAction(tr("Restart"), this, &MainWindow::restart);
     m_restart->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_restart->setToolTip(tr("Run the scenario again from the start, as written (Ctrl+R)"));
-    bar->addAction(tr("Fit (F)"), this, [this] {
-        m_timeline->setFollowLive(false);
-        m_timeline->fitAll();
-    });
+    bar->addAction(m_timeline->viewState()->fitAction());
     auto* send = bar->addAction(tr("Send..."), this, &MainWindow::showSendDialog);
     send->setToolTip(tr("Send a message by hand (Ctrl+M)"));
 }
@@ -121,11 +114,15 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_follow);
+    const ViewState* viewState = m_timeline->viewState();
+    view->addAction(viewState->followLiveAction());
     view->addAction(tr("&Fit the whole run"), this, [this] {
         m_timeline->setFollowLive(false);
         m_timeline->fitAll();
     });
+    view->addAction(viewState->zoomInAction());
+    view->addAction(viewState->zoomOutAction());
+    view->addAction(viewState->zoomBackAction());
     view->addSeparator();
     m_darkAction = view->addAction(tr("&Dark theme"));
     m_darkAction->setCheckable(true);
@@ -195,7 +192,8 @@ void MainWindow::showKeys()
            "<tr><td><b>Ctrl+R</b></td><td>restart the run</td></tr>"
            "<tr><td><b>W S, Ctrl+wheel</b></td><td>zoom around the cursor</td></tr>"
            "<tr><td><b>A D, drag</b></td><td>pan</td></tr>"
-           "<tr><td><b>F</b></td><td>fit the run (again: the selected lane)</td></tr>"
+           "<tr><td><b>F</b></td><td>centre the selected lane (again, or nothing selected: the whole run)</td></tr>"
+           "<tr><td><b>Backspace, Alt+Left</b></td><td>back to the previous zoom</td></tr>"
            "<tr><td><b>L</b></td><td>follow live</td></tr>"
            "<tr><td><b>Click a lane</b></td><td>its whole history; . and , step through it; Esc clears</td></tr>"
            "<tr><td><b>Click a consumer</b></td><td>(tile or lane) crash it; again to restart</td></tr>"

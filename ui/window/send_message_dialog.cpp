@@ -73,7 +73,7 @@ QString SendMessageDialog::send()
         message.deduplicationId = m_dedup->text().toStdString();
     const auto result = m_simulation->sendMessage(m_queue.toStdString(), message);
     if (!result) {
-        const QString text = QString::fromStdString(result.error().code + ": " + result.error().message);
+        QString text = QString::fromStdString(result.error().code + ": " + result.error().message);
         m_error->setText(text);
         emit refused(text);
         return text;

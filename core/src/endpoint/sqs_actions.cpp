@@ -29,7 +29,7 @@ struct Call {
     {
         if (auto url = optString(params, "QueueUrl"))
             return lastSegment(*url);
-        const std::string fromPath = lastSegment(context.path);
+        std::string fromPath = lastSegment(context.path);
         if (!fromPath.empty() && context.path.find('/', 1) != std::string::npos)
             return fromPath;
         missing("QueueUrl");

@@ -91,7 +91,7 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
             : s == MessageState::Delayed            ? 2
                                                     : -1;
         if (slot >= 0)
-            depth[q * 3 + size_t(slot)] += delta;
+            depth[size_t(q) * 3 + size_t(slot)] += delta;
     };
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
@@ -111,8 +111,8 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
             counter(e.queue, e.to, +1);
             events.push_back({ { "ph", "C" }, { "name", "depth" }, { "pid", e.queue + 1 }, { "ts", us(e.time) },
                 { "args",
-                    { { "visible", depth[e.queue * 3] }, { "in flight", depth[e.queue * 3 + 1] },
-                        { "delayed", depth[e.queue * 3 + 2] } } } });
+                    { { "visible", depth[size_t(e.queue) * 3] }, { "in flight", depth[size_t(e.queue) * 3 + 1] },
+                        { "delayed", depth[size_t(e.queue) * 3 + 2] } } } });
         }
         if (!transition || e.cause == Cause::Receive || e.cause == Cause::Delete || e.cause == Cause::MoveToDlq) {
             json args { { "cause", toString(e.cause) }, { "actor", actorName(actorNames, e.actor) } };

@@ -57,10 +57,11 @@ void Simulation::consumerPoll(size_t index)
         m_pollOwner.emplace_back(result->poll, c.actor);
         return;
     }
-    consumerReceived(index, std::move(result.value().messages), false, 0);
+    consumerReceived(index, result.value().messages, false, 0);
 }
 
-void Simulation::consumerReceived(size_t index, std::vector<ReceivedMessage> messages, bool wasLongPoll, PollId poll)
+void Simulation::consumerReceived(
+    size_t index, const std::vector<ReceivedMessage>& messages, bool wasLongPoll, PollId poll)
 {
     Consumer& c = *m_consumers[index];
     c.stats.received += int64_t(messages.size());

@@ -274,9 +274,7 @@ AttributeMap attributes(const json& object, const std::string& path)
     for (const auto& [key, value] : object.items()) {
         if (value.is_string())
             out[key] = value.get<std::string>();
-        else if (value.is_number_integer() || value.is_boolean())
-            out[key] = value.dump();
-        else if (value.is_object())
+        else if (value.is_number_integer() || value.is_boolean() || value.is_object()) // a policy may be an object
             out[key] = value.dump();
         else
             report(join(path, key), "must be a string, a whole number or true/false, got " + describe(value));

@@ -170,7 +170,7 @@ void Simulation::dispatchPolls()
         m_pollOwner.erase(owner);
         const auto [kind, slot] = m_actorSlots[actor];
         if (kind == ActorKind::Consumer)
-            consumerReceived(slot, std::move(done.messages), true, done.poll);
+            consumerReceived(slot, done.messages, true, done.poll);
         else if (kind == ActorKind::LambdaPoller)
             pollerReceived(slot, std::move(done.messages), done.poll);
     }

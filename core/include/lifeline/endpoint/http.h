@@ -13,8 +13,8 @@
 namespace lifeline::endpoint {
 
 struct HttpLimits {
-    size_t maxHeaderBytes = 16 * 1024; // request line and headers
-    size_t maxBodyBytes = 8 * 1024 * 1024; // a 1 MiB batch, form-encoded, stays well under this
+    size_t maxHeaderBytes = size_t(16) * 1024; // request line and headers
+    size_t maxBodyBytes = size_t(8) * 1024 * 1024; // a 1 MiB batch, form-encoded, stays well under this
 };
 
 struct HttpRequest {
