@@ -338,3 +338,53 @@ TEST_CASE("timeline view: Back undoes zoom gestures one at a time - and the acti
     CHECK_FALSE(view.followingLive());
     CHECK_FALSE(state->followLiveAction()->isChecked());
 }
+
+TEST_CASE(
+    "timeline: a state that lasted no time is a tick in its colour - with its own hover (lesson 7)", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation->engine(), simulation->actorNames());
+    const TimelineStyle style = TimelineStyle::light();
+    TimelinePainter painter(model, style);
+    QImage image(1200, 400, QImage::Format_ARGB32_Premultiplied);
+    TimelineFrame frame;
+    frame.now = simulation->now();
+    frame.axis.fit(0, 60000, 1200 - style.labelWidth);
+    QPainter p(&image);
+    painter.paint(p, image.rect(), frame);
+    p.end();
+    // The message is visible at 30 s for no time at all, between worker-1's receive and worker-2's.
+    CHECK(probe(image, painter, frame, 1, 30000, style) == style.stateColor[size_t(MessageState::Visible)]);
+    CHECK(probe(image, painter, frame, 1, 29000, style) == style.stateColor[size_t(MessageState::InFlight)]);
+    TimeAxis axis = frame.axis;
+    axis.left = style.labelWidth;
+    const int y = painter.rowTop(image.rect(), frame, 1) + style.rowHeight / 2;
+    const auto hit = painter.hit(image.rect(), frame, QPoint(int(axis.toX(30000)), y));
+    REQUIRE(hit);
+    CHECK(hit->state == MessageState::Visible);
+    CHECK(hit->text.contains(QStringLiteral("visible for 0 ms at 30s")));
+}
+
+TEST_CASE("timeline legend: only what the run has shown - messages then consumers", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation->engine(), simulation->actorNames());
+    const TimelineStyle style = TimelineStyle::light();
+    TimelinePainter painter(model, style);
+    // Lesson 7: one message, received, lost in a crash, received again and deleted.
+    CHECK(painter.legend().names()
+        == QStringList { QStringLiteral("Messages:"), QStringLiteral("visible"), QStringLiteral("in flight"),
+            QStringLiteral("deleted"), QStringLiteral("✕ crash"), QStringLiteral("Consumers:"),
+            QStringLiteral("polling"), QStringLiteral("working"), QStringLiteral("failed"),
+            QStringLiteral("crashed") });
+    // The consumers' colours are apart from every message state's.
+    for (const QColor& activity : { style.polling, style.working, style.failed })
+        for (size_t state = 1; state < size_t(MessageState::Count); ++state)
+            CHECK(activity != style.stateColor[state]);
+}

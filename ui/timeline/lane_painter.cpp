@@ -1,7 +1,9 @@
 #include "timeline/lane_painter.h"
 
+#include <QFontMetricsF>
 #include <QObject>
 #include <algorithm>
+#include <vector>
 
 namespace lifeline::ui {
 
@@ -18,10 +20,21 @@ public:
         , m_right(right)
     {
     }
-    ~SegmentWriter() { flush(); }
-
-    void add(double x0, double x1, MessageState state, const QString& label)
+    ~SegmentWriter()
     {
+        flush();
+        // A state that lasted no time (visible for 0 ms between two receives) is a tick in its own colour, drawn
+        // over its neighbours so the instant is seen.
+        for (const auto& [x, state] : m_instants)
+            m_p.fillRect(QRectF(x - 1, m_top + 2, 2, m_height - 4), m_s.fill(state));
+    }
+
+    void add(double x0, double x1, MessageState state, const QString& label, const QString& shortLabel = {})
+    {
+        if (x1 == x0 && x0 >= m_left && x0 <= m_right) { // it lasted no time at all
+            m_instants.emplace_back(x0, state);
+            return;
+        }
         x0 = std::max(x0, m_left);
         x1 = std::min(x1, m_right);
         if (x1 <= x0)
@@ -30,6 +43,7 @@ public:
             if (m_mergedCount == 0)
                 m_mergedFrom = x0;
             m_mergedTo = x1;
+            m_mergedState = state;
             ++m_mergedCount;
             if (m_mergedTo - m_mergedFrom >= kMinSegmentPixels * 2)
                 flush();
@@ -43,10 +57,18 @@ public:
         // Each receive starts its own in-flight segment: a hairline keeps back-to-back receives apart.
         if (state == MessageState::InFlight && box.width() > 4)
             m_p.fillRect(QRectF(x0, m_top + 2, 1, m_height - 4), m_s.background);
-        if (!label.isEmpty() && box.width() > 60 && m_height >= 10) {
+        if (m_height < 10)
+            return;
+        // The whole label where it fits, else its short form ("in flight #2" becomes "#2"), never a cut one.
+        const QFontMetricsF metrics(m_p.font());
+        const double room = box.width() - 6;
+        const QString text = metrics.horizontalAdvance(label) <= room ? label
+            : metrics.horizontalAdvance(shortLabel) <= room           ? shortLabel
+                                                                      : QString();
+        if (!text.isEmpty()) {
             m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
                                                                                         : QColor(0xFF, 0xFF, 0xFF));
-            m_p.drawText(box.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, label);
+            m_p.drawText(box.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
         }
     }
 
@@ -54,7 +76,12 @@ public:
     {
         if (m_mergedCount == 0)
             return;
-        const QRectF box(m_mergedFrom, m_top + 2, std::max(m_mergedTo - m_mergedFrom, 1.0), m_height - 4);
+        const QRectF box(m_mergedFrom, m_top + 2, std::max(m_mergedTo - m_mergedFrom, 2.0), m_height - 4);
+        if (m_mergedCount == 1) { // one short state: its own colour, 2 px at least
+            m_p.fillRect(box, m_s.fill(m_mergedState));
+            m_mergedCount = 0;
+            return;
+        }
         m_p.fillRect(box, m_s.dark ? QColor(0x80, 0x80, 0x80) : QColor(0x70, 0x70, 0x70));
         if (m_mergedCount > 1 && box.width() > 14) {
             m_p.setPen(QColor(0xFF, 0xFF, 0xFF));
@@ -70,7 +97,15 @@ private:
     double m_left, m_right;
     double m_mergedFrom = 0, m_mergedTo = 0;
     int m_mergedCount = 0;
+    MessageState m_mergedState = MessageState::None;
+    std::vector<std::pair<double, MessageState>> m_instants;
 };
+
+// What a segment too narrow for its label shows: the receive's number.
+QString shortStateLabel(MessageState state, uint32_t receiveCount)
+{
+    return state == MessageState::InFlight ? QStringLiteral("#%1").arg(receiveCount) : QString();
+}
 
 QString stateLabel(MessageState state, uint32_t receiveCount)
 {
@@ -135,7 +170,8 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
             break;
         if (isTransition(e)) {
             if (isLive(state))
-                writer.add(axis.toX(since), axis.toX(e.time), state, stateLabel(state, receives));
+                writer.add(axis.toX(since), axis.toX(e.time), state, stateLabel(state, receives),
+                    shortStateLabel(state, receives));
             state = e.to;
             since = e.time;
             if (e.cause == Cause::Receive)
@@ -160,7 +196,8 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
             marks.push_back({ x, style.crash, QStringLiteral("⊘") });
     }
     if (isLive(state))
-        writer.add(axis.toX(since), axis.toX(std::max(since, frame.now)), state, stateLabel(state, receives));
+        writer.add(axis.toX(since), axis.toX(std::max(since, frame.now)), state, stateLabel(state, receives),
+            shortStateLabel(state, receives));
     writer.flush();
     for (const auto& m : marks)
         mark(m.x, m.color, m.glyph);

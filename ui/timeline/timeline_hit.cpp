@@ -45,9 +45,38 @@ std::optional<TimelineHit> hitQueueRow(const LaneModel& model, const RowRef& row
     return std::nullopt;
 }
 
+// A state that lasted no time is drawn as a 2-pixel tick: under the mouse it answers for itself.
+std::optional<TimelineHit> hitInstant(const LaneModel& model, const RowRef& row, const TimeAxis& axis, int x)
+{
+    const Engine& engine = *model.engine();
+    const LaneIndex& index = model.lanes();
+    const Event* entered = nullptr; // the transition into the state being looked at
+    for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+        const Event& e = engine.log()[ev];
+        if (!isTransition(e))
+            continue;
+        if (entered && e.time == entered->time && isLive(entered->to) && std::abs(axis.toX(e.time) - x) <= 2) {
+            TimelineHit out;
+            out.row = row;
+            out.from = out.to = e.time;
+            out.state = entered->to;
+            const QString why = QString::fromStdString(
+                eventSentence(engine, *entered, actorName(model.actorNames(), entered->actor)));
+            out.text = QObject::tr("%1\n%2 for 0 ms at %3\ncause: %4")
+                           .arg(QString::fromStdString(engine.message(row.id).messageId()),
+                               QString::fromLatin1(toString(entered->to)), duration(e.time), why);
+            return out;
+        }
+        entered = &e;
+    }
+    return std::nullopt;
+}
+
 std::optional<TimelineHit> hitMessageRow(
     const LaneModel& model, const RowRef& row, const TimeAxis& axis, TimeMs now, int x)
 {
+    if (auto instant = hitInstant(model, row, axis, x))
+        return instant;
     const TimeMs t = axis.toTime(x);
     const Engine& engine = *model.engine();
     const LaneIndex& index = model.lanes();

@@ -9,7 +9,7 @@ namespace {
 // One entry of the legend: a swatch (a state's colour and pattern, or a plain colour) and its name, or a coloured
 // text alone (the marks).
 struct LegendEntry {
-    enum Kind { State, Swatch, Text } kind;
+    enum Kind { State, Swatch, Text, Heading } kind;
     MessageState state = MessageState::None;
     QColor colour;
     QString name;
@@ -25,9 +25,13 @@ QFont legendFont()
     return font;
 }
 
-std::vector<LegendEntry> legendEntries(const TimelineStyle& style, bool functionTimeout)
+// Two groups, each listing only what the run has shown: what happened to messages, and what consumers did.
+std::vector<LegendEntry> legendEntries(const TimelineStyle& style, const LegendContent& shown)
 {
     std::vector<LegendEntry> entries;
+    const auto heading = [&](const QString& name) {
+        entries.push_back({ LegendEntry::Heading, {}, style.text, name });
+    };
     const std::pair<MessageState, QString> states[] = {
         { MessageState::Delayed, QObject::tr("delayed") },
         { MessageState::Visible, QObject::tr("visible") },
@@ -38,22 +42,37 @@ std::vector<LegendEntry> legendEntries(const TimelineStyle& style, bool function
         { MessageState::Purged, QObject::tr("purged") },
         { MessageState::Redriven, QObject::tr("redriven") },
     };
+    heading(QObject::tr("Messages:"));
     for (const auto& [state, name] : states)
-        entries.push_back({ LegendEntry::State, state, {}, name });
-    entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("2× duplicate") });
-    entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("✕ crash") });
-    entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("◆ extended") });
-    entries.push_back({ LegendEntry::Text, MessageState::None, style.duplicate, QObject::tr("⊘ received by nobody") });
-    entries.push_back({ LegendEntry::Swatch, MessageState::None, style.working, QObject::tr("working") });
-    entries.push_back({ LegendEntry::Swatch, MessageState::None, style.failed, QObject::tr("failed") });
-    if (functionTimeout)
-        entries.push_back({ LegendEntry::Text, MessageState::None, style.text, QObject::tr("┃ function timeout") });
+        if (shown.states >> unsigned(state) & 1u)
+            entries.push_back({ LegendEntry::State, state, {}, name });
+    const auto mark = [&](bool occurred, const QColor& colour, const QString& name) {
+        if (occurred)
+            entries.push_back({ LegendEntry::Text, MessageState::None, colour, name });
+    };
+    mark(shown.duplicate, style.duplicate, QObject::tr("2× duplicate"));
+    mark(shown.extended, style.mark, QObject::tr("◆ visibility changed"));
+    mark(shown.crash, style.crash, QObject::tr("✕ crash"));
+    mark(shown.receivedByNobody, style.crash, QObject::tr("⊘ received by nobody"));
+    if (!shown.polling && !shown.working && !shown.failed && !shown.crash)
+        return entries;
+    heading(QObject::tr("Consumers:"));
+    const auto swatch = [&](bool occurred, const QColor& colour, const QString& name) {
+        if (occurred)
+            entries.push_back({ LegendEntry::Swatch, MessageState::None, colour, name });
+    };
+    swatch(shown.polling, style.polling, QObject::tr("polling"));
+    swatch(shown.working, style.working, QObject::tr("working"));
+    swatch(shown.failed, style.failed, QObject::tr("failed"));
+    swatch(shown.crash, style.crash, QObject::tr("crashed"));
+    mark(shown.functionTimeout, style.text, QObject::tr("┃ function timeout"));
     return entries;
 }
 
 int legendEntryWidth(const LegendEntry& entry, const QFontMetrics& metrics)
 {
-    return (entry.kind == LegendEntry::Text ? 0 : kLegendSwatch + 4) + metrics.horizontalAdvance(entry.name);
+    const bool swatch = entry.kind == LegendEntry::State || entry.kind == LegendEntry::Swatch;
+    return (swatch ? kLegendSwatch + 4 : 0) + metrics.horizontalAdvance(entry.name);
 }
 
 // Where each entry goes when the legend flows over lines of `width` pixels: (line, x) per entry.
@@ -65,7 +84,8 @@ std::vector<std::pair<int, int>> legendLayout(const std::vector<LegendEntry>& en
     int x = 8;
     for (const LegendEntry& entry : entries) {
         const int w = legendEntryWidth(entry, metrics);
-        if (x > 8 && x + w > width - 8) {
+        // A group starts on a new line when the first one took more than one line already.
+        if (x > 8 && (x + w > width - 8 || (entry.kind == LegendEntry::Heading && line > 0))) {
             ++line;
             x = 8;
         }
@@ -81,28 +101,36 @@ TimelineLegend::TimelineLegend(const TimelineStyle& style)
 {
 }
 
-void TimelineLegend::setShowsFunctionTimeout(bool shows)
+void TimelineLegend::setContent(const LegendContent& content)
 {
-    if (shows != m_functionTimeout)
+    if (!(content == m_content))
         m_layoutWidth = -1;
-    m_functionTimeout = shows;
+    m_content = content;
 }
 
 int TimelineLegend::height(int width) const
 {
     if (width != m_layoutWidth) {
-        const auto placed = legendLayout(legendEntries(m_style, m_functionTimeout), width);
+        const auto placed = legendLayout(legendEntries(m_style, m_content), width);
         m_layoutWidth = width;
         m_lines = placed.empty() ? 1 : placed.back().first + 1;
     }
     return m_lines * m_style.legendHeight;
 }
 
+QStringList TimelineLegend::names() const
+{
+    QStringList out;
+    for (const LegendEntry& entry : legendEntries(m_style, m_content))
+        out << entry.name;
+    return out;
+}
+
 void TimelineLegend::paint(QPainter& p, const QRect& area) const
 {
     p.fillRect(area, m_style.groupBackground);
     p.setFont(legendFont());
-    const auto entries = legendEntries(m_style, m_functionTimeout);
+    const auto entries = legendEntries(m_style, m_content);
     const auto placed = legendLayout(entries, area.width());
     const int lineHeight = m_style.legendHeight;
     for (size_t i = 0; i < entries.size(); ++i) {
@@ -110,7 +138,7 @@ void TimelineLegend::paint(QPainter& p, const QRect& area) const
         const int x = area.left() + placed[i].second;
         const int top = area.top() + placed[i].first * lineHeight;
         int textX = x;
-        if (entry.kind != LegendEntry::Text) {
+        if (entry.kind == LegendEntry::State || entry.kind == LegendEntry::Swatch) {
             const QRect swatch(x, top + 6, kLegendSwatch, lineHeight - 12);
             if (entry.kind == LegendEntry::State) {
                 p.fillRect(swatch, m_style.fill(entry.state));
@@ -121,7 +149,7 @@ void TimelineLegend::paint(QPainter& p, const QRect& area) const
             }
             textX += kLegendSwatch + 4;
         }
-        p.setPen(entry.kind == LegendEntry::Text ? entry.colour : m_style.text);
+        p.setPen(entry.kind == LegendEntry::Text || entry.kind == LegendEntry::Heading ? entry.colour : m_style.text);
         p.drawText(QRect(textX, top, area.right() - textX, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, entry.name);
     }
 }

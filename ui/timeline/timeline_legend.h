@@ -6,21 +6,31 @@
 
 #include <QPainter>
 #include <QRect>
+#include <QStringList>
 
 namespace lifeline::ui {
+
+// What the run has shown: the legend lists only these.
+struct LegendContent {
+    uint32_t states = 0; // bit per MessageState some lane entered
+    bool duplicate = false, extended = false, crash = false, receivedByNobody = false;
+    bool polling = false, working = false, failed = false, functionTimeout = false;
+    bool operator==(const LegendContent&) const = default;
+};
 
 class TimelineLegend {
 public:
     explicit TimelineLegend(const TimelineStyle& style);
 
-    // Lambda pollers add the function timeout's tick.
-    void setShowsFunctionTimeout(bool shows);
+    void setContent(const LegendContent& content);
     int height(int width) const;
+    // The entries' words in order, headings included ("Messages:", "visible", ...).
+    QStringList names() const;
     void paint(QPainter& p, const QRect& area) const;
 
 private:
     const TimelineStyle& m_style;
-    bool m_functionTimeout = false;
+    LegendContent m_content;
     mutable int m_layoutWidth = -1; // height()'s last layout: asked for every row placed, laid out once per width
     mutable int m_lines = 1;
 };

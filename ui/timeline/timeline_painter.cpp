@@ -33,11 +33,23 @@ int TimelinePainter::rowTop(const QRect& rect, const TimelineFrame& frame, int f
 
 void TimelinePainter::syncLegend() const
 {
-    // The legend explains the function timeout's tick only when a Lambda poller is on the timeline.
-    bool lambda = false;
+    // The legend lists only what the run has shown (the index knows every state and cause it has read).
+    const LaneIndex& index = m_model.lanes();
+    LegendContent shown;
+    for (unsigned state = 0; state < unsigned(MessageState::Count); ++state)
+        if (index.stateOccurred(MessageState(state)))
+            shown.states |= 1u << state;
+    shown.duplicate = index.duplicatesOccurred();
+    shown.extended = index.causeOccurred(Cause::VisibilityChanged);
+    shown.crash = index.causeOccurred(Cause::ConsumerCrashed);
+    shown.receivedByNobody = index.causeOccurred(Cause::ReceivedByNobody);
+    shown.polling = index.causeOccurred(Cause::PollEnded) || index.causeOccurred(Cause::PollStarted);
+    shown.working = index.causeOccurred(Cause::ProcessingStarted);
+    // A crash cuts its work short: that box is drawn as failed work.
+    shown.failed = index.causeOccurred(Cause::ProcessingFailed) || shown.crash;
     for (const uint32_t actor : m_model.shownActors())
-        lambda = lambda || m_model.lanes().functionTimeout(actor) > 0;
-    const_cast<TimelineLegend&>(m_legend).setShowsFunctionTimeout(lambda);
+        shown.functionTimeout = shown.functionTimeout || index.functionTimeout(actor) > 0;
+    const_cast<TimelineLegend&>(m_legend).setContent(shown);
 }
 
 int TimelinePainter::legendHeight(int width) const

@@ -38,6 +38,12 @@ public:
     QRect lanesArea(const QRect& rect, bool legend) const;
     // The legend's height at this width: it wraps onto more lines rather than run off the right edge.
     int legendHeight(int width) const;
+    // The legend as it stands for what the run has shown so far.
+    const TimelineLegend& legend() const
+    {
+        syncLegend();
+        return m_legend;
+    }
     std::optional<TimelineHit> hit(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
 
 private:

@@ -19,8 +19,9 @@ void commonStates(TimelineStyle& s)
     s.statePattern[size_t(MessageState::Delayed)] = Qt::BDiagPattern; // waiting: diagonal hatch
     s.statePattern[size_t(MessageState::Visible)] = Qt::HorPattern; // available: horizontal lines
     s.statePattern[size_t(MessageState::InFlight)] = Qt::NoBrush; // held: solid
-    s.polling = QColor(0x99, 0x99, 0x99);
-    s.working = QColor(0x00, 0x9E, 0x73);
+    // Consumer activity in neutral slate and greys, apart from every message state's hue (working used to share
+    // deleted's green, polling purged's grey); failed and crashed keep colours of their own.
+    s.working = QColor(0x5B, 0x67, 0x70);
     s.failed = QColor(0xA0, 0x20, 0x60); // failed work: dark magenta, apart from the DLQ's vermillion
     s.crash = QColor(0xD5, 0x2B, 0x1E);
     s.duplicate = QColor(0xD5, 0x2B, 0x1E);
@@ -39,6 +40,7 @@ TimelineStyle TimelineStyle::light()
     s.now = QColor(0xD5, 0x2B, 0x1E);
     s.patternInk = QColor(255, 255, 255, 150);
     s.mark = QColor(0x20, 0x20, 0x20);
+    s.polling = QColor(0xC6, 0xCB, 0xD0);
     return s;
 }
 
@@ -55,6 +57,9 @@ TimelineStyle TimelineStyle::darkTheme()
     s.now = QColor(0xFF, 0x6B, 0x5E);
     s.patternInk = QColor(0, 0, 0, 120);
     s.mark = QColor(0xF0, 0xF0, 0xF0);
+    // On the dark background the light slate is the one that stands out: working light, polling dim.
+    s.working = QColor(0x8C, 0x9B, 0xA8);
+    s.polling = QColor(0x4A, 0x4E, 0x53);
     return s;
 }
 

@@ -30,6 +30,9 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
     for (; m_read < end; ++m_read) {
         const Event& e = log[m_read];
         const uint32_t index = uint32_t(m_read);
+        m_causesSeen |= uint64_t(1) << unsigned(e.cause);
+        if (e.cause != Cause::RequestRefused && e.message != kNoMessage)
+            m_statesSeen |= 1u << unsigned(e.to);
         const size_t word = m_read / 64;
         if (word >= m_isLaneEvent.size()) {
             m_isLaneEvent.push_back(0);

@@ -84,6 +84,11 @@ public:
     }
     // Whether the actor's invocation that ended at `time` was stopped by the function timeout.
     bool timedOutAt(uint32_t actor, TimeMs time) const;
+    // What the run has shown so far: a state some lane entered, a cause some event had (the legend lists only
+    // these), duplicate processing.
+    bool stateOccurred(MessageState state) const { return (m_statesSeen >> unsigned(state)) & 1u; }
+    bool causeOccurred(Cause cause) const { return (m_causesSeen >> unsigned(cause)) & 1u; }
+    bool duplicatesOccurred() const { return !m_duplicates.empty(); }
 
     // Refused requests per queue (log indexes): drawn as marks on the queue's row, with SQS's text on hover.
     const std::vector<uint32_t>& refusals(QueueIndex queue) const
@@ -127,6 +132,8 @@ private:
     std::vector<std::vector<uint32_t>> m_notes;
     std::vector<TimeMs> m_openPoll;
     std::vector<TimeMs> m_functionTimeout; // per actor
+    uint32_t m_statesSeen = 0; // bit per MessageState
+    uint64_t m_causesSeen = 0; // bit per Cause
     std::unordered_map<uint32_t, std::vector<TimeMs>> m_timedOut; // per actor: ends of timed-out invocations, sorted
 };
 
