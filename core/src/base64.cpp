@@ -32,30 +32,35 @@ void base64Append(std::string& out, std::string_view bytes, Base64 variant)
 {
     const char* alphabet = alphabetOf(variant);
     const bool pad = variant == Base64::Standard;
+    const size_t whole = bytes.size() / 3, rest = bytes.size() % 3;
+    const size_t length = whole * 4 + (rest == 0 ? 0 : pad ? 4 : rest + 1);
+    const size_t at = out.size();
+    out.resize(at + length); // one allocation at most; written in place below
+    char* p = out.data() + at;
     size_t i = 0;
     for (; i + 2 < bytes.size(); i += 3) {
         const uint32_t v
             = uint32_t(uint8_t(bytes[i])) << 16 | uint32_t(uint8_t(bytes[i + 1])) << 8 | uint8_t(bytes[i + 2]);
-        out += alphabet[v >> 18];
-        out += alphabet[(v >> 12) & 63];
-        out += alphabet[(v >> 6) & 63];
-        out += alphabet[v & 63];
+        *p++ = alphabet[v >> 18];
+        *p++ = alphabet[(v >> 12) & 63];
+        *p++ = alphabet[(v >> 6) & 63];
+        *p++ = alphabet[v & 63];
     }
-    if (i == bytes.size())
+    if (rest == 0)
         return;
     // One or two bytes left: two or three characters, and padding to four in the standard variant.
-    const bool two = i + 1 < bytes.size();
+    const bool two = rest == 2;
     uint32_t v = uint32_t(uint8_t(bytes[i])) << 16;
     if (two)
         v |= uint32_t(uint8_t(bytes[i + 1])) << 8;
-    out += alphabet[v >> 18];
-    out += alphabet[(v >> 12) & 63];
+    *p++ = alphabet[v >> 18];
+    *p++ = alphabet[(v >> 12) & 63];
     if (two)
-        out += alphabet[(v >> 6) & 63];
+        *p++ = alphabet[(v >> 6) & 63];
     else if (pad)
-        out += '=';
+        *p++ = '=';
     if (pad)
-        out += '=';
+        *p = '=';
 }
 
 std::string base64Encode(std::string_view bytes, Base64 variant)
@@ -66,7 +71,7 @@ std::string base64Encode(std::string_view bytes, Base64 variant)
     return out;
 }
 
-std::optional<std::string> base64Decode(std::string_view text, Base64 variant)
+std::optional<size_t> base64DecodeInto(std::string_view text, Base64 variant, char* out, size_t capacity)
 {
     const auto& values = variant == Base64::Standard ? kStandardValues : kUrlValues;
     size_t padding = 0;
@@ -79,8 +84,7 @@ std::optional<std::string> base64Decode(std::string_view text, Base64 variant)
         return std::nullopt; // one character holds 6 bits: not a byte
     }
     const size_t chars = text.size() - padding; // the characters that carry bits
-    std::string out;
-    out.reserve(chars * 3 / 4);
+    size_t written = 0;
     uint32_t bits = 0;
     int held = 0;
     for (size_t i = 0; i < chars; ++i) {
@@ -91,9 +95,21 @@ std::optional<std::string> base64Decode(std::string_view text, Base64 variant)
         held += 6;
         if (held >= 8) {
             held -= 8;
-            out += char((bits >> held) & 0xff);
+            if (written == capacity)
+                return std::nullopt;
+            out[written++] = char((bits >> held) & 0xff);
         }
     }
+    return written;
+}
+
+std::optional<std::string> base64Decode(std::string_view text, Base64 variant)
+{
+    std::string out(text.size() / 4 * 3 + 3, '\0');
+    const auto written = base64DecodeInto(text, variant, out.data(), out.size());
+    if (!written)
+        return std::nullopt;
+    out.resize(*written);
     return out;
 }
 

@@ -77,10 +77,12 @@ std::optional<Receipt> Engine::parseReceipt(const std::string& handle) const
 {
     if (handle.size() != kHandleLength || !handle.starts_with(kHandlePrefix))
         return std::nullopt;
-    const auto decoded = base64Decode(std::string_view(handle).substr(kHandlePrefix.size()), Base64::UrlUnpadded);
-    if (!decoded || decoded->size() != kHandleBytes)
+    char decoded[kHandleBytes];
+    const auto size = base64DecodeInto(
+        std::string_view(handle).substr(kHandlePrefix.size()), Base64::UrlUnpadded, decoded, sizeof decoded);
+    if (!size || *size != kHandleBytes)
         return std::nullopt;
-    const auto* bytes = reinterpret_cast<const uint8_t*>(decoded->data());
+    const auto* bytes = reinterpret_cast<const uint8_t*>(decoded);
     Receipt receipt { get32(bytes), get32(bytes + 4), get32(bytes + 8) };
     if (get32(bytes + 12) != checkValue(receipt.lane, receipt.receiveCount, receipt.queueUid, m_options.seed))
         return std::nullopt;

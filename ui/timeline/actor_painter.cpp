@@ -25,6 +25,12 @@ size_t readWorkEnd(const ChunkedVector<ActorStep, 12>& steps, size_t i, WorkBar&
     return i - 1;
 }
 
+// What a wide bar says: a piece of work's words (made only when the bar is wide enough to show them), or a text.
+struct Words {
+    const WorkBar* work = nullptr;
+    const QString* label = nullptr;
+};
+
 // Draws a row's bars, merging runs of sub-3-pixel bars per layer (millisecond jobs at a zoom of minutes would be
 // thousands of boxes) into one box drawn when a gap or another colour comes.
 class ActorRowPainter {
@@ -54,7 +60,28 @@ private:
     };
     static int insetOf(int layer) { return layer == Polling ? 6 : layer == Work ? 2 : 7; }
     double xOf(TimeMs t) const { return m_left + double(t - m_frame.axis.start) * m_pixelsPerMs; }
-    void bar(TimeMs from, TimeMs to, const QColor& color, int layer, const QString& label = {});
+    // Hundreds of thousands of bars a frame at a far zoom: the narrow ones only extend the pending run (inline);
+    // a wide one is drawn by wideBar.
+    void bar(TimeMs from, TimeMs to, const QColor& color, int layer, const Words& words = {})
+    {
+        const double fromX = xOf(from), toX = xOf(to);
+        if (toX < m_left || fromX > m_right)
+            return; // wholly outside the view
+        const double x0 = std::max(m_left, fromX);
+        const double x1 = std::min(m_right, std::max(toX, x0 + 1.0));
+        if (x1 <= x0)
+            return;
+        if (x1 - x0 >= kMinSegmentPixels)
+            return wideBar(x0, x1, color, layer, words);
+        Run& run = m_runs[layer];
+        if (run.x1 > run.x0 && run.color == color && x0 <= run.x1 + 0.5) {
+            run.x1 = std::max(run.x1, x1);
+            return;
+        }
+        flush(layer);
+        run = Run { x0, x1, color };
+    }
+    void wideBar(double x0, double x1, const QColor& color, int layer, const Words& words);
     void flush(int layer);
     void work(const WorkBar& w);
     void pollTick(TimeMs time);
@@ -86,45 +113,28 @@ void ActorRowPainter::flush(int layer)
     run = Run {};
 }
 
-void ActorRowPainter::bar(TimeMs from, TimeMs to, const QColor& color, int layer, const QString& label)
+void ActorRowPainter::wideBar(double x0, double x1, const QColor& color, int layer, const Words& words)
 {
-    const double fromX = xOf(from), toX = xOf(to);
-    if (toX < m_left || fromX > m_right)
-        return; // wholly outside the view
-    const double x0 = std::max(m_left, fromX);
-    const double x1 = std::min(m_right, std::max(toX, x0 + 1.0));
-    if (x1 <= x0)
-        return;
-    Run& run = m_runs[layer];
-    const bool narrow = x1 - x0 < kMinSegmentPixels;
-    if (narrow && run.x1 > run.x0 && run.color == color && x0 <= run.x1 + 0.5) {
-        run.x1 = std::max(run.x1, x1);
-        return;
-    }
     flush(layer);
-    if (narrow) {
-        run = Run { x0, x1, color };
-        return;
-    }
     // Wide enough to read: its own box, a hairline where it starts, and its label when it fits.
     const int inset = insetOf(layer);
     const QRectF box(x0, m_row.top() + inset, x1 - x0, m_row.height() - 2 * inset);
     m_p.fillRect(box, color);
     m_p.fillRect(QRectF(x0, box.top(), 1, box.height()), m_style.background);
-    if (x1 - x0 > 60 && !label.isEmpty()) {
-        // "batch of 10 · 2 failed" where it fits, "batch of 10" where it does not.
-        QString text = label;
-        if (QFontMetrics(m_p.font()).horizontalAdvance(text) > box.width() - 6)
-            text = text.section(QStringLiteral(" · "), 0, 0);
-        m_p.setPen(QColor(0xFF, 0xFF, 0xFF));
-        m_p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
-    }
+    if (x1 - x0 <= 60 || (!words.work && !words.label))
+        return;
+    // "batch of 10 · 2 failed" where it fits, "batch of 10" where it does not.
+    QString text = words.work ? workLabel(*m_model.engine(), *words.work) : *words.label;
+    if (QFontMetrics(m_p.font()).horizontalAdvance(text) > box.width() - 6)
+        text = text.section(QStringLiteral(" · "), 0, 0);
+    m_p.setPen(QColor(0xFF, 0xFF, 0xFF));
+    m_p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 
 void ActorRowPainter::work(const WorkBar& w)
 {
     const bool allFailed = w.failed > 0 && w.failed == w.messages;
-    bar(w.from, w.to, allFailed ? m_style.failed : m_style.working, Work, workLabel(*m_model.engine(), w));
+    bar(w.from, w.to, allFailed ? m_style.failed : m_style.working, Work, Words { &w, nullptr });
     if (m_timeout <= 0 || xOf(w.to) - xOf(w.from) < kMinSegmentPixels)
         return;
     // The function timeout: drawn over the polls that follow (after all bars), see paintTimeouts.
@@ -227,8 +237,10 @@ void ActorRowPainter::paint()
         current.open = true;
         work(current);
     }
-    if (crashed != kNone)
-        bar(crashed, until, m_style.crash, Crash, QObject::tr("crashed"));
+    if (crashed != kNone) {
+        const QString crashedLabel = QObject::tr("crashed");
+        bar(crashed, until, m_style.crash, Crash, Words { nullptr, &crashedLabel });
+    }
     for (int layer = 0; layer < LayerCount; ++layer)
         flush(layer);
     paintTimeouts();

@@ -3,6 +3,7 @@
 #include <QFontMetricsF>
 #include <QObject>
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace lifeline::ui {
@@ -57,14 +58,15 @@ public:
         // Each receive starts its own in-flight segment: a hairline keeps back-to-back receives apart.
         if (state == MessageState::InFlight && box.width() > 4)
             m_p.fillRect(QRectF(x0, m_top + 2, 1, m_height - 4), m_s.background);
-        if (m_height < 10)
+        const double room = box.width() - 6;
+        if (m_height < 10 || room < 12)
             return;
         // The whole label where it fits, else its short form ("in flight #2" becomes "#2"), never a cut one.
-        const QFontMetricsF metrics(m_p.font());
-        const double room = box.width() - 6;
-        const QString text = metrics.horizontalAdvance(label) <= room ? label
-            : metrics.horizontalAdvance(shortLabel) <= room           ? shortLabel
-                                                                      : QString();
+        if (!m_metrics)
+            m_metrics.emplace(m_p.font()); // once a row, and only for a row with a segment wide enough for words
+        const QString text = m_metrics->horizontalAdvance(label) <= room ? label
+            : m_metrics->horizontalAdvance(shortLabel) <= room           ? shortLabel
+                                                                         : QString();
         if (!text.isEmpty()) {
             m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
                                                                                         : QColor(0xFF, 0xFF, 0xFF));
@@ -99,6 +101,7 @@ private:
     int m_mergedCount = 0;
     MessageState m_mergedState = MessageState::None;
     std::vector<std::pair<double, MessageState>> m_instants;
+    std::optional<QFontMetricsF> m_metrics;
 };
 
 // What a segment too narrow for its label shows: the receive's number.

@@ -18,5 +18,8 @@ std::string base64Encode(std::string_view bytes, Base64 variant = Base64::Standa
 void base64Append(std::string& out, std::string_view bytes, Base64 variant = Base64::Standard);
 // nullopt when malformed: a character outside the alphabet, a wrong length, padding where it cannot be.
 std::optional<std::string> base64Decode(std::string_view text, Base64 variant = Base64::Standard);
+// The same into a buffer of `capacity` bytes (no allocation: receipt handles are read on every delete); the bytes
+// written, or nullopt when malformed or longer than the buffer.
+std::optional<size_t> base64DecodeInto(std::string_view text, Base64 variant, char* out, size_t capacity);
 
 } // namespace lifeline
