@@ -59,51 +59,61 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
             if (e.message < result.firstNewLane)
                 result.changedLanes.push_back(e.message);
         }
-        if (e.cause == Cause::RequestRefused && e.queue != kNoQueue) {
-            if (e.queue >= m_refusals.size())
-                m_refusals.resize(e.queue + 1);
-            m_refusals[e.queue].push_back(index);
-        }
-        if ((e.cause == Cause::OperatorAction || e.cause == Cause::Warning) && e.queue != kNoQueue) {
-            if (e.queue >= m_notes.size())
-                m_notes.resize(e.queue + 1);
-            m_notes[e.queue].push_back(index);
-        }
-        if (e.actor >= kFirstActor && isActorWork(e.cause)) {
-            while (m_actorSteps.size() <= e.actor)
-                m_actorSteps.push_back(std::make_unique<ChunkedVector<ActorStep, 12>>());
-            if (m_openPoll.size() <= e.actor)
-                m_openPoll.resize(e.actor + 1, -1);
-            const uint32_t time = uint32_t(std::min<TimeMs>(e.time, UINT32_MAX));
-            if (e.cause == Cause::PollStarted) {
-                m_openPoll[e.actor] = e.time; // stored as a step only when it ends
-            } else if (e.cause == Cause::PollEnded) {
-                // A receive answered at once (a short poll, or a long one that found messages) never opened a
-                // poll: it is a step of no length, so a real client that only short-polls still has a lane.
-                const TimeMs started = m_openPoll[e.actor] >= 0 ? m_openPoll[e.actor] : e.time;
-                const TimeMs length = std::min<TimeMs>(e.time - started, ActorStep::kNoLane - 1);
-                m_actorSteps[e.actor]->push_back(ActorStep(time, MessageIndex(length), e.cause));
-                m_openPoll[e.actor] = -1;
-            } else {
-                m_actorSteps[e.actor]->push_back(ActorStep(time, e.message, e.cause));
-            }
-            if (e.cause == Cause::ProcessingStarted && e.functionTimeout() > 0) {
-                if (m_functionTimeout.size() <= e.actor)
-                    m_functionTimeout.resize(e.actor + 1, 0);
-                m_functionTimeout[e.actor] = e.functionTimeout();
-            }
-            if (e.cause == Cause::ProcessingFailed && e.failure() == FailureKind::TimedOut) {
-                auto& ends = m_timedOut[e.actor]; // one entry per invocation, not per message of its batch
-                if (ends.empty() || ends.back() != e.time)
-                    ends.push_back(e.time);
-            }
-        }
+        indexQueueMark(e, index);
+        if (e.actor >= kFirstActor && isActorWork(e.cause))
+            indexActorStep(e);
         ++result.newEvents;
     }
     std::sort(result.changedLanes.begin(), result.changedLanes.end());
     result.changedLanes.erase(
         std::unique(result.changedLanes.begin(), result.changedLanes.end()), result.changedLanes.end());
     return result;
+}
+
+void LaneIndex::indexQueueMark(const Event& e, uint32_t index)
+{
+    if (e.queue == kNoQueue)
+        return;
+    if (e.cause == Cause::RequestRefused) {
+        if (e.queue >= m_refusals.size())
+            m_refusals.resize(e.queue + 1);
+        m_refusals[e.queue].push_back(index);
+    } else if (e.cause == Cause::OperatorAction || e.cause == Cause::Warning) {
+        if (e.queue >= m_notes.size())
+            m_notes.resize(e.queue + 1);
+        m_notes[e.queue].push_back(index);
+    }
+}
+
+void LaneIndex::indexActorStep(const Event& e)
+{
+    while (m_actorSteps.size() <= e.actor)
+        m_actorSteps.push_back(std::make_unique<ChunkedVector<ActorStep, 12>>());
+    if (m_openPoll.size() <= e.actor)
+        m_openPoll.resize(e.actor + 1, -1);
+    const uint32_t time = uint32_t(std::min<TimeMs>(e.time, UINT32_MAX));
+    if (e.cause == Cause::PollStarted) {
+        m_openPoll[e.actor] = e.time; // stored as a step only when it ends
+    } else if (e.cause == Cause::PollEnded) {
+        // A receive answered at once (a short poll, or a long one that found messages) never opened a poll: it is
+        // a step of no length, so a real client that only short-polls still has a lane.
+        const TimeMs started = m_openPoll[e.actor] >= 0 ? m_openPoll[e.actor] : e.time;
+        const TimeMs length = std::min<TimeMs>(e.time - started, ActorStep::kNoLane - 1);
+        m_actorSteps[e.actor]->push_back(ActorStep(time, MessageIndex(length), e.cause));
+        m_openPoll[e.actor] = -1;
+    } else {
+        m_actorSteps[e.actor]->push_back(ActorStep(time, e.message, e.cause));
+    }
+    if (e.cause == Cause::ProcessingStarted && e.functionTimeout() > 0) {
+        if (m_functionTimeout.size() <= e.actor)
+            m_functionTimeout.resize(e.actor + 1, 0);
+        m_functionTimeout[e.actor] = e.functionTimeout();
+    }
+    if (e.cause == Cause::ProcessingFailed && e.failure() == FailureKind::TimedOut) {
+        auto& ends = m_timedOut[e.actor]; // one entry per invocation, not per message of its batch
+        if (ends.empty() || ends.back() != e.time)
+            ends.push_back(e.time);
+    }
 }
 
 size_t LaneIndex::firstStepAt(uint32_t actor, TimeMs time) const

@@ -108,6 +108,8 @@ public:
     size_t bytesUsed() const;
 
 private:
+    void indexQueueMark(const Event& e, uint32_t index); // refusals, operator actions, warnings
+    void indexActorStep(const Event& e); // polls, processing, crashes; Lambda function timeouts
     // The position of a lane event among all lane events: a bit per log event plus a count per 64 of them.
     size_t rank(uint32_t event) const
     {
