@@ -388,3 +388,29 @@ TEST_CASE("timeline legend: only what the run has shown - messages then consumer
         for (size_t state = 1; state < size_t(MessageState::Count); ++state)
             CHECK(activity != style.stateColor[state]);
 }
+
+TEST_CASE("consumer lanes: a poll that crosses the right edge is drawn to the edge (lesson 7)", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation->engine(), simulation->actorNames());
+    const TimelineStyle style = TimelineStyle::light();
+    TimelinePainter painter(model, style);
+    TimelineFrame frame;
+    frame.now = simulation->now();
+    frame.axis.fit(0, 50000, 1200 - style.labelWidth); // worker-2's third poll runs from 40 s to 60 s
+    QImage image(1200, 400, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    painter.paint(p, image.rect(), frame);
+    p.end();
+    int row = -1;
+    for (int r = 0; r < painter.totalRows(); ++r)
+        if (painter.rowAt(r).kind == LaneModel::ActorRow
+            && model.actorName(painter.rowAt(r).id) == QStringLiteral("worker-2"))
+            row = r;
+    REQUIRE(row >= 0);
+    CHECK(probe(image, painter, frame, row, 45000, style) == style.polling);
+    CHECK(probe(image, painter, frame, row, 49800, style) == style.polling);
+}

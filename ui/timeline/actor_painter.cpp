@@ -184,8 +184,12 @@ void ActorRowPainter::paint()
     for (size_t i = from; i < steps.size(); ++i) {
         const ActorStep& step = steps[i];
         const TimeMs time = step.time;
-        if (time > viewEnd)
+        if (time > viewEnd) {
+            // The poll going on at the right edge ends after it: drawn to the edge (the lane does not end early).
+            if (step.cause() == Cause::PollEnded && step.lane() != 0)
+                bar(time - TimeMs(step.lane()), time, m_style.polling, Polling);
             break;
+        }
         switch (step.cause()) {
         case Cause::PollEnded: // one step per poll: its length rides in the lane field
             if (step.lane() == 0)
