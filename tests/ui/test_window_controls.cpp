@@ -323,3 +323,27 @@ TEST_CASE("window: changing the queue type rebuilds the run with FIFO queues", "
     CHECK(window.controls()->queue() == QStringLiteral("jobs.fifo"));
     CHECK(window.controls()->queueType()->currentIndex() == 1);
 }
+
+TEST_CASE("window: the charts shade a selected message's life - to its end once it has ended", "[ui][charts]")
+{
+    application();
+    ui::MainWindow window;
+    // One job, processed in 5 s and deleted; the run goes on to 60 s.
+    window.openScenario(scenario(R"({"queues": [{"name": "jobs"}],
+        "producers": [{"queue": "jobs", "messages": [{"at": "2s", "body": "job"}]}],
+        "consumers": [{"name": "w", "queue": "jobs", "processing": "5s"}]})"));
+    window.show();
+    window.driver()->advanceBy(4000);
+    window.timeline()->select(0);
+    CHECK(window.charts()->highlight() == std::make_pair(TimeMs(2000), TimeMs(4000))); // alive: to now
+    window.driver()->advanceBy(56000);
+    window.timeline()->select(0);
+    const Engine& engine = window.simulation()->engine();
+    TimeMs deletedAt = -1;
+    for (size_t i = 0; i < engine.log().size(); ++i)
+        if (engine.log()[i].cause == Cause::Delete)
+            deletedAt = engine.log()[i].time;
+    REQUIRE(deletedAt > 2000);
+    CHECK(deletedAt < 60000);
+    CHECK(window.charts()->highlight() == std::make_pair(TimeMs(2000), deletedAt)); // to its delete, not to 60 s
+}

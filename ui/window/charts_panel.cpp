@@ -85,6 +85,7 @@ void ChartsPanel::setTimeRange(TimeMs from, TimeMs to)
 
 void ChartsPanel::setHighlight(TimeMs from, TimeMs to)
 {
+    m_highlight = { from, to };
     m_depth->setHighlight(from, to);
     m_activity->setHighlight(from, to);
 }

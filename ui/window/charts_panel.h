@@ -20,6 +20,7 @@ public:
     void sync();
     void setTimeRange(TimeMs from, TimeMs to);
     void setHighlight(TimeMs from, TimeMs to);
+    std::pair<TimeMs, TimeMs> highlight() const { return m_highlight; } // from > to: none
     void setDark(bool dark);
 
     const DepthSeries& series() const { return *m_series; }
@@ -33,6 +34,7 @@ private:
     DepthChart* m_activity;
     size_t m_drawnEvents = SIZE_MAX;
     TimeMs m_drawnAt = 0;
+    std::pair<TimeMs, TimeMs> m_highlight { 1, 0 };
 };
 
 } // namespace lifeline::ui

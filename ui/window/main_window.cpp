@@ -339,8 +339,11 @@ void MainWindow::showDetails(MessageIndex lane)
                         QString::fromStdString(engine()->queueInfo(entry.queue).name), entry.text.toHtmlEscaped());
     }
     m_details->setHtml(html + QStringLiteral("</table>"));
-    if (!history.empty()) // the charts shade the message's life so far
-        m_charts->setHighlight(history.front().time, std::max(history.back().time, engine()->now()));
+    // The charts shade the message's life: to its end when it has ended, else to now.
+    if (!history.empty()) {
+        const bool alive = isLive(m_model->lanes().lane(lane).state);
+        m_charts->setHighlight(history.front().time, alive ? engine()->now() : history.back().time);
+    }
 }
 
 void MainWindow::toggleConsumerOfActor(uint32_t actor)
