@@ -218,3 +218,28 @@ TEST_CASE("simulation: Lambda pollers are tiles - a click makes the next invocat
     again.runToEnd();
     CHECK(again.summary().deleted == 1);
 }
+
+TEST_CASE("time always passes: work of no length takes a millisecond - an idle delay of 0 is refused", "[simulation]")
+{
+    // VisibilityTimeout 0 and instant work: receive, fail, visible again, receive again. Found by the scenario
+    // fuzzer: it used to loop for ever at one virtual instant.
+    Simulation simulation(load(R"({"duration": "1m",
+        "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 0}}],
+        "producers": [{"queue": "orders", "messages": [{"at": "0s", "body": "poison"}]}],
+        "consumers": [{"name": "w", "queue": "orders", "processing": "0s"}]})"));
+    simulation.advanceTo(1000);
+    CHECK(simulation.now() == 1000);
+    std::vector<TimeMs> starts;
+    const auto& log = simulation.engine().log();
+    for (size_t i = 0; i < log.size(); ++i)
+        if (log[i].cause == Cause::ProcessingStarted)
+            starts.push_back(log[i].time);
+    REQUIRE(starts.size() == 1001); // one every millisecond, from 0 ms to 1000 ms included
+    for (size_t i = 0; i < starts.size(); ++i)
+        CHECK(starts[i] == TimeMs(i));
+
+    auto refused = parseScenario(std::string(R"({"queues": [{"name": "q"}],
+        "consumers": [{"name": "c", "queue": "q", "waitTimeSeconds": 0, "idleDelay": "0s"}]})"));
+    REQUIRE(std::holds_alternative<ScenarioError>(refused));
+    CHECK(std::get<ScenarioError>(refused).text() == "consumers[0].idleDelay: must be above 0, got 0s");
+}

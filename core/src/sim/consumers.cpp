@@ -101,7 +101,10 @@ void Simulation::consumerStartNext(size_t index)
     c.batch.pop_front();
     c.state = ConsumerState::Working;
     startProcessing(c.current->lane, c.actor);
-    schedule(m_engine.now() + draw(c.spec->processing), ConsumerWorkDone, uint32_t(index), c.generation);
+    // Work takes a millisecond at least: with VisibilityTimeout 0, work of no length would receive, fail and
+    // receive again at one instant for ever, and virtual time would never move.
+    schedule(m_engine.now() + std::max<TimeMs>(1, draw(c.spec->processing)), ConsumerWorkDone, uint32_t(index),
+        c.generation);
     if (c.spec->heartbeatEvery)
         schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
 }

@@ -75,7 +75,7 @@ void Simulation::invoke(size_t index)
     ++m_lambdaRunning[p.lambda];
     for (const auto& m : p.batch)
         startProcessing(m.lane, p.actor, spec.timeout);
-    const TimeMs runs = draw(spec.processing);
+    const TimeMs runs = std::max<TimeMs>(1, draw(spec.processing)); // a millisecond at least, as consumers' work
     p.timedOut = runs > spec.timeout;
     const bool forced = p.failNext; // the operator's click; drawn after the dice, so runs without clicks are unchanged
     p.failNext = false;

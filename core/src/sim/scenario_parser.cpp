@@ -408,6 +408,8 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
         c.crashes.push_back(crash);
     }
     c.idleDelay = duration(v, path, "idleDelay").value_or(1000);
+    if (c.idleDelay <= 0) // polling again at once after an empty short poll would let no time pass
+        report(join(path, "idleDelay"), "must be above 0, got " + formatDuration(c.idleDelay));
     c.start = duration(v, path, "start").value_or(0);
     return c;
 }
