@@ -347,3 +347,26 @@ TEST_CASE("window: the charts shade a selected message's life - to its end once 
     CHECK(deletedAt < 60000);
     CHECK(window.charts()->highlight() == std::make_pair(TimeMs(2000), deletedAt)); // to its delete, not to 60 s
 }
+
+TEST_CASE("window: the controls follow the loaded lesson - maxReceiveCount and what consumers wait", "[ui][controls]")
+{
+    application();
+    ui::MainWindow window;
+    window.show();
+    // Lesson 15 (redrive): orders has a DLQ after 2 receives.
+    REQUIRE(window.openLesson(QStringLiteral("redrive")));
+    window.driver()->pause();
+    REQUIRE(window.controls()->queue() == QStringLiteral("orders"));
+    CHECK(window.controls()->deadLetter()->isChecked());
+    const int lessonMax = window.controls()->maxReceiveCount()->value();
+    CHECK(lessonMax == int(sim::findLesson("redrive")->scenario.queues[0].maxReceiveCount));
+    // Lesson 7 has no DLQ: the box shows the default again, not lesson 15's count.
+    REQUIRE(window.openLesson(QStringLiteral("consumer-crash")));
+    window.driver()->pause();
+    CHECK_FALSE(window.controls()->deadLetter()->isChecked());
+    CHECK(window.controls()->maxReceiveCount()->value() == 5);
+    // Its queue's ReceiveMessageWaitTimeSeconds is 0, but its consumers long-poll 20 s themselves.
+    CHECK(window.controls()->waitTime()->value() == 0);
+    CHECK(window.controls()->waitNote()->text()
+        == QStringLiteral("The consumers ask for 20 s themselves: their WaitTimeSeconds wins over this default."));
+}

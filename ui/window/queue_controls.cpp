@@ -13,6 +13,7 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <climits>
 #include <cmath>
 
 namespace lifeline::ui {
@@ -121,6 +122,7 @@ QueueControls::QueueControls(QWidget* parent)
     , m_processing(new QDoubleSpinBox(this))
     , m_rate(new QDoubleSpinBox(this))
     , m_send(new QPushButton(tr("Send a &message..."), this))
+    , m_waitNote(note(this))
     , m_message(note(this))
 {
     auto* layout = new QVBoxLayout(this);
@@ -140,6 +142,7 @@ QueueControls::QueueControls(QWidget* parent)
                                 "on its next receive"));
     form->addRow(m_deadLetter, m_maxReceives);
     form->addRow(tr("&WaitTimeSeconds"), m_waitTime);
+    form->addRow(QString(), m_waitNote);
     m_waitTime->setToolTip(tr("ReceiveMessageWaitTimeSeconds: the queue's default long-poll wait (0: short polling)"));
     auto* consumersRow = new QWidget(this);
     auto* consumersLayout = new QHBoxLayout(consumersRow);
@@ -236,7 +239,40 @@ void QueueControls::setSimulation(sim::Simulation* simulation)
     }
     m_message->clear();
     setEnabled(simulation != nullptr);
+    // A new run: maxReceiveCount starts from this lesson's (or the default), not the last lesson's.
+    if (simulation && !m_maxReceives->editing()) {
+        int maxReceives = 5;
+        for (const auto& q : simulation->scenario().queues)
+            if (q.name == queue().toStdString() && q.deadLetterQueue)
+                maxReceives = int(q.maxReceiveCount);
+        m_maxReceives->setValue(maxReceives);
+    }
     sync();
+}
+
+void QueueControls::syncWaitNote(const std::string& queue, int queueWait)
+{
+    // The queue's wait applies only to a receive that names none; the simulated consumers always name theirs, so a
+    // queue at 0 s with consumers waiting 20 s is not short polling. Say what they ask for.
+    int least = INT_MAX, most = -1;
+    for (const auto& c : m_simulation->scenario().consumers)
+        if (c.queue == queue) {
+            least = std::min(least, int(c.waitTimeSeconds));
+            most = std::max(most, int(c.waitTimeSeconds));
+        }
+    for (const auto& l : m_simulation->scenario().lambdas)
+        if (l.queue == queue)
+            most = std::max(most, 20), least = std::min(least, 20); // event source mappings long-poll 20 s
+    if (most < 0) {
+        m_waitNote->clear();
+        m_waitNote->hide();
+        return;
+    }
+    const QString asked = least == most ? tr("%1 s").arg(most) : tr("%1–%2 s").arg(least).arg(most);
+    m_waitNote->setText(least == queueWait && most == queueWait
+            ? tr("The consumers ask for %1 too.").arg(asked)
+            : tr("The consumers ask for %1 themselves: their WaitTimeSeconds wins over this default.").arg(asked));
+    m_waitNote->show();
 }
 
 int QueueControls::firstProducerOfQueue() const
@@ -289,6 +325,7 @@ void QueueControls::sync()
         m_knownDeadLetter[name] = target.captured(1).toStdString();
     if (const auto max = kMax.match(redrive); max.hasMatch() && !m_maxReceives->editing())
         m_maxReceives->setValue(max.captured(1).toInt());
+    syncWaitNote(name, number("ReceiveMessageWaitTimeSeconds"));
     int consumers = 0;
     for (const auto& c : m_simulation->consumers())
         consumers += c.queue == name && !c.removed && !c.lambda ? 1 : 0; // Lambda pollers are not set here

@@ -61,6 +61,7 @@ public:
     QSpinBox* consumerCount() const { return m_consumers; }
     QDoubleSpinBox* processingSeconds() const { return m_processing; }
     QDoubleSpinBox* producerRate() const { return m_rate; }
+    QLabel* waitNote() const { return m_waitNote; }
 
 signals:
     // A change was applied (text for the status bar) or refused (SQS's code and message).
@@ -77,6 +78,7 @@ private:
     void setConsumerCount(int count);
     QString deadLetterTarget() const; // the DLQ's name to use when turning the redrive on
     int firstProducerOfQueue() const;
+    void syncWaitNote(const std::string& queue, int queueWait);
 
     sim::Simulation* m_simulation = nullptr;
     QComboBox* m_queue;
@@ -91,6 +93,7 @@ private:
     QDoubleSpinBox* m_processing;
     QDoubleSpinBox* m_rate;
     QPushButton* m_send;
+    QLabel* m_waitNote; // what the consumers ask for themselves
     QLabel* m_message;
     std::map<std::string, std::string> m_knownDeadLetter; // queue -> DLQ it used, for turning the redrive back on
 };
