@@ -270,7 +270,6 @@ std::optional<WorkBar> workAt(const LaneModel& model, uint32_t actor, TimeMs tim
     const auto& steps = index.actorSteps(actor);
     size_t i = index.firstStepAt(actor, time);
     i = i > 24 ? i - 24 : 0;
-    std::optional<WorkBar> found;
     bool working = false;
     WorkBar current;
     for (; i < steps.size() && TimeMs(steps[i].time) <= time; ++i) {
