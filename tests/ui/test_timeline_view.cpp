@@ -30,6 +30,54 @@ QColor probe(const QImage& image, const TimelinePainter& painter, const Timeline
     const int y = painter.rowTop(image.rect(), frame, flatRow) + style.rowHeight / 2;
     return image.pixelColor(x, y);
 }
+
+// A lesson run to its end and painted at 1200x400 over [0, to], in the light style.
+struct PaintedLesson {
+    std::unique_ptr<sim::Simulation> simulation;
+    LaneModel model;
+    TimelineStyle style = TimelineStyle::light();
+    std::unique_ptr<TimelinePainter> painter;
+    TimelineFrame frame;
+    QImage image { 1200, 400, QImage::Format_ARGB32_Premultiplied };
+
+    PaintedLesson(const char* id, TimeMs to)
+        : simulation(test::lessonSimulation(id))
+    {
+        simulation->runToEnd();
+        model.setEngine(&simulation->engine(), simulation->actorNames());
+        painter = std::make_unique<TimelinePainter>(model, style);
+        frame.now = simulation->now();
+        frame.axis.fit(0, to, 1200 - style.labelWidth);
+        QPainter p(&image);
+        painter->paint(p, image.rect(), frame);
+    }
+    QColor at(int row, TimeMs t) const { return probe(image, *painter, frame, row, t, style); }
+    int actorRow(const QString& name) const
+    {
+        for (int r = 0; r < painter->totalRows(); ++r)
+            if (painter->rowAt(r).kind == LaneModel::ActorRow && model.actorName(painter->rowAt(r).id) == name)
+                return r;
+        return -1;
+    }
+};
+
+// A lesson run to 60 s in a shown 1000x400 timeline view, following live.
+struct ShownView {
+    std::unique_ptr<sim::Simulation> simulation;
+    LaneModel model;
+    TimelineView view { &model };
+
+    explicit ShownView(const char* id)
+        : simulation(test::lessonSimulation(id))
+    {
+        simulation->advanceTo(60000);
+        model.setEngine(&simulation->engine());
+        view.resize(1000, 400);
+        view.show();
+        view.setRunEnd(simulation->duration());
+        view.setNow(simulation->now());
+    }
+};
 } // namespace
 
 TEST_CASE("timeline: segments have their state's colour at known times (lesson 7)", "[ui][timeline]")
@@ -298,15 +346,8 @@ TEST_CASE("consumer lanes: back-to-back jobs stay separate boxes even when the f
 TEST_CASE("timeline view: Back undoes zoom gestures one at a time - and the actions follow the view", "[ui][timeline]")
 {
     test::application();
-    auto simulation = test::lessonSimulation("visibility-too-short");
-    simulation->advanceTo(60000);
-    LaneModel model;
-    model.setEngine(&simulation->engine());
-    TimelineView view(&model);
-    view.resize(1000, 400);
-    view.show();
-    view.setRunEnd(simulation->duration());
-    view.setNow(simulation->now());
+    ShownView shown("visibility-too-short");
+    TimelineView& view = shown.view;
     view.setFollowLive(false);
     view.fitRun(); // a new run's fit is not a gesture
     ViewState* state = view.viewState();
@@ -343,26 +384,15 @@ TEST_CASE(
     "timeline: a state that lasted no time is a tick in its colour - with its own hover (lesson 7)", "[ui][timeline]")
 {
     test::application();
-    auto simulation = test::lessonSimulation("consumer-crash");
-    simulation->runToEnd();
-    LaneModel model;
-    model.setEngine(&simulation->engine(), simulation->actorNames());
-    const TimelineStyle style = TimelineStyle::light();
-    TimelinePainter painter(model, style);
-    QImage image(1200, 400, QImage::Format_ARGB32_Premultiplied);
-    TimelineFrame frame;
-    frame.now = simulation->now();
-    frame.axis.fit(0, 60000, 1200 - style.labelWidth);
-    QPainter p(&image);
-    painter.paint(p, image.rect(), frame);
-    p.end();
+    const PaintedLesson lesson("consumer-crash", 60000);
+    const TimelineStyle& style = lesson.style;
     // The message is visible at 30 s for no time at all, between worker-1's receive and worker-2's.
-    CHECK(probe(image, painter, frame, 1, 30000, style) == style.stateColor[size_t(MessageState::Visible)]);
-    CHECK(probe(image, painter, frame, 1, 29000, style) == style.stateColor[size_t(MessageState::InFlight)]);
-    TimeAxis axis = frame.axis;
+    CHECK(lesson.at(1, 30000) == style.stateColor[size_t(MessageState::Visible)]);
+    CHECK(lesson.at(1, 29000) == style.stateColor[size_t(MessageState::InFlight)]);
+    TimeAxis axis = lesson.frame.axis;
     axis.left = style.labelWidth;
-    const int y = painter.rowTop(image.rect(), frame, 1) + style.rowHeight / 2;
-    const auto hit = painter.hit(image.rect(), frame, QPoint(int(axis.toX(30000)), y));
+    const int y = lesson.painter->rowTop(lesson.image.rect(), lesson.frame, 1) + style.rowHeight / 2;
+    const auto hit = lesson.painter->hit(lesson.image.rect(), lesson.frame, QPoint(int(axis.toX(30000)), y));
     REQUIRE(hit);
     CHECK(hit->state == MessageState::Visible);
     CHECK(hit->text.contains(QStringLiteral("visible for 0 ms at 30s")));
@@ -371,14 +401,10 @@ TEST_CASE(
 TEST_CASE("timeline legend: only what the run has shown - messages then consumers", "[ui][timeline]")
 {
     test::application();
-    auto simulation = test::lessonSimulation("consumer-crash");
-    simulation->runToEnd();
-    LaneModel model;
-    model.setEngine(&simulation->engine(), simulation->actorNames());
-    const TimelineStyle style = TimelineStyle::light();
-    TimelinePainter painter(model, style);
+    const PaintedLesson lesson("consumer-crash", 60000);
+    const TimelineStyle& style = lesson.style;
     // Lesson 7: one message, received, lost in a crash, received again and deleted.
-    CHECK(painter.legend().names()
+    CHECK(lesson.painter->legend().names()
         == QStringList { QStringLiteral("Messages:"), QStringLiteral("visible"), QStringLiteral("in flight"),
             QStringLiteral("deleted"), QStringLiteral("✕ crash"), QStringLiteral("Consumers:"),
             QStringLiteral("polling"), QStringLiteral("working"), QStringLiteral("failed"),
@@ -392,25 +418,9 @@ TEST_CASE("timeline legend: only what the run has shown - messages then consumer
 TEST_CASE("consumer lanes: a poll that crosses the right edge is drawn to the edge (lesson 7)", "[ui][timeline]")
 {
     test::application();
-    auto simulation = test::lessonSimulation("consumer-crash");
-    simulation->runToEnd();
-    LaneModel model;
-    model.setEngine(&simulation->engine(), simulation->actorNames());
-    const TimelineStyle style = TimelineStyle::light();
-    TimelinePainter painter(model, style);
-    TimelineFrame frame;
-    frame.now = simulation->now();
-    frame.axis.fit(0, 50000, 1200 - style.labelWidth); // worker-2's third poll runs from 40 s to 60 s
-    QImage image(1200, 400, QImage::Format_ARGB32_Premultiplied);
-    QPainter p(&image);
-    painter.paint(p, image.rect(), frame);
-    p.end();
-    int row = -1;
-    for (int r = 0; r < painter.totalRows(); ++r)
-        if (painter.rowAt(r).kind == LaneModel::ActorRow
-            && model.actorName(painter.rowAt(r).id) == QStringLiteral("worker-2"))
-            row = r;
+    const PaintedLesson lesson("consumer-crash", 50000); // worker-2's third poll runs from 40 s to 60 s
+    const int row = lesson.actorRow(QStringLiteral("worker-2"));
     REQUIRE(row >= 0);
-    CHECK(probe(image, painter, frame, row, 45000, style) == style.polling);
-    CHECK(probe(image, painter, frame, row, 49800, style) == style.polling);
+    CHECK(lesson.at(row, 45000) == lesson.style.polling);
+    CHECK(lesson.at(row, 49800) == lesson.style.polling);
 }

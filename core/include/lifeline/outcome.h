@@ -3,6 +3,8 @@
 // SqsError instead (result.h): there the error is SQS's own code and text. Neither layer throws across its API.
 #pragma once
 
+#include "lifeline/value_or_error.h"
+
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -15,30 +17,12 @@ struct Failure {
     std::string message;
 };
 
-template <class T = std::monostate> class [[nodiscard]] Outcome {
+template <class T = std::monostate> class [[nodiscard]] Outcome : public ValueOrError<T, Failure> {
 public:
+    using ValueOrError<T, Failure>::ValueOrError;
     // Done (an Outcome<> with nothing to return): `return {};`
-    Outcome() requires std::is_same_v<T, std::monostate> { }
-    Outcome(T value)
-        : m_state(std::move(value))
-    {
-    }
-    Outcome(Failure failure)
-        : m_state(std::move(failure))
-    {
-    }
-
-    bool ok() const { return m_state.index() == 0; }
-    explicit operator bool() const { return ok(); }
-    const T& value() const& { return std::get<0>(m_state); }
-    T& value() & { return std::get<0>(m_state); }
-    T&& value() && { return std::get<0>(std::move(m_state)); }
-    const T* operator->() const { return &std::get<0>(m_state); }
-    T* operator->() { return &std::get<0>(m_state); }
-    const std::string& message() const { return std::get<1>(m_state).message; }
-
-private:
-    std::variant<T, Failure> m_state;
+    Outcome() requires std::is_same_v<T, std::monostate> : ValueOrError<T, Failure>(std::monostate {}) { }
+    const std::string& message() const { return this->error().message; }
 };
 
 } // namespace lifeline

@@ -1,6 +1,8 @@
 // SQS errors and the Result type every engine call returns: bad input never throws past the API.
 #pragma once
 
+#include "lifeline/value_or_error.h"
+
 #include <string>
 #include <utility>
 #include <variant>
@@ -38,27 +40,9 @@ inline constexpr const char* ResourceNotFound = "ResourceNotFoundException";
 } // namespace codes
 
 // [[nodiscard]]: an ignored result is a visible decision, written `(void)call(...); // why`.
-template <class T> class [[nodiscard]] Result {
+template <class T> class [[nodiscard]] Result : public ValueOrError<T, SqsError> {
 public:
-    Result(T value)
-        : m_state(std::move(value))
-    {
-    }
-    Result(SqsError error)
-        : m_state(std::move(error))
-    {
-    }
-
-    bool ok() const { return m_state.index() == 0; }
-    explicit operator bool() const { return ok(); }
-    const T& value() const& { return std::get<0>(m_state); }
-    T& value() & { return std::get<0>(m_state); }
-    T&& value() && { return std::get<0>(std::move(m_state)); }
-    const T* operator->() const { return &std::get<0>(m_state); }
-    const SqsError& error() const { return std::get<1>(m_state); }
-
-private:
-    std::variant<T, SqsError> m_state;
+    using ValueOrError<T, SqsError>::ValueOrError;
 };
 
 struct Ok {
