@@ -83,6 +83,7 @@ public:
         for (size_t i = 0; i < m_s.lambdas.size(); ++i)
             known(m_s.lambdas[i].queue, at("lambdas", i) + ".queue");
         checkActions(consumers);
+        checkMoments();
     }
 
 private:
@@ -115,6 +116,22 @@ private:
             // A refusal not already explained attribute by attribute (the name, or attributes that clash).
             if (!created && created.error().code != codes::QueueAlreadyExists && problemCount() == before)
                 report(at("queues", i), created.error().message);
+        }
+    }
+
+    // A moment may name a queue that its lesson's fix turns FIFO or back (lesson 17): that moment just finds nothing
+    // in the fixed run. A name that is neither a queue nor one's twin is a typo.
+    void checkMoments()
+    {
+        if (!m_s.lesson)
+            return;
+        for (size_t i = 0; i < m_s.lesson->moments.size(); ++i) {
+            const auto& queue = m_s.lesson->moments[i].queue;
+            if (!queue)
+                continue;
+            const std::string twin = queue->ends_with(".fifo") ? queue->substr(0, queue->size() - 5) : *queue + ".fifo";
+            if (!m_queues.count(twin))
+                known(*queue, at("lesson.moments", i) + ".queue");
         }
     }
 

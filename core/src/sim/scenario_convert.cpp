@@ -57,6 +57,10 @@ std::variant<Scenario, ScenarioError> withQueueType(const Scenario& scenario, bo
                 renameAt(action["redrive"], "destination", fifo);
             }
         }
+    if (source.contains("lesson") && source["lesson"].is_object() && source["lesson"].contains("moments")
+        && source["lesson"]["moments"].is_array())
+        for (auto& moment : source["lesson"]["moments"])
+            renameAt(moment, "queue", fifo);
     return parseScenario(source);
 }
 

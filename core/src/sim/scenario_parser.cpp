@@ -477,7 +477,7 @@ ActionSpec actionSpec(const json& v, const std::string& path)
 
 LessonText lessonText(const json& v, const std::string& path)
 {
-    checkKeys(v, path, { "id", "number", "title", "idea", "watch", "trap", "fix", "fixPatch" });
+    checkKeys(v, path, { "id", "number", "title", "idea", "watch", "trap", "fix", "fixPatch", "moments" });
     LessonText l;
     l.id = text(v, path, "id");
     l.number = int(integer(v, path, "number", 1, 1000).value_or(0));
@@ -489,6 +489,8 @@ LessonText lessonText(const json& v, const std::string& path)
     l.fixPatch = v.contains("fixPatch") ? v["fixPatch"] : json::array();
     if (!l.fixPatch.is_array())
         fail(join(path, "fixPatch"), "must be a JSON Patch (a list of operations)");
+    if (v.contains("moments"))
+        l.moments = readMomentSpecs(v["moments"], join(path, "moments"));
     return l;
 }
 

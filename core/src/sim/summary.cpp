@@ -2,6 +2,7 @@
 
 #include "lifeline/depth_series.h"
 #include "lifeline/event_text.h"
+#include "lifeline/sim/moments.h"
 #include "lifeline/sim/simulation.h"
 #include "simulation_internal.h"
 
@@ -13,6 +14,9 @@ nlohmann::json RunSummary::toJson() const
     for (const auto& c : consumers)
         consumersJson.push_back({ { "name", c.name }, { "received", c.received }, { "finished", c.finished },
             { "failed", c.failed }, { "heldAtCrash", c.heldAtCrash } });
+    nlohmann::json momentsJson = nlohmann::json::array();
+    for (const auto& m : moments)
+        momentsJson.push_back({ { "at", double(m.at) / 1000.0 }, { "lane", m.lane }, { "caption", m.caption } });
     return nlohmann::json {
         { "until", double(until) / 1000.0 },
         { "sent", sent },
@@ -28,6 +32,7 @@ nlohmann::json RunSummary::toJson() const
                 { "deadLetterQueues", peak.deadLetterQueues } } },
         { "consumers", consumersJson },
         { "warnings", warnings },
+        { "moments", momentsJson },
     };
 }
 
@@ -106,6 +111,15 @@ RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& ac
     return s;
 }
 
+std::string momentLaneLabel(const Engine& engine, const Moment& moment, const std::vector<std::string>& actorNames)
+{
+    if (moment.onActorRow)
+        return actorName(actorNames, moment.actor);
+    if (moment.lane != kNoMessage)
+        return engine.message(moment.lane).messageId().substr(0, 8);
+    return moment.queue != kNoQueue ? engine.queueInfo(moment.queue).name : std::string();
+}
+
 RunSummary Simulation::summary() const
 {
     RunSummary s = summarizeLog(m_engine, actorNames());
@@ -114,6 +128,10 @@ RunSummary Simulation::summary() const
     for (const auto& c : m_consumers)
         s.consumers.push_back(c->stats);
     s.warnings = m_warnings;
+    const std::vector<std::string> names = actorNames();
+    if (m_scenario.lesson)
+        for (const Moment& m : findMoments(m_engine, m_scenario.lesson->moments, names))
+            s.moments.push_back({ m.at, momentLaneLabel(m_engine, m, names), m.caption });
     return s;
 }
 

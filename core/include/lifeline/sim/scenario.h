@@ -4,6 +4,7 @@
 
 #include "lifeline/event_log.h"
 #include "lifeline/queue_attributes.h"
+#include "lifeline/sim/moments.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -110,6 +111,7 @@ struct LessonText {
     std::string trap;
     std::string fix;
     nlohmann::json fixPatch; // JSON Patch (RFC 6902) that turns the scenario into its fix
+    std::vector<MomentSpec> moments; // the key moments, found in each run (its own and its fix's)
 };
 
 struct Scenario {

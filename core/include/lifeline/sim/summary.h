@@ -37,12 +37,23 @@ struct RunSummary {
     } peak;
     std::vector<ConsumerSummary> consumers;
     std::vector<std::string> warnings;
+    struct MomentLine {
+        TimeMs at = 0;
+        std::string lane; // the lane's label (its MessageId's first 8 characters), or the queue's name
+        std::string caption;
+    };
+    std::vector<MomentLine> moments; // a lesson's key moments, in time order
 
     nlohmann::json toJson() const;
 };
 
 // The figures of a run from its event log alone (all a recorded run has): consumers are the actors that received
 // a message, in the order they first did; warnings are the log's Warning events.
+struct Moment;
+// How a summary names a moment's row: the consumer's name (a crash, an empty receive), the lane's label (its
+// MessageId's first 8 characters) or the queue's name.
+std::string momentLaneLabel(const Engine& engine, const Moment& moment, const std::vector<std::string>& actorNames);
+
 RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& actorNames);
 
 } // namespace lifeline::sim
