@@ -23,8 +23,10 @@ void LaneModel::setEngine(const Engine* engine, std::vector<std::string> actorNa
     m_groups.clear();
     m_actors.clear();
     m_actorShown.clear();
+    m_moments = sim::MomentFinder(m_momentSpecs);
     endResetModel();
     sync();
+    emit momentsChanged();
 }
 
 void LaneModel::sync()
@@ -39,6 +41,8 @@ void LaneModel::sync()
         endInsertRows();
     }
     const auto result = m_index.sync(*m_engine);
+    const size_t momentsBefore = m_moments.moments().size();
+    m_moments.advance(*m_engine, m_actorNames);
     // New lanes: one insert per group that received any.
     size_t lane = result.firstNewLane;
     while (lane < m_index.laneCount()) {
@@ -88,6 +92,8 @@ void LaneModel::sync()
             index(rowInGroup(changed[i]), 0, parent), index(rowInGroup(changed[j - 1]), 0, parent), kRoles);
         i = j;
     }
+    if (m_moments.moments().size() != momentsBefore)
+        emit momentsChanged();
 }
 
 QModelIndex LaneModel::indexOfLane(MessageIndex lane) const

@@ -3,6 +3,7 @@
 // and tells views in batches: one insert per group per sync, one dataChanged per run of adjacent changed rows.
 #pragma once
 
+#include "lifeline/sim/moments.h"
 #include "lifeline/timeline/lane_index.h"
 
 #include <QAbstractItemModel>
@@ -31,6 +32,11 @@ public:
     // Actors added while the run goes on (consumers added by the operator) get their names; no reset.
     void setActorNames(std::vector<std::string> actorNames) { m_actorNames = std::move(actorNames); }
     const std::vector<std::string>& actorNames() const { return m_actorNames; }
+    // The moments to find in the runs shown from now on (a lesson's; none for other runs). Takes effect at the next
+    // setEngine.
+    void setMomentSpecs(std::vector<sim::MomentSpec> specs) { m_momentSpecs = std::move(specs); }
+    // The moments found so far, in time order (momentsChanged when there are more).
+    const std::vector<sim::Moment>& moments() const { return m_moments.moments(); }
     // Reads what the engine logged since the last sync and signals the changes.
     void sync();
     const LaneIndex& lanes() const { return m_index; }
@@ -51,6 +57,9 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
+signals:
+    void momentsChanged();
+
 private:
     int rowInGroup(MessageIndex lane) const; // -1 when not (yet) in the model
     struct Group {
@@ -60,6 +69,8 @@ private:
     const Engine* m_engine = nullptr;
     std::vector<std::string> m_actorNames;
     LaneIndex m_index;
+    std::vector<sim::MomentSpec> m_momentSpecs;
+    sim::MomentFinder m_moments;
     std::vector<Group> m_groups; // one per queue, in queue order
     std::vector<uint32_t> m_actors; // actor group rows: actor ids in order of first appearance
     std::vector<bool> m_actorShown;

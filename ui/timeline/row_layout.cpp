@@ -119,6 +119,28 @@ RowRef RowLayout::rowAt(int flatRow) const
     return RowRef { LaneModel::ActorRow, 0, actors[std::min<size_t>(size_t(flatRow - 1), actors.size() - 1)] };
 }
 
+int RowLayout::rowOfQueue(QueueIndex queue) const
+{
+    if (queue == kNoQueue || int(queue) >= m_model.queueGroupCount())
+        return -1;
+    int row = 0;
+    for (int g = 0; g < int(queue); ++g)
+        row += 1 + int(lanesOf(g).size());
+    return row;
+}
+
+int RowLayout::rowOfActor(uint32_t actor) const
+{
+    const auto& actors = m_model.shownActors();
+    const auto it = std::find(actors.begin(), actors.end(), actor);
+    if (it == actors.end())
+        return -1;
+    int row = 0;
+    for (int g = 0; g < m_model.queueGroupCount(); ++g)
+        row += 1 + int(lanesOf(g).size());
+    return row + 1 + int(it - actors.begin()); // below the actors' group row
+}
+
 int RowLayout::rowOfLane(MessageIndex lane) const
 {
     const QModelIndex index = m_model.indexOfLane(lane);

@@ -36,6 +36,8 @@ public:
     int totalRows() const;
     RowRef rowAt(int flatRow) const;
     int rowOfLane(MessageIndex lane) const; // -1 when not shown
+    int rowOfQueue(QueueIndex queue) const; // its group row; -1 when there is none
+    int rowOfActor(uint32_t actor) const; // -1 when not shown
 
 private:
     const LaneModel::Lanes& lanesOf(int group) const;

@@ -14,6 +14,8 @@ struct TimelineFrame {
     MessageIndex selected = kNoMessage;
     bool legend = true;
     TimeMs measureFrom = -1, measureTo = -1; // a measured range, when both are set
+    int focusedMoment = 0; // the moment (its number, from 1) N / Shift+N went to; 0: none
+    bool momentCallouts = true; // callouts for every moment that finds room (else the focused one only)
 };
 
 } // namespace lifeline::ui

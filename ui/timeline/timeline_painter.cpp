@@ -5,6 +5,7 @@
 #include "timeline/lane_painter.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace lifeline::ui {
 
@@ -115,6 +116,8 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
     }
     p.setClipping(false);
     paintMeasure(p, lanes, axis, frame);
+    const int freeTop = std::min(lanes.bottom(), rowTop(rect, frame, totalRows()));
+    paintMoments(p, lanes, freeTop, placedMoments(rect, frame), frame.focusedMoment, frame.momentCallouts, m_style);
 
     // The "now" line.
     const double nowX = axis.toX(frame.now);
@@ -191,6 +194,49 @@ void TimelinePainter::paintRuler(QPainter& p, const QRect& area, const TimeAxis&
             QString::fromStdString(tickLabel(tick.time, step)));
     }
     p.drawLine(area.bottomLeft(), area.bottomRight());
+}
+
+int TimelinePainter::rowOfMoment(const sim::Moment& moment) const
+{
+    if (moment.onActorRow)
+        return m_rows.rowOfActor(moment.actor);
+    if (moment.lane != kNoMessage)
+        return m_rows.rowOfLane(moment.lane);
+    return m_rows.rowOfQueue(moment.queue);
+}
+
+std::vector<PlacedMoment> TimelinePainter::placedMoments(const QRect& rect, const TimelineFrame& frame) const
+{
+    std::vector<PlacedMoment> placed;
+    if (!m_model.engine())
+        return placed;
+    const QRect lanes = lanesArea(rect, frame.legend);
+    TimeAxis axis = frame.axis;
+    axis.left = rect.left() + m_style.labelWidth;
+    const auto& moments = m_model.moments();
+    for (size_t i = 0; i < moments.size(); ++i) {
+        const double x = axis.toX(moments[i].at);
+        if (x < axis.left || x > rect.right())
+            continue;
+        const int row = rowOfMoment(moments[i]);
+        if (row < 0)
+            continue;
+        const QRect box(rect.left(), rowTop(rect, frame, row), rect.width(), m_style.rowHeight);
+        if (box.bottom() < lanes.top() || box.top() > lanes.bottom())
+            continue;
+        placed.push_back({ int(i) + 1, momentPinCentre(box, x, lanes), x, box,
+            QString::fromStdString(moments[i].caption) });
+    }
+    spreadPins(placed);
+    return placed;
+}
+
+int TimelinePainter::momentAt(const QRect& rect, const TimelineFrame& frame, QPoint at) const
+{
+    for (const PlacedMoment& m : placedMoments(rect, frame))
+        if (std::hypot(m.pin.x() - at.x(), m.pin.y() - at.y()) <= kMomentPinRadius + 2)
+            return m.number;
+    return 0;
 }
 
 std::optional<RowRef> TimelinePainter::rowUnder(const QRect& rect, const TimelineFrame& frame, QPoint at) const

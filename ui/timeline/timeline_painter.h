@@ -5,6 +5,7 @@
 #pragma once
 
 #include "timeline/lane_model.h"
+#include "timeline/moment_painter.h"
 #include "timeline/row_layout.h"
 #include "timeline/timeline_frame.h"
 #include "timeline/timeline_hit.h"
@@ -45,6 +46,11 @@ public:
         return m_legend;
     }
     std::optional<TimelineHit> hit(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
+    // The moments in view, where they are drawn; and the number of the one whose pin is under a point (0: none).
+    std::vector<PlacedMoment> placedMoments(const QRect& rect, const TimelineFrame& frame) const;
+    int momentAt(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
+    // The row a moment is drawn on (its lane, its consumer's row, or its queue's), or -1 when it is not shown.
+    int rowOfMoment(const sim::Moment& moment) const;
 
 private:
     void paintRow(QPainter& p, const QRect& box, const TimelineFrame& frame, const RowRef& row) const;

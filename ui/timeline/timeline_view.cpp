@@ -44,6 +44,7 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         m_frame.selected = kNoMessage;
         m_frame.firstRow = 0;
+        m_frame.focusedMoment = 0;
         update();
     });
 }
@@ -238,6 +239,9 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Backspace:
         zoomBack();
         break;
+    case Qt::Key_N:
+        stepMoment(event->modifiers() & Qt::ShiftModifier ? -1 : +1);
+        break;
     case Qt::Key_Period:
         stepEvent(+1);
         break;
@@ -253,6 +257,62 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         return;
     }
     event->accept();
+}
+
+void TimelineView::focusMoment(int number)
+{
+    const auto& moments = m_model->moments();
+    if (number < 1 || size_t(number) > moments.size() || !m_model->engine())
+        return;
+    const sim::Moment& moment = moments[size_t(number - 1)];
+    setFollowLive(false);
+    m_state->beginZoom(window());
+    m_state->endZoomGesture();
+    // Zoomed to the message's life (20 s to 5 min of it), centred on the moment.
+    TimeMs span = 60000;
+    if (moment.lane != kNoMessage && !moment.onActorRow) {
+        const auto times = laneEventTimes(*m_model->engine(), m_model->lanes(), moment.lane);
+        if (!times.empty())
+            span = std::clamp<TimeMs>((times.back() - times.front()) * 6 / 5, 20000, 300000);
+    }
+    m_frame.axis.fit(moment.at - span / 2, moment.at + span / 2, timeWidth());
+    m_frame.focusedMoment = number;
+    const int row = m_painter.rowOfMoment(moment);
+    const int visible = m_painter.rowsVisible(rect()) - 2;
+    if (row >= 0 && (row < m_frame.firstRow + 1 || row >= m_frame.firstRow + visible))
+        m_frame.firstRow = std::max(0, row - visible / 3);
+    if (moment.lane != kNoMessage && !moment.onActorRow)
+        select(moment.lane);
+    emit momentFocused(number);
+    emit viewChanged();
+    update();
+}
+
+void TimelineView::stepMoment(int direction)
+{
+    const int count = int(m_model->moments().size());
+    if (count == 0)
+        return;
+    int next = m_frame.focusedMoment + direction;
+    if (m_frame.focusedMoment == 0) // none yet: N starts at the first, Shift+N at the last
+        next = direction > 0 ? 1 : count;
+    focusMoment(std::clamp(next, 1, count));
+}
+
+bool TimelineView::fitMoments()
+{
+    const auto& moments = m_model->moments();
+    if (moments.empty())
+        return false;
+    setFollowLive(false);
+    m_state->beginZoom(window());
+    m_state->endZoomGesture();
+    const TimeMs first = moments.front().at, last = moments.back().at;
+    const TimeMs margin = std::max<TimeMs>(5000, (last - first) / 8);
+    m_frame.axis.fit(std::max<TimeMs>(0, first - margin), last + margin, timeWidth());
+    emit viewChanged();
+    update();
+    return true;
 }
 
 void TimelineView::fitKey()
@@ -324,6 +384,10 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     }
     if (!click || event->button() != Qt::LeftButton)
         return;
+    if (const int moment = m_painter.momentAt(rect(), m_frame, event->position().toPoint())) {
+        focusMoment(moment);
+        return;
+    }
     // A click anywhere on an actor's row (its name or its lane) is about that actor.
     if (const auto row = m_painter.rowUnder(rect(), m_frame, event->position().toPoint());
         row && row->kind == LaneModel::ActorRow) {
@@ -338,7 +402,12 @@ bool TimelineView::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
-        if (const auto hit = m_painter.hit(rect(), m_frame, help->pos()))
+        if (const int moment = m_painter.momentAt(rect(), m_frame, help->pos()))
+            QToolTip::showText(help->globalPos(),
+                QStringLiteral("%1  %2").arg(moment).arg(
+                    QString::fromStdString(m_model->moments()[size_t(moment - 1)].caption)),
+                this);
+        else if (const auto hit = m_painter.hit(rect(), m_frame, help->pos()))
             QToolTip::showText(help->globalPos(), hit->text, this);
         else
             QToolTip::hideText();

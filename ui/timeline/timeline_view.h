@@ -42,12 +42,21 @@ public:
     TimeMs visibleFrom() const { return m_frame.axis.start; }
     TimeMs visibleTo() const { return m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel); }
     MessageIndex selected() const { return m_frame.selected; }
+    // A lesson's moments (LaneModel::moments(), numbered from 1): N / Shift+N or a click on a pin go to one, centred
+    // and zoomed to its message's life, its row in view and its callout drawn.
+    void focusMoment(int number);
+    void stepMoment(int direction);
+    int focusedMoment() const { return m_frame.focusedMoment; }
+    // Fits the moments' time span (the end of a lesson's script: the action, not the idle time after it); false
+    // when there are none.
+    bool fitMoments();
 
 signals:
     void laneSelected(lifeline::MessageIndex lane); // kNoMessage when cleared
     void actorClicked(uint32_t actor); // a click on an actor's lane (the window crashes or restarts a consumer)
     void followLiveChanged(bool following);
     void viewChanged(); // zoom, pan or "now" moved the visible window
+    void momentFocused(int number);
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -20,6 +20,7 @@ void LiveDriver::setSimulation(sim::Simulation* simulation)
 {
     pause();
     m_simulation = simulation;
+    m_scriptEnded = false;
     emit simulationChanged();
 }
 
@@ -50,9 +51,18 @@ void LiveDriver::advanceBy(TimeMs virtualMs)
 {
     if (!m_simulation)
         return;
-    m_simulation->advanceTo(std::min(m_simulation->now() + virtualMs, m_simulation->duration()));
+    m_simulation->advanceTo(m_simulation->now() + virtualMs);
     m_model->sync();
     emit advanced(m_simulation->now());
+    noteScriptEnd();
+}
+
+void LiveDriver::noteScriptEnd()
+{
+    if (m_scriptEnded || m_simulation->now() < m_simulation->duration())
+        return;
+    m_scriptEnded = true;
+    emit scriptEnd();
 }
 
 void LiveDriver::step()
@@ -61,7 +71,7 @@ void LiveDriver::step()
         return;
     pause();
     const TimeMs next = m_simulation->nextEventTime();
-    if (next == INT64_MAX || next > m_simulation->duration())
+    if (next == INT64_MAX)
         return;
     advanceBy(std::max<TimeMs>(0, next - m_simulation->now()));
 }
@@ -72,7 +82,9 @@ void LiveDriver::frame()
     m_carry += double(wall) * m_speed;
     TimeMs target = m_simulation->now() + TimeMs(m_carry);
     m_carry -= double(TimeMs(m_carry));
-    target = std::min(target, m_simulation->duration());
+    // The frame that crosses the script's end stops exactly there, so what the script did is shown whole first.
+    if (!m_scriptEnded)
+        target = std::min(target, m_simulation->duration());
     // Advance in slices so one frame never holds the window for long; what is left over is dropped (the clock
     // slows down) and the UI is told it is lagging.
     QElapsedTimer work;
@@ -87,8 +99,7 @@ void LiveDriver::frame()
     }
     m_model->sync();
     emit advanced(m_simulation->now());
-    if (m_simulation->now() >= m_simulation->duration())
-        pause();
+    noteScriptEnd();
 }
 
 } // namespace lifeline::ui

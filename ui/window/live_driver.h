@@ -1,6 +1,8 @@
 // Plays a simulation in wall time: each frame (about 30 per second) virtual time moves by wall time x speed, the
 // model syncs once, and the view follows. Simulation work per frame is bounded: when it cannot keep up, virtual
-// time falls behind and `lagging` says so instead of freezing the window.
+// time falls behind and `lagging` says so instead of freezing the window. A scenario's duration ends its script,
+// not the clock: the driver says so once (scriptEnded) and keeps playing, the producers at their steady rates, so
+// the queue stays open to the learner's sends, crashes and sliders.
 #pragma once
 
 #include "lifeline/sim/simulation.h"
@@ -21,6 +23,7 @@ public:
     bool playing() const { return m_timer.isActive(); }
     double speed() const { return m_speed; }
     bool lagging() const { return m_lagging; }
+    bool scriptEnded() const { return m_scriptEnded; }
 
 public slots:
     void play();
@@ -36,9 +39,11 @@ signals:
     void playingChanged(bool playing);
     void laggingChanged(bool lagging);
     void simulationChanged();
+    void scriptEnd(); // virtual time reached the scenario's duration (once per run)
 
 private:
     void frame();
+    void noteScriptEnd();
 
     sim::Simulation* m_simulation;
     LaneModel* m_model;
@@ -47,6 +52,7 @@ private:
     double m_speed = 10;
     double m_carry = 0; // fractions of a virtual millisecond owed
     bool m_lagging = false;
+    bool m_scriptEnded = false;
 };
 
 } // namespace lifeline::ui

@@ -14,6 +14,7 @@
 #include "window/event_log_panel.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
+#include "window/moment_list.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
 #include "window/send_message_dialog.h"
@@ -46,6 +47,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_details(new QTextBrowser(this))
     , m_driver(new LiveDriver(nullptr, m_model, this))
     , m_lesson(new QLabel(this))
+    , m_momentList(new MomentList(this))
+    , m_scriptBanner(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_clock(new QLabel(this))
     , m_history(new QLabel(this))
@@ -61,6 +64,13 @@ MainWindow::MainWindow(QWidget* parent)
     timelineLayout->setContentsMargins(0, 0, 0, 0);
     timelineLayout->setSpacing(0);
     timelineLayout->addWidget(m_overview);
+    m_scriptBanner->setWordWrap(true);
+    m_scriptBanner->setContentsMargins(8, 4, 8, 4);
+    m_scriptBanner->setAutoFillBackground(true);
+    m_scriptBanner->setBackgroundRole(QPalette::ToolTipBase);
+    m_scriptBanner->setForegroundRole(QPalette::ToolTipText);
+    m_scriptBanner->hide();
+    timelineLayout->addWidget(m_scriptBanner);
     timelineLayout->addWidget(m_timeline, 1);
     setCentralWidget(timelineColumn);
     m_history->setToolTip(tr("What this run's engine remembers. The window keeps every message and event, so any "
@@ -83,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent)
 void MainWindow::connectPanels()
 {
     connect(m_session, &RunSession::sourceChanged, this, &MainWindow::bindPanels);
+    connectLesson();
     connect(m_session, &RunSession::actorsChanged, this, [this] {
         m_model->setActorNames(actorNames());
         m_eventLog->model()->setActorNames(actorNames());
@@ -203,23 +214,7 @@ void MainWindow::buildDocks()
     connect(add, &QToolButton::clicked, this, [this] { m_controls->stepConsumers(1); });
     connect(remove, &QToolButton::clicked, this, [this] { m_controls->stepConsumers(-1); });
 
-    auto* lesson = new QWidget(this);
-    auto* lessonLayout = new QVBoxLayout(lesson);
-    m_lesson->setWordWrap(true);
-    m_lesson->setTextFormat(Qt::RichText);
-    m_lesson->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_lesson->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* lessonScroll = new QScrollArea(lesson);
-    lessonScroll->setWidget(m_lesson);
-    lessonScroll->setWidgetResizable(true);
-    lessonScroll->setFrameShape(QFrame::NoFrame);
-    lessonLayout->addWidget(lessonScroll, 1);
-    m_fixButton->setToolTip(tr("Run the lesson again with its fix applied, to see the difference (Ctrl+Shift+F)"));
-    m_fixButton->setEnabled(false);
-    lessonLayout->addWidget(m_fixButton);
-    m_summary->setTextFormat(Qt::RichText);
-    lessonLayout->addWidget(m_summary);
-    lesson->setMinimumWidth(220);
+    QWidget* lesson = buildLessonPanel();
     auto* lessonDock = dock(tr("Lesson"), "lessonDock", lesson, Qt::RightDockWidgetArea);
 
     m_details->setPlaceholderText(tr("Click a message lane to see its whole history. Esc clears; . and , step "
@@ -252,51 +247,6 @@ void MainWindow::restart()
 {
     if (m_scenario)
         openScenario(*std::make_unique<sim::Scenario>(*m_scenario));
-}
-
-bool MainWindow::openLesson(const QString& idOrNumber)
-{
-    const auto* entry = sim::findLesson(idOrNumber.toStdString());
-    if (!entry)
-        return false;
-    startLesson(entry->scenario);
-    return true;
-}
-
-void MainWindow::startLesson(const sim::Scenario& lesson)
-{
-    if (!lesson.lesson)
-        return;
-    const auto& text = *lesson.lesson;
-    m_lessonId = QString::fromStdString(text.id);
-    m_lessonScenario = std::make_unique<sim::Scenario>(lesson);
-    m_fixApplied = false;
-    m_title = tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title));
-    m_lesson->setText(lessonHtml(m_title, QString::fromStdString(text.idea), QString::fromStdString(text.watch),
-                          QString::fromStdString(text.trap), QString::fromStdString(text.fix))
-        + referenceCardsHtml());
-    setWindowTitle(tr("Lifeline - %1").arg(m_title));
-    m_fixButton->setEnabled(!text.fixPatch.empty());
-    m_fixButton->setText(tr("Apply the &fix"));
-    openScenario(lesson);
-    m_driver->play();
-}
-
-void MainWindow::applyFix(bool on)
-{
-    if (!m_lessonScenario)
-        return;
-    auto fixed
-        = on ? sim::applyFix(*m_lessonScenario) : std::variant<sim::Scenario, sim::ScenarioError>(*m_lessonScenario);
-    if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
-        QMessageBox::warning(this, tr("Apply the fix"), QString::fromStdString(error->text()));
-        return;
-    }
-    m_fixApplied = on;
-    m_fixButton->setText(on ? tr("Back to the lesson as &written") : tr("Apply the &fix"));
-    openScenario(std::get<sim::Scenario>(fixed));
-    say(on ? tr("The fix is applied: the run starts again.") : tr("The lesson as written: the run starts again."));
-    m_driver->play();
 }
 
 void MainWindow::setQueueType(bool fifo)
@@ -398,6 +348,8 @@ void MainWindow::bindPanels()
     m_historyBytesAt = 0;
     m_details->clear();
     m_driver->setSimulation(simulation);
+    m_model->setMomentSpecs(simulation && simulation->scenario().lesson ? simulation->scenario().lesson->moments
+                                                                        : std::vector<sim::MomentSpec> {});
     m_model->setEngine(engine, actorNames());
     m_overview->setEngine(engine);
     m_controls->setSimulation(simulation);
@@ -443,19 +395,6 @@ EndpointServer* MainWindow::endpoint() const
 const std::vector<std::string>& MainWindow::actorNames() const
 {
     return m_session->actorNames();
-}
-
-void MainWindow::setLesson(const QString& title, const QString& text)
-{
-    m_title = title;
-    m_lessonId.clear();
-    m_lessonScenario.reset();
-    m_fixApplied = false;
-    m_fixButton->setEnabled(false);
-    QString body = text.toHtmlEscaped();
-    body.replace(QStringLiteral("\n\n"), QStringLiteral("</p><p>"));
-    m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), body));
-    setWindowTitle(tr("Lifeline - %1").arg(title));
 }
 
 void MainWindow::refresh()

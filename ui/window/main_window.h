@@ -34,6 +34,7 @@ class ConsumerTiles;
 class EventLogPanel;
 class LaneModel;
 class LiveDriver;
+class MomentList;
 class OverviewStrip;
 class QueueControls;
 class RunSession;
@@ -94,6 +95,8 @@ public:
     ChartsPanel* charts() const { return m_charts; }
     EventLogPanel* eventLog() const { return m_eventLog; }
     QPushButton* fixButton() const { return m_fixButton; }
+    MomentList* momentList() const { return m_momentList; }
+    QLabel* scriptBanner() const { return m_scriptBanner; }
     sim::Simulation* simulation() const;
     QString statusText() const; // what the status bar says now
     // The status bar's size of what the engine remembers: messages, events, memory (the window keeps it all).
@@ -104,6 +107,9 @@ protected:
 
 private:
     void buildDocks();
+    QWidget* buildLessonPanel(); // main_window_lesson.cpp
+    void connectLesson();
+    void scriptEnded(); // the scenario's duration is reached: the view shows the action, the queue runs on
     void connectPanels();
     // The session has a new source: every panel reads it (the one place where they are rewired).
     void bindPanels();
@@ -140,6 +146,8 @@ private:
     QTextBrowser* m_details;
     LiveDriver* m_driver;
     QLabel* m_lesson;
+    MomentList* m_momentList;
+    QLabel* m_scriptBanner;
     QLabel* m_summary;
     QLabel* m_clock;
     QLabel* m_history;

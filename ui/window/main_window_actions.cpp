@@ -194,6 +194,7 @@ void MainWindow::showKeys()
            "<tr><td><b>A D, drag</b></td><td>pan</td></tr>"
            "<tr><td><b>F</b></td><td>centre the selected lane (again, or nothing selected: the whole run)</td></tr>"
            "<tr><td><b>Backspace, Alt+Left</b></td><td>back to the previous zoom</td></tr>"
+           "<tr><td><b>N, Shift+N</b></td><td>the lesson's next, previous key moment</td></tr>"
            "<tr><td><b>L</b></td><td>follow live</td></tr>"
            "<tr><td><b>Click a lane</b></td><td>its whole history; . and , step through it; Esc clears</td></tr>"
            "<tr><td><b>Click a consumer</b></td><td>(tile or lane) crash it; again to restart</td></tr>"

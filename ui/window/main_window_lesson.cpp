@@ -1,0 +1,123 @@
+// The main window's lesson: its panel (texts, key moments, the fix), starting a lesson and its fix, and what
+// happens when a scenario's script ends (the view fits the moments; the queue keeps running).
+#include "lifeline/sim/lessons.h"
+#include "lifeline/sim/simulation.h"
+#include "timeline/lane_model.h"
+#include "timeline/timeline_view.h"
+#include "window/lesson_picker.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
+#include "window/moment_list.h"
+
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+namespace lifeline::ui {
+
+QWidget* MainWindow::buildLessonPanel()
+{
+    auto* lesson = new QWidget(this);
+    auto* lessonLayout = new QVBoxLayout(lesson);
+    m_lesson->setWordWrap(true);
+    m_lesson->setTextFormat(Qt::RichText);
+    m_lesson->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_lesson->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* lessonScroll = new QScrollArea(lesson);
+    lessonScroll->setWidget(m_lesson);
+    lessonScroll->setWidgetResizable(true);
+    lessonScroll->setFrameShape(QFrame::NoFrame);
+    lessonLayout->addWidget(lessonScroll, 1);
+    m_momentList->setModel(m_model);
+    m_momentList->setMaximumHeight(150);
+    lessonLayout->addWidget(m_momentList);
+    m_fixButton->setToolTip(tr("Run the lesson again with its fix applied, to see the difference (Ctrl+Shift+F)"));
+    m_fixButton->setEnabled(false);
+    lessonLayout->addWidget(m_fixButton);
+    m_summary->setTextFormat(Qt::RichText);
+    lessonLayout->addWidget(m_summary);
+    lesson->setMinimumWidth(220);
+    return lesson;
+}
+
+void MainWindow::connectLesson()
+{
+    connect(m_momentList, &MomentList::momentRequested, m_timeline, &TimelineView::focusMoment);
+    connect(m_timeline, &TimelineView::momentFocused, m_momentList, &MomentList::setFocused);
+    connect(m_driver, &LiveDriver::scriptEnd, this, &MainWindow::scriptEnded);
+    connect(m_driver, &LiveDriver::simulationChanged, m_scriptBanner, &QWidget::hide);
+}
+
+void MainWindow::scriptEnded()
+{
+    // The action, not the idle time after it: a view that follows live fits the moments (or the whole script).
+    if (m_timeline->followingLive() && !m_timeline->fitMoments())
+        m_timeline->fitAll();
+    m_scriptBanner->setText(tr("%1's script has ended; the queue keeps running: send messages, crash consumers, "
+                               "move sliders. Restart replays it from the start.")
+                                .arg(m_lessonId.isEmpty() ? tr("The scenario") : tr("The lesson")));
+    m_scriptBanner->show();
+}
+
+bool MainWindow::openLesson(const QString& idOrNumber)
+{
+    const auto* entry = sim::findLesson(idOrNumber.toStdString());
+    if (!entry)
+        return false;
+    startLesson(entry->scenario);
+    return true;
+}
+
+void MainWindow::startLesson(const sim::Scenario& lesson)
+{
+    if (!lesson.lesson)
+        return;
+    const auto& text = *lesson.lesson;
+    m_lessonId = QString::fromStdString(text.id);
+    m_lessonScenario = std::make_unique<sim::Scenario>(lesson);
+    m_fixApplied = false;
+    m_title = tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title));
+    m_lesson->setText(lessonHtml(m_title, QString::fromStdString(text.idea), QString::fromStdString(text.watch),
+                          QString::fromStdString(text.trap), QString::fromStdString(text.fix))
+        + referenceCardsHtml());
+    setWindowTitle(tr("Lifeline - %1").arg(m_title));
+    m_fixButton->setEnabled(!text.fixPatch.empty());
+    m_fixButton->setText(tr("Apply the &fix"));
+    openScenario(lesson);
+    m_driver->play();
+}
+
+void MainWindow::applyFix(bool on)
+{
+    if (!m_lessonScenario)
+        return;
+    auto fixed
+        = on ? sim::applyFix(*m_lessonScenario) : std::variant<sim::Scenario, sim::ScenarioError>(*m_lessonScenario);
+    if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
+        QMessageBox::warning(this, tr("Apply the fix"), QString::fromStdString(error->text()));
+        return;
+    }
+    m_fixApplied = on;
+    m_fixButton->setText(on ? tr("Back to the lesson as &written") : tr("Apply the &fix"));
+    openScenario(std::get<sim::Scenario>(fixed));
+    say(on ? tr("The fix is applied: the run starts again.") : tr("The lesson as written: the run starts again."));
+    m_driver->play();
+}
+
+void MainWindow::setLesson(const QString& title, const QString& text)
+{
+    m_title = title;
+    m_lessonId.clear();
+    m_lessonScenario.reset();
+    m_fixApplied = false;
+    m_fixButton->setEnabled(false);
+    QString body = text.toHtmlEscaped();
+    body.replace(QStringLiteral("\n\n"), QStringLiteral("</p><p>"));
+    m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), body));
+    setWindowTitle(tr("Lifeline - %1").arg(title));
+}
+
+} // namespace lifeline::ui
