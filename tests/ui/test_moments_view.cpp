@@ -1,0 +1,161 @@
+// A lesson's moments in the window: pins on their rows, callouts where they cover no lane, the lesson panel's
+// list, N / Shift+N; and the end of a script: the view fits the moments, the queue keeps running.
+#include "lifeline/sim/duration.h"
+#include "lifeline/sim/simulation.h"
+#include "test_support.h"
+#include "timeline/lane_model.h"
+#include "timeline/moment_painter.h"
+#include "timeline/timeline_view.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
+#include "window/moment_list.h"
+
+#include <QImage>
+#include <QLabel>
+#include <QPushButton>
+#include <QTest>
+
+using namespace lifeline;
+using lifeline::test::application;
+
+namespace {
+
+size_t countCause(const Engine& engine, Cause cause)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < engine.log().size(); ++i)
+        n += engine.log()[i].cause == cause ? 1 : 0;
+    return n;
+}
+
+TimeMs middleOfView(const ui::TimelineView& view)
+{
+    return (view.visibleFrom() + view.visibleTo()) / 2;
+}
+
+} // namespace
+
+TEST_CASE("window: lesson 8's moments are pinned - listed - reached with N and gone with the fix", "[ui][moments]")
+{
+    application();
+    ui::MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    REQUIRE(window.openLesson(QStringLiteral("8")));
+    window.driver()->pause();
+    window.driver()->advanceBy(4 * 60 * 1000); // to the script's end
+
+    const QListWidget* list = window.momentList();
+    REQUIRE(list->count() == 3);
+    CHECK(list->item(0)->text() == QStringLiteral("1  10s  Visible again after 10 s while worker-1 is still on its 25 s of work"));
+    CHECK(list->item(2)->text() == QStringLiteral("3  1m15s  worker-1 takes it too: processed twice"));
+    CHECK(list->isVisibleTo(&window));
+
+    // The script ended: the view shows the action (the moments), not the idle polling after it.
+    ui::TimelineView* view = window.timeline();
+    CHECK_FALSE(view->followingLive());
+    CHECK(view->visibleFrom() <= 10000 - 5000);
+    CHECK(view->visibleTo() >= 75000 + 5000);
+    CHECK(view->visibleTo() <= 120000);
+
+    // Each moment's pin is drawn on its row in the pin colour (above the digit, inside the circle).
+    const QImage shot = view->grab().toImage();
+    const auto placed = view->painter().placedMoments(view->rect(), view->frame());
+    REQUIRE(placed.size() == 3);
+    CHECK(placed[0].row == placed[1].row); // moments 1 and 2 are on the same lane at the same instant...
+    CHECK(placed[1].pin.x() - placed[0].pin.x() >= 2 * ui::kMomentPinRadius); // ...and their pins stand side by side
+    for (const auto& pin : placed) {
+        INFO("pin " << pin.number);
+        CHECK(shot.pixelColor(int(pin.pin.x()), int(pin.pin.y()) - 6) == view->timelineStyle().mark);
+    }
+
+    // N goes to the first moment: centred on it, its lane selected; N, N, Shift+N walk the list.
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_N);
+    CHECK(view->focusedMoment() == 1);
+    CHECK(std::abs(middleOfView(*view) - 10000) <= 1000);
+    CHECK(view->selected() == window.laneModel()->moments()[0].lane);
+    QTest::keyClick(view, Qt::Key_N);
+    QTest::keyClick(view, Qt::Key_N);
+    CHECK(view->focusedMoment() == 3);
+    CHECK(std::abs(middleOfView(*view) - 75000) <= 1000);
+    QTest::keyClick(view, Qt::Key_N, Qt::ShiftModifier);
+    CHECK(view->focusedMoment() == 2);
+    CHECK(list->currentRow() == 1);
+
+    // A click in the list goes there too.
+    const QRect third = list->visualItemRect(list->item(2));
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, third.center());
+    CHECK(view->focusedMoment() == 3);
+
+    // With the fix the problem is gone, and so are its moments.
+    QTest::mouseClick(window.fixButton(), Qt::LeftButton);
+    window.driver()->pause();
+    window.driver()->advanceBy(4 * 60 * 1000);
+    CHECK(window.laneModel()->moments().empty());
+    CHECK(list->count() == 0);
+    CHECK_FALSE(list->isVisibleTo(&window));
+    CHECK(view->focusedMoment() == 0);
+}
+
+TEST_CASE("window: past the script's end the queue keeps running and the window says so", "[ui][moments]")
+{
+    application();
+    ui::MainWindow window;
+    window.show();
+    auto parsed = sim::parseScenario(std::string(R"({"duration": "10s", "queues": [{"name": "q"}],
+        "producers": [{"name": "p", "queue": "q", "rate": 1}],
+        "consumers": [{"name": "c", "queue": "q", "processing": "500ms"}]})"));
+    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
+    window.openScenario(std::get<sim::Scenario>(parsed));
+    window.driver()->pause();
+    window.driver()->advanceBy(9000);
+    CHECK_FALSE(window.driver()->scriptEnded());
+    CHECK_FALSE(window.scriptBanner()->isVisibleTo(&window));
+    window.driver()->advanceBy(6000);
+    CHECK(window.simulation()->now() == 15000);
+    CHECK(window.driver()->scriptEnded());
+    CHECK(window.scriptBanner()->isVisibleTo(&window));
+    CHECK(window.scriptBanner()->text().startsWith(
+        QStringLiteral("The scenario's script has ended; the queue keeps running: send messages")));
+    // The producer's steady rate goes on: a message a second from 0 s to 15 s.
+    CHECK(countCause(window.simulation()->engine(), Cause::Send) == 16);
+    // Step goes on too.
+    window.driver()->step();
+    CHECK(window.simulation()->now() > 15000);
+    // Restart replays from the start: the banner goes.
+    window.restart();
+    CHECK(window.simulation()->now() == 0);
+    CHECK_FALSE(window.scriptBanner()->isVisibleTo(&window));
+    CHECK_FALSE(window.driver()->scriptEnded());
+}
+
+TEST_CASE("moments: callouts go in the free space below the rows and never cover each other", "[ui][moments]")
+{
+    application();
+    const ui::TimelineStyle style = ui::TimelineStyle::light();
+    QImage image(900, 400, QImage::Format_RGB32);
+    image.fill(style.background);
+    QPainter p(&image);
+    const QRect lanes(0, 26, 900, 374);
+    const int freeTop = 26 + 5 * 18; // five rows
+    std::vector<ui::PlacedMoment> moments;
+    const QRect row(0, 26 + 18, 900, 18); // three moments close together on the second row
+    for (int i = 0; i < 3; ++i) {
+        moments.push_back({ i + 1, ui::momentPinCentre(row, 300 + 10 * i, lanes), 300.0 + 10 * i, row,
+            QStringLiteral("A caption long enough to take a good part of a callout's width") });
+    }
+    ui::spreadPins(moments);
+    CHECK(moments[1].pin.x() - moments[0].pin.x() >= 2 * ui::kMomentPinRadius);
+    const auto boxes = ui::paintMoments(p, lanes, freeTop, moments, 0, true, style);
+    REQUIRE(boxes.size() == 3);
+    for (size_t i = 0; i < boxes.size(); ++i) {
+        CHECK(boxes[i].top() >= freeTop);
+        CHECK(lanes.contains(boxes[i]));
+        for (size_t j = 0; j < i; ++j)
+            CHECK_FALSE(boxes[i].intersects(boxes[j]));
+    }
+    // With no free space, only the focused moment gets a callout when the others would cover it.
+    const auto crowded = ui::paintMoments(p, lanes, lanes.bottom(), moments, 2, false, style);
+    CHECK(crowded.size() == 1);
+}
