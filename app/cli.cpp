@@ -11,6 +11,7 @@
 #include "lifeline/sim/summary.h"
 
 #include <QGuiApplication>
+#include <QStringList>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
@@ -32,6 +33,8 @@ constexpr const char* kRunHelp
       "\n"
       "  --lesson ID            a built-in lesson, by id or number (see `lifeline lessons`)\n"
       "  --fix                  the lesson's fix instead of the lesson as written\n"
+      "  --compare              the lesson as written and with its fix: both summaries (--summary), the figures\n"
+      "                         that differ, and both timelines stacked in one image (--export)\n"
       "  --until DURATION       stop there (90s, 15m, 2h); default: the scenario's duration\n"
       "  --seed N               another random seed (the same seed gives the same run)\n"
       "  --summary              print the run's figures as JSON\n"
@@ -50,6 +53,7 @@ constexpr const char* kRunHelp
       "Examples:\n"
       "  lifeline run --lesson 8 --summary\n"
       "  lifeline run --lesson 8 --save lesson8.lifeline\n"
+      "  lifeline run --lesson 8 --compare --export lesson8-compare.png\n"
       "  lifeline run lesson8.lifeline --csv lesson8.csv --export lesson8.png --window 0s..2m\n";
 
 constexpr const char* kLessonsHelp = "Usage: lifeline lessons [--cards]\n"
@@ -92,6 +96,7 @@ struct RunOptions {
     std::optional<uint64_t> seed;
     bool summary = false;
     bool fix = false;
+    bool compare = false;
     std::string traceFile;
     std::string csvFile;
     std::string imageFile;
@@ -115,8 +120,13 @@ template <class Write> bool writeFile(const std::string& path, const char* what,
     return true;
 }
 
-int writeOutputs(const Engine& engine, const std::vector<std::string>& names, const std::string& title,
-    const RunOptions& options, std::ostream& err);
+struct RunOutput {
+    const Engine& engine;
+    std::vector<std::string> names;
+    std::string title;
+    std::vector<sim::MomentSpec> moments;
+};
+int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& err);
 
 // How each option that takes a value is stored; a refused value returns why (without the command's name).
 using OptionSetter = std::optional<std::string> (*)(RunOptions&, const std::string&);
@@ -215,6 +225,8 @@ Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
             options.summary = true;
         } else if (a == "--fix") {
             options.fix = true;
+        } else if (a == "--compare") {
+            options.compare = true;
         } else if (!a.empty() && a[0] == '-') {
             return failure("unknown option '" + a + "' (see `lifeline run --help`)");
         } else if (options.scenarioFile.empty()) {
@@ -228,6 +240,13 @@ Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
     if (options.scenarioFile.ends_with(".lifeline") && (options.fix || options.until || options.seed))
         return failure("--fix, --until and --seed change a simulation; '" + options.scenarioFile
             + "' is a saved run, re-exported as it was");
+    if (options.compare && options.fix)
+        return failure("--compare already runs the fix next to the lesson as written; leave out --fix");
+    if (options.compare && (!options.traceFile.empty() || !options.csvFile.empty() || !options.saveFile.empty()))
+        return failure("--compare writes --summary and --export; --trace, --csv and --save take one run (drop "
+                       "--compare, with or without --fix)");
+    if (options.compare && options.scenarioFile.ends_with(".lifeline"))
+        return failure("--compare runs a lesson and its fix; '" + options.scenarioFile + "' is a saved run");
     return options;
 }
 
@@ -248,7 +267,7 @@ int reexport(const RunOptions& options, std::ostream& out, std::ostream& err)
     else
         out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.engine->now()) << ": "
             << recorded.engine->log().size() << " events (add --summary for the figures)\n";
-    return writeOutputs(*recorded.engine, recorded.actorNames, recorded.title, options, err);
+    return writeOutputs({ *recorded.engine, recorded.actorNames, recorded.title, {} }, options, err);
 }
 
 // The scenario to simulate: the lesson's or the file's, with the lesson's fix applied when asked.
@@ -281,6 +300,78 @@ Outcome<sim::Scenario> scenarioToRun(const RunOptions& options)
     return std::get<sim::Scenario>(std::move(fixed));
 }
 
+std::string runTitle(const sim::Scenario& scenario)
+{
+    return scenario.lesson ? "Lesson " + std::to_string(scenario.lesson->number) + ": " + scenario.lesson->title
+                           : scenario.name;
+}
+
+// Images are drawn offscreen: no display is needed.
+template <class Draw>
+bool exportImage(const RunOptions& options, const std::string& title, std::ostream& err, Draw&& draw)
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    int argc = 1;
+    char name[] = "lifeline";
+    char* argv[] = { name, nullptr };
+    QGuiApplication application(argc, argv);
+    ui::ImageExportRequest request;
+    request.path = QString::fromStdString(options.imageFile);
+    request.size = QSize(options.width, options.height);
+    request.from = options.windowFrom.value_or(0);
+    request.to = options.windowTo.value_or(-1);
+    request.dark = options.dark;
+    request.title = QString::fromStdString(title);
+    const Outcome<> exported = draw(request);
+    if (!exported)
+        err << "lifeline run: could not export the image: " << exported.message() << '\n';
+    return bool(exported);
+}
+
+// The lesson as written and with its fix, side by side: the figures that differ, both summaries, one image.
+int compare(sim::Scenario asWritten, const RunOptions& options, std::ostream& out, std::ostream& err)
+{
+    if (!asWritten.lesson || asWritten.lesson->fixPatch.empty()) {
+        err << "lifeline run: --compare needs a lesson with a fix (this scenario has none)\n";
+        return kBadInput;
+    }
+    auto fixed = sim::applyFix(asWritten);
+    if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
+        err << "lifeline run: the lesson's fix is broken: " << error->text() << '\n';
+        return kBadInput;
+    }
+    sim::Simulation written(std::move(asWritten), options.seed);
+    sim::Simulation withFix(std::get<sim::Scenario>(std::move(fixed)), options.seed);
+    for (sim::Simulation* s : { &written, &withFix })
+        s->advanceTo(options.until.value_or(s->duration()));
+    const sim::RunSummary a = written.summary(), b = withFix.summary();
+    if (options.summary) {
+        out << sim::comparisonJson(a, b).dump(2) << '\n';
+    } else {
+        out << "ran '" << written.scenario().name << "' as written and with the fix:";
+        const auto changes = sim::compareSummaries(a, b);
+        for (size_t i = 0; i < changes.size(); ++i)
+            out << (i == 0 ? " " : ", ") << changes[i].text();
+        out << (changes.empty() ? " the same figures\n" : "\n");
+    }
+    if (options.imageFile.empty())
+        return 0;
+    const auto& moments = written.scenario().lesson->moments;
+    QStringList claim;
+    for (const auto& change : sim::compareSummaries(a, b))
+        claim << QString::fromStdString(change.text());
+    const bool exported = exportImage(options, runTitle(written.scenario()), err, [&](ui::ImageExportRequest request) {
+        request.subtitle = claim.join(QStringLiteral("  ·  "));
+        return ui::exportComparisonImage(
+            { { &written.engine(), written.actorNames(), moments, QObject::tr("As written") },
+                { &withFix.engine(), withFix.actorNames(), withFix.scenario().lesson->moments,
+                    QObject::tr("With the fix") } },
+            request);
+    });
+    return exported ? 0 : 1;
+}
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     const auto parsed = parseRunOptions(args);
@@ -296,6 +387,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         err << scenario.message() << '\n';
         return kBadInput;
     }
+    if (options.compare)
+        return compare(std::move(scenario).value(), options, out, err);
     sim::Simulation simulation(std::move(scenario).value(), options.seed);
     simulation.advanceTo(options.until.value_or(simulation.duration()));
     if (options.summary)
@@ -304,14 +397,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         out << "ran '" << simulation.scenario().name << "' to " << sim::formatDuration(simulation.now()) << ": "
             << simulation.engine().log().size() << " events (add --summary for the figures)\n";
     const auto& ran = simulation.scenario();
-    const std::string title
-        = ran.lesson ? "Lesson " + std::to_string(ran.lesson->number) + ": " + ran.lesson->title : ran.name;
-    return writeOutputs(simulation.engine(), simulation.actorNames(), title, options, err);
+    return writeOutputs({ simulation.engine(), simulation.actorNames(), runTitle(ran),
+                            ran.lesson ? ran.lesson->moments : std::vector<sim::MomentSpec> {} },
+        options, err);
 }
 
-int writeOutputs(const Engine& engine, const std::vector<std::string>& names, const std::string& title,
-    const RunOptions& options, std::ostream& err)
+int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& err)
 {
+    const Engine& engine = run.engine;
+    const auto& names = run.names;
     bool written = true;
     if (!options.traceFile.empty())
         written &= writeFile(
@@ -320,33 +414,17 @@ int writeOutputs(const Engine& engine, const std::vector<std::string>& names, co
         written
             &= writeFile(options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(engine, names, file); });
     if (!options.saveFile.empty()) {
-        const auto saved = saveRun(engine, names, title, options.saveFile);
+        const auto saved = saveRun(engine, names, run.title, options.saveFile);
         if (!saved) {
             err << "lifeline run: could not save the run: " << saved.message() << '\n';
             written = false;
         }
     }
-    if (!options.imageFile.empty()) {
-        // Images are drawn offscreen: no display is needed.
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-            qputenv("QT_QPA_PLATFORM", "offscreen");
-        int argc = 1;
-        char name[] = "lifeline";
-        char* argv[] = { name, nullptr };
-        QGuiApplication application(argc, argv);
-        ui::ImageExportRequest request;
-        request.path = QString::fromStdString(options.imageFile);
-        request.size = QSize(options.width, options.height);
-        request.from = options.windowFrom.value_or(0);
-        request.to = options.windowTo.value_or(-1);
-        request.dark = options.dark;
-        request.title = QString::fromStdString(title);
-        const auto exported = ui::exportTimelineImage(engine, names, request);
-        if (!exported) {
-            err << "lifeline run: could not export the image: " << exported.message() << '\n';
-            written = false;
-        }
-    }
+    if (!options.imageFile.empty())
+        written &= exportImage(options, run.title, err, [&](ui::ImageExportRequest request) {
+            request.moments = run.moments;
+            return ui::exportTimelineImage(engine, names, request);
+        });
     return written ? 0 : 1;
 }
 

@@ -166,3 +166,34 @@ TEST_CASE("A lesson's moments that do not read are load errors naming the field"
         "moments": [{"when": "expired", "caption": "c", "queue": "q.fifo"}]}})"));
     CHECK(std::holds_alternative<Scenario>(twin));
 }
+
+TEST_CASE("A lesson against its fix: the figures that differ - lessons 8 - 11 and 21")
+{
+    const auto changes = [](const std::string& id) {
+        Simulation written(lessonScenario(id, false));
+        Simulation fixed(lessonScenario(id, true));
+        written.runToEnd();
+        fixed.runToEnd();
+        std::vector<std::string> texts;
+        for (const auto& change : compareSummaries(written.summary(), fixed.summary()))
+            texts.push_back(change.text());
+        return texts;
+    };
+    CHECK(changes("visibility-too-short")
+        == std::vector<std::string> { "duplicate processings 2 \u2192 0", "receives 7 \u2192 5",
+            "empty receives 14 \u2192 17", "key moments 3 \u2192 0" });
+    CHECK(changes("short-vs-long-polling") == std::vector<std::string> { "empty receives 580 \u2192 20" });
+    CHECK(changes("lambda-partial-batch")
+        == std::vector<std::string> { "moved to a DLQ 10 \u2192 1", "receives 30 \u2192 12", "deleted 0 \u2192 9",
+            "key moments 3 \u2192 2" });
+
+    Simulation written(lessonScenario("short-vs-long-polling", false));
+    Simulation fixed(lessonScenario("short-vs-long-polling", true));
+    written.runToEnd();
+    fixed.runToEnd();
+    const auto json = comparisonJson(written.summary(), fixed.summary());
+    CHECK(json["asWritten"]["emptyReceives"] == 580);
+    CHECK(json["fixed"]["emptyReceives"] == 20);
+    CHECK(json["differences"]
+        == nlohmann::json::parse(R"([{"figure": "emptyReceives", "asWritten": 580, "fixed": 20}])"));
+}

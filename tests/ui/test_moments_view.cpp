@@ -6,6 +6,7 @@
 #include "timeline/lane_model.h"
 #include "timeline/moment_painter.h"
 #include "timeline/timeline_view.h"
+#include "window/comparison_window.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
 #include "window/moment_list.h"
@@ -158,4 +159,37 @@ TEST_CASE("moments: callouts go in the free space below the rows and never cover
     // With no free space, only the focused moment gets a callout when the others would cover it.
     const auto crowded = ui::paintMoments(p, lanes, lanes.bottom(), moments, 2, false, style);
     CHECK(crowded.size() == 1);
+}
+
+TEST_CASE("window: compare with the fix stacks both runs with linked zoom and the figures that differ", "[ui][moments]")
+{
+    application();
+    ui::MainWindow window;
+    window.show();
+    CHECK(window.compareWithFix() == nullptr); // no lesson yet
+    REQUIRE(window.openLesson(QStringLiteral("visibility-too-short")));
+    window.driver()->pause();
+    ui::ComparisonWindow* comparison = window.compareWithFix();
+    REQUIRE(comparison != nullptr);
+    CHECK(comparison->windowTitle()
+        == QStringLiteral("Lesson 8: Visibility timeout shorter than processing: the same message is processed twice"
+                          " - as written and with the fix"));
+    CHECK(comparison->claimText()
+        == QStringLiteral("As written → with the fix: duplicate processings 2 → 0 · receives 7 → 5 · empty receives "
+                          "14 → 17 · key moments 3 → 0"));
+    // Each run has its own moments: three as written, none with the fix.
+    CHECK(comparison->asWrittenView()->painter().placedMoments(comparison->asWrittenView()->rect(),
+                                                  comparison->asWrittenView()->frame())
+              .size()
+        == 3);
+    CHECK(comparison->fixedView()->painter().placedMoments(comparison->fixedView()->rect(),
+                                               comparison->fixedView()->frame())
+              .empty());
+    // Zoom one: the other shows the same window.
+    comparison->asWrittenView()->zoomAround(400, 2.0);
+    CHECK(comparison->fixedView()->visibleFrom() == comparison->asWrittenView()->visibleFrom());
+    CHECK(comparison->fixedView()->frame().axis.msPerPixel == comparison->asWrittenView()->frame().axis.msPerPixel);
+    comparison->fixedView()->panPixels(-120);
+    CHECK(comparison->asWrittenView()->visibleFrom() == comparison->fixedView()->visibleFrom());
+    comparison->close();
 }

@@ -11,35 +11,45 @@
 #include <QSaveFile>
 #include <QStringList>
 #include <QSvgGenerator>
+#include <memory>
 
 namespace lifeline::ui {
 
 namespace {
 constexpr int kTitleHeight = 48;
 
-void paintExport(QPainter& p, const QRect& rect, const LaneModel& model, TimelineStyle style,
-    const ImageExportRequest& request, TimeMs to)
+struct ModelPanel {
+    const LaneModel* model;
+    QString heading;
+};
+
+// The title and subtitle; returns the height they take.
+int paintTitle(
+    QPainter& p, const QRect& rect, const TimelineStyle& style, const QString& title, const QString& subtitle)
 {
-    p.fillRect(rect, style.background);
-    QFont title = p.font();
-    title.setPixelSize(18);
-    title.setBold(true);
-    p.setFont(title);
+    QFont font = p.font();
+    font.setPixelSize(18);
+    font.setBold(true);
+    p.setFont(font);
     p.setPen(style.text);
     // A title or subtitle wider than the image ends in an ellipsis rather than being cut mid-word.
     const int textWidth = rect.width() - 20;
     p.drawText(QRect(rect.left() + 10, rect.top() + 4, textWidth, 24), Qt::AlignVCenter | Qt::AlignLeft,
-        QFontMetrics(title, p.device()).elidedText(request.title, Qt::ElideRight, textWidth));
-    QFont body = p.font();
-    body.setPixelSize(11);
-    body.setBold(false);
-    p.setFont(body);
+        QFontMetrics(font, p.device()).elidedText(title, Qt::ElideRight, textWidth));
+    if (subtitle.isEmpty())
+        return 30;
+    font.setPixelSize(11);
+    font.setBold(false);
+    p.setFont(font);
     p.drawText(QRect(rect.left() + 10, rect.top() + 28, textWidth, 16), Qt::AlignVCenter | Qt::AlignLeft,
-        QFontMetrics(body, p.device())
-            .elidedText(request.subtitle.isEmpty() ? queueSettings(*model.engine()) : request.subtitle, Qt::ElideRight,
-                textWidth));
+        QFontMetrics(font, p.device()).elidedText(subtitle, Qt::ElideRight, textWidth));
+    return kTitleHeight;
+}
+
+void paintTimeline(
+    QPainter& p, const QRect& timeline, const LaneModel& model, TimelineStyle style, TimeMs from, TimeMs to)
+{
     // Rows shrink to show every lane when they can (down to 4 px); labels stay only where rows are tall enough.
-    const QRect timeline = rect.adjusted(0, kTitleHeight, 0, 0);
     TimelinePainter probe(model, style);
     const int available = timeline.height() - style.rulerHeight - probe.legendHeight(timeline.width());
     style.rowHeight = std::clamp(available / std::max(1, probe.totalRows()), 4, 18);
@@ -47,9 +57,40 @@ void paintExport(QPainter& p, const QRect& rect, const LaneModel& model, Timelin
     TimelinePainter painter(model, style);
     TimelineFrame frame;
     frame.now = model.engine()->now();
-    frame.axis.fit(request.from, std::max(request.from + 1, to), timeline.width() - style.labelWidth);
+    frame.axis.fit(from, std::max(from + 1, to), timeline.width() - style.labelWidth);
     painter.paint(p, timeline, frame);
 }
+
+void paintExport(QPainter& p, const QRect& rect, const std::vector<ModelPanel>& panels, const TimelineStyle& style,
+    const ImageExportRequest& request, TimeMs to)
+{
+    p.fillRect(rect, style.background);
+    const bool single = panels.size() == 1;
+    const QString subtitle
+        = single && request.subtitle.isEmpty() ? queueSettings(*panels[0].model->engine()) : request.subtitle;
+    const int top = paintTitle(p, rect, style, request.title, subtitle);
+    const QRect area = rect.adjusted(0, top, 0, 0);
+    const int height = area.height() / int(panels.size());
+    for (size_t i = 0; i < panels.size(); ++i) {
+        QRect panel(area.left(), area.top() + int(i) * height, area.width(), height);
+        if (!single) {
+            // Each panel's heading and its own queue settings (they are what the fix changed).
+            QFont font = p.font();
+            font.setPixelSize(14);
+            font.setBold(true);
+            p.setFont(font);
+            p.setPen(style.text);
+            const QString heading
+                = panels[i].heading + QStringLiteral("   ") + queueSettings(*panels[i].model->engine());
+            p.drawText(QRect(panel.left() + 10, panel.top() + 2, panel.width() - 20, 20),
+                Qt::AlignVCenter | Qt::AlignLeft,
+                QFontMetrics(font, p.device()).elidedText(heading, Qt::ElideRight, panel.width() - 20));
+            panel.adjust(0, 24, 0, 0);
+        }
+        paintTimeline(p, panel, *panels[i].model, style, request.from, to);
+    }
+}
+
 } // namespace
 
 QString queueSettings(const Engine& engine)
@@ -73,8 +114,9 @@ QString queueSettings(const Engine& engine)
     return parts.join(QStringLiteral("  ·  "));
 }
 
-Outcome<> exportTimelineImage(
-    const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request)
+namespace {
+
+Outcome<> checkRequest(const ImageExportRequest& request)
 {
     if (request.size.width() < 200 || request.size.height() < 150 || request.size.width() > 16384
         || request.size.height() > 16384)
@@ -85,11 +127,14 @@ Outcome<> exportTimelineImage(
     const QString suffix = QFileInfo(request.path).suffix().toLower();
     if (suffix != QStringLiteral("png") && suffix != QStringLiteral("svg") && suffix != QStringLiteral("pdf"))
         return Failure { QObject::tr("unknown image type '%1': use .png, .svg or .pdf").arg(suffix).toStdString() };
-    LaneModel model;
-    model.setEngine(&engine, actorNames);
+    return {};
+}
+
+Outcome<> writeImage(const std::vector<ModelPanel>& panels, const ImageExportRequest& request, TimeMs to)
+{
     const TimelineStyle style = request.dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
-    const TimeMs to = request.to < 0 ? std::max<TimeMs>(engine.now(), 1000) : request.to;
     const QRect rect(QPoint(0, 0), request.size);
+    const QString suffix = QFileInfo(request.path).suffix().toLower();
 
     // Written through QSaveFile: a failed save leaves any earlier file as it was.
     QSaveFile file(request.path);
@@ -99,7 +144,7 @@ Outcome<> exportTimelineImage(
         QImage image(request.size, QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(1);
         QPainter p(&image);
-        paintExport(p, rect, model, style, request, to);
+        paintExport(p, rect, panels, style, request, to);
         p.end();
         if (!image.save(&file, "PNG"))
             return Failure { QObject::tr("could not encode the PNG").toStdString() };
@@ -110,7 +155,7 @@ Outcome<> exportTimelineImage(
         svg.setViewBox(rect);
         svg.setTitle(request.title);
         QPainter p(&svg);
-        paintExport(p, rect, model, style, request, to);
+        paintExport(p, rect, panels, style, request, to);
         p.end();
     } else {
         QPdfWriter pdf(&file);
@@ -119,12 +164,45 @@ Outcome<> exportTimelineImage(
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setResolution(96);
         QPainter p(&pdf);
-        paintExport(p, rect, model, style, request, to);
+        paintExport(p, rect, panels, style, request, to);
         p.end();
     }
     if (!file.commit())
         return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
     return {};
+}
+
+} // namespace
+
+Outcome<> exportTimelineImage(
+    const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request)
+{
+    if (const auto refused = checkRequest(request); !refused)
+        return refused;
+    LaneModel model;
+    model.setMomentSpecs(request.moments);
+    model.setEngine(&engine, actorNames);
+    const TimeMs to = request.to < 0 ? std::max<TimeMs>(engine.now(), 1000) : request.to;
+    return writeImage({ { &model, QString() } }, request, to);
+}
+
+Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const ImageExportRequest& request)
+{
+    if (const auto refused = checkRequest(request); !refused)
+        return refused;
+    std::vector<std::unique_ptr<LaneModel>> models;
+    std::vector<ModelPanel> shown;
+    TimeMs end = 1000;
+    for (const ExportPanel& panel : panels) {
+        models.push_back(std::make_unique<LaneModel>());
+        models.back()->setMomentSpecs(panel.moments);
+        models.back()->setEngine(panel.engine, panel.actorNames);
+        shown.push_back({ models.back().get(), panel.heading });
+        end = std::max(end, panel.engine->now());
+    }
+    if (shown.empty())
+        return Failure { "nothing to draw" };
+    return writeImage(shown, request, request.to < 0 ? end : request.to);
 }
 
 } // namespace lifeline::ui

@@ -143,6 +143,17 @@ void TimelineView::zoomBack()
     update();
 }
 
+void TimelineView::showWindow(TimeMs start, double msPerPixel)
+{
+    if (m_frame.axis.start == start && m_frame.axis.msPerPixel == msPerPixel)
+        return;
+    setFollowLive(false);
+    m_frame.axis.start = start;
+    m_frame.axis.msPerPixel = msPerPixel;
+    emit viewChanged();
+    update();
+}
+
 void TimelineView::zoomAround(double x, double factor)
 {
     m_state->beginZoom(window());

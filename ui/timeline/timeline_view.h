@@ -28,6 +28,8 @@ public:
     // A new run is shown fitted: not a gesture, and the zoom history starts again.
     void fitRun();
     void zoomAround(double x, double factor);
+    // Shows this time window (a linked view follows another): not a gesture, and not following live.
+    void showWindow(TimeMs start, double msPerPixel);
     // Back to the window before the last zoom gesture (Backspace, Alt+Left, View > Back).
     void zoomBack();
     ViewState* viewState() const { return m_state; }

@@ -34,6 +34,7 @@ class ConsumerTiles;
 class EventLogPanel;
 class LaneModel;
 class LiveDriver;
+class ComparisonWindow;
 class MomentList;
 class OverviewStrip;
 class QueueControls;
@@ -110,6 +111,12 @@ private:
     QWidget* buildLessonPanel(); // main_window_lesson.cpp
     void connectLesson();
     void scriptEnded(); // the scenario's duration is reached: the view shows the action, the queue runs on
+public:
+    // View > Compare with the fix: the lesson as written and fixed, stacked (a window of its own); none without a
+    // lesson that has a fix.
+    ComparisonWindow* compareWithFix();
+
+private:
     void connectPanels();
     // The session has a new source: every panel reads it (the one place where they are rewired).
     void bindPanels();
@@ -148,6 +155,7 @@ private:
     QLabel* m_lesson;
     MomentList* m_momentList;
     QLabel* m_scriptBanner;
+    QAction* m_compareAction = nullptr;
     QLabel* m_summary;
     QLabel* m_clock;
     QLabel* m_history;

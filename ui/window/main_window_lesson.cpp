@@ -4,6 +4,7 @@
 #include "lifeline/sim/simulation.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
+#include "window/comparison_window.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
@@ -51,6 +52,22 @@ void MainWindow::connectLesson()
     connect(m_driver, &LiveDriver::simulationChanged, m_scriptBanner, &QWidget::hide);
 }
 
+ComparisonWindow* MainWindow::compareWithFix()
+{
+    if (!m_lessonScenario || m_lessonScenario->lesson->fixPatch.empty()) {
+        say(tr("Compare with the fix needs a lesson that has a fix: open one from the Lessons menu."));
+        return nullptr;
+    }
+    auto fixed = sim::applyFix(*m_lessonScenario);
+    if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
+        QMessageBox::warning(this, tr("Compare with the fix"), QString::fromStdString(error->text()));
+        return nullptr;
+    }
+    auto* window = new ComparisonWindow(*m_lessonScenario, std::get<sim::Scenario>(fixed), m_dark, this);
+    window->show();
+    return window;
+}
+
 void MainWindow::scriptEnded()
 {
     // The action, not the idle time after it: a view that follows live fits the moments (or the whole script).
@@ -85,6 +102,8 @@ void MainWindow::startLesson(const sim::Scenario& lesson)
         + referenceCardsHtml());
     setWindowTitle(tr("Lifeline - %1").arg(m_title));
     m_fixButton->setEnabled(!text.fixPatch.empty());
+    if (m_compareAction)
+        m_compareAction->setEnabled(!text.fixPatch.empty());
     m_fixButton->setText(tr("Apply the &fix"));
     openScenario(lesson);
     m_driver->play();
@@ -114,6 +133,8 @@ void MainWindow::setLesson(const QString& title, const QString& text)
     m_lessonScenario.reset();
     m_fixApplied = false;
     m_fixButton->setEnabled(false);
+    if (m_compareAction)
+        m_compareAction->setEnabled(false);
     QString body = text.toHtmlEscaped();
     body.replace(QStringLiteral("\n\n"), QStringLiteral("</p><p>"));
     m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), body));

@@ -36,6 +36,46 @@ nlohmann::json RunSummary::toJson() const
     };
 }
 
+std::string FigureChange::text() const
+{
+    return label + " " + std::to_string(asWritten) + " \u2192 " + std::to_string(fixed);
+}
+
+std::vector<FigureChange> compareSummaries(const RunSummary& a, const RunSummary& b)
+{
+    const auto errors = [](const RunSummary& s) {
+        int64_t n = 0;
+        for (const auto& [code, count] : s.errorsByCode)
+            n += count;
+        return n;
+    };
+    const std::vector<FigureChange> figures {
+        { "duplicates", "duplicate processings", a.duplicates, b.duplicates },
+        { "deadLettered", "moved to a DLQ", a.deadLettered, b.deadLettered },
+        { "expired", "expired", a.expired, b.expired },
+        { "errors", "refused requests", errors(a), errors(b) },
+        { "received", "receives", a.received, b.received },
+        { "emptyReceives", "empty receives", a.emptyReceives, b.emptyReceives },
+        { "deleted", "deleted", a.deleted, b.deleted },
+        { "sent", "sent", a.sent, b.sent },
+        { "moments", "key moments", int64_t(a.moments.size()), int64_t(b.moments.size()) },
+    };
+    std::vector<FigureChange> changed;
+    for (const auto& f : figures)
+        if (f.asWritten != f.fixed)
+            changed.push_back(f);
+    return changed;
+}
+
+nlohmann::json comparisonJson(const RunSummary& asWritten, const RunSummary& fixed)
+{
+    nlohmann::json differences = nlohmann::json::array();
+    for (const auto& change : compareSummaries(asWritten, fixed))
+        differences.push_back(
+            { { "figure", change.figure }, { "asWritten", change.asWritten }, { "fixed", change.fixed } });
+    return { { "asWritten", asWritten.toJson() }, { "fixed", fixed.toJson() }, { "differences", differences } };
+}
+
 RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& actorNames)
 {
     RunSummary s;

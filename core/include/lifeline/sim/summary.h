@@ -49,6 +49,18 @@ struct RunSummary {
 
 // The figures of a run from its event log alone (all a recorded run has): consumers are the actors that received
 // a message, in the order they first did; warnings are the log's Warning events.
+// A lesson as written against its fix: the figures that differ, in the summary's order ("duplicates 2 → 0").
+struct FigureChange {
+    std::string figure; // the summary's key: "duplicates", "emptyReceives", "errors"
+    std::string label; // in words: "duplicate processings", "empty receives"
+    int64_t asWritten = 0;
+    int64_t fixed = 0;
+    std::string text() const; // "duplicate processings 2 → 0"
+};
+std::vector<FigureChange> compareSummaries(const RunSummary& asWritten, const RunSummary& fixed);
+// {"asWritten": {...}, "fixed": {...}, "differences": [{"figure", "asWritten", "fixed"}]}
+nlohmann::json comparisonJson(const RunSummary& asWritten, const RunSummary& fixed);
+
 struct Moment;
 // How a summary names a moment's row: the consumer's name (a crash, an empty receive), the lane's label (its
 // MessageId's first 8 characters) or the queue's name.

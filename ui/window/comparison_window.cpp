@@ -1,0 +1,88 @@
+#include "window/comparison_window.h"
+
+#include "timeline/lane_model.h"
+#include "timeline/timeline_view.h"
+
+#include <QLabel>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace lifeline::ui {
+
+ComparisonWindow::ComparisonWindow(
+    const sim::Scenario& asWritten, const sim::Scenario& fixed, bool dark, QWidget* parent)
+    : QWidget(parent, Qt::Window)
+    , m_claim(new QLabel(this))
+{
+    setAttribute(Qt::WA_DeleteOnClose);
+    const QString title = asWritten.lesson
+        ? tr("Lesson %1: %2").arg(asWritten.lesson->number).arg(QString::fromStdString(asWritten.lesson->title))
+        : QString::fromStdString(asWritten.name);
+    setWindowTitle(tr("%1 - as written and with the fix").arg(title));
+    auto* layout = new QVBoxLayout(this);
+    m_claim->setWordWrap(true);
+    m_claim->setTextFormat(Qt::RichText);
+    layout->addWidget(m_claim);
+    const sim::Scenario* scenarios[2] = { &asWritten, &fixed };
+    const QString headings[2] = { tr("As written"), tr("With the fix") };
+    sim::RunSummary summaries[2];
+    TimeMs end = 1000;
+    for (int i = 0; i < 2; ++i) {
+        m_runs[i] = std::make_unique<sim::Simulation>(*scenarios[i]);
+        m_runs[i]->runToEnd();
+        summaries[i] = m_runs[i]->summary();
+        end = std::max(end, m_runs[i]->now());
+        m_models[i] = new LaneModel(this);
+        const auto& lesson = m_runs[i]->scenario().lesson;
+        m_models[i]->setMomentSpecs(lesson ? lesson->moments : std::vector<sim::MomentSpec> {});
+        m_models[i]->setEngine(&m_runs[i]->engine(), m_runs[i]->actorNames());
+        auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(headings[i]), this);
+        layout->addWidget(heading);
+        m_views[i] = new TimelineView(m_models[i], this);
+        m_views[i]->setStyleSheetTheme(dark);
+        m_views[i]->setFollowLive(false);
+        m_views[i]->setNow(m_runs[i]->now());
+        layout->addWidget(m_views[i], 1);
+    }
+    for (int i = 0; i < 2; ++i) {
+        m_views[i]->setRunEnd(end);
+        connect(m_views[i], &TimelineView::viewChanged, this, [this, i] { follow(i); });
+    }
+    m_changes = sim::compareSummaries(summaries[0], summaries[1]);
+    m_claim->setText(claimText());
+    resize(1280, 800);
+    // Fitted once the window has its size: the first view's fit is the second's too.
+    QTimer::singleShot(0, this, [this] { m_views[0]->fitRun(); });
+    m_views[0]->fitRun();
+}
+
+ComparisonWindow::~ComparisonWindow()
+{
+    // The views and models read the runs: they go first.
+    for (int i = 0; i < 2; ++i) {
+        delete m_views[i];
+        delete m_models[i];
+    }
+}
+
+QString ComparisonWindow::claimText() const
+{
+    if (m_changes.empty())
+        return tr("The fix changes none of the run's figures.");
+    QStringList parts;
+    for (const auto& change : m_changes)
+        parts << QString::fromStdString(change.text()).toHtmlEscaped();
+    return tr("As written → with the fix: %1").arg(parts.join(QStringLiteral(" · ")));
+}
+
+void ComparisonWindow::follow(int from)
+{
+    if (m_following)
+        return;
+    m_following = true; // the other view's viewChanged comes back here
+    const TimelineFrame& frame = m_views[from]->frame();
+    m_views[1 - from]->showWindow(frame.axis.start, frame.axis.msPerPixel);
+    m_following = false;
+}
+
+} // namespace lifeline::ui
