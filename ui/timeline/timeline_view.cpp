@@ -315,15 +315,20 @@ bool TimelineView::fitMoments()
     const auto& moments = m_model->moments();
     if (moments.empty())
         return false;
+    const TimeMs first = moments.front().at, last = moments.back().at;
+    const TimeMs margin = std::max<TimeMs>(5000, (last - first) / 8);
+    fitRange(std::max<TimeMs>(0, first - margin), last + margin);
+    return true;
+}
+
+void TimelineView::fitRange(TimeMs from, TimeMs to)
+{
     setFollowLive(false);
     m_state->beginZoom(window());
     m_state->endZoomGesture();
-    const TimeMs first = moments.front().at, last = moments.back().at;
-    const TimeMs margin = std::max<TimeMs>(5000, (last - first) / 8);
-    m_frame.axis.fit(std::max<TimeMs>(0, first - margin), last + margin, timeWidth());
+    m_frame.axis.fit(from, std::max(from + 1, to), timeWidth());
     emit viewChanged();
     update();
-    return true;
 }
 
 void TimelineView::fitKey()

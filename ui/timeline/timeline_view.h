@@ -30,6 +30,8 @@ public:
     void zoomAround(double x, double factor);
     // Shows this time window (a linked view follows another): not a gesture, and not following live.
     void showWindow(TimeMs start, double msPerPixel);
+    // Fits [from, to] to the width: a zoom gesture that Back undoes; not following live.
+    void fitRange(TimeMs from, TimeMs to);
     // Back to the window before the last zoom gesture (Backspace, Alt+Left, View > Back).
     void zoomBack();
     ViewState* viewState() const { return m_state; }

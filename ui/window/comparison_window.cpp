@@ -9,6 +9,18 @@
 
 namespace lifeline::ui {
 
+namespace {
+// When the last message changed state (polling consumers after it change nothing).
+TimeMs lastStateChange(const Engine& engine)
+{
+    const EventLog& log = engine.log();
+    for (size_t i = log.size(); i-- > log.firstRetained();)
+        if (log[i].message != kNoMessage && log[i].from != log[i].to)
+            return log[i].time;
+    return engine.now();
+}
+} // namespace
+
 ComparisonWindow::ComparisonWindow(
     const sim::Scenario& asWritten, const sim::Scenario& fixed, bool dark, QWidget* parent)
     : QWidget(parent, Qt::Window)
@@ -51,9 +63,12 @@ ComparisonWindow::ComparisonWindow(
     m_changes = sim::compareSummaries(summaries[0], summaries[1]);
     m_claim->setText(claimText());
     resize(1280, 800);
-    // Fitted once the window has its size: the first view's fit is the second's too.
-    QTimer::singleShot(0, this, [this] { m_views[0]->fitRun(); });
-    m_views[0]->fitRun();
+    // The action, not the idle polling after it: up to the last state change of either run. Fitted again once the
+    // window has its size; the first view's window is the second's too.
+    const TimeMs action = std::max(lastStateChange(m_runs[0]->engine()), lastStateChange(m_runs[1]->engine()));
+    const TimeMs shown = std::min(end, action + std::max<TimeMs>(5000, action / 10));
+    m_views[0]->fitRange(0, shown);
+    QTimer::singleShot(0, this, [this, shown] { m_views[0]->fitRange(0, shown); });
 }
 
 ComparisonWindow::~ComparisonWindow()
