@@ -424,3 +424,93 @@ TEST_CASE("consumer lanes: a poll that crosses the right edge is drawn to the ed
     CHECK(lesson.at(row, 45000) == lesson.style.polling);
     CHECK(lesson.at(row, 49800) == lesson.style.polling);
 }
+
+TEST_CASE("timeline: a message in flight shows its visibility deadline and a heartbeat moves it", "[ui][timeline]")
+{
+    test::application();
+    const auto* lesson = sim::findLesson("heartbeat");
+    REQUIRE(lesson != nullptr);
+    auto fixed = sim::applyFix(lesson->scenario);
+    REQUIRE(std::holds_alternative<sim::Scenario>(fixed));
+    sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
+    const TimelineStyle style = TimelineStyle::light();
+    const QColor ink = style.stateColor[size_t(MessageState::InFlight)];
+    // Painted at `now`, the pixel near the top of the first lane at time t (the bracket spans the lane's height; the
+    // dotted line to it runs along the middle).
+    const auto bracketAt = [&](TimeMs now, TimeMs t) {
+        simulation.advanceTo(now);
+        LaneModel model;
+        model.setEngine(&simulation.engine(), simulation.actorNames());
+        TimelinePainter painter(model, style);
+        TimelineFrame frame;
+        frame.now = simulation.now();
+        frame.axis.fit(0, 30000, 1200 - style.labelWidth);
+        QImage image(1200, 300, QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&image);
+        painter.paint(p, image.rect(), frame);
+        TimeAxis axis = frame.axis;
+        axis.left = style.labelWidth;
+        const int y = painter.rowTop(image.rect(), frame, 1) + 4;
+        return image.pixelColor(int(std::lround(axis.toX(t))), y);
+    };
+    // Received at 0 s with a 10 s timeout: at 4 s the bracket stands at 10 s.
+    CHECK(bracketAt(4000, 10000) == ink);
+    CHECK(bracketAt(4000, 15000) != ink);
+    // The heartbeat at 5 s sets 10 s from then: at 6 s the bracket has moved to 15 s.
+    CHECK(bracketAt(6000, 15000) == ink);
+    CHECK(bracketAt(6000, 10000) != ink);
+    // The hover says the time left.
+    LaneModel model;
+    model.setEngine(&simulation.engine(), simulation.actorNames());
+    const TimelinePainter painter(model, style);
+    TimelineFrame frame;
+    frame.now = simulation.now();
+    frame.axis.fit(0, 30000, 1200 - style.labelWidth);
+    TimeAxis axis = frame.axis;
+    axis.left = style.labelWidth;
+    const QRect rect(0, 0, 1200, 300);
+    const auto hit = painter.hit(rect, frame, QPoint(int(axis.toX(3000)), painter.rowTop(rect, frame, 1) + 9));
+    REQUIRE(hit);
+    CHECK(hit->text.endsWith(QStringLiteral("visible again in 9s (at 15s) unless deleted or extended")));
+}
+
+TEST_CASE("timeline: marks stand on their own plate - never under a label - at least 12 px", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation->engine(), simulation->actorNames());
+    const TimelineStyle style = TimelineStyle::darkTheme(); // labels on in-flight bars are white, plates dark
+    const TimelinePainter painter(model, style);
+    TimelineFrame frame;
+    frame.now = simulation->now();
+    frame.axis.fit(0, 90000, 1400 - style.labelWidth);
+    QImage image(1400, 400, QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&image);
+    painter.paint(p, image.rect(), frame);
+    p.end();
+    TimeAxis axis = frame.axis;
+    axis.left = style.labelWidth;
+    // The first lane: worker-2 starts it again at 10 s (2x), where "in flight #2" begins.
+    const int x = int(std::lround(axis.toX(10000)));
+    const int top = painter.rowTop(image.rect(), frame, 1);
+    int markLeft = 10000, markRight = -1, white = 0;
+    for (int px = x - 8; px <= x + 8; ++px)
+        for (int py = top + 1; py < top + style.rowHeight - 1; ++py) {
+            const QColor c = image.pixelColor(px, py);
+            if (c == style.duplicate) {
+                markLeft = std::min(markLeft, px);
+                markRight = std::max(markRight, px);
+            }
+            white += c.lightness() > 200 ? 1 : 0;
+        }
+    CHECK(markRight - markLeft + 1 >= 10); // "2×" at 13 px is about 14 px wide
+    CHECK(white == 0); // no label text under the mark: the label starts after it
+    // The label is there, right after the plate: light text pixels within 60 px after it.
+    int labelPixels = 0;
+    for (int px = x + 9; px < x + 70; ++px)
+        for (int py = top + 3; py < top + style.rowHeight - 3; ++py)
+            labelPixels += image.pixelColor(px, py).lightness() > 200 ? 1 : 0;
+    CHECK(labelPixels > 20);
+}

@@ -9,6 +9,8 @@
 namespace lifeline::ui {
 
 namespace {
+constexpr double kMarkHalfWidth = 8; // a mark is a 16 px plate, its glyph 13 px tall
+
 // Draws segments of one row, folding runs of sub-3-pixel pieces into one block that says how many it holds.
 class SegmentWriter {
 public:
@@ -29,6 +31,9 @@ public:
         for (const auto& [x, state] : m_instants)
             m_p.fillRect(QRectF(x - 1, m_top + 2, 2, m_height - 4), m_s.fill(state));
     }
+
+    // Where the row's marks are (sorted): labels keep clear of them.
+    void setMarks(std::vector<double> xs) { m_marks = std::move(xs); }
 
     void add(double x0, double x1, MessageState state, const QString& label, const QString& shortLabel = {})
     {
@@ -61,16 +66,25 @@ public:
         const double room = box.width() - 6;
         if (m_height < 10 || room < 12)
             return;
-        // The whole label where it fits, else its short form ("in flight #2" becomes "#2"), never a cut one.
+        // The whole label where it fits, else its short form ("in flight #2" becomes "#2"), never a cut one; and
+        // never under a mark: it starts after any mark in its way.
         if (!m_metrics)
             m_metrics.emplace(m_p.font()); // once a row, and only for a row with a segment wide enough for words
-        const QString text = m_metrics->horizontalAdvance(label) <= room ? label
-            : m_metrics->horizontalAdvance(shortLabel) <= room           ? shortLabel
-                                                                         : QString();
-        if (!text.isEmpty()) {
+        for (const QString& text : { label, shortLabel }) {
+            if (text.isEmpty())
+                continue;
+            const double width = m_metrics->horizontalAdvance(text);
+            double start = box.left() + 4;
+            for (const double mark : m_marks)
+                if (mark + kMarkHalfWidth + 2 > start && mark - kMarkHalfWidth - 2 < start + width)
+                    start = mark + kMarkHalfWidth + 3;
+            if (start + width > box.right() - 2)
+                continue;
             m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
                                                                                         : QColor(0xFF, 0xFF, 0xFF));
-            m_p.drawText(box.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+            m_p.drawText(QRectF(start, box.top(), box.right() - 2 - start, box.height()),
+                Qt::AlignVCenter | Qt::AlignLeft, text);
+            return;
         }
     }
 
@@ -101,6 +115,7 @@ private:
     int m_mergedCount = 0;
     MessageState m_mergedState = MessageState::None;
     std::vector<std::pair<double, MessageState>> m_instants;
+    std::vector<double> m_marks;
     std::optional<QFontMetricsF> m_metrics;
 };
 
@@ -123,6 +138,85 @@ QString stateLabel(MessageState state, uint32_t receiveCount)
         return {};
     }
 }
+struct LaneMark {
+    double x;
+    QColor color;
+    QString glyph;
+};
+
+// The lane's marks in view (✕ crash, 2× duplicate, ➜ DLQ, ◆ extended, ⊘ received by nobody), 4 px apart at least.
+std::vector<LaneMark> laneMarks(const EventLog& log, const LaneIndex& index, const LaneChain& chain,
+    const TimeAxis& axis, double left, double right, const TimelineStyle& style)
+{
+    std::vector<LaneMark> marks;
+    for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+        const Event& e = log[ev];
+        const double x = axis.toX(e.time);
+        if (x > right)
+            break;
+        if (x < left || (!marks.empty() && x - marks.back().x < 4))
+            continue;
+        if (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight)
+            marks.push_back({ x, style.mark, QStringLiteral("◆") });
+        else if (e.cause == Cause::ConsumerCrashed)
+            marks.push_back({ x, style.crash, QStringLiteral("✕") });
+        else if (e.cause == Cause::ProcessingStarted && e.duplicate())
+            marks.push_back({ x, style.duplicate, QStringLiteral("2×") });
+        else if (e.cause == Cause::MoveToDlq)
+            marks.push_back({ x, style.stateColor[size_t(MessageState::DeadLettered)], QStringLiteral("➜") });
+        else if (e.cause == Cause::ReceivedByNobody) // received by a crashed consumer: back after the timeout
+            marks.push_back({ x, style.crash, QStringLiteral("⊘") });
+    }
+    return marks;
+}
+
+// A message in flight now: where its visibility timeout ends, a bracket "]" with a dotted line from now to it, so
+// the time left is seen (and a heartbeat that extends the timeout moves the bracket).
+void paintDeadline(QPainter& p, const QRect& row, const TimeAxis& axis, TimeMs now, TimeMs dueAt, double right,
+    const TimelineStyle& style)
+{
+    const double x0 = std::max(axis.left, axis.toX(now)), x1 = axis.toX(dueAt);
+    if (dueAt <= now || x1 < axis.left || x0 > right)
+        return;
+    const QColor ink = style.stateColor[size_t(MessageState::InFlight)];
+    const double middle = row.top() + row.height() / 2.0;
+    p.setPen(QPen(ink, 1, Qt::DotLine));
+    p.drawLine(QPointF(x0, middle), QPointF(std::min(x1, right), middle));
+    if (x1 > right)
+        return;
+    p.setPen(QPen(ink, 2));
+    const double top = row.top() + 2, bottom = row.bottom() - 1;
+    p.drawLine(QPointF(x1, top), QPointF(x1, bottom));
+    p.drawLine(QPointF(x1 - 4, top), QPointF(x1, top));
+    p.drawLine(QPointF(x1 - 4, bottom), QPointF(x1, bottom));
+}
+
+// Each mark on a small plate of the background colour so it reads over any bar; at least 12 px.
+void paintMarks(QPainter& p, const QRect& row, const std::vector<LaneMark>& marks, const TimelineStyle& style)
+{
+    if (marks.empty())
+        return;
+    if (row.height() < 10) { // too short for a glyph: a coloured tick
+        for (const LaneMark& m : marks)
+            p.fillRect(QRectF(m.x - 1, row.top(), 2, row.height()), m.color);
+        return;
+    }
+    QFont font = p.font();
+    const QFont rowFont = font;
+    font.setPixelSize(std::min(13, row.height() - 3));
+    font.setBold(true);
+    p.setFont(font);
+    for (const LaneMark& m : marks) {
+        const QRectF plate(m.x - kMarkHalfWidth, row.top() + 1, 2 * kMarkHalfWidth, row.height() - 2);
+        QColor back = style.background;
+        back.setAlpha(225);
+        p.fillRect(plate, back);
+        p.setPen(m.color);
+        p.drawText(plate, Qt::AlignCenter, m.glyph);
+    }
+    p.setFont(rowFont);
+}
+
 } // namespace
 
 QString shortMessageId(const MessageRecord& record)
@@ -149,24 +243,11 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     MessageState state = MessageState::None;
     TimeMs since = 0;
     uint32_t receives = 0;
-    double lastMarkX = -1e9;
-    const auto mark = [&](double x, const QColor& color, const QString& glyph) {
-        if (x < left || x > right || x - lastMarkX < 4)
-            return;
-        lastMarkX = x;
-        if (row.height() < 10) { // too short for a glyph: a coloured tick
-            p.fillRect(QRectF(x - 1, row.top(), 2, row.height()), color);
-            return;
-        }
-        p.setPen(color);
-        p.drawText(QRectF(x - 6, row.top() - 1, 12, row.height()), Qt::AlignCenter, glyph);
-    };
-    struct PendingMark {
-        double x;
-        QColor color;
-        QString glyph;
-    };
-    std::vector<PendingMark> marks;
+    const std::vector<LaneMark> marks = laneMarks(log, index, chain, axis, left, right, style);
+    std::vector<double> markXs;
+    for (const LaneMark& m : marks)
+        markXs.push_back(m.x);
+    writer.setMarks(markXs);
     for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         const Event& e = log[ev];
         if (e.time > viewEnd && state != MessageState::None && !isLive(state))
@@ -186,24 +267,14 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
                     p.fillRect(QRectF(x, row.top() + 3, 4, row.height() - 6), style.fill(state));
             }
         }
-        const double x = axis.toX(e.time);
-        if (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight)
-            marks.push_back({ x, style.mark, QStringLiteral("◆") });
-        else if (e.cause == Cause::ConsumerCrashed)
-            marks.push_back({ x, style.crash, QStringLiteral("✕") });
-        else if (e.cause == Cause::ProcessingStarted && e.duplicate())
-            marks.push_back({ x, style.duplicate, QStringLiteral("2×") });
-        else if (e.cause == Cause::MoveToDlq)
-            marks.push_back({ x, style.stateColor[size_t(MessageState::DeadLettered)], QStringLiteral("➜") });
-        else if (e.cause == Cause::ReceivedByNobody) // received by a crashed consumer: back after the timeout
-            marks.push_back({ x, style.crash, QStringLiteral("⊘") });
     }
     if (isLive(state))
         writer.add(axis.toX(since), axis.toX(std::max(since, frame.now)), state, stateLabel(state, receives),
             shortStateLabel(state, receives));
     writer.flush();
-    for (const auto& m : marks)
-        mark(m.x, m.color, m.glyph);
+    if (state == MessageState::InFlight && frame.now == engine.now())
+        paintDeadline(p, row, axis, frame.now, engine.message(lane).dueAt, right, style);
+    paintMarks(p, row, marks, style);
 }
 
 void paintQueueRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,

@@ -115,6 +115,11 @@ std::optional<TimelineHit> hitMessageRow(
     out.text = QObject::tr("%1\n%2 from %3 to %4 (%5)\ncause: %6")
                    .arg(QString::fromStdString(record.messageId()), QString::fromLatin1(toString(state)),
                        duration(since), duration(until), duration(until - since), why);
+    // In flight now: the time left before it is visible again (the bracket at the end of the dotted line).
+    if (state == MessageState::InFlight && record.state == MessageState::InFlight && until == engine.now()
+        && record.dueAt > until)
+        out.text += QObject::tr("\nvisible again in %1 (at %2) unless deleted or extended")
+                        .arg(duration(record.dueAt - until), duration(record.dueAt));
     return out;
 }
 
