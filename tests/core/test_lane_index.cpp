@@ -129,3 +129,30 @@ TEST_CASE("events: a processing start written before the function timeout was lo
     CHECK(e.duplicate());
     CHECK(e.functionTimeout() == 900'000);
 }
+
+TEST_CASE("lane index: the maxReceiveCount in force when a lane was received - a DLQ turned on later changes none",
+    "[timeline][lanes]")
+{
+    auto parsed = sim::parseScenario(std::string(R"({"queues": [{"name": "orders"}, {"name": "orders-dlq"}],
+        "producers": [{"name": "p", "queue": "orders", "messages": [{"at": "0s", "body": "a"}]}],
+        "consumers": [{"name": "c", "queue": "orders", "processing": "1s"}]})"));
+    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
+    sim::Simulation simulation(std::get<sim::Scenario>(std::move(parsed)));
+    simulation.advanceTo(30000);
+    LaneIndex index;
+    index.sync(simulation.engine());
+    CHECK_FALSE(index.maxReceiveCountAt(0, 1000).has_value()); // no change logged: the current policy holds
+    const std::string arn = simulation.engine().getQueueArn("orders-dlq").value();
+    REQUIRE(simulation
+                .setQueueAttributes("orders",
+                    { { "RedrivePolicy", R"({"deadLetterTargetArn":")" + arn + R"(","maxReceiveCount":"5"})" } })
+                .ok());
+    simulation.advanceTo(40000);
+    REQUIRE(simulation.setQueueAttributes("orders", { { "RedrivePolicy", "" } }).ok());
+    index.sync(simulation.engine());
+    CHECK(index.maxReceiveCountAt(0, 1000) == 0u); // received at 0 s, before the DLQ
+    CHECK(index.maxReceiveCountAt(0, 30000) == 5u);
+    CHECK(index.maxReceiveCountAt(0, 35000) == 5u);
+    CHECK(index.maxReceiveCountAt(0, 40000) == 0u); // removed again
+    CHECK_FALSE(index.maxReceiveCountAt(1, 35000).has_value()); // the DLQ itself never had a policy
+}

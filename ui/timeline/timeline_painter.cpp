@@ -68,11 +68,15 @@ QString TimelinePainter::rowLabel(const RowRef& row) const
     case LaneModel::MessageRow: {
         const MessageRecord& record = engine.message(row.id);
         QString label = shortMessageId(record);
-        // The receive count, against maxReceiveCount when the queue has a DLQ.
+        // The receive count, against the maxReceiveCount in force at the lane's last receive (a DLQ turned on later
+        // does not relabel what was received before it), or now for a lane not received yet.
         const QueueAttributes* attributes = engine.queueAttributes(record.queue);
-        if (attributes && attributes->redrivePolicy)
-            label
-                += QStringLiteral("  ×%1/%2").arg(record.receiveCount).arg(attributes->redrivePolicy->maxReceiveCount);
+        const uint32_t current
+            = attributes && attributes->redrivePolicy ? uint32_t(attributes->redrivePolicy->maxReceiveCount) : 0;
+        const TimeMs asOf = record.receiveCount > 0 ? record.receivedAt : engine.now();
+        const uint32_t maxReceiveCount = m_model.lanes().maxReceiveCountAt(record.queue, asOf).value_or(current);
+        if (maxReceiveCount > 0)
+            label += QStringLiteral("  ×%1/%2").arg(record.receiveCount).arg(maxReceiveCount);
         else if (record.receiveCount > 0)
             label += QStringLiteral("  ×%1").arg(record.receiveCount);
         return label;
@@ -224,8 +228,8 @@ std::vector<PlacedMoment> TimelinePainter::placedMoments(const QRect& rect, cons
         const QRect box(rect.left(), rowTop(rect, frame, row), rect.width(), m_style.rowHeight);
         if (box.bottom() < lanes.top() || box.top() > lanes.bottom())
             continue;
-        placed.push_back({ int(i) + 1, momentPinCentre(box, x, lanes), x, box,
-            QString::fromStdString(moments[i].caption) });
+        placed.push_back(
+            { int(i) + 1, momentPinCentre(box, x, lanes), x, box, QString::fromStdString(moments[i].caption) });
     }
     spreadPins(placed);
     return placed;

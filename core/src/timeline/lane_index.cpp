@@ -60,6 +60,8 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
                 result.changedLanes.push_back(e.message);
         }
         indexQueueMark(e, index);
+        if (e.cause == Cause::AttributesChanged && e.queue != kNoQueue)
+            indexRedriveChange(e, log.text(e.textIndex()));
         if (e.actor >= kFirstActor && isActorWork(e.cause))
             indexActorStep(e);
         ++result.newEvents;
@@ -83,6 +85,37 @@ void LaneIndex::indexQueueMark(const Event& e, uint32_t index)
             m_notes.resize(e.queue + 1);
         m_notes[e.queue].push_back(index);
     }
+}
+
+void LaneIndex::indexRedriveChange(const Event& e, const std::string& text)
+{
+    // The text lists the attributes set: "VisibilityTimeout=10, RedrivePolicy={...,"maxReceiveCount":3}".
+    const size_t at = text.find("RedrivePolicy=");
+    if (at == std::string::npos)
+        return;
+    uint32_t maxReceiveCount = 0; // an empty policy removes the DLQ
+    const size_t end = text.find('}', at); // the policy's JSON ends there
+    const size_t key = text.find("maxReceiveCount", at);
+    if (key != std::string::npos && end != std::string::npos && key < end) {
+        size_t digit = key + 15;
+        while (digit < text.size() && (text[digit] == '"' || text[digit] == ':' || text[digit] == ' '))
+            ++digit;
+        while (digit < text.size() && text[digit] >= '0' && text[digit] <= '9' && maxReceiveCount < 100000)
+            maxReceiveCount = maxReceiveCount * 10 + uint32_t(text[digit++] - '0');
+    }
+    if (e.queue >= m_redrive.size())
+        m_redrive.resize(e.queue + 1);
+    m_redrive[e.queue].emplace_back(e.time, maxReceiveCount);
+}
+
+std::optional<uint32_t> LaneIndex::maxReceiveCountAt(QueueIndex queue, TimeMs time) const
+{
+    if (queue >= m_redrive.size() || m_redrive[queue].empty())
+        return std::nullopt;
+    const auto& changes = m_redrive[queue];
+    const auto after = std::upper_bound(changes.begin(), changes.end(), time,
+        [](TimeMs t, const std::pair<TimeMs, uint32_t>& change) { return t < change.first; });
+    return after == changes.begin() ? 0u : std::prev(after)->second;
 }
 
 void LaneIndex::indexActorStep(const Event& e)

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -104,12 +105,17 @@ public:
         return queue < m_notes.size() ? m_notes[queue] : none;
     }
 
+    // The queue's maxReceiveCount in force at `time` (0: no DLQ then), from the RedrivePolicy changes the log shows;
+    // none when the log shows no change (the queue's current policy is the one there has been).
+    std::optional<uint32_t> maxReceiveCountAt(QueueIndex queue, TimeMs time) const;
+
     size_t eventsRead() const { return m_read; }
     size_t bytesUsed() const;
 
 private:
     void indexQueueMark(const Event& e, uint32_t index); // refusals, operator actions, warnings
     void indexActorStep(const Event& e); // polls, processing, crashes; Lambda function timeouts
+    void indexRedriveChange(const Event& e, const std::string& text);
     // The position of a lane event among all lane events: a bit per log event plus a count per 64 of them.
     size_t rank(uint32_t event) const
     {
@@ -132,6 +138,7 @@ private:
     std::vector<std::unique_ptr<ChunkedVector<ActorStep, 12>>> m_actorSteps; // chunked: no growth slack
     std::vector<std::vector<uint32_t>> m_refusals;
     std::vector<std::vector<uint32_t>> m_notes;
+    std::vector<std::vector<std::pair<TimeMs, uint32_t>>> m_redrive; // per queue: (when, maxReceiveCount) changes
     std::vector<TimeMs> m_openPoll;
     std::vector<TimeMs> m_functionTimeout; // per actor
     uint32_t m_statesSeen = 0; // bit per MessageState
