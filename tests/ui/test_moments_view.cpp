@@ -11,6 +11,7 @@
 #include "window/main_window.h"
 #include "window/moment_list.h"
 
+#include <QDockWidget>
 #include <QImage>
 #include <QLabel>
 #include <QPushButton>
@@ -48,7 +49,8 @@ TEST_CASE("window: lesson 8's moments are pinned - listed - reached with N and g
 
     const QListWidget* list = window.momentList();
     REQUIRE(list->count() == 3);
-    CHECK(list->item(0)->text() == QStringLiteral("1  10s  Visible again after 10 s while worker-1 is still on its 25 s of work"));
+    CHECK(list->item(0)->text()
+        == QStringLiteral("1  10s  Visible again after 10 s while worker-1 is still on its 25 s of work"));
     CHECK(list->item(2)->text() == QStringLiteral("3  1m15s  worker-1 takes it too: processed twice"));
     CHECK(list->isVisibleTo(&window));
 
@@ -178,12 +180,14 @@ TEST_CASE("window: compare with the fix stacks both runs with linked zoom and th
         == QStringLiteral("As written → with the fix: duplicate processings 2 → 0 · receives 7 → 5 · empty receives "
                           "14 → 17 · key moments 3 → 0"));
     // Each run has its own moments: three as written, none with the fix.
-    CHECK(comparison->asWrittenView()->painter().placedMoments(comparison->asWrittenView()->rect(),
-                                                  comparison->asWrittenView()->frame())
+    CHECK(comparison->asWrittenView()
+              ->painter()
+              .placedMoments(comparison->asWrittenView()->rect(), comparison->asWrittenView()->frame())
               .size()
         == 3);
-    CHECK(comparison->fixedView()->painter().placedMoments(comparison->fixedView()->rect(),
-                                               comparison->fixedView()->frame())
+    CHECK(comparison->fixedView()
+              ->painter()
+              .placedMoments(comparison->fixedView()->rect(), comparison->fixedView()->frame())
               .empty());
     // Zoom one: the other shows the same window.
     comparison->asWrittenView()->zoomAround(400, 2.0);
@@ -192,4 +196,28 @@ TEST_CASE("window: compare with the fix stacks both runs with linked zoom and th
     comparison->fixedView()->panPixels(-120);
     CHECK(comparison->asWrittenView()->visibleFrom() == comparison->fixedView()->visibleFrom());
     comparison->close();
+}
+
+TEST_CASE("window: a 1024x700 screen gets tabbed docks - a wide one the lesson's column", "[ui][layout]")
+{
+    application();
+    const auto dockOf = [](const ui::MainWindow& window, const char* name) {
+        return window.findChild<QDockWidget*>(QLatin1String(name));
+    };
+    {
+        ui::MainWindow small;
+        CHECK(small.minimumSizeHint().width() < 1000);
+        small.resize(1000, 660);
+        small.show();
+        QCoreApplication::processEvents(); // the first show arranges the docks once laid out
+        CHECK(small.tabifiedDockWidgets(dockOf(small, "queueDock")).contains(dockOf(small, "consumersDock")));
+        CHECK(small.tabifiedDockWidgets(dockOf(small, "lessonDock")).contains(dockOf(small, "messageDock")));
+    }
+    ui::MainWindow wide;
+    wide.resize(1440, 900);
+    wide.show();
+    QCoreApplication::processEvents();
+    CHECK(wide.tabifiedDockWidgets(dockOf(wide, "lessonDock")).isEmpty());
+    CHECK(wide.corner(Qt::BottomRightCorner) == Qt::RightDockWidgetArea);
+    CHECK(dockOf(wide, "lessonDock")->height() > dockOf(wide, "messageDock")->height());
 }

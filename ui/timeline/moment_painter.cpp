@@ -31,8 +31,8 @@ void paintPin(QPainter& p, const PlacedMoment& m, double instantX, bool focused,
 QSize calloutSize(const PlacedMoment& m, const QFontMetrics& metrics)
 {
     const QString text = QStringLiteral("%1  %2").arg(m.number).arg(m.caption);
-    const QRect bounds = metrics.boundingRect(QRect(0, 0, kCalloutWidth - 2 * kCalloutPadding, 1000),
-        Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
+    const QRect bounds = metrics.boundingRect(
+        QRect(0, 0, kCalloutWidth - 2 * kCalloutPadding, 1000), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
     return { std::min(kCalloutWidth, bounds.width() + 2 * kCalloutPadding + 2), bounds.height() + 2 * kCalloutPadding };
 }
 
@@ -49,9 +49,10 @@ bool clashes(const QRect& box, const std::vector<QRect>& drawn)
 }
 
 // Where the callout goes: in the free space below the rows, the first place there that clashes with no callout
-// drawn; else beside the pinned row (below it, or above it near the bottom). Empty when there is no room.
+// drawn; else, for the focused moment only (it would cover lanes), beside the pinned row (below it, or above it
+// near the bottom). Empty when there is no room.
 QRect calloutBox(const PlacedMoment& m, const QRect& lanes, int freeTop, const QSize& size,
-    const std::vector<QRect>& drawn)
+    const std::vector<QRect>& drawn, bool focused)
 {
     const int left = leftFor(m, size.width(), lanes);
     for (int top = freeTop + 6; top + size.height() <= lanes.bottom() - 2; top += 8) {
@@ -59,6 +60,8 @@ QRect calloutBox(const PlacedMoment& m, const QRect& lanes, int freeTop, const Q
         if (!clashes(box, drawn))
             return box;
     }
+    if (!focused)
+        return {};
     int top = m.row.bottom() + 4;
     if (top + size.height() > lanes.bottom())
         top = std::max(lanes.top(), m.row.top() - 2 * kMomentPinRadius - 4 - size.height());
@@ -73,8 +76,9 @@ void paintCallout(QPainter& p, const PlacedMoment& m, const QRect& box, const Ti
     QColor leader = style.mark;
     leader.setAlpha(150);
     p.setPen(QPen(leader, 1, Qt::DashLine));
-    p.drawLine(m.pin, QPointF(std::clamp(m.pin.x(), double(box.left()), double(box.right())),
-                          m.pin.y() < box.top() ? box.top() : box.bottom()));
+    p.drawLine(m.pin,
+        QPointF(std::clamp(m.pin.x(), double(box.left()), double(box.right())),
+            m.pin.y() < box.top() ? box.top() : box.bottom()));
     p.setPen(QPen(style.mark, 1));
     p.setBrush(fill);
     p.drawRoundedRect(QRectF(box).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
@@ -124,7 +128,7 @@ std::vector<QRect> paintMoments(QPainter& p, const QRect& lanes, int freeTop, co
         else if (allCallouts)
             order.push_back(&m);
     for (const PlacedMoment* m : order) {
-        const QRect box = calloutBox(*m, lanes, freeTop, calloutSize(*m, metrics), drawn);
+        const QRect box = calloutBox(*m, lanes, freeTop, calloutSize(*m, metrics), drawn, m->number == focused);
         if (box.isNull())
             continue;
         paintCallout(p, *m, box, style);

@@ -1,7 +1,8 @@
 // A lesson's moments on the timeline: a numbered pin on the moment's row at its instant, and a callout box with the
 // caption. Callouts go where they cover no lane: in the free space below the last row when there is some, stacked
-// there in time order with a leader line up to their pin; else beside the pinned row. The focused one is placed
-// first; one that would cover another is left out (its pin stays, its caption shows on hover). Pins at one instant
+// there in time order with a leader line up to their pin. The focused one is placed first, and beside its pinned row
+// when there is no free space; any other that finds no room is left out (its pin stays, its caption shows on hover
+// and in the lesson panel's list). Pins at one instant
 // on one row stand side by side, their stems meeting at the instant.
 #pragma once
 

@@ -17,7 +17,7 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     layout->addWidget(m_activity, 2);
     m_depth->setTitle(tr("Queue depth (peak per bucket)"));
     m_activity->setTitle(tr("Empty receives and duplicates (per bucket)"));
-    setMinimumHeight(160);
+    setMinimumHeight(150); // its axes still read; a 1024x700 screen keeps the timeline readable above it
 }
 
 void ChartsPanel::setSource(const Engine* engine, const DepthSeries* series)

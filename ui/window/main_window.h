@@ -105,9 +105,11 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildDocks();
+    void arrangeDocks(); // the first show: docks sized (or tabbed, on a small screen) for the window's size
     QWidget* buildLessonPanel(); // main_window_lesson.cpp
     void connectLesson();
     void scriptEnded(); // the scenario's duration is reached: the view shows the action, the queue runs on
@@ -156,6 +158,7 @@ private:
     MomentList* m_momentList;
     QLabel* m_scriptBanner;
     QAction* m_compareAction = nullptr;
+    bool m_docksArranged = false;
     QLabel* m_summary;
     QLabel* m_clock;
     QLabel* m_history;

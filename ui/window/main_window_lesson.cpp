@@ -33,12 +33,12 @@ QWidget* MainWindow::buildLessonPanel()
     lessonScroll->setFrameShape(QFrame::NoFrame);
     lessonLayout->addWidget(lessonScroll, 1);
     m_momentList->setModel(m_model);
-    m_momentList->setMaximumHeight(150);
     lessonLayout->addWidget(m_momentList);
     m_fixButton->setToolTip(tr("Run the lesson again with its fix applied, to see the difference (Ctrl+Shift+F)"));
     m_fixButton->setEnabled(false);
     lessonLayout->addWidget(m_fixButton);
     m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
     lessonLayout->addWidget(m_summary);
     lesson->setMinimumWidth(220);
     return lesson;

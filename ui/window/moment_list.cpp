@@ -10,8 +10,8 @@ MomentList::MomentList(QWidget* parent)
     setWordWrap(true);
     setTextElideMode(Qt::ElideNone);
     setToolTip(tr("The lesson's key moments, found in this run. Click one, or press N / Shift+N in the timeline."));
-    connect(this, &QListWidget::itemClicked, this,
-        [this](QListWidgetItem* item) { emit momentRequested(row(item) + 1); });
+    connect(
+        this, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { emit momentRequested(row(item) + 1); });
     connect(this, &QListWidget::itemActivated, this,
         [this](QListWidgetItem* item) { emit momentRequested(row(item) + 1); });
 }
@@ -41,6 +41,9 @@ void MomentList::rebuild()
                     .arg(QString::fromStdString(sim::formatDuration(moments[i].at)),
                         QString::fromStdString(moments[i].caption)));
     setVisible(!moments.empty());
+    // About two lines an item (captions wrap in the narrow panel), up to six: the lesson's text above keeps the room.
+    const int lines = std::min(6, 2 * count());
+    setFixedHeight(lines * fontMetrics().lineSpacing() + 2 * frameWidth() + 6);
 }
 
 void MomentList::setFocused(int number)
