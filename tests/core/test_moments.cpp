@@ -184,8 +184,8 @@ TEST_CASE("A lesson against its fix: the figures that differ - lessons 8 - 11 an
             "empty receives 14 \u2192 17", "key moments 3 \u2192 0" });
     CHECK(changes("short-vs-long-polling") == std::vector<std::string> { "empty receives 580 \u2192 20" });
     CHECK(changes("lambda-partial-batch")
-        == std::vector<std::string> { "moved to a DLQ 10 \u2192 1", "receives 30 \u2192 12", "deleted 0 \u2192 9",
-            "key moments 3 \u2192 2" });
+        == std::vector<std::string> {
+            "moved to a DLQ 10 \u2192 1", "receives 30 \u2192 12", "deleted 0 \u2192 9", "key moments 3 \u2192 2" });
 
     Simulation written(lessonScenario("short-vs-long-polling", false));
     Simulation fixed(lessonScenario("short-vs-long-polling", true));

@@ -123,8 +123,8 @@ void MainWindow::buildMenus()
     view->addAction(viewState->zoomInAction());
     view->addAction(viewState->zoomOutAction());
     view->addAction(viewState->zoomBackAction());
-    m_compareAction = view->addAction(tr("&Compare with the fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
-        this, &MainWindow::compareWithFix);
+    m_compareAction = view->addAction(
+        tr("&Compare with the fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, &MainWindow::compareWithFix);
     m_compareAction->setEnabled(false);
     view->addSeparator();
     m_darkAction = view->addAction(tr("&Dark theme"));
