@@ -514,3 +514,71 @@ TEST_CASE("timeline: marks stand on their own plate - never under a label - at l
             labelPixels += image.pixelColor(px, py).lightness() > 200 ? 1 : 0;
     CHECK(labelPixels > 20);
 }
+
+TEST_CASE(
+    "timeline: a selected message's receives flow from the consumers' rows - its work boxes outlined", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation->engine(), simulation->actorNames());
+    const TimelineStyle style = TimelineStyle::light();
+    const TimelinePainter painter(model, style);
+    TimelineFrame frame;
+    frame.now = simulation->now();
+    frame.axis.fit(0, 90000, 1400 - style.labelWidth);
+    const auto paint = [&](MessageIndex selected) {
+        frame.selected = selected;
+        QImage image(1400, 400, QImage::Format_ARGB32_Premultiplied);
+        QPainter p(&image);
+        painter.paint(p, image.rect(), frame);
+        return image;
+    };
+    TimeAxis axis = frame.axis;
+    axis.left = style.labelWidth;
+    const QRect rect(0, 0, 1400, 400);
+    int worker2 = -1;
+    for (int r = 0; r < painter.totalRows(); ++r)
+        if (painter.rowAt(r).kind == LaneModel::ActorRow && model.actorName(painter.rowAt(r).id) == "worker-2")
+            worker2 = r;
+    REQUIRE(worker2 > 0);
+    // worker-2 receives the first message at 10 s: the arrow crosses lane 3 (not sent until 20 s) at 10 s.
+    const double x = axis.toX(10000);
+    const int crossing = painter.rowTop(rect, frame, 3) + style.rowHeight / 2;
+    const auto darkest = [&](const QImage& image) { // the line is antialiased: its darkest pixel across x
+        int lightness = 255;
+        for (int px = int(x) - 1; px <= int(x) + 2; ++px)
+            lightness = std::min(lightness, image.pixelColor(px, crossing).lightness());
+        return lightness;
+    };
+    CHECK(darkest(paint(0)) < 80);
+    CHECK(darkest(paint(kNoMessage)) > 200);
+    // worker-2's work on it (10 s to 35 s) is outlined along its top edge.
+    const int edge = painter.rowTop(rect, frame, worker2) + 1;
+    CHECK(paint(0).pixelColor(int(axis.toX(20000)), edge) == style.selection);
+    CHECK(paint(1).pixelColor(int(axis.toX(20000)), edge) != style.selection);
+}
+
+TEST_CASE("timeline: a click on a work box selects its message - off it the actor is clicked", "[ui][timeline]")
+{
+    test::application();
+    ShownView shown("visibility-too-short");
+    TimelineView& view = shown.view;
+    QSignalSpy actorClicks(&view, &TimelineView::actorClicked);
+    const auto names = shown.simulation->actorNames();
+    const auto actor = uint32_t(std::find(names.begin(), names.end(), "worker-1") - names.begin());
+    int worker1 = -1;
+    for (int r = 0; r < view.painter().totalRows(); ++r)
+        if (view.painter().rowAt(r).kind == LaneModel::ActorRow && view.painter().rowAt(r).id == actor)
+            worker1 = r;
+    REQUIRE(worker1 > 0);
+    TimeAxis axis = view.frame().axis;
+    axis.left = view.timelineStyle().labelWidth;
+    const int y = view.painter().rowTop(view.rect(), view.frame(), worker1) + view.timelineStyle().rowHeight / 2;
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(int(axis.toX(5000)), y)); // working on the first message
+    CHECK(view.selected() == 0);
+    CHECK(actorClicks.isEmpty());
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, y)); // its name
+    CHECK(actorClicks.size() == 1);
+}

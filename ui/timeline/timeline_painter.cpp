@@ -2,6 +2,7 @@
 
 #include "lifeline/sim/duration.h"
 #include "timeline/actor_painter.h"
+#include "timeline/flow_painter.h"
 #include "timeline/lane_painter.h"
 
 #include <algorithm>
@@ -119,6 +120,16 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
         paintRow(p, box, rowFrame, rowAt(r));
     }
     p.setClipping(false);
+    if (frame.selected != kNoMessage) {
+        const auto rowBox = [&](int flatRow) {
+            const int top = rowTop(rect, frame, flatRow);
+            return flatRow < 0 || top + m_style.rowHeight < lanes.top() || top > lanes.bottom()
+                ? QRect()
+                : QRect(rect.left(), top, rect.width(), m_style.rowHeight);
+        };
+        paintFlows(p, lanes, rowFrame, m_model, m_style, rowBox(rowOfLane(frame.selected)),
+            [&](uint32_t actor) { return rowBox(m_rows.rowOfActor(actor)); });
+    }
     paintMeasure(p, lanes, axis, frame);
     const int freeTop = std::min(lanes.bottom(), rowTop(rect, frame, totalRows()));
     paintMoments(p, lanes, freeTop, placedMoments(rect, frame), frame.focusedMoment, frame.momentCallouts, m_style);

@@ -1,5 +1,6 @@
 #include "timeline/timeline_view.h"
 
+#include "timeline/actor_painter.h"
 #include "timeline/lane_history.h"
 
 #include <QHelpEvent>
@@ -404,10 +405,17 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         focusMoment(moment);
         return;
     }
-    // A click anywhere on an actor's row (its name or its lane) is about that actor.
+    // A click on a consumer's work box selects the message it worked on; anywhere else on an actor's row (its
+    // name, its polling) is about that actor.
     if (const auto row = m_painter.rowUnder(rect(), m_frame, event->position().toPoint());
         row && row->kind == LaneModel::ActorRow) {
-        emit actorClicked(row->id);
+        const auto work = event->position().x() >= m_style.labelWidth && m_model->engine()
+            ? workAt(*m_model, row->id, timeAt(event->position().x()), m_frame.now)
+            : std::nullopt;
+        if (work && work->firstLane != kNoMessage)
+            select(work->firstLane);
+        else
+            emit actorClicked(row->id);
         return;
     }
     const auto hit = m_painter.hit(rect(), m_frame, event->position().toPoint());

@@ -57,7 +57,7 @@ public:
 
 signals:
     void laneSelected(lifeline::MessageIndex lane); // kNoMessage when cleared
-    void actorClicked(uint32_t actor); // a click on an actor's lane (the window crashes or restarts a consumer)
+    void actorClicked(uint32_t actor); // a click on an actor's row off its work (the window crashes or restarts it)
     void followLiveChanged(bool following);
     void viewChanged(); // zoom, pan or "now" moved the visible window
     void momentFocused(int number);
