@@ -582,3 +582,33 @@ TEST_CASE("timeline: a click on a work box selects its message - off it the acto
     QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, y)); // its name
     CHECK(actorClicks.size() == 1);
 }
+
+TEST_CASE("timeline: the legend lists what the view shows - not the whole run", "[ui][timeline]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation->engine(), simulation->actorNames());
+    const TimelineStyle style = TimelineStyle::light();
+    const TimelinePainter painter(model, style);
+    TimelineFrame frame;
+    frame.now = simulation->now();
+    const QRect rect(0, 0, 1400, 400);
+    const auto bit = [](MessageState s) { return 1u << unsigned(s); };
+    // The first 9 seconds: one message, visible for an instant (its tick) and in flight; nothing deleted or
+    // duplicated yet.
+    frame.axis.fit(0, 9000, 1400 - style.labelWidth);
+    const LegendContent early = painter.contentInView(rect, frame);
+    CHECK(early.states == (bit(MessageState::Visible) | bit(MessageState::InFlight)));
+    CHECK_FALSE(early.duplicate);
+    CHECK(early.working);
+    // The first 90 seconds: visible, in flight, deleted and the duplicates.
+    frame.axis.fit(0, 90000, 1400 - style.labelWidth);
+    const LegendContent action = painter.contentInView(rect, frame);
+    CHECK(action.states == (bit(MessageState::Visible) | bit(MessageState::InFlight) | bit(MessageState::Deleted)));
+    CHECK(action.duplicate);
+    // Long after the last message: no message state at all.
+    frame.axis.fit(150000, 240000, 1400 - style.labelWidth);
+    CHECK(painter.contentInView(rect, frame).states == 0);
+}

@@ -23,6 +23,7 @@ public:
     explicit TimelineLegend(const TimelineStyle& style);
 
     void setContent(const LegendContent& content);
+    const LegendContent& content() const { return m_content; }
     int height(int width) const;
     // The entries' words in order, headings included ("Messages:", "visible", ...).
     QStringList names() const;

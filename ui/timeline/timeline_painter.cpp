@@ -54,6 +54,63 @@ void TimelinePainter::syncLegend() const
     const_cast<TimelineLegend&>(m_legend).setContent(shown);
 }
 
+LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFrame& frame) const
+{
+    syncLegend();
+    const LegendContent& run = m_legend.content();
+    LegendContent shown;
+    const Engine& engine = *m_model.engine();
+    const LaneIndex& index = m_model.lanes();
+    TimeAxis axis = frame.axis;
+    axis.left = rect.left() + m_style.labelWidth;
+    const TimeMs from = axis.start, to = axis.toTime(rect.right());
+    const QRect lanes = lanesArea(rect, frame.legend);
+    const int last = std::min(totalRows(), frame.firstRow + lanes.height() / m_style.rowHeight + 1);
+    bool actorsShown = false;
+    for (int r = std::max(0, frame.firstRow); r < last; ++r) {
+        const RowRef row = rowAt(r);
+        actorsShown = actorsShown || row.kind == LaneModel::ActorRow;
+        if (row.kind != LaneModel::MessageRow)
+            continue;
+        // Each segment that overlaps the window, and each mark in it.
+        MessageState state = MessageState::None;
+        TimeMs since = 0;
+        TimeMs segmentEnd = frame.now; // the last segment's end: now, unless the lane goes on past the window
+        for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+            const Event& e = engine.log()[ev];
+            if (e.time > to) {
+                segmentEnd = e.time;
+                break;
+            }
+            const bool inWindow = e.time >= from;
+            if (isTransition(e)) {
+                if (isLive(state) && e.time >= from)
+                    shown.states |= 1u << unsigned(state);
+                state = e.to;
+                since = e.time;
+                if (!isLive(state) && inWindow)
+                    shown.states |= 1u << unsigned(state); // its end cap
+            }
+            if (!inWindow)
+                continue;
+            shown.duplicate = shown.duplicate || (e.cause == Cause::ProcessingStarted && e.duplicate());
+            shown.extended = shown.extended || (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight);
+            shown.crash = shown.crash || e.cause == Cause::ConsumerCrashed;
+            shown.receivedByNobody = shown.receivedByNobody || e.cause == Cause::ReceivedByNobody;
+        }
+        if (isLive(state) && std::max(since, segmentEnd) >= from)
+            shown.states |= 1u << unsigned(state);
+    }
+    if (actorsShown) { // consumer activity as the run has shown it
+        shown.polling = run.polling;
+        shown.working = run.working;
+        shown.failed = run.failed;
+        shown.crash = shown.crash || run.crash;
+        shown.functionTimeout = run.functionTimeout;
+    }
+    return shown;
+}
+
 int TimelinePainter::legendHeight(int width) const
 {
     syncLegend();
@@ -143,7 +200,9 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
     paintRuler(p, QRect(rect.left(), rect.top(), rect.width(), m_style.rulerHeight), axis);
     if (frame.legend) {
         const int height = legendHeight(rect.width());
-        m_legend.paint(p, QRect(rect.left(), rect.bottom() - height + 1, rect.width(), height));
+        TimelineLegend inView(m_style);
+        inView.setContent(contentInView(rect, frame));
+        inView.paint(p, QRect(rect.left(), rect.bottom() - height + 1, rect.width(), height));
     }
     p.restore();
 }

@@ -48,6 +48,9 @@ public:
     std::optional<TimelineHit> hit(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
     // The moments in view, where they are drawn; and the number of the one whose pin is under a point (0: none).
     std::vector<PlacedMoment> placedMoments(const QRect& rect, const TimelineFrame& frame) const;
+    // What the visible rows show in the visible time window: the legend lists only that (its height is laid out for
+    // what the whole run has shown, so rows do not jump as the view moves).
+    LegendContent contentInView(const QRect& rect, const TimelineFrame& frame) const;
     int momentAt(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
     // The row a moment is drawn on (its lane, its consumer's row, or its queue's), or -1 when it is not shown.
     int rowOfMoment(const sim::Moment& moment) const;
