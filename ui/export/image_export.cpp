@@ -177,7 +177,7 @@ Outcome<> writeImage(const std::vector<ModelPanel>& panels, const ImageExportReq
 Outcome<> exportTimelineImage(
     const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request)
 {
-    if (const auto refused = checkRequest(request); !refused)
+    if (auto refused = checkRequest(request); !refused)
         return refused;
     LaneModel model;
     model.setMomentSpecs(request.moments);
@@ -188,7 +188,7 @@ Outcome<> exportTimelineImage(
 
 Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const ImageExportRequest& request)
 {
-    if (const auto refused = checkRequest(request); !refused)
+    if (auto refused = checkRequest(request); !refused)
         return refused;
     std::vector<std::unique_ptr<LaneModel>> models;
     std::vector<ModelPanel> shown;

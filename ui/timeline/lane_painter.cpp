@@ -245,6 +245,7 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     uint32_t receives = 0;
     const std::vector<LaneMark> marks = laneMarks(log, index, chain, axis, left, right, style);
     std::vector<double> markXs;
+    markXs.reserve(marks.size());
     for (const LaneMark& m : marks)
         markXs.push_back(m.x);
     writer.setMarks(markXs);

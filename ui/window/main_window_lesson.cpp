@@ -32,7 +32,7 @@ QWidget* MainWindow::buildLessonPanel()
     lessonScroll->setWidgetResizable(true);
     lessonScroll->setFrameShape(QFrame::NoFrame);
     lessonLayout->addWidget(lessonScroll, 1);
-    m_momentList->setModel(m_model);
+    m_momentList->setLaneModel(m_model);
     lessonLayout->addWidget(m_momentList);
     m_fixButton->setToolTip(tr("Run the lesson again with its fix applied, to see the difference (Ctrl+Shift+F)"));
     m_fixButton->setEnabled(false);

@@ -2,6 +2,8 @@
 
 #include "lifeline/sim/duration.h"
 
+#include <QResizeEvent>
+
 namespace lifeline::ui {
 
 MomentList::MomentList(QWidget* parent)
@@ -16,7 +18,7 @@ MomentList::MomentList(QWidget* parent)
         [this](QListWidgetItem* item) { emit momentRequested(row(item) + 1); });
 }
 
-void MomentList::setModel(const LaneModel* model)
+void MomentList::setLaneModel(const LaneModel* model)
 {
     if (m_model)
         disconnect(m_model, nullptr, this, nullptr);
@@ -41,9 +43,25 @@ void MomentList::rebuild()
                     .arg(QString::fromStdString(sim::formatDuration(moments[i].at)),
                         QString::fromStdString(moments[i].caption)));
     setVisible(!moments.empty());
-    // About two lines an item (captions wrap in the narrow panel), up to six: the lesson's text above keeps the room.
-    const int lines = std::min(6, 2 * count());
-    setFixedHeight(lines * fontMetrics().lineSpacing() + 2 * frameWidth() + 6);
+    fitHeight();
+}
+
+void MomentList::fitHeight()
+{
+    // As tall as its items wrapped at the list's width, up to seven lines: the lesson's text above keeps the room.
+    const int width = std::max(80, viewport()->width() - 8);
+    int height = 0;
+    for (int i = 0; i < count(); ++i)
+        height += fontMetrics().boundingRect(QRect(0, 0, width, 10000), Qt::TextWordWrap, item(i)->text()).height();
+    height = std::min(height, 7 * fontMetrics().lineSpacing());
+    setFixedHeight(height + 2 * frameWidth() + 6);
+}
+
+void MomentList::resizeEvent(QResizeEvent* event)
+{
+    QListWidget::resizeEvent(event);
+    if (event->size().width() != event->oldSize().width())
+        fitHeight();
 }
 
 void MomentList::setFocused(int number)

@@ -13,14 +13,18 @@ class MomentList : public QListWidget {
 public:
     explicit MomentList(QWidget* parent = nullptr);
 
-    void setModel(const LaneModel* model);
+    void setLaneModel(const LaneModel* model);
     void setFocused(int number); // 0: none
 
 signals:
     void momentRequested(int number);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rebuild();
+    void fitHeight();
 
     const LaneModel* m_model = nullptr;
 };
