@@ -124,7 +124,7 @@ void MainWindow::buildMenus()
     view->addAction(viewState->zoomOutAction());
     view->addAction(viewState->zoomBackAction());
     m_compareAction = view->addAction(
-        tr("&Compare with the fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, &MainWindow::compareWithFix);
+        tr("&Compare with the fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), this, &MainWindow::compareWithFix);
     m_compareAction->setEnabled(false);
     view->addSeparator();
     m_darkAction = view->addAction(tr("&Dark theme"));
@@ -198,6 +198,7 @@ void MainWindow::showKeys()
            "<tr><td><b>F</b></td><td>centre the selected lane (again, or nothing selected: the whole run)</td></tr>"
            "<tr><td><b>Backspace, Alt+Left</b></td><td>back to the previous zoom</td></tr>"
            "<tr><td><b>N, Shift+N</b></td><td>the lesson's next, previous key moment</td></tr>"
+           "<tr><td><b>Ctrl+Shift+B</b></td><td>compare the lesson with its fix, both stacked</td></tr>"
            "<tr><td><b>L</b></td><td>follow live</td></tr>"
            "<tr><td><b>Click a lane</b></td><td>its whole history; . and , step through it; Esc clears</td></tr>"
            "<tr><td><b>Click a consumer</b></td><td>(its tile, or its lane off a work box) crash it; again to "
