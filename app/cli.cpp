@@ -41,8 +41,9 @@ constexpr const char* kRunHelp
       "  --csv FILE.csv         every event (time, queue, message, states, cause, actor, note, body, group, dedup)\n"
       "  --trace FILE.json      a Chrome trace that opens in ui.perfetto.dev\n"
       "  --export FILE          the timeline as .png, .svg or .pdf\n"
-      "  --size WIDTHxHEIGHT    the image's size (default 1920x1080)\n"
-      "  --window FROM..TO      the image's time window, such as 30s..2m\n"
+      "  --size WIDTHxHEIGHT    the image's size (default 1920x1080; 1920x: the height that fits the lanes)\n"
+      "  --window FROM..TO      the image's time window, such as 30s..2m (default: the action, idle time after it\n"
+      "                         left out)\n"
       "  --dark                 the image in the dark theme\n"
       "  --save FILE.lifeline   a run file that the window (and `lifeline run`) reopens as it was\n"
       "  --help                 this text\n"
@@ -125,6 +126,7 @@ struct RunOutput {
     std::vector<std::string> names;
     std::string title;
     std::vector<sim::MomentSpec> moments;
+    std::string claim; // the image's caption line
 };
 int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& err);
 
@@ -144,11 +146,11 @@ std::optional<std::string> setSeed(RunOptions& options, const std::string& v)
 std::optional<std::string> setSize(RunOptions& options, const std::string& v)
 {
     const auto x = v.find('x');
-    int w = 0, h = 0;
-    const bool ok = x != std::string::npos && std::from_chars(v.data(), v.data() + x, w).ptr == v.data() + x
-        && std::from_chars(v.data() + x + 1, v.data() + v.size(), h).ptr == v.data() + v.size();
-    if (!ok)
-        return "--size takes WIDTHxHEIGHT such as 1920x1080, got '" + v + "'";
+    int w = 0, h = 0; // "1920x": the height that fits the lanes (0)
+    const bool ok = x != std::string::npos && x > 0 && std::from_chars(v.data(), v.data() + x, w).ptr == v.data() + x
+        && (x + 1 == v.size() || std::from_chars(v.data() + x + 1, v.data() + v.size(), h).ptr == v.data() + v.size());
+    if (!ok || w <= 0 || h < 0)
+        return "--size takes WIDTHxHEIGHT such as 1920x1080 (or 1920x: the height that fits), got '" + v + "'";
     options.width = w;
     options.height = h;
     return std::nullopt;
@@ -267,7 +269,9 @@ int reexport(const RunOptions& options, std::ostream& out, std::ostream& err)
     else
         out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.engine->now()) << ": "
             << recorded.engine->log().size() << " events (add --summary for the figures)\n";
-    return writeOutputs({ *recorded.engine, recorded.actorNames, recorded.title, {} }, options, err);
+    return writeOutputs({ *recorded.engine, recorded.actorNames, recorded.title, {},
+                            sim::summarizeLog(*recorded.engine, recorded.actorNames).claim() },
+        options, err);
 }
 
 // The scenario to simulate: the lesson's or the file's, with the lesson's fix applied when asked.
@@ -397,8 +401,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         out << "ran '" << simulation.scenario().name << "' to " << sim::formatDuration(simulation.now()) << ": "
             << simulation.engine().log().size() << " events (add --summary for the figures)\n";
     const auto& ran = simulation.scenario();
-    return writeOutputs({ simulation.engine(), simulation.actorNames(), runTitle(ran),
-                            ran.lesson ? ran.lesson->moments : std::vector<sim::MomentSpec> {} },
+    return writeOutputs(
+        { simulation.engine(), simulation.actorNames(), runTitle(ran),
+            ran.lesson ? ran.lesson->moments : std::vector<sim::MomentSpec> {}, simulation.summary().claim() },
         options, err);
 }
 
@@ -423,6 +428,7 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
     if (!options.imageFile.empty())
         written &= exportImage(options, run.title, err, [&](ui::ImageExportRequest request) {
             request.moments = run.moments;
+            request.claim = QString::fromStdString(run.claim);
             return ui::exportTimelineImage(engine, names, request);
         });
     return written ? 0 : 1;

@@ -197,3 +197,18 @@ TEST_CASE("A lesson against its fix: the figures that differ - lessons 8 - 11 an
     CHECK(json["differences"]
         == nlohmann::json::parse(R"([{"figure": "emptyReceives", "asWritten": 580, "fixed": 20}])"));
 }
+
+TEST_CASE("A run's claim in words - for an image's caption line")
+{
+    const auto claimOf = [](const std::string& id) {
+        Simulation simulation(lessonScenario(id, false));
+        simulation.runToEnd();
+        return simulation.summary().claim();
+    };
+    CHECK(claimOf("visibility-too-short") == "2 duplicate processings");
+    CHECK(claimOf("short-vs-long-polling") == "580 empty receives");
+    CHECK(claimOf("lambda-partial-batch") == "10 moved to a DLQ");
+    CHECK(claimOf("retention") == "3 expired");
+    CHECK(claimOf("fifo-refuses-timers") == "3 refused requests");
+    CHECK(claimOf("consumer-crash") == "1 deleted, none twice");
+}

@@ -2,6 +2,7 @@
 // is XML with shapes, the PDF starts with %PDF and has a page; a failed save says why and keeps the old file.
 #include "export/image_export.h"
 #include "test_support.h"
+#include "timeline/lane_model.h"
 #include "timeline/timeline_style.h"
 
 #include <QDomDocument>
@@ -9,6 +10,7 @@
 #include <QImage>
 #include <QTemporaryDir>
 #include <map>
+#include <set>
 
 using namespace lifeline;
 using namespace lifeline::ui;
@@ -132,4 +134,61 @@ TEST_CASE("image export: light for print by default - the dark style on request"
     // A corner of the title band is the style's background.
     CHECK(QImage(dir.filePath(QStringLiteral("light.png"))).pixelColor(790, 5) == TimelineStyle::light().background);
     CHECK(QImage(dir.filePath(QStringLiteral("dark.png"))).pixelColor(790, 5) == TimelineStyle::darkTheme().background);
+}
+
+TEST_CASE(
+    "image export: a 1920x1080 slide - 16 px type - rows up to 64 px - bars over 30 % of its height", "[ui][export]")
+{
+    test::application();
+    const TimelineStyle slide = slideStyle(TimelineStyle::light(), QSize(1920, 1080));
+    CHECK(slide.textPixels == 16);
+    CHECK(slide.legendPixels == 16);
+    CHECK(slide.markPixels == 18);
+    CHECK(slide.pinRadius == 13);
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.path = dir.filePath(QStringLiteral("lesson8.png"));
+    request.title = QStringLiteral("Lesson 8");
+    request.moments = simulation->scenario().lesson->moments;
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).ok());
+    const QImage image(request.path);
+    REQUIRE(image.size() == QSize(1920, 1080));
+    // A pixel row counts where a bar is drawn across it: 40 px or more of a message state's or a consumer's colour.
+    std::set<QRgb> bars { slide.polling.rgb(), slide.working.rgb() };
+    for (const MessageState s : { MessageState::Visible, MessageState::InFlight, MessageState::Deleted })
+        bars.insert(slide.stateColor[size_t(s)].rgb());
+    int covered = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        int run = 0;
+        for (int x = slide.labelWidth; x < image.width() && run < 40; ++x)
+            run += bars.count(image.pixel(x, y) | 0xff000000u) ? 1 : 0;
+        covered += run >= 40 ? 1 : 0;
+    }
+    CHECK(covered * 100 / image.height() >= 30); // 9 % before slides had their own style
+}
+
+TEST_CASE("image export: the default window is the action - the height can be fitted to the lanes", "[ui][export]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("visibility-too-short");
+    simulation->runToEnd();
+    LaneModel model;
+    model.setMomentSpecs(simulation->scenario().lesson->moments);
+    model.setEngine(&simulation->engine(), simulation->actorNames());
+    // The last state change: the last message deleted at 85 s (sent at 40 s, received again at 75 s, 10 s of work
+    // left by worker-1's 25). A tenth more, not the 4 minutes of the run.
+    CHECK(actionEnd(model) == 85000 + 8500);
+    CHECK(simulation->engine().now() == 240000);
+
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.path = dir.filePath(QStringLiteral("fitted.png"));
+    request.size = QSize(1920, 0);
+    REQUIRE(exportTimelineImage(simulation->engine(), simulation->actorNames(), request).ok());
+    const QImage image(request.path);
+    CHECK(image.width() == 1920);
+    CHECK(image.height() > 600); // nine rows of 64 px, title, ruler, legend, callouts
+    CHECK(image.height() < 1080);
 }

@@ -11,48 +11,56 @@
 #include <QSaveFile>
 #include <QStringList>
 #include <QSvgGenerator>
+#include <cmath>
 #include <memory>
 
 namespace lifeline::ui {
 
 namespace {
-constexpr int kTitleHeight = 48;
 
 struct ModelPanel {
     const LaneModel* model;
     QString heading;
 };
 
-// The title and subtitle; returns the height they take.
-int paintTitle(
-    QPainter& p, const QRect& rect, const TimelineStyle& style, const QString& title, const QString& subtitle)
+// The title, then the claim (what the run measured) and the subtitle (the queues' settings) when given, in type
+// scaled with the slide; returns the height they take. A line wider than the image ends in an ellipsis.
+int paintTitle(QPainter& p, const QRect& rect, const TimelineStyle& style, const QStringList& lines)
 {
-    QFont font = p.font();
-    font.setPixelSize(18);
-    font.setBold(true);
-    p.setFont(font);
+    const int base = std::max(11, style.textPixels);
+    const int sizes[3] = { base * 7 / 4, base * 9 / 8, base * 7 / 8 };
+    const int textWidth = rect.width() - 2 * base;
+    int y = rect.top() + base / 3;
     p.setPen(style.text);
-    // A title or subtitle wider than the image ends in an ellipsis rather than being cut mid-word.
-    const int textWidth = rect.width() - 20;
-    p.drawText(QRect(rect.left() + 10, rect.top() + 4, textWidth, 24), Qt::AlignVCenter | Qt::AlignLeft,
-        QFontMetrics(font, p.device()).elidedText(title, Qt::ElideRight, textWidth));
-    if (subtitle.isEmpty())
-        return 30;
-    font.setPixelSize(11);
-    font.setBold(false);
-    p.setFont(font);
-    p.drawText(QRect(rect.left() + 10, rect.top() + 28, textWidth, 16), Qt::AlignVCenter | Qt::AlignLeft,
-        QFontMetrics(font, p.device()).elidedText(subtitle, Qt::ElideRight, textWidth));
-    return kTitleHeight;
+    for (int i = 0; i < std::min<int>(3, int(lines.size())); ++i) {
+        if (lines[i].isEmpty())
+            continue;
+        QFont font = p.font();
+        font.setPixelSize(sizes[i]);
+        font.setBold(i == 0);
+        p.setFont(font);
+        const int height = sizes[i] * 3 / 2;
+        p.drawText(QRect(rect.left() + base, y, textWidth, height), Qt::AlignVCenter | Qt::AlignLeft,
+            QFontMetrics(font, p.device()).elidedText(lines[i], Qt::ElideRight, textWidth));
+        y += height;
+    }
+    return y - rect.top() + base / 3;
+}
+
+// The tallest a row gets: about 64 px at 1080 lines (bars of 60), so a few lanes do not become slabs.
+int maxRowHeight(const TimelineStyle& style)
+{
+    return std::max(18, style.textPixels * 4);
 }
 
 void paintTimeline(
     QPainter& p, const QRect& timeline, const LaneModel& model, TimelineStyle style, TimeMs from, TimeMs to)
 {
-    // Rows shrink to show every lane when they can (down to 4 px); labels stay only where rows are tall enough.
+    // Rows fill the height up to the comfortable maximum, and shrink to show every lane when they can (down to
+    // 4 px); labels stay only where rows are tall enough.
     TimelinePainter probe(model, style);
     const int available = timeline.height() - style.rulerHeight - probe.legendHeight(timeline.width());
-    style.rowHeight = std::clamp(available / std::max(1, probe.totalRows()), 4, 18);
+    style.rowHeight = std::clamp(available / std::max(1, probe.totalRows()), 4, maxRowHeight(style));
     style.groupHeight = style.rowHeight;
     TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -68,30 +76,47 @@ void paintExport(QPainter& p, const QRect& rect, const std::vector<ModelPanel>& 
     const bool single = panels.size() == 1;
     const QString subtitle
         = single && request.subtitle.isEmpty() ? queueSettings(*panels[0].model->engine()) : request.subtitle;
-    const int top = paintTitle(p, rect, style, request.title, subtitle);
+    const int top = paintTitle(p, rect, style, { request.title, request.claim, subtitle });
     const QRect area = rect.adjusted(0, top, 0, 0);
     const int height = area.height() / int(panels.size());
     for (size_t i = 0; i < panels.size(); ++i) {
         QRect panel(area.left(), area.top() + int(i) * height, area.width(), height);
         if (!single) {
             // Each panel's heading and its own queue settings (they are what the fix changed).
+            const int pixels = std::max(12, style.textPixels);
             QFont font = p.font();
-            font.setPixelSize(14);
+            font.setPixelSize(pixels);
             font.setBold(true);
             p.setFont(font);
             p.setPen(style.text);
             const QString heading
                 = panels[i].heading + QStringLiteral("   ") + queueSettings(*panels[i].model->engine());
-            p.drawText(QRect(panel.left() + 10, panel.top() + 2, panel.width() - 20, 20),
+            p.drawText(QRect(panel.left() + pixels, panel.top() + 2, panel.width() - 2 * pixels, pixels * 3 / 2),
                 Qt::AlignVCenter | Qt::AlignLeft,
-                QFontMetrics(font, p.device()).elidedText(heading, Qt::ElideRight, panel.width() - 20));
-            panel.adjust(0, 24, 0, 0);
+                QFontMetrics(font, p.device()).elidedText(heading, Qt::ElideRight, panel.width() - 2 * pixels));
+            panel.adjust(0, pixels * 3 / 2 + 4, 0, 0);
         }
         paintTimeline(p, panel, *panels[i].model, style, request.from, to);
     }
 }
 
 } // namespace
+
+TimelineStyle slideStyle(TimelineStyle s, const QSize& size)
+{
+    const double k = std::clamp(std::min(size.width() / 1920.0, size.height() / 1080.0), 0.5, 4.0);
+    const auto scaled = [k](double px) { return int(std::lround(px * k)); };
+    s.textPixels = std::max(11, scaled(16));
+    s.legendPixels = s.textPixels;
+    s.labelWidth = s.textPixels * 10;
+    s.rulerHeight = s.textPixels * 2;
+    s.legendHeight = s.textPixels * 2;
+    s.markPixels = std::max(13, scaled(18));
+    s.pinRadius = std::max(8, scaled(13));
+    s.calloutPixels = std::max(12, scaled(16));
+    s.calloutWidth = std::max(300, scaled(460));
+    return s;
+}
 
 QString queueSettings(const Engine& engine)
 {
@@ -118,8 +143,9 @@ namespace {
 
 Outcome<> checkRequest(const ImageExportRequest& request)
 {
-    if (request.size.width() < 200 || request.size.height() < 150 || request.size.width() > 16384
-        || request.size.height() > 16384)
+    // A height of 0 asks for the height that fits the lanes.
+    if (request.size.width() < 200 || (request.size.height() != 0 && request.size.height() < 150)
+        || request.size.width() > 16384 || request.size.height() > 16384)
         return Failure { QObject::tr("the size must be from 200x150 to 16384x16384, got %1x%2")
                              .arg(request.size.width())
                              .arg(request.size.height())
@@ -130,9 +156,48 @@ Outcome<> checkRequest(const ImageExportRequest& request)
     return {};
 }
 
-Outcome<> writeImage(const std::vector<ModelPanel>& panels, const ImageExportRequest& request, TimeMs to)
+} // namespace
+
+TimeMs actionEnd(const LaneModel& model)
 {
-    const TimelineStyle style = request.dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    const Engine& engine = *model.engine();
+    TimeMs last = 0;
+    const EventLog& log = engine.log();
+    for (size_t i = log.size(); i-- > log.firstRetained();)
+        if (log[i].message != kNoMessage && log[i].from != log[i].to && log[i].cause != Cause::RequestRefused) {
+            last = log[i].time;
+            break;
+        }
+    for (const auto& moment : model.moments())
+        last = std::max(last, moment.at);
+    if (last == 0)
+        return std::max<TimeMs>(engine.now(), 1000);
+    return std::min(engine.now(), last + std::max<TimeMs>(5000, last / 10));
+}
+
+namespace {
+
+// The height that fits every lane at the tallest row, with the title, the ruler, the legend and room for callouts.
+int fittingHeight(const std::vector<ModelPanel>& panels, const TimelineStyle& style, int width)
+{
+    int height = style.textPixels * 6; // title, claim, settings
+    for (const ModelPanel& panel : panels) {
+        const TimelinePainter probe(*panel.model, style);
+        const int callouts = std::min<int>(3, int(panel.model->moments().size())) * style.calloutPixels * 3;
+        height += style.rulerHeight + probe.legendHeight(width) + probe.totalRows() * maxRowHeight(style) + callouts
+            + (panels.size() > 1 ? style.textPixels * 2 : 0);
+    }
+    return std::clamp(height, 150, 16384);
+}
+
+Outcome<> writeImage(const std::vector<ModelPanel>& panels, ImageExportRequest request, TimeMs to)
+{
+    const TimelineStyle base = request.dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    // Sized by the width first when the height is to be found (`--size 1920x`).
+    const QSize scaleFrom = request.size.height() > 0 ? request.size : QSize(request.size.width(), 100000);
+    const TimelineStyle style = slideStyle(base, scaleFrom);
+    if (request.size.height() == 0)
+        request.size.setHeight(fittingHeight(panels, style, request.size.width()));
     const QRect rect(QPoint(0, 0), request.size);
     const QString suffix = QFileInfo(request.path).suffix().toLower();
 
@@ -182,7 +247,7 @@ Outcome<> exportTimelineImage(
     LaneModel model;
     model.setMomentSpecs(request.moments);
     model.setEngine(&engine, actorNames);
-    const TimeMs to = request.to < 0 ? std::max<TimeMs>(engine.now(), 1000) : request.to;
+    const TimeMs to = request.to < 0 ? actionEnd(model) : request.to;
     return writeImage({ { &model, QString() } }, request, to);
 }
 
@@ -198,7 +263,7 @@ Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const Im
         models.back()->setMomentSpecs(panel.moments);
         models.back()->setEngine(panel.engine, panel.actorNames);
         shown.push_back({ models.back().get(), panel.heading });
-        end = std::max(end, panel.engine->now());
+        end = std::max(end, actionEnd(*models.back()));
     }
     if (shown.empty())
         return Failure { "nothing to draw" };

@@ -6,6 +6,7 @@
 #include "lifeline/engine.h"
 #include "lifeline/outcome.h"
 #include "lifeline/sim/moments.h"
+#include "timeline/timeline_style.h"
 
 #include <QSize>
 #include <QString>
@@ -16,11 +17,12 @@ namespace lifeline::ui {
 
 struct ImageExportRequest {
     QString path; // .png, .svg or .pdf
-    QSize size { 1920, 1080 };
+    QSize size { 1920, 1080 }; // a height of 0: the height that fits the lanes
     TimeMs from = 0;
-    TimeMs to = -1; // -1: the engine's "now" (the whole run)
+    TimeMs to = -1; // -1: the end of the action (the last state change or moment, and a margin)
     QString title;
-    QString subtitle; // empty: the queues' settings, written under the title
+    QString claim; // what the run measured ("2 duplicate processings"), the line under the title
+    QString subtitle; // empty: the queues' settings, written under the claim
     bool dark = false;
     std::vector<sim::MomentSpec> moments; // a lesson's: their pins and callouts are drawn
 };
@@ -40,6 +42,15 @@ Outcome<> exportTimelineImage(
 // The panels stacked, each with its heading and its moments, under the request's title (its subtitle, when set,
 // under the title; its moments are not used). The axis runs to the latest panel's end unless `to` says.
 Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const ImageExportRequest& request);
+
+class LaneModel;
+// Where an export's default time window ends: the last state change of a message or the last moment, plus a margin
+// (a tenth, at least 5 s); the idle polling after it is left out.
+TimeMs actionEnd(const LaneModel& model);
+
+// The timeline's style for an image of this size: type, rows, marks, pins and callouts grow with it (16 px type at
+// 1920x1080, rows up to 64 px), so an export reads on a slide.
+TimelineStyle slideStyle(TimelineStyle style, const QSize& size);
 
 // "orders: visibility 30 s, delay 0 s, DLQ after 3 receives · orders-dlq: ..." for titles.
 QString queueSettings(const Engine& engine);

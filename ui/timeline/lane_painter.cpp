@@ -9,7 +9,11 @@
 namespace lifeline::ui {
 
 namespace {
-constexpr double kMarkHalfWidth = 8; // a mark is a 16 px plate, its glyph 13 px tall
+// A mark's plate: a little wider than its glyph (TimelineStyle::markPixels; 16 px for the screen's 13 px).
+double markHalfWidth(const TimelineStyle& style)
+{
+    return std::max(8.0, style.markPixels * 0.62);
+}
 
 // Draws segments of one row, folding runs of sub-3-pixel pieces into one block that says how many it holds.
 class SegmentWriter {
@@ -76,8 +80,8 @@ public:
             const double width = m_metrics->horizontalAdvance(text);
             double start = box.left() + 4;
             for (const double mark : m_marks)
-                if (mark + kMarkHalfWidth + 2 > start && mark - kMarkHalfWidth - 2 < start + width)
-                    start = mark + kMarkHalfWidth + 3;
+                if (mark + markHalfWidth(m_s) + 2 > start && mark - markHalfWidth(m_s) - 2 < start + width)
+                    start = mark + markHalfWidth(m_s) + 3;
             if (start + width > box.right() - 2)
                 continue;
             m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
@@ -203,11 +207,12 @@ void paintMarks(QPainter& p, const QRect& row, const std::vector<LaneMark>& mark
     }
     QFont font = p.font();
     const QFont rowFont = font;
-    font.setPixelSize(std::min(13, row.height() - 3));
+    font.setPixelSize(std::min(style.markPixels, row.height() - 3));
     font.setBold(true);
     p.setFont(font);
     for (const LaneMark& m : marks) {
-        const QRectF plate(m.x - kMarkHalfWidth, row.top() + 1, 2 * kMarkHalfWidth, row.height() - 2);
+        const double half = markHalfWidth(style);
+        const QRectF plate(m.x - half, row.top() + 1, 2 * half, row.height() - 2);
         QColor back = style.background;
         back.setAlpha(225);
         p.fillRect(plate, back);

@@ -8,7 +8,6 @@ namespace lifeline::ui {
 
 namespace {
 
-constexpr int kCalloutWidth = 300;
 constexpr int kCalloutPadding = 6;
 
 void paintPin(QPainter& p, const PlacedMoment& m, double instantX, bool focused, const TimelineStyle& style)
@@ -18,22 +17,22 @@ void paintPin(QPainter& p, const PlacedMoment& m, double instantX, bool focused,
     p.drawLine(QPointF(m.pin.x(), m.pin.y()), QPointF(instantX, m.row.center().y()));
     p.setPen(QPen(style.background, 1.5));
     p.setBrush(style.mark);
-    const double r = kMomentPinRadius + (focused ? 1 : 0);
+    const double r = style.pinRadius + (focused ? 1 : 0);
     p.drawEllipse(m.pin, r, r);
     QFont font = p.font();
     font.setBold(true);
-    font.setPixelSize(11);
+    font.setPixelSize(style.pinRadius * 11 / 8);
     p.setFont(font);
     p.setPen(style.background);
     p.drawText(QRectF(m.pin.x() - r, m.pin.y() - r, 2 * r, 2 * r), Qt::AlignCenter, QString::number(m.number));
 }
 
-QSize calloutSize(const PlacedMoment& m, const QFontMetrics& metrics)
+QSize calloutSize(const PlacedMoment& m, const QFontMetrics& metrics, int maxWidth)
 {
     const QString text = QStringLiteral("%1  %2").arg(m.number).arg(m.caption);
     const QRect bounds = metrics.boundingRect(
-        QRect(0, 0, kCalloutWidth - 2 * kCalloutPadding, 1000), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
-    return { std::min(kCalloutWidth, bounds.width() + 2 * kCalloutPadding + 2), bounds.height() + 2 * kCalloutPadding };
+        QRect(0, 0, maxWidth - 2 * kCalloutPadding, 1000), Qt::TextWordWrap | Qt::AlignLeft | Qt::AlignTop, text);
+    return { std::min(maxWidth, bounds.width() + 2 * kCalloutPadding + 2), bounds.height() + 2 * kCalloutPadding };
 }
 
 int leftFor(const PlacedMoment& m, int width, const QRect& lanes)
@@ -52,7 +51,7 @@ bool clashes(const QRect& box, const std::vector<QRect>& drawn)
 // drawn; else, for the focused moment only (it would cover lanes), beside the pinned row (below it, or above it
 // near the bottom). Empty when there is no room.
 QRect calloutBox(const PlacedMoment& m, const QRect& lanes, int freeTop, const QSize& size,
-    const std::vector<QRect>& drawn, bool focused)
+    const std::vector<QRect>& drawn, bool focused, int pinRadius)
 {
     const int left = leftFor(m, size.width(), lanes);
     for (int top = freeTop + 6; top + size.height() <= lanes.bottom() - 2; top += 8) {
@@ -64,7 +63,7 @@ QRect calloutBox(const PlacedMoment& m, const QRect& lanes, int freeTop, const Q
         return {};
     int top = m.row.bottom() + 4;
     if (top + size.height() > lanes.bottom())
-        top = std::max(lanes.top(), m.row.top() - 2 * kMomentPinRadius - 4 - size.height());
+        top = std::max(lanes.top(), m.row.top() - 2 * pinRadius - 4 - size.height());
     const QRect beside(left, top, size.width(), size.height());
     return clashes(beside, drawn) ? QRect() : beside;
 }
@@ -84,7 +83,7 @@ void paintCallout(QPainter& p, const PlacedMoment& m, const QRect& box, const Ti
     p.drawRoundedRect(QRectF(box).adjusted(0.5, 0.5, -0.5, -0.5), 4, 4);
     QFont font = p.font();
     font.setBold(false);
-    font.setPixelSize(12);
+    font.setPixelSize(style.calloutPixels);
     p.setFont(font);
     p.setPen(style.text);
     p.drawText(box.adjusted(kCalloutPadding, kCalloutPadding, -kCalloutPadding, -kCalloutPadding),
@@ -93,21 +92,20 @@ void paintCallout(QPainter& p, const PlacedMoment& m, const QRect& box, const Ti
 
 } // namespace
 
-void spreadPins(std::vector<PlacedMoment>& moments)
+void spreadPins(std::vector<PlacedMoment>& moments, int radius)
 {
     for (size_t i = 0; i < moments.size(); ++i)
         for (size_t j = 0; j < i; ++j)
-            if (moments[j].row == moments[i].row
-                && std::abs(moments[j].pin.x() - moments[i].pin.x()) < 2 * kMomentPinRadius + 1)
-                moments[i].pin.setX(moments[j].pin.x() + 2 * kMomentPinRadius + 1);
+            if (moments[j].row == moments[i].row && std::abs(moments[j].pin.x() - moments[i].pin.x()) < 2 * radius + 1)
+                moments[i].pin.setX(moments[j].pin.x() + 2 * radius + 1);
 }
 
-QPointF momentPinCentre(const QRect& row, double x, const QRect& lanes)
+QPointF momentPinCentre(const QRect& row, double x, const QRect& lanes, int radius)
 {
-    const double above = row.top() - kMomentPinRadius + 2;
-    if (above - kMomentPinRadius >= lanes.top())
+    const double above = row.top() - radius + 2;
+    if (above - radius >= lanes.top())
         return { x, above };
-    return { x, double(row.bottom() + kMomentPinRadius - 1) };
+    return { x, double(row.bottom() + radius - 1) };
 }
 
 std::vector<QRect> paintMoments(QPainter& p, const QRect& lanes, int freeTop, const std::vector<PlacedMoment>& moments,
@@ -117,7 +115,7 @@ std::vector<QRect> paintMoments(QPainter& p, const QRect& lanes, int freeTop, co
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setClipRect(lanes);
     QFont font = p.font();
-    font.setPixelSize(12);
+    font.setPixelSize(style.calloutPixels);
     const QFontMetrics metrics(font);
     // Callouts first, so the pins (and their numbers) stay on top of any callout that passes over them.
     std::vector<QRect> drawn;
@@ -128,7 +126,8 @@ std::vector<QRect> paintMoments(QPainter& p, const QRect& lanes, int freeTop, co
         else if (allCallouts)
             order.push_back(&m);
     for (const PlacedMoment* m : order) {
-        const QRect box = calloutBox(*m, lanes, freeTop, calloutSize(*m, metrics), drawn, m->number == focused);
+        const QRect box = calloutBox(*m, lanes, freeTop, calloutSize(*m, metrics, style.calloutWidth), drawn,
+            m->number == focused, style.pinRadius);
         if (box.isNull())
             continue;
         paintCallout(p, *m, box, style);

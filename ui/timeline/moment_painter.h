@@ -24,16 +24,16 @@ struct PlacedMoment {
     QString caption;
 };
 
-inline constexpr int kMomentPinRadius = 8; // a 16 px pin: readable at a glance, marks are at least 12 px
+inline constexpr int kMomentPinRadius = 8; // the screen's pin (TimelineStyle::pinRadius): 16 px, read at a glance
 
 // The pin's centre for a row: just above the row's top edge (the bar stays visible), or below the row when the
 // row is the first one under the ruler.
-QPointF momentPinCentre(const QRect& row, double x, const QRect& lanes);
+QPointF momentPinCentre(const QRect& row, double x, const QRect& lanes, int radius = kMomentPinRadius);
 
 // Pins for every placed moment; callouts for `focused` (a number, or 0) and, with `allCallouts`, every other one
 // that finds room. Returns the callout boxes drawn (tests probe them).
 // Pins that would overlap on one row stand side by side (each stem still points at its own instant).
-void spreadPins(std::vector<PlacedMoment>& moments);
+void spreadPins(std::vector<PlacedMoment>& moments, int radius = kMomentPinRadius);
 
 // `freeTop`: where the space below the last row starts (lanes.bottom() when the rows fill the area).
 std::vector<QRect> paintMoments(QPainter& p, const QRect& lanes, int freeTop, const std::vector<PlacedMoment>& moments,

@@ -18,11 +18,16 @@ struct LegendEntry {
 constexpr int kLegendSwatch = 22;
 constexpr int kLegendGap = 16;
 
-QFont legendFont()
+QFont legendFont(const TimelineStyle& style)
 {
     QFont font;
-    font.setPixelSize(12);
+    font.setPixelSize(style.legendPixels);
     return font;
+}
+
+int swatchWidth(const TimelineStyle& style)
+{
+    return std::max(kLegendSwatch, style.legendPixels * 2);
 }
 
 // Two groups, each listing only what the run has shown: what happened to messages, and what consumers did.
@@ -69,21 +74,22 @@ std::vector<LegendEntry> legendEntries(const TimelineStyle& style, const LegendC
     return entries;
 }
 
-int legendEntryWidth(const LegendEntry& entry, const QFontMetrics& metrics)
+int legendEntryWidth(const LegendEntry& entry, const QFontMetrics& metrics, int swatch)
 {
-    const bool swatch = entry.kind == LegendEntry::State || entry.kind == LegendEntry::Swatch;
-    return (swatch ? kLegendSwatch + 4 : 0) + metrics.horizontalAdvance(entry.name);
+    const bool hasSwatch = entry.kind == LegendEntry::State || entry.kind == LegendEntry::Swatch;
+    return (hasSwatch ? swatch + 4 : 0) + metrics.horizontalAdvance(entry.name);
 }
 
 // Where each entry goes when the legend flows over lines of `width` pixels: (line, x) per entry.
-std::vector<std::pair<int, int>> legendLayout(const std::vector<LegendEntry>& entries, int width)
+std::vector<std::pair<int, int>> legendLayout(
+    const std::vector<LegendEntry>& entries, int width, const TimelineStyle& style)
 {
-    const QFontMetrics metrics(legendFont());
+    const QFontMetrics metrics(legendFont(style));
     std::vector<std::pair<int, int>> placed;
     int line = 0;
     int x = 8;
     for (const LegendEntry& entry : entries) {
-        const int w = legendEntryWidth(entry, metrics);
+        const int w = legendEntryWidth(entry, metrics, swatchWidth(style));
         // A group starts on a new line when the first one took more than one line already.
         if (x > 8 && (x + w > width - 8 || (entry.kind == LegendEntry::Heading && line > 0))) {
             ++line;
@@ -111,7 +117,7 @@ void TimelineLegend::setContent(const LegendContent& content)
 int TimelineLegend::height(int width) const
 {
     if (width != m_layoutWidth) {
-        const auto placed = legendLayout(legendEntries(m_style, m_content), width);
+        const auto placed = legendLayout(legendEntries(m_style, m_content), width, m_style);
         m_layoutWidth = width;
         m_lines = placed.empty() ? 1 : placed.back().first + 1;
     }
@@ -129,9 +135,10 @@ QStringList TimelineLegend::names() const
 void TimelineLegend::paint(QPainter& p, const QRect& area) const
 {
     p.fillRect(area, m_style.groupBackground);
-    p.setFont(legendFont());
+    p.setFont(legendFont(m_style));
     const auto entries = legendEntries(m_style, m_content);
-    const auto placed = legendLayout(entries, area.width());
+    const auto placed = legendLayout(entries, area.width(), m_style);
+    const int swatchSize = swatchWidth(m_style);
     const int lineHeight = m_style.legendHeight;
     for (size_t i = 0; i < entries.size(); ++i) {
         const LegendEntry& entry = entries[i];
@@ -139,7 +146,7 @@ void TimelineLegend::paint(QPainter& p, const QRect& area) const
         const int top = area.top() + placed[i].first * lineHeight;
         int textX = x;
         if (entry.kind == LegendEntry::State || entry.kind == LegendEntry::Swatch) {
-            const QRect swatch(x, top + 6, kLegendSwatch, lineHeight - 12);
+            const QRect swatch(x, top + lineHeight / 4, swatchSize, lineHeight - lineHeight / 2);
             if (entry.kind == LegendEntry::State) {
                 p.fillRect(swatch, m_style.fill(entry.state));
                 if (m_style.statePattern[size_t(entry.state)] != Qt::NoBrush)
@@ -147,7 +154,7 @@ void TimelineLegend::paint(QPainter& p, const QRect& area) const
             } else {
                 p.fillRect(swatch, entry.colour);
             }
-            textX += kLegendSwatch + 4;
+            textX += swatchSize + 4;
         }
         p.setPen(entry.kind == LegendEntry::Text || entry.kind == LegendEntry::Heading ? entry.colour : m_style.text);
         p.drawText(QRect(textX, top, area.right() - textX, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, entry.name);

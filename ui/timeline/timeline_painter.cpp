@@ -151,6 +151,11 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
 {
     p.save();
     p.setRenderHint(QPainter::Antialiasing, false);
+    if (m_style.textPixels > 0) { // a slide's type; the screen keeps the widget's font
+        QFont font = p.font();
+        font.setPixelSize(m_style.textPixels);
+        p.setFont(font);
+    }
     p.fillRect(rect, m_style.background);
     if (!m_model.engine()) {
         p.restore();
@@ -298,17 +303,17 @@ std::vector<PlacedMoment> TimelinePainter::placedMoments(const QRect& rect, cons
         const QRect box(rect.left(), rowTop(rect, frame, row), rect.width(), m_style.rowHeight);
         if (box.bottom() < lanes.top() || box.top() > lanes.bottom())
             continue;
-        placed.push_back(
-            { int(i) + 1, momentPinCentre(box, x, lanes), x, box, QString::fromStdString(moments[i].caption) });
+        placed.push_back({ int(i) + 1, momentPinCentre(box, x, lanes, m_style.pinRadius), x, box,
+            QString::fromStdString(moments[i].caption) });
     }
-    spreadPins(placed);
+    spreadPins(placed, m_style.pinRadius);
     return placed;
 }
 
 int TimelinePainter::momentAt(const QRect& rect, const TimelineFrame& frame, QPoint at) const
 {
     for (const PlacedMoment& m : placedMoments(rect, frame))
-        if (std::hypot(m.pin.x() - at.x(), m.pin.y() - at.y()) <= kMomentPinRadius + 2)
+        if (std::hypot(m.pin.x() - at.x(), m.pin.y() - at.y()) <= m_style.pinRadius + 2)
             return m.number;
     return 0;
 }

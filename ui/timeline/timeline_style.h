@@ -24,6 +24,13 @@ struct TimelineStyle {
     std::array<Qt::BrushStyle, size_t(MessageState::Count)> statePattern;
     QColor patternInk; // the lines drawn over a state's colour
     QColor polling, working, failed, crash, mark, duplicate;
+    // Sizes that grow for slides (image_export's slide style); the screen keeps these.
+    int textPixels = 0; // labels, ruler and legend type; 0: the painter's font (the screen's)
+    int legendPixels = 12;
+    int markPixels = 13; // a mark's glyph (✕ 2× ➜ ◆ ⊘), on a plate a little wider
+    int pinRadius = 8; // a moment's numbered pin
+    int calloutPixels = 12;
+    int calloutWidth = 300;
 
     static TimelineStyle light();
     static TimelineStyle darkTheme();

@@ -36,6 +36,28 @@ nlohmann::json RunSummary::toJson() const
     };
 }
 
+std::string RunSummary::claim() const
+{
+    std::string text;
+    const auto add = [&text](int64_t n, const char* one, const char* many) {
+        if (n <= 0)
+            return;
+        text += (text.empty() ? "" : " \u00b7 ") + std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    add(duplicates, "duplicate processing", "duplicate processings");
+    add(deadLettered, "moved to a DLQ", "moved to a DLQ");
+    add(expired, "expired", "expired");
+    int64_t refused = 0;
+    for (const auto& [code, count] : errorsByCode)
+        refused += count;
+    add(refused, "refused request", "refused requests");
+    if (text.empty() && emptyReceives >= 10 * std::max<int64_t>(1, received))
+        add(emptyReceives, "empty receive", "empty receives");
+    if (text.empty())
+        add(deleted, "deleted, none twice", "deleted, none twice");
+    return text;
+}
+
 std::string FigureChange::text() const
 {
     return label + " " + std::to_string(asWritten) + " \u2192 " + std::to_string(fixed);

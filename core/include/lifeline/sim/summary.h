@@ -45,6 +45,10 @@ struct RunSummary {
     std::vector<MomentLine> moments; // a lesson's key moments, in time order
 
     nlohmann::json toJson() const;
+    // What the run measured, in words, for an image's caption line: "2 duplicate processings · 1 moved to a DLQ";
+    // empty receives only when there is nothing else to say and they outnumber the receives that found something
+    // tenfold (short polling).
+    std::string claim() const;
 };
 
 // The figures of a run from its event log alone (all a recorded run has): consumers are the actors that received
