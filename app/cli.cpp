@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include "demo.h"
+#include "export/animation_export.h"
 #include "export/image_export.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
@@ -45,6 +46,8 @@ constexpr const char* kRunHelp
       "  --window FROM..TO      the image's time window, such as 30s..2m (default: the action, idle time after it\n"
       "                         left out)\n"
       "  --dark                 the image in the dark theme\n"
+      "  --export FILE.gif      the run moving: --fps N (1-60, default 15), --duration D (1s-10m, default 8s),\n"
+      "                         --size (default 1280x720), --window as for images\n"
       "  --save FILE.lifeline   a run file that the window (and `lifeline run`) reopens as it was\n"
       "  --help                 this text\n"
       "\n"
@@ -55,6 +58,7 @@ constexpr const char* kRunHelp
       "  lifeline run --lesson 8 --summary\n"
       "  lifeline run --lesson 8 --save lesson8.lifeline\n"
       "  lifeline run --lesson 8 --compare --export lesson8-compare.png\n"
+      "  lifeline run --lesson 7 --export crash.gif --duration 8s --fps 15\n"
       "  lifeline run lesson8.lifeline --csv lesson8.csv --export lesson8.png --window 0s..2m\n";
 
 constexpr const char* kLessonsHelp = "Usage: lifeline lessons [--cards]\n"
@@ -104,7 +108,11 @@ struct RunOptions {
     std::string saveFile;
     bool dark = false;
     int width = 1920, height = 1080;
+    bool sizeGiven = false; // an animation's default size is 1280x720
     std::optional<TimeMs> windowFrom, windowTo;
+    std::optional<int> fps; // an animation's
+    std::optional<TimeMs> videoDuration;
+    bool animated() const { return imageFile.size() > 4 && imageFile.ends_with(".gif"); }
 };
 
 // Writes one export; a failure says why (and the run itself is not lost: the other outputs still go out).
@@ -127,6 +135,7 @@ struct RunOutput {
     std::string title;
     std::vector<sim::MomentSpec> moments;
     std::string claim; // the image's caption line
+    const sim::Scenario* scenario = nullptr; // what an animation simulates again (none for a saved run)
 };
 int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& err);
 
@@ -153,6 +162,25 @@ std::optional<std::string> setSize(RunOptions& options, const std::string& v)
         return "--size takes WIDTHxHEIGHT such as 1920x1080 (or 1920x: the height that fits), got '" + v + "'";
     options.width = w;
     options.height = h;
+    options.sizeGiven = true;
+    return std::nullopt;
+}
+
+std::optional<std::string> setFps(RunOptions& options, const std::string& v)
+{
+    int fps = 0;
+    const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), fps);
+    if (ec != std::errc() || ptr != v.data() + v.size() || fps < ui::kMinFps || fps > ui::kMaxFps)
+        return "--fps takes a whole number of frames a second from 1 to 60, got '" + v + "'";
+    options.fps = fps;
+    return std::nullopt;
+}
+
+std::optional<std::string> setVideoDuration(RunOptions& options, const std::string& v)
+{
+    options.videoDuration = sim::parseDuration(v);
+    if (!options.videoDuration || *options.videoDuration < ui::kMinVideo || *options.videoDuration > ui::kMaxVideo)
+        return "--duration takes the animation's length from 1s to 10m, got '" + v + "'";
     return std::nullopt;
 }
 
@@ -205,6 +233,8 @@ const std::map<std::string, OptionSetter, std::less<>>& valueOptions()
                 return std::nullopt;
             } },
         { "--size", setSize },
+        { "--fps", setFps },
+        { "--duration", setVideoDuration },
         { "--window", setWindow },
     };
     return options;
@@ -247,6 +277,13 @@ Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
     if (options.compare && (!options.traceFile.empty() || !options.csvFile.empty() || !options.saveFile.empty()))
         return failure("--compare writes --summary and --export; --trace, --csv and --save take one run (drop "
                        "--compare, with or without --fix)");
+    if ((options.fps || options.videoDuration) && !options.animated())
+        return failure("--fps and --duration are for an animation (--export FILE.gif)");
+    if (options.animated() && options.scenarioFile.ends_with(".lifeline"))
+        return failure("an animation replays the simulation; '" + options.scenarioFile
+            + "' is a saved run (export it as .png, .svg or .pdf)");
+    if (options.animated() && options.compare)
+        return failure("--compare draws a still image: --export FILE.png, .svg or .pdf");
     if (options.compare && options.scenarioFile.ends_with(".lifeline"))
         return failure("--compare runs a lesson and its fix; '" + options.scenarioFile + "' is a saved run");
     return options;
@@ -403,7 +440,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     const auto& ran = simulation.scenario();
     return writeOutputs(
         { simulation.engine(), simulation.actorNames(), runTitle(ran),
-            ran.lesson ? ran.lesson->moments : std::vector<sim::MomentSpec> {}, simulation.summary().claim() },
+            ran.lesson ? ran.lesson->moments : std::vector<sim::MomentSpec> {}, simulation.summary().claim(), &ran },
         options, err);
 }
 
@@ -425,7 +462,21 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
             written = false;
         }
     }
-    if (!options.imageFile.empty())
+    if (options.animated() && run.scenario)
+        written &= exportImage(options, run.title, err, [&](const ui::ImageExportRequest& still) {
+            ui::AnimationRequest request;
+            request.path = still.path;
+            request.size = options.sizeGiven ? still.size : QSize(1280, 720);
+            request.fps = options.fps.value_or(15);
+            request.duration = options.videoDuration.value_or(8000);
+            request.from = still.from;
+            request.to = still.to;
+            request.title = still.title;
+            request.dark = still.dark;
+            request.seed = options.seed;
+            return ui::exportAnimation(*run.scenario, request);
+        });
+    else if (!options.imageFile.empty())
         written &= exportImage(options, run.title, err, [&](ui::ImageExportRequest request) {
             request.moments = run.moments;
             request.claim = QString::fromStdString(run.claim);

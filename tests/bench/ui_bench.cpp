@@ -2,11 +2,14 @@
 // minute in view), a live frame (advance + model sync + paint) at 100x on a 2,000 messages/s scenario, and the
 // model's bytes per lane.
 #include "bench_util.h"
+#include "export/animation_export.h"
 #include "export/image_export.h"
+#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"
 
+#include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <algorithm>
@@ -64,6 +67,20 @@ void runExportBenchmark()
         times.push_back(secondsSince(start) * 1000.0);
     }
     report("export.png_ms_10k", median(times), "ms");
+
+    // Lesson 7 as a 1280x720, 8 s, 15 fps GIF (120 frames): simulated again, painted and encoded frame by frame.
+    ui::AnimationRequest gif;
+    gif.path = QStringLiteral("/tmp/lifeline-bench-lesson7.gif");
+    gif.title = QStringLiteral("Lesson 7");
+    std::vector<double> perFrame;
+    for (int i = 0; i < 3; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        if (const auto exported = ui::exportAnimation(sim::findLesson("consumer-crash")->scenario, gif); !exported)
+            std::fprintf(stderr, "animation failed: %s\n", exported.message().c_str());
+        perFrame.push_back(secondsSince(start) * 1000.0 / ui::animationFrames(gif));
+    }
+    report("export.gif_ms_per_frame", median(perFrame), "ms");
+    report("export.gif_bytes_lesson7", double(QFileInfo(gif.path).size()), "bytes");
 }
 
 void runUiBenchmarks()

@@ -21,6 +21,7 @@ namespace {
 struct ModelPanel {
     const LaneModel* model;
     QString heading;
+    int layoutRows = 0; // the rows to lay out for (an animation's final count); 0: the model's own
 };
 
 // The title, then the claim (what the run measured) and the subtitle (the queues' settings) when given, in type
@@ -53,14 +54,15 @@ int maxRowHeight(const TimelineStyle& style)
     return std::max(18, style.textPixels * 4);
 }
 
-void paintTimeline(
-    QPainter& p, const QRect& timeline, const LaneModel& model, TimelineStyle style, TimeMs from, TimeMs to)
+void paintTimeline(QPainter& p, const QRect& timeline, const LaneModel& model, TimelineStyle style, TimeMs from,
+    TimeMs to, int layoutRows)
 {
     // Rows fill the height up to the comfortable maximum, and shrink to show every lane when they can (down to
     // 4 px); labels stay only where rows are tall enough.
     TimelinePainter probe(model, style);
     const int available = timeline.height() - style.rulerHeight - probe.legendHeight(timeline.width());
-    style.rowHeight = std::clamp(available / std::max(1, probe.totalRows()), 4, maxRowHeight(style));
+    const int rows = layoutRows > 0 ? layoutRows : probe.totalRows();
+    style.rowHeight = std::clamp(available / std::max(1, rows), 4, maxRowHeight(style));
     style.groupHeight = style.rowHeight;
     TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -96,11 +98,17 @@ void paintExport(QPainter& p, const QRect& rect, const std::vector<ModelPanel>& 
                 QFontMetrics(font, p.device()).elidedText(heading, Qt::ElideRight, panel.width() - 2 * pixels));
             panel.adjust(0, pixels * 3 / 2 + 4, 0, 0);
         }
-        paintTimeline(p, panel, *panels[i].model, style, request.from, to);
+        paintTimeline(p, panel, *panels[i].model, style, request.from, to, panels[i].layoutRows);
     }
 }
 
 } // namespace
+
+void paintSlide(QPainter& p, const QRect& rect, const LaneModel& model, const TimelineStyle& style,
+    const ImageExportRequest& request, TimeMs to, int layoutRows)
+{
+    paintExport(p, rect, { { &model, QString(), layoutRows } }, style, request, to);
+}
 
 TimelineStyle slideStyle(TimelineStyle s, const QSize& size)
 {

@@ -8,6 +8,7 @@
 #include "lifeline/sim/moments.h"
 #include "timeline/timeline_style.h"
 
+#include <QPainter>
 #include <QSize>
 #include <QString>
 #include <string>
@@ -44,6 +45,11 @@ Outcome<> exportTimelineImage(
 Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const ImageExportRequest& request);
 
 class LaneModel;
+// One slide: the title block and the timeline over [request.from, to] at the model's "now", its rows laid out for
+// `layoutRows` rows (0: the model's own count): each frame of an animation.
+void paintSlide(QPainter& p, const QRect& rect, const LaneModel& model, const TimelineStyle& style,
+    const ImageExportRequest& request, TimeMs to, int layoutRows = 0);
+
 // Where an export's default time window ends: the last state change of a message or the last moment, plus a margin
 // (a tenth, at least 5 s); the idle polling after it is left out.
 TimeMs actionEnd(const LaneModel& model);

@@ -1,0 +1,115 @@
+#include "export/animation_export.h"
+
+#include "export/gif_writer.h"
+#include "export/image_export.h"
+#include "lifeline/sim/simulation.h"
+#include "timeline/lane_model.h"
+#include "timeline/timeline_painter.h"
+
+#include <QFileInfo>
+#include <QObject>
+#include <QPainter>
+#include <QSaveFile>
+#include <cmath>
+
+namespace lifeline::ui {
+
+namespace {
+
+// Every colour the style paints flat: they go into the GIF's palette first, so they stay exact.
+std::vector<QColor> styleColours(const TimelineStyle& s)
+{
+    std::vector<QColor> colours { s.background, s.text, s.grid, s.groupBackground, s.selection, s.now, s.polling,
+        s.working, s.failed, s.crash, s.mark, s.duplicate };
+    for (const QColor& c : s.stateColor)
+        if (c.alpha() == 255)
+            colours.push_back(c);
+    return colours;
+}
+
+Outcome<> checkAnimation(const AnimationRequest& request)
+{
+    if (request.size.width() < 200 || request.size.height() < 150 || request.size.width() > 3840
+        || request.size.height() > 2160)
+        return Failure { QObject::tr("the size must be from 200x150 to 3840x2160, got %1x%2")
+                             .arg(request.size.width())
+                             .arg(request.size.height())
+                             .toStdString() };
+    if (request.fps < kMinFps || request.fps > kMaxFps)
+        return Failure {
+            QObject::tr("the frame rate must be from 1 to 60 a second, got %1").arg(request.fps).toStdString()
+        };
+    if (request.duration < kMinVideo || request.duration > kMaxVideo)
+        return Failure { "the video's duration must be from 1 s to 10 min" };
+    const QString suffix = QFileInfo(request.path).suffix().toLower();
+    if (suffix != QStringLiteral("gif"))
+        return Failure { QObject::tr("unknown animation type '%1': use .gif").arg(suffix).toStdString() };
+    return {};
+}
+
+} // namespace
+
+int animationFrames(const AnimationRequest& request)
+{
+    return std::max(1, int(std::lround(double(request.fps) * double(request.duration) / 1000.0)));
+}
+
+Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest& request)
+{
+    if (auto refused = checkAnimation(request); !refused)
+        return refused;
+    const std::vector<sim::MomentSpec> moments
+        = scenario.lesson ? scenario.lesson->moments : std::vector<sim::MomentSpec> {};
+    // A first run to its end: the window's end (the action), the rows to lay out for and what the run measured.
+    sim::Simulation whole(scenario, request.seed);
+    whole.runToEnd();
+    LaneModel wholeModel;
+    wholeModel.setMomentSpecs(moments);
+    wholeModel.setEngine(&whole.engine(), whole.actorNames());
+    const TimeMs to = request.to < 0 ? actionEnd(wholeModel) : request.to;
+    ImageExportRequest still;
+    still.size = request.size;
+    still.title = request.title;
+    still.claim = QString::fromStdString(whole.summary().claim());
+    still.dark = request.dark;
+    still.from = request.from;
+    const TimelineStyle style
+        = slideStyle(request.dark ? TimelineStyle::darkTheme() : TimelineStyle::light(), request.size);
+    const int rows = TimelinePainter(wholeModel, style).totalRows();
+
+    // The run again, frame by frame, as the window shows it live.
+    sim::Simulation run(scenario, request.seed);
+    LaneModel model;
+    model.setMomentSpecs(moments);
+    model.setEngine(&run.engine(), run.actorNames());
+    QSaveFile file(request.path);
+    if (!file.open(QIODevice::WriteOnly))
+        return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
+    auto writer = GifWriter::open(file, request.size, styleColours(style));
+    if (!writer)
+        return Failure { writer.message() };
+    const int frames = animationFrames(request);
+    QImage image(request.size, QImage::Format_RGB32);
+    for (int i = 0; i < frames; ++i) {
+        const TimeMs t = request.from + (frames == 1 ? to - request.from : (to - request.from) * i / (frames - 1));
+        run.advanceTo(t);
+        model.setActorNames(run.actorNames());
+        model.sync();
+        QPainter p(&image);
+        paintSlide(p, image.rect(), model, style, still, to, rows);
+        p.end();
+        // Each frame's time in centiseconds, rounded so the whole adds up to the duration.
+        const int centiseconds = int(std::lround(100.0 * (i + 1) / request.fps) - std::lround(100.0 * i / request.fps));
+        if (auto added = writer.value()->add(image, centiseconds); !added)
+            return added;
+        if (request.progress && !request.progress(i + 1, frames))
+            return Failure { "cancelled" }; // the file is not committed: nothing is written
+    }
+    if (auto finished = writer.value()->finish(); !finished)
+        return finished;
+    if (!file.commit())
+        return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
+    return {};
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,40 @@
+// The run moving, outside the app: a scenario simulated again frame by frame and painted by the same
+// TimelinePainter as the screen and the stills, from the window's start to its end mapped onto the video's duration:
+// the now line moves, lanes appear and change as they do live, moments' callouts appear when reached. GIF through
+// giflib (gif_writer.h). Nothing is left half-written: the file is written whole, or not at all.
+#pragma once
+
+#include "lifeline/outcome.h"
+#include "lifeline/sim/scenario.h"
+
+#include <QSize>
+#include <QString>
+#include <functional>
+#include <optional>
+
+namespace lifeline::ui {
+
+struct AnimationRequest {
+    QString path; // .gif
+    QSize size { 1280, 720 };
+    int fps = 15; // 1 to 60
+    TimeMs duration = 8000; // of the video: 1 s to 10 min
+    TimeMs from = 0;
+    TimeMs to = -1; // -1: the end of the action (the last state change or moment, and a margin)
+    QString title;
+    bool dark = false;
+    std::optional<uint64_t> seed;
+    // Called after each frame with (frames written, frames in all); false cancels (nothing is written).
+    std::function<bool(int, int)> progress;
+};
+
+// The bounds the request is checked against (the command line names its flags with them).
+inline constexpr int kMinFps = 1, kMaxFps = 60;
+inline constexpr TimeMs kMinVideo = 1000, kMaxVideo = 600000;
+
+Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest& request);
+
+// The frame count a request makes: fps x duration, rounded.
+int animationFrames(const AnimationRequest& request);
+
+} // namespace lifeline::ui
