@@ -5,8 +5,13 @@
 #include "lifeline/sim/lessons.h"
 #include "test_support.h"
 #include "timeline/timeline_style.h"
+#include "timeline/timeline_view.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
 
+#include <QClipboard>
 #include <QFile>
+#include <QGuiApplication>
 #include <QImageReader>
 #include <QTemporaryDir>
 
@@ -68,4 +73,31 @@ TEST_CASE("animation: bad requests say why - a cancelled one writes nothing", "[
     request.progress = [](int done, int) { return done < 5; };
     CHECK(exportAnimation(scenario, request).message() == "cancelled");
     CHECK_FALSE(QFile::exists(request.path));
+}
+
+TEST_CASE(
+    "window: Ctrl+Shift+C copies the timeline at twice its size - File > Export animation writes a GIF", "[ui][export]")
+{
+    test::application();
+    ui::MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    REQUIRE(window.openLesson(QStringLiteral("7")));
+    window.driver()->pause();
+    window.driver()->advanceBy(40000);
+    const QImage copied = window.copyTimeline();
+    CHECK(copied.size() == window.timeline()->size() * 2);
+    CHECK(copied.devicePixelRatio() == 2);
+    CHECK(QGuiApplication::clipboard()->image().size() == copied.size());
+
+    QTemporaryDir dir;
+    AnimationRequest request;
+    request.path = dir.filePath(QStringLiteral("window.gif"));
+    request.size = QSize(480, 270);
+    request.fps = 5;
+    request.duration = 2000;
+    CHECK(window.exportAnimationTo(request));
+    QImageReader reader(request.path);
+    CHECK(reader.imageCount() == 10);
+    CHECK(window.simulation()->now() == 40000); // the window's own run stays where it was
 }

@@ -6,6 +6,7 @@
 #include "lifeline/event_log.h"
 #include "lifeline/io/run_file.h"
 
+#include <QImage>
 #include <QMainWindow>
 #include <memory>
 
@@ -34,6 +35,7 @@ class ConsumerTiles;
 class EventLogPanel;
 class LaneModel;
 class LiveDriver;
+struct AnimationRequest;
 class ComparisonWindow;
 class MomentList;
 class OverviewStrip;
@@ -117,6 +119,10 @@ public:
     // View > Compare with the fix: the lesson as written and fixed, stacked (a window of its own); none without a
     // lesson that has a fix.
     ComparisonWindow* compareWithFix();
+    // Ctrl+Shift+C: the visible timeline on the clipboard at twice the view's size; returns what it copied.
+    QImage copyTimeline();
+    // File > Export animation, once asked what: the run as a GIF, with a progress dialog that can cancel.
+    bool exportAnimationTo(AnimationRequest request);
 
 private:
     void connectPanels();
@@ -126,7 +132,9 @@ private:
     const std::vector<std::string>& actorNames() const;
     void buildToolbar();
     void buildMenus();
-    void exportImage();
+    void exportImage(); // main_window_export.cpp
+    void exportAnimationFile();
+    QString claimText() const; // what the run measured, for an image's caption line
     void exportData(bool trace);
     void saveRunAs();
     void openRunFile();

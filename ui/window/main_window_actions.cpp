@@ -108,6 +108,9 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Save run..."), QKeySequence::Save, this, &MainWindow::saveRunAs);
     file->addSeparator();
     file->addAction(tr("Export &image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportImage);
+    file->addAction(tr("Export &animation (GIF)..."), this, &MainWindow::exportAnimationFile);
+    file->addAction(
+        tr("Co&py the timeline"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, &MainWindow::copyTimeline);
     file->addAction(tr("Export &trace (Perfetto)..."), this, [this] { exportData(true); });
     file->addAction(tr("Export &CSV..."), this, [this] { exportData(false); });
     file->addSeparator();
@@ -199,6 +202,8 @@ void MainWindow::showKeys()
            "<tr><td><b>Backspace, Alt+Left</b></td><td>back to the previous zoom</td></tr>"
            "<tr><td><b>N, Shift+N</b></td><td>the lesson's next, previous key moment</td></tr>"
            "<tr><td><b>Ctrl+Shift+B</b></td><td>compare the lesson with its fix, both stacked</td></tr>"
+           "<tr><td><b>Ctrl+Shift+C</b></td><td>copy the timeline as an image (twice the view's size), for "
+           "slides</td></tr>"
            "<tr><td><b>L</b></td><td>follow live</td></tr>"
            "<tr><td><b>Click a lane</b></td><td>its whole history; . and , step through it; Esc clears</td></tr>"
            "<tr><td><b>Click a consumer</b></td><td>(its tile, or its lane off a work box) crash it; again to "
@@ -269,41 +274,6 @@ void MainWindow::saveScenarioAs()
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
         || !file.commit())
         QMessageBox::warning(this, tr("Save scenario"), tr("The scenario was not saved: %1").arg(file.errorString()));
-    else
-        say(tr("Saved %1").arg(path));
-}
-
-void MainWindow::exportImage()
-{
-    if (!engine())
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export image"), defaultFileName(QStringLiteral("png")),
-        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    bool ok = false;
-    const QString size = QInputDialog::getText(this, tr("Export image"), tr("Size in pixels (width x height):"),
-        QLineEdit::Normal, QStringLiteral("1920x1080"), &ok);
-    if (!ok)
-        return;
-    const QStringList ranges { tr("The whole run"), tr("The visible window") };
-    const QString range = QInputDialog::getItem(this, tr("Export image"), tr("What to draw:"), ranges, 0, false, &ok);
-    if (!ok)
-        return;
-    ImageExportRequest request;
-    request.path = path;
-    if (range == ranges[1]) {
-        request.from = std::max<TimeMs>(0, m_timeline->visibleFrom());
-        request.to = m_timeline->visibleTo();
-    }
-    const auto parts = size.split(QLatin1Char('x'));
-    request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
-    request.title = m_title;
-    request.dark = m_dark;
-    const auto exported = exportTimelineImage(*engine(), actorNames(), request);
-    if (!exported)
-        QMessageBox::warning(this, tr("Export image"),
-            tr("The image was not saved: %1").arg(QString::fromStdString(exported.message())));
     else
         say(tr("Saved %1").arg(path));
 }
