@@ -14,6 +14,7 @@
 #include <QDockWidget>
 #include <QImage>
 #include <QLabel>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QTest>
 
@@ -220,4 +221,40 @@ TEST_CASE("window: a 1024x700 screen gets tabbed docks - a wide one the lesson's
     CHECK(wide.tabifiedDockWidgets(dockOf(wide, "lessonDock")).isEmpty());
     CHECK(wide.corner(Qt::BottomRightCorner) == Qt::RightDockWidgetArea);
     CHECK(dockOf(wide, "lessonDock")->height() > dockOf(wide, "messageDock")->height());
+}
+
+TEST_CASE("window: presenter mode - the timeline alone and larger - its keys - Esc leaves", "[ui][presenter]")
+{
+    application();
+    ui::MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    REQUIRE(window.openLesson(QStringLiteral("8")));
+    window.driver()->pause();
+    window.driver()->advanceBy(15000);
+    const int rowHeight = window.timeline()->timelineStyle().rowHeight;
+    window.setPresenting(true);
+    QApplication::setActiveWindow(&window); // the presenter's keys are the window's shortcuts
+    CHECK(window.presenting());
+    CHECK(window.isFullScreen());
+    CHECK_FALSE(window.menuBar()->isVisible());
+    CHECK_FALSE(window.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
+    CHECK(window.presenterClock()->isVisible());
+    CHECK(window.presenterClock()->text() == QStringLiteral("15s"));
+    CHECK(window.timeline()->timelineStyle().rowHeight == std::lround(rowHeight * 1.6));
+    // The caption is the latest moment reached: moments 1 and 2 at 10 s.
+    CHECK(window.presenterCaption()->text() == QStringLiteral("2  worker-2 takes it too: processed twice"));
+    // Right goes to the first moment; C crashes the first working consumer.
+    QTest::keyClick(window.timeline(), Qt::Key_Right);
+    CHECK(window.timeline()->focusedMoment() == 1);
+    CHECK(window.presenterCaption()->text().startsWith(QStringLiteral("1  Visible again after 10 s")));
+    QTest::keyClick(window.timeline(), Qt::Key_C);
+    const auto consumers = window.simulation()->consumers();
+    CHECK(consumers[0].state == sim::ConsumerState::Crashed);
+    // Esc leaves: the docks and the menus come back, the rows their size.
+    QTest::keyClick(window.timeline(), Qt::Key_Escape);
+    CHECK_FALSE(window.presenting());
+    CHECK(window.menuBar()->isVisible());
+    CHECK(window.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
+    CHECK(window.timeline()->timelineStyle().rowHeight == rowHeight);
 }

@@ -610,5 +610,11 @@ TEST_CASE("timeline: the legend lists what the view shows - not the whole run", 
     CHECK(action.duplicate);
     // Long after the last message: no message state at all.
     frame.axis.fit(150000, 240000, 1400 - style.labelWidth);
-    CHECK(painter.contentInView(rect, frame).states == 0);
+    const LegendContent late = painter.contentInView(rect, frame);
+    CHECK(late.states == 0);
+    // ...and then no "Messages:" heading with nothing under it.
+    TimelineLegend legend(style);
+    legend.setContent(late);
+    CHECK(legend.names()
+        == QStringList { QStringLiteral("Consumers:"), QStringLiteral("polling"), QStringLiteral("working") });
 }

@@ -1,5 +1,7 @@
 #include "timeline/timeline_style.h"
 
+#include <cmath>
+
 namespace lifeline::ui {
 
 namespace {
@@ -41,6 +43,24 @@ TimelineStyle TimelineStyle::light()
     s.patternInk = QColor(255, 255, 255, 150);
     s.mark = QColor(0x20, 0x20, 0x20);
     s.polling = QColor(0xC6, 0xCB, 0xD0);
+    return s;
+}
+
+TimelineStyle TimelineStyle::scaledBy(double k, int basePixels) const
+{
+    TimelineStyle s = *this;
+    const auto times = [k](int px) { return int(std::lround(px * k)); };
+    s.rowHeight = times(rowHeight);
+    s.groupHeight = times(groupHeight);
+    s.labelWidth = times(labelWidth);
+    s.rulerHeight = times(rulerHeight);
+    s.legendHeight = times(legendHeight);
+    s.textPixels = times(textPixels > 0 ? textPixels : basePixels);
+    s.legendPixels = times(legendPixels);
+    s.markPixels = times(markPixels);
+    s.pinRadius = times(pinRadius);
+    s.calloutPixels = times(calloutPixels);
+    s.calloutWidth = times(calloutWidth);
     return s;
 }
 

@@ -34,6 +34,8 @@ struct TimelineStyle {
 
     static TimelineStyle light();
     static TimelineStyle darkTheme();
+    // Every size times `k` (presenter mode: 1.6), the type from `basePixels` (the widget's font).
+    TimelineStyle scaledBy(double k, int basePixels) const;
     QBrush fill(MessageState state) const { return QBrush(stateColor[size_t(state)]); }
     QBrush pattern(MessageState state) const { return QBrush(patternInk, statePattern[size_t(state)]); }
 };

@@ -3,6 +3,7 @@
 #include "timeline/actor_painter.h"
 #include "timeline/lane_history.h"
 
+#include <QFontInfo>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -52,8 +53,16 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
 
 void TimelineView::setStyleSheetTheme(bool dark)
 {
-    m_style = dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    m_dark = dark;
+    const TimelineStyle base = dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    m_style = m_scale == 1 ? base : base.scaledBy(m_scale, QFontInfo(font()).pixelSize());
     update();
+}
+
+void TimelineView::setPresentationScale(double scale)
+{
+    m_scale = scale;
+    setStyleSheetTheme(m_dark);
 }
 
 void TimelineView::setNow(TimeMs now)

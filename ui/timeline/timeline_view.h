@@ -17,6 +17,8 @@ public:
 
     const TimelineFrame& frame() const { return m_frame; }
     void setStyleSheetTheme(bool dark);
+    // Presenter mode: rows, type, marks and pins times `scale` (1: the screen's).
+    void setPresentationScale(double scale);
     const TimelineStyle& timelineStyle() const { return m_style; }
     const TimelinePainter& painter() const { return m_painter; }
     TimeMs timeAt(double x) const;
@@ -79,6 +81,8 @@ private:
 
     LaneModel* m_model;
     TimelineStyle m_style;
+    bool m_dark = false;
+    double m_scale = 1;
     TimelinePainter m_painter;
     TimelineFrame m_frame;
     ViewState* m_state;

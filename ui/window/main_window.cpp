@@ -64,6 +64,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* timelineLayout = new QVBoxLayout(timelineColumn);
     timelineLayout->setContentsMargins(0, 0, 0, 0);
     timelineLayout->setSpacing(0);
+    timelineLayout->addWidget(buildPresenterBar());
     timelineLayout->addWidget(m_overview);
     m_scriptBanner->setWordWrap(true);
     m_scriptBanner->setContentsMargins(8, 4, 8, 4);

@@ -11,6 +11,7 @@
 #include <memory>
 
 class QLabel;
+class QShortcut;
 class QComboBox;
 class QAction;
 class QActionGroup;
@@ -112,6 +113,9 @@ protected:
 private:
     void buildDocks();
     void arrangeDocks(); // the first show: docks sized (or tabbed, on a small screen) for the window's size
+    QWidget* buildPresenterBar();
+    void updatePresenterBar();
+    void crashFirstWorking();
     QWidget* buildLessonPanel(); // main_window_lesson.cpp
     void connectLesson();
     void scriptEnded(); // the scenario's duration is reached: the view shows the action, the queue runs on
@@ -121,6 +125,11 @@ public:
     ComparisonWindow* compareWithFix();
     // Ctrl+Shift+C: the visible timeline on the clipboard at twice the view's size; returns what it copied.
     QImage copyTimeline();
+    // View > Presenter mode (F11; Esc leaves): main_window_presenter.cpp.
+    void setPresenting(bool on);
+    bool presenting() const { return m_presenting; }
+    QLabel* presenterCaption() const { return m_presenterCaption; }
+    QLabel* presenterClock() const { return m_presenterClock; }
     // File > Export animation, once asked what: the run as a GIF, with a progress dialog that can cancel.
     bool exportAnimationTo(AnimationRequest request);
 
@@ -166,6 +175,14 @@ private:
     MomentList* m_momentList;
     QLabel* m_scriptBanner;
     QAction* m_compareAction = nullptr;
+    QAction* m_presenterAction = nullptr;
+    QWidget* m_presenterBar = nullptr;
+    QLabel* m_presenterCaption = nullptr;
+    QLabel* m_presenterClock = nullptr;
+    std::vector<QShortcut*> m_presenterKeys;
+    QByteArray m_beforePresenting;
+    bool m_presenting = false;
+    bool m_wasMaximized = false;
     bool m_docksArranged = false;
     QLabel* m_summary;
     QLabel* m_clock;

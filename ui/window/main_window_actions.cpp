@@ -126,6 +126,9 @@ void MainWindow::buildMenus()
     view->addAction(viewState->zoomInAction());
     view->addAction(viewState->zoomOutAction());
     view->addAction(viewState->zoomBackAction());
+    m_presenterAction = view->addAction(
+        tr("&Presenter mode"), QKeySequence(Qt::Key_F11), this, [this] { setPresenting(!m_presenting); });
+    m_presenterAction->setCheckable(true);
     m_compareAction = view->addAction(
         tr("&Compare with the fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), this, &MainWindow::compareWithFix);
     m_compareAction->setEnabled(false);
@@ -202,6 +205,8 @@ void MainWindow::showKeys()
            "<tr><td><b>Backspace, Alt+Left</b></td><td>back to the previous zoom</td></tr>"
            "<tr><td><b>N, Shift+N</b></td><td>the lesson's next, previous key moment</td></tr>"
            "<tr><td><b>Ctrl+Shift+B</b></td><td>compare the lesson with its fix, both stacked</td></tr>"
+           "<tr><td><b>F11</b></td><td>presenter mode: Space play, Right / Left moments, C crash, R restart, Esc "
+           "leave</td></tr>"
            "<tr><td><b>Ctrl+Shift+C</b></td><td>copy the timeline as an image (twice the view's size), for "
            "slides</td></tr>"
            "<tr><td><b>L</b></td><td>follow live</td></tr>"
