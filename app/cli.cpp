@@ -46,7 +46,7 @@ constexpr const char* kRunHelp
       "  --window FROM..TO      the image's time window, such as 30s..2m (default: the action, idle time after it\n"
       "                         left out)\n"
       "  --dark                 the image in the dark theme\n"
-      "  --export FILE.gif      the run moving: --fps N (1-60, default 15), --duration D (1s-10m, default 8s),\n"
+      "  --export FILE.gif|.mp4 the run moving: --fps N (1-60, default 15), --duration D (1s-10m, default 8s),\n"
       "                         --size (default 1280x720), --window as for images\n"
       "  --save FILE.lifeline   a run file that the window (and `lifeline run`) reopens as it was\n"
       "  --help                 this text\n"
@@ -112,7 +112,7 @@ struct RunOptions {
     std::optional<TimeMs> windowFrom, windowTo;
     std::optional<int> fps; // an animation's
     std::optional<TimeMs> videoDuration;
-    bool animated() const { return imageFile.size() > 4 && imageFile.ends_with(".gif"); }
+    bool animated() const { return imageFile.ends_with(".gif") || imageFile.ends_with(".mp4"); }
 };
 
 // Writes one export; a failure says why (and the run itself is not lost: the other outputs still go out).
@@ -278,7 +278,7 @@ Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
         return failure("--compare writes --summary and --export; --trace, --csv and --save take one run (drop "
                        "--compare, with or without --fix)");
     if ((options.fps || options.videoDuration) && !options.animated())
-        return failure("--fps and --duration are for an animation (--export FILE.gif)");
+        return failure("--fps and --duration are for an animation (--export FILE.gif or .mp4)");
     if (options.animated() && options.scenarioFile.ends_with(".lifeline"))
         return failure("an animation replays the simulation; '" + options.scenarioFile
             + "' is a saved run (export it as .png, .svg or .pdf)");

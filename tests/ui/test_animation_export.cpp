@@ -14,6 +14,11 @@
 #include <QGuiApplication>
 #include <QImageReader>
 #include <QTemporaryDir>
+#include <cmath>
+
+extern "C" {
+#include <libavformat/avformat.h>
+}
 
 using namespace lifeline;
 using namespace lifeline::ui;
@@ -68,7 +73,7 @@ TEST_CASE("animation: bad requests say why - a cancelled one writes nothing", "[
     CHECK(exportAnimation(scenario, request).message() == "the video's duration must be from 1 s to 10 min");
     request.duration = 2000;
     request.path = dir.filePath(QStringLiteral("x.avi"));
-    CHECK(exportAnimation(scenario, request).message() == "unknown animation type 'avi': use .gif");
+    CHECK(exportAnimation(scenario, request).message() == "unknown animation type 'avi': use .gif or .mp4");
     request.path = dir.filePath(QStringLiteral("x.gif"));
     request.progress = [](int done, int) { return done < 5; };
     CHECK(exportAnimation(scenario, request).message() == "cancelled");
@@ -100,4 +105,35 @@ TEST_CASE(
     QImageReader reader(request.path);
     CHECK(reader.imageCount() == 10);
     CHECK(window.simulation()->now() == 40000); // the window's own run stays where it was
+}
+
+TEST_CASE("animation: an MP4 of lesson 7 is H.264 at the asked size and length", "[ui][export]")
+{
+    test::application();
+    QTemporaryDir dir;
+    AnimationRequest request;
+    request.path = dir.filePath(QStringLiteral("lesson7.mp4"));
+    request.size = QSize(640, 360);
+    request.fps = 10;
+    request.duration = 3000;
+    REQUIRE(exportAnimation(sim::findLesson("consumer-crash")->scenario, request).ok());
+    CHECK_FALSE(QFile::exists(request.path + QStringLiteral(".part")));
+    // Read back with libavformat: one H.264 stream, 640x360, 30 frames, 3 s within a frame.
+    AVFormatContext* format = nullptr;
+    REQUIRE(avformat_open_input(&format, request.path.toLocal8Bit().constData(), nullptr, nullptr) == 0);
+    REQUIRE(avformat_find_stream_info(format, nullptr) >= 0);
+    REQUIRE(format->nb_streams == 1);
+    const AVStream* stream = format->streams[0];
+    CHECK(stream->codecpar->codec_id == AV_CODEC_ID_H264);
+    CHECK(stream->codecpar->width == 640);
+    CHECK(stream->codecpar->height == 360);
+    CHECK(stream->nb_frames == 30);
+    const double seconds = double(stream->duration) * av_q2d(stream->time_base);
+    CHECK(std::abs(seconds - 3.0) <= 0.1);
+    avformat_close_input(&format);
+
+    // An odd size is refused before anything is written.
+    request.size = QSize(641, 360);
+    CHECK(exportAnimation(sim::findLesson("consumer-crash")->scenario, request).message()
+        == "an MP4's width and height must be even, got 641x360");
 }

@@ -2,6 +2,7 @@
 
 #include "export/gif_writer.h"
 #include "export/image_export.h"
+#include "export/mp4_writer.h"
 #include "lifeline/sim/simulation.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"
@@ -42,8 +43,13 @@ Outcome<> checkAnimation(const AnimationRequest& request)
     if (request.duration < kMinVideo || request.duration > kMaxVideo)
         return Failure { "the video's duration must be from 1 s to 10 min" };
     const QString suffix = QFileInfo(request.path).suffix().toLower();
-    if (suffix != QStringLiteral("gif"))
-        return Failure { QObject::tr("unknown animation type '%1': use .gif").arg(suffix).toStdString() };
+    if (suffix != QStringLiteral("gif") && suffix != QStringLiteral("mp4"))
+        return Failure { QObject::tr("unknown animation type '%1': use .gif or .mp4").arg(suffix).toStdString() };
+    if (suffix == QStringLiteral("mp4") && (request.size.width() % 2 != 0 || request.size.height() % 2 != 0))
+        return Failure { QObject::tr("an MP4's width and height must be even, got %1x%2")
+                             .arg(request.size.width())
+                             .arg(request.size.height())
+                             .toStdString() };
     return {};
 }
 
@@ -82,12 +88,24 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
     LaneModel model;
     model.setMomentSpecs(moments);
     model.setEngine(&run.engine(), run.actorNames());
+    // The encoder: a GIF into a QSaveFile (committed when whole), or an MP4 (renamed from FILE.part when whole).
+    const bool mp4 = QFileInfo(request.path).suffix().toLower() == QStringLiteral("mp4");
     QSaveFile file(request.path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
-    auto writer = GifWriter::open(file, request.size, styleColours(style));
-    if (!writer)
-        return Failure { writer.message() };
+    std::unique_ptr<GifWriter> gif;
+    std::unique_ptr<Mp4Writer> video;
+    if (mp4) {
+        auto opened = Mp4Writer::open(request.path, request.size, request.fps);
+        if (!opened)
+            return Failure { opened.message() };
+        video = std::move(opened).value();
+    } else {
+        if (!file.open(QIODevice::WriteOnly))
+            return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
+        auto opened = GifWriter::open(file, request.size, styleColours(style));
+        if (!opened)
+            return Failure { opened.message() };
+        gif = std::move(opened).value();
+    }
     const int frames = animationFrames(request);
     QImage image(request.size, QImage::Format_RGB32);
     for (int i = 0; i < frames; ++i) {
@@ -100,14 +118,14 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
         p.end();
         // Each frame's time in centiseconds, rounded so the whole adds up to the duration.
         const int centiseconds = int(std::lround(100.0 * (i + 1) / request.fps) - std::lround(100.0 * i / request.fps));
-        if (auto added = writer.value()->add(image, centiseconds); !added)
+        if (auto added = mp4 ? video->add(image) : gif->add(image, centiseconds); !added)
             return added;
         if (request.progress && !request.progress(i + 1, frames))
             return Failure { "cancelled" }; // the file is not committed: nothing is written
     }
-    if (auto finished = writer.value()->finish(); !finished)
+    if (auto finished = mp4 ? video->finish() : gif->finish(); !finished)
         return finished;
-    if (!file.commit())
+    if (!mp4 && !file.commit())
         return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
     return {};
 }

@@ -1,7 +1,8 @@
 // The run moving, outside the app: a scenario simulated again frame by frame and painted by the same
 // TimelinePainter as the screen and the stills, from the window's start to its end mapped onto the video's duration:
 // the now line moves, lanes appear and change as they do live, moments' callouts appear when reached. GIF through
-// giflib (gif_writer.h). Nothing is left half-written: the file is written whole, or not at all.
+// giflib (gif_writer.h), MP4 as H.264 through FFmpeg (mp4_writer.h). Nothing is left half-written: the file is
+// written whole, or not at all.
 #pragma once
 
 #include "lifeline/outcome.h"
@@ -15,7 +16,7 @@
 namespace lifeline::ui {
 
 struct AnimationRequest {
-    QString path; // .gif
+    QString path; // .gif or .mp4
     QSize size { 1280, 720 };
     int fps = 15; // 1 to 60
     TimeMs duration = 8000; // of the video: 1 s to 10 min

@@ -108,7 +108,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Save run..."), QKeySequence::Save, this, &MainWindow::saveRunAs);
     file->addSeparator();
     file->addAction(tr("Export &image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportImage);
-    file->addAction(tr("Export &animation (GIF)..."), this, &MainWindow::exportAnimationFile);
+    file->addAction(tr("Export &animation (GIF, MP4)..."), this, &MainWindow::exportAnimationFile);
     file->addAction(
         tr("Co&py the timeline"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, &MainWindow::copyTimeline);
     file->addAction(tr("Export &trace (Perfetto)..."), this, [this] { exportData(true); });

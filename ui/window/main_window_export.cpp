@@ -85,8 +85,8 @@ void MainWindow::exportAnimationFile()
         say(tr("An animation replays a simulation: open a lesson or a scenario first."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export animation"), defaultFileName(QStringLiteral("gif")), tr("Animated GIF (*.gif)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export animation"),
+        defaultFileName(QStringLiteral("gif")), tr("Animated GIF (*.gif);;MP4 video (*.mp4)"));
     if (path.isEmpty())
         return;
     bool ok = false;
