@@ -40,9 +40,8 @@ std::vector<QRgb> buildPalette(const std::vector<QColor>& colours)
 
 } // namespace
 
-GifWriter::GifWriter(QIODevice& out, QSize size)
-    : m_out(out)
-    , m_size(size)
+GifWriter::GifWriter(QSize size)
+    : m_size(size)
 {
 }
 
@@ -56,7 +55,7 @@ GifWriter::~GifWriter()
 
 Outcome<std::unique_ptr<GifWriter>> GifWriter::open(QIODevice& out, QSize size, const std::vector<QColor>& colours)
 {
-    std::unique_ptr<GifWriter> writer(new GifWriter(out, size));
+    std::unique_ptr<GifWriter> writer(new GifWriter(size));
     writer->m_palette = buildPalette(colours);
     int error = 0;
     writer->m_gif = EGifOpen(&out, writeToDevice, &error);

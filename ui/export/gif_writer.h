@@ -30,10 +30,9 @@ public:
     Outcome<> finish();
 
 private:
-    GifWriter(QIODevice& out, QSize size);
+    explicit GifWriter(QSize size);
     uint8_t indexOf(QRgb rgb);
 
-    QIODevice& m_out;
     QSize m_size;
     GifFileType* m_gif = nullptr;
     std::vector<QRgb> m_palette;

@@ -11,6 +11,7 @@
 #include <memory>
 
 class QLabel;
+class QMenu;
 class QShortcut;
 class QComboBox;
 class QAction;
@@ -141,6 +142,8 @@ private:
     const std::vector<std::string>& actorNames() const;
     void buildToolbar();
     void buildMenus();
+    void buildViewMenu(QMenu* view);
+    void buildSimulationAndLessonMenus();
     void exportImage(); // main_window_export.cpp
     void exportAnimationFile();
     QString claimText() const; // what the run measured, for an image's caption line

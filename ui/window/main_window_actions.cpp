@@ -116,7 +116,17 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
+    buildViewMenu(menuBar()->addMenu(tr("&View")));
+    buildSimulationAndLessonMenus();
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keys and mouse"), QKeySequence::HelpContents, this, &MainWindow::showKeys);
+    help->addAction(tr("&About Lifeline"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::buildViewMenu(QMenu* view)
+{
     const ViewState* viewState = m_timeline->viewState();
     view->addAction(viewState->followLiveAction());
     view->addAction(tr("&Fit the whole run"), this, [this] {
@@ -148,7 +158,10 @@ void MainWindow::buildMenus()
     view->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+}
 
+void MainWindow::buildSimulationAndLessonMenus()
+{
     QMenu* simulation = menuBar()->addMenu(tr("&Simulation"));
     simulation->addAction(m_play);
     simulation->addAction(m_step);
@@ -177,11 +190,6 @@ void MainWindow::buildMenus()
             QStringLiteral("&%1. %2").arg(QString::number(text.number), QString::fromStdString(text.title)), this,
             [this, id] { openLesson(id); });
     }
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keys and mouse"), QKeySequence::HelpContents, this, &MainWindow::showKeys);
-    help->addAction(tr("&About Lifeline"), this, &MainWindow::showAbout);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
 void MainWindow::showLessonPicker()

@@ -44,7 +44,7 @@ QWidget* MainWindow::buildPresenterBar()
     layout->addWidget(m_presenterClock);
     m_presenterBar->hide();
     // The presenter's keys, live only while presenting (Right is Step otherwise).
-    const auto key = [this](QKeySequence sequence, auto&& slot) {
+    const auto key = [this](const QKeySequence& sequence, auto&& slot) {
         auto* shortcut = new QShortcut(sequence, this);
         shortcut->setEnabled(false);
         connect(shortcut, &QShortcut::activated, this, slot);
