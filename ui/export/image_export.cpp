@@ -58,9 +58,12 @@ void paintTimeline(QPainter& p, const QRect& timeline, const LaneModel& model, T
     TimeMs to, int layoutRows)
 {
     // Rows fill the height up to the comfortable maximum, and shrink to show every lane when they can (down to
-    // 4 px); labels stay only where rows are tall enough.
+    // 4 px); labels stay only where rows are tall enough. A band below them is kept for moments' callouts (a two-line
+    // callout each, up to three), so a slide shows what they say.
     TimelinePainter probe(model, style);
-    const int available = timeline.height() - style.rulerHeight - probe.legendHeight(timeline.width());
+    const int callouts = std::min<int>(3, int(model.moments().size())) * (style.calloutPixels * 3 + 8);
+    const int available = timeline.height() - style.rulerHeight - probe.legendHeight(timeline.width())
+        - std::min(callouts, timeline.height() / 3);
     const int rows = layoutRows > 0 ? layoutRows : probe.totalRows();
     style.rowHeight = std::clamp(available / std::max(1, rows), 4, maxRowHeight(style));
     style.groupHeight = style.rowHeight;
