@@ -27,28 +27,6 @@ const std::set<std::string>& knownKeys()
     return keys;
 }
 
-const char* stateName(MessageState state)
-{
-    switch (state) {
-    case MessageState::Delayed:
-        return "delayed";
-    case MessageState::Visible:
-        return "visible";
-    case MessageState::InFlight:
-        return "in-flight";
-    case MessageState::Deleted:
-        return "deleted";
-    case MessageState::DeadLettered:
-        return "dead-lettered";
-    case MessageState::Expired:
-        return "expired";
-    case MessageState::Purged:
-        return "purged";
-    default:
-        return "";
-    }
-}
-
 std::optional<TimeMs> age(const json& v, const char* key, const std::string& path)
 {
     const auto value = v.find(key);
@@ -138,7 +116,7 @@ std::optional<MomentSpec> readOne(const json& v, const std::string& path)
     if (const auto to = v.find("to"); to != v.end()) {
         for (const auto state : { MessageState::Delayed, MessageState::Visible, MessageState::InFlight,
                  MessageState::Deleted, MessageState::DeadLettered, MessageState::Expired, MessageState::Purged })
-            if (to->is_string() && to->get<std::string>() == stateName(state))
+            if (to->is_string() && to->get<std::string>() == toString(state))
                 spec.to = state;
         if (!spec.to)
             reading::report(
