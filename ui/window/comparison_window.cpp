@@ -1,5 +1,6 @@
 #include "window/comparison_window.h"
 
+#include "export/image_export.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 
@@ -8,18 +9,6 @@
 #include <QVBoxLayout>
 
 namespace lifeline::ui {
-
-namespace {
-// When the last message changed state (polling consumers after it change nothing).
-TimeMs lastStateChange(const Engine& engine)
-{
-    const EventLog& log = engine.log();
-    for (size_t i = log.size(); i-- > log.firstRetained();)
-        if (log[i].message != kNoMessage && log[i].from != log[i].to)
-            return log[i].time;
-    return engine.now();
-}
-} // namespace
 
 ComparisonWindow::ComparisonWindow(
     const sim::Scenario& asWritten, const sim::Scenario& fixed, bool dark, QWidget* parent)
@@ -65,8 +54,7 @@ ComparisonWindow::ComparisonWindow(
     resize(1280, 800);
     // The action, not the idle polling after it: up to the last state change of either run. Fitted again once the
     // window has its size; the first view's window is the second's too.
-    const TimeMs action = std::max(lastStateChange(m_runs[0]->engine()), lastStateChange(m_runs[1]->engine()));
-    const TimeMs shown = std::min(end, action + std::max<TimeMs>(5000, action / 10));
+    const TimeMs shown = std::max(actionEnd(*m_models[0]), actionEnd(*m_models[1]));
     m_views[0]->fitRange(0, shown);
     QTimer::singleShot(0, this, [this, shown] { m_views[0]->fitRange(0, shown); });
 }
