@@ -20,6 +20,7 @@ void LaneModel::setEngine(const Engine* engine, std::vector<std::string> actorNa
     m_engine = engine;
     m_actorNames = std::move(actorNames);
     m_index.clear();
+    m_density.clear();
     m_groups.clear();
     m_actors.clear();
     m_actorShown.clear();
@@ -41,6 +42,7 @@ void LaneModel::sync()
         endInsertRows();
     }
     const auto result = m_index.sync(*m_engine);
+    m_density.sync(*m_engine, m_actorNames);
     const size_t momentsBefore = m_moments.moments().size();
     m_moments.advance(*m_engine, m_actorNames);
     // New lanes: one insert per group that received any.

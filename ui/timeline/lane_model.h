@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lifeline/sim/moments.h"
+#include "lifeline/timeline/density_series.h"
 #include "lifeline/timeline/lane_index.h"
 
 #include <QAbstractItemModel>
@@ -22,7 +23,9 @@ public:
         DuplicatesRole,
         QueueRole, // QueueIndex
     };
-    enum RowKind { QueueGroup, MessageRow, ActorGroup, ActorRow };
+    // The item model has the first four; the timeline's rows add density bands (a queue's, a consumer group's)
+    // when lanes are too many to read.
+    enum RowKind { QueueGroup, MessageRow, ActorGroup, ActorRow, QueueBand, ActorBand };
 
     explicit LaneModel(QObject* parent = nullptr);
 
@@ -40,6 +43,8 @@ public:
     // Reads what the engine logged since the last sync and signals the changes.
     void sync();
     const LaneIndex& lanes() const { return m_index; }
+    // Messages by state and consumers' activity over time, per queue and consumer group: the density bands.
+    const DensitySeries& density() const { return m_density; }
 
     QModelIndex indexOfLane(MessageIndex lane) const;
     QModelIndex actorGroup() const;
@@ -69,6 +74,7 @@ private:
     const Engine* m_engine = nullptr;
     std::vector<std::string> m_actorNames;
     LaneIndex m_index;
+    DensitySeries m_density;
     std::vector<sim::MomentSpec> m_momentSpecs;
     sim::MomentFinder m_moments;
     std::vector<Group> m_groups; // one per queue, in queue order

@@ -4,6 +4,31 @@
 
 namespace lifeline::ui {
 
+namespace {
+// LaneOrder::State: the states that find problems first, then the live ones, then the ended ones.
+int stateRank(MessageState state)
+{
+    switch (state) {
+    case MessageState::DeadLettered:
+        return 0;
+    case MessageState::Expired:
+        return 1;
+    case MessageState::InFlight:
+        return 2;
+    case MessageState::Visible:
+        return 3;
+    case MessageState::Delayed:
+        return 4;
+    case MessageState::Redriven:
+        return 5;
+    case MessageState::Purged:
+        return 6;
+    default:
+        return 7;
+    }
+}
+} // namespace
+
 RowLayout::RowLayout(const LaneModel& model)
     : m_model(model)
 {
@@ -15,10 +40,36 @@ void RowLayout::setFilter(const LaneFilter& filter)
     refreshFilter();
 }
 
+void RowLayout::setAliveOnly(bool alive)
+{
+    m_aliveOnly = alive;
+    refreshFilter();
+}
+
+void RowLayout::setOrder(LaneOrder order)
+{
+    m_order = order;
+    refreshFilter();
+}
+
+void RowLayout::setDensityAllowed(bool allowed)
+{
+    m_densityAllowed = allowed;
+    refreshFilter();
+}
+
+void RowLayout::setExpanded(QueueIndex queue, bool expanded)
+{
+    if (expanded)
+        m_expanded.insert(queue);
+    else
+        m_expanded.erase(queue);
+}
+
 const LaneModel::Lanes& RowLayout::lanesOf(int group) const
 {
-    if (m_filter.active() && size_t(group) < m_filtered.size())
-        return m_filtered[size_t(group)];
+    if (listing() && size_t(group) < m_listed.size())
+        return m_listed[size_t(group)];
     return m_model.lanesOfGroup(group);
 }
 
@@ -28,6 +79,16 @@ size_t RowLayout::shownLanes() const
     for (int g = 0; g < m_model.queueGroupCount(); ++g)
         n += lanesOf(g).size();
     return n;
+}
+
+bool RowLayout::isBand(int group) const
+{
+    return m_dense && lanesOf(group).size() > kBandAbove && !m_expanded.contains(QueueIndex(group));
+}
+
+bool RowLayout::actorsAsBands() const
+{
+    return m_dense && m_model.shownActors().size() > kActorBandsAbove && m_model.density().groupCount() > 0;
 }
 
 bool RowLayout::matches(MessageIndex lane, const std::vector<bool>& workedOnByNamedActor) const
@@ -71,16 +132,13 @@ bool RowLayout::matches(MessageIndex lane, const std::vector<bool>& workedOnByNa
     return extra && extra->groupId == needle;
 }
 
-void RowLayout::refreshFilter()
+std::vector<bool> RowLayout::workedOnByNamedActor() const
 {
-    m_filtered.clear();
-    if (!m_filter.active() || !m_model.engine())
-        return;
     // A consumer's name selects the messages it worked on.
     std::vector<bool> workedOn;
     const LaneIndex& index = m_model.lanes();
     for (const uint32_t actor : m_model.shownActors()) {
-        if (m_model.actorName(actor).compare(m_filter.text, Qt::CaseInsensitive) != 0)
+        if (m_filter.text.isEmpty() || m_model.actorName(actor).compare(m_filter.text, Qt::CaseInsensitive) != 0)
             continue;
         workedOn.resize(index.laneCount(), false);
         const auto& steps = index.actorSteps(actor);
@@ -88,35 +146,127 @@ void RowLayout::refreshFilter()
             if (steps[i].cause() == Cause::ProcessingStarted && steps[i].lane() < workedOn.size())
                 workedOn[steps[i].lane()] = true;
     }
-    m_filtered.resize(size_t(m_model.queueGroupCount()));
+    return workedOn;
+}
+
+void RowLayout::sortLanes(LaneModel::Lanes& lanes) const
+{
+    if (m_order == LaneOrder::Sent)
+        return;
+    // Keys first (one read of the engine per lane, not one per comparison); ties keep the send order.
+    const Engine& engine = *m_model.engine();
+    const LaneIndex& index = m_model.lanes();
+    std::vector<std::pair<int64_t, MessageIndex>> keyed;
+    keyed.reserve(lanes.size());
+    for (const MessageIndex lane : lanes) {
+        int64_t key = 0;
+        if (m_order == LaneOrder::MostReceived) {
+            key = -int64_t(engine.message(lane).receiveCount);
+        } else if (m_order == LaneOrder::LongestInQueue) {
+            const TimeMs ended = lane < index.spans().size() ? index.spans().endedAt(lane) : -1;
+            const TimeMs born = lane < index.spans().size() ? index.spans().bornAt(lane) : engine.now();
+            key = -((ended < 0 ? engine.now() : ended) - born);
+        } else {
+            key = stateRank(index.lane(lane).state);
+        }
+        keyed.emplace_back(key, lane);
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (size_t i = 0; i < keyed.size(); ++i)
+        lanes[i] = keyed[i].second;
+}
+
+void RowLayout::refreshFilter()
+{
+    m_listed.clear();
+    m_eventsRead = m_model.lanes().eventsRead();
+    if (m_model.engine() && listing()) {
+        const std::vector<bool> workedOn = workedOnByNamedActor();
+        const Engine& engine = *m_model.engine();
+        m_listed.resize(size_t(m_model.queueGroupCount()));
+        const auto take = [&](MessageIndex lane) {
+            const QueueIndex queue = engine.message(lane).queue;
+            if (queue < m_listed.size() && (!m_filter.active() || matches(lane, workedOn)))
+                m_listed[queue].push_back(lane);
+        };
+        if (m_aliveOnly) {
+            m_model.lanes().spans().alive(m_from, m_to, m_alive);
+            for (const MessageIndex lane : m_alive)
+                take(lane);
+        } else {
+            for (int g = 0; g < m_model.queueGroupCount(); ++g)
+                for (const MessageIndex lane : m_model.lanesOfGroup(g))
+                    take(lane);
+        }
+        for (auto& lanes : m_listed)
+            sortLanes(lanes);
+    }
+    m_dense = m_densityAllowed && m_legibleRows > 0 && shownLanes() > size_t(m_legibleRows);
+}
+
+bool RowLayout::arrange(TimeMs from, TimeMs to, int legibleRows)
+{
+    const bool windowMoved = m_aliveOnly && (from != m_from || to != m_to);
+    const bool logGrew = m_eventsRead != m_model.lanes().eventsRead();
+    const bool roomChanged = legibleRows != m_legibleRows;
+    m_from = from;
+    m_to = to;
+    m_legibleRows = legibleRows;
+    if (!windowMoved && !roomChanged && !(logGrew && listing()))
+        return false;
+    refreshFilter();
+    return true;
+}
+
+int RowLayout::groupRows(int group) const
+{
+    return 1 + (isBand(group) ? kQueueBandRows : int(lanesOf(group).size()));
+}
+
+int RowLayout::actorRows() const
+{
+    if (actorsAsBands())
+        return 1 + int(m_model.density().groupCount()) * kActorBandRows;
+    return 1 + int(m_model.shownActors().size());
+}
+
+int RowLayout::actorsTop() const
+{
+    int rows = 0;
     for (int g = 0; g < m_model.queueGroupCount(); ++g)
-        for (const MessageIndex lane : m_model.lanesOfGroup(g))
-            if (matches(lane, workedOn))
-                m_filtered[size_t(g)].push_back(lane);
+        rows += groupRows(g);
+    return rows;
 }
 
 int RowLayout::totalRows() const
 {
-    int rows = 0;
-    for (int g = 0; g < m_model.queueGroupCount(); ++g)
-        rows += 1 + int(lanesOf(g).size());
-    return rows + 1 + int(m_model.shownActors().size());
+    return actorsTop() + actorRows();
 }
 
 RowRef RowLayout::rowAt(int flatRow) const
 {
     for (int g = 0; g < m_model.queueGroupCount(); ++g) {
-        const int lanes = int(lanesOf(g).size());
+        const int rows = groupRows(g);
         if (flatRow == 0)
-            return RowRef { LaneModel::QueueGroup, g, 0 };
-        if (flatRow <= lanes)
-            return RowRef { LaneModel::MessageRow, g, lanesOf(g)[size_t(flatRow - 1)] };
-        flatRow -= lanes + 1;
+            return RowRef { LaneModel::QueueGroup, g, 0, 0 };
+        if (flatRow < rows) {
+            if (isBand(g))
+                return RowRef { LaneModel::QueueBand, g, 0, flatRow - 1 };
+            return RowRef { LaneModel::MessageRow, g, lanesOf(g)[size_t(flatRow - 1)], 0 };
+        }
+        flatRow -= rows;
     }
     if (flatRow <= 0)
-        return RowRef { LaneModel::ActorGroup, 0, 0 };
+        return RowRef { LaneModel::ActorGroup, 0, 0, 0 };
+    if (actorsAsBands()) {
+        const int band = std::min((flatRow - 1) / kActorBandRows, int(m_model.density().groupCount()) - 1);
+        return RowRef { LaneModel::ActorBand, band, 0,
+            std::min(flatRow - 1 - band * kActorBandRows, kActorBandRows - 1) };
+    }
     const auto& actors = m_model.shownActors();
-    return RowRef { LaneModel::ActorRow, 0, actors[std::min<size_t>(size_t(flatRow - 1), actors.size() - 1)] };
+    if (actors.empty())
+        return RowRef { LaneModel::ActorGroup, 0, 0, 0 };
+    return RowRef { LaneModel::ActorRow, 0, actors[std::min<size_t>(size_t(flatRow - 1), actors.size() - 1)], 0 };
 }
 
 int RowLayout::rowOfQueue(QueueIndex queue) const
@@ -125,36 +275,72 @@ int RowLayout::rowOfQueue(QueueIndex queue) const
         return -1;
     int row = 0;
     for (int g = 0; g < int(queue); ++g)
-        row += 1 + int(lanesOf(g).size());
+        row += groupRows(g);
     return row;
 }
 
 int RowLayout::rowOfActor(uint32_t actor) const
 {
+    if (actorsAsBands())
+        return -1;
     const auto& actors = m_model.shownActors();
     const auto it = std::find(actors.begin(), actors.end(), actor);
     if (it == actors.end())
         return -1;
-    int row = 0;
-    for (int g = 0; g < m_model.queueGroupCount(); ++g)
-        row += 1 + int(lanesOf(g).size());
-    return row + 1 + int(it - actors.begin()); // below the actors' group row
+    return actorsTop() + 1 + int(it - actors.begin()); // below the actors' group row
 }
 
 int RowLayout::rowOfLane(MessageIndex lane) const
 {
-    const QModelIndex index = m_model.indexOfLane(lane);
-    if (!index.isValid())
+    if (!m_model.engine() || lane >= m_model.lanes().laneCount())
         return -1;
-    const int group = index.parent().row();
-    int row = 0;
-    for (int g = 0; g < group; ++g)
-        row += 1 + int(lanesOf(g).size());
+    const int group = int(m_model.engine()->message(lane).queue);
+    if (group >= m_model.queueGroupCount() || isBand(group))
+        return -1;
     const auto& lanes = lanesOf(group);
-    const auto it = std::lower_bound(lanes.begin(), lanes.end(), lane);
+    // In send order a binary search finds it; another order is searched through.
+    const auto it = m_order == LaneOrder::Sent ? std::lower_bound(lanes.begin(), lanes.end(), lane)
+                                               : std::find(lanes.begin(), lanes.end(), lane);
     if (it == lanes.end() || *it != lane)
         return -1; // filtered out
-    return row + 1 + int(it - lanes.begin());
+    return rowOfQueue(QueueIndex(group)) + 1 + int(it - lanes.begin());
+}
+
+int RowLayout::rowNear(const RowRef& row, int oldFlatRow) const
+{
+    const int actorsGroupRow = actorsTop();
+    switch (row.kind) {
+    case LaneModel::QueueGroup:
+        return rowOfQueue(QueueIndex(row.group));
+    case LaneModel::MessageRow: {
+        if (const int found = rowOfLane(row.id); found >= 0)
+            return found;
+        const int queueRow = rowOfQueue(QueueIndex(row.group));
+        if (queueRow < 0 || isBand(row.group))
+            return queueRow < 0 ? -1 : queueRow + 1;
+        // Gone from the list (ended before the window): the lane that follows it in send order takes its place.
+        const auto& lanes = lanesOf(row.group);
+        if (lanes.empty())
+            return queueRow;
+        const size_t at = m_order == LaneOrder::Sent
+            ? size_t(std::lower_bound(lanes.begin(), lanes.end(), row.id) - lanes.begin())
+            : size_t(std::max(0, oldFlatRow - queueRow - 1));
+        return queueRow + 1 + int(std::min(at, lanes.size() - 1));
+    }
+    case LaneModel::QueueBand: {
+        const int queueRow = rowOfQueue(QueueIndex(row.group));
+        return queueRow < 0 ? -1 : queueRow + (isBand(row.group) ? 1 + row.part : 0);
+    }
+    case LaneModel::ActorRow:
+        if (const int found = rowOfActor(row.id); found >= 0)
+            return found;
+        return actorsGroupRow;
+    case LaneModel::ActorBand:
+        return actorsAsBands() ? actorsGroupRow + 1 + row.group * kActorBandRows + row.part : actorsGroupRow;
+    case LaneModel::ActorGroup:
+        return actorsGroupRow;
+    }
+    return -1;
 }
 
 } // namespace lifeline::ui

@@ -3,6 +3,7 @@
 #include "lifeline/event_text.h"
 #include "lifeline/sim/duration.h"
 #include "timeline/actor_painter.h"
+#include "timeline/density_painter.h"
 #include "timeline/lane_painter.h"
 
 #include <QObject>
@@ -160,6 +161,18 @@ std::optional<TimelineHit> hitRow(const LaneModel& model, const RowRef& row, con
         return hitMessageRow(model, row, axis, now, x);
     case LaneModel::ActorRow:
         return hitActorRow(model, row, axis, now, x);
+    case LaneModel::QueueBand:
+    case LaneModel::ActorBand: {
+        const TimeMs at = axis.toTime(x);
+        if (at < 0 || at > now)
+            break;
+        TimelineHit out { row, at, at, MessageState::None, {} };
+        out.text = row.kind == LaneModel::QueueBand ? queueBandText(model, QueueIndex(row.group), at)
+                                                    : actorBandText(model, size_t(row.group), at);
+        if (out.text.isEmpty())
+            break;
+        return out;
+    }
     case LaneModel::ActorGroup:
         break;
     }

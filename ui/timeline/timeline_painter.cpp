@@ -2,9 +2,11 @@
 
 #include "lifeline/sim/duration.h"
 #include "timeline/actor_painter.h"
+#include "timeline/density_painter.h"
 #include "timeline/flow_painter.h"
 #include "timeline/lane_painter.h"
 
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -69,7 +71,13 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
     bool actorsShown = false;
     for (int r = std::max(0, frame.firstRow); r < last; ++r) {
         const RowRef row = rowAt(r);
-        actorsShown = actorsShown || row.kind == LaneModel::ActorRow;
+        actorsShown = actorsShown || row.kind == LaneModel::ActorRow || row.kind == LaneModel::ActorBand;
+        if (row.kind == LaneModel::QueueBand) { // a band draws the live states and a strip of the ended ones
+            for (const MessageState state : { MessageState::Delayed, MessageState::Visible, MessageState::InFlight,
+                     MessageState::Deleted, MessageState::DeadLettered, MessageState::Expired })
+                shown.states |= run.states & (1u << unsigned(state));
+            continue;
+        }
         if (row.kind != LaneModel::MessageRow)
             continue;
         // Each segment that overlaps the window, and each mark in it.
@@ -111,6 +119,25 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
     return shown;
 }
 
+bool TimelinePainter::arrange(const QRect& rect, const TimelineFrame& frame)
+{
+    if (!m_model.engine())
+        return false;
+    TimeAxis axis = frame.axis;
+    axis.left = rect.left() + m_style.labelWidth;
+    // Legible: a lane of 3 px or more. More lanes than that in the height, and the queues with many become bands.
+    const int legible = std::max(1, lanesArea(rect, frame.legend).height() / 3);
+    return m_rows.arrange(std::max<TimeMs>(0, axis.start), axis.toTime(rect.right()), legible);
+}
+
+QRect TimelinePainter::bandBox(
+    const QRect& rect, const QRect& lanes, const TimelineFrame& frame, int flatRow, const RowRef& row) const
+{
+    const int rows = row.kind == LaneModel::QueueBand ? RowLayout::kQueueBandRows : RowLayout::kActorBandRows;
+    const int top = lanes.top() + (flatRow - row.part - frame.firstRow) * m_style.rowHeight;
+    return QRect(rect.left(), top, rect.width(), rows * m_style.rowHeight);
+}
+
 int TimelinePainter::legendHeight(int width) const
 {
     syncLegend();
@@ -143,6 +170,14 @@ QString TimelinePainter::rowLabel(const RowRef& row) const
         return QObject::tr("Consumers");
     case LaneModel::ActorRow:
         return m_model.actorName(row.id);
+    case LaneModel::QueueBand:
+        return QObject::tr("▸ %1 messages").arg(QLocale::system().toString(qulonglong(m_rows.lanesOfQueue(row.group))));
+    case LaneModel::ActorBand: {
+        const DensitySeries& density = m_model.density();
+        return QObject::tr("%1 ×%2")
+            .arg(QString::fromStdString(density.groupName(size_t(row.group))))
+            .arg(density.groupActors(size_t(row.group)));
+    }
     }
     return {};
 }
@@ -177,9 +212,14 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
     const int last = std::min(totalRows(), frame.firstRow + lanes.height() / m_style.rowHeight + 1);
     p.setClipRect(lanes);
     for (int r = std::max(0, frame.firstRow); r < last; ++r) {
-        const QRect box(
-            rect.left(), lanes.top() + (r - frame.firstRow) * m_style.rowHeight, rect.width(), m_style.rowHeight);
-        paintRow(p, box, rowFrame, rowAt(r));
+        const RowRef row = rowAt(r);
+        const bool band = row.kind == LaneModel::QueueBand || row.kind == LaneModel::ActorBand;
+        if (band && row.part > 0 && r > frame.firstRow)
+            continue; // drawn whole with its first row
+        const QRect box = band ? bandBox(rect, lanes, frame, r, row)
+                               : QRect(rect.left(), lanes.top() + (r - frame.firstRow) * m_style.rowHeight,
+                                   rect.width(), m_style.rowHeight);
+        paintRow(p, box, rowFrame, row);
     }
     p.setClipping(false);
     if (frame.selected != kNoMessage) {
@@ -223,6 +263,10 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
         paintMessageRow(p, box, frame, m_model, m_style, row.id);
     else if (row.kind == LaneModel::ActorRow)
         paintActorRow(p, box, frame, m_model, m_style, row.id);
+    else if (row.kind == LaneModel::QueueBand)
+        paintQueueBand(p, box, frame, m_model, m_style, QueueIndex(row.group));
+    else if (row.kind == LaneModel::ActorBand)
+        paintActorBand(p, box, frame, m_model, m_style, size_t(row.group));
     if (row.kind == LaneModel::MessageRow && row.id == frame.selected) {
         p.setPen(QPen(m_style.selection, 2));
         p.setBrush(Qt::NoBrush);
@@ -235,9 +279,13 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
     font.setBold(group);
     p.setFont(font);
     p.setPen(m_style.text);
-    // Rows too short for text (a whole run squeezed into an export) keep their colours and lose their labels.
-    if (group || m_style.rowHeight >= 10)
-        p.drawText(label.adjusted(group ? 4 : 14, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, rowLabel(row));
+    // Rows too short for text (a whole run squeezed into an export) keep their colours and lose their labels. A
+    // band's label sits on its first row.
+    const QRect text = row.kind == LaneModel::QueueBand || row.kind == LaneModel::ActorBand
+        ? label.adjusted(14, 0, 0, 0).intersected(QRect(label.left(), label.top(), label.width(), m_style.rowHeight))
+        : label.adjusted(group ? 4 : 14, 0, 0, 0);
+    if (group || m_style.rowHeight >= 10 || text.height() >= 10)
+        p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, rowLabel(row));
     font.setBold(false);
     p.setFont(font);
 }

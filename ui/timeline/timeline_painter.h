@@ -25,6 +25,12 @@ public:
     void paint(QPainter& painter, const QRect& rect, const TimelineFrame& frame) const;
 
     void setFilter(const LaneFilter& filter) { m_rows.setFilter(filter); }
+    // The rows at scale (row_layout.h): only the lanes alive in view, their order, density bands.
+    RowLayout& rows() { return m_rows; }
+    const RowLayout& rows() const { return m_rows; }
+    // Fits the rows to what this paint shows (its time window, its height): call before paint(); true when the
+    // rows changed.
+    bool arrange(const QRect& rect, const TimelineFrame& frame);
     const LaneFilter& filter() const { return m_rows.filter(); }
     void refreshFilter() { m_rows.refreshFilter(); }
     size_t shownLanes() const { return m_rows.shownLanes(); }
@@ -57,6 +63,9 @@ public:
 
 private:
     void paintRow(QPainter& p, const QRect& box, const TimelineFrame& frame, const RowRef& row) const;
+    // A band's rows as one box: the row `flatRow` is its part `row.part`.
+    QRect bandBox(
+        const QRect& rect, const QRect& lanes, const TimelineFrame& frame, int flatRow, const RowRef& row) const;
     void paintRuler(QPainter& p, const QRect& area, const TimeAxis& axis) const;
     void paintMeasure(QPainter& p, const QRect& lanes, const TimeAxis& axis, const TimelineFrame& frame) const;
     QString rowLabel(const RowRef& row) const;

@@ -3,6 +3,7 @@
 #include "timeline/actor_painter.h"
 #include "timeline/lane_history.h"
 
+#include <QCursor>
 #include <QFontInfo>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -43,12 +44,72 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
     });
     connect(m_state, &ViewState::fitRequested, this, &TimelineView::fitKey);
     connect(m_state, &ViewState::zoomBackRequested, this, &TimelineView::zoomBack);
+    connect(m_state, &ViewState::aliveOnlyToggled, this, &TimelineView::setAliveOnly);
     connect(model, &QAbstractItemModel::modelReset, this, [this] {
         m_frame.selected = kNoMessage;
         m_frame.firstRow = 0;
         m_frame.focusedMoment = 0;
         update();
     });
+}
+
+void TimelineView::setAliveOnly(bool alive)
+{
+    m_aliveChosen = true;
+    m_painter.rows().setAliveOnly(alive);
+    m_state->aliveOnlyAction()->setChecked(alive);
+    m_frame.firstRow = 0;
+    update();
+}
+
+void TimelineView::setLaneOrder(LaneOrder order)
+{
+    m_painter.rows().setOrder(order);
+    m_frame.firstRow = 0;
+    update();
+}
+
+void TimelineView::setQueueExpanded(QueueIndex queue, bool expanded)
+{
+    m_painter.rows().setExpanded(queue, expanded);
+    update();
+}
+
+void TimelineView::arrangeRows()
+{
+    if (!m_model->engine())
+        return;
+    // Above a few hundred lanes the run is listed by what is alive in view, unless the user said otherwise.
+    if (!m_aliveChosen && !aliveOnly() && m_model->lanes().laneCount() > kAliveAbove) {
+        m_painter.rows().setAliveOnly(true);
+        m_state->aliveOnlyAction()->setChecked(true);
+    }
+    // The anchor: the row under the mouse, else the top one; after the rows change it stays where it was on screen.
+    const QPoint mouse = mapFromGlobal(QCursor::pos());
+    const QRect lanes = m_painter.lanesArea(rect(), m_frame.legend);
+    const int anchorRow
+        = lanes.contains(mouse) ? m_frame.firstRow + (mouse.y() - lanes.top()) / m_style.rowHeight : m_frame.firstRow;
+    const int total = m_painter.totalRows();
+    const RowRef anchor = m_painter.rowAt(std::clamp(anchorRow, 0, std::max(0, total - 1)));
+    if (!m_painter.arrange(rect(), m_frame))
+        return;
+    if (const int now = m_painter.rows().rowNear(anchor, anchorRow); now >= 0 && anchorRow < total)
+        m_frame.firstRow += now - anchorRow;
+    const int maxFirst = std::max(0, m_painter.totalRows() - m_painter.rowsVisible(rect()) + 1);
+    m_frame.firstRow = std::clamp(m_frame.firstRow, 0, maxFirst);
+}
+
+bool TimelineView::clickOnLabel(const RowRef& row)
+{
+    if (row.kind == LaneModel::QueueBand) {
+        setQueueExpanded(QueueIndex(row.group), true);
+        return true;
+    }
+    if (row.kind == LaneModel::QueueGroup && m_painter.rows().expanded(QueueIndex(row.group))) {
+        setQueueExpanded(QueueIndex(row.group), false);
+        return true;
+    }
+    return false;
 }
 
 void TimelineView::setStyleSheetTheme(bool dark)
@@ -218,6 +279,7 @@ void TimelineView::select(MessageIndex lane)
 
 void TimelineView::paintEvent(QPaintEvent*)
 {
+    arrangeRows();
     QPainter p(this);
     m_painter.paint(p, rect(), m_frame);
 }
@@ -414,10 +476,13 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         focusMoment(moment);
         return;
     }
+    // A click on a band's label lists its queue's lanes; on an expanded queue's name, back to its band.
+    const auto row = m_painter.rowUnder(rect(), m_frame, event->position().toPoint());
+    if (row && event->position().x() < m_style.labelWidth && clickOnLabel(*row))
+        return;
     // A click on a consumer's work box selects the message it worked on; anywhere else on an actor's row (its
     // name, its polling) is about that actor.
-    if (const auto row = m_painter.rowUnder(rect(), m_frame, event->position().toPoint());
-        row && row->kind == LaneModel::ActorRow) {
+    if (row && row->kind == LaneModel::ActorRow) {
         const auto work = event->position().x() >= m_style.labelWidth && m_model->engine()
             ? workAt(*m_model, row->id, timeAt(event->position().x()), m_frame.now)
             : std::nullopt;

@@ -44,6 +44,13 @@ public:
     void select(MessageIndex lane);
     void centreOn(TimeMs time); // a manual move: stops following live
     void setFilter(const LaneFilter& filter);
+    // Lanes alive in view (the user's choice: the automatic switch above kAliveAbove lanes stops deciding).
+    static constexpr size_t kAliveAbove = 300;
+    void setAliveOnly(bool alive);
+    bool aliveOnly() const { return m_painter.rows().aliveOnly(); }
+    void setLaneOrder(LaneOrder order);
+    // A queue drawn as a density band listed as lanes anyway (a click on its band's label), or back to a band.
+    void setQueueExpanded(QueueIndex queue, bool expanded);
     TimeMs measured() const; // the measured range's length, or -1
     TimeMs visibleFrom() const { return m_frame.axis.start; }
     TimeMs visibleTo() const { return m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel); }
@@ -77,6 +84,9 @@ private:
     double timeWidth() const { return std::max(1, width() - m_style.labelWidth); }
     void stepEvent(int direction); // `.` and `,`: the selected lane's next or previous event
     void fitKey(); // F: the selection, then the whole run
+    // Fits the rows to the window before a paint, keeping the row under the mouse (else the top one) in place.
+    void arrangeRows();
+    bool clickOnLabel(const RowRef& row); // expands or collapses a band; true when it did
     ViewState::Window window() const { return { m_frame.axis.start, m_frame.axis.msPerPixel }; }
 
     LaneModel* m_model;
@@ -90,6 +100,7 @@ private:
     bool m_follow = true;
     bool m_dragging = false;
     bool m_lastKeyWasFit = false;
+    bool m_aliveChosen = false; // the user set "alive in view": no automatic switch any more
     bool m_measuring = false;
     QPoint m_dragFrom;
     QPoint m_pressAt;

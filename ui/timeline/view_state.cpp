@@ -11,7 +11,11 @@ ViewState::ViewState(QObject* parent)
     , m_zoomOut(new QAction(tr("Zoom out"), this))
     , m_fit(new QAction(tr("Fit (F)"), this))
     , m_zoomBack(new QAction(tr("Back to the previous zoom"), this))
+    , m_aliveOnly(new QAction(tr("Alive in view"), this))
 {
+    m_aliveOnly->setCheckable(true);
+    m_aliveOnly->setToolTip(tr("List only the messages alive in the visible time window, so following live shows "
+                               "the ones that are live; on by itself above a few hundred messages"));
     m_followLive->setCheckable(true);
     m_followLive->setChecked(true);
     m_followLive->setShortcut(QKeySequence(Qt::Key_L));
@@ -29,6 +33,7 @@ ViewState::ViewState(QObject* parent)
     connect(m_zoomOut, &QAction::triggered, this, &ViewState::zoomOutRequested);
     connect(m_fit, &QAction::triggered, this, &ViewState::fitRequested);
     connect(m_zoomBack, &QAction::triggered, this, &ViewState::zoomBackRequested);
+    connect(m_aliveOnly, &QAction::triggered, this, &ViewState::aliveOnlyToggled);
 }
 
 bool ViewState::followingLive() const

@@ -30,6 +30,8 @@ public:
     QAction* zoomOutAction() const { return m_zoomOut; } // Ctrl+-
     QAction* fitAction() const { return m_fit; } // shown with F, which the timeline handles itself
     QAction* zoomBackAction() const { return m_zoomBack; } // Alt+Left, or Backspace in the timeline
+    // Only the lanes alive in the visible window (checkable; on by itself once a run passes kAliveAbove lanes).
+    QAction* aliveOnlyAction() const { return m_aliveOnly; }
 
     bool followingLive() const;
     void setFollowingLive(bool follow); // checks the action without a round trip through its signal
@@ -48,6 +50,7 @@ signals:
     void zoomOutRequested();
     void fitRequested();
     void zoomBackRequested();
+    void aliveOnlyToggled(bool alive); // by the user
 
 private:
     void updateBack();
@@ -57,6 +60,7 @@ private:
     QAction* m_zoomOut;
     QAction* m_fit;
     QAction* m_zoomBack;
+    QAction* m_aliveOnly;
     std::vector<Window> m_history;
     bool m_inGesture = false;
 };

@@ -78,6 +78,18 @@ void MainWindow::buildToolbar()
     connect(filterState, &QComboBox::currentIndexChanged, this, applyFilter);
     bar->addWidget(filterText);
     bar->addWidget(filterState);
+    // At scale: only what is alive in view, in the order that finds problems first.
+    bar->addAction(m_timeline->viewState()->aliveOnlyAction());
+    auto* order = new QComboBox(this);
+    order->addItem(tr("by send time"), int(LaneOrder::Sent));
+    order->addItem(tr("most received first"), int(LaneOrder::MostReceived));
+    order->addItem(tr("longest in queue first"), int(LaneOrder::LongestInQueue));
+    order->addItem(tr("by state"), int(LaneOrder::State));
+    order->setToolTip(tr("The order of each queue's lanes"));
+    order->setAccessibleName(tr("Lane order"));
+    connect(order, &QComboBox::currentIndexChanged, this,
+        [this, order](int) { m_timeline->setLaneOrder(LaneOrder(order->currentData().toInt())); });
+    bar->addWidget(order);
     auto* findLanes = new QAction(tr("Filter lanes"), this);
     findLanes->setShortcut(QKeySequence::Find);
     connect(findLanes, &QAction::triggered, filterText, [filterText] { filterText->setFocus(); });

@@ -52,8 +52,10 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
             else
                 m_links[rank(m_last[e.message])] = index;
             m_last[e.message] = index;
-            if (e.cause != Cause::RequestRefused)
+            if (e.cause != Cause::RequestRefused) {
                 m_state[e.message] = e.to;
+                m_spans.add(e.message, e.time, e.to);
+            }
             if (e.cause == Cause::ProcessingStarted && e.duplicate())
                 ++m_duplicates[e.message];
             if (e.message < result.firstNewLane)
@@ -178,7 +180,7 @@ size_t LaneIndex::bytesUsed() const
 {
     size_t bytes = m_first.capacity() * 4 + m_last.capacity() * 4 + m_state.capacity() + m_duplicates.size() * 32
         + m_isLaneEvent.capacity() * 8 + m_wordRank.capacity() * 4 + m_links.capacity() * 4
-        + m_openPoll.capacity() * sizeof(TimeMs) + m_functionTimeout.capacity() * sizeof(TimeMs);
+        + m_openPoll.capacity() * sizeof(TimeMs) + m_functionTimeout.capacity() * sizeof(TimeMs) + m_spans.bytesUsed();
     for (const auto& [actor, ends] : m_timedOut)
         bytes += 48 + ends.capacity() * sizeof(TimeMs);
     for (const auto& steps : m_actorSteps)

@@ -5,6 +5,7 @@
 
 #include "lifeline/chunked_vector.h"
 #include "lifeline/engine.h"
+#include "lifeline/timeline/lane_spans.h"
 
 #include <bit>
 #include <cstdint>
@@ -68,6 +69,8 @@ public:
             m_state[lane], 0 };
     }
     uint32_t nextOfLane(uint32_t event) const { return m_links[rank(event)]; }
+    // When each lane was born and ended: the lanes alive in a time window.
+    const LaneSpans& spans() const { return m_spans; }
 
     size_t actorCount() const { return m_actorSteps.size(); } // actor ids 0..n-1 seen so far
     // What an actor did (polls, processing, crashes and restarts), in time order.
@@ -130,6 +133,7 @@ private:
     ChunkedVector<uint32_t, 14> m_last;
     ChunkedVector<MessageState, 16> m_state;
     std::unordered_map<MessageIndex, uint16_t> m_duplicates;
+    LaneSpans m_spans;
     // Links only for events that belong to a lane: the next event of the same lane, by the event's rank.
     std::vector<uint64_t> m_isLaneEvent;
     std::vector<uint32_t> m_wordRank;
