@@ -46,12 +46,14 @@ constexpr const char* kRunHelp
       "  --window FROM..TO      the image's time window, such as 30s..2m (default: the action, idle time after it\n"
       "                         left out)\n"
       "  --dark                 the image in the dark theme\n"
+      "  --alive                only the lanes alive in the window (lanes too many to read draw as density bands)\n"
+      "  --order ORDER          each queue's lanes by sent (default), received (most first), age or state\n"
       "  --export FILE.gif|.mp4 the run moving: --fps N (1-60, default 15), --duration D (1s-10m, default 8s),\n"
       "                         --size (default 1280x720), --window as for images\n"
       "  --save FILE.lifeline   a run file that the window (and `lifeline run`) reopens as it was\n"
       "  --help                 this text\n"
       "\n"
-      "A RUN.lifeline takes --summary, --csv, --trace, --export, --size, --window and --dark.\n"
+      "A RUN.lifeline takes --summary, --csv, --trace, --export, --size, --window, --dark, --alive and --order.\n"
       "Exit status: 0 done, 1 an output could not be written, 2 bad arguments or a bad scenario or run file.\n"
       "\n"
       "Examples:\n"
@@ -107,6 +109,8 @@ struct RunOptions {
     std::string imageFile;
     std::string saveFile;
     bool dark = false;
+    bool alive = false;
+    ui::LaneOrder order = ui::LaneOrder::Sent;
     int width = 1920, height = 1080;
     bool sizeGiven = false; // an animation's default size is 1280x720
     std::optional<TimeMs> windowFrom, windowTo;
@@ -236,6 +240,17 @@ const std::map<std::string, OptionSetter, std::less<>>& valueOptions()
         { "--fps", setFps },
         { "--duration", setVideoDuration },
         { "--window", setWindow },
+        { "--order",
+            [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+                static const std::map<std::string, ui::LaneOrder, std::less<>> orders { { "sent", ui::LaneOrder::Sent },
+                    { "received", ui::LaneOrder::MostReceived }, { "age", ui::LaneOrder::LongestInQueue },
+                    { "state", ui::LaneOrder::State } };
+                const auto it = orders.find(v);
+                if (it == orders.end())
+                    return "--order takes sent, received, age or state, got '" + v + "'";
+                o.order = it->second;
+                return std::nullopt;
+            } },
     };
     return options;
 }
@@ -253,6 +268,8 @@ Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
                 return failure(*refused);
         } else if (a == "--dark") {
             options.dark = true;
+        } else if (a == "--alive") {
+            options.alive = true;
         } else if (a == "--summary") {
             options.summary = true;
         } else if (a == "--fix") {
@@ -363,6 +380,8 @@ bool exportImage(const RunOptions& options, const std::string& title, std::ostre
     request.from = options.windowFrom.value_or(0);
     request.to = options.windowTo.value_or(-1);
     request.dark = options.dark;
+    request.aliveOnly = options.alive;
+    request.order = options.order;
     request.title = QString::fromStdString(title);
     const Outcome<> exported = draw(request);
     if (!exported)

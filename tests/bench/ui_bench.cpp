@@ -9,6 +9,7 @@
 #include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
@@ -95,6 +96,44 @@ void runExportBenchmark()
     report("export.mp4_bytes_lesson7", double(QFileInfo(mp4.path).size()), "bytes");
 }
 
+namespace {
+// Ten queues at 2,000 messages a second with 300 consumers (docs/examples/ten-queues-at-scale.json): its 5th minute
+// in view, lanes alive only, so every queue is a density band and the consumers bands per group.
+void runDensityBenchmark(QImage& image)
+{
+    QFile file(QStringLiteral(LIFELINE_EXAMPLES_DIR "/ten-queues-at-scale.json"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "cannot read %s\n", qPrintable(file.fileName()));
+        return;
+    }
+    sim::Simulation run(load(file.readAll().constData()));
+    run.runToEnd();
+    ui::LaneModel model;
+    const auto syncStart = std::chrono::steady_clock::now();
+    model.setEngine(&run.engine(), run.actorNames());
+    report("ui.density_model_ms", secondsSince(syncStart) * 1000.0, "ms");
+    const ui::TimelineStyle style = ui::TimelineStyle::light();
+    ui::TimelinePainter painter(model, style);
+    painter.rows().setAliveOnly(true);
+    ui::TimelineFrame frame;
+    frame.now = run.now();
+    frame.axis.fit(240000, 300000, 1920 - style.labelWidth);
+    std::vector<double> arranges, paints;
+    for (int i = 0; i < 31; ++i) {
+        // Each frame as following live would: the window moves a little, the rows are listed again.
+        frame.axis.start = 240000 + (i % 2);
+        const auto start = std::chrono::steady_clock::now();
+        painter.arrange(image.rect(), frame);
+        arranges.push_back(secondsSince(start) * 1000.0);
+        paints.push_back(paintMs(painter, image, frame));
+    }
+    report("ui.paint_ms_density", median(paints), "ms");
+    report("ui.density_arrange_ms", median(arranges), "ms");
+    report("ui.density_lanes_alive", double(painter.rows().shownLanes()), "lanes");
+    image.save(QStringLiteral("/tmp/lifeline-bench-density.png"));
+}
+} // namespace
+
 void runUiBenchmarks()
 {
     // A million messages: 2,000 per second for 500 s, each received and deleted after a short job.
@@ -160,6 +199,7 @@ void runUiBenchmarks()
     report("ui.live_sync_paint_ms_median", median(paints) + median(syncs), "ms");
     report("ui.live_sync_ms_median", median(syncs), "ms");
     report("ui.live_paint_ms_median", median(paints), "ms");
+    runDensityBenchmark(image);
 }
 
 } // namespace lifeline::bench

@@ -23,12 +23,12 @@ sim::Scenario load(const char* json)
 std::vector<MessageIndex> aliveIn(const LaneIndex& index, TimeMs from, TimeMs to)
 {
     std::vector<MessageIndex> lanes;
-    index.spans().alive(from, to, lanes);
+    index.lanesAlive(from, to, lanes);
     return lanes;
 }
 } // namespace
 
-TEST_CASE("lane spans: a lane enters the alive list when sent and leaves it after it ends", "[timeline][density]")
+TEST_CASE("lanes alive: a lane enters the alive list when sent and leaves it after it ends", "[timeline][density]")
 {
     Fixture f;
     const std::string url = f.create("orders", { { "VisibilityTimeout", "30" } });
@@ -43,10 +43,10 @@ TEST_CASE("lane spans: a lane enters the alive list when sent and leaves it afte
     LaneIndex index;
     index.sync(f.engine);
 
-    CHECK(index.spans().bornAt(0) == 0);
-    CHECK(index.spans().endedAt(0) == 4'000);
-    CHECK(index.spans().bornAt(1) == 2'000);
-    CHECK(index.spans().endedAt(1) == -1);
+    CHECK(index.bornAt(0) == 0);
+    CHECK(index.endedAt(0) == 4'000);
+    CHECK(index.bornAt(1) == 2'000);
+    CHECK(index.endedAt(1) == -1);
     CHECK(aliveIn(index, 0, 1'000) == std::vector<MessageIndex> { 0 }); // lane 1 not sent yet
     CHECK(aliveIn(index, 1'000, 3'000) == std::vector<MessageIndex> { 0, 1 });
     CHECK(aliveIn(index, 4'000, 5'000) == std::vector<MessageIndex> { 0, 1 }); // deleted at 4 s: its end cap
@@ -54,7 +54,7 @@ TEST_CASE("lane spans: a lane enters the alive list when sent and leaves it afte
     CHECK(aliveIn(index, 5'000, 4'000).empty());
 }
 
-TEST_CASE("lane spans: whole blocks of ended lanes are skipped yet every alive lane is found", "[timeline][density]")
+TEST_CASE("lanes alive: whole blocks of ended lanes are skipped yet every alive lane is found", "[timeline][density]")
 {
     // 2,000 lanes over 20 s, each deleted 1 s after its send except every 300th, which stays.
     Fixture f;

@@ -24,6 +24,14 @@ struct ModelPanel {
     int layoutRows = 0; // the rows to lay out for (an animation's final count); 0: the model's own
 };
 
+// The rows as the request lists them (alive only, their order), fitted to a window and a height.
+void arrangeRows(TimelinePainter& painter, const ImageExportRequest& request, TimeMs from, TimeMs to, int height)
+{
+    painter.rows().setAliveOnly(request.aliveOnly);
+    painter.rows().setOrder(request.order);
+    painter.rows().arrange(from, to, std::max(1, height / 3)); // legible: 3 px a row or more
+}
+
 // The title, then the claim (what the run measured) and the subtitle (the queues' settings) when given, in type
 // scaled with the slide; returns the height they take. A line wider than the image ends in an ellipsis.
 int paintTitle(QPainter& p, const QRect& rect, const TimelineStyle& style, const QStringList& lines)
@@ -54,9 +62,10 @@ int maxRowHeight(const TimelineStyle& style)
     return std::max(18, style.textPixels * 4);
 }
 
-void paintTimeline(QPainter& p, const QRect& timeline, const LaneModel& model, TimelineStyle style, TimeMs from,
-    TimeMs to, int layoutRows)
+void paintTimeline(QPainter& p, const QRect& timeline, const LaneModel& model, TimelineStyle style,
+    const ImageExportRequest& request, TimeMs to, int layoutRows)
 {
+    const TimeMs from = request.from;
     // Rows fill the height up to the comfortable maximum, and shrink to show every lane when they can (down to
     // 4 px); labels stay only where rows are tall enough. A band below them is kept for moments' callouts (a two-line
     // callout each, up to three), so a slide shows what they say.
@@ -64,10 +73,12 @@ void paintTimeline(QPainter& p, const QRect& timeline, const LaneModel& model, T
     const int callouts = std::min<int>(3, int(model.moments().size())) * (style.calloutPixels * 3 + 8);
     const int available = timeline.height() - style.rulerHeight - probe.legendHeight(timeline.width())
         - std::min(callouts, timeline.height() / 3);
+    arrangeRows(probe, request, from, to, available);
     const int rows = layoutRows > 0 ? layoutRows : probe.totalRows();
-    style.rowHeight = std::clamp(available / std::max(1, rows), 4, maxRowHeight(style));
+    style.rowHeight = std::clamp(available / std::max(1, rows), 3, maxRowHeight(style));
     style.groupHeight = style.rowHeight;
     TimelinePainter painter(model, style);
+    arrangeRows(painter, request, from, to, available);
     TimelineFrame frame;
     frame.now = model.engine()->now();
     frame.axis.fit(from, std::max(from + 1, to), timeline.width() - style.labelWidth);
@@ -101,7 +112,7 @@ void paintExport(QPainter& p, const QRect& rect, const std::vector<ModelPanel>& 
                 QFontMetrics(font, p.device()).elidedText(heading, Qt::ElideRight, panel.width() - 2 * pixels));
             panel.adjust(0, pixels * 3 / 2 + 4, 0, 0);
         }
-        paintTimeline(p, panel, *panels[i].model, style, request.from, to, panels[i].layoutRows);
+        paintTimeline(p, panel, *panels[i].model, style, request, to, panels[i].layoutRows);
     }
 }
 
@@ -189,11 +200,13 @@ TimeMs actionEnd(const LaneModel& model)
 namespace {
 
 // The height that fits every lane at the tallest row, with the title, the ruler, the legend and room for callouts.
-int fittingHeight(const std::vector<ModelPanel>& panels, const TimelineStyle& style, int width)
+int fittingHeight(const std::vector<ModelPanel>& panels, const TimelineStyle& style, int width,
+    const ImageExportRequest& request, TimeMs to)
 {
     int height = style.textPixels * 6; // title, claim, settings
     for (const ModelPanel& panel : panels) {
-        const TimelinePainter probe(*panel.model, style);
+        TimelinePainter probe(*panel.model, style);
+        arrangeRows(probe, request, request.from, to, 16384); // more lanes than the tallest image holds: bands
         const int callouts = std::min<int>(3, int(panel.model->moments().size())) * style.calloutPixels * 3;
         height += style.rulerHeight + probe.legendHeight(width) + probe.totalRows() * maxRowHeight(style) + callouts
             + (panels.size() > 1 ? style.textPixels * 2 : 0);
@@ -208,7 +221,7 @@ Outcome<> writeImage(const std::vector<ModelPanel>& panels, ImageExportRequest r
     const QSize scaleFrom = request.size.height() > 0 ? request.size : QSize(request.size.width(), 100000);
     const TimelineStyle style = slideStyle(base, scaleFrom);
     if (request.size.height() == 0)
-        request.size.setHeight(fittingHeight(panels, style, request.size.width()));
+        request.size.setHeight(fittingHeight(panels, style, request.size.width(), request, to));
     const QRect rect(QPoint(0, 0), request.size);
     const QString suffix = QFileInfo(request.path).suffix().toLower();
 

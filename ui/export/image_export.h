@@ -6,6 +6,7 @@
 #include "lifeline/engine.h"
 #include "lifeline/outcome.h"
 #include "lifeline/sim/moments.h"
+#include "timeline/row_layout.h"
 #include "timeline/timeline_style.h"
 
 #include <QPainter>
@@ -26,6 +27,10 @@ struct ImageExportRequest {
     QString subtitle; // empty: the queues' settings, written under the claim
     bool dark = false;
     std::vector<sim::MomentSpec> moments; // a lesson's: their pins and callouts are drawn
+    // Only the lanes alive in the window (--alive). Either way, lanes too many for rows of 3 px draw as density
+    // bands, so the image of a huge run is never blank.
+    bool aliveOnly = false;
+    LaneOrder order = LaneOrder::Sent;
 };
 
 // One of the timelines of a comparison ("As written", "With the fix"), stacked on one shared time axis.

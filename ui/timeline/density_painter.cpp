@@ -2,9 +2,9 @@
 
 #include "lifeline/sim/duration.h"
 
+#include <QImage>
 #include <QLocale>
 #include <QObject>
-#include <QPolygonF>
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -16,6 +16,32 @@ QString count(int64_t n)
 {
     return QLocale::system().toString(qlonglong(n));
 }
+
+// A band's pixels, written a column at a time (premultiplied ARGB, transparent where nothing is drawn).
+class BandImage {
+public:
+    BandImage(int width, int height)
+        : m_image(width, height, QImage::Format_ARGB32_Premultiplied)
+    {
+        m_image.fill(Qt::transparent);
+        m_bits = m_image.bits(); // once: scanLine() checks for a shared copy on every call
+        m_stride = m_image.bytesPerLine();
+    }
+    // Rows [top, bottom) of column x.
+    void fill(int x, int top, int bottom, QRgb color)
+    {
+        top = std::max(0, top);
+        bottom = std::min(m_image.height(), bottom);
+        for (int y = top; y < bottom; ++y)
+            reinterpret_cast<QRgb*>(m_bits + qsizetype(y) * m_stride)[x] = color;
+    }
+    const QImage& image() const { return m_image; }
+
+private:
+    QImage m_image;
+    uchar* m_bits = nullptr;
+    qsizetype m_stride = 0;
+};
 
 // The buckets a column [from, to) covers, or none when it lies past what the series holds.
 bool bucketsOf(const DensitySeries& density, TimeMs from, TimeMs to, size_t& first, size_t& last)
@@ -36,26 +62,32 @@ BandColumn queueBandColumn(const DensitySeries& density, QueueIndex queue, TimeM
     if (buckets.empty() || !bucketsOf(density, from, to, first, last))
         return column;
     column.known = true;
-    const QueueDensity& end = buckets[last];
-    column.delayed = end.delayed;
-    column.visible = end.visible;
-    column.inFlight = end.inFlight;
+    int64_t delayed = 0, visible = 0, inFlight = 0;
     for (size_t b = first; b <= last; ++b) {
+        delayed += buckets[b].delayed;
+        visible += buckets[b].visible;
+        inFlight += buckets[b].inFlight;
         column.sent += buckets[b].sent;
         column.deleted += buckets[b].deleted;
         column.deadLettered += buckets[b].deadLettered;
         column.expired += buckets[b].expired;
     }
+    // The levels' mean over the column (one bucket: exactly the engine's counts at its end), so a zoomed-out band
+    // shows how full the queue was rather than the noise of one instant.
+    const auto covered = int64_t(last - first + 1);
+    column.delayed = int32_t((delayed + covered / 2) / covered);
+    column.visible = int32_t((visible + covered / 2) / covered);
+    column.inFlight = int32_t((inFlight + covered / 2) / covered);
     return column;
 }
 
-void paintQueueBand(QPainter& p, const QRect& band, const TimelineFrame& frame, const LaneModel& model,
+int32_t paintQueueBand(QPainter& p, const QRect& band, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, QueueIndex queue)
 {
     const TimeAxis& axis = frame.axis;
     const int x0 = std::max(int(axis.left), band.left()), x1 = band.right();
     if (x1 <= x0)
-        return;
+        return 0;
     std::vector<BandColumn> columns(size_t(x1 - x0 + 1));
     int32_t most = 1, mostEnded = 1;
     for (int x = x0; x <= x1; ++x) {
@@ -66,52 +98,41 @@ void paintQueueBand(QPainter& p, const QRect& band, const TimelineFrame& frame, 
         most = std::max(most, c.live());
         mostEnded = std::max(mostEnded, c.deleted + c.deadLettered + c.expired);
     }
-    // Stacked areas, one polygon per state: delayed at the bottom, then visible, then in flight.
-    const int strip = std::max(3, band.height() / 12); // what ended, under the areas
-    const double bottom = band.bottom() - strip, height = band.height() - strip - 4;
-    const double scale = height / double(most);
-    const std::array<MessageState, 3> states { MessageState::Delayed, MessageState::Visible, MessageState::InFlight };
-    std::array<QPolygonF, 3> tops, bases;
-    for (size_t i = 0; i < columns.size(); ++i) {
-        const BandColumn& c = columns[i];
+    // Stacked areas: delayed at the bottom, then visible, then in flight; under them a strip of what ended
+    // (dead-lettered or expired in their colours whenever there were any, else deleted by how many). Written into
+    // an image a column at a time and drawn at once: a polygon of thousands of steps costs the rasteriser far more.
+    const int width = int(columns.size()), height = band.height();
+    const int strip = std::max(3, height / 12);
+    const int base = height - strip - 1; // the areas' bottom row in the image
+    const double scale = double(height - strip - 4) / double(most);
+    const std::array<QRgb, 3> colors { style.stateColor[size_t(MessageState::Delayed)].rgba(),
+        style.stateColor[size_t(MessageState::Visible)].rgba(),
+        style.stateColor[size_t(MessageState::InFlight)].rgba() };
+    BandImage image(width, height);
+    for (int i = 0; i < width; ++i) {
+        const BandColumn& c = columns[size_t(i)];
         if (!c.known)
             continue;
-        const double x = x0 + double(i);
-        double level = 0;
         const std::array<int32_t, 3> values { c.delayed, c.visible, c.inFlight };
+        int32_t level = 0;
+        int bottom = base;
         for (size_t s = 0; s < 3; ++s) {
-            bases[s] << QPointF(x, bottom - level * scale) << QPointF(x + 1, bottom - level * scale);
             level += values[s];
-            tops[s] << QPointF(x, bottom - level * scale) << QPointF(x + 1, bottom - level * scale);
+            const int top = base - int(std::lround(level * scale));
+            image.fill(i, top, bottom, colors[s]);
+            bottom = top;
+        }
+        if (const int32_t n = c.deleted + c.deadLettered + c.expired; n > 0) {
+            QColor color = style.stateColor[size_t(c.deadLettered > 0 ? MessageState::DeadLettered
+                    : c.expired > 0                                   ? MessageState::Expired
+                                                                      : MessageState::Deleted)];
+            if (c.deadLettered == 0 && c.expired == 0)
+                color.setAlpha(60 + 195 * n / mostEnded);
+            image.fill(i, base + 1, height, qPremultiply(color.rgba()));
         }
     }
-    p.setPen(Qt::NoPen);
-    for (size_t s = 0; s < 3; ++s) {
-        if (tops[s].isEmpty())
-            continue;
-        QPolygonF area = tops[s];
-        for (auto it = bases[s].crbegin(); it != bases[s].crend(); ++it)
-            area << *it;
-        p.setBrush(style.fill(states[s]));
-        p.drawPolygon(area);
-    }
-    // The strip: dead-lettered or expired in their colours whenever there were any, else deleted by how many.
-    for (size_t i = 0; i < columns.size(); ++i) {
-        const BandColumn& c = columns[i];
-        const int32_t ended = c.deleted + c.deadLettered + c.expired;
-        if (!c.known || ended == 0)
-            continue;
-        QColor color = style.stateColor[size_t(c.deadLettered > 0 ? MessageState::DeadLettered
-                : c.expired > 0                                   ? MessageState::Expired
-                                                                  : MessageState::Deleted)];
-        if (c.deadLettered == 0 && c.expired == 0)
-            color.setAlpha(60 + 195 * ended / mostEnded);
-        p.fillRect(QRectF(x0 + double(i), bottom + 1, 1, strip - 1), color);
-    }
-    // The scale: how many messages the band's height stands for.
-    p.setPen(style.text);
-    p.drawText(QRect(x0 + 4, band.top() + 1, 240, 14), Qt::AlignLeft | Qt::AlignTop,
-        QObject::tr("%1 in the queue at most").arg(count(most)));
+    p.drawImage(QPoint(x0, band.top()), image.image());
+    return most;
 }
 
 void paintActorBand(QPainter& p, const QRect& band, const TimelineFrame& frame, const LaneModel& model,
@@ -123,24 +144,33 @@ void paintActorBand(QPainter& p, const QRect& band, const TimelineFrame& frame, 
     const auto& buckets = density.groupActivity(group);
     const TimeAxis& axis = frame.axis;
     const int x0 = std::max(int(axis.left), band.left()), x1 = band.right();
-    const double height = band.height() - 3, bottom = band.bottom() - 1;
+    if (x1 <= x0)
+        return;
+    const int height = band.height(), base = height - 1, span = height - 3;
     const double actors = density.groupActors(group);
+    const QRgb working = style.working.rgba(), polling = style.polling.rgba();
+    BandImage image(x1 - x0 + 1, height);
     for (int x = x0; x <= x1; ++x) {
-        const TimeMs from = std::max<TimeMs>(0, axis.toTime(x)), to = std::min(frame.now, axis.toTime(x + 1));
+        // A column narrower than a millisecond still reads the bucket it lies in.
+        const TimeMs from = std::max<TimeMs>(0, axis.toTime(x)),
+                     to = std::min(frame.now, std::max(from + 1, axis.toTime(x + 1)));
         size_t first = 0, last = 0;
         if (to <= from || !bucketsOf(density, from, to, first, last) || last >= buckets.size())
             continue;
-        double working = 0, polling = 0;
+        double workMs = 0, pollMs = 0;
         for (size_t b = first; b <= last; ++b) {
-            working += buckets[b].workingMs;
-            polling += buckets[b].pollingMs;
+            workMs += buckets[b].workingMs;
+            pollMs += buckets[b].pollingMs;
         }
-        const double span = double(last - first + 1) * double(density.bucketMs()) * actors;
-        const double workH = height * std::min(1.0, working / span);
-        const double pollH = height * std::min(1.0 - workH / height, polling / span);
-        p.fillRect(QRectF(x, bottom - workH, 1, workH), style.working);
-        p.fillRect(QRectF(x, bottom - workH - pollH, 1, pollH), style.polling);
+        const double total = double(last - first + 1) * double(density.bucketMs()) * actors;
+        const double workShare = std::min(1.0, workMs / total);
+        const double pollShare = std::min(1.0 - workShare, pollMs / total);
+        const int workTop = base - int(std::lround(span * workShare));
+        const int pollTop = base - int(std::lround(span * (workShare + pollShare)));
+        image.fill(x - x0, workTop, base, working);
+        image.fill(x - x0, pollTop, workTop, polling);
     }
+    p.drawImage(QPoint(x0, band.top()), image.image());
 }
 
 QString queueBandText(const LaneModel& model, QueueIndex queue, TimeMs at)

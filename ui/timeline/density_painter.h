@@ -21,9 +21,11 @@ struct BandColumn {
     int32_t sent = 0, deleted = 0, deadLettered = 0, expired = 0;
     int32_t live() const { return delayed + visible + inFlight; }
 };
+// Levels: the mean of the bucket ends in [from, to) (one bucket: the engine's counts at its end); flows: their sum.
 BandColumn queueBandColumn(const DensitySeries& density, QueueIndex queue, TimeMs from, TimeMs to);
 
-void paintQueueBand(QPainter& p, const QRect& band, const TimelineFrame& frame, const LaneModel& model,
+// Returns the count the band's height stands for (the most the window shows), for its label.
+int32_t paintQueueBand(QPainter& p, const QRect& band, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, QueueIndex queue);
 void paintActorBand(QPainter& p, const QRect& band, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, size_t group);

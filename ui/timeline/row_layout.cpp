@@ -163,9 +163,8 @@ void RowLayout::sortLanes(LaneModel::Lanes& lanes) const
         if (m_order == LaneOrder::MostReceived) {
             key = -int64_t(engine.message(lane).receiveCount);
         } else if (m_order == LaneOrder::LongestInQueue) {
-            const TimeMs ended = lane < index.spans().size() ? index.spans().endedAt(lane) : -1;
-            const TimeMs born = lane < index.spans().size() ? index.spans().bornAt(lane) : engine.now();
-            key = -((ended < 0 ? engine.now() : ended) - born);
+            const TimeMs ended = index.endedAt(lane);
+            key = -((ended < 0 ? engine.now() : ended) - index.bornAt(lane));
         } else {
             key = stateRank(index.lane(lane).state);
         }
@@ -190,7 +189,7 @@ void RowLayout::refreshFilter()
                 m_listed[queue].push_back(lane);
         };
         if (m_aliveOnly) {
-            m_model.lanes().spans().alive(m_from, m_to, m_alive);
+            m_model.lanes().lanesAlive(m_from, m_to, m_alive);
             for (const MessageIndex lane : m_alive)
                 take(lane);
         } else {

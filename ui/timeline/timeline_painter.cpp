@@ -6,6 +6,7 @@
 #include "timeline/flow_painter.h"
 #include "timeline/lane_painter.h"
 
+#include <QFontMetrics>
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
@@ -263,8 +264,9 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
         paintMessageRow(p, box, frame, m_model, m_style, row.id);
     else if (row.kind == LaneModel::ActorRow)
         paintActorRow(p, box, frame, m_model, m_style, row.id);
-    else if (row.kind == LaneModel::QueueBand)
-        paintQueueBand(p, box, frame, m_model, m_style, QueueIndex(row.group));
+    int32_t bandScale = 0;
+    if (row.kind == LaneModel::QueueBand)
+        bandScale = paintQueueBand(p, box, frame, m_model, m_style, QueueIndex(row.group));
     else if (row.kind == LaneModel::ActorBand)
         paintActorBand(p, box, frame, m_model, m_style, size_t(row.group));
     if (row.kind == LaneModel::MessageRow && row.id == frame.selected) {
@@ -275,19 +277,32 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
     // Label column.
     const QRect label(box.left(), box.top(), m_style.labelWidth - 6, box.height());
     p.fillRect(label, group ? m_style.groupBackground : m_style.background);
-    QFont font = p.font();
+    const QFont before = p.font();
+    QFont font = before;
     font.setBold(group);
+    // Type no taller than its line (rows squeezed into an export); lines too short for 7 px type lose their labels.
+    const bool band = row.kind == LaneModel::QueueBand || row.kind == LaneModel::ActorBand;
+    const int line = band ? std::min(box.height() / 2, m_style.rowHeight) : box.height();
+    if (QFontMetrics(font).height() > line + 1)
+        font.setPixelSize(std::max(1, line - 2));
+    if (font.pixelSize() > 0 && font.pixelSize() < 7) {
+        p.setFont(before);
+        return;
+    }
     p.setFont(font);
     p.setPen(m_style.text);
-    // Rows too short for text (a whole run squeezed into an export) keep their colours and lose their labels. A
-    // band's label sits on its first row.
-    const QRect text = row.kind == LaneModel::QueueBand || row.kind == LaneModel::ActorBand
-        ? label.adjusted(14, 0, 0, 0).intersected(QRect(label.left(), label.top(), label.width(), m_style.rowHeight))
-        : label.adjusted(group ? 4 : 14, 0, 0, 0);
-    if (group || m_style.rowHeight >= 10 || text.height() >= 10)
-        p.drawText(text, Qt::AlignVCenter | Qt::AlignLeft, rowLabel(row));
-    font.setBold(false);
-    p.setFont(font);
+    const QRect first = label.adjusted(group ? 4 : 14, 0, 0, band ? line - box.height() : 0);
+    p.drawText(first, Qt::AlignVCenter | Qt::AlignLeft,
+        QFontMetrics(font).elidedText(rowLabel(row), Qt::ElideMiddle, first.width()));
+    // A band's second line: its scale, or what its colours are.
+    if (band) {
+        p.setPen(m_style.grid.darker(m_style.dark ? 70 : 250));
+        p.drawText(first.translated(0, line), Qt::AlignVCenter | Qt::AlignLeft,
+            row.kind == LaneModel::QueueBand
+                ? QObject::tr("height: %1 messages").arg(QLocale::system().toString(bandScale))
+                : QObject::tr("working, polling"));
+    }
+    p.setFont(before);
 }
 
 void TimelinePainter::paintMeasure(

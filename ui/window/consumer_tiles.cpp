@@ -1,12 +1,14 @@
 #include "window/consumer_tiles.h"
 
 #include "lifeline/sim/duration.h"
+#include "lifeline/timeline/density_series.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <array>
 
 namespace lifeline::ui {
 
@@ -14,6 +16,9 @@ namespace {
 constexpr int kTileWidth = 168;
 constexpr int kTileHeight = 58;
 constexpr int kGap = 6;
+constexpr int kCell = 14; // the compact grid's cells
+constexpr int kCellGap = 3;
+constexpr int kHeader = 18;
 
 QString stateName(const sim::ConsumerStatus& tile)
 {
@@ -65,6 +70,7 @@ void ConsumerTiles::sync()
 {
     const size_t before = shown().size();
     m_tiles = m_simulation ? m_simulation->consumers() : std::vector<sim::ConsumerStatus> {};
+    relayout();
     if (shown().size() != before)
         updateGeometry();
     update();
@@ -84,11 +90,79 @@ int ConsumerTiles::columns(int width) const
     return std::max(1, (width - kGap) / (kTileWidth + kGap));
 }
 
+int ConsumerTiles::layout(int width, std::vector<QRect>* rects, std::vector<Header>* headers) const
+{
+    const auto order = shown();
+    if (rects)
+        rects->assign(m_tiles.size(), QRect());
+    if (order.size() <= kCompactAbove) { // tiles
+        const int cols = columns(width);
+        const int tileWidth = std::max(kTileWidth, (width - kGap) / cols - kGap);
+        for (size_t position = 0; position < order.size() && rects; ++position)
+            (*rects)[order[position]] = QRect(kGap + int(position % size_t(cols)) * (tileWidth + kGap),
+                kGap + int(position / size_t(cols)) * (kTileHeight + kGap), tileWidth, kTileHeight);
+        const int rows = std::max(1, (int(order.size()) + cols - 1) / cols);
+        return kGap + rows * (kTileHeight + kGap);
+    }
+    // The compact grid: per consumer group (in order of first appearance), a line of counts and its cells.
+    std::vector<std::string> groups;
+    for (const size_t i : order)
+        if (const std::string g = actorGroupName(m_tiles[i].name);
+            std::find(groups.begin(), groups.end(), g) == groups.end())
+            groups.push_back(g);
+    const int cols = std::max(1, (width - kGap) / (kCell + kCellGap));
+    int y = kGap;
+    for (const std::string& group : groups) {
+        std::array<int, 4> counts {}; // idle, polling, working, crashed
+        int n = 0;
+        for (const size_t i : order) {
+            if (actorGroupName(m_tiles[i].name) != group)
+                continue;
+            ++counts[size_t(m_tiles[i].state)];
+            if (rects)
+                (*rects)[i] = QRect(kGap + (n % cols) * (kCell + kCellGap),
+                    y + kHeader + (n / cols) * (kCell + kCellGap), kCell, kCell);
+            ++n;
+        }
+        if (headers) {
+            QString text = tr("%1 ×%2: %3 working, %4 polling")
+                               .arg(QString::fromStdString(group))
+                               .arg(n)
+                               .arg(counts[size_t(sim::ConsumerState::Working)])
+                               .arg(counts[size_t(sim::ConsumerState::Polling)]);
+            if (const int down = counts[size_t(sim::ConsumerState::Crashed)])
+                text += tr(", %1 crashed").arg(down);
+            headers->push_back({ QRect(kGap, y, width - 2 * kGap, kHeader), text });
+        }
+        y += kHeader + ((n + cols - 1) / cols) * (kCell + kCellGap) + kGap;
+    }
+    return y;
+}
+
+void ConsumerTiles::relayout()
+{
+    m_compact = shown().size() > kCompactAbove;
+    m_headers.clear();
+    layout(width(), &m_rects, &m_headers);
+}
+
+void ConsumerTiles::resizeEvent(QResizeEvent* event)
+{
+    relayout();
+    QWidget::resizeEvent(event);
+}
+
+QStringList ConsumerTiles::groupLines() const
+{
+    QStringList lines;
+    for (const Header& header : m_headers)
+        lines << header.text;
+    return lines;
+}
+
 int ConsumerTiles::heightForWidth(int width) const
 {
-    const int count = int(shown().size());
-    const int rows = std::max(1, (count + columns(width) - 1) / columns(width));
-    return kGap + rows * (kTileHeight + kGap);
+    return layout(width, nullptr, nullptr);
 }
 
 QSize ConsumerTiles::sizeHint() const
@@ -98,21 +172,13 @@ QSize ConsumerTiles::sizeHint() const
 
 QRect ConsumerTiles::tileRect(size_t index) const
 {
-    const auto order = shown();
-    const auto at = std::find(order.begin(), order.end(), index);
-    if (at == order.end())
-        return {};
-    const int position = int(at - order.begin());
-    const int cols = columns(width());
-    const int tileWidth = std::max(kTileWidth, (width() - kGap) / cols - kGap);
-    return QRect(kGap + (position % cols) * (tileWidth + kGap), kGap + (position / cols) * (kTileHeight + kGap),
-        tileWidth, kTileHeight);
+    return index < m_rects.size() ? m_rects[index] : QRect();
 }
 
 int ConsumerTiles::tileAt(QPoint point) const
 {
-    for (size_t index : shown())
-        if (tileRect(index).contains(point))
+    for (size_t index = 0; index < m_rects.size(); ++index)
+        if (m_rects[index].contains(point))
             return int(index);
     return -1;
 }
@@ -128,6 +194,67 @@ void ConsumerTiles::toggle(size_t index)
         emit toggled(index, crash);
 }
 
+QColor ConsumerTiles::accentOf(const sim::ConsumerStatus& tile) const
+{
+    switch (tile.state) {
+    case sim::ConsumerState::Working:
+        return m_style.stateColor[size_t(MessageState::InFlight)];
+    case sim::ConsumerState::Crashed:
+        return m_style.crash;
+    default:
+        return m_style.polling;
+    }
+}
+
+QString ConsumerTiles::holdingText(const sim::ConsumerStatus& tile) const
+{
+    const TimeMs now = m_simulation ? m_simulation->now() : 0;
+    if (tile.state == sim::ConsumerState::Crashed)
+        return tile.lambda ? tr("its next invocation fails;\nclick to cancel") : tr("click to restart");
+    if (tile.lambda && tile.throttled)
+        return tr("%1 received, waiting\nfor a free slot").arg(tile.waiting);
+    if (tile.holding == kNoMessage)
+        return tile.waiting ? tr("%n received, waiting", nullptr, int(tile.waiting)) : tr("holds nothing");
+    const std::string id = m_simulation->engine().message(tile.holding).messageId().substr(0, 8);
+    const TimeMs left = tile.visibleAgainAt - now;
+    QString holding = tr("holds %1").arg(QString::fromStdString(id));
+    if (tile.lambda && tile.waiting > 0)
+        holding += tr(" +%1").arg(tile.waiting);
+    if (left >= 0)
+        return holding + QLatin1Char('\n')
+            + tr("visible again in %1").arg(QString::fromStdString(sim::formatDuration(left)));
+    return holding + QLatin1Char('\n') + tr("its timeout has passed");
+}
+
+void ConsumerTiles::paintTile(QPainter& p, const sim::ConsumerStatus& tile, const QRect& r, bool focused) const
+{
+    const QColor accent = accentOf(tile);
+    QColor fill = palette().color(QPalette::Base);
+    if (tile.state == sim::ConsumerState::Crashed)
+        fill = m_style.dark ? QColor(0x4A, 0x20, 0x1C) : QColor(0xFB, 0xE3, 0xE0);
+    p.setPen(Qt::NoPen);
+    p.setBrush(fill);
+    p.drawRoundedRect(r, 5, 5);
+    p.setBrush(accent);
+    p.drawRoundedRect(QRect(r.left(), r.top(), 6, r.height()), 3, 3);
+    if (focused) {
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 5, 5);
+    }
+    const QRect text = r.adjusted(14, 5, -6, -5);
+    QFont bold = font();
+    bold.setBold(true);
+    p.setPen(palette().color(QPalette::Text));
+    p.setFont(bold);
+    p.drawText(text, Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(tile.name));
+    p.setFont(font());
+    p.setPen(accent);
+    p.drawText(text, Qt::AlignRight | Qt::AlignTop, stateName(tile));
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(text.adjusted(0, 17, 0, 0), Qt::AlignLeft | Qt::AlignTop, holdingText(tile));
+}
+
 void ConsumerTiles::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
@@ -140,64 +267,27 @@ void ConsumerTiles::paintEvent(QPaintEvent*)
             m_simulation ? tr("No consumers. Add one with the + button.") : tr("No simulation running."));
         return;
     }
-    const TimeMs now = m_simulation ? m_simulation->now() : 0;
-    const QFont base = font();
-    QFont bold = base;
-    bold.setBold(true);
+    if (!m_compact) {
+        for (size_t position = 0; position < order.size(); ++position)
+            paintTile(p, m_tiles[order[position]], tileRect(order[position]), hasFocus() && position == m_focus);
+        return;
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(palette().color(QPalette::Text));
+    for (const Header& header : m_headers)
+        p.drawText(header.rect, Qt::AlignLeft | Qt::AlignVCenter, header.text);
     for (size_t position = 0; position < order.size(); ++position) {
         const auto& tile = m_tiles[order[position]];
         const QRect r = tileRect(order[position]);
-        QColor accent;
-        switch (tile.state) {
-        case sim::ConsumerState::Working:
-            accent = m_style.stateColor[size_t(MessageState::InFlight)];
-            break;
-        case sim::ConsumerState::Crashed:
-            accent = m_style.crash;
-            break;
-        default:
-            accent = m_style.polling;
-        }
-        QColor fill = palette().color(QPalette::Base);
-        if (tile.state == sim::ConsumerState::Crashed)
-            fill = m_style.dark ? QColor(0x4A, 0x20, 0x1C) : QColor(0xFB, 0xE3, 0xE0);
-        p.setPen(Qt::NoPen);
-        p.setBrush(fill);
-        p.drawRoundedRect(r, 5, 5);
-        p.setBrush(accent);
-        p.drawRoundedRect(QRect(r.left(), r.top(), 6, r.height()), 3, 3);
+        // Idle cells are drawn as outlines so that a busy group reads as a solid block.
+        p.setPen(tile.state == sim::ConsumerState::Idle ? QPen(m_style.polling) : Qt::NoPen);
+        p.setBrush(tile.state == sim::ConsumerState::Idle ? QBrush(Qt::NoBrush) : QBrush(accentOf(tile)));
+        p.drawRect(r.adjusted(0, 0, -1, -1));
         if (hasFocus() && position == m_focus) {
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));
             p.setBrush(Qt::NoBrush);
-            p.drawRoundedRect(r.adjusted(1, 1, -1, -1), 5, 5);
+            p.drawRect(r.adjusted(-2, -2, 1, 1));
         }
-        const QRect text = r.adjusted(14, 5, -6, -5);
-        p.setPen(palette().color(QPalette::Text));
-        p.setFont(bold);
-        p.drawText(text, Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(tile.name));
-        p.setFont(base);
-        p.setPen(accent);
-        p.drawText(text, Qt::AlignRight | Qt::AlignTop, stateName(tile));
-        p.setPen(palette().color(QPalette::Text));
-        QString holding;
-        if (tile.state == sim::ConsumerState::Crashed)
-            holding = tile.lambda ? tr("its next invocation fails;\nclick to cancel") : tr("click to restart");
-        else if (tile.lambda && tile.throttled)
-            holding = tr("%1 received, waiting\nfor a free slot").arg(tile.waiting);
-        else if (tile.holding != kNoMessage) {
-            const std::string id = m_simulation->engine().message(tile.holding).messageId().substr(0, 8);
-            const TimeMs left = tile.visibleAgainAt - now;
-            holding = tr("holds %1").arg(QString::fromStdString(id));
-            if (tile.lambda && tile.waiting > 0)
-                holding += tr(" +%1").arg(tile.waiting);
-            if (left >= 0)
-                holding += QLatin1Char('\n')
-                    + tr("visible again in %1").arg(QString::fromStdString(sim::formatDuration(left)));
-            else
-                holding += QLatin1Char('\n') + tr("its timeout has passed");
-        } else
-            holding = tile.waiting ? tr("%n received, waiting", nullptr, int(tile.waiting)) : tr("holds nothing");
-        p.drawText(text.adjusted(0, 17, 0, 0), Qt::AlignLeft | Qt::AlignTop, holding);
     }
 }
 
@@ -255,12 +345,16 @@ bool ConsumerTiles::event(QEvent* event)
         const int index = tileAt(help->pos());
         if (index >= 0) {
             const auto& tile = m_tiles[size_t(index)];
+            const QString details = m_compact
+                ? tr("%1: %2, %3\n").arg(QString::fromStdString(tile.name), stateName(tile), holdingText(tile))
+                : QString();
             QToolTip::showText(help->globalPos(),
-                tile.state == sim::ConsumerState::Crashed
-                    ? tr("%1 is down. Click to restart it.").arg(QString::fromStdString(tile.name))
-                    : tr("Click to crash %1: what it holds is not deleted and comes back when its visibility "
-                         "timeout ends.")
-                          .arg(QString::fromStdString(tile.name)),
+                details
+                    + (tile.state == sim::ConsumerState::Crashed
+                            ? tr("%1 is down. Click to restart it.").arg(QString::fromStdString(tile.name))
+                            : tr("Click to crash %1: what it holds is not deleted and comes back when its visibility "
+                                 "timeout ends.")
+                                  .arg(QString::fromStdString(tile.name))),
                 this);
             return true;
         }

@@ -26,6 +26,7 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
     result.firstNewLane = laneCount();
     result.firstNewActor = m_actorSteps.size();
     const EventLog& log = engine.log();
+    m_log = &log;
     const size_t end = log.size();
     for (; m_read < end; ++m_read) {
         const Event& e = log[m_read];
@@ -40,10 +41,13 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
         }
         if (e.message != kNoMessage) {
             while (laneCount() <= e.message) { // lanes appear in order; a new one starts empty
+                if ((laneCount() >> kBlockBits) >= m_blocks.size())
+                    m_blocks.push_back(LaneBlock { e.time, e.time, 0 });
                 m_first.push_back(kNoEvent);
                 m_last.push_back(kNoEvent);
                 m_state.push_back(MessageState::None);
             }
+            const MessageState before = m_state[e.message];
             m_isLaneEvent[word] |= uint64_t(1) << (m_read % 64);
             ++m_laneEvents;
             m_links.push_back(kNoEvent);
@@ -52,10 +56,9 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
             else
                 m_links[rank(m_last[e.message])] = index;
             m_last[e.message] = index;
-            if (e.cause != Cause::RequestRefused) {
+            if (e.cause != Cause::RequestRefused)
                 m_state[e.message] = e.to;
-                m_spans.add(e.message, e.time, e.to);
-            }
+            trackLife(e, before);
             if (e.cause == Cause::ProcessingStarted && e.duplicate())
                 ++m_duplicates[e.message];
             if (e.message < result.firstNewLane)
@@ -151,6 +154,52 @@ void LaneIndex::indexActorStep(const Event& e)
     }
 }
 
+void LaneIndex::trackLife(const Event& e, MessageState before)
+{
+    LaneBlock& block = m_blocks[e.message >> kBlockBits];
+    const MessageState after = m_state[e.message];
+    if (!isLive(before) && isLive(after))
+        ++block.live;
+    else if (isLive(before) && !isLive(after) && block.live > 0)
+        --block.live;
+    if (!isLive(after))
+        block.lastEnd = std::max(block.lastEnd, e.time);
+}
+
+TimeMs LaneIndex::bornAt(MessageIndex lane) const
+{
+    return m_first[lane] == kNoEvent ? 0 : (*m_log)[m_first[lane]].time;
+}
+
+TimeMs LaneIndex::endedAt(MessageIndex lane) const
+{
+    return isLive(m_state[lane]) || m_last[lane] == kNoEvent ? -1 : (*m_log)[m_last[lane]].time;
+}
+
+void LaneIndex::lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& out) const
+{
+    out.clear();
+    if (to < from || m_blocks.empty())
+        return;
+    // The blocks whose first lane was born by `to`; only the last of them can hold lanes born after it.
+    const auto after = std::upper_bound(
+        m_blocks.begin(), m_blocks.end(), to, [](TimeMs t, const LaneBlock& block) { return t < block.born; });
+    const size_t blocks = size_t(after - m_blocks.begin());
+    for (size_t b = 0; b < blocks; ++b) {
+        if (m_blocks[b].live == 0 && m_blocks[b].lastEnd < from)
+            continue;
+        const size_t last = std::min(laneCount(), (b + 1) << kBlockBits);
+        for (size_t lane = b << kBlockBits; lane < last; ++lane) {
+            if (m_last[lane] == kNoEvent)
+                continue;
+            if (b + 1 == blocks && bornAt(MessageIndex(lane)) > to)
+                break;
+            if (isLive(m_state[lane]) || (*m_log)[m_last[lane]].time >= from)
+                out.push_back(MessageIndex(lane));
+        }
+    }
+}
+
 size_t LaneIndex::firstStepAt(uint32_t actor, TimeMs time) const
 {
     const auto& steps = *m_actorSteps[actor];
@@ -180,7 +229,8 @@ size_t LaneIndex::bytesUsed() const
 {
     size_t bytes = m_first.capacity() * 4 + m_last.capacity() * 4 + m_state.capacity() + m_duplicates.size() * 32
         + m_isLaneEvent.capacity() * 8 + m_wordRank.capacity() * 4 + m_links.capacity() * 4
-        + m_openPoll.capacity() * sizeof(TimeMs) + m_functionTimeout.capacity() * sizeof(TimeMs) + m_spans.bytesUsed();
+        + m_openPoll.capacity() * sizeof(TimeMs) + m_functionTimeout.capacity() * sizeof(TimeMs)
+        + m_blocks.capacity() * sizeof(LaneBlock);
     for (const auto& [actor, ends] : m_timedOut)
         bytes += 48 + ends.capacity() * sizeof(TimeMs);
     for (const auto& steps : m_actorSteps)

@@ -5,7 +5,6 @@
 
 #include "lifeline/chunked_vector.h"
 #include "lifeline/engine.h"
-#include "lifeline/timeline/lane_spans.h"
 
 #include <bit>
 #include <cstdint>
@@ -69,8 +68,14 @@ public:
             m_state[lane], 0 };
     }
     uint32_t nextOfLane(uint32_t event) const { return m_links[rank(event)]; }
-    // When each lane was born and ended: the lanes alive in a time window.
-    const LaneSpans& spans() const { return m_spans; }
+    // A lane's life: born with its first event; ended (-1 while live) at its last event once it is in a terminal
+    // state (that is its end, unless a late request that changed nothing, such as a second delete, came after it).
+    TimeMs bornAt(MessageIndex lane) const;
+    TimeMs endedAt(MessageIndex lane) const;
+    // The lanes with a segment in [from, to] (born by `to`, not ended before `from`), ascending, into `out`. Lanes
+    // are born in index order and summarised per block of 256 (first birth, lanes live, latest end), so a binary
+    // search cuts off those born after the window and a block that all ended before it is skipped whole.
+    void lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& out) const;
 
     size_t actorCount() const { return m_actorSteps.size(); } // actor ids 0..n-1 seen so far
     // What an actor did (polls, processing, crashes and restarts), in time order.
@@ -127,13 +132,22 @@ private:
         return m_wordRank[word] + size_t(std::popcount(below));
     }
 
+    struct LaneBlock {
+        TimeMs born = 0; // of its first lane
+        TimeMs lastEnd = 0; // the latest event of its lanes not live
+        uint32_t live = 0; // lanes live
+    };
+    static constexpr unsigned kBlockBits = 8;
+    void trackLife(const Event& e, MessageState before); // the lane's block summary
+
     size_t m_read = 0;
+    const EventLog* m_log = nullptr; // the log read (the engine's, alive as long as this index is used)
+    std::vector<LaneBlock> m_blocks;
     // Chain heads as separate columns (9 bytes a lane); duplicates are rare, so they live in a map.
     ChunkedVector<uint32_t, 14> m_first;
     ChunkedVector<uint32_t, 14> m_last;
     ChunkedVector<MessageState, 16> m_state;
     std::unordered_map<MessageIndex, uint16_t> m_duplicates;
-    LaneSpans m_spans;
     // Links only for events that belong to a lane: the next event of the same lane, by the event's rank.
     std::vector<uint64_t> m_isLaneEvent;
     std::vector<uint32_t> m_wordRank;

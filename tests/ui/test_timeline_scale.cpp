@@ -1,0 +1,232 @@
+// The timeline at scale: the lanes alive in view, the switch to density bands and back, lane orders, the still
+// export of a 600,000-message run (never blank), and the consumer tiles as a compact grid.
+#include "export/image_export.h"
+#include "test_support.h"
+#include "timeline/density_painter.h"
+#include "timeline/lane_model.h"
+#include "timeline/row_layout.h"
+#include "timeline/timeline_painter.h"
+#include "timeline/timeline_view.h"
+#include "window/consumer_tiles.h"
+
+#include <QFile>
+#include <QImage>
+#include <QMouseEvent>
+#include <QTemporaryDir>
+#include <QTest>
+#include <variant>
+
+using namespace lifeline;
+using namespace lifeline::ui;
+
+namespace {
+sim::Scenario load(const std::string& json)
+{
+    auto parsed = sim::parseScenario(json);
+    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
+    return std::get<sim::Scenario>(parsed);
+}
+
+sim::Scenario tenQueues()
+{
+    QFile file(QStringLiteral(LIFELINE_EXAMPLES_DIR "/ten-queues-at-scale.json"));
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    return load(file.readAll().toStdString());
+}
+
+std::vector<MessageIndex> lanesListed(const RowLayout& rows)
+{
+    std::vector<MessageIndex> lanes;
+    for (int r = 0; r < rows.totalRows(); ++r)
+        if (const RowRef row = rows.rowAt(r); row.kind == LaneModel::MessageRow)
+            lanes.push_back(row.id);
+    return lanes;
+}
+} // namespace
+
+TEST_CASE("timeline at scale: a lane enters the alive list and leaves it as the window moves", "[ui][scale]")
+{
+    test::application();
+    // One message a second, each deleted after 2.5 s of work: lane n lives from n s to n + 2.5 s.
+    sim::Simulation run(load(R"({"duration": "20s", "queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "rate": 1}],
+        "consumers": [{"name": "w", "queue": "q", "count": 4, "processing": "2500ms"}]})"));
+    run.runToEnd();
+    LaneModel model;
+    model.setEngine(&run.engine(), run.actorNames());
+    RowLayout rows(model);
+    rows.setAliveOnly(true);
+    rows.arrange(10'000, 11'000, 1000);
+    CHECK(lanesListed(rows) == std::vector<MessageIndex> { 8, 9, 10, 11 }); // 8 ends at 10.5 s, 11 is sent at 11 s
+    rows.arrange(12'000, 13'000, 1000);
+    CHECK(lanesListed(rows) == std::vector<MessageIndex> { 10, 11, 12, 13 });
+    CHECK(rows.rowOfLane(8) == -1);
+    CHECK(rows.rowOfLane(12) == 3); // queue row, lanes 10, 11, then 12
+    // The row a lane held is found again after it left: its follower takes its place.
+    const RowRef gone { LaneModel::MessageRow, 0, 9, 0 };
+    CHECK(rows.rowNear(gone, 2) == 1); // lane 10, the first listed now
+    rows.setAliveOnly(false);
+    CHECK(lanesListed(rows).size() == 21);
+}
+
+TEST_CASE(
+    "timeline at scale: more lanes than legible rows switch queues to bands - expanding lists one again", "[ui][scale]")
+{
+    test::application();
+    // 40 messages in "busy", 3 in "quiet": bands for the busy one only, once 43 lanes are more than the rows hold.
+    sim::Simulation run(load(R"({"duration": "10s", "queues": [{"name": "busy"}, {"name": "quiet"}],
+        "producers": [{"queue": "busy", "bursts": [{"at": "1s", "count": 40}]},
+                      {"queue": "quiet", "bursts": [{"at": "1s", "count": 3}]}]})"));
+    run.runToEnd();
+    LaneModel model;
+    model.setEngine(&run.engine(), run.actorNames());
+    RowLayout rows(model);
+    rows.arrange(0, 10'000, 43);
+    CHECK_FALSE(rows.dense());
+    CHECK(rows.totalRows() == 1 + 40 + 1 + 3 + 1); // queue rows, lanes, the consumers' row
+    rows.arrange(0, 10'000, 42);
+    REQUIRE(rows.dense());
+    CHECK(rows.isBand(0));
+    CHECK_FALSE(rows.isBand(1)); // 3 lanes stay lanes
+    CHECK(rows.totalRows() == 1 + RowLayout::kQueueBandRows + 1 + 3 + 1);
+    CHECK(rows.rowAt(1).kind == LaneModel::QueueBand);
+    CHECK(rows.rowAt(3).part == 2);
+    CHECK(rows.rowAt(5).kind == LaneModel::MessageRow);
+    CHECK(rows.rowOfLane(0) == -1); // in the band
+    rows.setExpanded(0, true);
+    CHECK_FALSE(rows.isBand(0));
+    CHECK(rows.rowOfLane(0) == 1);
+    // The band's hover says the engine's counts: 40 visible at 5 s.
+    const QString text = queueBandText(model, 0, 5'000);
+    CHECK(text.startsWith(QStringLiteral("busy at ")));
+    CHECK(text.contains(QStringLiteral(": 40 visible, 0 in flight, 0 delayed")));
+}
+
+TEST_CASE("timeline at scale: lane orders put the most received and the longest in the queue first", "[ui][scale]")
+{
+    test::application();
+    // Message 3 (lane 2) fails twice before it is deleted; the others are deleted at once.
+    sim::Simulation run(load(R"({"duration": "60s",
+        "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 5}}],
+        "producers": [{"queue": "q", "count": 4, "rate": 1, "poisonEvery": 3}],
+        "consumers": [{"name": "w", "queue": "q", "processing": "100ms"}]})"));
+    run.advanceTo(12'000);
+    LaneModel model;
+    model.setEngine(&run.engine(), run.actorNames());
+    RowLayout rows(model);
+    rows.setOrder(LaneOrder::MostReceived);
+    REQUIRE(run.engine().message(2).receiveCount >= 2);
+    CHECK(lanesListed(rows).front() == 2);
+    CHECK(rows.rowOfLane(2) == 1);
+    rows.setOrder(LaneOrder::LongestInQueue);
+    CHECK(lanesListed(rows).front() == 2); // still in the queue at 12 s
+    rows.setOrder(LaneOrder::State);
+    CHECK(lanesListed(rows).front() == 2); // the live one before the deleted ones
+    rows.setOrder(LaneOrder::Sent);
+    CHECK(lanesListed(rows) == std::vector<MessageIndex> { 0, 1, 2, 3 });
+}
+
+TEST_CASE("timeline at scale: the 4m..5m export of ten queues at 2000 a second has every queue's band in flight",
+    "[ui][scale][export]")
+{
+    test::application();
+    sim::Simulation run(tenQueues());
+    run.runToEnd();
+    REQUIRE(run.engine().messageCount() > 600'000);
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.path = dir.filePath(QStringLiteral("scale.png"));
+    request.size = QSize(1920, 1080);
+    request.from = 240'000;
+    request.to = 300'000;
+    request.title = QStringLiteral("Ten queues");
+    REQUIRE(exportTimelineImage(run.engine(), run.actorNames(), request).ok());
+    QImage image(request.path);
+    REQUIRE(image.size() == QSize(1920, 1080));
+    // Down the middle of the image: the in-flight colour in ten separate runs (one band per queue), and the
+    // consumers' working colour.
+    const TimelineStyle style = TimelineStyle::light();
+    const QColor inFlight = style.stateColor[size_t(MessageState::InFlight)];
+    int runs = 0, working = 0;
+    bool inRun = false;
+    for (int y = 0; y < image.height(); ++y) {
+        const QColor c = image.pixelColor(960, y);
+        if (c == inFlight && !inRun)
+            ++runs;
+        inRun = c == inFlight;
+        working += c == style.working;
+    }
+    CHECK(runs == 10);
+    CHECK(working > 50);
+}
+
+TEST_CASE(
+    "timeline at scale: the view lists what is alive above 300 lanes and keeps the top lane in place", "[ui][scale]")
+{
+    test::application();
+    sim::Simulation run(load(R"({"duration": "60s", "queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "rate": 10}],
+        "consumers": [{"name": "w", "queue": "q", "count": 2, "processing": "50ms"}]})"));
+    run.advanceTo(20'000);
+    LaneModel model;
+    model.setEngine(&run.engine(), run.actorNames());
+    TimelineView view(&model);
+    view.resize(1200, 700);
+    view.setRunEnd(60'000);
+    view.showWindow(0, 5); // 5 ms a pixel: about five seconds in view
+    view.setFollowLive(true);
+    view.setNow(run.now());
+    view.grab(); // a paint: the rows are arranged
+    CHECK_FALSE(view.aliveOnly()); // 201 lanes
+    run.advanceTo(40'000);
+    model.sync();
+    view.setNow(run.now());
+    view.grab();
+    CHECK(view.aliveOnly()); // 401 lanes: on by itself
+    // Scrolled to a lane, the view moves on: that lane stays at the top while it is listed, the five that ended
+    // before the new window (half a second of sends) gone from above it.
+    view.scrollRows(20);
+    const int rowBefore = view.frame().firstRow; // as far down as the rows go
+    const RowRef top = view.painter().rowAt(rowBefore);
+    REQUIRE(top.kind == LaneModel::MessageRow);
+    run.advanceTo(40'500);
+    model.sync();
+    view.setNow(run.now());
+    view.grab();
+    CHECK(view.painter().rowAt(view.frame().firstRow).id == top.id);
+    CHECK(view.frame().firstRow == rowBefore - 5);
+    // The user's choice holds: off stays off.
+    view.setAliveOnly(false);
+    view.grab();
+    CHECK_FALSE(view.aliveOnly());
+}
+
+TEST_CASE("timeline at scale: 300 consumers are a compact grid by group - a click still crashes one", "[ui][scale]")
+{
+    test::application();
+    sim::Simulation run(tenQueues());
+    run.advanceTo(5'000);
+    ConsumerTiles tiles;
+    tiles.resize(400, 800);
+    tiles.setSimulation(&run);
+    REQUIRE(tiles.tiles().size() == 300);
+    CHECK(tiles.compact());
+    const QStringList lines = tiles.groupLines();
+    REQUIRE(lines.size() == 10);
+    CHECK(lines[0].startsWith(QStringLiteral("orders-worker ×30: ")));
+    int working = 0, polling = 0;
+    for (const auto& tile : tiles.tiles()) {
+        working += tile.state == sim::ConsumerState::Working && tile.name.starts_with("orders-worker-");
+        polling += tile.state == sim::ConsumerState::Polling && tile.name.starts_with("orders-worker-");
+    }
+    CHECK(lines[0] == QStringLiteral("orders-worker ×30: %1 working, %2 polling").arg(working).arg(polling));
+    const QRect cell = tiles.tileRect(42);
+    CHECK(cell.width() == 14);
+    CHECK(cell.height() == 14);
+    CHECK(tiles.tileRect(43).left() == cell.left() + 17);
+    // Ten blocks of a line and two rows of 22 cells (6 + 10 x (18 + 2 x 17 + 6)), not 150 rows of tiles.
+    CHECK(tiles.heightForWidth(400) == 586);
+    QTest::mouseClick(&tiles, Qt::LeftButton, {}, cell.center());
+    CHECK(tiles.tiles()[42].state == sim::ConsumerState::Crashed);
+    CHECK(tiles.groupLines()[1].endsWith(QStringLiteral(", 1 crashed")));
+}
