@@ -26,7 +26,7 @@ void printUsage(std::ostream& out)
            "  lifeline lessons         list the built-in lessons\n"
            "  lifeline run SCENARIO.json|RUN.lifeline|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
            "               [--trace FILE.json] [--csv FILE.csv]\n"
-           "               [--export FILE.png|.svg|.pdf] [--size 1920x1080] [--window 30s..2m] [--dark]\n"
+           "               [--export FILE.png|.svg|.pdf] [--size 1920x1080] [--window 30s..2m] [--dark] [--alive]\n"
            "               [--save FILE.lifeline]   a run file that the window reopens as it was\n"
            "                           run headless on virtual time (--fix: the lesson's fix)\n"
            "  lifeline demo            run a short demo headless and print its event log\n"
