@@ -230,3 +230,41 @@ TEST_CASE("timeline at scale: 300 consumers are a compact grid by group - a clic
     CHECK(tiles.tiles()[42].state == sim::ConsumerState::Crashed);
     CHECK(tiles.groupLines()[1].endsWith(QStringLiteral(", 1 crashed")));
 }
+
+TEST_CASE(
+    "timeline at scale: zoomed in past the buckets a band counts its lanes - the engine's counters at each instant",
+    "[ui][scale]")
+{
+    test::application();
+    const auto scenario = load(R"({"duration": "30s", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 2}}],
+        "producers": [{"queue": "q", "rate": 4, "delaySeconds": 1}],
+        "consumers": [{"name": "w", "queue": "q", "count": 3, "processing": {"uniform": ["200ms", "3s"]},
+                       "failureProbability": 0.3}]})");
+    // The counters as the engine has them at instants between 9 s and 12 s.
+    sim::Simulation stepped(scenario);
+    std::vector<std::pair<TimeMs, QueueCounters>> seen;
+    for (TimeMs t = 9'000; t <= 12'000; t += 125) {
+        stepped.advanceTo(t);
+        seen.emplace_back(t, stepped.engine().counters("q").value());
+    }
+    sim::Simulation run(scenario);
+    run.advanceTo(20'000);
+    LaneModel model;
+    model.setEngine(&run.engine(), run.actorNames());
+    RowLayout rows(model);
+    rows.setAliveOnly(true);
+    rows.arrange(9'000, 12'000, 1000);
+    TimeAxis axis;
+    axis.start = 9'000;
+    axis.msPerPixel = 1; // a column a millisecond
+    axis.left = 0;
+    const auto columns = laneColumns(model, rows.listedLanes(0), axis, 0, 3'000, run.now());
+    REQUIRE(columns.size() == 3'001);
+    for (const auto& [t, counters] : seen) {
+        const BandColumn& c = columns[size_t(t - 9'000)];
+        INFO("at " << t);
+        CHECK(c.visible == counters.visible);
+        CHECK(c.inFlight == counters.inFlight);
+        CHECK(c.delayed == counters.delayed);
+    }
+}

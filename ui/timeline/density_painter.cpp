@@ -1,12 +1,14 @@
 #include "timeline/density_painter.h"
 
 #include "lifeline/sim/duration.h"
+#include "timeline/lane_painter.h"
 
 #include <QImage>
 #include <QLocale>
 #include <QObject>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <vector>
 
 namespace lifeline::ui {
@@ -81,19 +83,80 @@ BandColumn queueBandColumn(const DensitySeries& density, QueueIndex queue, TimeM
     return column;
 }
 
+std::vector<BandColumn> laneColumns(
+    const LaneModel& model, const LaneModel::Lanes& lanes, const TimeAxis& axis, int x0, int x1, TimeMs now)
+{
+    const auto count = long(x1 - x0 + 1);
+    std::vector<BandColumn> columns(static_cast<size_t>(count));
+    std::vector<std::array<int32_t, 3>> steps(
+        static_cast<size_t>(count) + 1); // per column: lanes entering (+) and leaving (-)
+    // A segment [t0, t1) counts in the columns whose start it covers; what ends counts in the column it ends in.
+    const auto startingAt = [&](TimeMs t) { return std::clamp(long(std::ceil(axis.toX(t) - 1e-9)) - x0, 0L, count); };
+    const auto holding = [&](TimeMs t) { return std::clamp(long(std::floor(axis.toX(t))) - x0, 0L, count - 1); };
+    const auto slot = [](MessageState state) {
+        return state == MessageState::Delayed ? 0 : state == MessageState::Visible ? 1 : 2;
+    };
+    const Engine& engine = *model.engine();
+    const LaneIndex& index = model.lanes();
+    const TimeMs end = axis.toTime(x1 + 1);
+    for (const MessageIndex lane : lanes) {
+        MessageState state = MessageState::None;
+        TimeMs since = 0;
+        for (uint32_t ev = index.lane(lane).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+            const Event& e = engine.log()[ev];
+            if (!isTransition(e))
+                continue;
+            if (isLive(state)) {
+                ++steps[size_t(startingAt(since))][size_t(slot(state))];
+                --steps[size_t(startingAt(e.time))][size_t(slot(state))];
+            }
+            if (e.time >= axis.start && e.time < end) {
+                BandColumn& c = columns[size_t(holding(e.time))];
+                c.deleted += e.to == MessageState::Deleted;
+                c.deadLettered += e.to == MessageState::DeadLettered;
+                c.expired += e.to == MessageState::Expired;
+                c.sent += e.from == MessageState::None;
+            }
+            state = e.to;
+            since = e.time;
+            if (since > end)
+                break;
+        }
+        if (isLive(state) && since <= now) {
+            ++steps[size_t(startingAt(since))][size_t(slot(state))];
+            --steps[size_t(startingAt(now + 1))][size_t(slot(state))];
+        }
+    }
+    std::array<int32_t, 3> level {};
+    for (long i = 0; i < count; ++i) {
+        for (size_t s = 0; s < 3; ++s)
+            level[s] += steps[size_t(i)][s];
+        BandColumn& c = columns[size_t(i)];
+        c.known = axis.toTime(x0 + int(i)) <= now;
+        c.delayed = level[0];
+        c.visible = level[1];
+        c.inFlight = level[2];
+    }
+    return columns;
+}
+
 int32_t paintQueueBand(QPainter& p, const QRect& band, const TimelineFrame& frame, const LaneModel& model,
-    const TimelineStyle& style, QueueIndex queue)
+    const TimelineStyle& style, QueueIndex queue, const LaneModel::Lanes* listed)
 {
     const TimeAxis& axis = frame.axis;
     const int x0 = std::max(int(axis.left), band.left()), x1 = band.right();
     if (x1 <= x0)
         return 0;
-    std::vector<BandColumn> columns(size_t(x1 - x0 + 1));
+    // Zoomed in past the buckets (one wider than two columns), a few enough lanes are counted themselves.
+    const bool fromLanes
+        = listed && listed->size() <= kLaneColumnsUpTo && double(model.density().bucketMs()) > 2 * axis.msPerPixel;
+    std::vector<BandColumn> columns = fromLanes ? laneColumns(model, *listed, axis, x0, x1, frame.now)
+                                                : std::vector<BandColumn>(size_t(x1 - x0 + 1));
     int32_t most = 1, mostEnded = 1;
     for (int x = x0; x <= x1; ++x) {
         const TimeMs from = std::max<TimeMs>(0, axis.toTime(x));
         BandColumn& c = columns[size_t(x - x0)];
-        if (from <= frame.now) // nothing to say about the future
+        if (!fromLanes && from <= frame.now) // nothing to say about the future
             c = queueBandColumn(model.density(), queue, from, std::min(axis.toTime(x + 1), frame.now + 1));
         most = std::max(most, c.live());
         mostEnded = std::max(mostEnded, c.deleted + c.deadLettered + c.expired);

@@ -11,6 +11,7 @@
 
 #include <QPainter>
 #include <QRect>
+#include <vector>
 
 namespace lifeline::ui {
 
@@ -24,9 +25,16 @@ struct BandColumn {
 // Levels: the mean of the bucket ends in [from, to) (one bucket: the engine's counts at its end); flows: their sum.
 BandColumn queueBandColumn(const DensitySeries& density, QueueIndex queue, TimeMs from, TimeMs to);
 
-// Returns the count the band's height stands for (the most the window shows), for its label.
+// The columns counted from the lanes themselves (each lane's segments over the columns whose start they cover):
+// exact at any zoom, used when the buckets are coarser than the pixels and the queue lists few enough lanes.
+inline constexpr size_t kLaneColumnsUpTo = 20000;
+std::vector<BandColumn> laneColumns(
+    const LaneModel& model, const LaneModel::Lanes& lanes, const TimeAxis& axis, int x0, int x1, TimeMs now);
+
+// Returns the count the band's height stands for (the most the window shows), for its label. `listed`: the
+// queue's lanes in the rows (those alive in view), counted themselves when zoomed in past the buckets.
 int32_t paintQueueBand(QPainter& p, const QRect& band, const TimelineFrame& frame, const LaneModel& model,
-    const TimelineStyle& style, QueueIndex queue);
+    const TimelineStyle& style, QueueIndex queue, const LaneModel::Lanes* listed = nullptr);
 void paintActorBand(QPainter& p, const QRect& band, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, size_t group);
 

@@ -70,6 +70,7 @@ public:
     bool actorsAsBands() const;
     size_t shownLanes() const; // listed, bands' lanes included
     size_t lanesOfQueue(int group) const { return lanesOf(group).size(); }
+    const LaneModel::Lanes& listedLanes(int group) const { return lanesOf(group); }
 
     int totalRows() const;
     RowRef rowAt(int flatRow) const;

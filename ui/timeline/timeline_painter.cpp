@@ -266,7 +266,8 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
         paintActorRow(p, box, frame, m_model, m_style, row.id);
     int32_t bandScale = 0;
     if (row.kind == LaneModel::QueueBand)
-        bandScale = paintQueueBand(p, box, frame, m_model, m_style, QueueIndex(row.group));
+        bandScale
+            = paintQueueBand(p, box, frame, m_model, m_style, QueueIndex(row.group), &m_rows.listedLanes(row.group));
     else if (row.kind == LaneModel::ActorBand)
         paintActorBand(p, box, frame, m_model, m_style, size_t(row.group));
     if (row.kind == LaneModel::MessageRow && row.id == frame.selected) {
@@ -329,11 +330,16 @@ void TimelinePainter::paintRuler(QPainter& p, const QRect& area, const TimeAxis&
     p.setPen(m_style.text);
     const double width = area.right() - axis.left;
     const TimeMs step = tickStep(axis.msPerPixel);
+    const QFontMetrics metrics = p.fontMetrics();
+    double labelsEnd = -1e9; // a label that would run into the one before it is left out (its tick stays)
     for (const Tick& tick : ticks(axis, width)) {
         const double x = axis.toX(tick.time);
         p.drawLine(QPointF(x, area.bottom() - (tick.major ? 8 : 4)), QPointF(x, area.bottom()));
-        p.drawText(QRectF(x + 3, area.top(), 90, area.height() - 4), Qt::AlignLeft | Qt::AlignVCenter,
-            QString::fromStdString(tickLabel(tick.time, step)));
+        const QString label = QString::fromStdString(tickLabel(tick.time, step));
+        if (x + 3 < labelsEnd)
+            continue;
+        p.drawText(QRectF(x + 3, area.top(), 200, area.height() - 4), Qt::AlignLeft | Qt::AlignVCenter, label);
+        labelsEnd = x + 3 + metrics.horizontalAdvance(label) + 8;
     }
     p.drawLine(area.bottomLeft(), area.bottomRight());
 }
