@@ -297,7 +297,9 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
         QFontMetrics(font).elidedText(rowLabel(row), Qt::ElideMiddle, first.width()));
     // A band's second line: its scale, or what its colours are.
     if (band) {
-        p.setPen(m_style.grid.darker(m_style.dark ? 70 : 250));
+        QColor secondary = m_style.text;
+        secondary.setAlphaF(0.7f);
+        p.setPen(secondary);
         p.drawText(first.translated(0, line), Qt::AlignVCenter | Qt::AlignLeft,
             row.kind == LaneModel::QueueBand
                 ? QObject::tr("height: %1 messages").arg(QLocale::system().toString(bandScale))
