@@ -5,7 +5,9 @@ execute_process(COMMAND "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${
 if(NOT result EQUAL 0)
     message(FATAL_ERROR "cmake --install failed: ${result}")
 endif()
-foreach(path bin/lifeline share/applications/lifeline.desktop share/icons/hicolor/scalable/apps/lifeline.svg)
+foreach(path bin/lifeline share/applications/lifeline.desktop share/icons/hicolor/scalable/apps/lifeline.svg
+        share/icons/hicolor/256x256/apps/lifeline.png share/man/man1/lifeline.1.gz
+        share/bash-completion/completions/lifeline)
     if(NOT EXISTS "${PREFIX}/${path}")
         message(FATAL_ERROR "missing after install: ${path}")
     endif()

@@ -1,0 +1,57 @@
+# bash completion for lifeline(1): its commands, each command's options, and the built-in lessons' ids and
+# numbers after --lesson (asked of `lifeline lessons` itself, so a new lesson needs no change here).
+shopt -s extglob # the file patterns below (bash-completion turns it on too)
+
+_lifeline()
+{
+    local cur prev command i
+    cur="${COMP_WORDS[COMP_CWORD]}"
+    prev="${COMP_WORDS[COMP_CWORD-1]}"
+    command=""
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case "${COMP_WORDS[i]}" in
+            run|lessons|demo|serve) command="${COMP_WORDS[i]}"; break ;;
+        esac
+    done
+
+    case "$prev" in
+        --lesson)
+            COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" lessons 2>/dev/null | awk '{print $1, $2}')" -- "$cur"))
+            return ;;
+        --order)
+            COMPREPLY=($(compgen -W "sent received age state" -- "$cur"))
+            return ;;
+        --export|--csv|--trace|--save)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return ;;
+        --until|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host)
+            return ;;
+    esac
+
+    local options
+    case "$command" in
+        run)
+            options="--lesson --fix --compare --until --seed --summary --csv --trace --export --size --window --dark
+                     --alive --order --fps --duration --save --help" ;;
+        lessons)
+            options="--cards --help" ;;
+        demo)
+            options="--help" ;;
+        serve)
+            options="--port --bind --headless --history --speed --allow-origin --allow-host --allow-get-actions
+                     --help" ;;
+        *)
+            if [[ "$cur" == -* ]]; then
+                COMPREPLY=($(compgen -W "--lesson --help --version" -- "$cur"))
+            else
+                COMPREPLY=($(compgen -W "run lessons demo serve" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
+            fi
+            return ;;
+    esac
+    if [[ "$cur" == -* || "$command" != run ]]; then
+        COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
+    fi
+}
+complete -o filenames -F _lifeline lifeline
