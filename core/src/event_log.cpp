@@ -90,6 +90,8 @@ const char* toString(Cause cause)
         return "no-effect";
     case Cause::ReceivedByNobody:
         return "received-by-nobody";
+    case Cause::ScriptedCall:
+        return "scripted-call";
     case Cause::Count:
         break;
     }

@@ -71,6 +71,7 @@ std::string eventDetail(const Engine& engine, const Event& e)
     case Cause::AttributesChanged:
     case Cause::Warning:
     case Cause::OperatorAction:
+    case Cause::ScriptedCall:
         return text(engine, e);
     case Cause::Receive:
         return "receive #" + std::to_string(e.receiveNumber());

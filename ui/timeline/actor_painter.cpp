@@ -86,6 +86,7 @@ private:
     void work(const WorkBar& w);
     void pollTick(TimeMs time);
     void paintTimeouts();
+    void paintScriptCalls();
     struct Timeout {
         double end, deadline;
         bool timedOut;
@@ -248,8 +249,34 @@ void ActorRowPainter::paint()
     for (int layer = 0; layer < LayerCount; ++layer)
         flush(layer);
     paintTimeouts();
+    paintScriptCalls();
+}
+
+void ActorRowPainter::paintScriptCalls()
+{
+    // A scripted call: a dot on the client's row, in the crash colour when SQS refused it (its hover says the answer).
+    const Engine& engine = *m_model.engine();
+    const int r = std::clamp(m_row.height() / 5, 3, std::max(3, m_style.markPixels / 3));
+    m_p.save();
+    m_p.setRenderHint(QPainter::Antialiasing, true);
+    m_p.setPen(Qt::NoPen);
+    for (const uint32_t index : m_model.lanes().scriptCalls(m_actor)) {
+        const Event& e = engine.log()[index];
+        const double x = xOf(e.time);
+        if (x < m_left - r || x > m_right + r)
+            continue;
+        m_p.setBrush(scriptCallOk(engine.log().text(e.textIndex())) ? m_style.text : m_style.crash);
+        m_p.drawEllipse(QPointF(x, m_row.center().y() + 0.5), r, r);
+    }
+    m_p.restore();
 }
 } // namespace
+
+bool scriptCallOk(const std::string& answer)
+{
+    return answer.find(": OK") != std::string::npos || answer.find(" OK:") != std::string::npos
+        || answer.ends_with(": done");
+}
 
 QString workLabel(const Engine& engine, const WorkBar& bar)
 {

@@ -128,6 +128,16 @@ std::optional<TimelineHit> hitActorRow(
     const LaneModel& model, const RowRef& row, const TimeAxis& axis, TimeMs now, int x)
 {
     const TimeMs t = axis.toTime(x);
+    // A scripted call under the mouse (within a few pixels): the call and SQS's answer.
+    const Engine& engine = *model.engine();
+    for (const uint32_t index : model.lanes().scriptCalls(row.id)) {
+        const Event& e = engine.log()[index];
+        if (std::abs(axis.toX(e.time) - x) <= 5)
+            return TimelineHit {
+                row, e.time, e.time, MessageState::None,
+                QObject::tr("at %1: %2").arg(duration(e.time), QString::fromStdString(engine.log().text(e.textIndex())))
+            };
+    }
     const auto work = workAt(model, row.id, t, now);
     if (!work)
         return std::nullopt;

@@ -69,6 +69,7 @@ enum class Cause : uint8_t {
     // Appended after the first run-file version; a cause's number never changes.
     NoEffect, // SQS answered OK and changed nothing (a delete of an ended message, ...); detail = NoEffectKind
     ReceivedByNobody, // a receive answered to a crashed consumer or a closed connection: back after the timeout
+    ScriptedCall, // a scenario's scripted step and SQS's answer; actor = its client; detail = index into text()
     Count
 };
 
@@ -149,7 +150,7 @@ struct Event {
     bool hasText() const
     {
         return cause == Cause::RequestRefused || cause == Cause::AttributesChanged || cause == Cause::Warning
-            || cause == Cause::OperatorAction;
+            || cause == Cause::OperatorAction || cause == Cause::ScriptedCall;
     }
 };
 static_assert(sizeof(Event) == 32 && std::is_trivial_v<Event>);

@@ -529,8 +529,8 @@ namespace {
 Scenario readScenario(const json& v)
 {
     checkKeys(v, "",
-        { "name", "seed", "duration", "queues", "producers", "consumers", "lambdas", "actions", "lesson", "$schema",
-            "description" });
+        { "name", "seed", "duration", "queues", "producers", "consumers", "lambdas", "actions", "script", "lesson",
+            "$schema", "description" });
     Scenario s;
     s.source = v;
     s.name = v.contains("name") ? text(v, "", "name") : "scenario";
@@ -557,6 +557,8 @@ Scenario readScenario(const json& v)
     const json& actions = array(v, "", "actions");
     for (size_t i = 0; i < actions.size(); ++i)
         guarded([&] { s.actions.push_back(actionSpec(actions[i], at("actions", i))); });
+    if (v.contains("script"))
+        s.script = reading::readScript(v["script"], "script", s);
     if (v.contains("lesson"))
         guarded([&] { s.lesson = lessonText(v["lesson"], "lesson"); });
     if (t_problems->empty())

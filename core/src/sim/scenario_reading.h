@@ -17,6 +17,9 @@ std::string at(const std::string& path, size_t index); // queues[2]
 // The known name nearest to `name`, when it is near enough to suggest; else empty.
 std::string nearest(const std::string& name, const std::vector<std::string>& known);
 
+// A scenario's `script`, read against the queues and consumers already read (script_specs.cpp).
+std::vector<ScriptStep> readScript(const nlohmann::json& list, const std::string& path, const Scenario& scenario);
+
 // The second pass: queue and consumer names, DLQs, attributes and message timers as SQS judges them.
 void crossCheck(const Scenario& scenario);
 

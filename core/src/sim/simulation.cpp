@@ -94,6 +94,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
     }
     for (size_t a = 0; a < m_scenario.actions.size(); ++a)
         schedule(m_scenario.actions[a].at, Action, uint32_t(a));
+    setUpScript();
 }
 
 Simulation::~Simulation() = default;
@@ -173,6 +174,12 @@ void Simulation::dispatchPolls()
             consumerReceived(slot, done.messages, true, done.poll);
         else if (kind == ActorKind::LambdaPoller)
             pollerReceived(slot, std::move(done.messages), done.poll);
+        else if (kind == ActorKind::ScriptClient)
+            if (const auto step = m_scriptPolls.find(done.poll); step != m_scriptPolls.end()) {
+                const size_t index = step->second;
+                m_scriptPolls.erase(step);
+                scriptReceived(index, done.messages);
+            }
     }
     completed.clear();
     m_completedPolls.swap(completed);
@@ -232,6 +239,9 @@ void Simulation::run(const Agenda& item)
         return;
     case HeldBatchExpires:
         heldBatchExpires(item.index, item.token);
+        return;
+    case ScriptCall:
+        runScriptStep(item.index);
         return;
     }
 }

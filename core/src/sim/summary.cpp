@@ -17,7 +17,7 @@ nlohmann::json RunSummary::toJson() const
     nlohmann::json momentsJson = nlohmann::json::array();
     for (const auto& m : moments)
         momentsJson.push_back({ { "at", double(m.at) / 1000.0 }, { "lane", m.lane }, { "caption", m.caption } });
-    return nlohmann::json {
+    nlohmann::json out {
         { "until", double(until) / 1000.0 },
         { "sent", sent },
         { "received", received },
@@ -34,6 +34,14 @@ nlohmann::json RunSummary::toJson() const
         { "warnings", warnings },
         { "moments", momentsJson },
     };
+    if (!steps.empty()) {
+        nlohmann::json stepsJson = nlohmann::json::array();
+        for (const auto& step : steps)
+            stepsJson.push_back({ { "at", double(step.at) / 1000.0 }, { "as", step.as }, { "call", step.call },
+                { "answer", step.answer } });
+        out["steps"] = stepsJson;
+    }
+    return out;
 }
 
 std::string RunSummary::claim() const
@@ -161,6 +169,13 @@ RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& ac
         case Cause::Warning:
             s.warnings.push_back(log.text(e.textIndex()));
             break;
+        case Cause::ScriptedCall: { // "ChangeMessageVisibility m1 VisibilityTimeout=43200: OK"
+            const std::string& text = log.text(e.textIndex());
+            const size_t space = text.find(' ');
+            s.steps.push_back({ e.time, e.actor < actorNames.size() ? actorNames[e.actor] : "client",
+                text.substr(0, space), space == std::string::npos ? std::string() : text.substr(space + 1) });
+            break;
+        }
         case Cause::RequestRefused: {
             const std::string& text = log.text(e.textIndex());
             ++s.errorsByCode[text.substr(0, text.find(':'))];

@@ -14,6 +14,7 @@ bool LaneIndex::isActorWork(Cause cause)
     case Cause::ProcessingFailed:
     case Cause::ConsumerCrashed:
     case Cause::ConsumerRestarted:
+    case Cause::ScriptedCall:
         return true;
     default:
         return false;
@@ -69,6 +70,8 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
             indexRedriveChange(e, log.text(e.textIndex()));
         if (e.actor >= kFirstActor && isActorWork(e.cause))
             indexActorStep(e);
+        if (e.cause == Cause::ScriptedCall)
+            m_scriptCalls[e.actor].push_back(index);
         ++result.newEvents;
     }
     std::sort(result.changedLanes.begin(), result.changedLanes.end());

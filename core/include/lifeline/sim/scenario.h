@@ -102,6 +102,36 @@ struct ActionSpec {
     std::string consumer; // Crash, Restart
 };
 
+// One scripted call: a named client makes a single SQS call at a chosen time (docs/scenario-format.md, `script`).
+struct ScriptStep {
+    enum class Call {
+        SendMessage,
+        ReceiveMessage,
+        DeleteMessage,
+        ChangeMessageVisibility,
+        SetQueueAttributes,
+        PurgeQueue,
+        StopConsumer,
+        StartConsumer
+    };
+    TimeMs at = 0;
+    std::string as = "script"; // the client that makes it (its own row on the timeline)
+    Call call = Call::SendMessage;
+    std::string queue;
+    std::string label; // SendMessage: the name later steps use for the message
+    TimedMessage message; // SendMessage: body, delay, group and deduplication ids
+    std::optional<int64_t> waitTimeSeconds; // ReceiveMessage
+    std::optional<int64_t> maxMessages; // ReceiveMessage
+    std::optional<int64_t> visibilityTimeout; // ReceiveMessage (optional), ChangeMessageVisibility (required)
+    AttributeMap attributes; // SetQueueAttributes
+    // DeleteMessage, ChangeMessageVisibility: the message by its label (the handle of its latest scripted receive) or
+    // as what step N (from 1) received first; a handle stays usable after its timeout, as a real client's does.
+    std::string messageLabel;
+    size_t receivedBy = 0;
+    std::string consumer; // StopConsumer, StartConsumer: a consumer's name (NAME-k of several)
+};
+const char* toString(ScriptStep::Call call);
+
 struct LessonText {
     std::string id;
     int number = 0;
@@ -123,6 +153,7 @@ struct Scenario {
     std::vector<ConsumerSpec> consumers;
     std::vector<LambdaSpec> lambdas;
     std::vector<ActionSpec> actions;
+    std::vector<ScriptStep> script; // in the order written; each runs at its `at`
     std::optional<LessonText> lesson;
     nlohmann::json source; // the JSON it was read from (for the fix and for saving)
 };

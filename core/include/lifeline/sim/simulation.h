@@ -17,7 +17,7 @@
 
 namespace lifeline::sim {
 
-enum class ActorKind { Producer, Consumer, LambdaPoller, Operator, Sqs };
+enum class ActorKind { Producer, Consumer, LambdaPoller, Operator, Sqs, ScriptClient };
 
 struct ActorInfo {
     std::string name;
@@ -113,6 +113,7 @@ private:
         InvocationDone,
         Action,
         HeldBatchExpires,
+        ScriptCall,
     };
     struct Producer;
     struct Consumer;
@@ -149,6 +150,13 @@ private:
     void invocationDone(size_t index);
     void heldBatchExpires(size_t index, uint64_t token);
 
+    // A scenario's script (script.cpp): each step's call by its client, its answer an event on the client's row.
+    void setUpScript();
+    void runScriptStep(size_t step);
+    void scriptReceived(size_t step, const std::vector<ReceivedMessage>& messages);
+    void answerStep(size_t step, MessageIndex lane, const std::string& answer);
+    std::optional<Receipt> scriptReceipt(const ScriptStep& step) const;
+
     Scenario m_scenario;
     Engine m_engine;
     Random m_random;
@@ -170,6 +178,13 @@ private:
     std::deque<Processing> m_processing;
     std::vector<std::string> m_warnings;
     size_t m_duplicates = 0;
+    // The script's runtime: each step's client actor, the lanes labelled by its sends, what each receive got (by
+    // step), and each lane's latest scripted receipt.
+    std::vector<uint32_t> m_stepActor;
+    std::map<std::string, MessageIndex> m_labels;
+    std::map<size_t, std::vector<ReceivedMessage>> m_stepReceived;
+    std::map<MessageIndex, Receipt> m_scriptReceipts;
+    std::map<PollId, size_t> m_scriptPolls; // a waiting scripted receive: its step
 };
 
 } // namespace lifeline::sim

@@ -43,6 +43,13 @@ struct RunSummary {
         std::string caption;
     };
     std::vector<MomentLine> moments; // a lesson's key moments, in time order
+    struct StepLine {
+        TimeMs at = 0; // when it was answered
+        std::string as; // the client
+        std::string call; // SendMessage, ReceiveMessage, ...
+        std::string answer; // "m1 OK: MessageId 1a2b3c4d", "InvalidParameterValue: ..."
+    };
+    std::vector<StepLine> steps; // a script's steps and their answers, in the order answered ("steps": only when any)
 
     nlohmann::json toJson() const;
     // What the run measured, in words, for an image's caption line: "2 duplicate processings · 1 moved to a DLQ";

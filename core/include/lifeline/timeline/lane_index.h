@@ -99,6 +99,14 @@ public:
     bool causeOccurred(Cause cause) const { return (m_causesSeen >> unsigned(cause)) & 1u; }
     bool duplicatesOccurred() const { return !m_duplicates.empty(); }
 
+    // A script client's calls (log indexes of its ScriptedCall events, in time order): marks on its row, the call
+    // and SQS's answer on hover.
+    const std::vector<uint32_t>& scriptCalls(uint32_t actor) const
+    {
+        static const std::vector<uint32_t> none;
+        const auto it = m_scriptCalls.find(actor);
+        return it == m_scriptCalls.end() ? none : it->second;
+    }
     // Refused requests per queue (log indexes): drawn as marks on the queue's row, with SQS's text on hover.
     const std::vector<uint32_t>& refusals(QueueIndex queue) const
     {
@@ -161,7 +169,9 @@ private:
     std::vector<TimeMs> m_functionTimeout; // per actor
     uint32_t m_statesSeen = 0; // bit per MessageState
     uint64_t m_causesSeen = 0; // bit per Cause
-    std::unordered_map<uint32_t, std::vector<TimeMs>> m_timedOut; // per actor: ends of timed-out invocations, sorted
+    std::unordered_map<uint32_t, std::vector<TimeMs>> m_timedOut;
+    std::unordered_map<uint32_t, std::vector<uint32_t>>
+        m_scriptCalls; // per client actor // per actor: ends of timed-out invocations, sorted
 };
 
 } // namespace lifeline
