@@ -86,7 +86,7 @@ BandColumn queueBandColumn(const DensitySeries& density, QueueIndex queue, TimeM
 std::vector<BandColumn> laneColumns(
     const LaneModel& model, const LaneModel::Lanes& lanes, const TimeAxis& axis, int x0, int x1, TimeMs now)
 {
-    const auto count = long(x1 - x0 + 1);
+    const long count = long(x1) - long(x0) + 1;
     std::vector<BandColumn> columns(static_cast<size_t>(count));
     std::vector<std::array<int32_t, 3>> steps(
         static_cast<size_t>(count) + 1); // per column: lanes entering (+) and leaving (-)
