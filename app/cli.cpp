@@ -10,6 +10,7 @@
 #include "lifeline/sim/reference_cards.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/sim/summary.h"
+#include "practice.h"
 
 #include <QGuiApplication>
 #include <QStringList>
@@ -508,13 +509,15 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
 
 bool isHeadlessCommand(const std::string& first)
 {
-    return first == "lessons" || first == "run" || first == "demo";
+    return first == "lessons" || first == "run" || first == "demo" || first == "practice";
 }
 
 int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     if (args.empty())
         return kBadInput;
+    if (args[0] == "practice")
+        return runPractice(args, out, err);
     if (wantsHelp(args)) {
         out << (args[0] == "run" ? kRunHelp : args[0] == "lessons" ? kLessonsHelp : kDemoHelp);
         return 0;

@@ -29,6 +29,8 @@ void printUsage(std::ostream& out)
            "               [--export FILE.png|.svg|.pdf] [--size 1920x1080] [--window 30s..2m] [--dark] [--alive]\n"
            "               [--save FILE.lifeline]   a run file that the window reopens as it was\n"
            "                           run headless on virtual time (--fix: the lesson's fix)\n"
+           "  lifeline practice [ID [--set NAME=VALUE] [--choose X] [--solution]]\n"
+           "                           exercises: fix a broken setup, and the run checks it\n"
            "  lifeline demo            run a short demo headless and print its event log\n"
            "  lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1] [--allow-origin "
            "O]\n"

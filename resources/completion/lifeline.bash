@@ -10,7 +10,7 @@ _lifeline()
     command=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            run|lessons|demo|serve) command="${COMP_WORDS[i]}"; break ;;
+            run|lessons|demo|serve|practice) command="${COMP_WORDS[i]}"; break ;;
         esac
     done
 
@@ -24,7 +24,7 @@ _lifeline()
         --export|--csv|--trace|--save)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --until|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host)
+        --until|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose)
             return ;;
     esac
 
@@ -35,6 +35,12 @@ _lifeline()
                      --alive --order --fps --duration --save --help" ;;
         lessons)
             options="--cards --help" ;;
+        practice)
+            if [[ "$cur" != -* && "$prev" == practice ]]; then # the exercises' ids, asked of the program itself
+                COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" practice 2>/dev/null | awk '{print $1}')" -- "$cur"))
+                return
+            fi
+            options="--set --choose --solution --help" ;;
         demo)
             options="--help" ;;
         serve)
@@ -44,7 +50,7 @@ _lifeline()
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--lesson --help --version" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "run lessons demo serve" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
+                COMPREPLY=($(compgen -W "run lessons demo serve practice" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
             fi
             return ;;
     esac

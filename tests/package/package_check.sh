@@ -48,6 +48,8 @@ complete_words lifeline "" | grep -qx run || fail "completion does not offer run
 complete_words lifeline run --le | grep -qx -- --lesson || fail "completion does not offer --lesson"
 complete_words "$root/usr/bin/lifeline" run --lesson vis | grep -qx visibility-too-short \
   || fail "completion does not offer the lesson visibility-too-short"
+complete_words "$root/usr/bin/lifeline" practice heart | grep -qx heartbeat-every \
+  || fail "completion does not offer the exercise heartbeat-every"
 
 # Lintian: no errors (its warnings and infos are listed in the closing note of the packaging issue).
 lintian "$deb" > "$scratch/lintian.log" 2>&1 || true

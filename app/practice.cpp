@@ -1,0 +1,85 @@
+#include "practice.h"
+
+#include "lifeline/sim/practice.h"
+
+#include <ostream>
+
+namespace lifeline::app {
+
+namespace {
+
+constexpr const char* kPracticeHelp
+    = "Usage: lifeline practice                       list the exercises (ID  title, one a line)\n"
+      "       lifeline practice ID [--set NAME=VALUE]... [--choose X] [--solution]\n"
+      "Runs an exercise with your answer and prints {\"passed\": true|false, \"why\": \"...\"}. With no answer it runs "
+      "the\n"
+      "exercise as given (which fails); --solution runs its reference answer.\n"
+      "\n"
+      "  --set NAME=VALUE   one of the exercise's settings, a whole number (repeatable)\n"
+      "  --choose X         one of the exercise's choices (its id: A, B, ...)\n"
+      "  --solution         the exercise's own answer\n"
+      "  --help             this text\n"
+      "\n"
+      "Exit status: 0 passed, 1 not passed, 2 bad arguments (an unknown exercise, setting or value).\n"
+      "\n"
+      "Example:\n"
+      "  lifeline practice\n"
+      "  lifeline practice visibility-for-the-work --set VisibilityTimeout=60\n";
+
+int fail(std::ostream& err, const std::string& why)
+{
+    err << "lifeline practice: " << why << '\n';
+    return 2;
+}
+
+} // namespace
+
+int runPractice(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    for (const auto& a : args)
+        if (a == "--help" || a == "-h") {
+            out << kPracticeHelp;
+            return 0;
+        }
+    if (args.size() < 2) {
+        for (const auto& e : sim::practiceExercises())
+            out << e.id << "  " << e.title << '\n';
+        return 0;
+    }
+    const sim::Exercise* exercise = sim::findExercise(args[1]);
+    if (!exercise)
+        return fail(err, "no exercise '" + args[1] + "' (see `lifeline practice`)");
+    sim::PracticeAnswer answer;
+    for (size_t i = 2; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--solution") {
+            answer = exercise->solution;
+        } else if ((a == "--set" || a == "--choose") && i + 1 < args.size()) {
+            const std::string& value = args[++i];
+            if (a == "--choose") {
+                answer.choice = value;
+                continue;
+            }
+            const size_t eq = value.find('=');
+            try {
+                size_t used = 0;
+                const int64_t number = std::stoll(value.substr(eq + 1), &used);
+                if (eq == std::string::npos || eq == 0 || used != value.size() - eq - 1)
+                    throw std::invalid_argument("not a whole number");
+                answer.settings[value.substr(0, eq)] = number;
+            } catch (const std::exception&) {
+                return fail(err,
+                    "--set takes NAME=VALUE with a whole number, such as VisibilityTimeout=60, got '" + value + "'");
+            }
+        } else {
+            return fail(err, "unknown option '" + a + "' (see `lifeline practice --help`)");
+        }
+    }
+    const auto result = sim::checkAnswer(*exercise, answer);
+    if (!result)
+        return fail(err, result.message());
+    out << result->toJson().dump(2) << '\n';
+    return result->passed ? 0 : 1;
+}
+
+} // namespace lifeline::app

@@ -1,0 +1,252 @@
+#include "lifeline/sim/practice.h"
+
+#include "lifeline/sim/duration.h"
+#include "lifeline/sim/lessons.h"
+#include "lifeline/sim/simulation.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace lifeline::sim {
+
+namespace {
+
+using nlohmann::json;
+
+// A problem in an exercise file: carried to readExercise's boundary, where it becomes a Failure.
+struct Problem : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::string textOf(const json& v, const std::string& key, bool required = true)
+{
+    const auto it = v.find(key);
+    if (it == v.end()) {
+        if (required)
+            throw Problem(key + ": is required");
+        return {};
+    }
+    if (!it->is_string())
+        throw Problem(key + ": must be a string, got " + it->dump());
+    return it->get<std::string>();
+}
+
+PracticeAnswer answerOf(const json& v, const std::string& path)
+{
+    PracticeAnswer answer;
+    if (!v.is_object())
+        throw Problem(path + ": must be {\"set\": {...}} or {\"choose\": \"X\"}");
+    if (const auto set = v.find("set"); set != v.end()) {
+        if (!set->is_object())
+            throw Problem(path + ".set: must be an object of setting names and whole numbers");
+        for (const auto& [name, value] : set->items()) {
+            if (!value.is_number_integer())
+                throw Problem(path + ".set." + name + ": must be a whole number, got " + value.dump());
+            answer.settings[name] = value.get<int64_t>();
+        }
+    }
+    if (v.contains("choose"))
+        answer.choice = textOf(v, "choose");
+    return answer;
+}
+
+PracticeCheck checkOf(const json& v, size_t i)
+{
+    const std::string path = "check[" + std::to_string(i) + "]";
+    if (!v.is_object())
+        throw Problem(path + ": must be an object with \"figure\", \"atMost\" or \"atLeast\", and \"why\"");
+    PracticeCheck check;
+    check.figure = textOf(v, "figure");
+    check.why = textOf(v, "why");
+    if (v.contains("atMost"))
+        check.atMost = v["atMost"].get<int64_t>();
+    if (v.contains("atLeast"))
+        check.atLeast = v["atLeast"].get<int64_t>();
+    if (!check.atMost && !check.atLeast)
+        throw Problem(path + ": needs \"atMost\" or \"atLeast\"");
+    return check;
+}
+
+void readControls(const json& v, Exercise& e)
+{
+    for (const auto& c : v.value("controls", json::array())) {
+        PracticeControl control { textOf(c, "name"), textOf(c, "path"), c.value("min", int64_t(0)),
+            c.value("max", int64_t(0)), c.value("unit", std::string()) };
+        if (control.max < control.min)
+            throw Problem("controls." + control.name + ": max is below min");
+        e.controls.push_back(std::move(control));
+    }
+    for (const auto& c : v.value("choices", json::array()))
+        e.choices.push_back(PracticeChoice { textOf(c, "id"), textOf(c, "text"), c.value("patch", json::array()) });
+    if (e.controls.empty() == e.choices.empty())
+        throw Problem("an exercise has either \"controls\" or \"choices\"");
+}
+
+Exercise exerciseOf(const json& v)
+{
+    Exercise e;
+    e.id = textOf(v, "id");
+    e.title = textOf(v, "title");
+    e.topic = textOf(v, "topic");
+    e.question = textOf(v, "question");
+    e.hint = textOf(v, "hint");
+    if (v.contains("lesson")) { // the situation is a built-in lesson as written
+        const LessonEntry* lesson = findLesson(textOf(v, "lesson"));
+        if (!lesson)
+            throw Problem("lesson: no built-in lesson \"" + textOf(v, "lesson") + "\"");
+        e.scenario = lesson->scenario.source;
+        if (v.contains("patch")) // the situation changed a little from the lesson's
+            e.scenario = e.scenario.patch(v["patch"]);
+    } else if (v.contains("scenario")) {
+        e.scenario = v["scenario"];
+    } else {
+        throw Problem("an exercise has \"lesson\" or \"scenario\"");
+    }
+    if (v.contains("until")) {
+        e.until = parseDuration(textOf(v, "until"));
+        if (!e.until)
+            throw Problem("until: must be a duration such as \"5m\"");
+    }
+    readControls(v, e);
+    const json checks = v.value("check", json::array());
+    for (size_t i = 0; i < checks.size(); ++i)
+        e.checks.push_back(checkOf(checks[i], i));
+    if (e.checks.empty())
+        throw Problem("check: must list at least one condition");
+    e.solution = answerOf(v.value("solution", json::object()), "solution");
+    e.wrong = answerOf(v.value("wrong", json::object()), "wrong");
+    e.wrongWhy = v.contains("wrong") ? textOf(v["wrong"], "why") : std::string();
+    return e;
+}
+
+int64_t figure(const RunSummary& summary, const std::string& name)
+{
+    if (name == "errors") {
+        int64_t n = 0;
+        for (const auto& [code, count] : summary.errorsByCode)
+            n += count;
+        return n;
+    }
+    if (name == "moments")
+        return int64_t(summary.moments.size());
+    if (name == "warnings")
+        return int64_t(summary.warnings.size());
+    const json all = summary.toJson();
+    const auto it = all.find(name);
+    if (it == all.end() || !it->is_number_integer())
+        throw Problem("check: no figure \"" + name + "\" in a run's summary");
+    return it->get<int64_t>();
+}
+
+std::string fill(std::string why, int64_t value)
+{
+    const size_t at = why.find("{value}");
+    if (at != std::string::npos)
+        why.replace(at, 7, std::to_string(value));
+    return why;
+}
+
+} // namespace
+
+json PracticeResult::toJson() const
+{
+    json out { { "passed", passed }, { "why", why } };
+    if (at)
+        out["at"] = double(*at) / 1000.0;
+    return out;
+}
+
+Outcome<Exercise> readExercise(const std::string& jsonText)
+{
+    try {
+        return exerciseOf(json::parse(jsonText));
+    } catch (const Problem& problem) {
+        return Failure { problem.what() };
+    } catch (const json::exception& e) { // not JSON, a patch that does not apply, a value of the wrong type
+        return Failure { std::string("cannot be read: ") + e.what() };
+    }
+}
+
+const std::vector<Exercise>& practiceExercises()
+{
+    static const std::vector<Exercise> exercises = [] {
+        std::vector<Exercise> out;
+        for (const auto& [file, text] : practiceSources())
+            if (auto exercise = readExercise(text))
+                out.push_back(std::move(exercise.value()));
+        return out;
+    }();
+    return exercises;
+}
+
+const Exercise* findExercise(const std::string& id)
+{
+    const auto& all = practiceExercises();
+    const auto it = std::find_if(all.begin(), all.end(), [&](const Exercise& e) { return e.id == id; });
+    return it == all.end() ? nullptr : &*it;
+}
+
+Outcome<Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswer& answer)
+{
+    json scenario = exercise.scenario;
+    for (const auto& [name, value] : answer.settings) {
+        const auto control = std::find_if(exercise.controls.begin(), exercise.controls.end(),
+            [&](const PracticeControl& c) { return c.name == name; });
+        if (control == exercise.controls.end()) {
+            std::string known;
+            for (const auto& c : exercise.controls)
+                known += (known.empty() ? "" : ", ") + c.name;
+            return Failure { "this exercise has no setting \"" + name + "\""
+                + (known.empty() ? "" : "; its settings: " + known) };
+        }
+        if (value < control->min || value > control->max)
+            return Failure { name + " must be from " + std::to_string(control->min) + " to "
+                + std::to_string(control->max) + ", got " + std::to_string(value) };
+        try {
+            scenario
+                = scenario.patch(json::array({ { { "op", "add" }, { "path", control->path }, { "value", value } } }));
+        } catch (const json::exception& e) {
+            return Failure { "the setting " + name + " does not apply to this exercise's scenario: " + e.what() };
+        }
+    }
+    if (!answer.choice.empty()) {
+        const auto choice = std::find_if(exercise.choices.begin(), exercise.choices.end(),
+            [&](const PracticeChoice& c) { return c.id == answer.choice; });
+        if (choice == exercise.choices.end())
+            return Failure { "this exercise has no choice \"" + answer.choice + "\"" };
+        scenario = scenario.patch(choice->patch);
+    }
+    auto parsed = parseScenario(scenario);
+    if (auto* error = std::get_if<ScenarioError>(&parsed))
+        return Failure { "the answer makes a scenario that does not load: " + error->text() };
+    return std::get<Scenario>(std::move(parsed));
+}
+
+Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnswer& answer)
+{
+    auto scenario = answeredScenario(exercise, answer);
+    if (!scenario)
+        return scenario.error();
+    Simulation run(std::move(scenario.value()));
+    run.advanceTo(exercise.until.value_or(run.duration()));
+    const RunSummary summary = run.summary();
+    PracticeResult result;
+    try {
+        for (const PracticeCheck& check : exercise.checks) {
+            const int64_t value = figure(summary, check.figure);
+            if ((check.atMost && value > *check.atMost) || (check.atLeast && value < *check.atLeast)) {
+                result.why = fill(check.why, value);
+                if (!summary.moments.empty())
+                    result.at = summary.moments.front().at;
+                return result;
+            }
+        }
+    } catch (const Problem& problem) {
+        return Failure { problem.what() };
+    }
+    result.passed = true;
+    result.why = "passed: " + summary.claim();
+    return result;
+}
+
+} // namespace lifeline::sim
