@@ -153,6 +153,9 @@ private:
     void openScenarioFile();
     void saveScenarioAs();
     void showLessonPicker();
+    void showPractice(); // Lessons > Practice (main_window_lesson.cpp)
+    // The run with a practice answer, advanced to just past where it went wrong (at < 0: its end), paused there.
+    void showPracticeRun(const sim::Scenario& scenario, TimeMs at);
     void showAbout();
     void showKeys();
     QString defaultFileName(const QString& suffix) const;

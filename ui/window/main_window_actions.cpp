@@ -190,6 +190,8 @@ void MainWindow::buildSimulationAndLessonMenus()
 
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
     lessons->addAction(tr("&All lessons..."), QKeySequence(Qt::CTRL | Qt::Key_L), this, &MainWindow::showLessonPicker);
+    lessons->addAction(
+        tr("&Practice..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, &MainWindow::showPractice);
     lessons->addAction(tr("Apply or undo the &fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), this, [this] {
         if (m_fixButton->isEnabled())
             applyFix(!m_fixApplied);
@@ -225,6 +227,7 @@ void MainWindow::showKeys()
            "<tr><td><b>Backspace, Alt+Left</b></td><td>back to the previous zoom</td></tr>"
            "<tr><td><b>N, Shift+N</b></td><td>the lesson's next, previous key moment</td></tr>"
            "<tr><td><b>Ctrl+Shift+B</b></td><td>compare the lesson with its fix, both stacked</td></tr>"
+           "<tr><td><b>Ctrl+Shift+P</b></td><td>practice: fix a broken setup and have it checked</td></tr>"
            "<tr><td><b>F11</b></td><td>presenter mode: Space play, Right / Left moments, C crash, R restart, Esc "
            "leave</td></tr>"
            "<tr><td><b>Ctrl+Shift+C</b></td><td>copy the timeline as an image (twice the view's size), for "

@@ -1,5 +1,6 @@
 // The main window's lesson: its panel (texts, key moments, the fix), starting a lesson and its fix, and what
 // happens when a scenario's script ends (the view fits the moments; the queue keeps running).
+#include "lifeline/sim/duration.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 #include "timeline/lane_model.h"
@@ -9,6 +10,7 @@
 #include "window/live_driver.h"
 #include "window/main_window.h"
 #include "window/moment_list.h"
+#include "window/practice_dialog.h"
 
 #include <QLabel>
 #include <QMessageBox>
@@ -139,6 +141,44 @@ void MainWindow::setLesson(const QString& title, const QString& text)
     body.replace(QStringLiteral("\n\n"), QStringLiteral("</p><p>"));
     m_lesson->setText(QStringLiteral("<h3>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), body));
     setWindowTitle(tr("Lifeline - %1").arg(title));
+}
+
+} // namespace lifeline::ui
+
+namespace lifeline::ui {
+
+void MainWindow::showPractice()
+{
+    // One dialog, kept: the learner goes back and forth between it and the timeline.
+    auto* dialog = findChild<PracticeDialog*>();
+    if (!dialog) {
+        dialog = new PracticeDialog(this);
+        connect(dialog, &PracticeDialog::showRun, this, &MainWindow::showPracticeRun);
+    }
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+}
+
+void MainWindow::showPracticeRun(const sim::Scenario& scenario, TimeMs at)
+{
+    openScenario(scenario);
+    sim::Simulation* run = simulation();
+    if (!run)
+        return;
+    const TimeMs until = at < 0 ? run->duration() : std::min(run->duration(), at + std::max<TimeMs>(5000, at / 10));
+    run->advanceTo(until);
+    m_model->sync();
+    m_timeline->setFollowLive(false);
+    m_timeline->setNow(run->now());
+    if (at >= 0)
+        m_timeline->centreOn(at);
+    else
+        m_timeline->fitAll();
+    refresh();
+    say(at >= 0 ? tr("Your answer's run, paused just after it went wrong at %1; Play goes on.")
+                      .arg(QString::fromStdString(sim::formatDuration(at)))
+                : tr("Your answer's run, paused at its end; Play goes on."));
 }
 
 } // namespace lifeline::ui

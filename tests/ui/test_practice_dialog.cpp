@@ -1,0 +1,75 @@
+// Lessons > Practice: the learner's answer from the dialog's controls, Check's result (passed, or why not and where),
+// progress kept per exercise and counted per topic, and the answered run handed to the window.
+#include "test_support.h"
+#include "window/practice_dialog.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSpinBox>
+
+using namespace lifeline;
+using namespace lifeline::ui;
+
+TEST_CASE("practice dialog: a setting's spin box starts at the situation's value - Check says why - then passes",
+    "[ui][practice]")
+{
+    test::application();
+    QSettings().remove(QStringLiteral("practice"));
+    PracticeDialog dialog;
+    dialog.selectExercise(QStringLiteral("visibility-for-the-work"));
+    REQUIRE(dialog.current() != nullptr);
+    CHECK(dialog.current()->id == "visibility-for-the-work");
+    auto* spin = dialog.findChild<QSpinBox*>();
+    REQUIRE(spin != nullptr);
+    CHECK(spin->value() == 10); // the lesson's VisibilityTimeout: the setup to fix
+    CHECK(spin->maximum() == 43200);
+    const auto failed = dialog.check();
+    REQUIRE(failed.has_value());
+    CHECK_FALSE(failed->passed);
+    CHECK(dialog.resultText().contains(QStringLiteral("processed twice: 2; each turned visible")));
+    CHECK(dialog.resultText().contains(QStringLiteral("it goes wrong at 10s")));
+    CHECK(dialog.passedCount() == 0);
+
+    spin->setValue(60);
+    const auto passed = dialog.check();
+    REQUIRE(passed.has_value());
+    CHECK(passed->passed);
+    CHECK(dialog.resultText().contains(QStringLiteral("Passed.")));
+    CHECK(QSettings().value(QStringLiteral("practice/passed/visibility-for-the-work")).toBool());
+    CHECK(dialog.passedCount() == 1);
+    QSettings().remove(QStringLiteral("practice"));
+}
+
+TEST_CASE("practice dialog: a multiple choice needs a choice - the chosen one is checked - Show the run hands it over",
+    "[ui][practice]")
+{
+    test::application();
+    QSettings().remove(QStringLiteral("practice"));
+    PracticeDialog dialog;
+    dialog.selectExercise(QStringLiteral("fail-fast"));
+    REQUIRE(dialog.current() != nullptr);
+    CHECK_FALSE(dialog.check().has_value());
+    CHECK(dialog.resultText() == QStringLiteral("Choose an answer first."));
+    const auto radios = dialog.findChildren<QRadioButton*>();
+    REQUIRE(radios.size() == 3);
+    radios[0]->setChecked(true); // A: raise maxReceiveCount
+    auto result = dialog.check();
+    REQUIRE(result.has_value());
+    CHECK_FALSE(result->passed);
+    CHECK(result->why == "after 2 minutes invoice 7 is still cycling (moved to the DLQ: 0)");
+    QSignalSpy shown(&dialog, &PracticeDialog::showRun);
+    for (auto* button : dialog.findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("Show the run"))
+            button->click();
+    REQUIRE(shown.size() == 1);
+    const auto scenario = shown.at(0).at(0).value<sim::Scenario>();
+    CHECK(scenario.queues[1].maxReceiveCount == 10); // the answer applied
+    radios[1]->setChecked(true); // B: give it back at once
+    result = dialog.check();
+    REQUIRE(result.has_value());
+    CHECK(result->passed);
+    QSettings().remove(QStringLiteral("practice"));
+}
