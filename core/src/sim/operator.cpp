@@ -45,13 +45,8 @@ Status Simulation::setQueueAttributes(const std::string& queue, const AttributeM
 Result<SendMessageResult> Simulation::sendMessage(const std::string& queue, const TimedMessage& message)
 {
     noteOperator(queue, "send \"" + message.body.substr(0, 40) + "\" to " + queue);
-    SendMessageRequest request;
-    request.queue = queue;
-    request.body = message.body;
-    request.delaySeconds = message.delaySeconds;
-    request.messageGroupId = message.groupId;
-    request.messageDeduplicationId = message.deduplicationId;
-    auto sent = m_engine.sendMessage(request); // a refusal is logged by the engine with SQS's text
+    auto sent = m_engine.sendMessage(
+        sendRequest(queue, message, kOperatorActor)); // a refusal is logged by the engine with SQS's text
     if (sent && sent->messageId.empty()) // the simulation's engine leaves ids unformatted; the operator sees one
         sent.value().messageId = m_engine.message(sent->lane).messageId();
     return sent;

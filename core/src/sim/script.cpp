@@ -74,14 +74,7 @@ void Simulation::runScriptStep(size_t index)
     const uint32_t actor = m_stepActor[index];
     switch (step.call) {
     case Call::SendMessage: {
-        SendMessageRequest request;
-        request.queue = step.queue;
-        request.body = step.message.body;
-        request.delaySeconds = step.message.delaySeconds;
-        request.messageGroupId = step.message.groupId;
-        request.messageDeduplicationId = step.message.deduplicationId;
-        request.actor = actor;
-        const auto sent = m_engine.sendMessage(request);
+        const auto sent = m_engine.sendMessage(sendRequest(step.queue, step.message, actor));
         if (!sent) {
             answerStep(index, kNoMessage, refused(sent.error()));
             return;

@@ -311,15 +311,10 @@ void Simulation::runAction(size_t index)
         return;
     }
     case ActionSpec::Kind::Send: {
-        SendMessageRequest request;
-        request.queue = a.queue;
-        request.body = a.message.body;
-        request.delaySeconds = a.message.delaySeconds;
-        request.messageGroupId = a.message.groupId;
-        request.messageDeduplicationId = a.message.deduplicationId;
         what = "send \"" + a.message.body + "\" to " + a.queue;
         note();
-        (void)m_engine.sendMessage(request); // a refusal is logged by the engine where it happened
+        (void)m_engine.sendMessage(
+            sendRequest(a.queue, a.message, kOperatorActor)); // a refusal is logged by the engine where it happened
         return;
     }
     case ActionSpec::Kind::Crash:

@@ -5,6 +5,19 @@
 
 namespace lifeline::sim {
 
+// The SendMessage request for one of a scenario's messages (an action's, the operator's, a script step's).
+inline SendMessageRequest sendRequest(const std::string& queue, const TimedMessage& message, uint32_t actor)
+{
+    SendMessageRequest request;
+    request.queue = queue;
+    request.body = message.body;
+    request.delaySeconds = message.delaySeconds;
+    request.messageGroupId = message.groupId;
+    request.messageDeduplicationId = message.deduplicationId;
+    request.actor = actor;
+    return request;
+}
+
 // A rate-driven producer's agenda token: its rate generation above this bit, the message number below.
 constexpr int kRateGenerationShift = 40;
 
