@@ -198,7 +198,9 @@ const Exercise* findExercise(const std::string& id)
 Outcome<Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswer& answer)
 {
     json scenario = exercise.scenario;
-    for (const auto& [name, value] : answer.settings) {
+    for (const auto& setting : answer.settings) { // not a structured binding: clang 14 cannot capture those
+        const std::string& name = setting.first;
+        const int64_t value = setting.second;
         const auto control = std::find_if(exercise.controls.begin(), exercise.controls.end(),
             [&](const PracticeControl& c) { return c.name == name; });
         if (control == exercise.controls.end()) {
