@@ -42,7 +42,6 @@ void LaneModel::sync()
         endInsertRows();
     }
     const auto result = m_index.sync(*m_engine);
-    m_density.sync(*m_engine, m_actorNames);
     const size_t momentsBefore = m_moments.moments().size();
     m_moments.advance(*m_engine, m_actorNames);
     // New lanes: one insert per group that received any.
@@ -96,6 +95,13 @@ void LaneModel::sync()
     }
     if (m_moments.moments().size() != momentsBefore)
         emit momentsChanged();
+}
+
+const DensitySeries& LaneModel::density() const
+{
+    if (m_engine)
+        m_density.sync(*m_engine, m_actorNames); // returns at once when nothing is new
+    return m_density;
 }
 
 QModelIndex LaneModel::indexOfLane(MessageIndex lane) const

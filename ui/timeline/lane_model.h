@@ -43,8 +43,9 @@ public:
     // Reads what the engine logged since the last sync and signals the changes.
     void sync();
     const LaneIndex& lanes() const { return m_index; }
-    // Messages by state and consumers' activity over time, per queue and consumer group: the density bands.
-    const DensitySeries& density() const { return m_density; }
+    // Messages by state and consumers' activity over time, per queue and consumer group: the density bands. Read
+    // from the log when first asked for (only a view with bands needs it), then as the log grows.
+    const DensitySeries& density() const;
 
     QModelIndex indexOfLane(MessageIndex lane) const;
     QModelIndex actorGroup() const;
@@ -74,7 +75,7 @@ private:
     const Engine* m_engine = nullptr;
     std::vector<std::string> m_actorNames;
     LaneIndex m_index;
-    DensitySeries m_density;
+    mutable DensitySeries m_density; // brought up to date by density()
     std::vector<sim::MomentSpec> m_momentSpecs;
     sim::MomentFinder m_moments;
     std::vector<Group> m_groups; // one per queue, in queue order

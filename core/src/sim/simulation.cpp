@@ -65,6 +65,16 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
             }
         }
     }
+    setUpLambdas();
+    for (size_t a = 0; a < m_scenario.actions.size(); ++a)
+        schedule(m_scenario.actions[a].at, Action, uint32_t(a));
+    setUpScript();
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::setUpLambdas()
+{
     m_lambdaRunning.assign(m_scenario.lambdas.size(), 0);
     m_lambdaWaiting.resize(m_scenario.lambdas.size());
     for (size_t l = 0; l < m_scenario.lambdas.size(); ++l) {
@@ -92,12 +102,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
                 Cause::Warning, firstPoller, kNoMessage, m_engine.queueIndex(spec.queue).value(), 0, &warning);
         }
     }
-    for (size_t a = 0; a < m_scenario.actions.size(); ++a)
-        schedule(m_scenario.actions[a].at, Action, uint32_t(a));
-    setUpScript();
 }
-
-Simulation::~Simulation() = default;
 
 std::vector<std::string> Simulation::actorNames() const
 {

@@ -187,6 +187,9 @@ void DensitySeries::onActorEvent(const Event& e, const std::vector<std::string>&
 void DensitySeries::sync(const Engine& engine, const std::vector<std::string>& actorNames)
 {
     const EventLog& log = engine.log();
+    if (m_read == log.size() && m_syncedTo == engine.now())
+        return;
+    m_syncedTo = engine.now();
     for (; m_read < log.size(); ++m_read) {
         const Event& e = log[m_read];
         extendTo(e.time);

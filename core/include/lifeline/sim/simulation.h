@@ -150,6 +150,8 @@ private:
     void invocationDone(size_t index);
     void heldBatchExpires(size_t index, uint64_t token);
 
+    void setUpLambdas(); // the event source mappings' pollers, and their six-times warning
+
     // A scenario's script (script.cpp): each step's call by its client, its answer an event on the client's row.
     void setUpScript();
     void runScriptStep(size_t step);

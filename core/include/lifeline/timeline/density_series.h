@@ -36,7 +36,8 @@ class DensitySeries {
 public:
     explicit DensitySeries(size_t maxBuckets = 8192, TimeMs initialBucketMs = 10);
 
-    // Reads what the log added since the last call; `actorNames` (by actor id) name the consumer groups.
+    // Reads what the log added since the last call; `actorNames` (by actor id) name the consumer groups. Nothing to
+    // do (no new event, the clock where it was) returns at once, so a painter may ask for every band.
     void sync(const Engine& engine, const std::vector<std::string>& actorNames);
     void clear();
 
@@ -80,6 +81,7 @@ private:
     TimeMs m_bucketMs;
     size_t m_bucketCount = 0;
     size_t m_read = 0;
+    TimeMs m_syncedTo = -1; // the engine's clock at the last sync
     std::vector<std::vector<QueueDensity>> m_queues;
     std::vector<QueueDensity> m_current; // per queue: the levels now
     std::vector<Group> m_groups;
