@@ -31,7 +31,7 @@ desktop-file-validate "$root/usr/share/applications/lifeline.desktop" || fail "t
 for icon in usr/share/icons/hicolor/scalable/apps/lifeline.svg usr/share/icons/hicolor/256x256/apps/lifeline.png; do
   [ -s "$root/$icon" ] || fail "missing $icon"
 done
-file "$root/usr/share/icons/hicolor/256x256/apps/lifeline.png" | grep -q "256 x 256" || fail "the PNG icon is not 256 px"
+[[ $(file "$root/usr/share/icons/hicolor/256x256/apps/lifeline.png") == *"256 x 256"* ]] || fail "the PNG icon is not 256 px"
 
 # The manual page renders, with every command.
 manual=$(MANWIDTH=100 man -l "$root/usr/share/man/man1/lifeline.1.gz" 2>&1)
@@ -40,15 +40,23 @@ for word in "lifeline run" "lifeline serve" "EXIT STATUS" "--allow-get-actions";
 done
 
 # The completion: commands, a command's options, the lessons' ids (asked of the packaged program).
+# Run in the empty scratch folder (the completion also offers the folder's .json files), and keep the words in
+# a variable: a `grep -q` that stops reading early would break the pipe, which pipefail reports as a failure.
 complete_words() {
-  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _lifeline; printf "%s\n" "${COMPREPLY[@]}"' \
-    _ "$root/usr/share/bash-completion/completions/lifeline" "$@"
+  (cd "$scratch" && bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _lifeline
+    printf "%s\n" "${COMPREPLY[@]}"' _ "$root/usr/share/bash-completion/completions/lifeline" "$@")
 }
-complete_words lifeline "" | grep -qx run || fail "completion does not offer run"
-complete_words lifeline run --le | grep -qx -- --lesson || fail "completion does not offer --lesson"
-complete_words "$root/usr/bin/lifeline" run --lesson vis | grep -qx visibility-too-short \
+offers() { # offers WORD COMMAND-LINE...: the completion of COMMAND-LINE includes WORD
+  local word="$1" words
+  shift
+  words=$(complete_words "$@")
+  grep -qx -- "$word" <<< "$words"
+}
+offers run lifeline "" || fail "completion does not offer run"
+offers --lesson lifeline run --le || fail "completion does not offer --lesson"
+offers visibility-too-short "$root/usr/bin/lifeline" run --lesson vis \
   || fail "completion does not offer the lesson visibility-too-short"
-complete_words "$root/usr/bin/lifeline" practice heart | grep -qx heartbeat-every \
+offers heartbeat-every "$root/usr/bin/lifeline" practice heart \
   || fail "completion does not offer the exercise heartbeat-every"
 
 # Lintian: no errors (its warnings and infos are listed in the closing note of the packaging issue).
