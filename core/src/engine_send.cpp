@@ -41,9 +41,10 @@ std::optional<SqsError> Engine::validateSend(const QueueState& queue, const std:
             "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to "
             "#xFFFD | #x10000 to #x10FFFF");
     if (messagePayloadSize(body, attributes) > size_t(queue.attributes.maximumMessageSize))
-        return makeError(codes::InvalidParameterValue,
-            "One or more parameters are invalid. Reason: Message must be shorter than "
-                + std::to_string(queue.attributes.maximumMessageSize) + " bytes.");
+        return makeError(codes::InvalidParameterValue, // a batch entry words it differently (AWS-snap)
+            std::string(inBatch ? "One or more parameters cannot be validated." : "One or more parameters are invalid.")
+                + " Reason: Message must be shorter than " + std::to_string(queue.attributes.maximumMessageSize)
+                + " bytes.");
     if (queue.fifo()) {
         if (!groupId)
             return makeError(inBatch ? codes::InvalidParameterValue : codes::MissingParameter,
@@ -111,6 +112,9 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
     const std::optional<std::string>& dedupId, const std::optional<std::string>& traceHeader, uint32_t actor)
 {
     SendMessageResult result;
+    if (traceHeader) // the same digest as message attributes', over the one system attribute (AWS-doc)
+        result.md5OfMessageSystemAttributes
+            = md5OfMessageAttributes({ MessageAttribute { "AWSTraceHeader", { "String", *traceHeader, {} } } });
     std::string dedupKey;
     if (queue.fifo()) {
         if (dedupId) {

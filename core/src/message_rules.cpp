@@ -7,6 +7,87 @@
 
 namespace lifeline {
 
+namespace {
+
+// Decodes the multi-byte UTF-8 sequence at p (whose first byte is >= 0x80) into `code` and steps past it; false for
+// a malformed or overlong sequence.
+bool nextCodePoint(const unsigned char*& p, const unsigned char* end, uint32_t& code)
+{
+    const unsigned char c = *p;
+    int extra;
+    if ((c & 0xE0) == 0xC0) {
+        code = c & 0x1F;
+        extra = 1;
+    } else if ((c & 0xF0) == 0xE0) {
+        code = c & 0x0F;
+        extra = 2;
+    } else if ((c & 0xF8) == 0xF0) {
+        code = c & 0x07;
+        extra = 3;
+    } else {
+        return false;
+    }
+    if (end - p <= extra)
+        return false;
+    for (int i = 1; i <= extra; ++i) {
+        if ((p[i] & 0xC0) != 0x80)
+            return false;
+        code = (code << 6) | (p[i] & 0x3F);
+    }
+    static constexpr uint32_t kMinimum[] = { 0, 0x80, 0x800, 0x10000 };
+    if (code < kMinimum[extra]) // overlong encoding
+        return false;
+    p += extra + 1;
+    return true;
+}
+
+// A non-ASCII letter (or digit) in an attribute name. AWS accepts "attr.1øßä" and refuses "§" (AWS-val
+// test_send_message_with_invalid_string_attributes); without Unicode tables in core, Lifeline takes every code point
+// from U+00C0 on except the Latin-1 signs × and ÷ and the punctuation and symbol blocks (docs/decisions.md).
+bool isNonAsciiNameLetter(uint32_t code)
+{
+    if (code < 0xC0 || code == 0xD7 || code == 0xF7)
+        return false;
+    const bool symbols = (code >= 0x2000 && code <= 0x2BFF) || (code >= 0x3000 && code <= 0x303F)
+        || (code >= 0xD800 && code <= 0xF8FF) || (code >= 0xFE30 && code <= 0xFE4F)
+        || (code >= 0xFF00 && code <= 0xFF20) || code >= 0xFFF0;
+    return !symbols;
+}
+
+bool isValidAttributeName(std::string_view name)
+{
+    if (name.empty() || name.size() > 256 || name.front() == '.' || name.back() == '.'
+        || name.find("..") != std::string_view::npos)
+        return false;
+    // Names starting with AWS. or Amazon. are reserved, in any case (AWS-val: "aWs." and "AMAZON." are refused).
+    const auto reserved = [&](std::string_view prefix) {
+        return name.size() >= prefix.size()
+            && std::equal(prefix.begin(), prefix.end(), name.begin(), [](char a, char b) {
+                   return a == (b >= 'A' && b <= 'Z' ? char(b - 'A' + 'a') : b); // ASCII only: no locale
+               });
+    };
+    if (reserved("aws.") || reserved("amazon."))
+        return false;
+    const auto* p = reinterpret_cast<const unsigned char*>(name.data());
+    const auto* end = p + name.size();
+    while (p < end) {
+        const unsigned char c = *p;
+        if (c >= 0x80) {
+            uint32_t code = 0;
+            if (!nextCodePoint(p, end, code) || !isNonAsciiNameLetter(code))
+                return false;
+            continue;
+        }
+        const bool alphanumeric = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alphanumeric && c != '-' && c != '_' && c != '.')
+            return false;
+        ++p;
+    }
+    return true;
+}
+
+} // namespace
+
 bool hasOnlyAllowedCharacters(std::string_view text)
 {
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
@@ -32,35 +113,13 @@ bool hasOnlyAllowedCharacters(std::string_view text)
             ++p;
             continue;
         }
-        uint32_t code;
-        int extra;
-        if ((c & 0xE0) == 0xC0) {
-            code = c & 0x1F;
-            extra = 1;
-        } else if ((c & 0xF0) == 0xE0) {
-            code = c & 0x0F;
-            extra = 2;
-        } else if ((c & 0xF8) == 0xF0) {
-            code = c & 0x07;
-            extra = 3;
-        } else {
-            return false;
-        }
-        if (end - p <= extra)
-            return false;
-        for (int i = 1; i <= extra; ++i) {
-            if ((p[i] & 0xC0) != 0x80)
-                return false;
-            code = (code << 6) | (p[i] & 0x3F);
-        }
-        static constexpr uint32_t kMinimum[] = { 0, 0x80, 0x800, 0x10000 };
-        if (code < kMinimum[extra]) // overlong encoding
+        uint32_t code = 0;
+        if (!nextCodePoint(p, end, code))
             return false;
         const bool allowed = (code >= 0x20 && code <= 0xD7FF) || (code >= 0xE000 && code <= 0xFFFD)
             || (code >= 0x10000 && code <= 0x10FFFF);
         if (!allowed)
             return false;
-        p += extra + 1;
     }
     return true;
 }
@@ -89,19 +148,17 @@ std::optional<SqsError> validateMessageAttributes(const std::vector<MessageAttri
                 + "] exceeds the allowed maximum [10].");
     for (size_t i = 0; i < attributes.size(); ++i) {
         const auto& [name, value] = attributes[i];
-        const bool nameOk = !name.empty() && name.size() <= 256 && name.front() != '.' && name.back() != '.'
-            && name.find("..") == std::string::npos && !name.starts_with("AWS.") && !name.starts_with("Amazon.")
-            && std::all_of(name.begin(), name.end(), [](char c) {
-                   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-'
-                       || c == '_' || c == '.';
-               });
-        if (!nameOk)
+        if (!isValidAttributeName(name))
             return makeError(codes::InvalidParameterValue, "Message (user) attribute name '" + name + "' is invalid.");
         for (size_t j = 0; j < i; ++j)
             if (attributes[j].name == name)
                 return makeError(
                     codes::InvalidParameterValue, "Message (user) attribute name '" + name + "' is already in use.");
         const std::string base = value.dataType.substr(0, value.dataType.find('.'));
+        // A custom label may follow the type (Number.float); the whole type is at most 256 characters (AWS-doc).
+        if (value.dataType.size() > 256)
+            return makeError(codes::InvalidParameterValue,
+                "Message (user) attribute '" + name + "' has a data type longer than 256 characters.");
         if (base != "String" && base != "Number" && base != "Binary")
             return makeError(codes::InvalidParameterValue,
                 "The message attribute '" + name

@@ -185,6 +185,13 @@ Result<QueueAttributes> applyAttributes(
     const QueueAttributes& base, const AttributeMap& given, const AttributeChangeContext& context)
 {
     QueueAttributes out = base;
+    // One kind of server-side encryption at a time (AWS-snap test_sse_kms_and_sqs_are_mutually_exclusive).
+    const auto kmsKey = given.find("KmsMasterKeyId");
+    const auto managed = given.find("SqsManagedSseEnabled");
+    if (kmsKey != given.end() && !kmsKey->second.empty() && managed != given.end() && managed->second == "true")
+        return makeError(codes::InvalidAttributeName,
+            "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS "
+            "SSE.");
     for (const auto& [name, value] : given) {
         bool handled = false;
         for (const auto& range : kIntAttributes) {
@@ -234,6 +241,8 @@ Result<QueueAttributes> applyAttributes(
             if (!parsed)
                 return invalidValue(name);
             out.sqsManagedSseEnabled = *parsed;
+            if (*parsed && given.find("KmsMasterKeyId") == given.end()) // switching to SSE-SQS drops the key
+                out.kmsMasterKeyId.clear();
         } else if (name == "KmsMasterKeyId") {
             out.kmsMasterKeyId = value;
             if (!value.empty()) // SSE-KMS replaces SSE-SQS; it stays off when the key is removed (AWS-snap)

@@ -43,6 +43,7 @@ struct SendMessageResult {
     std::string messageId;
     Md5Digest md5OfMessageBody;
     std::string md5OfMessageAttributes; // empty when the message has no attributes
+    std::string md5OfMessageSystemAttributes; // of AWSTraceHeader, the one system attribute; empty without it
     std::string sequenceNumber; // FIFO only
     MessageIndex lane = kNoMessage; // the lane the message lives in (a deduplicated send reuses the first lane)
     bool deduplicated = false;

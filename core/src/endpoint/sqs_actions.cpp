@@ -117,6 +117,8 @@ json sentJson(const SendMessageResult& sent)
     json out { { "MessageId", sent.messageId }, { "MD5OfMessageBody", sent.md5OfMessageBody.hex() } };
     if (!sent.md5OfMessageAttributes.empty())
         out["MD5OfMessageAttributes"] = sent.md5OfMessageAttributes;
+    if (!sent.md5OfMessageSystemAttributes.empty())
+        out["MD5OfMessageSystemAttributes"] = sent.md5OfMessageSystemAttributes;
     if (!sent.sequenceNumber.empty())
         out["SequenceNumber"] = sent.sequenceNumber;
     return out;
@@ -163,7 +165,8 @@ void sendMessageBatch(Call& c)
         successful.push_back(std::move(entry));
     }
     c.out()["Successful"] = std::move(successful);
-    c.out()["Failed"] = batchFailures(result.value());
+    if (!result->failed.empty())
+        c.out()["Failed"] = batchFailures(result.value());
 }
 
 void receiveMessage(Call& c)
@@ -201,7 +204,8 @@ template <class T> void writeBatchOutcome(Call& c, const BatchResult<T>& result)
     for (const auto& [id, ok] : result.successful)
         successful.push_back({ { "Id", id } });
     c.out()["Successful"] = std::move(successful);
-    c.out()["Failed"] = batchFailures(result);
+    if (!result.failed.empty())
+        c.out()["Failed"] = batchFailures(result);
 }
 
 void deleteMessageBatch(Call& c)

@@ -152,9 +152,10 @@ json attributeValueJson(const MessageAttributeValue& value)
 bool wantsAttribute(const std::vector<std::string>& names, const std::string& name)
 {
     for (const auto& n : names) {
-        if (n == "All" || n == ".*" || n == name)
+        if (n == "All" || n == ".*" || n == "*" || n == name) // "*" too (AWS-snap ..._attribute_names_filters)
             return true;
-        if (n.size() > 2 && n.ends_with(".*") && name.compare(0, n.size() - 1, n, 0, n.size() - 1) == 0)
+        // "Hel.*" names the prefix "Hel": Hello and Help.Me both match (AWS-snap prefix_filter).
+        if (n.size() > 2 && n.ends_with(".*") && name.compare(0, n.size() - 2, n, 0, n.size() - 2) == 0)
             return true;
     }
     return false;

@@ -41,6 +41,8 @@ bool wantsAttribute(const std::vector<std::string>& names, const std::string& na
 std::string lastSegment(std::string_view url);
 
 // A batch answer's Failed list.
+// Failed[] of a batch answer; the caller leaves the member out when it is empty, as AWS does (AWS-snap
+// test_send_message_batch_with_oversized_contents_with_updated_maximum_message_size: only Successful).
 template <class T> json batchFailures(const BatchResult<T>& result)
 {
     json failed = json::array();
