@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "check.h"
 #include "demo.h"
 #include "export/animation_export.h"
 #include "export/image_export.h"
@@ -509,7 +510,7 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
 
 bool isHeadlessCommand(const std::string& first)
 {
-    return first == "lessons" || first == "run" || first == "demo" || first == "practice";
+    return first == "lessons" || first == "run" || first == "demo" || first == "practice" || first == "check";
 }
 
 int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -518,6 +519,8 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
         return kBadInput;
     if (args[0] == "practice")
         return runPractice(args, out, err);
+    if (args[0] == "check")
+        return runCheck(args, out, err);
     if (wantsHelp(args)) {
         out << (args[0] == "run" ? kRunHelp : args[0] == "lessons" ? kLessonsHelp : kDemoHelp);
         return 0;

@@ -10,7 +10,7 @@ _lifeline()
     command=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            run|lessons|demo|serve|practice) command="${COMP_WORDS[i]}"; break ;;
+            run|lessons|demo|serve|practice|check) command="${COMP_WORDS[i]}"; break ;;
         esac
     done
 
@@ -21,10 +21,13 @@ _lifeline()
         --order)
             COMPREPLY=($(compgen -W "sent received age state" -- "$cur"))
             return ;;
-        --export|--csv|--trace|--save)
+        --export|--csv|--trace|--save|--attributes|--dlq-attributes|--consumer|--scenario-out)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --until|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose)
+        --format)
+            COMPREPLY=($(compgen -W "text json" -- "$cur"))
+            return ;;
+        --until|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--rate|--lambda)
             return ;;
     esac
 
@@ -43,6 +46,9 @@ _lifeline()
             options="--set --choose --solution --help" ;;
         demo)
             options="--help" ;;
+        check)
+            options="--attributes --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
+                     --heartbeat --groups --rate --lambda --consumer --format --scenario-out --help" ;;
         serve)
             options="--port --bind --headless --history --speed --allow-origin --allow-host --allow-get-actions
                      --help" ;;
@@ -50,7 +56,7 @@ _lifeline()
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--lesson --help --version" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "run lessons demo serve practice" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
+                COMPREPLY=($(compgen -W "run lessons demo serve practice check" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
             fi
             return ;;
     esac

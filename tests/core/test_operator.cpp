@@ -118,7 +118,7 @@ TEST_CASE("operator: processing time and producer rate change from now on", "[si
     CHECK(sentCount(s) == 31);
     CHECK_FALSE(s.setProducerRate(0, -1));
     CHECK_FALSE(s.setProducerRate(7, 1));
-    s.setProcessingTime("q", Distribution { Distribution::Kind::Fixed, 4000, 0 });
+    s.setProcessingTime("q", Distribution { Distribution::Kind::Fixed, 4000, 0, {} });
     CHECK(s.scenario().consumers[0].processing.a == 4000);
     CHECK(operatorNotes(s)
         == std::vector<std::string> {

@@ -193,7 +193,7 @@ QueueControls::QueueControls(QWidget* parent)
         if (!m_simulation)
             return;
         m_simulation->setProcessingTime(queue().toStdString(),
-            sim::Distribution { sim::Distribution::Kind::Fixed, TimeMs(std::llround(seconds * 1000)), 0 });
+            sim::Distribution { sim::Distribution::Kind::Fixed, TimeMs(std::llround(seconds * 1000)), 0, {} });
         emit applied(tr("Processing now takes %1 s per message").arg(seconds));
     });
     connect(m_rate, &QDoubleSpinBox::valueChanged, this, [this](double rate) {

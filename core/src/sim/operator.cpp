@@ -21,6 +21,10 @@ std::string describe(const Distribution& d)
         return "exponential, mean " + formatDuration(d.a);
     case Distribution::Kind::Normal:
         return "normal, mean " + formatDuration(d.a) + " sd " + formatDuration(d.b);
+    case Distribution::Kind::LogNormal:
+        return "p50 " + formatDuration(d.a) + ", p99 " + formatDuration(d.b);
+    case Distribution::Kind::Samples:
+        return std::to_string(d.samples.size()) + " measured times";
     }
     return {};
 }

@@ -227,10 +227,12 @@ Distribution distribution(const json& v, const std::string& path)
         d.a = durationValue(v, path);
         return d;
     }
-    if (!checkKeys(v, path, { "fixed", "uniform", "exponential", "normal" }))
+    if (!checkKeys(v, path, { "fixed", "uniform", "exponential", "normal", "lognormal", "samples" }))
         return d;
     if (v.size() != 1)
-        fail(path, "must have exactly one of fixed, uniform, exponential, normal");
+        fail(path, "must have exactly one of fixed, uniform, exponential, normal, lognormal, samples");
+    if (v.contains("lognormal") || v.contains("samples"))
+        return reading::measuredDistribution(v, path);
     if (v.contains("fixed")) {
         d.a = durationValue(v["fixed"], join(path, "fixed"));
     } else if (v.contains("uniform")) {

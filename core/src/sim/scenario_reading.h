@@ -17,6 +17,10 @@ std::string at(const std::string& path, size_t index); // queues[2]
 // The known name nearest to `name`, when it is near enough to suggest; else empty.
 std::string nearest(const std::string& name, const std::vector<std::string>& known);
 
+// {"lognormal": {"p50": D, "p99": D}} or {"samples": [D, ...]}: processing times as people measure them
+// (distribution_specs.cpp).
+Distribution measuredDistribution(const nlohmann::json& v, const std::string& path);
+
 // A scenario's `script`, read against the queues and consumers already read (script_specs.cpp).
 std::vector<ScriptStep> readScript(const nlohmann::json& list, const std::string& path, const Scenario& scenario);
 

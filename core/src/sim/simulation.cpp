@@ -353,6 +353,12 @@ TimeMs Simulation::draw(const Distribution& d)
     case Distribution::Kind::Normal:
         ms = m_random.normal(double(d.a), double(d.b));
         break;
+    case Distribution::Kind::LogNormal: // the median is p50; 2.3263 standard deviations above it is p99
+        ms = double(d.a) * std::exp(std::log(double(d.b) / double(d.a)) / 2.3263 * m_random.normal(0, 1));
+        break;
+    case Distribution::Kind::Samples:
+        ms = double(d.samples[std::min(d.samples.size() - 1, size_t(m_random.uniform() * double(d.samples.size())))]);
+        break;
     }
     return std::max<TimeMs>(0, TimeMs(std::llround(ms)));
 }

@@ -16,9 +16,10 @@ namespace lifeline::sim {
 
 // How long one piece of work takes.
 struct Distribution {
-    enum class Kind { Fixed, Uniform, Exponential, Normal } kind = Kind::Fixed;
-    TimeMs a = 1000; // fixed value, uniform low, exponential mean, normal mean
-    TimeMs b = 0; // uniform high, normal standard deviation
+    enum class Kind { Fixed, Uniform, Exponential, Normal, LogNormal, Samples } kind = Kind::Fixed;
+    TimeMs a = 1000; // fixed value, uniform low, exponential mean, normal mean, log-normal p50
+    TimeMs b = 0; // uniform high, normal standard deviation, log-normal p99
+    std::vector<TimeMs> samples; // Samples: each draw is one of them, equally likely (measured processing times)
 };
 
 struct QueueSpec {

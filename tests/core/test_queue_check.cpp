@@ -1,0 +1,266 @@
+// `lifeline check`: each rule at its boundaries (just under, at, just over), the input errors with the field named,
+// the AWS CLI's shape read from a recorded answer, and every finding's scenario: its run shows the problem and its
+// fix removes it.
+#include "lifeline/sim/queue_check.h"
+#include "lifeline/sim/simulation.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <set>
+
+using namespace lifeline;
+using namespace lifeline::sim;
+using json = nlohmann::json;
+
+namespace {
+
+CheckInput input(const json& attributes, const json& consumer, const json* dlq = nullptr)
+{
+    auto read = readCheckInput(attributes, dlq, consumer);
+    INFO((read ? std::string() : read.message()));
+    REQUIRE(read);
+    return read.value();
+}
+
+std::vector<std::string> ids(const CheckInput& in)
+{
+    std::vector<std::string> out;
+    for (const auto& f : checkQueue(in))
+        out.push_back(f.id);
+    return out;
+}
+
+bool fires(const CheckInput& in, const std::string& id)
+{
+    const auto all = ids(in);
+    return std::find(all.begin(), all.end(), id) != all.end();
+}
+
+const json kDlq = { { "RedrivePolicy",
+    R"({"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:dlq", "maxReceiveCount": 5})" } };
+
+json withDlq(json attributes, int maxReceiveCount = 5)
+{
+    attributes["RedrivePolicy"] = "{\"deadLetterTargetArn\": \"arn:aws:sqs:us-east-1:000000000000:dlq\", "
+                                  "\"maxReceiveCount\": "
+        + std::to_string(maxReceiveCount) + "}";
+    return attributes;
+}
+
+RunSummary runOf(const json& scenario, bool fixed)
+{
+    auto parsed = parseScenario(scenario);
+    INFO(scenario.dump());
+    REQUIRE(std::holds_alternative<Scenario>(parsed));
+    if (fixed) {
+        parsed = applyFix(std::get<Scenario>(parsed));
+        REQUIRE(std::holds_alternative<Scenario>(parsed));
+    }
+    Simulation run(std::get<Scenario>(std::move(parsed)));
+    run.runToEnd();
+    return run.summary();
+}
+
+} // namespace
+
+TEST_CASE("check: visibility against processing - batches - heartbeats", "[check]")
+{
+    const json fast = { { "processing", { { "p50", "2s" }, { "p99", "30s" } } }, { "waitTimeSeconds", 20 } };
+    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "30" } }), fast), "visibility-shorter-than-processing"));
+    json slower = fast;
+    slower["processing"]["p99"] = "31s";
+    const auto found = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), slower));
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].id == "visibility-shorter-than-processing");
+    CHECK(found[0].severity == Severity::Medium);
+    CHECK(found[0].suggestion
+        == "Set VisibilityTimeout to 47 (one and a half times the p99), or extend it with a heartbeat while working.");
+    CHECK(found[0].message.starts_with("Processing takes 2s at p50 and 31s at p99, but the visibility timeout is 30s"));
+    json slow = { { "processing", { { "p50", "31s" }, { "p99", "40s" } } }, { "waitTimeSeconds", 20 } };
+    CHECK(checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), slow))[0].severity == Severity::High);
+    slow["heartbeat"] = true;
+    CHECK(ids(input(withDlq({ { "VisibilityTimeout", "30" } }), slow)).empty());
+
+    json batch = { { "processing", "10s" }, { "maxMessages", 3 }, { "waitTimeSeconds", 20 } };
+    CHECK(ids(input(withDlq({ { "VisibilityTimeout", "30" } }), batch)).empty()); // 3 x 10 s = 30 s: fits
+    batch["maxMessages"] = 4;
+    const auto batchFound = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), batch));
+    REQUIRE(batchFound.size() == 1);
+    CHECK(batchFound[0].id == "batch-exceeds-visibility");
+    CHECK(batchFound[0].suggestion
+        == "Set VisibilityTimeout to 60 (one and a half times 4 messages at the p99), or receive fewer messages at "
+           "once (MaxNumberOfMessages 3).");
+}
+
+TEST_CASE("check: Lambda's six times - batching window with a delay", "[check]")
+{
+    const json lambda = { { "processing", "1s" }, { "lambda", { { "timeout", "5s" } } } };
+    CHECK(fires(input(withDlq({ { "VisibilityTimeout", "29" } }), lambda), "lambda-visibility-under-6x"));
+    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "30" } }), lambda), "lambda-visibility-under-6x"));
+    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "30" } }), lambda), "short-polling")); // Lambda polls long
+    json window = { { "processing", "1s" }, { "lambda", { { "timeout", "5s" }, { "batchingWindow", "1s" } } } };
+    CHECK(fires(input(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "1" } }), window),
+        "delay-with-lambda-batching-window"));
+    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "0" } }), window),
+        "delay-with-lambda-batching-window"));
+    window["lambda"]["batchingWindow"] = "0s";
+    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "1" } }), window),
+        "delay-with-lambda-batching-window"));
+}
+
+TEST_CASE("check: dead-letter rules at their boundaries", "[check]")
+{
+    const json consumer = { { "processing", "1s" }, { "waitTimeSeconds", 20 } };
+    CHECK(ids(input({ { "VisibilityTimeout", "60" } }, consumer)) == std::vector<std::string> { "no-dlq" });
+    CHECK(ids(input(withDlq({ { "VisibilityTimeout", "60" } }, 1), consumer))
+        == std::vector<std::string> { "max-receive-count-1" });
+    CHECK(ids(input(withDlq({ { "VisibilityTimeout", "60" } }, 2), consumer)).empty());
+    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "60" } }, 59), consumer), "max-receive-count-high"));
+    const auto hour = checkQueue(input(withDlq({ { "VisibilityTimeout", "60" } }, 60), consumer));
+    REQUIRE(hour.size() == 1);
+    CHECK(hour[0].id == "max-receive-count-high");
+    CHECK(hour[0].message
+        == "A poison message is received 60 times, one visibility timeout (1m) apart, before it moves: it cycles for "
+           "1h, taking a consumer each time.");
+    CHECK(fires(input(withDlq({ { "VisibilityTimeout", "60" } }, 61), consumer), "max-receive-count-high"));
+
+    const json source = withDlq({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "345600" } });
+    for (const auto& [retention, expected] :
+        { std::pair { "345599", true }, { "345600", true }, { "345601", false } }) {
+        INFO(retention);
+        const json dlq = { { "Attributes", { { "MessageRetentionPeriod", retention } } } };
+        CHECK(fires(input(source, consumer, &dlq), "dlq-retention-not-longer") == expected);
+    }
+    const json fifoDlq = { { "FifoQueue", "true" }, { "MessageRetentionPeriod", "60" } };
+    json fifo = source;
+    fifo["FifoQueue"] = "true";
+    CHECK_FALSE(fires(input(fifo, consumer, &fifoDlq), "dlq-retention-not-longer")); // FIFO resets the clock
+}
+
+TEST_CASE("check: polling - the client's read timeout - FIFO groups - retention", "[check]")
+{
+    const json attributes = withDlq({ { "VisibilityTimeout", "60" } });
+    CHECK(fires(input(attributes, { { "processing", "1s" }, { "waitTimeSeconds", 0 } }), "short-polling"));
+    CHECK_FALSE(fires(input(attributes, { { "processing", "1s" }, { "waitTimeSeconds", 1 } }), "short-polling"));
+    json longQueue = attributes;
+    longQueue["ReceiveMessageWaitTimeSeconds"] = "20";
+    CHECK(ids(input(longQueue, { { "processing", "1s" } })).empty()); // the queue's wait applies
+    const auto polling = checkQueue(input(attributes, { { "processing", "1s" }, { "consumers", 4 } }));
+    REQUIRE(polling.size() == 1);
+    CHECK(polling[0].message.find("4 consumer(s) make about 14400 empty receives an hour") != std::string::npos);
+    CHECK(polling[0].message.find("about $4.20 a month") != std::string::npos);
+
+    for (const auto& [timeout, expected] : { std::pair { "19s", true }, { "20s", true }, { "21s", false } }) {
+        INFO(timeout);
+        CHECK(
+            fires(input(longQueue, { { "processing", "1s" }, { "readTimeout", timeout } }), "client-timeout-under-wait")
+            == expected);
+    }
+    json fifo = longQueue;
+    fifo["FifoQueue"] = "true";
+    CHECK(fires(input(fifo, { { "processing", "1s" }, { "groups", 1 }, { "consumers", 2 } }), "fifo-single-group"));
+    CHECK_FALSE(
+        fires(input(fifo, { { "processing", "1s" }, { "groups", 1 }, { "consumers", 1 } }), "fifo-single-group"));
+    CHECK_FALSE(
+        fires(input(fifo, { { "processing", "1s" }, { "groups", 2 }, { "consumers", 2 } }), "fifo-single-group"));
+    for (const auto& [vt, expected] : { std::pair { "59", false }, { "60", true }, { "61", true } }) {
+        INFO(vt);
+        json short_ = longQueue;
+        short_["MessageRetentionPeriod"] = "60";
+        short_["VisibilityTimeout"] = vt;
+        CHECK(fires(input(short_, { { "processing", "1s" } }), "visibility-over-retention") == expected);
+    }
+}
+
+TEST_CASE("check: bad input names the field - SQS's own text for an attribute", "[check]")
+{
+    const auto error = [](const json& attributes, const json& consumer) {
+        auto read = readCheckInput(attributes, nullptr, consumer);
+        REQUIRE_FALSE(read);
+        return read.message();
+    };
+    const json ok = { { "VisibilityTimeout", "30" } };
+    CHECK(error(ok, { { "processing", { { "p50", "2s" }, { "p99", "1s" } } } })
+        == "processing.p99: 1s is below the p50 (2s)");
+    CHECK(error(ok, { { "processing", "1s" }, { "workers", 3 } })
+        == "consumer side: unknown key \"workers\" (known: consumers, groups, heartbeat, lambda, maxMessages, "
+           "processing, rate, readTimeout, waitTimeSeconds)");
+    CHECK(error({ { "VisibilityTimeout", "50000" } }, { { "processing", "1s" } })
+        == "attributes: InvalidAttributeValue: Invalid value for the parameter VisibilityTimeout.");
+    CHECK(error({ { "VisibilityTimout", "30" } }, { { "processing", "1s" } })
+        == "attributes: VisibilityTimout: not an SQS queue attribute");
+    CHECK(error(ok, { { "consumers", 2 } })
+        == "processing: how long a message takes is needed (p50 and p99, samples, or one duration)");
+    CHECK(error(ok, { { "processing", "1s" }, { "lambda", { { "timeout", "20m" } } } })
+        == "lambda.timeout: must be from 1s to 15m (Lambda's limits), got 20m");
+    CHECK(error(ok, { { "processing", "1s" }, { "maxMessages", 11 } })
+        == "maxMessages: must be a whole number from 1 to 10, got 11");
+}
+
+TEST_CASE("check: the AWS CLI's get-queue-attributes answer - samples give the percentiles", "[check]")
+{
+    std::ifstream file(std::string(LIFELINE_AWS_RECORDED_DIR) + "/test_sqs.snapshot.json");
+    const json snapshot = json::parse(file);
+    const json* recorded = nullptr;
+    for (const auto& [key, value] : snapshot.items())
+        if (key.ends_with("::test_create_and_update_queue_attributes[sqs]"))
+            recorded = &value["recorded-content"]["get_queue_attributes"];
+    REQUIRE(recorded);
+    const auto read = readQueueAttributes(*recorded);
+    REQUIRE(read);
+    CHECK(read->first == "my-queue"); // its ARN holds a placeholder
+    CHECK(read->second.visibilityTimeout == 20);
+    CHECK(read->second.receiveMessageWaitTimeSeconds == 10);
+    CHECK(read->second.messageRetentionPeriod == 604800);
+    CHECK(read->second.maximumMessageSize == 1048576);
+
+    const auto in
+        = input({ { "Attributes",
+                    { { "QueueArn", "arn:aws:sqs:eu-west-1:123456789012:orders.fifo" }, { "FifoQueue", "true" } } } },
+            { { "processing", { { "samples", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 100 } } } } });
+    CHECK(in.queueName == "orders.fifo");
+    CHECK(in.p50 == 5000);
+    CHECK(in.p99 == 100000);
+}
+
+TEST_CASE("check: each finding's scenario shows the problem and its fix removes it", "[check][scenario]")
+{
+    std::vector<CheckInput> inputs;
+    inputs.push_back(input({ { "VisibilityTimeout", "10" } },
+        { { "processing", { { "p50", "4s" }, { "p99", "20s" } } }, { "consumers", 3 }, { "waitTimeSeconds", 0 } }));
+    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "30" } }),
+        { { "processing", "10s" }, { "maxMessages", 4 }, { "consumers", 2 }, { "waitTimeSeconds", 20 } }));
+    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "30" } }, 1),
+        { { "processing", { { "p50", "1s" }, { "p99", "3s" } } }, { "consumers", 2 }, { "waitTimeSeconds", 20 } }));
+    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "20" }, { "DelaySeconds", "2" } }),
+        { { "processing", "4s" }, { "lambda", { { "timeout", "5s" }, { "batchingWindow", "1s" } } } }));
+    const json dlq = { { "MessageRetentionPeriod", "3600" } };
+    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "120" }, { "MessageRetentionPeriod", "3600" } }),
+        { { "processing", "1s" }, { "waitTimeSeconds", 20 } }, &dlq));
+    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "120" } }, 40), { { "processing", "1s" } }));
+    inputs.push_back(input({ { "VisibilityTimeout", "30" }, { "FifoQueue", "true" } },
+        { { "processing", "2s" }, { "groups", 1 }, { "consumers", 3 }, { "waitTimeSeconds", 20 } }));
+    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } }),
+        { { "processing", "1s" }, { "waitTimeSeconds", 20 } }));
+    std::set<std::string> shown;
+    for (const auto& in : inputs)
+        for (const auto& f : checkQueue(in)) {
+            INFO(f.id);
+            REQUIRE(f.scenario.is_object());
+            CHECK(problemShows(f.id, runOf(f.scenario, false), in));
+            CHECK_FALSE(problemShows(f.id, runOf(f.scenario, true), in));
+            CHECK(f.scenario["lesson"]["fix"] == f.suggestion);
+            shown.insert(f.id);
+        }
+    CHECK(shown
+        == std::set<std::string> { "visibility-shorter-than-processing", "short-polling", "no-dlq",
+            "batch-exceeds-visibility", "max-receive-count-1", "lambda-visibility-under-6x",
+            "delay-with-lambda-batching-window", "max-receive-count-high", "dlq-retention-not-longer",
+            "fifo-single-group", "visibility-over-retention" });
+    // The one rule the simulation cannot show says so.
+    const auto client = checkQueue(input(
+        withDlq({ { "ReceiveMessageWaitTimeSeconds", "20" } }), { { "processing", "1s" }, { "readTimeout", "10s" } }));
+    REQUIRE(client.size() == 1);
+    CHECK(client[0].scenario.is_null());
+    CHECK(client[0].noScenario == "the simulation has no such setting to show it with");
+}
