@@ -76,7 +76,18 @@ TEST_CASE("scenario errors name the field by its path and say what is allowed", 
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "actions": [{"at": "1m", "crash": "ghost"}]})")
         == "actions[0].crash: no consumer is named \"ghost\"; the consumers are none");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing": {"gamma": 1}}]})")
-        == "consumers[0].processing.gamma: unknown key; known keys are fixed uniform exponential normal");
+        == "consumers[0].processing.gamma: unknown key; known keys are fixed uniform exponential normal lognormal "
+           "samples");
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing":
+        {"lognormal": {"p50": "2s", "p99": "1s"}}}]})")
+        == "consumers[0].processing.lognormal.p99: must not be below p50 (2s)");
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing": {"lognormal": {"p50": 1}}}]})")
+        == "consumers[0].processing.lognormal: must be {\"p50\": D, \"p99\": D}");
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing": {"samples": []}}]})")
+        == "consumers[0].processing.samples: must be a list of 1 to 100,000 durations");
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing": {"samples": [1, "x"]}}]})")
+        == "consumers[0].processing.samples[1]: must be a duration such as 90s, 15m, 2h, 500ms or a number of "
+           "seconds, at most a year");
     CHECK(errorOf(R"({"queues": []})") == "queues: must list at least one queue");
     CHECK(errorOf("{\"queues\": [").starts_with("not valid JSON: "));
     CHECK(errorOf("[1, 2]") == "must be an object, got [1,2]");

@@ -154,6 +154,7 @@ private:
     void saveScenarioAs();
     void showLessonPicker();
     void showPractice(); // Lessons > Practice (main_window_lesson.cpp)
+    void showCheck(); // File > Check a queue (main_window_lesson.cpp)
     // The run with a practice answer, advanced to just past where it went wrong (at < 0: its end), paused there.
     void showPracticeRun(const sim::Scenario& scenario, TimeMs at);
     void showAbout();

@@ -113,6 +113,7 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, &MainWindow::openScenarioFile);
+    file->addAction(tr("&Check a queue..."), this, &MainWindow::showCheck);
     file->addAction(
         tr("Save scenario &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::saveScenarioAs);
     file->addSeparator();

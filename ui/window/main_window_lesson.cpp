@@ -5,6 +5,7 @@
 #include "lifeline/sim/simulation.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
+#include "window/check_dialog.h"
 #include "window/comparison_window.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
@@ -98,7 +99,9 @@ void MainWindow::startLesson(const sim::Scenario& lesson)
     m_lessonId = QString::fromStdString(text.id);
     m_lessonScenario = std::make_unique<sim::Scenario>(lesson);
     m_fixApplied = false;
-    m_title = tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title));
+    // A built-in lesson has its number; a scenario of File > Check a queue does not.
+    m_title = text.number > 0 ? tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title))
+                              : QString::fromStdString(text.title);
     m_lesson->setText(lessonHtml(m_title, QString::fromStdString(text.idea), QString::fromStdString(text.watch),
                           QString::fromStdString(text.trap), QString::fromStdString(text.fix))
         + referenceCardsHtml());
@@ -154,6 +157,21 @@ void MainWindow::showPractice()
     if (!dialog) {
         dialog = new PracticeDialog(this);
         connect(dialog, &PracticeDialog::showRun, this, &MainWindow::showPracticeRun);
+    }
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+}
+
+void MainWindow::showCheck()
+{
+    auto* dialog = findChild<CheckDialog*>();
+    if (!dialog) {
+        dialog = new CheckDialog(this);
+        connect(dialog, &CheckDialog::showScenario, this, [this](const sim::Scenario& scenario) {
+            startLesson(scenario);
+            say(tr("Your queue's finding as a run; its fix is the suggested change (Compare shows both)."));
+        });
     }
     dialog->show();
     dialog->raise();

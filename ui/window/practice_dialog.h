@@ -5,6 +5,7 @@
 #pragma once
 
 #include "lifeline/sim/practice.h"
+#include "window/scenario_metatype.h"
 
 #include <QDialog>
 #include <optional>
@@ -59,5 +60,3 @@ private:
 };
 
 } // namespace lifeline::ui
-
-Q_DECLARE_METATYPE(lifeline::sim::Scenario) // showRun's argument (a signal spy stores it)

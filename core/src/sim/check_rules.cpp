@@ -62,8 +62,9 @@ struct Rules {
                     + ": a message still being worked on turns visible and another consumer can take it. Simulated "
                       "with your numbers, about "
                     + percent(simulatedDuplicateShare(in)) + " of the messages were processed twice"
-                    + (in.rate > 0 ? std::string(".")
-                                   : std::string(" (at half your consumers' capacity; --rate gives yours).")),
+                    + (in.rate > 0
+                            ? std::string(".")
+                            : std::string(" (at half your consumers' capacity; give the producers' rate for yours).")),
                 "Set VisibilityTimeout to " + std::to_string(suggested)
                     + " (one and a half times the p99), or extend it with a heartbeat while working.",
                 replaceAttribute("VisibilityTimeout", suggested));

@@ -286,7 +286,8 @@ json findingScenario(const CheckInput& in, const Finding& finding, const json& f
     s["duration"] = std::to_string(durationSeconds(in, shape.count, shape.extra)) + "s";
     s["lesson"] = { { "id", id }, { "title", "Check: " + id }, { "idea", finding.message },
         { "watch", "The queue and consumers have your numbers; the moments mark where the problem shows." },
-        { "trap", "" }, { "fix", finding.suggestion }, { "moments", shape.moments },
+        { "trap", "SQS's defaults are not wrong in general; they are wrong for these consumers." },
+        { "fix", finding.suggestion }, { "moments", shape.moments },
         { "fixPatch", shape.fix.is_array() ? shape.fix : json::array() } };
     if (id == "visibility-shorter-than-processing" || id == "batch-exceeds-visibility" || id == "max-receive-count-1")
         seedThatShows(s, in, id);

@@ -1,0 +1,8 @@
+// A scenario travels in signals (PracticeDialog::showRun, CheckDialog::showScenario); a signal spy stores it.
+#pragma once
+
+#include "lifeline/sim/scenario.h"
+
+#include <QMetaType>
+
+Q_DECLARE_METATYPE(lifeline::sim::Scenario)
