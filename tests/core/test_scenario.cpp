@@ -81,7 +81,8 @@ TEST_CASE("scenario errors name the field by its path and say what is allowed", 
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing":
         {"lognormal": {"p50": "2s", "p99": "1s"}}}]})")
         == "consumers[0].processing.lognormal.p99: must not be below p50 (2s)");
-    CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing": {"lognormal": {"p50": 1}}}]})")
+    CHECK(errorOf(
+              R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing": {"lognormal": {"p50": 1}}}]})")
         == "consumers[0].processing.lognormal: must be {\"p50\": D, \"p99\": D}");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "processing": {"samples": []}}]})")
         == "consumers[0].processing.samples: must be a list of 1 to 100,000 durations");
