@@ -24,11 +24,7 @@ std::string valueText(const json& v)
 
 TimeMs durationOf(const json& v, const std::string& field)
 {
-    std::optional<TimeMs> parsed;
-    if (v.is_number() && v.get<double>() >= 0 && v.get<double>() * 1000.0 <= double(kMaxDuration))
-        parsed = TimeMs(std::llround(v.get<double>() * 1000.0));
-    else if (v.is_string())
-        parsed = parseDuration(v.get<std::string>());
+    const std::optional<TimeMs> parsed = durationFromJson(v);
     if (!parsed)
         throw Bad { field + ": must be a duration such as 40s, 2m or a number of seconds, got " + valueText(v) };
     return *parsed;

@@ -200,45 +200,48 @@ Shape shapeOf(const CheckInput& in, const std::string& id, json& s, const json& 
     const int64_t receives = in.queue.redrivePolicy ? in.queue.redrivePolicy->maxReceiveCount : 5;
     if (id == "visibility-shorter-than-processing" || id == "batch-exceeds-visibility"
         || id == "lambda-visibility-under-6x") {
-        shape.moments = { moment("visible-while-working", "Visible again while {consumer} is still working on it"),
-            moment("duplicate-processing", "{consumer} takes it too: processed twice", 2) };
+        shape.moments
+            = json::array({ moment("visible-while-working", "Visible again while {consumer} is still working on it"),
+                moment("duplicate-processing", "{consumer} takes it too: processed twice", 2) });
     } else if (id == "delay-with-lambda-batching-window") {
-        shape.moments = { moment("delay-ends", "The queue's delay ends; the batching window comes on top of it") };
+        shape.moments
+            = json::array({ moment("delay-ends", "The queue's delay ends; the batching window comes on top of it") });
     } else if (id == "no-dlq") {
         shape.count = 10;
         shape.extra = 6 * (cycle + 1);
-        shape.moments = { moment("failed", "The poison message fails again", 3) };
+        shape.moments = json::array({ moment("failed", "The poison message fails again", 3) });
         s["queues"] = queuesJson(in, false);
         const json dlq = in.queue.fifo ? json { { "name", deadLetterName(in) }, { "type", "fifo" } }
                                        : json { { "name", deadLetterName(in) } };
-        shape.fix = { { { "op", "add" }, { "path", "/queues/-" }, { "value", dlq } },
+        shape.fix = json::array({ { { "op", "add" }, { "path", "/queues/-" }, { "value", dlq } },
             { { "op", "add" }, { "path", "/queues/0/deadLetter" },
-                { "value", { { "queue", deadLetterName(in) }, { "maxReceiveCount", 5 } } } } };
+                { "value", { { "queue", deadLetterName(in) }, { "maxReceiveCount", 5 } } } } });
     } else if (id == "max-receive-count-high") {
         shape.count = 10;
         shape.extra = std::min<int64_t>(kMaxSeconds, (receives + 1) * (cycle + 1));
-        shape.moments = { moment("failed", "The poison message fails again", 3),
-            moment("dead-lettered", "Moved to the DLQ at last") };
+        shape.moments = json::array({ moment("failed", "The poison message fails again", 3),
+            moment("dead-lettered", "Moved to the DLQ at last") });
         shape.fix = replaceAt("/queues/0/deadLetter/maxReceiveCount", 5);
     } else if (id == "dlq-retention-not-longer") {
         shape.count = 10;
         const int64_t dlqRetention = in.deadLetterQueue ? in.deadLetterQueue->messageRetentionPeriod : 345600;
         shape.extra = std::max(std::min<int64_t>(kMaxSeconds, (receives + 1) * (cycle + 1)), dlqRetention + 60);
-        shape.moments = { moment("dead-lettered", "Moved to the DLQ with its first enqueue time"),
-            moment("expired", "Expired in the DLQ: its clock started when it was first sent", 1) };
+        shape.moments = json::array({ moment("dead-lettered", "Moved to the DLQ with its first enqueue time"),
+            moment("expired", "Expired in the DLQ: its clock started when it was first sent", 1) });
         shape.fix = replaceAt("/queues/1/attributes/MessageRetentionPeriod", 1209600);
     } else if (id == "max-receive-count-1") {
-        shape.moments = { moment("dead-lettered", "One failure and it is in the DLQ", 2) };
+        shape.moments = json::array({ moment("dead-lettered", "One failure and it is in the DLQ", 2) });
         shape.fix = replaceAt("/queues/0/deadLetter/maxReceiveCount", 5);
     } else if (id == "short-polling") {
         shape.count = 5;
-        shape.moments = { moment("empty-receive", "An empty receive: a short poll answers at once, with nothing", 3) };
+        shape.moments = json::array(
+            { moment("empty-receive", "An empty receive: a short poll answers at once, with nothing", 3) });
         shape.fix = replaceAt("/consumers/0/waitTimeSeconds", 20);
     } else if (id == "visibility-over-retention") {
         shape.count = 1;
         shape.extra = in.queue.messageRetentionPeriod + 60;
-        shape.moments = { moment("crash", "The consumer crashes holding the message"),
-            moment("expired", "Expired while in flight: it never came back", 1) };
+        shape.moments = json::array({ moment("crash", "The consumer crashes holding the message"),
+            moment("expired", "Expired while in flight: it never came back", 1) });
     }
     return shape;
 }

@@ -13,11 +13,7 @@ using nlohmann::json;
 
 std::optional<TimeMs> measured(const json& v, const std::string& path)
 {
-    std::optional<TimeMs> parsed;
-    if (v.is_number() && v.get<double>() >= 0 && v.get<double>() * 1000.0 <= double(kMaxDuration))
-        parsed = TimeMs(std::llround(v.get<double>() * 1000.0));
-    else if (v.is_string())
-        parsed = parseDuration(v.get<std::string>());
+    const std::optional<TimeMs> parsed = durationFromJson(v);
     if (!parsed)
         report(path, "must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, at most a year");
     return parsed;

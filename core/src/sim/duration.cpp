@@ -24,6 +24,17 @@ std::string formatNumber(double value)
     return error == std::errc() ? std::string(buffer, end) : std::string("?");
 }
 
+std::optional<TimeMs> durationFromJson(const nlohmann::json& value)
+{
+    if (value.is_number()) { // bounded before the conversion: 1e300 seconds is an error, not undefined behaviour
+        const double seconds = value.get<double>();
+        if (seconds >= 0 && seconds * 1000.0 <= double(kMaxDuration))
+            return TimeMs(std::llround(seconds * 1000.0));
+        return std::nullopt;
+    }
+    return value.is_string() ? parseDuration(value.get<std::string>()) : std::nullopt;
+}
+
 std::optional<TimeMs> parseDuration(std::string_view text)
 {
     size_t split = 0;

@@ -170,15 +170,7 @@ std::optional<int64_t> integer(const json& object, const std::string& path, cons
 // A duration, or nothing when it is not one (reported).
 std::optional<TimeMs> durationOrReport(const json& v, const std::string& path)
 {
-    std::optional<TimeMs> parsed;
-    if (v.is_number()) {
-        // Bounded before the conversion: 1e300 seconds is an error, not undefined behaviour.
-        const double seconds = v.get<double>();
-        if (seconds >= 0 && seconds * 1000.0 <= double(kMaxDuration))
-            parsed = TimeMs(std::llround(seconds * 1000.0));
-    } else if (v.is_string()) {
-        parsed = parseDuration(v.get<std::string>());
-    }
+    const std::optional<TimeMs> parsed = durationFromJson(v);
     if (!parsed) {
         report(path,
             "must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, at most a year, got "

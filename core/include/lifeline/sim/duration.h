@@ -3,6 +3,7 @@
 
 #include "lifeline/event_log.h"
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,8 @@ namespace lifeline::sim {
 // std::to_chars): QApplication sets LC_NUMERIC from the environment, and "1.5s" must mean the same under de_DE.
 inline constexpr TimeMs kMaxDuration = 366LL * 86400000;
 std::optional<TimeMs> parseDuration(std::string_view text);
+// A duration in a JSON file: a string as above, or a number of seconds from 0 to kMaxDuration.
+std::optional<TimeMs> durationFromJson(const nlohmann::json& value);
 std::string formatDuration(TimeMs ms); // 1h 2m 3.5s style, for messages
 // A number the shortest way that reads back the same, with a '.' whatever the locale: 0.5, 2, 1e+300.
 std::string formatNumber(double value);
