@@ -151,9 +151,6 @@ void readConsumerSide(const json& v, CheckInput& in)
         in.lambda = readLambda(v["lambda"]);
 }
 
-const std::set<std::string> kReadOnly { "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible",
-    "ApproximateNumberOfMessagesDelayed", "CreatedTimestamp", "LastModifiedTimestamp", "QueueArn" };
-
 } // namespace
 
 Outcome<std::pair<std::string, QueueAttributes>> readQueueAttributes(const json& document)
@@ -174,10 +171,11 @@ Outcome<std::pair<std::string, QueueAttributes>> readQueueAttributes(const json&
         const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
         if (key == "QueueArn")
             name = text.substr(text.rfind(':') + 1);
-        if (kReadOnly.count(key))
-            continue;
         if (!isKnownAttributeName(key))
             return Failure { key + ": not an SQS queue attribute" };
+        const auto& settable = settableAttributeNames();
+        if (std::find(settable.begin(), settable.end(), key) == settable.end())
+            continue; // read-only: the counts, the timestamps, QueueArn
         given[key] = text;
     }
     AttributeChangeContext context;
