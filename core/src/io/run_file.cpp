@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -74,6 +75,25 @@ void check(bool condition, const std::string& what)
         throw std::runtime_error(what);
 }
 
+// A whole number of type T from the file. nlohmann's get<T>() casts a floating-point value (a NaN from CBOR too)
+// without a check, which is undefined behaviour: a run file's numbers must be integers in T's range.
+template <class T> T whole(const nlohmann::json& value)
+{
+    if (!value.is_number())
+        return value.get<T>(); // nlohmann's own error: "type must be number, but is string"
+    check(value.is_number_integer(), "a number that must be whole is " + value.dump());
+    if (value.is_number_unsigned()) {
+        const auto n = value.get<uint64_t>();
+        check(n <= uint64_t(std::numeric_limits<T>::max()), "a number is out of range: " + value.dump());
+        return T(n);
+    }
+    const auto n = value.get<int64_t>();
+    check(n >= int64_t(std::numeric_limits<T>::min())
+            && (n < 0 || uint64_t(n) <= uint64_t(std::numeric_limits<T>::max())),
+        "a number is out of range: " + value.dump());
+    return T(n);
+}
+
 // How many of each thing the file holds: what an event may refer to.
 struct RunSizes {
     size_t queues, messages, texts, actors;
@@ -114,7 +134,7 @@ void checkReferences(const Event& event, const std::string& where, const RunSize
 // bounds or loop (a DLQ chain points only backwards, so following it ends).
 void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t actorCount, int version)
 {
-    engine.m_now = run.at("now").get<TimeMs>();
+    engine.m_now = whole<TimeMs>(run.at("now"));
     check(engine.m_now >= 0, "its clock is negative");
     restoreQueues(engine, run.at("queues"));
     restoreEvents(engine, run, actorCount, version);
@@ -131,8 +151,8 @@ void EngineAccess::restoreQueues(Engine& engine, const nlohmann::json& queues)
         queue->name = q.at("name").get<std::string>();
         queue->arn = q.at("arn").get<std::string>();
         queue->alive = q.at("alive").get<bool>();
-        queue->createdAt = q.at("createdAt").get<TimeMs>();
-        queue->modifiedAt = q.at("modifiedAt").get<TimeMs>();
+        queue->createdAt = whole<TimeMs>(q.at("createdAt"));
+        queue->modifiedAt = whole<TimeMs>(q.at("modifiedAt"));
         QueueAttributes defaults;
         defaults.fifo = q.at("fifo").get<bool>();
         AttributeMap attributes = q.at("attributes").get<AttributeMap>();
@@ -141,8 +161,8 @@ void EngineAccess::restoreQueues(Engine& engine, const nlohmann::json& queues)
             throw std::runtime_error("queue " + queue->name + ": " + applied.error().message);
         queue->attributes = std::move(applied).value();
         const auto& counters = q.at("counters");
-        queue->counters = QueueCounters { counters.at(0).get<int64_t>(), counters.at(1).get<int64_t>(),
-            counters.at(2).get<int64_t>() };
+        queue->counters = QueueCounters { whole<int64_t>(counters.at(0)), whole<int64_t>(counters.at(1)),
+            whole<int64_t>(counters.at(2)) };
         check(queue->counters.visible >= 0 && queue->counters.inFlight >= 0 && queue->counters.delayed >= 0,
             "queue " + queue->name + " has a negative counter");
         check(engine.m_queues.size() < kNoQueue, "it has more queues than a run can hold");
@@ -160,15 +180,15 @@ void EngineAccess::restoreEvents(Engine& engine, const nlohmann::json& run, size
     const size_t messages = run.at("messages").size();
     TimeMs previous = 0;
     for (const auto& e : run.at("events")) {
-        const int cause = e.at(7).get<int>();
-        const int from = e.at(5).get<int>();
-        const int to = e.at(6).get<int>();
+        const int cause = whole<int>(e.at(7));
+        const int from = whole<int>(e.at(5));
+        const int to = whole<int>(e.at(6));
         const std::string where = "event " + std::to_string(engine.m_log.size());
         check(cause >= 0 && cause < int(Cause::Count), where + " has no known cause");
         check(from >= 0 && from < int(MessageState::Count) && to >= 0 && to < int(MessageState::Count),
             where + " has no known state");
-        Event event { e.at(0).get<TimeMs>(), e.at(1).get<MessageIndex>(), e.at(2).get<uint32_t>(),
-            e.at(3).get<uint32_t>(), e.at(4).get<QueueIndex>(), MessageState(from), MessageState(to), Cause(cause) };
+        Event event { whole<TimeMs>(e.at(0)), whole<MessageIndex>(e.at(1)), whole<uint32_t>(e.at(2)),
+            whole<uint32_t>(e.at(3)), whole<QueueIndex>(e.at(4)), MessageState(from), MessageState(to), Cause(cause) };
         if (version == 1)
             event.actor = actorFromVersion1(event.actor, event.cause);
         check(event.time >= previous && event.time <= engine.m_now, where + " is out of time order");
@@ -187,7 +207,7 @@ void EngineAccess::restoreExtras(Engine& engine, const nlohmann::json& extras, s
         extra.sequenceNumber = x.at("sequence").get<std::string>();
         extra.awsTraceHeader = x.at("trace").get<std::string>();
         extra.deadLetterQueueSourceArn = x.at("dlqSource").get<std::string>();
-        extra.origin = x.at("origin").get<MessageIndex>();
+        extra.origin = whole<MessageIndex>(x.at("origin"));
         check(extra.origin == kNoMessage || extra.origin < messages, "an origin refers to a lane the file lacks");
         extra.md5OfAttributes = x.at("md5OfAttributes").get<std::string>();
         for (const auto& a : x.at("attributes"))
@@ -202,18 +222,18 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
     const size_t queueCount = engine.m_queues.size();
     for (const auto& m : messages) {
         MessageRecord record;
-        record.idHi = m.at(0).get<uint64_t>();
-        record.idLo = m.at(1).get<uint64_t>();
+        record.idHi = whole<uint64_t>(m.at(0));
+        record.idLo = whole<uint64_t>(m.at(1));
         record.body = m.at(2).get<std::string>();
-        record.sentAt = m.at(3).get<TimeMs>();
-        record.enqueuedAt = m.at(4).get<TimeMs>();
-        record.dueAt = m.at(5).get<TimeMs>();
-        record.firstReceiveAt = m.at(6).get<TimeMs>();
-        record.receivedAt = m.at(7).get<TimeMs>();
-        record.receiveCount = m.at(8).get<uint32_t>();
-        record.queue = m.at(9).get<QueueIndex>();
-        record.state = MessageState(m.at(10).get<int>());
-        record.extra = m.at(11).get<uint32_t>();
+        record.sentAt = whole<TimeMs>(m.at(3));
+        record.enqueuedAt = whole<TimeMs>(m.at(4));
+        record.dueAt = whole<TimeMs>(m.at(5));
+        record.firstReceiveAt = whole<TimeMs>(m.at(6));
+        record.receivedAt = whole<TimeMs>(m.at(7));
+        record.receiveCount = whole<uint32_t>(m.at(8));
+        record.queue = whole<QueueIndex>(m.at(9));
+        record.state = MessageState(whole<int>(m.at(10)));
+        record.extra = whole<uint32_t>(m.at(11));
         record.md5 = md5(record.body);
         const std::string where = "lane " + std::to_string(engine.m_messages.size());
         check(record.queue < queueCount, where + " refers to a queue the file lacks");
@@ -355,9 +375,11 @@ Outcome<RecordedRun> readRun(const std::vector<uint8_t>& bytes, const std::strin
     const auto run = parseCbor(bytes);
     if (run.is_discarded() || !run.is_object() || !run.contains("format") || run["format"] != kFormat)
         return Failure { notOurs };
-    const auto version = run.contains("version") && run["version"].is_number_integer() ? run["version"].get<int>() : 0;
-    if (version < 1 || version > kVersion)
-        return Failure { "'" + path + "' is a run file of another version (" + std::to_string(version) + ")" };
+    const int64_t stated
+        = run.contains("version") && run["version"].is_number_integer() ? run["version"].get<int64_t>() : 0;
+    if (stated < 1 || stated > kVersion)
+        return Failure { "'" + path + "' is a run file of another version (" + std::to_string(stated) + ")" };
+    const int version = int(stated);
     RecordedRun out;
     try {
         out.actorNames = run.at("actors").get<std::vector<std::string>>();
