@@ -6,6 +6,7 @@
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "proxy.h"
 #include "serve.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
@@ -38,6 +39,8 @@ void printUsage(std::ostream& out)
            "O]\n"
            "                           a local SQS endpoint for real clients (aws, boto3, SDKs); in the\n"
            "                           window every message they send is a lane (--headless: no window)\n"
+           "  lifeline proxy --upstream URL [--record FILE.lifeline] [--headless] ...\n"
+           "                           a recording proxy to a real SQS: draws your own system's messages\n"
            "  lifeline COMMAND --help  a command's options and an example\n"
            "  lifeline --version       print the version\n"
            "  lifeline --help          this text\n";
@@ -124,6 +127,26 @@ int runWindow(int argc, char** argv, WindowStart start)
     return application.exec();
 }
 
+// `lifeline proxy`: headless here (the window's live view of it comes with the window's proxy mode).
+int proxy(int argc, char** argv)
+{
+    auto options = lifeline::app::parseProxyOptions(std::vector<std::string>(argv + 2, argv + argc));
+    if (!options) {
+        std::cerr << options.message() << '\n';
+        return 2;
+    }
+    if (options->help) {
+        std::cout << lifeline::app::proxyHelp();
+        return 0;
+    }
+    const auto source = lifeline::app::resolveProxyCredentials(options.value());
+    if (!source) {
+        std::cerr << source.message() << '\n';
+        return 2;
+    }
+    return lifeline::app::proxyHeadless(options.value(), source.value(), argc, argv);
+}
+
 // `lifeline serve`: headless here, or the window that serves.
 int serve(int argc, char** argv)
 {
@@ -160,6 +183,8 @@ int main(int argc, char** argv)
     }
     if (command == "serve")
         return serve(argc, argv);
+    if (command == "proxy")
+        return proxy(argc, argv);
     if (lifeline::app::isHeadlessCommand(command))
         return lifeline::app::runCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
     auto start = readWindowArgument(argc, argv);

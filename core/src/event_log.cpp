@@ -92,6 +92,8 @@ const char* toString(Cause cause)
         return "received-by-nobody";
     case Cause::ScriptedCall:
         return "scripted-call";
+    case Cause::FirstSeen:
+        return "first-seen";
     case Cause::Count:
         break;
     }

@@ -165,6 +165,9 @@ std::string eventSentence(const Engine& engine, const Event& e, const std::strin
         return "refused: " + text(engine, e);
     case Cause::NoEffect:
         return noEffectText(e.noEffect()) + by;
+    case Cause::FirstSeen:
+        return "first seen by the proxy (sent before it started, or by a client that does not go through it): not "
+               "observed before";
     case Cause::ReceivedByNobody:
         return "received by " + actor + ", which is gone: nobody will process it; back after the timeout";
     default: {

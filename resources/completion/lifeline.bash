@@ -10,7 +10,7 @@ _lifeline()
     command=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            run|lessons|demo|serve|practice|check) command="${COMP_WORDS[i]}"; break ;;
+            run|lessons|demo|serve|proxy|practice|check) command="${COMP_WORDS[i]}"; break ;;
         esac
     done
 
@@ -21,13 +21,13 @@ _lifeline()
         --order)
             COMPREPLY=($(compgen -W "sent received age state" -- "$cur"))
             return ;;
-        --export|--csv|--trace|--save|--attributes|--dlq-attributes|--consumer|--scenario-out)
+        --export|--csv|--trace|--save|--record|--attributes|--dlq-attributes|--consumer|--scenario-out)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --format)
             COMPREPLY=($(compgen -W "text json" -- "$cur"))
             return ;;
-        --until|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--rate|--lambda)
+        --until|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--rate|--lambda|--upstream|--region|--profile|--poll-attributes)
             return ;;
     esac
 
@@ -52,11 +52,14 @@ _lifeline()
         serve)
             options="--port --bind --headless --history --speed --allow-origin --allow-host --allow-get-actions
                      --help" ;;
+        proxy)
+            options="--upstream --port --bind --headless --record --region --profile --poll-attributes
+                     --insecure-upstream --allow-origin --allow-host --allow-get-actions --help" ;;
         *)
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--lesson --help --version" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "run lessons demo serve practice check" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
+                COMPREPLY=($(compgen -W "run lessons demo serve proxy practice check" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
             fi
             return ;;
     esac

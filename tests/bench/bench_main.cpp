@@ -10,6 +10,7 @@ void runUiBenchmarks();
 void runExportBenchmark();
 void runWindowBenchmark();
 void runEndpointBenchmark();
+void runProxyBenchmark();
 } // namespace lifeline::bench
 
 int main(int argc, char** argv)
@@ -17,7 +18,7 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui|export|window|endpoint]`: one group of figures; none: all of them.
+    // `lifeline-bench [engine|sim|ui|export|window|endpoint|proxy]`: one group of figures; none: all of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
         lifeline::bench::runEngineBenchmarks();
@@ -42,5 +43,7 @@ int main(int argc, char** argv)
     }
     if (only.empty() || only == "endpoint")
         lifeline::bench::runEndpointBenchmark();
+    if (only.empty() || only == "proxy")
+        lifeline::bench::runProxyBenchmark();
     return 0;
 }

@@ -3,6 +3,7 @@
 // seconds. Reports requests per second; with `moto_server` on the PATH, the same workload against it too.
 #include "bench_util.h"
 
+#include <algorithm>
 #include <arpa/inet.h>
 #include <atomic>
 #include <chrono>
@@ -274,7 +275,58 @@ void stopProcess(const Server& server)
     }
 }
 
+// One client's SendMessage round trips, one after another: the median in milliseconds.
+double medianRoundTripMs(int port, int requests)
+{
+    Client client { port };
+    const std::string created = client.request("Action=CreateQueue&Version=2012-11-05&QueueName=latency");
+    const std::string url = urlEncode(between(created, "<QueueUrl>", "</QueueUrl>"));
+    if (url.empty())
+        return -1;
+    std::vector<double> ms;
+    for (int i = 0; i < requests; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        if (client.request("Action=SendMessage&Version=2012-11-05&QueueUrl=" + url + "&MessageBody=job").empty())
+            return -1;
+        ms.push_back(secondsSince(start) * 1000);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
 } // namespace
+
+// The recording proxy: the same 16 keep-alive clients through `lifeline proxy` to a `lifeline serve` upstream on
+// loopback, and what one client's round trip gains by going through it (p50). Three processes share the machine.
+void runProxyBenchmark()
+{
+    setenv("AWS_ACCESS_KEY_ID", "AKIABENCHMARK", 1);
+    setenv("AWS_SECRET_ACCESS_KEY", "bench-secret", 1);
+    const Server upstream = startProcess({ LIFELINE_BINARY, "serve", "--headless", "--port", "0" }, 0);
+    if (upstream.port == 0) {
+        std::fprintf(stderr, "lifeline-bench proxy: lifeline serve did not start\n");
+        stopProcess(upstream);
+        return;
+    }
+    const std::string upstreamUrl = "http://127.0.0.1:" + std::to_string(upstream.port);
+    const Server proxy = startProcess(
+        { LIFELINE_BINARY, "proxy", "--upstream", upstreamUrl, "--port", "0", "--headless", "--poll-attributes", "0" },
+        0);
+    if (proxy.port == 0) {
+        std::fprintf(stderr, "lifeline-bench proxy: lifeline proxy did not start\n");
+        stopProcess(proxy);
+        stopProcess(upstream);
+        return;
+    }
+    const double direct = medianRoundTripMs(upstream.port, 3000);
+    const double through = medianRoundTripMs(proxy.port, 3000);
+    report("proxy.requests_per_s", workload(proxy.port), "req/s");
+    report("proxy.added_latency_ms_p50", through - direct, "ms");
+    report("proxy.round_trip_ms_p50_direct", direct, "ms");
+    report("proxy.proxy_bytes_resident", residentBytes(proxy.pid), "bytes");
+    stopProcess(proxy);
+    stopProcess(upstream);
+}
 
 void runEndpointBenchmark()
 {

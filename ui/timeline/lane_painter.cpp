@@ -222,6 +222,19 @@ void paintMarks(QPainter& p, const QRect& row, const std::vector<LaneMark>& mark
     p.setFont(rowFont);
 }
 
+// The recording proxy's first sighting of a message it did not see sent: from its send (or the proxy's start) to
+// then, grey and cross-hatched, "not observed", never a guessed state.
+void paintNotObserved(QPainter& p, const QRect& row, const TimeAxis& axis, TimeMs from, TimeMs to, double right,
+    const TimelineStyle& style)
+{
+    const double x0 = std::max(axis.left, axis.toX(from)), x1 = std::min(right, axis.toX(to));
+    if (x1 <= x0)
+        return;
+    const QRectF box(x0, row.top() + 2, x1 - x0, row.height() - 4);
+    p.fillRect(box, style.unobserved);
+    p.fillRect(box, QBrush(style.unobservedInk, Qt::DiagCrossPattern));
+}
+
 } // namespace
 
 QString shortMessageId(const MessageRecord& record)
@@ -254,6 +267,8 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     for (const LaneMark& m : marks)
         markXs.push_back(m.x);
     writer.setMarks(markXs);
+    if (chain.first != kNoEvent && log[chain.first].cause == Cause::FirstSeen)
+        paintNotObserved(p, row, axis, engine.message(lane).sentAt, log[chain.first].time, right, style);
     for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         const Event& e = log[ev];
         if (e.time > viewEnd && state != MessageState::None && !isLive(state))

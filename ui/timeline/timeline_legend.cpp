@@ -59,6 +59,7 @@ std::vector<LegendEntry> legendEntries(const TimelineStyle& style, const LegendC
     mark(shown.extended, style.mark, QObject::tr("◆ visibility changed"));
     mark(shown.crash, style.crash, QObject::tr("✕ crash"));
     mark(shown.receivedByNobody, style.crash, QObject::tr("⊘ received by nobody"));
+    mark(shown.notObserved, style.unobservedInk, QObject::tr("▨ not observed"));
     if (entries.size() == 1) // a heading with nothing under it (no message in view) goes
         entries.clear();
     if (!shown.polling && !shown.working && !shown.failed && !shown.crash)

@@ -14,6 +14,7 @@ namespace lifeline::ui {
 struct LegendContent {
     uint32_t states = 0; // bit per MessageState some lane entered
     bool duplicate = false, extended = false, crash = false, receivedByNobody = false;
+    bool notObserved = false; // the recording proxy first saw a message it had not seen sent
     bool polling = false, working = false, failed = false, functionTimeout = false;
     bool operator==(const LegendContent&) const = default;
 };

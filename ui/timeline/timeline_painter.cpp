@@ -48,6 +48,7 @@ void TimelinePainter::syncLegend() const
     shown.extended = index.causeOccurred(Cause::VisibilityChanged);
     shown.crash = index.causeOccurred(Cause::ConsumerCrashed);
     shown.receivedByNobody = index.causeOccurred(Cause::ReceivedByNobody);
+    shown.notObserved = index.causeOccurred(Cause::FirstSeen);
     shown.polling = index.causeOccurred(Cause::PollEnded) || index.causeOccurred(Cause::PollStarted);
     shown.working = index.causeOccurred(Cause::ProcessingStarted);
     // A crash cuts its work short: that box is drawn as failed work.
@@ -106,6 +107,7 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
             shown.extended = shown.extended || (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight);
             shown.crash = shown.crash || e.cause == Cause::ConsumerCrashed;
             shown.receivedByNobody = shown.receivedByNobody || e.cause == Cause::ReceivedByNobody;
+            shown.notObserved = shown.notObserved || e.cause == Cause::FirstSeen;
         }
         if (isLive(state) && std::max(since, segmentEnd) >= from)
             shown.states |= 1u << unsigned(state);

@@ -43,6 +43,8 @@ TimelineStyle TimelineStyle::light()
     s.patternInk = QColor(255, 255, 255, 150);
     s.mark = QColor(0x20, 0x20, 0x20);
     s.polling = QColor(0xC6, 0xCB, 0xD0);
+    s.unobserved = QColor(0xE6, 0xE6, 0xE6);
+    s.unobservedInk = QColor(0x9A, 0x9A, 0x9A);
     return s;
 }
 
@@ -80,6 +82,8 @@ TimelineStyle TimelineStyle::darkTheme()
     // On the dark background the light slate is the one that stands out: working light, polling dim.
     s.working = QColor(0x8C, 0x9B, 0xA8);
     s.polling = QColor(0x4A, 0x4E, 0x53);
+    s.unobserved = QColor(0x33, 0x35, 0x39);
+    s.unobservedInk = QColor(0x6E, 0x72, 0x78);
     return s;
 }
 

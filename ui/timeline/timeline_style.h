@@ -24,6 +24,7 @@ struct TimelineStyle {
     std::array<Qt::BrushStyle, size_t(MessageState::Count)> statePattern;
     QColor patternInk; // the lines drawn over a state's colour
     QColor polling, working, failed, crash, mark, duplicate;
+    QColor unobserved, unobservedInk; // the recording proxy's "not observed": grey, cross-hatched
     // Sizes that grow for slides (image_export's slide style); the screen keeps these.
     int textPixels = 0; // labels, ruler and legend type; 0: the painter's font (the screen's)
     int legendPixels = 12;

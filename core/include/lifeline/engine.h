@@ -190,6 +190,7 @@ public:
 
 private:
     friend struct EngineAccess;
+    friend struct ObservedRunAccess; // observe/observer.cpp: lanes written from what the recording proxy saw
     struct Timer {
         TimeMs at;
         uint64_t seq;

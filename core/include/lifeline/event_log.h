@@ -70,6 +70,9 @@ enum class Cause : uint8_t {
     NoEffect, // SQS answered OK and changed nothing (a delete of an ended message, ...); detail = NoEffectKind
     ReceivedByNobody, // a receive answered to a crashed consumer or a closed connection: back after the timeout
     ScriptedCall, // a scenario's scripted step and SQS's answer; actor = its client; detail = index into text()
+    // The recording proxy's first sighting of a message it did not see sent (None -> Visible, then its receive at
+    // the same instant): the lane's time before it, from MessageRecord::sentAt, was not observed.
+    FirstSeen,
     Count
 };
 

@@ -1,0 +1,259 @@
+#include "proxy.h"
+
+#include "lifeline/io/run_file.h"
+#include "lifeline/net/aws_credentials.h"
+#include "lifeline/observe/observer.h"
+#include "lifeline/sim/duration.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QTimer>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace lifeline::app {
+
+const char* proxyHelp()
+{
+    return "Usage: lifeline proxy --upstream URL [--port 9324] [--bind 127.0.0.1] [--headless] [--record "
+           "FILE.lifeline]\n"
+           "                      [--region R] [--profile P] [--poll-attributes 1s] [--insecure-upstream]\n"
+           "A recording proxy: point your SQS clients at it, and it forwards every call to the upstream (Amazon SQS,\n"
+           "LocalStack, ElasticMQ, ...), signed with your AWS credentials, and draws each message's life from what\n"
+           "it saw. Answers go back to the clients unchanged, queue URLs included.\n"
+           "\n"
+           "  --upstream URL       where calls go: https://sqs.eu-west-1.amazonaws.com, http://localhost:4566\n"
+           "  --port N             the TCP port for clients, 0 for any free one (default 9324)\n"
+           "  --bind ADDRESS       the address to listen on (default 127.0.0.1; anything else lets others use your\n"
+           "                       credentials through it)\n"
+           "  --headless           no window\n"
+           "  --record FILE        write what was seen as a run file when the proxy stops (Ctrl+C), whole or not at\n"
+           "                       all; `lifeline run FILE --summary|--csv|--export` and the window reopen it\n"
+           "  --region R           the upstream's region for signing (default: AWS_REGION, AWS_DEFAULT_REGION, the\n"
+           "                       profile's, else us-east-1)\n"
+           "  --profile P          the AWS profile whose credentials sign (default: the environment's keys, then\n"
+           "                       AWS_PROFILE or default in ~/.aws/credentials and ~/.aws/config)\n"
+           "  --poll-attributes D  read every seen queue's attributes and depth this often (default 1s; 0: once)\n"
+           "  --insecure-upstream  allow a plain-http upstream that is not this machine (credentials' signatures\n"
+           "                       and messages then cross the network unencrypted)\n"
+           "  --allow-origin ORIGIN, --allow-host NAME, --allow-get-actions   as for `lifeline serve`\n"
+           "  --help               this text\n"
+           "\n"
+           "Credentials, signatures and session tokens are never printed, logged or recorded. An upstream that cannot\n"
+           "be reached answers the client 503 ServiceUnavailable, in SQS's error shape, and the proxy goes on.\n"
+           "What the proxy cannot see (a message sent before it started, or by a client that talks to the upstream\n"
+           "directly) is drawn hatched as not observed, never guessed.\n"
+           "Exit status: 0 when stopped, 1 the run file could not be written, 2 bad arguments, credentials or port.\n"
+           "\n"
+           "Example:\n"
+           "  lifeline proxy --upstream https://sqs.eu-west-1.amazonaws.com --headless --record today.lifeline &\n"
+           "  aws --endpoint-url http://127.0.0.1:9324 sqs receive-message --queue-url \"$QUEUE_URL\"\n";
+}
+
+namespace {
+using Setter = std::optional<std::string> (*)(ProxyCommand&, const std::string&);
+
+std::optional<std::string> setPort(ProxyCommand& c, const std::string& v)
+{
+    char* end = nullptr;
+    const long port = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || port < 0 || port > 65535)
+        return "--port must be 0..65535 (0: any free port), got '" + v + "'";
+    c.proxy.port = quint16(port);
+    return std::nullopt;
+}
+
+std::optional<std::string> setBind(ProxyCommand& c, const std::string& v)
+{
+    QHostAddress address;
+    if (v == "localhost")
+        address = QHostAddress::LocalHost;
+    else if (v == "::")
+        address = QHostAddress::Any;
+    else if (!address.setAddress(QString::fromStdString(v)))
+        return "--bind needs an IP address (127.0.0.1, 0.0.0.0, ::1), got '" + v + "'";
+    c.proxy.bind = address;
+    return std::nullopt;
+}
+
+std::optional<std::string> setUpstream(ProxyCommand& c, const std::string& v)
+{
+    std::string why;
+    const auto upstream = net::parseUpstream(v, &why);
+    if (!upstream)
+        return why + ", got '" + v + "'";
+    c.proxy.upstream = *upstream;
+    c.upstreamText = v;
+    return std::nullopt;
+}
+
+std::optional<std::string> setPoll(ProxyCommand& c, const std::string& v)
+{
+    const auto every = sim::parseDuration(v);
+    if (!every || *every < 0 || (*every > 0 && *every < 100) || *every > 3600000)
+        return "--poll-attributes must be 0 or a duration from 100ms to 1h (1s, 5s), got '" + v + "'";
+    c.proxy.pollAttributesMs = int(*every);
+    return std::nullopt;
+}
+
+std::optional<std::string> setRecord(ProxyCommand& c, const std::string& v)
+{
+    if (!v.ends_with(".lifeline"))
+        return "--record needs a file name ending in .lifeline, got '" + v + "'";
+    c.record = v;
+    return std::nullopt;
+}
+
+const std::map<std::string, Setter, std::less<>>& valueOptions()
+{
+    static const std::map<std::string, Setter, std::less<>> options {
+        { "--upstream", setUpstream },
+        { "--port", setPort },
+        { "--bind", setBind },
+        { "--poll-attributes", setPoll },
+        { "--record", setRecord },
+        { "--region",
+            [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
+                c.regionOption = v;
+                return std::nullopt;
+            } },
+        { "--profile",
+            [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
+                c.profile = v;
+                return std::nullopt;
+            } },
+        { "--allow-origin",
+            [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
+                c.proxy.guard.allowedOrigins.push_back(v);
+                return std::nullopt;
+            } },
+        { "--allow-host",
+            [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
+                c.proxy.guard.allowedHosts.push_back(v);
+                return std::nullopt;
+            } },
+    };
+    return options;
+}
+
+std::string readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    if (in)
+        text << in.rdbuf();
+    return text.str();
+}
+
+volatile std::sig_atomic_t g_stopRequested = 0;
+void requestStop(int)
+{
+    g_stopRequested = 1;
+}
+} // namespace
+
+Outcome<ProxyCommand> parseProxyOptions(const std::vector<std::string>& args)
+{
+    ProxyCommand command;
+    const auto failure = [](const std::string& why) { return Failure { "lifeline proxy: " + why }; };
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (const auto setter = valueOptions().find(a); setter != valueOptions().end()) {
+            if (i + 1 >= args.size() || args[i + 1].empty())
+                return failure(a + " needs a value");
+            if (auto refused = setter->second(command, args[++i]))
+                return failure(*refused);
+        } else if (a == "--help" || a == "-h") {
+            command.help = true;
+        } else if (a == "--headless") {
+            command.headless = true;
+        } else if (a == "--insecure-upstream") {
+            command.insecureUpstream = true;
+        } else if (a == "--allow-get-actions") {
+            command.proxy.guard.allowGetActions = true;
+        } else {
+            return failure("unknown option '" + a + "' (see `lifeline proxy --help`)");
+        }
+    }
+    if (command.help)
+        return command;
+    if (command.upstreamText.empty())
+        return failure("--upstream URL is required (https://sqs.eu-west-1.amazonaws.com, http://localhost:4566)");
+    if (!command.proxy.upstream.tls && !net::isLoopbackHost(command.proxy.upstream.host) && !command.insecureUpstream)
+        return failure("refusing plain http to " + command.proxy.upstream.host
+            + ", which is not this machine: signed requests and messages would cross the network unencrypted "
+              "(use https://, or --insecure-upstream if you mean it)");
+    return command;
+}
+
+Outcome<std::string> resolveProxyCredentials(ProxyCommand& command)
+{
+    net::CredentialSources sources;
+    for (const char* name : { "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
+             "AWS_REGION", "AWS_DEFAULT_REGION" })
+        if (const char* value = std::getenv(name); value && *value)
+            sources.environment[name] = value;
+    const char* home = std::getenv("HOME");
+    const std::string aws = std::string(home ? home : "") + "/.aws/";
+    const char* credentialsFile = std::getenv("AWS_SHARED_CREDENTIALS_FILE");
+    const char* configFile = std::getenv("AWS_CONFIG_FILE");
+    sources.credentialsFile = readFile(credentialsFile ? credentialsFile : aws + "credentials");
+    sources.configFile = readFile(configFile ? configFile : aws + "config");
+    auto resolved = net::resolveCredentials(sources, command.profile, command.regionOption);
+    if (!resolved)
+        return Failure { "lifeline proxy: " + resolved.message() };
+    command.proxy.credentials = resolved->credentials;
+    command.proxy.region = resolved->region.empty() ? "us-east-1" : resolved->region;
+    return resolved->source;
+}
+
+std::string proxyBanner(const ui::ProxyServer& server, const ProxyCommand& command, const std::string& source)
+{
+    std::ostringstream out;
+    out << "Lifeline recording proxy on " << server.address().toStdString() << " -> " << command.proxy.upstream.url()
+        << " (region " << command.proxy.region << ", credentials from " << source << ")\n";
+    out << "Try: aws --endpoint-url " << server.address().toStdString() << " sqs list-queues\n";
+    if (server.exposed())
+        out << "warning: bound to " << server.address().toStdString()
+            << ", not loopback: anyone who can reach this machine can call SQS with your credentials through it\n";
+    return out.str();
+}
+
+int proxyHeadless(const ProxyCommand& command, const std::string& credentialSource, int argc, char** argv)
+{
+    QCoreApplication application(argc, argv);
+    observe::Observer observer(QDateTime::currentMSecsSinceEpoch());
+    ui::ProxyServer server(observer);
+    if (const auto started = server.start(command.proxy); !started) {
+        std::cerr << "lifeline proxy: " << started.message() << '\n';
+        return 2;
+    }
+    std::cout << proxyBanner(server, command, credentialSource) << std::flush;
+    std::signal(SIGINT, requestStop);
+    std::signal(SIGTERM, requestStop);
+    QTimer stopCheck;
+    QObject::connect(&stopCheck, &QTimer::timeout, &application, [] {
+        if (g_stopRequested)
+            QCoreApplication::quit();
+    });
+    stopCheck.start(50);
+    application.exec();
+    server.catchUp();
+    server.stop();
+    if (command.record.empty())
+        return 0;
+    const std::string title = "proxy to " + command.proxy.upstream.url();
+    if (const auto saved = saveRun(observer.engine(), server.actorNames(), title, command.record); !saved) {
+        std::cerr << "lifeline proxy: " << saved.message() << '\n';
+        return 1;
+    }
+    std::cout << "recorded " << observer.engine().messageCount() << " message lanes and "
+              << observer.engine().log().size() << " events to " << command.record << '\n';
+    return 0;
+}
+
+} // namespace lifeline::app

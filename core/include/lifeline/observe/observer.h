@@ -1,0 +1,85 @@
+// Lanes for what the recording proxy saw (`lifeline proxy`): each observed call, read into an ObservedCall, becomes
+// events in an Engine that viewers, exports and run files read as they read a simulated one. The engine simulates
+// nothing here: its lanes are written from the observations, and its clock is the proxy's wall time. What follows
+// from SQS's rules alone is drawn (a delay ends, a visibility timeout ends, retention passes); what the proxy could not
+// see is never guessed: a message first seen in a receive (sent before the proxy started, or by a client that talks
+// to the upstream directly) starts with a FirstSeen event, and the viewer hatches the time before it as not observed.
+// docs/decisions.md, "What the recording proxy draws", says where this stops.
+#pragma once
+
+#include "lifeline/engine.h"
+#include "lifeline/observe/observed_call.h"
+
+#include <memory>
+#include <queue>
+#include <set>
+#include <unordered_map>
+
+namespace lifeline::observe {
+
+class Observer {
+public:
+    // `epochMs`: the wall time (ms since 1970) of the engine's time 0, to read SentTimestamp.
+    explicit Observer(int64_t epochMs);
+    ~Observer();
+    Observer(const Observer&) = delete;
+    Observer& operator=(const Observer&) = delete;
+
+    const Engine& engine() const { return *m_engine; }
+    Engine& engine() { return *m_engine; }
+
+    // Moves the clock to `time` (never backwards), firing what SQS's rules say happens on the way: delays and
+    // visibility timeouts that end, messages whose retention passes.
+    void advanceTo(TimeMs time);
+    // A ReceiveMessage went upstream for `actor` (its answer comes later through observe()): the client's row shows it
+    // polling from now.
+    void pollStarted(const std::string& queue, uint32_t actor);
+    // One call and its answer, at the current time.
+    void observe(const ObservedCall& call, uint32_t actor);
+    // What the queue's attributes are (the proxy's own GetQueueAttributes): delays, visibility timeouts and
+    // retention follow them from now on.
+    void noteAttributes(const std::string& queue, const AttributeMap& attributes);
+    bool knowsAttributes(const std::string& queue) const { return m_attributesKnown.count(queue) != 0; }
+    // Queue names seen in any call, for the proxy's attribute polling.
+    std::vector<std::string> queuesSeen() const;
+
+    // Receipt handles in calls that the proxy never saw given out (received outside it): nothing could be drawn.
+    size_t unknownHandles() const { return m_unknownHandles; }
+
+private:
+    struct Receipt {
+        MessageIndex lane;
+        uint32_t receiveNumber;
+    };
+    struct Due {
+        TimeMs at;
+        uint64_t seq;
+        MessageIndex lane;
+        uint8_t kind; // Kind
+        bool operator>(const Due& other) const { return at != other.at ? at > other.at : seq > other.seq; }
+    };
+    enum Kind : uint8_t { DelayEnd, VisibilityEnd, RetentionEnd };
+
+    QueueIndex queueFor(const std::string& name);
+    void send(QueueIndex queue, const ObservedSend& sent, uint32_t actor);
+    void receive(QueueIndex queue, const ObservedCall& call, uint32_t actor);
+    MessageIndex laneForReceipt(QueueIndex queue, const ObservedReceipt& receipt);
+    void deleteOrChange(const ObservedCall& call, uint32_t actor);
+    void endAll(QueueIndex queue, MessageState to, Cause cause, uint32_t actor);
+    void refused(QueueIndex queue, const ObservedCall& call, uint32_t actor);
+    void schedule(TimeMs at, MessageIndex lane, Kind kind);
+    void fire(const Due& due);
+
+    std::unique_ptr<Engine> m_engine;
+    int64_t m_epochMs;
+    std::unordered_map<std::string, MessageIndex> m_laneById; // a MessageId's latest lane
+    std::unordered_map<std::string, Receipt> m_receipts;
+    std::vector<std::vector<MessageIndex>> m_lanesOf; // per queue, for PurgeQueue and DeleteQueue
+    std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
+    uint64_t m_seq = 0;
+    uint32_t m_polls = 0;
+    std::set<std::string> m_attributesKnown;
+    size_t m_unknownHandles = 0;
+};
+
+} // namespace lifeline::observe

@@ -1,0 +1,215 @@
+// The recording proxy's lanes: observed calls become the states SQS's rules imply, at the instants they imply, and
+// what the proxy did not see is marked, not guessed.
+#include "lifeline/observe/observer.h"
+
+#include <catch2/catch.hpp>
+
+using namespace lifeline;
+using namespace lifeline::observe;
+using nlohmann::json;
+
+namespace {
+
+constexpr uint32_t kClient = 2;
+constexpr uint32_t kWorker = 3;
+const char* kUrl = "http://127.0.0.1:9324/000000000000/orders";
+const char* kId1 = "0a1b2c3d-0000-4000-8000-000000000001";
+const char* kId2 = "0a1b2c3d-0000-4000-8000-000000000002";
+
+ObservedCall call(const std::string& action, json params, const json& answer, int status = 200)
+{
+    params["QueueUrl"] = kUrl;
+    return readCall(action, params, status, answer);
+}
+
+std::vector<std::pair<TimeMs, Cause>> laneEvents(const Engine& engine, MessageIndex lane)
+{
+    std::vector<std::pair<TimeMs, Cause>> out;
+    for (size_t i = 0; i < engine.log().size(); ++i)
+        if (engine.log()[i].message == lane)
+            out.emplace_back(engine.log()[i].time, engine.log()[i].cause);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("observer: a send - its receive - the timeout - a second receive and the delete", "[observe]")
+{
+    Observer observer(1'000'000);
+    observer.noteAttributes("orders", { { "VisibilityTimeout", "20" }, { "DelaySeconds", "5" } });
+    observer.advanceTo(1000);
+    observer.observe(call("SendMessage", { { "MessageBody", "hello" } }, { { "MessageId", kId1 } }), kClient);
+    const Engine& engine = observer.engine();
+    REQUIRE(engine.messageCount() == 1);
+    CHECK(engine.message(0).messageId() == kId1);
+    CHECK(engine.message(0).state == MessageState::Delayed); // the queue's DelaySeconds
+
+    observer.advanceTo(6000);
+    CHECK(engine.message(0).state == MessageState::Visible);
+    observer.pollStarted("orders", kWorker);
+    observer.advanceTo(6500);
+    observer.observe(
+        call("ReceiveMessage", json::object(),
+            { { "Messages",
+                json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", "h1" }, { "Body", "hello" } } }) } }),
+        kWorker);
+    CHECK(engine.message(0).state == MessageState::InFlight);
+    CHECK(engine.message(0).dueAt == 26500); // the queue's 20 s
+    observer.advanceTo(26499);
+    CHECK(engine.message(0).state == MessageState::InFlight);
+    observer.advanceTo(30000);
+    CHECK(engine.message(0).state == MessageState::Visible);
+
+    observer.observe(call("ReceiveMessage", { { "VisibilityTimeout", "60" } },
+                         { { "Messages",
+                             json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", "h2" }, { "Body", "hello" },
+                                 { "Attributes", { { "ApproximateReceiveCount", "2" } } } } }) } }),
+        kWorker);
+    CHECK(engine.message(0).dueAt == 90000); // the receive's own VisibilityTimeout
+    observer.advanceTo(31000);
+    observer.observe(call("DeleteMessage", { { "ReceiptHandle", "h2" } }, json::object()), kWorker);
+    CHECK(engine.message(0).state == MessageState::Deleted);
+    observer.advanceTo(100000); // the old timeout passes: nothing happens to a deleted message
+    CHECK(laneEvents(engine, 0)
+        == std::vector<std::pair<TimeMs, Cause>> { { 1000, Cause::Send }, { 6000, Cause::DelayEnded },
+            { 6500, Cause::Receive }, { 26500, Cause::VisibilityTimeout }, { 30000, Cause::Receive },
+            { 31000, Cause::Delete } });
+    // The worker's row: polling from 6000 to 6500, then the receives.
+    std::vector<std::pair<TimeMs, Cause>> worker;
+    for (size_t i = 0; i < engine.log().size(); ++i)
+        if (engine.log()[i].actor == kWorker && engine.log()[i].message == kNoMessage)
+            worker.emplace_back(engine.log()[i].time, engine.log()[i].cause);
+    CHECK(worker
+        == std::vector<std::pair<TimeMs, Cause>> {
+            { 6000, Cause::PollStarted }, { 6500, Cause::PollEnded }, { 30000, Cause::PollEnded } });
+    CHECK(engine.log()[engine.log().size() - 1].receiveNumber() == 2);
+}
+
+TEST_CASE("observer: a message first seen in a receive is not observed before it", "[observe]")
+{
+    Observer observer(1'000'000);
+    observer.noteAttributes("orders", { { "VisibilityTimeout", "30" } });
+    observer.advanceTo(8000);
+    observer.observe(
+        call("ReceiveMessage", json::object(),
+            { { "Messages",
+                json::array({ { { "MessageId", kId2 }, { "ReceiptHandle", "h9" }, { "Body", "old" },
+                    { "Attributes", { { "SentTimestamp", "1003000" }, { "ApproximateReceiveCount", "3" } } } } }) } }),
+        kWorker);
+    const Engine& engine = observer.engine();
+    REQUIRE(engine.messageCount() == 1);
+    CHECK(engine.message(0).sentAt == 3000); // from SentTimestamp: the hatched stretch starts here
+    CHECK(engine.message(0).receiveCount == 3);
+    CHECK(laneEvents(engine, 0)
+        == std::vector<std::pair<TimeMs, Cause>> { { 8000, Cause::FirstSeen }, { 8000, Cause::Receive } });
+    CHECK(engine.log()[engine.log().size() - 1].from == MessageState::Visible);
+
+    // Without SentTimestamp the stretch starts at the proxy's start.
+    observer.observe(
+        call("ReceiveMessage", json::object(),
+            { { "Messages", json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", "h8" }, { "Body", "x" } } }) } }),
+        kWorker);
+    CHECK(engine.message(1).sentAt == 0);
+    // A handle the proxy never gave out draws nothing and is counted.
+    observer.observe(call("DeleteMessage", { { "ReceiptHandle", "elsewhere" } }, json::object()), kWorker);
+    CHECK(observer.unknownHandles() == 1);
+}
+
+TEST_CASE("observer: batches by entry id - visibility changes - purge - refusals", "[observe]")
+{
+    Observer observer(0);
+    observer.noteAttributes("orders", {});
+    observer.observe(
+        call("SendMessageBatch",
+            { { "Entries",
+                json::array({ { { "Id", "a" }, { "MessageBody", "A" }, { "DelaySeconds", 10 } },
+                    { { "Id", "b" }, { "MessageBody", "B" } }, { { "Id", "c" }, { "MessageBody", "C" } } }) } },
+            { { "Successful",
+                  json::array({ { { "Id", "b" }, { "MessageId", kId2 } }, { { "Id", "a" }, { "MessageId", kId1 } } }) },
+                { "Failed", json::array({ { { "Id", "c" }, { "Code", "x" } } }) } }),
+        kClient);
+    const Engine& engine = observer.engine();
+    REQUIRE(engine.messageCount() == 2); // c failed: no lane
+    CHECK(engine.message(0).messageId() == kId2);
+    CHECK(engine.message(0).state == MessageState::Visible);
+    CHECK(engine.message(1).state == MessageState::Delayed); // a: its own 10 s
+    CHECK(engine.message(1).dueAt == 10000);
+
+    observer.observe(
+        call("ReceiveMessage", json::object(),
+            { { "Messages", json::array({ { { "MessageId", kId2 }, { "ReceiptHandle", "hb" }, { "Body", "B" } } }) } }),
+        kWorker);
+    observer.advanceTo(2000);
+    observer.observe(
+        call("ChangeMessageVisibilityBatch",
+            { { "Entries",
+                json::array({ { { "Id", "x" }, { "ReceiptHandle", "hb" }, { "VisibilityTimeout", "0" } } }) } },
+            { { "Successful", json::array({ { { "Id", "x" } } }) } }),
+        kWorker);
+    CHECK(engine.message(0).state == MessageState::Visible);
+    CHECK(engine.log()[engine.log().size() - 1].cause == Cause::VisibilityChanged);
+
+    observer.observe(call("PurgeQueue", json::object(), json::object()), kClient);
+    CHECK(engine.message(0).state == MessageState::Purged);
+    CHECK(engine.message(1).state == MessageState::Purged);
+    CHECK(engine.counters("orders")->visible == 0);
+    CHECK(engine.counters("orders")->delayed == 0);
+
+    observer.observe(call("SendMessage", { { "MessageBody", "" } },
+                         { { "__type", "com.amazonaws.sqs#InvalidParameterValue" },
+                             { "message", "The request must contain the parameter MessageBody." } },
+                         400),
+        kClient);
+    const Event& refused = engine.log()[engine.log().size() - 1];
+    CHECK(refused.cause == Cause::RequestRefused);
+    CHECK(engine.log().text(refused.textIndex())
+        == "SendMessage: InvalidParameterValue (The request must contain the parameter MessageBody.)");
+    CHECK(engine.messageCount() == 2);
+}
+
+TEST_CASE("observer: a message that shows up in another queue was moved there", "[observe]")
+{
+    Observer observer(0);
+    observer.noteAttributes("orders", {});
+    observer.observe(call("SendMessage", { { "MessageBody", "p" } }, { { "MessageId", kId1 } }), kClient);
+    observer.advanceTo(5000);
+    ObservedCall dlq = readCall("ReceiveMessage", { { "QueueUrl", "http://h/0/orders-dlq" } }, 200,
+        { { "Messages", json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", "hd" }, { "Body", "p" } } }) } });
+    observer.observe(dlq, kWorker);
+    const Engine& engine = observer.engine();
+    REQUIRE(engine.messageCount() == 2);
+    CHECK(engine.message(0).state == MessageState::DeadLettered);
+    CHECK(engine.queueInfo(engine.message(1).queue).name == "orders-dlq");
+    CHECK(engine.firstLaneOf(1) == 0);
+    CHECK(laneEvents(engine, 1)
+        == std::vector<std::pair<TimeMs, Cause>> { { 5000, Cause::ArriveFromDlqSource }, { 5000, Cause::Receive } });
+}
+
+TEST_CASE("observer: retention ends a message - the queue's delay never applies to a message's own 0", "[observe]")
+{
+    Observer observer(0);
+    observer.noteAttributes("orders", { { "MessageRetentionPeriod", "60" }, { "DelaySeconds", "30" } });
+    observer.observe(
+        call("SendMessage", { { "MessageBody", "p" }, { "DelaySeconds", "0" } }, { { "MessageId", kId1 } }), kClient);
+    CHECK(observer.engine().message(0).state == MessageState::Visible);
+    observer.advanceTo(59999);
+    CHECK(observer.engine().message(0).state == MessageState::Visible);
+    observer.advanceTo(60000);
+    CHECK(observer.engine().message(0).state == MessageState::Expired);
+}
+
+TEST_CASE("observer: query URLs name queues - a non-UUID MessageId keeps one lane", "[observe]")
+{
+    CHECK(queueNameFromUrl("https://sqs.us-east-1.amazonaws.com/123456789012/orders.fifo") == "orders.fifo");
+    CHECK(queueNameFromUrl("http://localhost:4566/000000000000/q/") == "q");
+    CHECK(queueNameFromUrl("orders") == "orders");
+    Observer observer(0);
+    observer.observe(call("SendMessage", { { "MessageBody", "p" } }, { { "MessageId", "not-a-uuid" } }), kClient);
+    observer.observe(
+        call("ReceiveMessage", json::object(),
+            { { "Messages",
+                json::array({ { { "MessageId", "not-a-uuid" }, { "ReceiptHandle", "h" }, { "Body", "p" } } }) } }),
+        kWorker);
+    CHECK(observer.engine().messageCount() == 1);
+    CHECK(observer.engine().message(0).state == MessageState::InFlight);
+}
