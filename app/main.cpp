@@ -49,6 +49,8 @@ void printUsage(std::ostream& out)
 // What the window opens, read before any window exists so that a bad argument or file fails cleanly.
 struct WindowStart {
     std::optional<lifeline::app::ServeOptions> serve; // the window serves the local endpoint
+    std::optional<lifeline::app::ProxyCommand> proxy; // the window is the recording proxy's live view
+    std::string proxySource; // where the proxy's credentials came from
     std::optional<lifeline::RecordedRun> recorded; // a saved run, shown as it was
     std::optional<lifeline::sim::Scenario> scenario; // a scenario or a lesson; none: the last lesson opened
 };
@@ -110,6 +112,15 @@ int runWindow(int argc, char** argv, WindowStart start)
         }
         std::cout << lifeline::app::serveBanner(*window.endpoint(), start.serve->endpoint.speed) << std::flush;
         std::cerr << lifeline::app::serveWarning(*window.endpoint()) << std::flush;
+    } else if (start.proxy) {
+        lifeline::app::raiseOpenFileLimit();
+        if (const auto started = window.startProxy(start.proxy->proxy, QString::fromStdString(start.proxy->record));
+            !started) {
+            std::cerr << "lifeline proxy: " << started.message() << '\n';
+            return 2;
+        }
+        std::cout << lifeline::app::proxyBanner(*window.proxy(), *start.proxy, start.proxySource) << std::flush;
+        lifeline::app::quitOnStopSignals(&window); // Ctrl+C in the terminal: the run file is still written
     } else if (start.recorded) {
         window.showRecordedRun(std::move(*start.recorded));
     } else if (!start.scenario) {
@@ -124,10 +135,12 @@ int runWindow(int argc, char** argv, WindowStart start)
         window.driver()->play();
     }
     window.show();
-    return application.exec();
+    const int status = application.exec();
+    window.saveProxyRecord(); // --record, when the proxy ran: once, whole or not at all
+    return status;
 }
 
-// `lifeline proxy`: headless here (the window's live view of it comes with the window's proxy mode).
+// `lifeline proxy`: headless here, or the window as its live view.
 int proxy(int argc, char** argv)
 {
     auto options = lifeline::app::parseProxyOptions(std::vector<std::string>(argv + 2, argv + argc));
@@ -144,7 +157,12 @@ int proxy(int argc, char** argv)
         std::cerr << source.message() << '\n';
         return 2;
     }
-    return lifeline::app::proxyHeadless(options.value(), source.value(), argc, argv);
+    if (options->headless)
+        return lifeline::app::proxyHeadless(options.value(), source.value(), argc, argv);
+    WindowStart start;
+    start.proxy = std::move(options).value();
+    start.proxySource = source.value();
+    return runWindow(argc, argv, std::move(start));
 }
 
 // `lifeline serve`: headless here, or the window that serves.

@@ -223,6 +223,18 @@ std::string proxyBanner(const ui::ProxyServer& server, const ProxyCommand& comma
     return out.str();
 }
 
+void quitOnStopSignals(QObject* context)
+{
+    std::signal(SIGINT, requestStop);
+    std::signal(SIGTERM, requestStop);
+    auto* stopCheck = new QTimer(context);
+    QObject::connect(stopCheck, &QTimer::timeout, context, [] {
+        if (g_stopRequested)
+            QCoreApplication::quit();
+    });
+    stopCheck->start(50);
+}
+
 int proxyHeadless(const ProxyCommand& command, const std::string& credentialSource, int argc, char** argv)
 {
     QCoreApplication application(argc, argv);
@@ -233,14 +245,7 @@ int proxyHeadless(const ProxyCommand& command, const std::string& credentialSour
         return 2;
     }
     std::cout << proxyBanner(server, command, credentialSource) << std::flush;
-    std::signal(SIGINT, requestStop);
-    std::signal(SIGTERM, requestStop);
-    QTimer stopCheck;
-    QObject::connect(&stopCheck, &QTimer::timeout, &application, [] {
-        if (g_stopRequested)
-            QCoreApplication::quit();
-    });
-    stopCheck.start(50);
+    quitOnStopSignals(&application);
     application.exec();
     server.catchUp();
     server.stop();

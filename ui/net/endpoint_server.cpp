@@ -127,6 +127,27 @@ void EndpointServer::catchUp()
     scheduleWake();
 }
 
+endpoint::CallOutcome EndpointServer::operatorCall(const std::string& action, const nlohmann::json& params)
+{
+    catchUp();
+    endpoint::CallContext context;
+    context.host = QStringLiteral("127.0.0.1:%1").arg(port()).toStdString();
+    context.actor = kOperatorActor;
+    auto outcome = m_service.call(action, params, context);
+    answerCompletedPolls(); // a message sent may complete waiting polls
+    scheduleWake();
+    return outcome;
+}
+
+std::string EndpointServer::queueUrl(const std::string& queue) const
+{
+    return QStringLiteral("http://127.0.0.1:%1/%2/")
+               .arg(port())
+               .arg(QString::fromStdString(m_engine.options().accountId))
+               .toStdString()
+        + queue;
+}
+
 void EndpointServer::scheduleWake()
 {
     if (!listening())

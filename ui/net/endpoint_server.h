@@ -54,7 +54,13 @@ public:
     quint16 port() const;
     QString address() const; // http://127.0.0.1:9324
     bool exposed() const; // bound to something other than loopback
+    double speed() const { return m_options.speed; }
 
+    // One SQS call as the operator (the window's Queue panel): the service's answer, as a client would get it.
+    // Not for ReceiveMessage (its poll would wait for a connection that does not exist).
+    endpoint::CallOutcome operatorCall(const std::string& action, const nlohmann::json& params);
+    // The QueueUrl of a queue, as this endpoint gives it out.
+    std::string queueUrl(const std::string& queue) const;
     // Brings the virtual clock up to the wall clock and answers the long polls that completed.
     void catchUp();
     const std::vector<std::string>& actorNames() const { return m_actorNames; }

@@ -89,16 +89,16 @@ void ProxyServer::stop()
 {
     m_tick.stop();
     m_poll.stop();
-    for (auto& [socket, connection] : m_connections) {
+    // Taken out first: abandoning an upstream answers its callback, which must find no connection to write to.
+    auto connections = std::move(m_connections);
+    m_connections.clear();
+    for (auto& [socket, connection] : connections) {
         socket->disconnect(this);
         socket->abort();
         socket->deleteLater();
-        if (connection->upstream) {
-            connection->upstream->abandon("the proxy stopped");
-            connection->upstream->deleteLater();
-        }
+        connection->upstream->abandon("the proxy stopped");
+        connection->upstream->deleteLater();
     }
-    m_connections.clear();
     if (m_pollerUpstream) {
         m_pollerUpstream->abandon("the proxy stopped");
         m_pollerUpstream->deleteLater();
@@ -375,6 +375,51 @@ void ProxyServer::fetchAttributes(const std::string& queue, UpstreamConnection& 
         m_depth[queue].push_back(PolledDepth { m_observer.engine().now(), number("ApproximateNumberOfMessages"),
             number("ApproximateNumberOfMessagesNotVisible"), number("ApproximateNumberOfMessagesDelayed") });
     });
+}
+
+std::string ProxyServer::queueUrl(const std::string& queue) const
+{
+    const auto it = m_queueUrls.find(queue);
+    return it == m_queueUrls.end() ? std::string() : it->second;
+}
+
+void ProxyServer::operatorCall(
+    const std::string& action, const json& params, std::function<void(bool ok, const std::string& answer)> done)
+{
+    // The query protocol, which every SQS speaks: top-level values as they are, Attributes as Attribute.N pairs.
+    std::string form = "Action=" + action + "&Version=2012-11-05";
+    for (const auto& [key, value] : params.items()) {
+        if (key == "Attributes" && value.is_object()) {
+            int n = 0;
+            for (const auto& [name, v] : value.items()) {
+                ++n;
+                form += "&Attribute." + std::to_string(n) + ".Name=" + endpoint::urlEncode(name) + "&Attribute."
+                    + std::to_string(n)
+                    + ".Value=" + endpoint::urlEncode(v.is_string() ? v.get<std::string>() : v.dump());
+            }
+        } else {
+            form += "&" + key + "=" + endpoint::urlEncode(value.is_string() ? value.get<std::string>() : value.dump());
+        }
+    }
+    const std::string bytes = net::forwardRequest(net::ownRequest(form), m_options.upstream, m_options.credentials,
+        m_options.region, QDateTime::currentSecsSinceEpoch());
+    m_pollerUpstream->send(bytes, m_options.upstreamTimeoutMs,
+        [this, action, params, done = std::move(done)](Outcome<net::HttpAnswer> answer) {
+            if (!answer) {
+                done(false, "ServiceUnavailable: " + answer.message());
+                return;
+            }
+            const json body = queryAnswerAsJson(answer->body);
+            catchUp();
+            m_observer.observe(observe::readCall(action, params, answer->status, body), kOperatorActor);
+            emit observed();
+            if (answer->status == 200)
+                done(true, "OK");
+            else
+                done(false,
+                    body.value("__type", std::string("HTTP ") + std::to_string(answer->status)) + ": "
+                        + body.value("message", std::string()));
+        });
 }
 
 void ProxyServer::pollAttributes()

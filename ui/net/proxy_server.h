@@ -17,6 +17,7 @@
 #include <QHostAddress>
 #include <QObject>
 #include <QTimer>
+#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -59,6 +60,11 @@ public:
     QString address() const;
     bool exposed() const;
 
+    // One SQS call as the operator (the window's Queue panel), forwarded upstream and signed like a client's; its
+    // answer is observed. `done` gets ok and "OK" or the error's code and text.
+    void operatorCall(const std::string& action, const nlohmann::json& params,
+        std::function<void(bool ok, const std::string& answer)> done);
+    std::string queueUrl(const std::string& queue) const; // as clients named it (empty: never seen)
     // Brings the observed run's clock up to the wall clock (delays and visibility timeouts that ended).
     void catchUp();
     const std::vector<std::string>& actorNames() const { return m_actorNames; }

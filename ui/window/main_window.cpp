@@ -14,6 +14,7 @@
 #include "window/event_log_panel.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
+#include "window/live_queue_panel.h"
 #include "window/moment_list.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
@@ -25,6 +26,7 @@
 #include <QDockWidget>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScreen>
@@ -55,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_history(new QLabel(this))
     , m_fixButton(new QPushButton(tr("Apply the &fix"), this))
     , m_controls(new QueueControls(this))
+    , m_liveQueue(new LiveQueuePanel(this))
     , m_tiles(new ConsumerTiles(this))
     , m_charts(new ChartsPanel(this))
     , m_eventLog(new EventLogPanel(this))
@@ -156,6 +159,8 @@ void MainWindow::connectPanels()
         m_model->sync();
         m_timeline->update();
     });
+    connect(m_liveQueue, &LiveQueuePanel::applied, this, [this](const QString& what) { say(what); });
+    connect(m_liveQueue, &LiveQueuePanel::refused, this, [this](const QString& error) { say(error, 12000); });
     connect(m_controls, &QueueControls::consumersChanged, this, &MainWindow::actorsChanged);
     connect(m_controls, &QueueControls::queueTypeRequested, this, &MainWindow::setQueueType);
     connect(m_controls, &QueueControls::sendRequested, this, &MainWindow::showSendDialog);
@@ -184,7 +189,14 @@ void MainWindow::buildDocks()
         return d;
     };
     auto* controlsScroll = new QScrollArea(this);
-    controlsScroll->setWidget(m_controls);
+    // A simulation's controls, or a live run's (shown by showLiveState()).
+    auto* queuePanels = new QWidget(this);
+    auto* queuePanelsLayout = new QVBoxLayout(queuePanels);
+    queuePanelsLayout->setContentsMargins(0, 0, 0, 0);
+    queuePanelsLayout->addWidget(m_controls);
+    queuePanelsLayout->addWidget(m_liveQueue);
+    m_liveQueue->hide();
+    controlsScroll->setWidget(queuePanels);
     controlsScroll->setWidgetResizable(true);
     controlsScroll->setFrameShape(QFrame::NoFrame);
     controlsScroll->setMinimumWidth(260);
@@ -319,6 +331,13 @@ void MainWindow::actorsChanged()
 
 void MainWindow::showSendDialog()
 {
+    if (m_session->live()) { // a live run sends from the Queue panel, through the service
+        if (auto* queueDock = findChild<QDockWidget*>(QStringLiteral("queueDock")))
+            queueDock->raise();
+        m_liveQueue->body()->setFocus();
+        say(tr("Type a body in the Queue panel and press Send: it goes to the service as a SendMessage."));
+        return;
+    }
     if (!simulation()) {
         say(tr("Open a scenario or a lesson first: a saved run cannot take new messages."));
         return;
@@ -358,6 +377,7 @@ void MainWindow::bindPanels()
     m_tiles->setSimulation(simulation);
     m_charts->setSource(engine, &m_overview->series());
     m_eventLog->setEngine(engine, actorNames());
+    showLiveState();
 }
 
 void MainWindow::showEngine(const Engine& engine)
@@ -428,6 +448,8 @@ void MainWindow::refresh()
     m_overview->sync(); // first: the charts draw from its series
     m_tiles->sync();
     m_controls->sync();
+    if (m_session->live())
+        m_liveQueue->sync();
     m_charts->sync();
     m_eventLog->sync();
 }
@@ -534,6 +556,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
             settings.setValue(QStringLiteral("lessons/last"), m_lessonId);
     }
     m_driver->pause();
+    saveProxyRecord();
     QMainWindow::closeEvent(event);
 }
 

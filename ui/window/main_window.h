@@ -33,6 +33,8 @@ namespace lifeline::ui {
 class ChartsPanel;
 class EndpointServer;
 struct EndpointOptions;
+class ProxyServer;
+struct ProxyOptions;
 class ConsumerTiles;
 class EventLogPanel;
 class LaneModel;
@@ -42,6 +44,7 @@ class ComparisonWindow;
 class MomentList;
 class OverviewStrip;
 class QueueControls;
+class LiveQueuePanel;
 class RunSession;
 class TimelineView;
 
@@ -87,6 +90,12 @@ public:
     Outcome<> startEndpoint(const EndpointOptions& options);
     void stopEndpoint();
     EndpointServer* endpoint() const;
+    // The recording proxy (`lifeline proxy`): real clients' calls forwarded upstream and drawn live. `recordPath`,
+    // when given, is written when the proxy stops or the window closes.
+    Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath = {});
+    ProxyServer* proxy() const;
+    // Writes the proxy's run file (--record), once; a message box says why when it cannot.
+    void saveProxyRecord();
     // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).
     void showSendDialog();
 
@@ -96,6 +105,9 @@ public:
     OverviewStrip* overview() const { return m_overview; }
     QTextBrowser* details() const { return m_details; }
     QueueControls* controls() const { return m_controls; }
+    LiveQueuePanel* liveQueue() const { return m_liveQueue; }
+    QAction* playAction() const { return m_play; }
+    QComboBox* speedBox() const { return m_speed; }
     ConsumerTiles* consumerTiles() const { return m_tiles; }
     ChartsPanel* charts() const { return m_charts; }
     EventLogPanel* eventLog() const { return m_eventLog; }
@@ -164,7 +176,9 @@ private:
     void toggleConsumerOfActor(uint32_t actor);
     void actorsChanged(); // consumers were added: names for the lanes and the log
     void changeSpeed(int steps);
-    void endpointFrame(); // the endpoint's engine, redrawn live
+    void endpointFrame(); // the endpoint's engine or the proxy's observed run, redrawn live
+    void bindLiveQueue(); // the live Queue panel's calls go to the endpoint's service or upstream through the proxy
+    void showLiveState(); // the toolbar says "Live" and the clock is the wall clock's while real clients drive the run
     void toggleEndpoint(bool on);
     void say(const QString& text, int ms = 6000);
 
@@ -173,6 +187,7 @@ private:
     std::unique_ptr<sim::Scenario> m_lessonScenario; // the lesson as written (the fix is applied to it)
     QTimer* m_endpointTimer = nullptr;
     QAction* m_endpointAction = nullptr;
+    QString m_proxyRecordPath; // --record: written once, when the proxy stops
     LaneModel* m_model;
     TimelineView* m_timeline;
     OverviewStrip* m_overview;
@@ -201,6 +216,7 @@ private:
     mutable size_t m_historyLanesAt = 0; // the lane records held then
     QPushButton* m_fixButton;
     QueueControls* m_controls;
+    LiveQueuePanel* m_liveQueue;
     ConsumerTiles* m_tiles;
     ChartsPanel* m_charts;
     EventLogPanel* m_eventLog;

@@ -1,6 +1,8 @@
 // The main window as the local endpoint's live view: View > Local endpoint, or `lifeline serve`.
 #include "lifeline/engine.h"
+#include "lifeline/sim/duration.h"
 #include "net/endpoint_server.h"
+#include "net/proxy_server.h"
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
@@ -8,11 +10,13 @@
 #include "window/consumer_tiles.h"
 #include "window/event_log_panel.h"
 #include "window/live_driver.h"
+#include "window/live_queue_panel.h"
 #include "window/main_window.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDateTime>
 #include <QMessageBox>
 #include <QStatusBar>
@@ -63,29 +67,104 @@ Outcome<> MainWindow::startEndpoint(const EndpointOptions& options)
 
 void MainWindow::stopEndpoint()
 {
-    if (!endpoint())
+    if (!m_session->live())
         return;
+    const bool wasProxy = proxy() != nullptr;
+    if (wasProxy)
+        saveProxyRecord();
     m_endpointTimer->stop();
     m_session->stopServing();
+    showLiveState();
     m_timeline->setRunEnd(engine() ? engine()->now() : 0);
     if (m_endpointAction) {
         const QSignalBlocker block(m_endpointAction);
         m_endpointAction->setChecked(false);
     }
-    say(tr("The local endpoint stopped; its run stays on screen."));
+    say(wasProxy ? tr("The proxy stopped; its run stays on screen.")
+                 : tr("The local endpoint stopped; its run stays on screen."));
 }
 
 void MainWindow::endpointFrame()
 {
-    if (!endpoint())
+    if (!m_session->live())
         return;
-    endpoint()->catchUp();
+    m_session->catchUpLive();
     m_model->sync();
     const TimeMs now = engine()->now();
     m_timeline->setRunEnd(std::max<TimeMs>(now + 60000, 300000));
     m_overview->setRunEnd(std::max<TimeMs>(now, 60000));
     m_timeline->setNow(now);
+    m_play->setText(tr("● Live %1").arg(QString::fromStdString(sim::formatDuration(now))));
     refresh();
+}
+
+void MainWindow::bindLiveQueue()
+{
+    using Done = LiveQueuePanel::Done;
+    if (EndpointServer* server = endpoint()) {
+        m_liveQueue->setSource(
+            engine(),
+            [this, server](const std::string& action, const nlohmann::json& params, const Done& done) {
+                const auto outcome = server->operatorCall(action, params);
+                m_model->sync();
+                refresh();
+                done(!outcome.error,
+                    outcome.error ? QString::fromStdString(outcome.error->code + ": " + outcome.error->message)
+                                  : tr("OK"));
+            },
+            [server](const std::string& queue) { return server->queueUrl(queue); });
+    } else if (ProxyServer* server = proxy()) {
+        m_liveQueue->setSource(
+            engine(),
+            [this, server](const std::string& action, const nlohmann::json& params, Done done) {
+                server->operatorCall(
+                    action, params, [this, done = std::move(done)](bool ok, const std::string& answer) {
+                        m_model->sync();
+                        refresh();
+                        done(ok, QString::fromStdString(answer));
+                    });
+            },
+            [server](const std::string& queue) { return server->queueUrl(queue); });
+    } else {
+        m_liveQueue->setSource(nullptr, {}, {});
+    }
+}
+
+void MainWindow::showLiveState()
+{
+    // Real clients drive a live run on the wall clock: nothing to play, step or restart, and the speed is the
+    // endpoint's own (--speed; the proxy's is 1x). The controls come back as they were for the next simulation.
+    const bool live = m_session->live();
+    bindLiveQueue();
+    m_controls->setVisible(!live);
+    m_liveQueue->setVisible(live);
+    m_play->setEnabled(!live);
+    m_step->setEnabled(!live);
+    m_restart->setEnabled(!live);
+    m_speed->setEnabled(!live);
+    const QSignalBlocker block(m_speed);
+    if (live) {
+        if (m_speed->property("simulationIndex").isNull())
+            m_speed->setProperty("simulationIndex", m_speed->currentIndex());
+        const double speed = endpoint() ? endpoint()->speed() : 1.0;
+        int index = m_speed->findData(speed);
+        if (index < 0) {
+            m_speed->addItem(QStringLiteral("%1×").arg(speed), speed);
+            index = m_speed->count() - 1;
+        }
+        m_speed->setCurrentIndex(index);
+        m_play->setText(tr("● Live"));
+        m_play->setToolTip(tr("Real clients drive this run: its clock is the wall clock's"));
+        m_speed->setToolTip(tr("The endpoint's clock: virtual seconds per wall second, fixed while it serves"));
+    } else {
+        if (const QVariant index = m_speed->property("simulationIndex"); !index.isNull()) {
+            m_speed->setCurrentIndex(index.toInt());
+            m_speed->setProperty("simulationIndex", QVariant());
+        }
+        m_play->setText(m_driver->playing() ? tr("Pause") : tr("Play"));
+        m_play->setToolTip(tr("Play or pause (Space)"));
+        m_speed->setToolTip(tr("Virtual seconds per wall second ([ slower, ] faster)"));
+    }
 }
 
 void MainWindow::toggleEndpoint(bool on)

@@ -1,6 +1,7 @@
 #include "window/run_session.h"
 
 #include "net/endpoint_server.h"
+#include "net/proxy_server.h"
 
 namespace lifeline::ui {
 
@@ -13,6 +14,7 @@ RunSession::~RunSession()
 {
     // The server answers parked polls through the engine it serves: it goes while that engine still exists.
     delete m_source.server;
+    delete m_source.proxy;
 }
 
 void RunSession::release(Source& source)
@@ -23,6 +25,11 @@ void RunSession::release(Source& source)
         source.server->stop();
         source.server->deleteLater();
         source.server = nullptr;
+    }
+    if (source.proxy) {
+        source.proxy->stop();
+        source.proxy->deleteLater();
+        source.proxy = nullptr;
     }
 }
 
@@ -67,6 +74,27 @@ void RunSession::showEndpoint(std::unique_ptr<lifeline::Engine> engine, Endpoint
     replace(std::move(next));
 }
 
+void RunSession::showProxy(std::unique_ptr<observe::Observer> observer, ProxyServer* server)
+{
+    Source next;
+    next.kind = Kind::Proxy;
+    next.engine = &observer->engine();
+    next.observer = std::move(observer);
+    next.proxy = server;
+    next.actorNames = server->actorNames();
+    server->setParent(this);
+    connect(server, &ProxyServer::actorsChanged, this, &RunSession::refreshActorNames);
+    replace(std::move(next));
+}
+
+void RunSession::catchUpLive()
+{
+    if (m_source.server)
+        m_source.server->catchUp();
+    else if (m_source.proxy)
+        m_source.proxy->catchUp();
+}
+
 void RunSession::showEngine(const lifeline::Engine& engine)
 {
     Source next;
@@ -86,6 +114,8 @@ void RunSession::refreshActorNames()
         m_source.actorNames = m_source.simulation->actorNames();
     else if (m_source.server)
         m_source.actorNames = m_source.server->actorNames();
+    else if (m_source.proxy)
+        m_source.actorNames = m_source.proxy->actorNames();
     emit actorsChanged();
 }
 

@@ -1,11 +1,12 @@
 // The run on screen and where it comes from: a simulation (a lesson or a scenario), a saved run, or the local
-// endpoint's engine that real clients drive (later, the proxy). It owns the source and its engine; the window's
-// panels bind to it once and re-read it on sourceChanged, so a new kind of source is one more show*() here, not
-// another copy of the wiring in the window.
+// endpoint's engine that real clients drive, or the recording proxy's observed run. It owns the source and its engine;
+// the window's panels bind to it once and re-read it on sourceChanged, so a new kind of source is one more show*()
+// here, not another copy of the wiring in the window.
 #pragma once
 
 #include "lifeline/engine.h"
 #include "lifeline/io/run_file.h"
+#include "lifeline/observe/observer.h"
 #include "lifeline/sim/simulation.h"
 
 #include <QObject>
@@ -16,11 +17,12 @@
 namespace lifeline::ui {
 
 class EndpointServer;
+class ProxyServer;
 
 class RunSession : public QObject {
     Q_OBJECT
 public:
-    enum class Kind { None, Simulation, Recorded, Endpoint, Engine };
+    enum class Kind { None, Simulation, Recorded, Endpoint, Proxy, Engine };
 
     explicit RunSession(QObject* parent = nullptr);
     ~RunSession() override;
@@ -31,6 +33,8 @@ public:
     void showRecorded(std::unique_ptr<RecordedRun> run);
     // The endpoint's engine and its server (the session becomes the server's parent).
     void showEndpoint(std::unique_ptr<lifeline::Engine> engine, EndpointServer* server);
+    // The recording proxy's observed run and its server (the session becomes the server's parent).
+    void showProxy(std::unique_ptr<observe::Observer> observer, ProxyServer* server);
     // An engine someone else owns (tests and benchmarks).
     void showEngine(const lifeline::Engine& engine);
     // The endpoint stops serving; its run stays on screen.
@@ -40,6 +44,12 @@ public:
     const lifeline::Engine* engine() const { return m_source.engine; }
     sim::Simulation* simulation() const { return m_source.simulation.get(); }
     EndpointServer* endpoint() const { return m_source.server; }
+    ProxyServer* proxy() const { return m_source.proxy; }
+    observe::Observer* observer() const { return m_source.observer.get(); }
+    // Real clients drive the run (the local endpoint or the proxy): the clock is the wall clock's.
+    bool live() const { return m_source.server || m_source.proxy; }
+    // Brings a live run's clock up to the wall clock.
+    void catchUpLive();
     const RecordedRun* recorded() const { return m_source.recorded.get(); }
     // Indexed by actor id: the simulation's consumers and pollers, the saved run's actors, the endpoint's clients.
     const std::vector<std::string>& actorNames() const { return m_source.actorNames; }
@@ -58,6 +68,8 @@ private:
         std::unique_ptr<RecordedRun> recorded;
         std::unique_ptr<lifeline::Engine> ownedEngine; // the endpoint's
         EndpointServer* server = nullptr;
+        std::unique_ptr<observe::Observer> observer; // the proxy's
+        ProxyServer* proxy = nullptr;
         std::vector<std::string> actorNames;
     };
     void replace(Source next);

@@ -1,0 +1,132 @@
+// Live mode: while real clients drive the run (the local endpoint, the recording proxy) the toolbar says so and the
+// Queue panel changes the served queue through SQS calls, showing SQS's answers. The proxy case runs a real HTTP
+// client through the proxy to an endpoint in this process; it waits in wall time, briefly, for loopback round trips.
+#include "lifeline/engine.h"
+#include "loopback_client.h"
+#include "net/endpoint_server.h"
+#include "net/proxy_server.h"
+#include "test_support.h"
+#include "timeline/lane_model.h"
+#include "window/live_queue_panel.h"
+#include "window/main_window.h"
+#include "window/queue_controls.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTcpSocket>
+#include <QTest>
+
+using namespace lifeline;
+using lifeline::test::application;
+using lifeline::test::post;
+
+TEST_CASE("window: live mode says Live - fixes the speed to the endpoint's - and gives the controls back", "[ui][live]")
+{
+    application();
+    ui::MainWindow window;
+    REQUIRE(window.openLesson(QStringLiteral("1")));
+    CHECK(window.speedBox()->currentText() == QStringLiteral("10×"));
+    ui::EndpointOptions options;
+    options.port = 0;
+    options.speed = 5;
+    REQUIRE(window.startEndpoint(options).ok());
+    CHECK(window.playAction()->text() == QStringLiteral("● Live"));
+    CHECK_FALSE(window.playAction()->isEnabled());
+    CHECK(window.speedBox()->currentText() == QStringLiteral("5×"));
+    CHECK_FALSE(window.speedBox()->isEnabled());
+    CHECK(window.liveQueue()->isVisibleTo(&window));
+    CHECK_FALSE(window.controls()->isVisibleTo(&window));
+    window.stopEndpoint();
+    CHECK(window.playAction()->isEnabled());
+    CHECK(window.speedBox()->currentText() == QStringLiteral("10×")); // the simulation's speed is back
+    CHECK(window.speedBox()->isEnabled());
+    CHECK(window.controls()->isVisibleTo(&window));
+    CHECK_FALSE(window.liveQueue()->isVisibleTo(&window));
+}
+
+TEST_CASE(
+    "window: the live Queue panel sets the served queue's attributes and sends - with SQS's answers", "[ui][live]")
+{
+    application();
+    ui::MainWindow window;
+    ui::EndpointOptions options;
+    options.port = 0;
+    REQUIRE(window.startEndpoint(options).ok());
+    REQUIRE_FALSE(window.endpoint()->operatorCall("CreateQueue", { { "QueueName", "jobs" } }).error);
+    ui::LiveQueuePanel* panel = window.liveQueue();
+    panel->sync();
+    REQUIRE(panel->queue() == QStringLiteral("jobs"));
+    CHECK(panel->visibility()->value() == 30); // as the service has it
+    panel->visibility()->setValue(45);
+    panel->applyButton()->click();
+    CHECK(panel->answer()->text() == QStringLiteral("SetQueueAttributes VisibilityTimeout=45 on jobs: OK"));
+    const Engine& engine = *window.laneModel()->engine();
+    CHECK(engine.queueAttributes(*engine.queueIndex("jobs"))->visibilityTimeout == 45);
+
+    panel->body()->setText(QStringLiteral("hello"));
+    panel->sendButton()->click();
+    CHECK(panel->answer()->text() == QStringLiteral("SendMessage to jobs: OK"));
+    REQUIRE(engine.messageCount() == 1);
+    CHECK(engine.message(0).body == "hello");
+    CHECK(engine.log()[engine.log().size() - 1].actor == kOperatorActor);
+
+    panel->body()->setText(QString(QChar(0x01))); // a character SQS refuses in a body
+    panel->sendButton()->click();
+    CHECK(panel->answer()->text().startsWith(QStringLiteral("SendMessage to jobs: InvalidMessageContents: ")));
+    CHECK(engine.messageCount() == 1);
+}
+
+TEST_CASE("window: the recording proxy draws what a real client does through it - its Queue panel goes upstream",
+    "[ui][live][proxy]")
+{
+    application();
+    Engine upstreamEngine;
+    ui::EndpointServer upstream(upstreamEngine);
+    ui::EndpointOptions upstreamOptions;
+    upstreamOptions.port = 0;
+    REQUIRE(upstream.start(upstreamOptions).ok());
+
+    ui::MainWindow window;
+    ui::ProxyOptions options;
+    options.port = 0;
+    options.upstream = net::Upstream { false, "127.0.0.1", upstream.port(), "" };
+    options.credentials = { "AKIAUITEST", "ui-secret", "" };
+    options.pollAttributesMs = 0;
+    REQUIRE(window.startProxy(options).ok());
+    CHECK(window.playAction()->text() == QStringLiteral("● Live"));
+    CHECK(window.speedBox()->currentText() == QStringLiteral("1×"));
+
+    QTcpSocket socket;
+    lifeline::test::connectTo(socket, window.proxy()->port());
+    CHECK(post(socket, "Action=CreateQueue&QueueName=orders").contains("<QueueUrl>"));
+    const QByteArray url = "http%3A%2F%2F127.0.0.1%2F000000000000%2Forders";
+    CHECK(post(socket, "Action=SendMessage&QueueUrl=" + url + "&MessageBody=through").contains("<MessageId>"));
+    CHECK(post(socket, "Action=ReceiveMessage&QueueUrl=" + url).contains("<Body>through</Body>"));
+    CHECK(QTest::qWaitFor(
+        [&] {
+            const Engine* seen = window.laneModel()->engine();
+            return seen->messageCount() == 1 && seen->message(0).state == MessageState::InFlight
+                && window.laneModel()->rowCount(window.laneModel()->actorGroup()) == 1;
+        },
+        3000));
+    CHECK(window.laneModel()
+              ->data(window.laneModel()->index(0, 0, window.laneModel()->actorGroup()))
+              .toString()
+              .startsWith(QStringLiteral("test-client/1.0")));
+
+    ui::LiveQueuePanel* panel = window.liveQueue();
+    panel->sync();
+    REQUIRE(panel->queue() == QStringLiteral("orders"));
+    panel->visibility()->setValue(7);
+    panel->applyButton()->click();
+    CHECK(QTest::qWaitFor([&] { return !panel->answer()->text().isEmpty(); }, 3000));
+    CHECK(panel->answer()->text() == QStringLiteral("SetQueueAttributes VisibilityTimeout=7 on orders: OK"));
+    CHECK(upstreamEngine.queueAttributes(*upstreamEngine.queueIndex("orders"))->visibilityTimeout == 7);
+    window.stopEndpoint();
+    CHECK(window.proxy() == nullptr);
+    CHECK(window.playAction()->isEnabled());
+}
