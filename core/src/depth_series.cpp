@@ -55,6 +55,16 @@ void DepthSeries::record(TimeMs time)
     b.deadLetter = std::max(b.deadLetter, m_current.deadLetter);
 }
 
+void DepthSeries::push(TimeMs time, const DepthSample& level)
+{
+    record(time);
+    m_current.delayed = level.delayed;
+    m_current.visible = level.visible;
+    m_current.inFlight = level.inFlight;
+    m_current.deadLetter = level.deadLetter;
+    record(time);
+}
+
 void DepthSeries::sync(const Engine& engine)
 {
     const EventLog& log = engine.log();

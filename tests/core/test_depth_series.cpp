@@ -58,3 +58,29 @@ TEST_CASE("depth series: stays within its buckets and keeps the peaks on a long 
     CHECK(duplicates == simulation.summary().duplicates);
     CHECK(series.bucketMs() * 64 >= simulation.duration());
 }
+
+TEST_CASE("depth series: levels pushed from polls carry until the next - each bucket keeps its peak", "[depth]")
+{
+    DepthSeries series(512, 100);
+    DepthSample first;
+    first.visible = 3;
+    first.inFlight = 1;
+    series.push(250, first);
+    DepthSample second;
+    second.visible = 1;
+    second.deadLetter = 2;
+    series.push(1250, second);
+    series.advance(1500);
+    const auto& buckets = series.buckets();
+    REQUIRE(buckets.size() == 16);
+    CHECK(buckets[1].visible == 0); // before the first poll: nothing reported yet
+    CHECK(buckets[2].visible == 3);
+    CHECK(buckets[2].inFlight == 1);
+    CHECK(buckets[11].visible == 3); // carried until the next poll
+    CHECK(buckets[12].visible == 3); // the bucket of the change keeps its peak
+    CHECK(buckets[12].deadLetter == 2);
+    CHECK(buckets[13].visible == 1);
+    CHECK(buckets[13].inFlight == 0);
+    CHECK(buckets[15].deadLetter == 2);
+    CHECK(series.current().visible == 1);
+}

@@ -96,6 +96,7 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     options.upstream = net::Upstream { false, "127.0.0.1", upstream.port(), "" };
     options.credentials = { "AKIAUITEST", "ui-secret", "" };
     options.pollAttributesMs = 0;
+    options.idleTimeoutMs = 300;
     REQUIRE(window.startProxy(options).ok());
     CHECK(window.playAction()->text() == QStringLiteral("● Live"));
     CHECK(window.speedBox()->currentText() == QStringLiteral("1×"));
@@ -126,6 +127,10 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     CHECK(QTest::qWaitFor([&] { return !panel->answer()->text().isEmpty(); }, 3000));
     CHECK(panel->answer()->text() == QStringLiteral("SetQueueAttributes VisibilityTimeout=7 on orders: OK"));
     CHECK(upstreamEngine.queueAttributes(*upstreamEngine.queueIndex("orders"))->visibilityTimeout == 7);
+    // A client that connects and says nothing is closed after the idle timeout; the proxy goes on.
+    QTcpSocket idle;
+    lifeline::test::connectTo(idle, window.proxy()->port());
+    CHECK(QTest::qWaitFor([&] { return idle.state() == QAbstractSocket::UnconnectedState; }, 3000));
     window.stopEndpoint();
     CHECK(window.proxy() == nullptr);
     CHECK(window.playAction()->isEnabled());

@@ -1,5 +1,7 @@
 #include "net/endpoint_server.h"
 
+#include "lifeline/endpoint/client_identity.h"
+
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <charconv>
@@ -327,15 +329,18 @@ std::string EndpointServer::nextRequestId()
     return id;
 }
 
-uint32_t EndpointServer::actorFor(Connection* connection, std::string_view userAgent)
+uint32_t EndpointServer::actorFor(Connection* connection, const HttpRequest& request)
 {
     if (connection->actor != kSqsActor)
         return connection->actor;
-    // "Boto3/1.26.27 Python/3.11.2 ..." -> "Boto3/1.26.27": the first product names the client well enough.
-    const std::string agent(userAgent.substr(0, userAgent.find(' ')));
-    m_actorNames.push_back(agent.empty() ? connection->peer : connection->peer + " " + agent);
-    connection->actor = uint32_t(m_actorNames.size() - 1);
-    emit actorsChanged();
+    // A row per kind of client (client_identity.h), not per connection: the CLI's one-shot calls share one.
+    const std::string name = endpoint::clientIdentity(request.header("user-agent"), request.header("authorization"));
+    const auto [it, fresh] = m_actorByClient.try_emplace(name, uint32_t(m_actorNames.size()));
+    if (fresh) {
+        m_actorNames.push_back(name);
+        emit actorsChanged();
+    }
+    connection->actor = it->second;
     return connection->actor;
 }
 
@@ -359,7 +364,7 @@ void EndpointServer::handle(Connection* connection, const HttpRequest& request)
     const std::string_view host = request.header("host");
     context.host = host.empty() ? QStringLiteral("localhost:%1").arg(port()).toStdString() : std::string(host);
     context.path = std::string(request.path());
-    context.actor = actorFor(connection, request.header("user-agent"));
+    context.actor = actorFor(connection, request);
     auto outcome = m_service.call(decoded.action, decoded.params, context);
     if (outcome.error) {
         respond(connection, endpoint::encodeError(decoded.protocol, *outcome.error, requestId), keepAlive);

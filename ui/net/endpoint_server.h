@@ -2,8 +2,8 @@
 // window can draw that engine live, and nothing needs a lock). Time runs at wall-clock speed x `speed` on the
 // engine's virtual clock. Each request: the clock catches up, the request is decoded (query or JSON), the service
 // answers it; a ReceiveMessage that waits parks its connection until the engine completes the poll (a message, or
-// its wait ends), so a long poll holds up nobody. Every client connection is an actor, named by its address, port
-// and user agent, so the timeline shows who received what.
+// its wait ends), so a long poll holds up nobody. Every kind of client is an actor (client_identity.h: its user
+// agent and access key prefix), so the timeline shows who received what.
 #pragma once
 
 #include "lifeline/endpoint/http.h"
@@ -90,7 +90,7 @@ private:
     void updateDeadline(Connection* connection);
     void sweepTimeouts();
     void acceptFailed(QAbstractSocket::SocketError error);
-    uint32_t actorFor(Connection* connection, std::string_view userAgent);
+    uint32_t actorFor(Connection* connection, const endpoint::HttpRequest& request);
     std::string nextRequestId();
 
     Engine& m_engine;
@@ -106,6 +106,7 @@ private:
     std::unordered_map<PollId, Connection*> m_waiting;
     std::unordered_map<PollId, uint32_t> m_orphaned; // a gone client's poll -> its actor
     std::vector<std::string> m_actorNames { "SQS", "operator" }; // actors 0 and 1 (event_log.h)
+    std::unordered_map<std::string, uint32_t> m_actorByClient; // client identity -> actor
     size_t m_requests = 0;
     size_t m_timedOut = 0;
     uint64_t m_requestCounter = 0;

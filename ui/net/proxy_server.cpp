@@ -1,5 +1,6 @@
 #include "net/proxy_server.h"
 
+#include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/result.h"
 #include "net/query_answer.h"
@@ -10,6 +11,7 @@
 #include <QTcpSocket>
 #include <cinttypes>
 #include <cstdio>
+#include <set>
 
 namespace lifeline::ui {
 
@@ -25,6 +27,7 @@ struct ProxyServer::Connection {
     bool waiting = false; // a request is upstream: the ones behind it wait (answers go back in order)
     bool dropped = false; // the client went away; freed once nothing is upstream
     bool closing = false;
+    qint64 lastActivity = 0; // wall ms (m_wall): the last bytes in or the last answer out
 };
 
 namespace {
@@ -59,6 +62,7 @@ ProxyServer::ProxyServer(observe::Observer& observer, QObject* parent)
     connect(m_server, &QTcpServer::newConnection, this, &ProxyServer::accept);
     connect(&m_tick, &QTimer::timeout, this, &ProxyServer::catchUp);
     connect(&m_poll, &QTimer::timeout, this, &ProxyServer::pollAttributes);
+    connect(&m_sweep, &QTimer::timeout, this, &ProxyServer::sweepTimeouts);
 }
 
 ProxyServer::~ProxyServer()
@@ -80,6 +84,7 @@ Outcome<> ProxyServer::start(const ProxyOptions& options)
     m_wall.start();
     m_pollerUpstream = new UpstreamConnection(options.upstream, this);
     m_tick.start(100);
+    m_sweep.start(std::clamp(std::min(options.idleTimeoutMs, options.requestTimeoutMs) / 4, 10, 1000));
     if (options.pollAttributesMs > 0)
         m_poll.start(options.pollAttributesMs);
     return {};
@@ -89,6 +94,7 @@ void ProxyServer::stop()
 {
     m_tick.stop();
     m_poll.stop();
+    m_sweep.stop();
     // Taken out first: abandoning an upstream answers its callback, which must find no connection to write to.
     auto connections = std::move(m_connections);
     m_connections.clear();
@@ -140,6 +146,8 @@ void ProxyServer::catchUp()
 {
     const size_t before = m_observer.engine().log().size();
     m_observer.advanceTo(wallNow());
+    if (!m_depth.empty())
+        m_polledSeries.advance(m_observer.engine().now());
     if (m_observer.engine().log().size() != before)
         emit observed();
 }
@@ -155,7 +163,13 @@ std::string ProxyServer::nextRequestId()
 void ProxyServer::accept()
 {
     while (QTcpSocket* socket = m_server->nextPendingConnection()) {
+        if (int(m_connections.size()) >= m_options.maxConnections) {
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
         auto connection = std::make_unique<Connection>();
+        connection->lastActivity = wallNow();
         connection->socket = socket;
         connection->parser = HttpParser(m_options.limits);
         connection->upstream = new UpstreamConnection(m_options.upstream, this);
@@ -198,6 +212,7 @@ void ProxyServer::read(Connection* connection)
     if (connection->dropped || connection->closing)
         return;
     const QByteArray bytes = connection->socket->readAll();
+    connection->lastActivity = wallNow();
     HttpParser& parser = connection->parser;
     auto state = parser.feed(std::string_view(bytes.constData(), size_t(bytes.size())));
     if (connection->waiting)
@@ -215,17 +230,7 @@ void ProxyServer::read(Connection* connection)
 
 uint32_t ProxyServer::actorFor(const HttpRequest& request)
 {
-    // One row per kind of client, not per connection: the user agent's first product and the prefix of the access
-    // key it signed with (a few characters: enough to tell two identities apart, never the whole key). The CLI opens a
-    // connection per command: its calls share one row.
-    const std::string_view userAgent = request.header("user-agent");
-    std::string agent(userAgent.substr(0, userAgent.find(' ')));
-    const std::string key = net::clientAccessKeyId(request.header("authorization")).substr(0, 6);
-    std::string name = agent.starts_with("aws-cli/") ? std::string("CLI calls")
-        : agent.empty()                              ? std::string("client")
-                                                     : agent;
-    if (!key.empty() && name != "CLI calls")
-        name += " (" + key + "…)";
+    const std::string name = endpoint::clientIdentity(request.header("user-agent"), request.header("authorization"));
     const auto [it, fresh] = m_actorByClient.try_emplace(name, uint32_t(m_actorNames.size()));
     if (fresh) {
         m_actorNames.push_back(name);
@@ -317,6 +322,7 @@ void ProxyServer::unreachable(Connection* connection, const PendingCall& call, c
 void ProxyServer::answered(Connection* connection)
 {
     connection->waiting = false;
+    connection->lastActivity = wallNow();
     if (connection->dropped) {
         release(connection); // the client went away while its request was upstream
         return;
@@ -347,6 +353,31 @@ void ProxyServer::respond(Connection* connection, const HttpResponse& response, 
     }
 }
 
+void ProxyServer::sweepTimeouts()
+{
+    const qint64 now = wallNow();
+    std::vector<Connection*> late;
+    for (auto& [socket, connection] : m_connections) {
+        if (connection->dropped || connection->closing || connection->waiting)
+            continue;
+        const bool idle = connection->parser.holdsNothing();
+        if (now - connection->lastActivity > (idle ? m_options.idleTimeoutMs : m_options.requestTimeoutMs))
+            late.push_back(connection.get());
+    }
+    for (Connection* connection : late) {
+        if (connection->parser.holdsNothing()) {
+            connection->closing = true;
+            connection->socket->disconnectFromHost();
+            continue;
+        }
+        const bool json = connection->parser.request().header("x-amz-target").starts_with("AmazonSQS.");
+        respond(connection,
+            endpoint::encodeError(json ? endpoint::Protocol::Json : endpoint::Protocol::Query,
+                makeError("RequestTimeout", "The request did not arrive in time.", 408), nextRequestId()),
+            false);
+    }
+}
+
 void ProxyServer::fetchAttributes(const std::string& queue, UpstreamConnection& upstream)
 {
     const auto url = m_queueUrls.find(queue);
@@ -374,7 +405,32 @@ void ProxyServer::fetchAttributes(const std::string& queue, UpstreamConnection& 
         };
         m_depth[queue].push_back(PolledDepth { m_observer.engine().now(), number("ApproximateNumberOfMessages"),
             number("ApproximateNumberOfMessagesNotVisible"), number("ApproximateNumberOfMessagesDelayed") });
+        pushPolledDepth();
     });
+}
+
+void ProxyServer::pushPolledDepth()
+{
+    const Engine& engine = m_observer.engine();
+    std::set<std::string> deadLetterArns;
+    for (size_t q = 0; q < engine.queueCount(); ++q)
+        if (const auto* attributes = engine.queueAttributes(QueueIndex(q)); attributes && attributes->redrivePolicy)
+            deadLetterArns.insert(attributes->redrivePolicy->deadLetterTargetArn);
+    DepthSample level;
+    for (const auto& [queue, samples] : m_depth) {
+        const auto index = engine.queueIndex(queue);
+        if (samples.empty() || !index || !engine.queueInfo(*index).alive)
+            continue;
+        const PolledDepth& last = samples.back();
+        if (deadLetterArns.count(engine.queueInfo(*index).arn)) {
+            level.deadLetter += int32_t(last.visible + last.inFlight + last.delayed);
+            continue;
+        }
+        level.visible += int32_t(last.visible);
+        level.inFlight += int32_t(last.inFlight);
+        level.delayed += int32_t(last.delayed);
+    }
+    m_polledSeries.push(engine.now(), level);
 }
 
 std::string ProxyServer::queueUrl(const std::string& queue) const

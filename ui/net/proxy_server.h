@@ -5,6 +5,7 @@
 // nobody else. Queue URLs in answers are passed through as the upstream wrote them (docs/decisions.md).
 #pragma once
 
+#include "lifeline/depth_series.h"
 #include "lifeline/endpoint/http.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/request_guard.h"
@@ -39,6 +40,11 @@ struct ProxyOptions {
     endpoint::HttpLimits limits;
     endpoint::GuardOptions guard; // what a web page may not make the proxy do with the user's credentials
     int upstreamTimeoutMs = 30000; // beyond a long poll's own wait
+    // A client connection with nothing to do closes after idleTimeoutMs; a request begun and not complete within
+    // requestTimeoutMs gets 408 and closes (a request upstream is not idle). Tests shorten them.
+    int idleTimeoutMs = 60000;
+    int requestTimeoutMs = 60000;
+    int maxConnections = 4096;
 };
 
 // A queue's depth as the upstream reported it (the proxy's GetQueueAttributes polls).
@@ -71,6 +77,9 @@ public:
     size_t requestsForwarded() const { return m_forwarded; }
     size_t upstreamFailures() const { return m_failures; }
     const std::map<std::string, std::vector<PolledDepth>>& polledDepth() const { return m_depth; }
+    // Every queue's depth together as the upstream last reported it (dead-letter queues apart), over time: what the
+    // window's depth chart shows for a proxied run (the proxy's own lanes miss what it did not see).
+    const DepthSeries& polledSeries() const { return m_polledSeries; }
 
 signals:
     void actorsChanged();
@@ -96,6 +105,9 @@ private:
     uint32_t actorFor(const endpoint::HttpRequest& request);
     void fetchAttributes(const std::string& queue, UpstreamConnection& upstream);
     void pollAttributes();
+    void pushPolledDepth();
+    void sweepTimeouts(); // closes idle connections and answers 408 to requests that stalled // the latest poll of
+                          // every queue, summed, into m_polledSeries
     TimeMs wallNow() const;
     std::string nextRequestId();
 
@@ -104,12 +116,14 @@ private:
     QTcpServer* m_server;
     QTimer m_tick; // the observed clock's timeouts, in wall time
     QTimer m_poll;
+    QTimer m_sweep;
     QElapsedTimer m_wall;
     std::unordered_map<QTcpSocket*, std::unique_ptr<Connection>> m_connections;
     UpstreamConnection* m_pollerUpstream = nullptr;
     std::map<std::string, std::string> m_queueUrls; // name -> the QueueUrl clients use
     std::map<std::string, bool> m_attributesAsked; // queues whose attributes the proxy asked for once
     std::map<std::string, std::vector<PolledDepth>> m_depth;
+    DepthSeries m_polledSeries;
     std::map<std::string, uint32_t> m_actorByClient; // "Boto3/1.26.27 AKIA12" -> actor
     std::vector<std::string> m_actorNames { "SQS", "operator" };
     size_t m_forwarded = 0;

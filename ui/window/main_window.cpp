@@ -5,6 +5,7 @@
 #include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 #include "net/endpoint_server.h"
+#include "net/proxy_server.h"
 #include "timeline/lane_history.h"
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
@@ -375,7 +376,8 @@ void MainWindow::bindPanels()
     m_overview->setEngine(engine);
     m_controls->setSimulation(simulation);
     m_tiles->setSimulation(simulation);
-    m_charts->setSource(engine, &m_overview->series());
+    // A proxied run's depth is what the upstream reports (its lanes are only what the proxy saw).
+    m_charts->setSource(engine, proxy() ? &proxy()->polledSeries() : &m_overview->series());
     m_eventLog->setEngine(engine, actorNames());
     showLiveState();
 }

@@ -37,7 +37,7 @@ Outcome<> MainWindow::startProxy(const ProxyOptions& options, const QString& rec
            "credentials, and its answer comes back unchanged. For example:\n\naws --endpoint-url %2 sqs "
            "receive-message --queue-url YOUR_QUEUE_URL\n\nEach message is a lane from what the proxy saw. Hatched grey "
            "means not observed: the message was sent before the proxy started, or by a client that talks to the "
-           "upstream directly.")
+           "upstream directly. The depth chart is what the upstream reports (GetQueueAttributes, polled).")
             .arg(QString::fromStdString(options.upstream.url()), server->address()));
     if (!m_endpointTimer) {
         m_endpointTimer = new QTimer(this);

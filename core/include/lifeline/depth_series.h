@@ -25,6 +25,10 @@ public:
 
     void sync(const Engine& engine); // reads only what is new
     void clear();
+    // A series of levels someone else measured (the recording proxy polls GetQueueAttributes): the depth is
+    // `level` from `time` on, and the buckets up to then carry the depth before it. Not mixed with sync().
+    void push(TimeMs time, const DepthSample& level);
+    void advance(TimeMs now) { record(now); } // the last level lasts up to now
 
     TimeMs bucketMs() const { return m_bucketMs; }
     const std::vector<DepthSample>& buckets() const { return m_buckets; } // bucket i covers [i, i+1) x bucketMs

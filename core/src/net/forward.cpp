@@ -136,13 +136,4 @@ endpoint::HttpRequest ownRequest(const std::string& formBody)
     return request;
 }
 
-std::string clientAccessKeyId(std::string_view authorization)
-{
-    const size_t at = authorization.find("Credential=");
-    if (at == std::string_view::npos)
-        return {};
-    const std::string_view rest = authorization.substr(at + 11);
-    return std::string(rest.substr(0, std::min(rest.find('/'), rest.size())));
-}
-
 } // namespace lifeline::net

@@ -36,7 +36,4 @@ std::string forwardRequest(const endpoint::HttpRequest& request, const Upstream&
 // The proxy's own request (GetQueueAttributes for a queue it saw), in the query protocol every SQS speaks.
 endpoint::HttpRequest ownRequest(const std::string& formBody);
 
-// The access key id a client signed with ("Credential=AKID/20261201/..." in its Authorization), or empty.
-std::string clientAccessKeyId(std::string_view authorization);
-
 } // namespace lifeline::net

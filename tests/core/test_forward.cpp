@@ -1,0 +1,90 @@
+// What the recording proxy sends upstream: the client's request with its own signature dropped, addressed to the
+// upstream and signed there; and how --upstream is read.
+#include "lifeline/endpoint/client_identity.h"
+#include "lifeline/net/forward.h"
+
+#include <catch2/catch.hpp>
+
+using namespace lifeline;
+using namespace lifeline::net;
+
+TEST_CASE("forward: --upstream URLs - and what is refused", "[net][forward]")
+{
+    std::string why;
+    auto aws = parseUpstream("https://sqs.eu-west-1.amazonaws.com/", &why);
+    REQUIRE(aws);
+    CHECK(aws->tls);
+    CHECK(aws->host == "sqs.eu-west-1.amazonaws.com");
+    CHECK(aws->port == 443);
+    CHECK(aws->hostHeader() == "sqs.eu-west-1.amazonaws.com");
+    CHECK(aws->url() == "https://sqs.eu-west-1.amazonaws.com");
+    auto local = parseUpstream("http://localhost:4566/prefix/", &why);
+    REQUIRE(local);
+    CHECK(local->hostHeader() == "localhost:4566");
+    CHECK(local->basePath == "/prefix");
+    auto v6 = parseUpstream("http://[::1]:9324", &why);
+    REQUIRE(v6);
+    CHECK(v6->host == "::1");
+    CHECK(v6->hostHeader() == "[::1]:9324");
+    CHECK(isLoopbackHost("127.0.0.1"));
+    CHECK(isLoopbackHost("::1"));
+    CHECK_FALSE(isLoopbackHost("sqs.example.com"));
+
+    CHECK_FALSE(parseUpstream("ftp://host", &why));
+    CHECK(why == "--upstream must start with http:// or https:// (https://sqs.eu-west-1.amazonaws.com)");
+    CHECK_FALSE(parseUpstream("https://user:pass@host", &why));
+    CHECK(why == "--upstream must not hold a user name or password: credentials come from the AWS profile");
+    CHECK_FALSE(parseUpstream("http://host:99999", &why));
+    CHECK(why == "--upstream's port must be 1..65535, got '99999'");
+    CHECK_FALSE(parseUpstream("http://host/?a=b", &why));
+    CHECK(why == "--upstream takes no query or fragment");
+    CHECK_FALSE(parseUpstream("https://", &why));
+    CHECK(why == "--upstream names no host");
+}
+
+TEST_CASE("forward: the client's signature is dropped - the upstream's is the signer's own", "[net][forward]")
+{
+    endpoint::HttpRequest request;
+    request.method = "POST";
+    request.target = "/000000000000/orders?x=1";
+    request.headers = { { "host", "127.0.0.1:9324" }, { "content-type", "application/x-amz-json-1.0" },
+        { "x-amz-target", "AmazonSQS.SendMessage" }, { "user-agent", "Boto3/1.34.90 md/x" },
+        { "authorization", "AWS4-HMAC-SHA256 Credential=client/20261201/us-east-1/sqs/aws4_request, Signature=00" },
+        { "x-amz-date", "20200101T000000Z" }, { "x-amz-security-token", "client-token" },
+        { "x-amzn-trace-id", "Root=1-abc" } };
+    request.body = R"({"QueueUrl":"q","MessageBody":"hi"})";
+    const Upstream upstream { true, "sqs.eu-west-1.amazonaws.com", 443, "" };
+    const AwsCredentials credentials { "AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", "session-token" };
+    const std::string sent = forwardRequest(request, upstream, credentials, "eu-west-1", 1764576000);
+
+    SigningRequest expected;
+    expected.host = "sqs.eu-west-1.amazonaws.com";
+    expected.path = "/000000000000/orders";
+    expected.query = "x=1";
+    expected.headers
+        = { { "content-type", "application/x-amz-json-1.0" }, { "x-amz-target", "AmazonSQS.SendMessage" } };
+    expected.body = request.body;
+    const Signature signature = signV4(expected, credentials, "eu-west-1", "sqs", 1764576000);
+    CHECK(sent
+        == "POST /000000000000/orders?x=1 HTTP/1.1\r\nHost: sqs.eu-west-1.amazonaws.com\r\n"
+           "content-type: application/x-amz-json-1.0\r\nx-amz-target: AmazonSQS.SendMessage\r\n"
+           "x-amzn-trace-id: Root=1-abc\r\nuser-agent: Boto3/1.34.90 md/x\r\nX-Amz-Date: 20251201T080000Z\r\n"
+           "X-Amz-Security-Token: session-token\r\nAuthorization: "
+            + signature.authorization + "\r\nContent-Length: 35\r\n\r\n" + request.body);
+    CHECK(sent.find("client-token") == std::string::npos);
+    CHECK(sent.find("Credential=client/") == std::string::npos);
+    CHECK(sent.find(credentials.secretAccessKey) == std::string::npos); // a signature, never the secret
+    CHECK(endpoint::clientAccessKeyId(request.header("authorization")) == "client");
+}
+
+TEST_CASE("client identity: a row per kind of client - the CLI's calls share one", "[net][forward]")
+{
+    const char* signedBy = "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20261201/us-east-1/sqs/aws4_request, "
+                           "SignedHeaders=host, Signature=0";
+    CHECK(endpoint::clientIdentity("Boto3/1.26.27 Python/3.11.2 Linux/6.1 Botocore/1.29.27", signedBy)
+        == "Boto3/1.26.27 (AKIAIO…)");
+    CHECK(endpoint::clientIdentity("aws-cli/2.9.19 Python/3.11.2 Linux/6.1 source/x86_64.debian.12", signedBy)
+        == "CLI calls");
+    CHECK(endpoint::clientIdentity("aws-sdk-js/3.700.0 ua/2.1", "") == "aws-sdk-js/3.700.0");
+    CHECK(endpoint::clientIdentity("", "") == "client");
+}
