@@ -111,6 +111,9 @@ void UpstreamConnection::writeHead()
     const Pending& head = m_queue.front();
     m_written = true;
     m_socket->write(head.bytes.data(), qint64(head.bytes.size()));
+    // Out now rather than on the next write notification: that would cost enabling and disabling the notifier,
+    // two more system calls a request (measured: lifeline-bench proxy).
+    m_socket->flush();
     m_timeout.start(head.timeoutMs);
 }
 

@@ -215,7 +215,10 @@ void MainWindow::buildDocks()
     remove->setToolTip(tr("Stop the newest consumer (Ctrl+Shift+X)"));
     // The hint wraps: on one line it made the left docks 431 px wide and the window wider than a 1024 px screen.
     auto* hint = new QLabel(tr("Click a consumer to crash it, again to restart it."), consumers);
+    hint->setObjectName(QStringLiteral("consumersHint"));
     hint->setWordWrap(true);
+    add->setObjectName(QStringLiteral("addConsumer"));
+    remove->setObjectName(QStringLiteral("removeConsumer"));
     buttons->addWidget(hint, 1);
     buttons->addWidget(add);
     buttons->addWidget(remove);

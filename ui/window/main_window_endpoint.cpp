@@ -18,6 +18,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDateTime>
+#include <QLabel>
 #include <QMessageBox>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -138,6 +139,14 @@ void MainWindow::showLiveState()
     bindLiveQueue();
     m_controls->setVisible(!live);
     m_liveQueue->setVisible(live);
+    // Real clients are not simulated consumers: nothing to add, remove or crash; their rows are on the timeline.
+    for (const char* name : { "addConsumer", "removeConsumer" })
+        if (auto* button = findChild<QWidget*>(QLatin1String(name)))
+            button->setEnabled(!live);
+    if (auto* hint = findChild<QLabel*>(QStringLiteral("consumersHint")))
+        hint->setText(live ? tr("Real clients drive this run: each kind of client is a row under Consumers on the "
+                                "timeline.")
+                           : tr("Click a consumer to crash it, again to restart it."));
     m_play->setEnabled(!live);
     m_step->setEnabled(!live);
     m_restart->setEnabled(!live);
