@@ -329,6 +329,36 @@ def moto_server_as_the_upstream():
         server.wait(timeout=10)
 
 
+@case
+def an_upstream_whose_certificate_does_not_verify_is_refused():
+    # TLS verification is on: a self-signed upstream (openssl s_server on loopback) is not trusted, and the client
+    # gets a 503 that says why.
+    key, cert = os.path.join(work, "tls.key"), os.path.join(work, "tls.crt")
+    made = run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                "-subj", "/CN=127.0.0.1"])
+    assert made.returncode == 0, made.stderr
+    port = free_port()
+    server = subprocess.Popen(["openssl", "s_server", "-accept", str(port), "-cert", cert, "-key", key, "-www",
+                               "-quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        tls, tls_url, _, _ = start(["proxy", "--upstream", f"https://127.0.0.1:{port}", "--port", "0", "--headless"],
+                                   env=proxy_env)
+        try:
+            client(tls_url).list_queues()
+            raise AssertionError("a self-signed upstream was trusted")
+        except ClientError as error:
+            assert error.response["Error"]["Code"] == "ServiceUnavailable", error.response
+            assert "TLS certificate was refused: The certificate is self-signed, and untrusted" in \
+                error.response["Error"]["Message"], error.response
+        finally:
+            tls.terminate()
+            tls.wait(timeout=10)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 shutil.rmtree(work, ignore_errors=True) if not os.environ.get("KEEP") else print("kept", work)
 if failures:
     print("FAILED:", ", ".join(failures))

@@ -307,8 +307,9 @@ void ProxyServer::relay(Connection* connection, const PendingCall& call, const n
 void ProxyServer::unreachable(Connection* connection, const PendingCall& call, const std::string& why)
 {
     ++m_failures;
-    const SqsError error = makeError(
+    SqsError error = makeError(
         "ServiceUnavailable", "Lifeline's proxy got no answer from " + m_options.upstream.url() + ": " + why, 503);
+    error.senderFault = false; // the service's side failed, not the request (SQS's <Type>Receiver</Type>)
     respond(connection, endpoint::encodeError(call.request.protocol, error, nextRequestId()), call.keepAlive);
     if (call.request.error)
         return;
