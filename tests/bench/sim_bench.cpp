@@ -2,10 +2,15 @@
 // 20 s long polls and one hour of virtual time. Also what bounds it from below on this machine: the run keeps every
 // event and every message lane, and merely writing that much fresh memory takes sim.memory_floor_s.
 #include "bench_util.h"
+#include "lifeline/export/run_export.h"
+#include "lifeline/io/run_file.h"
 #include "lifeline/sim/simulation.h"
 
 #include <algorithm>
 #include <cstring>
+#include <malloc.h>
+#include <ostream>
+#include <streambuf>
 #include <sys/mman.h>
 #include <vector>
 
@@ -33,6 +38,49 @@ double freshMemoryWriteSeconds(size_t bytes)
         munmap(block, kBlock);
     return seconds;
 }
+// An output that keeps nothing and, every megabyte written, notes the heap in use: the peak of what a writer holds
+// besides its output.
+class HeapWatchingSink : public std::streambuf {
+public:
+    HeapWatchingSink()
+        : m_baseline(heapInUse())
+        , m_peak(m_baseline)
+    {
+    }
+    double peakExtraMegabytes() const { return double(m_peak - m_baseline) / (1024.0 * 1024.0); }
+    size_t written() const { return m_written; }
+
+protected:
+    int overflow(int c) override
+    {
+        count(1);
+        return c == EOF ? 0 : c;
+    }
+    std::streamsize xsputn(const char*, std::streamsize n) override
+    {
+        count(size_t(n));
+        return n;
+    }
+
+private:
+    static size_t heapInUse()
+    {
+        const struct mallinfo2 info = mallinfo2();
+        return info.uordblks + info.hblkhd;
+    }
+    void count(size_t n)
+    {
+        m_written += n;
+        if (m_written - m_lastSample >= (size_t(1) << 20)) {
+            m_lastSample = m_written;
+            m_peak = std::max(m_peak, heapInUse());
+        }
+    }
+    size_t m_baseline;
+    size_t m_peak;
+    size_t m_written = 0;
+    size_t m_lastSample = 0;
+};
 } // namespace
 
 void runSimulationBenchmarks()
@@ -56,6 +104,22 @@ void runSimulationBenchmarks()
         const Engine& engine = simulation.engine();
         report("sim.events_per_message", double(engine.log().size()) / messages, "events");
         kept = engine.log().size() * sizeof(Event) + engine.messageCount() * sizeof(MessageRecord);
+        // The hour's Chrome trace, written to nowhere: the extra memory the writer holds at its peak.
+        HeapWatchingSink sink;
+        std::ostream out(&sink);
+        const auto traceStart = std::chrono::steady_clock::now();
+        writeChromeTrace(engine, simulation.actorNames(), out);
+        report("export.trace_s_hour", secondsSince(traceStart), "s");
+        report("export.trace_peak_mb_hour", sink.peakExtraMegabytes(), "MB");
+        report("export.trace_mb_hour", double(sink.written()) / (1024.0 * 1024.0), "MB");
+        // The hour's run file, the same way.
+        HeapWatchingSink runSink;
+        std::ostream runOut(&runSink);
+        const auto runStart = std::chrono::steady_clock::now();
+        writeRun(engine, simulation.actorNames(), "hour", runOut);
+        report("export.run_file_s_hour", secondsSince(runStart), "s");
+        report("export.run_file_peak_mb_hour", runSink.peakExtraMegabytes(), "MB");
+        report("export.run_file_bytes_per_message", double(runSink.written()) / messages, "bytes");
     }
     report("sim.kept_bytes_per_message", double(kept) / messages, "bytes");
     // Time writing as much fresh memory: the part of the hour no change to the simulation's code removes while it

@@ -85,3 +85,20 @@ TEST_CASE("Chrome trace: valid JSON whose X events reproduce every segment of th
     CHECK(processNames == int(engine.queueCount()));
     CHECK(instants > 0);
 }
+
+TEST_CASE("Chrome trace: written as it is read - the same text as the whole document dumped at once", "[export]")
+{
+    // The writer streams one event at a time; what it writes must be exactly the document nlohmann would dump
+    // (keys sorted, no spaces), for every lesson's run: parsed and dumped again, it comes back unchanged.
+    for (const auto& lesson : sim::builtinLessons()) {
+        auto simulation = std::make_unique<sim::Simulation>(lesson.scenario);
+        simulation->advanceTo(60000);
+        std::ostringstream out;
+        writeChromeTrace(simulation->engine(), simulation->actorNames(), out);
+        const std::string text = out.str();
+        const auto parsed = nlohmann::json::parse(text, nullptr, false);
+        REQUIRE_FALSE(parsed.is_discarded());
+        CHECK(parsed.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" == text);
+        CHECK(parsed.at("traceEvents").size() > simulation->engine().messageCount());
+    }
+}

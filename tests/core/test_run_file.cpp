@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 using namespace lifeline;
 
@@ -198,4 +199,24 @@ TEST_CASE("run files: a lane's event without its queue is refused (the trace wri
     CHECK(damage(run)
         == "'x.lifeline' is not a Lifeline run file (or it is damaged): event " + std::to_string(withLane)
             + " names a lane but no queue");
+}
+
+TEST_CASE("run file: written as it is read - the bytes of the whole map encoded at once", "[runfile]")
+{
+    // The writer streams each event and lane; the file must be exactly what nlohmann encodes from the same document
+    // (so every file reads as before): decoded and encoded again, every lesson's run comes back byte for byte.
+    for (const auto& lesson : sim::builtinLessons()) {
+        sim::Simulation simulation(lesson.scenario);
+        simulation.advanceTo(60000);
+        std::ostringstream out;
+        writeRun(simulation.engine(), simulation.actorNames(), lesson.scenario.name, out);
+        const std::string text = out.str();
+        const std::vector<uint8_t> bytes(text.begin(), text.end());
+        const auto decoded = nlohmann::json::from_cbor(bytes);
+        CHECK(nlohmann::json::to_cbor(decoded) == bytes);
+        CHECK(decoded.at("events").size() == simulation.engine().log().size());
+        auto reopened = readRun(bytes, "memory");
+        REQUIRE(reopened);
+        CHECK(reopened->engine->log().size() == simulation.engine().log().size());
+    }
 }

@@ -58,13 +58,22 @@ void writeEventsCsv(const Engine& engine, const std::vector<std::string>& actorN
 void writeChromeTrace(const Engine& engine, const std::vector<std::string>& actorNames, std::ostream& out)
 {
     using nlohmann::json;
-    json events = json::array();
+    // Written while the log is read, one event at a time: the extra memory is a few bytes per lane (its open
+    // segment), never a document of the whole run. The text is what dumping {"displayTimeUnit", "traceEvents"} as
+    // one document gave (keys in that order; bodies and names are bytes as clients sent them: what is not UTF-8 is
+    // replaced, not thrown over).
+    out << R"({"displayTimeUnit":"ms","traceEvents":[)";
+    bool first = true;
+    const auto emit = [&out, &first](const json& event) {
+        out << (first ? "" : ",") << event.dump(-1, ' ', false, json::error_handler_t::replace);
+        first = false;
+    };
     const auto us = [](TimeMs ms) { return ms * 1000; };
     // Names and order: a process per queue, a thread per lane.
     for (size_t q = 0; q < engine.queueCount(); ++q) {
-        events.push_back({ { "ph", "M" }, { "name", "process_name" }, { "pid", q + 1 }, { "tid", 0 },
+        emit({ { "ph", "M" }, { "name", "process_name" }, { "pid", q + 1 }, { "tid", 0 },
             { "args", { { "name", engine.queueInfo(QueueIndex(q)).name } } } });
-        events.push_back({ { "ph", "M" }, { "name", "process_sort_index" }, { "pid", q + 1 }, { "tid", 0 },
+        emit({ { "ph", "M" }, { "name", "process_sort_index" }, { "pid", q + 1 }, { "tid", 0 },
             { "args", { { "sort_index", q } } } });
     }
     const EventLog& log = engine.log();
@@ -73,15 +82,15 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
     std::vector<int64_t> depth(engine.queueCount() * 3, 0); // visible, in flight, delayed per queue
     for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
         const MessageRecord& record = engine.message(lane);
-        events.push_back({ { "ph", "M" }, { "name", "thread_name" }, { "pid", record.queue + 1 }, { "tid", lane + 1 },
+        emit({ { "ph", "M" }, { "name", "thread_name" }, { "pid", record.queue + 1 }, { "tid", lane + 1 },
             { "args", { { "name", record.messageId().substr(0, 8) + " (lane " + std::to_string(lane) + ")" } } } });
-        events.push_back({ { "ph", "M" }, { "name", "thread_sort_index" }, { "pid", record.queue + 1 },
-            { "tid", lane + 1 }, { "args", { { "sort_index", lane } } } });
+        emit({ { "ph", "M" }, { "name", "thread_sort_index" }, { "pid", record.queue + 1 }, { "tid", lane + 1 },
+            { "args", { { "sort_index", lane } } } });
     }
     const auto closeSegment = [&](MessageIndex lane, TimeMs end) {
         if (since[lane] < 0 || !isLive(state[lane]))
             return;
-        events.push_back({ { "ph", "X" }, { "name", toString(state[lane]) }, { "cat", "state" },
+        emit({ { "ph", "X" }, { "name", toString(state[lane]) }, { "cat", "state" },
             { "pid", engine.message(lane).queue + 1 }, { "tid", lane + 1 }, { "ts", us(since[lane]) },
             { "dur", us(end - since[lane]) } });
     };
@@ -97,8 +106,8 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
         const Event& e = log[i];
         if (e.message == kNoMessage || e.cause == Cause::RequestRefused || e.queue >= engine.queueCount()) {
             if (e.cause == Cause::RequestRefused && e.queue != kNoQueue)
-                events.push_back({ { "ph", "i" }, { "name", "refused" }, { "s", "p" }, { "pid", e.queue + 1 },
-                    { "tid", 0 }, { "ts", us(e.time) },
+                emit({ { "ph", "i" }, { "name", "refused" }, { "s", "p" }, { "pid", e.queue + 1 }, { "tid", 0 },
+                    { "ts", us(e.time) },
                     { "args", { { "error", eventDetail(engine, e) }, { "actor", actorName(actorNames, e.actor) } } } });
             continue;
         }
@@ -109,7 +118,7 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
             since[e.message] = e.time;
             counter(e.queue, e.from, -1);
             counter(e.queue, e.to, +1);
-            events.push_back({ { "ph", "C" }, { "name", "depth" }, { "pid", e.queue + 1 }, { "ts", us(e.time) },
+            emit({ { "ph", "C" }, { "name", "depth" }, { "pid", e.queue + 1 }, { "ts", us(e.time) },
                 { "args",
                     { { "visible", depth[size_t(e.queue) * 3] }, { "in flight", depth[size_t(e.queue) * 3 + 1] },
                         { "delayed", depth[size_t(e.queue) * 3 + 2] } } } });
@@ -119,16 +128,13 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
             const std::string note = eventDetail(engine, e);
             if (!note.empty())
                 args["note"] = note;
-            events.push_back({ { "ph", "i" }, { "name", toString(e.cause) }, { "s", "t" }, { "pid", e.queue + 1 },
+            emit({ { "ph", "i" }, { "name", toString(e.cause) }, { "s", "t" }, { "pid", e.queue + 1 },
                 { "tid", e.message + 1 }, { "ts", us(e.time) }, { "args", args } });
         }
     }
     for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane)
         closeSegment(lane, engine.now());
-    // Bodies and names are bytes as clients sent them: what is not UTF-8 is replaced, not thrown over.
-    out << json { { "traceEvents", events }, { "displayTimeUnit", "ms" } }.dump(
-        -1, ' ', false, json::error_handler_t::replace)
-        << '\n';
+    out << "]}\n";
 }
 
 } // namespace lifeline

@@ -250,45 +250,95 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
     }
 }
 
-Outcome<> saveRun(
-    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, const std::string& path)
+namespace {
+// CBOR's head of an array (major type 4) or a map (5) of `n` items, in the shortest form, as nlohmann writes it.
+void cborHead(std::ostream& out, uint8_t major, uint64_t n)
+{
+    const auto type = uint8_t(major << 5);
+    if (n <= 0x17) {
+        out.put(char(type | n));
+        return;
+    }
+    const int bytes = n <= 0xff ? 1 : n <= 0xffff ? 2 : n <= 0xffffffff ? 4 : 8;
+    out.put(char(type | (bytes == 1 ? 0x18 : bytes == 2 ? 0x19 : bytes == 4 ? 0x1a : 0x1b)));
+    for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8)
+        out.put(char((n >> shift) & 0xff));
+}
+
+void cborValue(std::ostream& out, const nlohmann::json& value)
+{
+    const std::vector<uint8_t> bytes = nlohmann::json::to_cbor(value);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+} // namespace
+
+// The run as one CBOR map, written while it is read: each event, lane and text on its own, never a document of the
+// whole run in memory. The bytes are those of the map {actors, events, extras, format, messages, now, queues, texts,
+// title, version} encoded at once by nlohmann (keys in its sorted order), so files read as they always did.
+void writeRun(
+    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out)
 {
     using nlohmann::json;
-    json events = json::array();
     const EventLog& log = engine.log();
+    cborHead(out, 5, 10);
+    cborValue(out, "actors");
+    cborValue(out, actorNames);
+    cborValue(out, "events");
+    cborHead(out, 4, log.size());
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
-        events.push_back({ e.time, e.message, e.actor, e.detail, e.queue, int(e.from), int(e.to), int(e.cause) });
+        cborValue(out, { e.time, e.message, e.actor, e.detail, e.queue, int(e.from), int(e.to), int(e.cause) });
     }
-    json texts = json::array();
-    for (size_t i = 0; i < log.textCount(); ++i)
-        texts.push_back(log.text(uint32_t(i)));
-    json messages = json::array();
-    json extras = json::array();
-    for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
-        const MessageRecord& r = engine.message(lane);
-        messages.push_back({ r.idHi, r.idLo, r.body, r.sentAt, r.enqueuedAt, r.dueAt, r.firstReceiveAt, r.receivedAt,
-            r.receiveCount, r.queue, int(r.state), r.extra });
-    }
-    for (const MessageExtra& x : EngineAccess::extras(engine)) {
+    cborValue(out, "extras");
+    const auto& extras = EngineAccess::extras(engine);
+    cborHead(out, 4, extras.size());
+    for (const MessageExtra& x : extras) {
         json attributes = json::array();
         for (const auto& a : x.attributes)
             attributes.push_back({ a.name, a.value.dataType, a.value.stringValue, a.value.binaryValue });
-        extras.push_back({ { "group", x.groupId }, { "dedup", x.deduplicationId }, { "sequence", x.sequenceNumber },
-            { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin },
-            { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes } });
+        cborValue(out,
+            { { "group", x.groupId }, { "dedup", x.deduplicationId }, { "sequence", x.sequenceNumber },
+                { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin },
+                { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes } });
     }
-    const json run { { "format", kFormat }, { "version", kVersion }, { "title", title }, { "now", engine.now() },
-        { "actors", actorNames }, { "queues", EngineAccess::queues(engine) }, { "texts", texts }, { "events", events },
-        { "messages", messages }, { "extras", extras } };
-    const std::vector<uint8_t> bytes = json::to_cbor(run);
+    cborValue(out, "format");
+    cborValue(out, kFormat);
+    cborValue(out, "messages");
+    cborHead(out, 4, engine.messageCount());
+    for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
+        const MessageRecord& r = engine.message(lane);
+        cborValue(out,
+            { r.idHi, r.idLo, r.body, r.sentAt, r.enqueuedAt, r.dueAt, r.firstReceiveAt, r.receivedAt, r.receiveCount,
+                r.queue, int(r.state), r.extra });
+    }
+    cborValue(out, "now");
+    cborValue(out, engine.now());
+    cborValue(out, "queues");
+    cborValue(out, EngineAccess::queues(engine));
+    cborValue(out, "texts");
+    cborHead(out, 4, log.textCount());
+    for (size_t i = 0; i < log.textCount(); ++i)
+        cborValue(out, log.text(uint32_t(i)));
+    cborValue(out, "title");
+    cborValue(out, title);
+    cborValue(out, "version");
+    cborValue(out, kVersion);
+}
+
+Outcome<> saveRun(
+    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, const std::string& path)
+{
     // Whole or nothing: write beside, then rename over.
     const std::string temporary = path + ".part";
     {
-        std::ofstream out(temporary, std::ios::binary);
+        std::vector<char> buffer(size_t(1) << 20); // the many small writes go out in megabytes
+        std::ofstream out;
+        out.rdbuf()->pubsetbuf(buffer.data(), std::streamsize(buffer.size()));
+        out.open(temporary, std::ios::binary);
         if (!out)
             return Failure { "cannot write '" + path + "': " + std::strerror(errno) };
-        out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+        writeRun(engine, actorNames, title, out);
         out.flush();
         if (!out) {
             std::remove(temporary.c_str());

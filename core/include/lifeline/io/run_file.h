@@ -7,6 +7,7 @@
 #include "lifeline/outcome.h"
 
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct RecordedRun {
 Outcome<> saveRun(const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title,
     const std::string& path);
 Outcome<RecordedRun> openRun(const std::string& path);
+// The file's bytes into `out`, written while the run is read (no document of the whole run in memory).
+void writeRun(
+    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out);
 // The same from bytes in memory (the fuzzer's door); `path` only names the file in the error.
 Outcome<RecordedRun> readRun(const std::vector<uint8_t>& bytes, const std::string& path);
 
