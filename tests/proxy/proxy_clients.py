@@ -224,6 +224,27 @@ console.log(JSON.stringify({ id: sent.MessageId, deleted: got.map((m) => m.Messa
 
 
 @case
+def pipelined_requests_are_answered_in_order_and_a_web_page_is_refused_before_going_upstream():
+    import socket
+    port = int(proxy_url.rsplit(":", 1)[1])
+    body = b"Action=ListQueues"
+
+    def request(extra):
+        return (b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extra
+                + b"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.settimeout(5)
+        s.sendall(request(b"") + request(b"Origin: https://page.example\r\n") + request(b""))
+        data = b""
+        while data.count(b"HTTP/1.1 ") < 3:
+            chunk = s.recv(65536)
+            assert chunk, data
+            data += chunk
+    assert re.findall(rb"HTTP/1.1 (\d+)", data) == [b"200", b"403", b"200"], data
+
+
+@case
 def an_upstream_that_is_down_gets_a_503_and_the_proxy_goes_on():
     upstream.send_signal(signal.SIGTERM)
     upstream.wait(timeout=10)

@@ -215,13 +215,17 @@ void ProxyServer::read(Connection* connection)
     connection->lastActivity = wallNow();
     HttpParser& parser = connection->parser;
     auto state = parser.feed(std::string_view(bytes.constData(), size_t(bytes.size())));
-    if (connection->waiting)
-        return; // parsed on when the answer in flight is back
-    if (state == HttpParser::State::Complete) {
+    // Requests are answered in order: one upstream at a time, the ones behind it wait for its answer. A request
+    // refused here (a browser's) is answered at once and the next one goes on.
+    while (!connection->waiting && !connection->closing && state == HttpParser::State::Complete) {
         HttpRequest request = parser.takeRequest();
         parser.next();
         handle(connection, request);
-    } else if (state == HttpParser::State::Error) {
+        state = parser.state();
+    }
+    if (connection->waiting || connection->closing)
+        return; // parsed on when the answer in flight is back
+    if (state == HttpParser::State::Error) {
         respond(connection, endpoint::encodeHttpRefusal(parser, nextRequestId()), false);
     } else if (parser.expectsContinue()) {
         connection->socket->write("HTTP/1.1 100 Continue\r\n\r\n");
