@@ -1,6 +1,8 @@
 #include "lifeline/io/run_file.h"
 
 #include "../engine_internal.h"
+#include "cbor_head.h"
+#include "run_columns.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -14,8 +16,10 @@ namespace lifeline {
 
 namespace {
 constexpr const char* kFormat = "lifeline-run";
-// Version 2: actor 0 is SQS and actor 1 the operator (version 1 had one actor 0 for both); read both.
-constexpr int kVersion = 2;
+// Version 3: the events and the lanes as compressed columns (run_columns.h), "format" and "version" first.
+// Version 2: every event and lane a CBOR array; actor 0 is SQS and actor 1 the operator (version 1 had one actor 0
+// for both). All three are read.
+constexpr int kVersion = 3;
 const char* kSettable[] = { "DelaySeconds", "VisibilityTimeout", "MessageRetentionPeriod", "MaximumMessageSize",
     "ReceiveMessageWaitTimeSeconds", "RedrivePolicy", "RedriveAllowPolicy", "ContentBasedDeduplication",
     "DeduplicationScope", "FifoThroughputLimit", "SqsManagedSseEnabled", "KmsMasterKeyId",
@@ -29,6 +33,8 @@ struct EngineAccess {
     static void restoreEvents(Engine& engine, const nlohmann::json& run, size_t actorCount, int version);
     static void restoreExtras(Engine& engine, const nlohmann::json& extras, size_t messages);
     static void restoreMessages(Engine& engine, const nlohmann::json& messages);
+    static void acceptEvent(Engine& engine, const Event& event, size_t messages, size_t actorCount);
+    static void acceptLane(Engine& engine, MessageRecord&& record);
     static nlohmann::json queues(const Engine& engine);
     static const std::vector<MessageExtra>& extras(const Engine& engine) { return engine.m_extras; }
 };
@@ -137,9 +143,23 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
     engine.m_now = whole<TimeMs>(run.at("now"));
     check(engine.m_now >= 0, "its clock is negative");
     restoreQueues(engine, run.at("queues"));
-    restoreEvents(engine, run, actorCount, version);
-    restoreExtras(engine, run.at("extras"), run.at("messages").size());
-    restoreMessages(engine, run.at("messages"));
+    if (version < 3) {
+        restoreEvents(engine, run, actorCount, version);
+        restoreExtras(engine, run.at("extras"), run.at("messages").size());
+        restoreMessages(engine, run.at("messages"));
+        return;
+    }
+    for (const auto& t : run.at("texts"))
+        engine.m_log.addText(t.get<std::string>());
+    const auto laneCount = whole<size_t>(run.at("laneCount"));
+    const auto& events = run.at("events");
+    const auto& lanes = run.at("lanes");
+    check(events.is_binary() && lanes.is_binary(), "its events or lanes are not columns");
+    run_columns::readEvents(events.get_binary(), whole<size_t>(run.at("eventCount")),
+        [&](const Event& event) { acceptEvent(engine, event, laneCount, actorCount); });
+    restoreExtras(engine, run.at("extras"), laneCount);
+    run_columns::readLanes(
+        lanes.get_binary(), laneCount, [&](MessageRecord&& record) { acceptLane(engine, std::move(record)); });
 }
 
 void EngineAccess::restoreQueues(Engine& engine, const nlohmann::json& queues)
@@ -176,9 +196,7 @@ void EngineAccess::restoreEvents(Engine& engine, const nlohmann::json& run, size
 {
     for (const auto& t : run.at("texts"))
         engine.m_log.addText(t.get<std::string>());
-    const size_t texts = run.at("texts").size();
     const size_t messages = run.at("messages").size();
-    TimeMs previous = 0;
     for (const auto& e : run.at("events")) {
         const int cause = whole<int>(e.at(7));
         const int from = whole<int>(e.at(5));
@@ -191,11 +209,21 @@ void EngineAccess::restoreEvents(Engine& engine, const nlohmann::json& run, size
             whole<uint32_t>(e.at(3)), whole<QueueIndex>(e.at(4)), MessageState(from), MessageState(to), Cause(cause) };
         if (version == 1)
             event.actor = actorFromVersion1(event.actor, event.cause);
-        check(event.time >= previous && event.time <= engine.m_now, where + " is out of time order");
-        previous = event.time;
-        checkReferences(event, where, { engine.m_queues.size(), messages, texts, actorCount });
-        engine.m_log.append(event);
+        acceptEvent(engine, event, messages, actorCount);
     }
+}
+
+// An event of any version, checked before it joins the log: a known cause and states, in time order, and every
+// reference inside the file.
+void EngineAccess::acceptEvent(Engine& engine, const Event& event, size_t messages, size_t actorCount)
+{
+    const std::string where = "event " + std::to_string(engine.m_log.size());
+    check(event.cause < Cause::Count, where + " has no known cause");
+    check(event.from < MessageState::Count && event.to < MessageState::Count, where + " has no known state");
+    const TimeMs previous = engine.m_log.size() > 0 ? engine.m_log[engine.m_log.size() - 1].time : 0;
+    check(event.time >= previous && event.time <= engine.m_now, where + " is out of time order");
+    checkReferences(event, where, { engine.m_queues.size(), messages, engine.m_log.textCount(), actorCount });
+    engine.m_log.append(event);
 }
 
 void EngineAccess::restoreExtras(Engine& engine, const nlohmann::json& extras, size_t messages)
@@ -219,7 +247,6 @@ void EngineAccess::restoreExtras(Engine& engine, const nlohmann::json& extras, s
 
 void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& messages)
 {
-    const size_t queueCount = engine.m_queues.size();
     for (const auto& m : messages) {
         MessageRecord record;
         record.idHi = whole<uint64_t>(m.at(0));
@@ -232,54 +259,101 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
         record.receivedAt = whole<TimeMs>(m.at(7));
         record.receiveCount = whole<uint32_t>(m.at(8));
         record.queue = whole<QueueIndex>(m.at(9));
-        record.state = MessageState(whole<int>(m.at(10)));
+        const int state = whole<int>(m.at(10));
+        check(state >= 0 && state < int(MessageState::Count),
+            "lane " + std::to_string(engine.m_messages.size()) + " has no known state");
+        record.state = MessageState(state);
         record.extra = whole<uint32_t>(m.at(11));
-        record.md5 = md5(record.body);
-        const std::string where = "lane " + std::to_string(engine.m_messages.size());
-        check(record.queue < queueCount, where + " refers to a queue the file lacks");
-        check(int(record.state) < int(MessageState::Count), where + " has no known state");
-        check(record.extra == UINT32_MAX || record.extra < engine.m_extras.size(),
-            where + " refers to extras the file lacks");
-        // A lane continues only an earlier one: a chain of origins always ends.
-        if (record.extra != UINT32_MAX) {
-            const MessageIndex origin = engine.m_extras[record.extra].origin;
-            check(origin == kNoMessage || origin < engine.m_messages.size(), where + " continues a later lane");
-        }
-        check(record.receiveCount <= 1000000000, where + " has a garbled receive count");
-        engine.m_messages.push_back(std::move(record));
+        acceptLane(engine, std::move(record));
     }
+}
+
+// A lane of any version, checked before it joins the run.
+void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record)
+{
+    record.md5 = md5(record.body);
+    const std::string where = "lane " + std::to_string(engine.m_messages.size());
+    check(record.queue < engine.m_queues.size(), where + " refers to a queue the file lacks");
+    check(record.state < MessageState::Count, where + " has no known state");
+    check(record.extra == UINT32_MAX || record.extra < engine.m_extras.size(),
+        where + " refers to extras the file lacks");
+    // A lane continues only an earlier one: a chain of origins always ends.
+    if (record.extra != UINT32_MAX) {
+        const MessageIndex origin = engine.m_extras[record.extra].origin;
+        check(origin == kNoMessage || origin < engine.m_messages.size(), where + " continues a later lane");
+    }
+    check(record.receiveCount <= 1000000000, where + " has a garbled receive count");
+    engine.m_messages.push_back(std::move(record));
 }
 
 namespace {
-// CBOR's head of an array (major type 4) or a map (5) of `n` items, in the shortest form, as nlohmann writes it.
-void cborHead(std::ostream& out, uint8_t major, uint64_t n)
-{
-    const auto type = uint8_t(major << 5);
-    if (n <= 0x17) {
-        out.put(char(type | n));
-        return;
-    }
-    const int bytes = n <= 0xff ? 1 : n <= 0xffff ? 2 : n <= 0xffffffff ? 4 : 8;
-    out.put(char(type | (bytes == 1 ? 0x18 : bytes == 2 ? 0x19 : bytes == 4 ? 0x1a : 0x1b)));
-    for (int shift = (bytes - 1) * 8; shift >= 0; shift -= 8)
-        out.put(char((n >> shift) & 0xff));
-}
-
 void cborValue(std::ostream& out, const nlohmann::json& value)
 {
     const std::vector<uint8_t> bytes = nlohmann::json::to_cbor(value);
     out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
 }
 
+// The small parts every version shares: a lane's rare extras (attributes, FIFO ids, DLQ origin).
+void writeExtras(const std::vector<MessageExtra>& extras, std::ostream& out)
+{
+    using nlohmann::json;
+    cborHead(out, 4, extras.size());
+    for (const MessageExtra& x : extras) {
+        json attributes = json::array();
+        for (const auto& a : x.attributes)
+            attributes.push_back({ a.name, a.value.dataType, a.value.stringValue, a.value.binaryValue });
+        cborValue(out,
+            { { "group", x.groupId }, { "dedup", x.deduplicationId }, { "sequence", x.sequenceNumber },
+                { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin },
+                { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes } });
+    }
+}
+
+void writeTexts(const EventLog& log, std::ostream& out)
+{
+    cborHead(out, 4, log.textCount());
+    for (size_t i = 0; i < log.textCount(); ++i)
+        cborValue(out, log.text(uint32_t(i)));
+}
 } // namespace
 
-// The run as one CBOR map, written while it is read: each event, lane and text on its own, never a document of the
-// whole run in memory. The bytes are those of the map {actors, events, extras, format, messages, now, queues, texts,
-// title, version} encoded at once by nlohmann (keys in its sorted order), so files read as they always did.
+// The run as one CBOR map, written while it is read (never a document of the whole run in memory): what says which
+// file it is first, then the small parts, then the events and the lanes as compressed columns.
 void writeRun(
     const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out)
 {
-    using nlohmann::json;
+    cborHead(out, 5, 12);
+    cborValue(out, "format");
+    cborValue(out, kFormat);
+    cborValue(out, "version");
+    cborValue(out, kVersion);
+    cborValue(out, "title");
+    cborValue(out, title);
+    cborValue(out, "now");
+    cborValue(out, engine.now());
+    cborValue(out, "actors");
+    cborValue(out, actorNames);
+    cborValue(out, "queues");
+    cborValue(out, EngineAccess::queues(engine));
+    cborValue(out, "texts");
+    writeTexts(engine.log(), out);
+    cborValue(out, "extras");
+    writeExtras(EngineAccess::extras(engine), out);
+    cborValue(out, "eventCount");
+    cborValue(out, engine.log().size());
+    cborValue(out, "events");
+    run_columns::writeEvents(engine.log(), out);
+    cborValue(out, "laneCount");
+    cborValue(out, engine.messageCount());
+    cborValue(out, "lanes");
+    run_columns::writeLanes(engine, out);
+}
+
+// Version 2: the map {actors, events, extras, format, messages, now, queues, texts, title, version} as nlohmann
+// encodes it at once (keys in its sorted order), each event and lane a CBOR array.
+void writeRunVersion2(
+    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out)
+{
     const EventLog& log = engine.log();
     cborHead(out, 5, 10);
     cborValue(out, "actors");
@@ -291,17 +365,7 @@ void writeRun(
         cborValue(out, { e.time, e.message, e.actor, e.detail, e.queue, int(e.from), int(e.to), int(e.cause) });
     }
     cborValue(out, "extras");
-    const auto& extras = EngineAccess::extras(engine);
-    cborHead(out, 4, extras.size());
-    for (const MessageExtra& x : extras) {
-        json attributes = json::array();
-        for (const auto& a : x.attributes)
-            attributes.push_back({ a.name, a.value.dataType, a.value.stringValue, a.value.binaryValue });
-        cborValue(out,
-            { { "group", x.groupId }, { "dedup", x.deduplicationId }, { "sequence", x.sequenceNumber },
-                { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin },
-                { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes } });
-    }
+    writeExtras(EngineAccess::extras(engine), out);
     cborValue(out, "format");
     cborValue(out, kFormat);
     cborValue(out, "messages");
@@ -317,13 +381,11 @@ void writeRun(
     cborValue(out, "queues");
     cborValue(out, EngineAccess::queues(engine));
     cborValue(out, "texts");
-    cborHead(out, 4, log.textCount());
-    for (size_t i = 0; i < log.textCount(); ++i)
-        cborValue(out, log.text(uint32_t(i)));
+    writeTexts(log, out);
     cborValue(out, "title");
     cborValue(out, title);
     cborValue(out, "version");
-    cborValue(out, kVersion);
+    cborValue(out, 2);
 }
 
 Outcome<> saveRun(
@@ -338,7 +400,13 @@ Outcome<> saveRun(
         out.open(temporary, std::ios::binary);
         if (!out)
             return Failure { "cannot write '" + path + "': " + std::strerror(errno) };
-        writeRun(engine, actorNames, title, out);
+        try {
+            writeRun(engine, actorNames, title, out);
+        } catch (const std::exception& e) { // the compressor's memory ran out
+            out.close();
+            std::remove(temporary.c_str());
+            return Failure { "cannot write '" + path + "': " + e.what() };
+        }
         out.flush();
         if (!out) {
             std::remove(temporary.c_str());

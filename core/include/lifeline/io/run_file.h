@@ -1,6 +1,7 @@
 // A run saved to a file and opened again without simulating: the event log, every lane, the queues and the
-// actors' names, in CBOR. Opening builds a read-only Engine that viewers read exactly as they read a live one.
-// A damaged or foreign file gives a clear error and nothing else.
+// actors' names, in CBOR; the events and lanes as compressed columns (version 3, io/run_columns.h). Opening builds a
+// read-only Engine that viewers read exactly as they read a live one. A damaged or foreign file gives a clear error and
+// nothing else.
 #pragma once
 
 #include "lifeline/engine.h"
@@ -26,6 +27,10 @@ Outcome<> saveRun(const Engine& engine, const std::vector<std::string>& actorNam
 Outcome<RecordedRun> openRun(const std::string& path);
 // The file's bytes into `out`, written while the run is read (no document of the whole run in memory).
 void writeRun(
+    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out);
+// Version 2's layout (every event and lane a CBOR array, 174 bytes a message where version 3 takes 29), which
+// Lifeline builds before version 3 read; the tests craft damaged files from it.
+void writeRunVersion2(
     const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out);
 // The same from bytes in memory (the fuzzer's door); `path` only names the file in the error.
 Outcome<RecordedRun> readRun(const std::vector<uint8_t>& bytes, const std::string& path);
