@@ -100,9 +100,15 @@ const char* toString(Cause cause)
     return "?";
 }
 
+size_t EventLog::eventBytes() const
+{
+    return m_packed.capacity() * sizeof(Packed) + m_chunkTime.capacity() * sizeof(TimeMs)
+        + m_wide.capacity() * sizeof(Event);
+}
+
 size_t EventLog::bytesUsed() const
 {
-    size_t bytes = m_events.capacity() * sizeof(Event) + m_texts.capacity() * sizeof(std::string);
+    size_t bytes = eventBytes() + m_texts.capacity() * sizeof(std::string);
     for (size_t i = m_firstTextRetained; i < m_texts.size(); ++i)
         if (!m_texts.released(i) && m_texts[i].capacity() > 15)
             bytes += m_texts[i].capacity() + 1;
@@ -111,13 +117,13 @@ size_t EventLog::bytesUsed() const
 
 void EventLog::releaseBefore(TimeMs cutoff)
 {
-    constexpr size_t kChunk = decltype(m_events)::kChunkSize;
+    constexpr size_t kChunk = decltype(m_packed)::kChunkSize;
     for (size_t chunk = m_firstRetained / kChunk;
-         (chunk + 1) * kChunk <= m_events.size() && m_events[(chunk + 1) * kChunk - 1].time < cutoff; ++chunk) {
+         (chunk + 1) * kChunk <= m_packed.size() && (*this)[(chunk + 1) * kChunk - 1].time < cutoff; ++chunk) {
         for (size_t i = chunk * kChunk; i < (chunk + 1) * kChunk; ++i)
-            if (m_events[i].hasText())
-                m_textsNamedBefore = std::max(m_textsNamedBefore, size_t(m_events[i].textIndex()) + 1);
-        m_events.releaseChunk(chunk);
+            if (const Event e = (*this)[i]; e.hasText())
+                m_textsNamedBefore = std::max(m_textsNamedBefore, size_t(e.textIndex()) + 1);
+        m_packed.releaseChunk(chunk);
         m_firstRetained = (chunk + 1) * kChunk;
     }
     constexpr size_t kTextChunk = decltype(m_texts)::kChunkSize;

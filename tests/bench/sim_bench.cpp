@@ -103,7 +103,7 @@ void runSimulationBenchmarks()
         report("sim.messages", messages, "messages");
         const Engine& engine = simulation.engine();
         report("sim.events_per_message", double(engine.log().size()) / messages, "events");
-        kept = engine.log().size() * sizeof(Event) + engine.messageCount() * sizeof(MessageRecord);
+        kept = engine.log().eventBytes() + engine.messageCount() * sizeof(MessageRecord);
         // The hour's Chrome trace, written to nowhere: the extra memory the writer holds at its peak.
         HeapWatchingSink sink;
         std::ostream out(&sink);

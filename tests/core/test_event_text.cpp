@@ -12,12 +12,12 @@ using namespace lifeline;
 using lifeline::test::Fixture;
 
 namespace {
-std::vector<const Event*> eventsOf(const Engine& engine, Cause cause)
+std::vector<Event> eventsOf(const Engine& engine, Cause cause)
 {
-    std::vector<const Event*> out;
+    std::vector<Event> out;
     for (size_t i = 0; i < engine.log().size(); ++i)
         if (engine.log()[i].cause == cause)
-            out.push_back(&engine.log()[i]);
+            out.push_back(engine.log()[i]);
     return out;
 }
 
@@ -39,17 +39,17 @@ TEST_CASE("actors: SQS's own transitions name SQS, the operator's changes name t
     REQUIRE(names.at(kOperatorActor) == "operator");
     const auto timeouts = eventsOf(s->engine(), Cause::VisibilityTimeout);
     REQUIRE_FALSE(timeouts.empty());
-    for (const Event* e : timeouts)
-        CHECK(actorName(names, e->actor) == "SQS");
-    for (const Event* e : eventsOf(s->engine(), Cause::Receive))
-        CHECK(e->actor >= kFirstActor); // a consumer
+    for (const Event& e : timeouts)
+        CHECK(actorName(names, e.actor) == "SQS");
+    for (const Event& e : eventsOf(s->engine(), Cause::Receive))
+        CHECK(e.actor >= kFirstActor); // a consumer
     auto delays = run("delay-queue");
-    for (const Event* e : eventsOf(delays->engine(), Cause::DelayEnded))
-        CHECK(e->actor == kSqsActor);
+    for (const Event& e : eventsOf(delays->engine(), Cause::DelayEnded))
+        CHECK(e.actor == kSqsActor);
     auto retention = run("retention");
     REQUIRE_FALSE(eventsOf(retention->engine(), Cause::Expiry).empty());
-    for (const Event* e : eventsOf(retention->engine(), Cause::Expiry))
-        CHECK(e->actor == kSqsActor);
+    for (const Event& e : eventsOf(retention->engine(), Cause::Expiry))
+        CHECK(e.actor == kSqsActor);
 }
 
 TEST_CASE("actors: a move to the DLQ names the consumer whose receive triggered it", "[events]")
@@ -57,12 +57,12 @@ TEST_CASE("actors: a move to the DLQ names the consumer whose receive triggered 
     auto s = run("poison-pill", true);
     const auto moves = eventsOf(s->engine(), Cause::MoveToDlq);
     REQUIRE(moves.size() == 1);
-    CHECK(actorName(s->actorNames(), moves[0]->actor) == "worker");
-    CHECK(eventDetail(s->engine(), *moves[0]) == "to orders-dlq");
-    CHECK(eventSentence(s->engine(), *moves[0], "worker") == "moved to the DLQ orders-dlq on a receive by worker");
+    CHECK(actorName(s->actorNames(), moves[0].actor) == "worker");
+    CHECK(eventDetail(s->engine(), moves[0]) == "to orders-dlq");
+    CHECK(eventSentence(s->engine(), moves[0], "worker") == "moved to the DLQ orders-dlq on a receive by worker");
     const auto arrivals = eventsOf(s->engine(), Cause::ArriveFromDlqSource);
     REQUIRE(arrivals.size() == 1);
-    CHECK(eventDetail(s->engine(), *arrivals[0]) == "from orders");
+    CHECK(eventDetail(s->engine(), arrivals[0]) == "from orders");
 }
 
 TEST_CASE("actors: queue-level calls carry who made them", "[events]")
@@ -76,7 +76,7 @@ TEST_CASE("actors: queue-level calls carry who made them", "[events]")
     REQUIRE(f.engine.deleteQueue("q", client).ok());
     for (size_t i = 0; i < f.engine.log().size(); ++i)
         CHECK(f.engine.log()[i].actor == client);
-    CHECK(eventDetail(f.engine, *eventsOf(f.engine, Cause::RequestRefused).at(0))
+    CHECK(eventDetail(f.engine, eventsOf(f.engine, Cause::RequestRefused).at(0))
         == "InvalidAttributeValue: Invalid value for the parameter DelaySeconds.");
 }
 
@@ -88,11 +88,11 @@ TEST_CASE("events: a FIFO delay change says old -> new and who changed it", "[ev
     REQUIRE(f.engine.setQueueAttributes("q.fifo", { { "DelaySeconds", "10" } }, 9).ok());
     const auto changes = eventsOf(f.engine, Cause::DelayChanged);
     REQUIRE(changes.size() == 1);
-    CHECK(changes[0]->actor == 9);
-    CHECK(changes[0]->oldDelaySeconds() == 60);
-    CHECK(changes[0]->newDelaySeconds() == 10);
-    CHECK(eventDetail(f.engine, *changes[0]) == "DelaySeconds 60 -> 10");
-    CHECK(eventSentence(f.engine, *changes[0], "ops")
+    CHECK(changes[0].actor == 9);
+    CHECK(changes[0].oldDelaySeconds() == 60);
+    CHECK(changes[0].newDelaySeconds() == 10);
+    CHECK(eventDetail(f.engine, changes[0]) == "DelaySeconds 60 -> 10");
+    CHECK(eventSentence(f.engine, changes[0], "ops")
         == "queue delay changed from 60 s to 10 s by ops (FIFO: applies to waiting messages)");
 }
 
@@ -106,11 +106,11 @@ TEST_CASE("events: a request that changes nothing is logged as such, with SQS's 
     REQUIRE(f.engine.deleteMessage("q", first.at(0).receiptHandle, 4).ok()); // again: OK, nothing changed
     const auto none = eventsOf(f.engine, Cause::NoEffect);
     REQUIRE(none.size() == 1);
-    CHECK(none[0]->actor == 4);
-    CHECK(none[0]->noEffect() == NoEffectKind::DeleteOfEndedMessage);
-    CHECK(none[0]->from == MessageState::Deleted);
-    CHECK(none[0]->to == MessageState::Deleted);
-    CHECK(eventDetail(f.engine, *none[0]) == "DeleteMessage OK, nothing changed: the message had already ended");
+    CHECK(none[0].actor == 4);
+    CHECK(none[0].noEffect() == NoEffectKind::DeleteOfEndedMessage);
+    CHECK(none[0].from == MessageState::Deleted);
+    CHECK(none[0].to == MessageState::Deleted);
+    CHECK(eventDetail(f.engine, none[0]) == "DeleteMessage OK, nothing changed: the message had already ended");
 
     f.send("q", "b");
     const auto second = f.receive("q");
@@ -118,8 +118,8 @@ TEST_CASE("events: a request that changes nothing is logged as such, with SQS's 
     REQUIRE(f.engine.changeMessageVisibility("q", second.at(0).receiptHandle, 30, 5).ok());
     const auto after = eventsOf(f.engine, Cause::NoEffect);
     REQUIRE(after.size() == 2);
-    CHECK(after[1]->noEffect() == NoEffectKind::VisibilityChangeAfterTimeout);
-    CHECK(eventSentence(f.engine, *after[1], "c5")
+    CHECK(after[1].noEffect() == NoEffectKind::VisibilityChangeAfterTimeout);
+    CHECK(eventSentence(f.engine, after[1], "c5")
         == "ChangeMessageVisibility OK, nothing changed: the handle's visibility timeout had already ended by c5");
     CHECK(f.counters("q") == lifeline::test::counts(1, 0, 0));
 }
@@ -129,9 +129,9 @@ TEST_CASE("events: processing failures say why", "[events]")
     auto poison = run("poison-pill");
     const auto failures = eventsOf(poison->engine(), Cause::ProcessingFailed);
     REQUIRE_FALSE(failures.empty());
-    CHECK(failures[0]->failure() == FailureKind::Poison);
-    CHECK(eventDetail(poison->engine(), *failures[0]) == "poison message");
-    CHECK(eventSentence(poison->engine(), *failures[0], "worker") == "processing failed by worker (poison message)");
+    CHECK(failures[0].failure() == FailureKind::Poison);
+    CHECK(eventDetail(poison->engine(), failures[0]) == "poison message");
+    CHECK(eventSentence(poison->engine(), failures[0], "worker") == "processing failed by worker (poison message)");
     auto parsed = sim::parseScenario(std::string(R"({"duration": "10s",
         "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
         "producers": [{"queue": "q", "messages": [{"at": 0, "body": "b"}]}],
@@ -141,9 +141,9 @@ TEST_CASE("events: processing failures say why", "[events]")
     lambda.runToEnd();
     const auto lambdaFailures = eventsOf(lambda.engine(), Cause::ProcessingFailed);
     REQUIRE(lambdaFailures.size() == 1);
-    CHECK(lambdaFailures[0]->time == 2000);
-    CHECK(eventDetail(lambda.engine(), *lambdaFailures[0]) == "timed out");
-    CHECK(actorName(lambda.actorNames(), lambdaFailures[0]->actor) == "fn/poller-1");
+    CHECK(lambdaFailures[0].time == 2000);
+    CHECK(eventDetail(lambda.engine(), lambdaFailures[0]) == "timed out");
+    CHECK(actorName(lambda.actorNames(), lambdaFailures[0].actor) == "fn/poller-1");
 }
 
 TEST_CASE("CSV: body, group and dedup name each message - notes come from the shared vocabulary", "[events][export]")
