@@ -95,12 +95,10 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
         arrivalExtra.awsTraceHeader = dlqExtra->awsTraceHeader;
     }
     const std::string body = m_messages[lane].body;
-    const auto md5 = m_messages[lane].md5;
     const MessageIndex arrival
         = newLane(*destination, destination->attributes.delaySeconds * 1000, Cause::ArriveFromRedrive, kSqsActor, lane);
     endMessage(source, lane, MessageState::Redriven, Cause::Redrive, kSqsActor, arrival);
     m_messages[arrival].body = body;
-    m_messages[arrival].md5 = md5;
     arrivalExtra.origin = lane;
     if (destination->fifo()) {
         if (arrivalExtra.groupId.empty())

@@ -154,8 +154,6 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
     const MessageIndex lane = newLane(queue, delay * 1000, Cause::Send, actor, 0);
     MessageRecord& record = m_messages[lane];
     record.body = body;
-    if (m_options.bodyDigests)
-        record.md5 = md5(body);
     if (!attributes.empty() || groupId || traceHeader || queue.fifo()) {
         MessageExtra& e = extraFor(lane);
         e.attributes = attributes;
@@ -176,7 +174,8 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
     }
     if (m_options.idStrings)
         result.messageId = record.messageId();
-    result.md5OfMessageBody = record.md5;
+    if (m_options.bodyDigests)
+        result.md5OfMessageBody = md5(body);
     result.lane = lane;
     if (record.state == MessageState::Visible)
         markAvailable(queue, lane);

@@ -52,7 +52,6 @@ inline constexpr size_t kKeptBodyBytes = 1024;
 struct MessageRecord {
     uint64_t idHi = 0, idLo = 0; // MessageId (UUID)
     std::string body;
-    Md5Digest md5;
     TimeMs sentAt = 0;
     TimeMs enqueuedAt = 0; // retention counts from here
     TimeMs dueAt = 0; // Delayed: when it becomes visible; InFlight: when its visibility ends

@@ -271,7 +271,6 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
 // A lane of any version, checked before it joins the run.
 void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record)
 {
-    record.md5 = md5(record.body);
     const std::string where = "lane " + std::to_string(engine.m_messages.size());
     check(record.queue < engine.m_queues.size(), where + " refers to a queue the file lacks");
     check(record.state < MessageState::Count, where + " has no known state");

@@ -270,7 +270,6 @@ void Observer::send(QueueIndex queue, const ObservedSend& sent, uint32_t actor)
     const MessageIndex lane = Access::newLane(*m_engine, queue, sent.messageId, to, Cause::Send, actor, 0);
     MessageRecord& record = Access::record(*m_engine, lane);
     record.body = sent.body;
-    record.md5 = md5(sent.body);
     if (!sent.groupId.empty()) {
         MessageExtra extra;
         extra.groupId = sent.groupId;
@@ -315,7 +314,6 @@ MessageIndex Observer::laneForReceipt(QueueIndex queue, const ObservedReceipt& r
         = receipt.sentTimestampMs ? std::clamp<TimeMs>(*receipt.sentTimestampMs - m_epochMs, 0, record.sentAt) : 0;
     record.enqueuedAt = record.sentAt;
     record.body = receipt.body;
-    record.md5 = md5(receipt.body);
     m_laneById[receipt.messageId] = lane;
     m_lanesOf[queue].push_back(lane);
     const QueueAttributes& attributes = *m_engine->queueAttributes(queue);
