@@ -99,6 +99,38 @@ TEST_CASE("lanes alive: whole blocks of ended lanes are skipped yet every alive 
     CHECK(aliveIn(index, 0, 5) == std::vector<MessageIndex> { 0 });
 }
 
+TEST_CASE("lanes alive: every window lists exactly the lanes born by its end and not ended before its start",
+    "[timeline][density]")
+{
+    // 30 s of 200 messages/s, some failing back after their timeout, some left in the queue: windows at every
+    // 700 ms of several widths, each against the definition lane by lane (blocks whose lanes all ended inside or
+    // after a window are listed without reading a lane's last event).
+    sim::Simulation run(load(R"({"duration": "30s", "seed": 3,
+        "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 2}}],
+        "producers": [{"queue": "orders", "rate": 200}],
+        "consumers": [{"name": "w", "queue": "orders", "count": 6, "maxMessages": 10,
+                       "processing": {"uniform": ["20ms", "3s"]}, "failureProbability": 0.2}]})"));
+    run.runToEnd();
+    LaneIndex index;
+    index.sync(run.engine());
+    REQUIRE(index.laneCount() > 5000);
+    for (TimeMs from = 0; from < 31'000; from += 700) {
+        for (const TimeMs width : { TimeMs(0), TimeMs(450), TimeMs(4'000), TimeMs(40'000) }) {
+            const TimeMs to = from + width;
+            std::vector<MessageIndex> expected;
+            for (MessageIndex lane = 0; lane < index.laneCount(); ++lane) {
+                const TimeMs ended = index.endedAt(lane);
+                if (index.lane(lane).last == kNoEvent || index.bornAt(lane) > to)
+                    continue;
+                if (ended == -1 || ended >= from)
+                    expected.push_back(lane);
+            }
+            INFO("window " << from << ".." << to);
+            REQUIRE(aliveIn(index, from, to) == expected);
+        }
+    }
+}
+
 TEST_CASE(
     "density series: every bucket's levels equal the engine's counters at that bucket's end", "[timeline][density]")
 {

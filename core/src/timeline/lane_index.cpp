@@ -43,7 +43,7 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
         if (e.message != kNoMessage) {
             while (laneCount() <= e.message) { // lanes appear in order; a new one starts empty
                 if ((laneCount() >> kBlockBits) >= m_blocks.size())
-                    m_blocks.push_back(LaneBlock { e.time, e.time, 0 });
+                    m_blocks.push_back(LaneBlock { e.time, e.time, INT64_MAX, 0 });
                 m_first.push_back(kNoEvent);
                 m_last.push_back(kNoEvent);
                 m_state.push_back(MessageState::None);
@@ -165,8 +165,10 @@ void LaneIndex::trackLife(const Event& e, MessageState before)
         ++block.live;
     else if (isLive(before) && !isLive(after) && block.live > 0)
         --block.live;
-    if (!isLive(after))
+    if (!isLive(after)) {
         block.lastEnd = std::max(block.lastEnd, e.time);
+        block.firstEnd = std::min(block.firstEnd, e.time);
+    }
 }
 
 TimeMs LaneIndex::bornAt(MessageIndex lane) const
@@ -192,6 +194,14 @@ void LaneIndex::lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& ou
         if (m_blocks[b].live == 0 && m_blocks[b].lastEnd < from)
             continue;
         const size_t last = std::min(laneCount(), (b + 1) << kBlockBits);
+        // No lane of the block ended before the window (a lane's last event is never before its end): all of them
+        // are in it, found without reading the log (a whole run in view lists every lane each frame).
+        if (m_blocks[b].firstEnd >= from && b + 1 < blocks) {
+            for (size_t lane = b << kBlockBits; lane < last; ++lane)
+                if (m_last[lane] != kNoEvent)
+                    out.push_back(MessageIndex(lane));
+            continue;
+        }
         for (size_t lane = b << kBlockBits; lane < last; ++lane) {
             if (m_last[lane] == kNoEvent)
                 continue;

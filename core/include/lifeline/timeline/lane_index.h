@@ -143,6 +143,7 @@ private:
     struct LaneBlock {
         TimeMs born = 0; // of its first lane
         TimeMs lastEnd = 0; // the latest event of its lanes not live
+        TimeMs firstEnd = INT64_MAX; // the earliest: a window from before it lists every lane of the block
         uint32_t live = 0; // lanes live
     };
     static constexpr unsigned kBlockBits = 8;
