@@ -73,8 +73,9 @@ public:
     TimeMs bornAt(MessageIndex lane) const;
     TimeMs endedAt(MessageIndex lane) const;
     // The lanes with a segment in [from, to] (born by `to`, not ended before `from`), ascending, into `out`. Lanes
-    // are born in index order and summarised per block of 256 (first birth, lanes live, latest end), so a binary
-    // search cuts off those born after the window and a block that all ended before it is skipped whole.
+    // are born in index order and summarised per block of 256 (first birth, lanes live, earliest and latest end),
+    // so a binary search cuts off those born after the window, a block that all ended before it is skipped whole
+    // and a block none of which ended before it is taken whole.
     void lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& out) const;
 
     size_t actorCount() const { return m_actorSteps.size(); } // actor ids 0..n-1 seen so far
