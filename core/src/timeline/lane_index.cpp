@@ -43,7 +43,7 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
         if (e.message != kNoMessage) {
             while (laneCount() <= e.message) { // lanes appear in order; a new one starts empty
                 if ((laneCount() >> kBlockBits) >= m_blocks.size())
-                    m_blocks.push_back(LaneBlock { e.time, e.time, INT64_MAX, 0 });
+                    m_blocks.push_back(LaneBlock { e.time, e.time, 0, UINT32_MAX });
                 m_first.push_back(kNoEvent);
                 m_last.push_back(kNoEvent);
                 m_state.push_back(MessageState::None);
@@ -167,7 +167,8 @@ void LaneIndex::trackLife(const Event& e, MessageState before)
         --block.live;
     if (!isLive(after)) {
         block.lastEnd = std::max(block.lastEnd, e.time);
-        block.firstEnd = std::min(block.firstEnd, e.time);
+        const auto after = uint32_t(std::clamp<TimeMs>(e.time - block.born, 0, TimeMs(UINT32_MAX) - 1));
+        block.firstEndAfterBorn = std::min(block.firstEndAfterBorn, after);
     }
 }
 
@@ -196,7 +197,7 @@ void LaneIndex::lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& ou
         const size_t last = std::min(laneCount(), (b + 1) << kBlockBits);
         // No lane of the block ended before the window (a lane's last event is never before its end): all of them
         // are in it, found without reading the log (a whole run in view lists every lane each frame).
-        if (m_blocks[b].firstEnd >= from && b + 1 < blocks) {
+        if (m_blocks[b].born + TimeMs(m_blocks[b].firstEndAfterBorn) >= from && b + 1 < blocks) {
             for (size_t lane = b << kBlockBits; lane < last; ++lane)
                 if (m_last[lane] != kNoEvent)
                     out.push_back(MessageIndex(lane));

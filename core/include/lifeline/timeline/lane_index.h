@@ -144,8 +144,10 @@ private:
     struct LaneBlock {
         TimeMs born = 0; // of its first lane
         TimeMs lastEnd = 0; // the latest event of its lanes not live
-        TimeMs firstEnd = INT64_MAX; // the earliest: a window from before it lists every lane of the block
         uint32_t live = 0; // lanes live
+        // The earliest, after `born` (none yet: UINT32_MAX; past 49 days, no later than it was): a window from
+        // before it lists every lane of the block. 32 bits keep the block 24 bytes.
+        uint32_t firstEndAfterBorn = UINT32_MAX;
     };
     static constexpr unsigned kBlockBits = 8;
     void trackLife(const Event& e, MessageState before); // the lane's block summary
