@@ -370,3 +370,23 @@ TEST_CASE("window: the controls follow the loaded lesson - maxReceiveCount and w
     CHECK(window.controls()->waitNote()->text()
         == QStringLiteral("The consumers ask for 20 s themselves: their WaitTimeSeconds wins over this default."));
 }
+
+TEST_CASE("window: the consumer and rate boxes show what a busy scenario runs, beyond what they offer to set",
+    "[ui][controls]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(R"({"duration": "1m", "queues": [{"name": "work"}],
+        "producers": [{"queue": "work", "rate": 2000}],
+        "consumers": [{"name": "w", "queue": "work", "count": 100, "processing": {"uniform": ["5ms", "20ms"]}}]})"));
+    window.driver()->advanceBy(100);
+    // The boxes offer up to 64 consumers and 1,000 messages/s; clamped, they said 64 and 1000 while 100 and 2,000 ran.
+    CHECK(window.controls()->consumerCount()->value() == 100);
+    CHECK(window.controls()->producerRate()->value() == 2000.0);
+    // Set by hand from there, the run follows.
+    window.controls()->consumerCount()->setValue(80);
+    int running = 0;
+    for (const auto& c : window.simulation()->consumers())
+        running += c.removed ? 0 : 1;
+    CHECK(running == 80);
+}

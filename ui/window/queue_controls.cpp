@@ -13,6 +13,7 @@
 #include <QSpinBox>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -96,6 +97,10 @@ bool StopSlider::editing() const
 // ---- QueueControls ----
 
 namespace {
+// What a user sets in the boxes; a scenario that runs more widens them to show what runs.
+constexpr int kMostConsumersSet = 64;
+constexpr double kHighestRateSet = 1000.0;
+
 QLabel* note(QWidget* parent)
 {
     auto* label = new QLabel(parent);
@@ -147,7 +152,7 @@ QueueControls::QueueControls(QWidget* parent)
     auto* consumersRow = new QWidget(this);
     auto* consumersLayout = new QHBoxLayout(consumersRow);
     consumersLayout->setContentsMargins(0, 0, 0, 0);
-    m_consumers->setRange(0, 64);
+    m_consumers->setRange(0, kMostConsumersSet);
     m_consumers->setKeyboardTracking(false);
     m_consumers->setToolTip(tr("Consumers polling this queue: more are added like the first; fewer stop the newest"));
     consumersLayout->addWidget(m_consumers);
@@ -159,7 +164,7 @@ QueueControls::QueueControls(QWidget* parent)
     m_processing->setToolTip(tr("How long each consumer works on a message, from its next message on"));
     consumersLayout->addWidget(m_processing, 1);
     form->addRow(tr("&Consumers"), consumersRow);
-    m_rate->setRange(0.0, 1000.0);
+    m_rate->setRange(0.0, kHighestRateSet);
     m_rate->setDecimals(2);
     m_rate->setSuffix(tr(" /s"));
     m_rate->setKeyboardTracking(false);
@@ -331,6 +336,7 @@ void QueueControls::sync()
         consumers += c.queue == name && !c.removed && !c.lambda ? 1 : 0; // Lambda pollers are not set here
     if (!m_consumers->hasFocus()) {
         const QSignalBlocker block(m_consumers);
+        m_consumers->setMaximum(std::max(kMostConsumersSet, consumers)); // a scenario may run more than one sets here
         m_consumers->setValue(consumers);
     }
     if (!m_processing->hasFocus()) {
@@ -347,7 +353,9 @@ void QueueControls::sync()
     m_rate->setEnabled(producer >= 0);
     if (!m_rate->hasFocus()) {
         const QSignalBlocker block(m_rate);
-        m_rate->setValue(producer >= 0 ? m_simulation->producerRate(size_t(producer)) : 0.0);
+        const double rate = producer >= 0 ? m_simulation->producerRate(size_t(producer)) : 0.0;
+        m_rate->setMaximum(std::max(kHighestRateSet, rate));
+        m_rate->setValue(rate);
     }
 }
 
