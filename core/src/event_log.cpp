@@ -102,7 +102,7 @@ const char* toString(Cause cause)
 
 size_t EventLog::eventBytes() const
 {
-    return m_packed.capacity() * sizeof(Packed) + m_chunkTime.capacity() * sizeof(TimeMs)
+    return m_packed.capacity() * sizeof(Packed) + m_groups.capacity() * sizeof(Group)
         + m_wide.capacity() * sizeof(Event);
 }
 
@@ -124,6 +124,7 @@ void EventLog::releaseBefore(TimeMs cutoff)
             if (const Event e = (*this)[i]; e.hasText())
                 m_textsNamedBefore = std::max(m_textsNamedBefore, size_t(e.textIndex()) + 1);
         m_packed.releaseChunk(chunk);
+        m_groups.releaseChunk(chunk);
         m_firstRetained = (chunk + 1) * kChunk;
     }
     constexpr size_t kTextChunk = decltype(m_texts)::kChunkSize;

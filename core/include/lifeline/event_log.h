@@ -103,7 +103,7 @@ inline bool isLive(MessageState state)
 const char* toString(MessageState state);
 const char* toString(Cause cause);
 
-// 32 bytes as readers see it (the log keeps it in 16); a lane's history is the subsequence with its MessageIndex.
+// 32 bytes as readers see it (the log keeps it in 12); a lane's history is the subsequence with its MessageIndex.
 // A plain aggregate (no default member values): the log's storage is allocated without being written first.
 // `detail` means something else for each cause: read it through the typed accessor for the event's cause.
 struct Event {
@@ -162,10 +162,13 @@ static_assert(sizeof(Event) == 32 && std::is_trivial_v<Event>);
 // valid while the engine appends. An engine with a bounded history (EngineOptions::historyMs) releases old chunks:
 // events before firstRetained() and the texts they named are gone, their indices stay.
 //
-// An event is kept in 16 bytes, not Event's 32: its time as an offset from its chunk's first event, its actor,
-// queue, cause and states packed into one word. The few that do not fit (an actor above 2,047, a queue above 254,
-// an offset past 49 days, a cause or state no engine writes) are kept whole beside the others. Readers get an Event by
-// value, decoded in a few instructions; the hour's benchmark run holds 25 million events.
+// An event is kept in 12 bytes, not Event's 32. Events go in groups of 256, each group noting its first event's
+// time and, once one of its events needs it, a base for large details. An event keeps its time as 16 bits past its
+// group's time, its detail in 16 bits (a small value as it is; a large one, such as a poll's number, as an offset
+// of up to 32,767 from its group's base), and its actor, queue, cause and states packed into one word. The few
+// that do not fit (an actor above 2,047, a queue above 254, a minute without events inside a group, details far
+// apart, a cause or state no engine writes) are kept whole beside the others. Readers get an Event by value,
+// decoded in a few instructions; the hour's benchmark run holds 25 million events.
 class EventLog {
 public:
     void append(const Event& event);
@@ -196,18 +199,25 @@ public:
 
 private:
     struct Packed {
-        uint32_t timeOffset; // from m_chunkTime of its chunk
-        MessageIndex message;
-        uint32_t detail; // a wide event: its index in m_wide
+        MessageIndex message; // a wide event: its index in m_wide
+        uint16_t timeOffset; // from its group's time
+        uint16_t detail; // below kBased: the detail; from kBased: the detail's offset from its group's base
         uint32_t bits; // actor (11) | queue + 1 (8, 0: none) | cause (5) | from (4) | to (4)
     };
-    static_assert(sizeof(Packed) == 16);
-    static constexpr int kChunkBits = 14; // 256 KiB chunks: what a bounded history holds beyond its window
+    static_assert(sizeof(Packed) == 12);
+    struct Group {
+        TimeMs time; // its first event's time
+        uint32_t detailBase; // set by the first event with a detail from kBased on, then fixed
+        bool based;
+    };
+    static constexpr int kChunkBits = 14; // 192 KiB chunks: what a bounded history holds beyond its window
+    static constexpr int kGroupBits = 8;
+    static constexpr uint32_t kBased = 0x8000;
     static constexpr uint32_t kWide = 31; // a cause that is none: the event is in m_wide
     static_assert(uint32_t(Cause::Count) <= kWide && uint32_t(MessageState::Count) <= 16);
 
     ChunkedVector<Packed, kChunkBits> m_packed;
-    std::vector<TimeMs> m_chunkTime; // each chunk's first event's time
+    ChunkedVector<Group, kChunkBits - kGroupBits> m_groups; // a chunk of groups for each chunk of events
     ChunkedVector<Event, 10> m_wide;
     ChunkedVector<std::string, 10> m_texts;
     size_t m_firstRetained = 0;
@@ -218,17 +228,26 @@ private:
 inline void EventLog::append(const Event& event)
 {
     const size_t index = m_packed.size();
-    if ((index & ((size_t(1) << kChunkBits) - 1)) == 0)
-        m_chunkTime.push_back(event.time);
-    const uint64_t offset = uint64_t(event.time) - uint64_t(m_chunkTime.back()); // an earlier time wraps: wide
+    if ((index & ((size_t(1) << kGroupBits) - 1)) == 0)
+        m_groups.push_back(Group { event.time, 0, false });
+    Group& group = m_groups.back();
+    const uint64_t offset = uint64_t(event.time) - uint64_t(group.time); // an earlier time wraps: wide
     const uint32_t queue = event.queue == kNoQueue ? 0 : uint32_t(event.queue) + 1;
-    if (offset > UINT32_MAX || event.actor > 2047 || queue > 255 || uint32_t(event.cause) >= kWide
+    uint32_t detail = event.detail;
+    if (detail >= kBased) {
+        if (!group.based) {
+            group.based = true;
+            group.detailBase = detail;
+        }
+        detail = detail - group.detailBase < kBased ? kBased | (detail - group.detailBase) : UINT32_MAX;
+    }
+    if (offset > 0xffff || detail == UINT32_MAX || event.actor > 2047 || queue > 255 || uint32_t(event.cause) >= kWide
         || uint32_t(event.from) > 15 || uint32_t(event.to) > 15) {
         m_wide.push_back(event);
-        m_packed.push_back(Packed { 0, event.message, uint32_t(m_wide.size() - 1), kWide << 8 });
+        m_packed.push_back(Packed { uint32_t(m_wide.size() - 1), 0, 0, kWide << 8 });
         return;
     }
-    m_packed.push_back(Packed { uint32_t(offset), event.message, event.detail,
+    m_packed.push_back(Packed { event.message, uint16_t(offset), uint16_t(detail),
         event.actor << 21 | queue << 13 | uint32_t(event.cause) << 8 | uint32_t(event.from) << 4
             | uint32_t(event.to) });
 }
@@ -238,9 +257,11 @@ inline Event EventLog::operator[](size_t i) const
     const Packed& p = m_packed[i];
     const uint32_t cause = p.bits >> 8 & 0x1f;
     if (cause == kWide)
-        return m_wide[p.detail];
+        return m_wide[p.message];
+    const Group& group = m_groups[i >> kGroupBits];
     const uint32_t queue = p.bits >> 13 & 0xff;
-    return Event { m_chunkTime[i >> kChunkBits] + TimeMs(p.timeOffset), p.message, p.bits >> 21, p.detail,
+    const uint32_t detail = p.detail < kBased ? p.detail : group.detailBase + (p.detail & (kBased - 1));
+    return Event { group.time + TimeMs(p.timeOffset), p.message, p.bits >> 21, detail,
         queue == 0 ? kNoQueue : QueueIndex(queue - 1), MessageState(p.bits >> 4 & 0xf), MessageState(p.bits & 0xf),
         Cause(cause) };
 }
