@@ -4,6 +4,7 @@
 
 #include "lifeline/chunked_vector.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -103,7 +104,7 @@ inline bool isLive(MessageState state)
 const char* toString(MessageState state);
 const char* toString(Cause cause);
 
-// 32 bytes as readers see it (the log keeps it in 12); a lane's history is the subsequence with its MessageIndex.
+// 32 bytes as readers see it (the log keeps it in 8); a lane's history is the subsequence with its MessageIndex.
 // A plain aggregate (no default member values): the log's storage is allocated without being written first.
 // `detail` means something else for each cause: read it through the typed accessor for the event's cause.
 struct Event {
@@ -162,13 +163,15 @@ static_assert(sizeof(Event) == 32 && std::is_trivial_v<Event>);
 // valid while the engine appends. An engine with a bounded history (EngineOptions::historyMs) releases old chunks:
 // events before firstRetained() and the texts they named are gone, their indices stay.
 //
-// An event is kept in 12 bytes, not Event's 32. Events go in groups of 256, each group noting its first event's
-// time and, once one of its events needs it, a base for large details. An event keeps its time as 16 bits past its
-// group's time, its detail in 16 bits (a small value as it is; a large one, such as a poll's number, as an offset
-// of up to 32,767 from its group's base), and its actor, queue, cause and states packed into one word. The few
-// that do not fit (an actor above 2,047, a queue above 254, a minute without events inside a group, details far
-// apart, a cause or state no engine writes) are kept whole beside the others. Readers get an Event by value,
-// decoded in a few instructions; the hour's benchmark run holds 25 million events.
+// An event is kept in 8 bytes, not Event's 32. Events go in groups of 256, each group noting its first event's
+// time and, once its events need them, a base message and a base for large details. An event keeps its time as 14
+// bits past its group's time, its message as a signed 16-bit offset from its group's base message, its detail in
+// 11 bits (a small value as it is; a large one, such as a poll's number, as an offset of up to 1,023 from its
+// group's base), its actor in 11 bits, its queue in 5, and its cause and states as one of 127 kinds the log
+// numbers as it first meets them. The few that do not fit (an actor above 2,047, a queue above 30, 16 seconds
+// without events inside a group, a message or detail far from its group's others, an earlier time, a cause or state
+// no engine writes) are kept whole beside the others. Readers get an Event by value, decoded in a few instructions;
+// the hour's benchmark run holds 25 million events.
 class EventLog {
 public:
     void append(const Event& event);
@@ -190,6 +193,8 @@ public:
     size_t bytesUsed() const;
     // What the events alone hold (without their texts).
     size_t eventBytes() const;
+    // How many events did not fit in 8 bytes and are kept whole (a figure for the benchmarks and tests).
+    size_t keptWhole() const { return m_wide.size(); }
 
     // The first event still held: 0 unless history was released.
     size_t firstRetained() const { return m_firstRetained; }
@@ -198,72 +203,106 @@ public:
     void releaseBefore(TimeMs cutoff);
 
 private:
-    struct Packed {
-        MessageIndex message; // a wide event: its index in m_wide
-        uint16_t timeOffset; // from its group's time
-        uint16_t detail; // below kBased: the detail; from kBased: the detail's offset from its group's base
-        uint32_t bits; // actor (11) | queue + 1 (8, 0: none) | cause (5) | from (4) | to (4)
-    };
-    static_assert(sizeof(Packed) == 12);
+    // kind (7, kWide: in m_wide) | queue + 1 (5, 0: none) | actor (11) | detail (11) | message (16) | time (14).
+    using Packed = uint64_t;
     struct Group {
         TimeMs time; // its first event's time
-        uint32_t detailBase; // set by the first event with a detail from kBased on, then fixed
-        bool based;
+        MessageIndex messageBase; // its first event's message that is one
+        uint32_t detailBase; // its first event's detail from kBased on
+        bool messageBased, detailBased;
     };
-    static constexpr int kChunkBits = 14; // 192 KiB chunks: what a bounded history holds beyond its window
+    static constexpr int kChunkBits = 14; // 128 KiB chunks: what a bounded history holds beyond its window
     static constexpr int kGroupBits = 8;
-    static constexpr uint32_t kBased = 0x8000;
-    static constexpr uint32_t kWide = 31; // a cause that is none: the event is in m_wide
-    static_assert(uint32_t(Cause::Count) <= kWide && uint32_t(MessageState::Count) <= 16);
+    static constexpr uint32_t kBased = 1024; // a detail from here on is an offset from its group's base
+    static constexpr uint32_t kNoMessageOffset = 0xffff;
+    static constexpr uint32_t kWide = 127; // the kind of an event kept whole: its index in m_wide above the kind
+    static constexpr int kQueueShift = 7, kActorShift = 12, kDetailShift = 23, kMessageShift = 34, kTimeShift = 50;
+    static_assert(uint32_t(Cause::Count) <= 32 && uint32_t(MessageState::Count) <= 16);
+
+    // The kind of (cause, from, to), numbered as first met; kWide when 127 are taken or the triple is out of range.
+    uint32_t kindOf(const Event& event);
+    Event wide(Packed packed) const { return m_wide[packed >> kQueueShift]; }
 
     ChunkedVector<Packed, kChunkBits> m_packed;
     ChunkedVector<Group, kChunkBits - kGroupBits> m_groups; // a chunk of groups for each chunk of events
     ChunkedVector<Event, 10> m_wide;
     ChunkedVector<std::string, 10> m_texts;
+    std::array<uint8_t, size_t(32 * 16 * 16)> m_kindNumber {}; // (cause, from, to) -> its kind + 1, 0: not met yet
+    std::array<uint16_t, kWide> m_kinds {}; // kind -> cause << 8 | from << 4 | to
+    uint32_t m_kindCount = 0;
     size_t m_firstRetained = 0;
     size_t m_textsNamedBefore = 0; // texts below this index were named by released events only
     size_t m_firstTextRetained = 0;
 };
 
+inline uint32_t EventLog::kindOf(const Event& event)
+{
+    if (uint32_t(event.cause) >= 32 || uint32_t(event.from) >= 16 || uint32_t(event.to) >= 16)
+        return kWide;
+    const uint32_t triple = uint32_t(event.cause) << 8 | uint32_t(event.from) << 4 | uint32_t(event.to);
+    uint8_t& number = m_kindNumber[triple];
+    if (number == 0) {
+        if (m_kindCount == kWide)
+            return kWide;
+        m_kinds[m_kindCount] = uint16_t(triple);
+        number = uint8_t(++m_kindCount);
+    }
+    return number - 1u;
+}
+
 inline void EventLog::append(const Event& event)
 {
     const size_t index = m_packed.size();
     if ((index & ((size_t(1) << kGroupBits) - 1)) == 0)
-        m_groups.push_back(Group { event.time, 0, false });
+        m_groups.push_back(Group { event.time, 0, 0, false, false });
     Group& group = m_groups.back();
-    const uint64_t offset = uint64_t(event.time) - uint64_t(group.time); // an earlier time wraps: wide
-    const uint32_t queue = event.queue == kNoQueue ? 0 : uint32_t(event.queue) + 1;
+    const uint64_t time = uint64_t(event.time) - uint64_t(group.time); // an earlier time wraps: wide
+    uint32_t message = kNoMessageOffset;
+    if (event.message != kNoMessage) {
+        if (!group.messageBased) {
+            group.messageBased = true;
+            group.messageBase = event.message;
+        }
+        message = uint32_t(event.message - group.messageBase + 0x8000); // -32,768 .. 32,766 from the base
+        if (message >= kNoMessageOffset)
+            message = UINT32_MAX;
+    }
     uint32_t detail = event.detail;
     if (detail >= kBased) {
-        if (!group.based) {
-            group.based = true;
+        if (!group.detailBased) {
+            group.detailBased = true;
             group.detailBase = detail;
         }
         detail = detail - group.detailBase < kBased ? kBased | (detail - group.detailBase) : UINT32_MAX;
     }
-    if (offset > 0xffff || detail == UINT32_MAX || event.actor > 2047 || queue > 255 || uint32_t(event.cause) >= kWide
-        || uint32_t(event.from) > 15 || uint32_t(event.to) > 15) {
+    const uint32_t queue = event.queue == kNoQueue ? 0 : uint32_t(event.queue) + 1;
+    const uint32_t kind = kindOf(event);
+    if (time >= (1u << 14) || message == UINT32_MAX || detail == UINT32_MAX || event.actor >= 2048 || queue >= 32
+        || kind == kWide) {
         m_wide.push_back(event);
-        m_packed.push_back(Packed { uint32_t(m_wide.size() - 1), 0, 0, kWide << 8 });
+        m_packed.push_back(Packed(m_wide.size() - 1) << kQueueShift | kWide);
         return;
     }
-    m_packed.push_back(Packed { event.message, uint16_t(offset), uint16_t(detail),
-        event.actor << 21 | queue << 13 | uint32_t(event.cause) << 8 | uint32_t(event.from) << 4
-            | uint32_t(event.to) });
+    m_packed.push_back(time << kTimeShift | Packed(message) << kMessageShift | Packed(detail) << kDetailShift
+        | Packed(event.actor) << kActorShift | Packed(queue) << kQueueShift | kind);
 }
 
 inline Event EventLog::operator[](size_t i) const
 {
-    const Packed& p = m_packed[i];
-    const uint32_t cause = p.bits >> 8 & 0x1f;
-    if (cause == kWide)
-        return m_wide[p.message];
+    const Packed p = m_packed[i];
+    const uint32_t kind = uint32_t(p & 0x7f);
+    if (kind == kWide)
+        return wide(p);
     const Group& group = m_groups[i >> kGroupBits];
-    const uint32_t queue = p.bits >> 13 & 0xff;
-    const uint32_t detail = p.detail < kBased ? p.detail : group.detailBase + (p.detail & (kBased - 1));
-    return Event { group.time + TimeMs(p.timeOffset), p.message, p.bits >> 21, detail,
-        queue == 0 ? kNoQueue : QueueIndex(queue - 1), MessageState(p.bits >> 4 & 0xf), MessageState(p.bits & 0xf),
-        Cause(cause) };
+    const uint32_t queue = uint32_t(p >> kQueueShift & 0x1f);
+    const uint32_t detail = uint32_t(p >> kDetailShift & 0x7ff);
+    const uint32_t message = uint32_t(p >> kMessageShift & 0xffff);
+    const uint32_t triple = m_kinds[kind];
+    return Event { group.time + TimeMs(p >> kTimeShift),
+        message == kNoMessageOffset ? kNoMessage : group.messageBase + message - 0x8000,
+        uint32_t(p >> kActorShift & 0x7ff), detail < kBased ? detail : group.detailBase + (detail - kBased),
+        queue == 0 ? kNoQueue : QueueIndex(queue - 1), MessageState(triple >> 4 & 0xf), MessageState(triple & 0xf),
+        Cause(triple >> 8) };
 }
 
 } // namespace lifeline
