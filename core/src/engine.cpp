@@ -467,8 +467,8 @@ size_t Engine::bytesUsed() const
     size_t bytes = sizeof(*this) + m_log.bytesUsed();
     bytes += m_messages.capacity() * sizeof(MessageRecord);
     for (size_t i = m_firstHeldChunk << kLaneChunkBits; i < m_messages.size(); ++i)
-        if (!gone(i) && m_messages[i].body.capacity() > 15)
-            bytes += m_messages[i].body.capacity() + 1 + 16; // heap block and malloc's header
+        if (!gone(i) && m_messages[i].body.heapBytes() > 0)
+            bytes += m_messages[i].body.heapBytes() + 16; // heap block and malloc's header
     bytes += m_extras.capacity() * sizeof(MessageExtra) + m_laneChunks.capacity() * sizeof(LaneChunk);
     for (const auto& q : m_queues) {
         bytes += sizeof(QueueState);

@@ -94,7 +94,7 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
         arrivalExtra.groupId = dlqExtra->groupId;
         arrivalExtra.awsTraceHeader = dlqExtra->awsTraceHeader;
     }
-    const std::string body = m_messages[lane].body;
+    const CompactText body = m_messages[lane].body; // copied before endMessage releases it
     const MessageIndex arrival
         = newLane(*destination, destination->attributes.delaySeconds * 1000, Cause::ArriveFromRedrive, kSqsActor, lane);
     endMessage(source, lane, MessageState::Redriven, Cause::Redrive, kSqsActor, arrival);

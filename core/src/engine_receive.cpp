@@ -95,7 +95,7 @@ void Engine::endMessage(
     }
     // The lane stays; its body too when viewers want it (and it is short), else it is released.
     if (!m_options.keepEndedBodies || record.body.size() > kKeptBodyBytes)
-        std::string().swap(record.body);
+        record.body.clear();
     --queue.liveMessages;
     logEvent(m_now, lane, queue.index, from, to, cause, actor, detail);
     // A FIFO group blocked by this message (or headed by it) may now serve its next one.

@@ -45,7 +45,7 @@ MessageIndex laneWithBody(const Simulation& s, const std::string& fragment)
     for (size_t i = 0; i < log.size(); ++i) {
         if (log[i].cause == Cause::Send && log[i].message != kNoMessage) {
             const auto& record = s.engine().message(log[i].message);
-            if (record.body.find(fragment) != std::string::npos)
+            if (record.body.view().find(fragment) != std::string::npos)
                 return log[i].message;
         }
     }

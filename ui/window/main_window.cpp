@@ -298,7 +298,8 @@ void MainWindow::showDetails(MessageIndex lane)
     const MessageRecord& record = engine()->message(lane);
     QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(record.messageId()));
     if (!record.body.empty())
-        html += QStringLiteral("<i>%1</i><br>").arg(QString::fromStdString(record.body.substr(0, 200)).toHtmlEscaped());
+        html += QStringLiteral("<i>%1</i><br>")
+                    .arg(QString::fromUtf8(record.body.view().substr(0, 200)).toHtmlEscaped());
     html += QStringLiteral("<table cellspacing=0 cellpadding=2>");
     const auto history = laneHistory(*engine(), m_model->lanes(), lane, actorNames());
     for (const auto& entry : history) {

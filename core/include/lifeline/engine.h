@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lifeline/chunked_vector.h"
+#include "lifeline/compact_text.h"
 #include "lifeline/event_log.h"
 #include "lifeline/queue_attributes.h"
 #include "lifeline/result.h"
@@ -51,7 +52,7 @@ inline constexpr size_t kKeptBodyBytes = 1024;
 // One message lane, readable by viewers. Fields stay valid after the message ends (the body may be released).
 struct MessageRecord {
     uint64_t idHi = 0, idLo = 0; // MessageId (UUID)
-    std::string body;
+    CompactText body;
     TimeMs sentAt = 0;
     TimeMs enqueuedAt = 0; // retention counts from here
     TimeMs dueAt = 0; // Delayed: when it becomes visible; InFlight: when its visibility ends

@@ -7,7 +7,7 @@
 
 namespace lifeline {
 
-std::string utf8Prefix(const std::string& text, size_t characters)
+std::string utf8Prefix(std::string_view text, size_t characters)
 {
     size_t end = 0;
     for (size_t count = 0; end < text.size() && count < characters; ++count) {
@@ -15,7 +15,7 @@ std::string utf8Prefix(const std::string& text, size_t characters)
         while (end < text.size() && (uint8_t(text[end]) & 0xC0) == 0x80) // continuation bytes
             ++end;
     }
-    return text.substr(0, end);
+    return std::string(text.substr(0, end));
 }
 
 std::string csvField(const std::string& text)

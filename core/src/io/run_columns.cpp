@@ -429,7 +429,7 @@ void readLanes(const std::vector<uint8_t>& compressed, size_t count, const std::
             }
             const auto length = size_t(columns[BodyLengths].get(size_t(1) << 20));
             const uint8_t* body = columns[Bodies].raw(length);
-            r.body.assign(reinterpret_cast<const char*>(body), length);
+            r.body.assign(std::string_view(reinterpret_cast<const char*>(body), length));
             sentAt = r.sentAt = columns[SentAt].getDifference(sentAt);
             r.enqueuedAt = columns[EnqueuedAt].getDifference(r.sentAt);
             r.dueAt = columns[DueAt].getDifference(r.enqueuedAt);

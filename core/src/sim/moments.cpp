@@ -178,7 +178,7 @@ bool MomentFinder::matches(const Engine& engine, const MomentSpec& spec, const E
         if (e.message == kNoMessage)
             return false;
         const MessageRecord& record = engine.message(e.message);
-        if (spec.body && record.body.find(*spec.body) == std::string::npos)
+        if (spec.body && record.body.view().find(*spec.body) == std::string::npos)
             return false;
         if ((spec.minAge && e.time - record.sentAt < *spec.minAge)
             || (spec.maxAge && e.time - record.sentAt > *spec.maxAge))

@@ -7,6 +7,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lifeline {
@@ -18,7 +19,7 @@ void writeEventsCsv(const Engine& engine, const std::vector<std::string>& actorN
 void writeChromeTrace(const Engine& engine, const std::vector<std::string>& actorNames, std::ostream& out);
 
 // The first `characters` UTF-8 characters of a text (never half a character).
-std::string utf8Prefix(const std::string& text, size_t characters);
+std::string utf8Prefix(std::string_view text, size_t characters);
 
 // One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
 std::string csvField(const std::string& text);
