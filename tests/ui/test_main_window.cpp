@@ -3,9 +3,11 @@
 #include "lifeline/io/run_file.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
+#include "timeline/timeline_view.h"
 #include "window/main_window.h"
 
 #include <QLabel>
+#include <QTextBrowser>
 #include <cstdio>
 
 using namespace lifeline;
@@ -70,4 +72,29 @@ TEST_CASE("window: everything fits a 1024x700 screen (its smallest size, every d
     // The left docks used to need 431 px for the consumers' one-line hint: 1063 px in all.
     CHECK(window.minimumSizeHint().width() <= 962); // what the window takes of 1024 px (94 %)
     CHECK(window.minimumSizeHint().height() <= 658);
+}
+
+TEST_CASE("window: a selected lane's details show its body, short or long, escaped and cut at 200 bytes", "[ui]")
+{
+    application();
+    Engine engine;
+    REQUIRE(engine.createQueue("orders").ok());
+    const std::string bodies[] = { "message-3600000", "<b>two</b> widgets & a receipt for them",
+        std::string(150, 'a') + std::string(100, 'b') };
+    for (const auto& body : bodies) {
+        SendMessageRequest send;
+        send.queue = "orders";
+        send.body = body;
+        REQUIRE(engine.sendMessage(send).ok());
+    }
+    ui::MainWindow window(engine);
+    window.show();
+    window.timeline()->select(0);
+    CHECK(window.details()->toPlainText().startsWith(
+        QString::fromStdString(engine.message(0).messageId()) + QStringLiteral("\nmessage-3600000\n")));
+    window.timeline()->select(1);
+    CHECK(window.details()->toPlainText().contains(QStringLiteral("\n<b>two</b> widgets & a receipt for them\n")));
+    window.timeline()->select(2);
+    const QString cut = QString(150, QLatin1Char('a')) + QString(50, QLatin1Char('b'));
+    CHECK(window.details()->toPlainText().contains(QLatin1Char('\n') + cut + QLatin1Char('\n')));
 }
