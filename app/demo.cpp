@@ -39,7 +39,7 @@ void printLog(const Engine& engine, std::ostream& out)
         out << std::setw(10) << std::left << (e.queue == kNoQueue ? "-" : engine.queueInfo(e.queue).name) << std::right;
         out << "  " << std::setw(22) << std::left << toString(e.cause) << std::right;
         if (e.message != kNoMessage)
-            out << "  " << engine.message(e.message).messageId().substr(0, 8) << "  " << toString(e.from) << " -> "
+            out << "  " << engine.messageId(e.message).substr(0, 8) << "  " << toString(e.from) << " -> "
                 << toString(e.to);
         out << "  by " << actorName({}, e.actor);
         if (e.cause == Cause::Receive)

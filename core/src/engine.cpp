@@ -25,13 +25,13 @@ SqsError nonExistentQueue()
 }
 } // namespace
 
-std::string MessageRecord::messageId() const
+std::string formatMessageId(MessageIdParts id)
 {
-    // 8-4-4-4-12 lower-case hex; hand-written because it is on every send and receive.
+    // Hand-written because it is on every send and receive of the endpoint.
     static constexpr char kDigits[] = "0123456789abcdef";
     std::string text(36, '-');
     int at = 35;
-    uint64_t lo = idLo, hi = idHi;
+    uint64_t lo = id.lo, hi = id.hi;
     for (int i = 0; i < 16; ++i, --at, lo >>= 4) {
         if (at == 23)
             --at;
@@ -48,16 +48,58 @@ std::string MessageRecord::messageId() const
 Engine::Engine(EngineOptions options)
     : m_options(std::move(options))
     , m_rng(m_options.seed)
+    , m_idKey([seed = m_options.seed]() mutable { return splitMix64(seed); }())
 {
 }
 
 Engine::~Engine() = default;
 
-std::string Engine::newUuidParts(uint64_t& hi, uint64_t& lo)
+namespace {
+MessageIdParts asUuid(uint64_t hi, uint64_t lo)
 {
-    hi = (splitMix64(m_rng) & 0xffffffffffff0fffULL) | 0x4000ULL; // version 4
-    lo = (splitMix64(m_rng) & 0x3fffffffffffffffULL) | 0x8000000000000000ULL; // variant 10
-    return {};
+    return { (hi & 0xffffffffffff0fffULL) | 0x4000ULL, // version 4
+        (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL }; // variant 10
+}
+} // namespace
+
+MessageIdParts Engine::newUuid()
+{
+    const uint64_t hi = splitMix64(m_rng);
+    return asUuid(hi, splitMix64(m_rng));
+}
+
+MessageIdParts Engine::laneUuid(MessageIndex lane) const
+{
+    // splitMix64's mix is a bijection: distinct lanes give distinct first halves.
+    uint64_t state = m_idKey + uint64_t(lane) * 2 * kSplitMixGamma;
+    const uint64_t hi = splitMix64(state);
+    return asUuid(hi, splitMix64(state) ^ m_idKey);
+}
+
+MessageIdParts Engine::messageIdParts(MessageIndex lane) const
+{
+    const MessageRecord& record = message(lane);
+    switch (record.idSource) {
+    case IdSource::Lane:
+        break;
+    case IdSource::Origin:
+        if (const MessageExtra* x = extra(lane); x && x->origin != kNoMessage)
+            return laneUuid(x->origin);
+        break;
+    case IdSource::Kept:
+        if (lane < m_keptIds.size())
+            return m_keptIds[lane];
+        break;
+    }
+    return laneUuid(lane);
+}
+
+void Engine::keepMessageId(MessageIndex lane, MessageIdParts id)
+{
+    if (m_keptIds.size() <= lane)
+        m_keptIds.resize(size_t(lane) + 1);
+    m_keptIds[lane] = id;
+    m_messages[lane].idSource = IdSource::Kept;
 }
 
 std::string Engine::arnFor(const std::string& name) const

@@ -51,13 +51,8 @@ Result<std::string> Engine::startMessageMoveTask(const std::string& sourceArn,
                 actor);
     auto task = std::make_unique<MoveTask>();
     const uint32_t taskIndex = uint32_t(m_moveTasks.size());
-    uint64_t hi = 0, lo = 0;
-    newUuidParts(hi, lo);
-    MessageRecord idSource;
-    idSource.idHi = hi;
-    idSource.idLo = lo;
     task->handle
-        = base64Encode(nlohmann::json { { "taskId", idSource.messageId() }, { "sourceArn", sourceArn } }.dump());
+        = base64Encode(nlohmann::json { { "taskId", formatMessageId(newUuid()) }, { "sourceArn", sourceArn } }.dump());
     task->source = source->index;
     if (destination) {
         task->destination = destination->index;
@@ -103,7 +98,7 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
     if (destination->fifo()) {
         if (arrivalExtra.groupId.empty())
             arrivalExtra.groupId = "redrive";
-        arrivalExtra.deduplicationId = m_messages[arrival].messageId();
+        arrivalExtra.deduplicationId = messageId(arrival);
         arrivalExtra.sequenceNumber = nextSequenceNumber(*destination);
         addToGroup(*destination, arrival, arrivalExtra.groupId);
     }

@@ -119,6 +119,8 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
     QueueState& dlq = *findQueueByArn(source.attributes.redrivePolicy->deadLetterTargetArn);
     // Same MessageId, body, SentTimestamp and receive count (AWS-snap); copied before endMessage drops the body.
     MessageRecord copy = m_messages[lane];
+    const MessageIdParts id = messageIdParts(lane);
+    const bool copyOfDrawnId = copy.idSource == IdSource::Lane;
     copy.queue = dlq.index;
     copy.extra = UINT32_MAX;
     copy.state = MessageState::Visible;
@@ -134,11 +136,17 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
     arrivalExtra.origin = lane;
     if (dlq.fifo()) {
         // "the original message's deduplication ID will be replaced with the original message's ID" (AWS-doc)
-        arrivalExtra.deduplicationId = m_messages[arrival].messageId();
+        arrivalExtra.deduplicationId = formatMessageId(id);
         arrivalExtra.sequenceNumber = nextSequenceNumber(dlq);
         addToGroup(dlq, arrival, arrivalExtra.groupId);
     }
     m_messages[arrival].extra = addExtra(std::move(arrivalExtra));
+    // The same MessageId: drawn from the source's lane when it was (one step back, through the arrival's origin);
+    // kept beside the lanes otherwise (a message dead-lettered twice, a lane from a run file).
+    if (copyOfDrawnId)
+        m_messages[arrival].idSource = IdSource::Origin;
+    else
+        keepMessageId(arrival, id);
     const TimeMs enqueued = m_messages[arrival].enqueuedAt;
     // Ended lanes at the back say nothing about the order (and a forgotten one has no time left to read).
     while (!dlq.byEnqueue.empty() && endedIn(dlq, dlq.byEnqueue.back()))
@@ -174,7 +182,7 @@ void Engine::deliver(
     ReceivedMessage& m = out.emplace_back();
     m.lane = lane;
     if (m_options.idStrings)
-        m.messageId = record.messageId();
+        m.messageId = messageId(lane);
     m.receipt = Receipt { lane, record.receiveCount, queue.uid };
     if (m_options.idStrings)
         m.receiptHandle = receiptHandle(m.receipt);

@@ -90,7 +90,6 @@ MessageIndex Engine::newLane(QueueState& queue, TimeMs delayMs, Cause cause, uin
 {
     const MessageIndex lane = addLane(queue.index);
     MessageRecord& record = m_messages[lane];
-    newUuidParts(record.idHi, record.idLo);
     record.sentAt = m_now;
     record.enqueuedAt = m_now;
     queue.byEnqueue.push_back(lane);
@@ -134,7 +133,7 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
         if (auto it = queue.dedup.find(dedupKey); it != queue.dedup.end()) {
             // Accepted, not delivered again (AWS-doc): the answer names the first message.
             const MessageIndex first = it->second.second;
-            result.messageId = m_messages[first].messageId();
+            result.messageId = messageId(first);
             result.md5OfMessageBody = md5(body);
             result.md5OfMessageAttributes = md5OfMessageAttributes(attributes);
             if (const auto* e = extra(first))
@@ -173,7 +172,7 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
         result.sequenceNumber = e.sequenceNumber;
     }
     if (m_options.idStrings)
-        result.messageId = record.messageId();
+        result.messageId = messageId(lane);
     if (m_options.bodyDigests)
         result.md5OfMessageBody = md5(body);
     result.lane = lane;

@@ -161,7 +161,7 @@ TEST_CASE("CSV: body, group and dedup name each message - notes come from the sh
         rows.push_back(line);
     REQUIRE(rows.size() == f.engine.log().size() + 1);
     CHECK(rows[0] == "time_ms,queue,message_id,lane,from,to,cause,actor,note,body,group,dedup\r");
-    const std::string id = f.engine.message(0).messageId();
+    const std::string id = f.engine.messageId(0);
     CHECK(rows[1] == "0,q.fifo,,,none,none,queue-created,operator,,,,\r");
     CHECK(rows[2] == "0,q.fifo," + id + ",0,none,visible,send,operator,,\"order, \"\"42\"\"\",customer-7,d-1\r");
     CHECK(rows[3].ends_with("," + std::string(256, 'x') + ",g,d-2\r"));

@@ -60,7 +60,7 @@ TEST_CASE("Lesson 8's moments: visible again while worker-1 works and the two du
     const auto summary = simulation.summary().toJson();
     REQUIRE(summary["moments"].size() == 3);
     CHECK(summary["moments"][0]["at"] == 10.0);
-    CHECK(summary["moments"][0]["lane"] == simulation.engine().message(moments[0].lane).messageId().substr(0, 8));
+    CHECK(summary["moments"][0]["lane"] == simulation.engine().messageId(moments[0].lane).substr(0, 8));
     CHECK(summary["moments"][2]["caption"] == "worker-1 takes it too: processed twice");
 }
 

@@ -41,7 +41,7 @@ TEST_CASE("observer: a send - its receive - the timeout - a second receive and t
     observer.observe(call("SendMessage", { { "MessageBody", "hello" } }, { { "MessageId", kId1 } }), kClient);
     const Engine& engine = observer.engine();
     REQUIRE(engine.messageCount() == 1);
-    CHECK(engine.message(0).messageId() == kId1);
+    CHECK(engine.messageId(0) == kId1);
     CHECK(engine.message(0).state == MessageState::Delayed); // the queue's DelaySeconds
 
     observer.advanceTo(6000);
@@ -130,7 +130,7 @@ TEST_CASE("observer: batches by entry id - visibility changes - purge - refusals
         kClient);
     const Engine& engine = observer.engine();
     REQUIRE(engine.messageCount() == 2); // c failed: no lane
-    CHECK(engine.message(0).messageId() == kId2);
+    CHECK(engine.messageId(0) == kId2);
     CHECK(engine.message(0).state == MessageState::Visible);
     CHECK(engine.message(1).state == MessageState::Delayed); // a: its own 10 s
     CHECK(engine.message(1).dueAt == 10000);

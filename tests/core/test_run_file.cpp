@@ -41,7 +41,7 @@ TEST_CASE("a saved run reopens equal to the original - without simulating", "[ex
     }
     REQUIRE(copy.messageCount() == original.messageCount());
     for (MessageIndex lane = 0; lane < original.messageCount(); ++lane) {
-        CHECK(copy.message(lane).messageId() == original.message(lane).messageId());
+        CHECK(copy.messageId(lane) == original.messageId(lane));
         CHECK(copy.message(lane).state == original.message(lane).state);
         CHECK(copy.message(lane).receiveCount == original.message(lane).receiveCount);
         CHECK(copy.message(lane).body == original.message(lane).body);

@@ -57,8 +57,8 @@ TEST_CASE("script: each call is answered as SQS answers it - the 12-hour cap cou
         {"at": "160s", "as": "ops", "call": "PurgeQueue"},
         {"at": "161s", "as": "ops", "call": "PurgeQueue"}])")));
     run.runToEnd();
-    const std::string id1 = run.engine().message(0).messageId().substr(0, 8);
-    const std::string id2 = run.engine().message(1).messageId().substr(0, 8);
+    const std::string id1 = run.engine().messageId(0).substr(0, 8);
+    const std::string id2 = run.engine().messageId(1).substr(0, 8);
     CHECK(answers(run)
         == std::vector<std::string> {
             "0s C1 SendMessage m1 OK: MessageId " + id1,

@@ -91,7 +91,7 @@ TEST_CASE("window: a selected lane's details show its body, short or long, escap
     window.show();
     window.timeline()->select(0);
     CHECK(window.details()->toPlainText().startsWith(
-        QString::fromStdString(engine.message(0).messageId()) + QStringLiteral("\nmessage-3600000\n")));
+        QString::fromStdString(engine.messageId(0)) + QStringLiteral("\nmessage-3600000\n")));
     window.timeline()->select(1);
     CHECK(window.details()->toPlainText().contains(QStringLiteral("\n<b>two</b> widgets & a receipt for them\n")));
     window.timeline()->select(2);

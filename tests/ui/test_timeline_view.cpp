@@ -255,7 +255,7 @@ TEST_CASE("filter by consumer - by state and by id - and Shift+drag measures a r
     view.setFilter(LaneFilter { {}, LaneFilter::State::Duplicates });
     CHECK(view.painter().shownLanes() == duplicated);
 
-    const QString id = QString::fromStdString(simulation->engine().message(3).messageId().substr(0, 6));
+    const QString id = QString::fromStdString(simulation->engine().messageId(3).substr(0, 6));
     view.setFilter(LaneFilter { id, LaneFilter::State::All });
     CHECK(view.painter().shownLanes() == 1);
     view.setFilter(LaneFilter {});

@@ -280,8 +280,8 @@ bool scriptCallOk(const std::string& answer)
 
 QString workLabel(const Engine& engine, const WorkBar& bar)
 {
-    QString label = bar.messages > 1 ? QObject::tr("batch of %1").arg(bar.messages)
-                                     : shortMessageId(engine.message(bar.firstLane));
+    QString label
+        = bar.messages > 1 ? QObject::tr("batch of %1").arg(bar.messages) : shortMessageId(engine, bar.firstLane);
     if (bar.timedOut)
         label += QObject::tr(" · timed out");
     else if (bar.failed > 0 && bar.messages > 1)

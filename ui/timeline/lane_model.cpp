@@ -214,10 +214,10 @@ QVariant LaneModel::data(const QModelIndex& index, int role) const
     case QueueRole:
         return record.queue;
     case Qt::DisplayRole:
-        return QString::fromStdString(record.messageId().substr(0, 8));
+        return QString::fromStdString(m_engine->messageId(lane).substr(0, 8));
     case Qt::ToolTipRole:
         return tr("%1: %2, received %3 time(s)")
-            .arg(QString::fromStdString(record.messageId()), QString::fromLatin1(toString(chain.state)))
+            .arg(QString::fromStdString(m_engine->messageId(lane)), QString::fromLatin1(toString(chain.state)))
             .arg(record.receiveCount);
     default:
         return {};

@@ -237,9 +237,9 @@ void paintNotObserved(QPainter& p, const QRect& row, const TimeAxis& axis, TimeM
 
 } // namespace
 
-QString shortMessageId(const MessageRecord& record)
+QString shortMessageId(const Engine& engine, MessageIndex lane)
 {
-    return QStringLiteral("%1").arg(uint32_t(record.idHi >> 32), 8, 16, QLatin1Char('0'));
+    return QStringLiteral("%1").arg(uint32_t(engine.messageIdParts(lane).hi >> 32), 8, 16, QLatin1Char('0'));
 }
 
 bool isTransition(const Event& e)

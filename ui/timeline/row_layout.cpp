@@ -126,7 +126,7 @@ bool RowLayout::matches(MessageIndex lane, const std::vector<bool>& workedOnByNa
         return true;
     const MessageRecord& record = engine.message(lane);
     const std::string needle = m_filter.text.toStdString();
-    if (record.messageId().starts_with(needle) || record.body.view().find(needle) != std::string::npos)
+    if (engine.messageId(lane).starts_with(needle) || record.body.view().find(needle) != std::string::npos)
         return true;
     const MessageExtra* extra = engine.extra(lane);
     return extra && extra->groupId == needle;

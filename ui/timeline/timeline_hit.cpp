@@ -64,7 +64,7 @@ std::optional<TimelineHit> hitInstant(const LaneModel& model, const RowRef& row,
             const QString why = QString::fromStdString(
                 eventSentence(engine, *entered, actorName(model.actorNames(), entered->actor)));
             out.text = QObject::tr("%1\n%2 for 0 ms at %3\ncause: %4")
-                           .arg(QString::fromStdString(engine.message(row.id).messageId()),
+                           .arg(QString::fromStdString(engine.messageId(row.id)),
                                QString::fromLatin1(toString(entered->to)), duration(e.time), why);
             return out;
         }
@@ -114,7 +114,7 @@ std::optional<TimelineHit> hitMessageRow(
     const QString why
         = QString::fromStdString(eventSentence(engine, *cause, actorName(model.actorNames(), cause->actor)));
     out.text = QObject::tr("%1\n%2 from %3 to %4 (%5)\ncause: %6")
-                   .arg(QString::fromStdString(record.messageId()), QString::fromLatin1(toString(state)),
+                   .arg(QString::fromStdString(engine.messageId(row.id)), QString::fromLatin1(toString(state)),
                        duration(since), duration(until), duration(until - since), why);
     // In flight now: the time left before it is visible again (the bracket at the end of the dotted line).
     if (state == MessageState::InFlight && record.state == MessageState::InFlight && until == engine.now()

@@ -155,7 +155,7 @@ QString TimelinePainter::rowLabel(const RowRef& row) const
         return QString::fromStdString(engine.queueInfo(QueueIndex(row.group)).name);
     case LaneModel::MessageRow: {
         const MessageRecord& record = engine.message(row.id);
-        QString label = shortMessageId(record);
+        QString label = shortMessageId(engine, row.id);
         // The receive count, against the maxReceiveCount in force at the lane's last receive (a DLQ turned on later
         // does not relabel what was received before it), or now for a lane not received yet.
         const QueueAttributes* attributes = engine.queueAttributes(record.queue);

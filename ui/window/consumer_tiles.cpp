@@ -215,7 +215,7 @@ QString ConsumerTiles::holdingText(const sim::ConsumerStatus& tile) const
         return tr("%1 received, waiting\nfor a free slot").arg(tile.waiting);
     if (tile.holding == kNoMessage)
         return tile.waiting ? tr("%n received, waiting", nullptr, int(tile.waiting)) : tr("holds nothing");
-    const std::string id = m_simulation->engine().message(tile.holding).messageId().substr(0, 8);
+    const std::string id = m_simulation->engine().messageId(tile.holding).substr(0, 8);
     const TimeMs left = tile.visibleAgainAt - now;
     QString holding = tr("holds %1").arg(QString::fromStdString(id));
     if (tile.lambda && tile.waiting > 0)

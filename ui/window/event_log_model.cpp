@@ -103,7 +103,7 @@ bool EventLogModel::matches(size_t event) const
     default:
         break;
     }
-    return m_needleCouldBeId && e.message != kNoMessage && has(m_engine->message(e.message).messageId());
+    return m_needleCouldBeId && e.message != kNoMessage && has(m_engine->messageId(e.message));
 }
 
 int EventLogModel::rowOfEvent(size_t event) const
@@ -152,7 +152,7 @@ QString EventLogModel::text(size_t event, int column) const
                                    : QString::fromStdString(m_engine->queueInfo(e.queue).name);
     case Message:
         return e.message == kNoMessage ? QString()
-                                       : QString::fromStdString(m_engine->message(e.message).messageId().substr(0, 8));
+                                       : QString::fromStdString(m_engine->messageId(e.message).substr(0, 8));
     case From:
     case To: {
         // Events that change no state (an actor's work, a refusal) leave both columns empty.

@@ -296,7 +296,7 @@ void MainWindow::showDetails(MessageIndex lane)
         return;
     }
     const MessageRecord& record = engine()->message(lane);
-    QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(record.messageId()));
+    QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(engine()->messageId(lane)));
     if (!record.body.empty())
         html += QStringLiteral("<i>%1</i><br>")
                     .arg(QString::fromUtf8(record.body.view().substr(0, 200)).toHtmlEscaped());

@@ -37,7 +37,7 @@ struct EngineOptions {
     bool bodyDigests = true;
     // MessageId and receipt handle strings in send results and received messages. A simulation turns it off: it
     // knows messages by their lane and receipts by ReceivedMessage::receipt, and formatting (and parsing back) those
-    // strings costs a sixth of a simulated message. MessageRecord::messageId() and receiptHandle() always work.
+    // strings costs a sixth of a simulated message. Engine::messageId() and receiptHandle() always work.
     bool idStrings = true;
     // How long the engine remembers what ended: messages that ended and events that happened longer ago than this
     // are forgotten (released in whole chunks, a second of virtual time apart), so memory returns to its baseline
@@ -49,9 +49,24 @@ struct EngineOptions {
 // With EngineOptions::keepEndedBodies, bodies up to this size stay with a lane after its message ends.
 inline constexpr size_t kKeptBodyBytes = 1024;
 
+// A MessageId (a version 4 UUID) as two numbers; formatMessageId() writes it as SQS does.
+struct MessageIdParts {
+    uint64_t hi = 0, lo = 0;
+    friend bool operator==(const MessageIdParts&, const MessageIdParts&) = default;
+};
+// 8-4-4-4-12 lower-case hex.
+std::string formatMessageId(MessageIdParts id);
+
+// Where a lane's MessageId comes from (Engine::messageIdParts): it is not kept in the lane, which a simulation holds
+// millions of.
+enum class IdSource : uint8_t {
+    Lane, // drawn from the run's seed and the lane's index: every message the engine's own send starts
+    Origin, // the same as the lane it continues (MessageExtra::origin): a dead-lettered message's new lane
+    Kept, // kept beside the lanes: a run file's lanes, the recording proxy's, a dead-lettered one's new lane again
+};
+
 // One message lane, readable by viewers. Fields stay valid after the message ends (the body may be released).
 struct MessageRecord {
-    uint64_t idHi = 0, idLo = 0; // MessageId (UUID)
     CompactText body;
     TimeMs sentAt = 0;
     TimeMs enqueuedAt = 0; // retention counts from here
@@ -62,8 +77,7 @@ struct MessageRecord {
     uint32_t extra = UINT32_MAX; // index of MessageExtra, or none
     QueueIndex queue = kNoQueue;
     MessageState state = MessageState::None;
-
-    std::string messageId() const;
+    IdSource idSource = IdSource::Lane;
 };
 
 // What few messages carry: attributes, FIFO ids, DLQ origin.
@@ -173,6 +187,8 @@ public:
     }
     // The lane ended longer ago than the history the engine keeps, and its record was released.
     bool forgotten(MessageIndex lane) const { return m_messages.released(lane); }
+    MessageIdParts messageIdParts(MessageIndex lane) const;
+    std::string messageId(MessageIndex lane) const { return formatMessageId(messageIdParts(lane)); }
     const MessageExtra* extra(MessageIndex lane) const;
     // The lane where this message first appeared: a message moved to a DLQ continues in a new lane with the same
     // MessageId (a redriven one is a new message and is its own first lane).
@@ -222,7 +238,11 @@ private:
     void setState(MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor, uint32_t detail = 0);
     void addTimer(TimeMs at, TimerKind kind, uint32_t target);
     MessageExtra& extraFor(MessageIndex lane);
-    std::string newUuidParts(uint64_t& hi, uint64_t& lo);
+    MessageIdParts newUuid();
+    // The id of a lane the engine's send started, from the run's seed and the lane's index: the same run gives the
+    // same ids, and no lane keeps 16 bytes for it.
+    MessageIdParts laneUuid(MessageIndex lane) const;
+    void keepMessageId(MessageIndex lane, MessageIdParts id);
 
     std::optional<SqsError> validateRedrive(const QueueState& queue, const QueueAttributes& attributes) const;
     std::optional<SqsError> validateSend(const QueueState& queue, const std::string& body,
@@ -288,6 +308,8 @@ private:
     EngineOptions m_options;
     TimeMs m_now = 0;
     uint64_t m_rng;
+    uint64_t m_idKey; // laneUuid's key, from the seed
+    std::vector<MessageIdParts> m_keptIds; // by lane, for the lanes whose IdSource is Kept (zero for the others)
     uint64_t m_timerSeq = 0;
     uint32_t m_nextQueueUid = 1;
     EventLog m_log;

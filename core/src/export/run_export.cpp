@@ -38,7 +38,7 @@ void writeEventsCsv(const Engine& engine, const std::vector<std::string>& actorN
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
         out << e.time << ',' << csvField(e.queue == kNoQueue ? "" : engine.queueInfo(e.queue).name) << ','
-            << (e.message == kNoMessage ? "" : engine.message(e.message).messageId()) << ','
+            << (e.message == kNoMessage ? "" : engine.messageId(e.message)) << ','
             << (e.message == kNoMessage ? "" : std::to_string(e.message)) << ',' << toString(e.from) << ','
             << toString(e.to) << ',' << toString(e.cause) << ',' << csvField(actorName(actorNames, e.actor)) << ','
             << csvField(eventDetail(engine, e));
@@ -83,7 +83,7 @@ void writeChromeTrace(const Engine& engine, const std::vector<std::string>& acto
     for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
         const MessageRecord& record = engine.message(lane);
         emit({ { "ph", "M" }, { "name", "thread_name" }, { "pid", record.queue + 1 }, { "tid", lane + 1 },
-            { "args", { { "name", record.messageId().substr(0, 8) + " (lane " + std::to_string(lane) + ")" } } } });
+            { "args", { { "name", engine.messageId(lane).substr(0, 8) + " (lane " + std::to_string(lane) + ")" } } } });
         emit({ { "ph", "M" }, { "name", "thread_sort_index" }, { "pid", record.queue + 1 }, { "tid", lane + 1 },
             { "args", { { "sort_index", lane } } } });
     }

@@ -373,10 +373,11 @@ void writeLanes(const Engine& engine, std::ostream& out)
         const size_t items = end - lane;
         for (; lane < end; ++lane) {
             const MessageRecord& r = engine.message(lane);
+            const MessageIdParts parts = engine.messageIdParts(lane);
             uint8_t id[16];
             for (int b = 0; b < 8; ++b) {
-                id[b] = uint8_t(r.idHi >> (56 - 8 * b));
-                id[8 + b] = uint8_t(r.idLo >> (56 - 8 * b));
+                id[b] = uint8_t(parts.hi >> (56 - 8 * b));
+                id[8 + b] = uint8_t(parts.lo >> (56 - 8 * b));
             }
             columns[Ids].raw(id, sizeof id);
             columns[BodyLengths].put(r.body.size());
@@ -397,7 +398,8 @@ void writeLanes(const Engine& engine, std::ostream& out)
     compressed.finish();
 }
 
-void readLanes(const std::vector<uint8_t>& compressed, size_t count, const std::function<void(MessageRecord&&)>& take)
+void readLanes(const std::vector<uint8_t>& compressed, size_t count,
+    const std::function<void(MessageRecord&&, MessageIdParts)>& take)
 {
     checkFrame(compressed, "lanes");
     CompressedIn in(compressed, "lanes");
@@ -422,10 +424,11 @@ void readLanes(const std::vector<uint8_t>& compressed, size_t count, const std::
         };
         for (size_t i = 0; i < items; ++i) {
             MessageRecord r;
+            MessageIdParts parts;
             const uint8_t* id = columns[Ids].raw(16);
             for (int b = 0; b < 8; ++b) {
-                r.idHi = r.idHi << 8 | id[b];
-                r.idLo = r.idLo << 8 | id[8 + b];
+                parts.hi = parts.hi << 8 | id[b];
+                parts.lo = parts.lo << 8 | id[8 + b];
             }
             const auto length = size_t(columns[BodyLengths].get(size_t(1) << 20));
             const uint8_t* body = columns[Bodies].raw(length);
@@ -439,7 +442,7 @@ void readLanes(const std::vector<uint8_t>& compressed, size_t count, const std::
             r.queue = QueueIndex(columns[LaneQueues].get(0xffff));
             r.state = MessageState(columns[LaneStates].get(0xff));
             r.extra = uint32_t(columns[Extras].get(UINT32_MAX)) - 1;
-            take(std::move(r));
+            take(std::move(r), parts);
         }
         for (const ColumnIn& column : columns)
             column.expectEnd();

@@ -21,6 +21,8 @@ void writeLanes(const Engine& engine, std::ostream& out);
 // std::runtime_error saying what is wrong with damaged bytes (a stream that ends early or goes on, a count that
 // the bytes cannot hold, a value out of its range). The caller checks what the items refer to.
 void readEvents(const std::vector<uint8_t>& compressed, size_t count, const std::function<void(const Event&)>& take);
-void readLanes(const std::vector<uint8_t>& compressed, size_t count, const std::function<void(MessageRecord&&)>& take);
+// Each lane comes with its MessageId (lanes do not keep theirs: Engine::messageIdParts).
+void readLanes(const std::vector<uint8_t>& compressed, size_t count,
+    const std::function<void(MessageRecord&&, MessageIdParts)>& take);
 
 } // namespace lifeline::run_columns

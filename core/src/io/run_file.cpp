@@ -34,7 +34,7 @@ struct EngineAccess {
     static void restoreExtras(Engine& engine, const nlohmann::json& extras, size_t messages);
     static void restoreMessages(Engine& engine, const nlohmann::json& messages);
     static void acceptEvent(Engine& engine, const Event& event, size_t messages, size_t actorCount);
-    static void acceptLane(Engine& engine, MessageRecord&& record);
+    static void acceptLane(Engine& engine, MessageRecord&& record, MessageIdParts id);
     static nlohmann::json queues(const Engine& engine);
     static const std::vector<MessageExtra>& extras(const Engine& engine) { return engine.m_extras; }
 };
@@ -158,8 +158,8 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
     run_columns::readEvents(events.get_binary(), whole<size_t>(run.at("eventCount")),
         [&](const Event& event) { acceptEvent(engine, event, laneCount, actorCount); });
     restoreExtras(engine, run.at("extras"), laneCount);
-    run_columns::readLanes(
-        lanes.get_binary(), laneCount, [&](MessageRecord&& record) { acceptLane(engine, std::move(record)); });
+    run_columns::readLanes(lanes.get_binary(), laneCount,
+        [&](MessageRecord&& record, MessageIdParts id) { acceptLane(engine, std::move(record), id); });
 }
 
 void EngineAccess::restoreQueues(Engine& engine, const nlohmann::json& queues)
@@ -249,8 +249,7 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
 {
     for (const auto& m : messages) {
         MessageRecord record;
-        record.idHi = whole<uint64_t>(m.at(0));
-        record.idLo = whole<uint64_t>(m.at(1));
+        const MessageIdParts id { whole<uint64_t>(m.at(0)), whole<uint64_t>(m.at(1)) };
         record.body = m.at(2).get<std::string>();
         record.sentAt = whole<TimeMs>(m.at(3));
         record.enqueuedAt = whole<TimeMs>(m.at(4));
@@ -264,12 +263,12 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
             "lane " + std::to_string(engine.m_messages.size()) + " has no known state");
         record.state = MessageState(state);
         record.extra = whole<uint32_t>(m.at(11));
-        acceptLane(engine, std::move(record));
+        acceptLane(engine, std::move(record), id);
     }
 }
 
 // A lane of any version, checked before it joins the run.
-void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record)
+void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record, MessageIdParts id)
 {
     const std::string where = "lane " + std::to_string(engine.m_messages.size());
     check(record.queue < engine.m_queues.size(), where + " refers to a queue the file lacks");
@@ -282,7 +281,9 @@ void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record)
         check(origin == kNoMessage || origin < engine.m_messages.size(), where + " continues a later lane");
     }
     check(record.receiveCount <= 1000000000, where + " has a garbled receive count");
+    const auto lane = MessageIndex(engine.m_messages.size());
     engine.m_messages.push_back(std::move(record));
+    engine.keepMessageId(lane, id);
 }
 
 namespace {
@@ -371,9 +372,10 @@ void writeRunVersion2(
     cborHead(out, 4, engine.messageCount());
     for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
         const MessageRecord& r = engine.message(lane);
+        const MessageIdParts id = engine.messageIdParts(lane);
         cborValue(out,
-            { r.idHi, r.idLo, r.body, r.sentAt, r.enqueuedAt, r.dueAt, r.firstReceiveAt, r.receivedAt, r.receiveCount,
-                r.queue, int(r.state), r.extra });
+            { id.hi, id.lo, r.body.str(), r.sentAt, r.enqueuedAt, r.dueAt, r.firstReceiveAt, r.receivedAt,
+                r.receiveCount, r.queue, int(r.state), r.extra });
     }
     cborValue(out, "now");
     cborValue(out, engine.now());

@@ -54,8 +54,10 @@ struct ObservedRunAccess {
     {
         QueueState& queue = *engine.m_queues[index];
         const MessageIndex lane = engine.addLane(index);
+        MessageIdParts id;
+        uuidParts(messageId, id.hi, id.lo);
+        engine.keepMessageId(lane, id);
         MessageRecord& record = engine.m_messages[lane];
-        uuidParts(messageId, record.idHi, record.idLo);
         record.sentAt = engine.m_now;
         record.enqueuedAt = engine.m_now;
         record.state = to;

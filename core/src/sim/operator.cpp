@@ -52,7 +52,7 @@ Result<SendMessageResult> Simulation::sendMessage(const std::string& queue, cons
     auto sent = m_engine.sendMessage(
         sendRequest(queue, message, kOperatorActor)); // a refusal is logged by the engine with SQS's text
     if (sent && sent->messageId.empty()) // the simulation's engine leaves ids unformatted; the operator sees one
-        sent.value().messageId = m_engine.message(sent->lane).messageId();
+        sent.value().messageId = m_engine.messageId(sent->lane);
     return sent;
 }
 

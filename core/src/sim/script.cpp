@@ -58,7 +58,7 @@ void Simulation::scriptReceived(size_t index, const std::vector<ReceivedMessage>
     std::string names;
     for (const ReceivedMessage& m : messages) {
         m_scriptReceipts[m.lane] = m.receipt;
-        std::string name = m_engine.message(m.lane).messageId().substr(0, 8);
+        std::string name = m_engine.messageId(m.lane).substr(0, 8);
         for (const auto& [label, lane] : m_labels)
             if (lane == m.lane)
                 name = label;
@@ -83,7 +83,7 @@ void Simulation::runScriptStep(size_t index)
             m_labels[step.label] = sent->lane;
         answerStep(index, sent->lane,
             (step.label.empty() ? "" : step.label + " ") + "OK: MessageId "
-                + m_engine.message(sent->lane).messageId().substr(0, 8));
+                + m_engine.messageId(sent->lane).substr(0, 8));
         return;
     }
     case Call::ReceiveMessage: {

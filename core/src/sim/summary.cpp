@@ -193,7 +193,7 @@ std::string momentLaneLabel(const Engine& engine, const Moment& moment, const st
     if (moment.onActorRow)
         return actorName(actorNames, moment.actor);
     if (moment.lane != kNoMessage)
-        return engine.message(moment.lane).messageId().substr(0, 8);
+        return engine.messageId(moment.lane).substr(0, 8);
     return moment.queue != kNoQueue ? engine.queueInfo(moment.queue).name : std::string();
 }
 
