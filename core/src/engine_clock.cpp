@@ -17,7 +17,7 @@ TimeMs Engine::nextExpiry(QueueState& queue)
     trimRetentionLists(queue);
     TimeMs oldest = INT64_MAX;
     if (!queue.byEnqueue.empty())
-        oldest = m_messages[queue.byEnqueue.front()].enqueuedAt;
+        oldest = m_messages[queue.byEnqueue.front()].packedTimes.enqueuedAt();
     if (!queue.lateArrivals.empty())
         oldest = std::min(oldest, queue.lateArrivals.top().first);
     if (oldest == INT64_MAX)
@@ -78,7 +78,7 @@ void Engine::expireDue(QueueState& queue, TimeMs time)
         MessageIndex lane;
         const bool fromFront = !queue.byEnqueue.empty()
             && (queue.lateArrivals.empty()
-                || m_messages[queue.byEnqueue.front()].enqueuedAt <= queue.lateArrivals.top().first);
+                || m_messages[queue.byEnqueue.front()].packedTimes.enqueuedAt() <= queue.lateArrivals.top().first);
         if (fromFront) {
             lane = queue.byEnqueue.front();
             queue.byEnqueue.pop_front();
@@ -121,7 +121,7 @@ void Engine::fire(const Timer& timer)
             return; // the message ended long ago
         MessageRecord& record = m_messages[timer.target];
         const MessageState expected = timer.kind == DelayEnd ? MessageState::Delayed : MessageState::InFlight;
-        if (record.state != expected || record.dueAt != timer.at)
+        if (record.state != expected || times(timer.target).dueAt != timer.at)
             return; // superseded (received, deleted, visibility changed, ...)
         QueueState& queue = *m_queues[record.queue];
         leaveCounters(queue, expected);
@@ -181,7 +181,8 @@ void Engine::applyFifoDelayChange(QueueState& queue, int64_t oldDelaySeconds, ui
         MessageRecord& record = m_messages[lane];
         if (record.state != MessageState::Delayed || record.queue != queue.index)
             continue;
-        const TimeMs due = record.enqueuedAt + delayMs;
+        LaneTimes times = this->times(lane);
+        const TimeMs due = times.enqueuedAt + delayMs;
         if (due <= m_now) {
             leaveCounters(queue, MessageState::Delayed);
             enterCounters(queue, MessageState::Visible);
@@ -189,8 +190,9 @@ void Engine::applyFifoDelayChange(QueueState& queue, int64_t oldDelaySeconds, ui
             logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Visible, Cause::DelayChanged, actor,
                 change);
             markAvailable(queue, lane);
-        } else if (due != record.dueAt) {
-            record.dueAt = due;
+        } else if (due != times.dueAt) {
+            times.dueAt = due;
+            setTimes(lane, times);
             addTimer(due, DelayEnd, lane);
             logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Delayed, Cause::DelayChanged, actor,
                 change);

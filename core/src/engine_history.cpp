@@ -72,11 +72,15 @@ void Engine::forgetHistory()
         if (m_messages.chunkReleased(chunk) || info.live != 0 || info.holdUntil > m_now
             || (chunk + 1) * kChunk > m_messages.size())
             continue;
-        for (size_t lane = chunk * kChunk; lane < (chunk + 1) * kChunk; ++lane)
-            if (const uint32_t slot = m_messages[lane].extra; slot != UINT32_MAX) {
+        for (size_t lane = chunk * kChunk; lane < (chunk + 1) * kChunk; ++lane) {
+            const MessageRecord& record = m_messages[lane];
+            if (const uint32_t slot = record.extra; slot != UINT32_MAX) {
                 m_extras[slot] = MessageExtra {};
                 m_freeExtras.push_back(slot);
             }
+            if (record.packedTimes.wide())
+                m_wideTimes.erase(MessageIndex(lane));
+        }
         m_messages.releaseChunk(chunk);
     }
     while (m_firstHeldChunk < m_laneChunks.size() && m_messages.chunkReleased(m_firstHeldChunk))
@@ -92,7 +96,7 @@ bool Engine::staleTimer(const Timer& timer) const
             return true;
         const MessageRecord& record = m_messages[timer.target];
         return record.state != (timer.kind == DelayEnd ? MessageState::Delayed : MessageState::InFlight)
-            || record.dueAt != timer.at;
+            || times(timer.target).dueAt != timer.at;
     }
     case PollTimeout:
         return timer.target >= m_polls.size() || m_polls[timer.target].id == 0

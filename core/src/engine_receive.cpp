@@ -119,6 +119,7 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
     QueueState& dlq = *findQueueByArn(source.attributes.redrivePolicy->deadLetterTargetArn);
     // Same MessageId, body, SentTimestamp and receive count (AWS-snap); copied before endMessage drops the body.
     MessageRecord copy = m_messages[lane];
+    LaneTimes copyTimes = times(lane);
     const MessageIdParts id = messageIdParts(lane);
     const bool copyOfDrawnId = copy.idSource == IdSource::Lane;
     copy.queue = dlq.index;
@@ -126,12 +127,13 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
     copy.state = MessageState::Visible;
     // Retention: a standard queue keeps the original enqueue time, a FIFO queue restarts it (AWS-doc).
     if (dlq.fifo())
-        copy.enqueuedAt = m_now;
+        copyTimes.enqueuedAt = m_now;
     const MessageExtra* sourceExtra = extra(lane);
     MessageExtra arrivalExtra = sourceExtra ? *sourceExtra : MessageExtra {};
     endMessage(source, lane, MessageState::DeadLettered, Cause::MoveToDlq, receiver, dlq.index);
     const MessageIndex arrival = addLane(dlq.index);
     m_messages[arrival] = std::move(copy);
+    setTimes(arrival, copyTimes);
     arrivalExtra.deadLetterQueueSourceArn = source.arn;
     arrivalExtra.origin = lane;
     if (dlq.fifo()) {
@@ -147,11 +149,11 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
         m_messages[arrival].idSource = IdSource::Origin;
     else
         keepMessageId(arrival, id);
-    const TimeMs enqueued = m_messages[arrival].enqueuedAt;
+    const TimeMs enqueued = copyTimes.enqueuedAt;
     // Ended lanes at the back say nothing about the order (and a forgotten one has no time left to read).
     while (!dlq.byEnqueue.empty() && endedIn(dlq, dlq.byEnqueue.back()))
         dlq.byEnqueue.pop_back();
-    if (!dlq.byEnqueue.empty() && m_messages[dlq.byEnqueue.back()].enqueuedAt > enqueued)
+    if (!dlq.byEnqueue.empty() && m_messages[dlq.byEnqueue.back()].packedTimes.enqueuedAt() > enqueued)
         dlq.lateArrivals.emplace(enqueued, arrival);
     else
         dlq.byEnqueue.push_back(arrival);
@@ -168,14 +170,16 @@ void Engine::deliver(
 {
     MessageRecord& record = m_messages[lane];
     ++record.receiveCount;
-    if (record.firstReceiveAt < 0)
-        record.firstReceiveAt = m_now;
-    record.receivedAt = m_now;
+    LaneTimes times = this->times(lane);
+    if (times.firstReceiveAt < 0)
+        times.firstReceiveAt = m_now;
+    times.receivedAt = m_now;
     leaveCounters(queue, MessageState::Visible);
     enterCounters(queue, MessageState::InFlight);
     record.state = MessageState::InFlight;
-    record.dueAt = m_now + visibilitySeconds * 1000;
-    addTimer(record.dueAt, VisibilityEnd, lane);
+    times.dueAt = m_now + visibilitySeconds * 1000;
+    setTimes(lane, times);
+    addTimer(times.dueAt, VisibilityEnd, lane);
     logEvent(m_now, lane, queue.index, MessageState::Visible, MessageState::InFlight, Cause::Receive, actor,
         record.receiveCount);
 
@@ -189,8 +193,8 @@ void Engine::deliver(
     m.body = record.body;
     if (m_options.bodyDigests) // computed here, not kept: 16 bytes a lane that a run of millions would hold
         m.md5OfBody = md5(record.body);
-    m.sentTimestamp = m_options.epochMs + record.sentAt;
-    m.approximateFirstReceiveTimestamp = m_options.epochMs + record.firstReceiveAt;
+    m.sentTimestamp = m_options.epochMs + times.sentAt;
+    m.approximateFirstReceiveTimestamp = m_options.epochMs + times.firstReceiveAt;
     m.approximateReceiveCount = record.receiveCount;
     m.senderId = m_options.senderId;
     m.fifo = queue.fifo();

@@ -90,19 +90,19 @@ MessageIndex Engine::newLane(QueueState& queue, TimeMs delayMs, Cause cause, uin
 {
     const MessageIndex lane = addLane(queue.index);
     MessageRecord& record = m_messages[lane];
-    record.sentAt = m_now;
-    record.enqueuedAt = m_now;
+    LaneTimes times { .sentAt = m_now, .enqueuedAt = m_now };
     queue.byEnqueue.push_back(lane);
-    lowerExpiryBound(queue, record.enqueuedAt);
+    lowerExpiryBound(queue, m_now);
     ++queue.liveMessages;
     const MessageState to = delayMs > 0 ? MessageState::Delayed : MessageState::Visible;
     record.state = to;
     enterCounters(queue, to);
     logEvent(m_now, lane, queue.index, MessageState::None, to, cause, actor, detail);
     if (delayMs > 0) {
-        record.dueAt = m_now + delayMs;
-        addTimer(record.dueAt, DelayEnd, lane);
+        times.dueAt = m_now + delayMs;
+        addTimer(times.dueAt, DelayEnd, lane);
     }
+    setTimes(lane, times);
     return lane;
 }
 

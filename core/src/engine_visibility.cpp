@@ -227,7 +227,8 @@ std::optional<SqsError> Engine::changeVisibilityOne(
         return std::nullopt;
     }
     // The 12-hour cap counts from the receive; an extension does not reset it (AWS-doc).
-    if ((m_now - record.receivedAt) + seconds * 1000 > 43200 * 1000LL)
+    LaneTimes times = this->times(receipt.lane);
+    if ((m_now - times.receivedAt) + seconds * 1000 > 43200 * 1000LL)
         return makeError(codes::InvalidParameterValue,
             "Value " + std::to_string(seconds)
                 + " for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is "
@@ -241,8 +242,9 @@ std::optional<SqsError> Engine::changeVisibilityOne(
         markAvailable(queue, receipt.lane);
         return std::nullopt;
     }
-    record.dueAt = m_now + seconds * 1000;
-    addTimer(record.dueAt, VisibilityEnd, receipt.lane);
+    times.dueAt = m_now + seconds * 1000;
+    setTimes(receipt.lane, times);
+    addTimer(times.dueAt, VisibilityEnd, receipt.lane);
     logEvent(m_now, receipt.lane, queue.index, MessageState::InFlight, MessageState::InFlight, Cause::VisibilityChanged,
         actor, uint32_t(seconds));
     return std::nullopt;

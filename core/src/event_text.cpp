@@ -120,7 +120,7 @@ std::string eventSentence(const Engine& engine, const Event& e, const std::strin
     switch (e.cause) {
     case Cause::Send:
         return e.to == MessageState::Delayed && e.message < engine.messageCount()
-            ? "sent" + by + ", delayed until " + sim::formatDuration(engine.message(e.message).dueAt)
+            ? "sent" + by + ", delayed until " + sim::formatDuration(engine.times(e.message).dueAt)
             : "sent" + by;
     case Cause::Receive:
         return "receive #" + std::to_string(e.receiveNumber()) + by;

@@ -76,7 +76,7 @@ TEST_CASE("ChangeMessageVisibility counts from the call - 0 ends it at once", "[
     const auto got = f.receive("q");
     f.advanceSeconds(8);
     REQUIRE(f.engine.changeMessageVisibility("q", got[0].receiptHandle, 5).ok());
-    CHECK(f.engine.message(sent.lane).dueAt == 13000); // from the call, not added to the original
+    CHECK(f.engine.times(sent.lane).dueAt == 13000); // from the call, not added to the original
     f.advanceSeconds(4.999);
     CHECK(f.counters("q") == counts(0, 1, 0));
     f.advanceSeconds(0.001);
@@ -226,7 +226,7 @@ TEST_CASE("receipts without handle strings: delete and change visibility as thei
     REQUIRE(f.engine.changeMessageVisibility("q", got[1].receipt, 0).ok());
     CHECK(f.engine.message(b.lane).state == MessageState::Visible);
     REQUIRE(f.engine.changeMessageVisibility("q", got[0].receipt, 30).ok());
-    CHECK(f.engine.message(a.lane).dueAt == 30000);
+    CHECK(f.engine.times(a.lane).dueAt == 30000);
     CHECK(f.engine.changeMessageVisibility("q", got[0].receipt, 43201).error()
         == makeError("InvalidParameterValue",
             "Value 43201 for parameter VisibilityTimeout is invalid. Reason: Must be >= 0 and <= 43200, if provided."));

@@ -489,8 +489,8 @@ TEST_CASE("lesson texts: what was corrected is true of the runs", "[lessons][tex
     REQUIRE(arrivals.size() == 3);
     for (const Event& arrival : arrivals) {
         const MessageIndex source = arrival.linkedLane();
-        CHECK(redrive->engine().message(arrival.message).enqueuedAt == redrive->engine().message(source).enqueuedAt);
-        CHECK(redrive->engine().message(arrival.message).enqueuedAt < arrival.time);
+        CHECK(redrive->engine().times(arrival.message).enqueuedAt == redrive->engine().times(source).enqueuedAt);
+        CHECK(redrive->engine().times(arrival.message).enqueuedAt < arrival.time);
     }
 }
 

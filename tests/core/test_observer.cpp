@@ -54,7 +54,7 @@ TEST_CASE("observer: a send - its receive - the timeout - a second receive and t
                 json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", "h1" }, { "Body", "hello" } } }) } }),
         kWorker);
     CHECK(engine.message(0).state == MessageState::InFlight);
-    CHECK(engine.message(0).dueAt == 26500); // the queue's 20 s
+    CHECK(engine.times(0).dueAt == 26500); // the queue's 20 s
     observer.advanceTo(26499);
     CHECK(engine.message(0).state == MessageState::InFlight);
     observer.advanceTo(30000);
@@ -65,7 +65,7 @@ TEST_CASE("observer: a send - its receive - the timeout - a second receive and t
                              json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", "h2" }, { "Body", "hello" },
                                  { "Attributes", { { "ApproximateReceiveCount", "2" } } } } }) } }),
         kWorker);
-    CHECK(engine.message(0).dueAt == 90000); // the receive's own VisibilityTimeout
+    CHECK(engine.times(0).dueAt == 90000); // the receive's own VisibilityTimeout
     observer.advanceTo(31000);
     observer.observe(call("DeleteMessage", { { "ReceiptHandle", "h2" } }, json::object()), kWorker);
     CHECK(engine.message(0).state == MessageState::Deleted);
@@ -98,7 +98,7 @@ TEST_CASE("observer: a message first seen in a receive is not observed before it
         kWorker);
     const Engine& engine = observer.engine();
     REQUIRE(engine.messageCount() == 1);
-    CHECK(engine.message(0).sentAt == 3000); // from SentTimestamp: the hatched stretch starts here
+    CHECK(engine.times(0).sentAt == 3000); // from SentTimestamp: the hatched stretch starts here
     CHECK(engine.message(0).receiveCount == 3);
     CHECK(laneEvents(engine, 0)
         == std::vector<std::pair<TimeMs, Cause>> { { 8000, Cause::FirstSeen }, { 8000, Cause::Receive } });
@@ -109,7 +109,7 @@ TEST_CASE("observer: a message first seen in a receive is not observed before it
         call("ReceiveMessage", json::object(),
             { { "Messages", json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", "h8" }, { "Body", "x" } } }) } }),
         kWorker);
-    CHECK(engine.message(1).sentAt == 0);
+    CHECK(engine.times(1).sentAt == 0);
     // A handle the proxy never gave out draws nothing and is counted.
     observer.observe(call("DeleteMessage", { { "ReceiptHandle", "elsewhere" } }, json::object()), kWorker);
     CHECK(observer.unknownHandles() == 1);
@@ -133,7 +133,7 @@ TEST_CASE("observer: batches by entry id - visibility changes - purge - refusals
     CHECK(engine.messageId(0) == kId2);
     CHECK(engine.message(0).state == MessageState::Visible);
     CHECK(engine.message(1).state == MessageState::Delayed); // a: its own 10 s
-    CHECK(engine.message(1).dueAt == 10000);
+    CHECK(engine.times(1).dueAt == 10000);
 
     observer.observe(
         call("ReceiveMessage", json::object(),

@@ -44,11 +44,11 @@ TEST_CASE("operator: a visibility change is an event and applies to the next rec
         "consumers": [{"name": "w", "queue": "q", "processing": "1h"}]})"));
     s.advanceTo(5000);
     const MessageIndex first = s.consumers()[0].holding;
-    CHECK(s.engine().message(first).dueAt == 30000);
+    CHECK(s.engine().times(first).dueAt == 30000);
     REQUIRE(s.setQueueAttributes("q", { { "VisibilityTimeout", "5" } }));
     CHECK(operatorNotes(s) == std::vector<std::string> { "set VisibilityTimeout=5 on q" });
     CHECK(s.engine().getQueueAttributes("q", { "VisibilityTimeout" }).value().at("VisibilityTimeout") == "5");
-    CHECK(s.engine().message(first).dueAt == 30000); // a message already in flight keeps its timeout
+    CHECK(s.engine().times(first).dueAt == 30000); // a message already in flight keeps its timeout
     const auto refused = s.setQueueAttributes("q", { { "VisibilityTimeout", "43201" } });
     REQUIRE_FALSE(refused);
     CHECK(refused.error().code == "InvalidAttributeValue");

@@ -26,8 +26,8 @@ TEST_CASE("a message timer overrides the queue delay on a standard queue - 0 mea
     const auto none = f.send("q", "none", 0);
     const auto queueDelay = f.send("q", "queue");
     CHECK(f.engine.message(none.lane).state == MessageState::Visible);
-    CHECK(f.engine.message(longer.lane).dueAt == 20000);
-    CHECK(f.engine.message(queueDelay.lane).dueAt == 10000);
+    CHECK(f.engine.times(longer.lane).dueAt == 20000);
+    CHECK(f.engine.times(queueDelay.lane).dueAt == 10000);
     CHECK(f.counters("q") == counts(1, 0, 2));
 }
 
@@ -48,7 +48,7 @@ TEST_CASE("message timers: limits and FIFO refusal with AWS's exact text", "[sen
     // DelaySeconds=0 is accepted on FIFO and the queue's delay still applies (AWS-snap).
     const auto zero = f.send("f.fifo", "y", 0, "g");
     CHECK(f.engine.message(zero.lane).state == MessageState::Delayed);
-    CHECK(f.engine.message(zero.lane).dueAt == 3000);
+    CHECK(f.engine.times(zero.lane).dueAt == 3000);
     CHECK(f.counters("f.fifo") == counts(0, 0, 1));
 }
 
@@ -91,12 +91,12 @@ TEST_CASE("standard vs FIFO: changing the queue delay", "[send][delay][fifo]")
         f.advanceSeconds(10);
         const auto b = f.send("q.fifo", "b", {}, "g");
         REQUIRE(f.engine.setQueueAttributes("q.fifo", { { "DelaySeconds", "30" } }).ok());
-        CHECK(f.engine.message(a.lane).dueAt == 30000); // 30 s from its send
-        CHECK(f.engine.message(b.lane).dueAt == 40000);
+        CHECK(f.engine.times(a.lane).dueAt == 30000); // 30 s from its send
+        CHECK(f.engine.times(b.lane).dueAt == 40000);
         REQUIRE(f.engine.setQueueAttributes("q.fifo", { { "DelaySeconds", "5" } }).ok());
         CHECK(f.engine.message(a.lane).state == MessageState::Visible); // 5 s after its send is already past
         CHECK(f.engine.message(b.lane).state == MessageState::Delayed);
-        CHECK(f.engine.message(b.lane).dueAt == 15000);
+        CHECK(f.engine.times(b.lane).dueAt == 15000);
         CHECK(f.counters("q.fifo") == counts(1, 0, 1));
     }
 }

@@ -268,7 +268,7 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
         markXs.push_back(m.x);
     writer.setMarks(markXs);
     if (chain.first != kNoEvent && log[chain.first].cause == Cause::FirstSeen)
-        paintNotObserved(p, row, axis, engine.message(lane).sentAt, log[chain.first].time, right, style);
+        paintNotObserved(p, row, axis, engine.times(lane).sentAt, log[chain.first].time, right, style);
     for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         const Event& e = log[ev];
         if (e.time > viewEnd && state != MessageState::None && !isLive(state))
@@ -294,7 +294,7 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
             shortStateLabel(state, receives));
     writer.flush();
     if (state == MessageState::InFlight && frame.now == engine.now())
-        paintDeadline(p, row, axis, frame.now, engine.message(lane).dueAt, right, style);
+        paintDeadline(p, row, axis, frame.now, engine.times(lane).dueAt, right, style);
     paintMarks(p, row, marks, style);
 }
 

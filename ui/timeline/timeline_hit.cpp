@@ -117,10 +117,11 @@ std::optional<TimelineHit> hitMessageRow(
                    .arg(QString::fromStdString(engine.messageId(row.id)), QString::fromLatin1(toString(state)),
                        duration(since), duration(until), duration(until - since), why);
     // In flight now: the time left before it is visible again (the bracket at the end of the dotted line).
+    const TimeMs dueAt = engine.times(row.id).dueAt;
     if (state == MessageState::InFlight && record.state == MessageState::InFlight && until == engine.now()
-        && record.dueAt > until)
+        && dueAt > until)
         out.text += QObject::tr("\nvisible again in %1 (at %2) unless deleted or extended")
-                        .arg(duration(record.dueAt - until), duration(record.dueAt));
+                        .arg(duration(dueAt - until), duration(dueAt));
     return out;
 }
 

@@ -161,7 +161,7 @@ QString TimelinePainter::rowLabel(const RowRef& row) const
         const QueueAttributes* attributes = engine.queueAttributes(record.queue);
         const uint32_t current
             = attributes && attributes->redrivePolicy ? uint32_t(attributes->redrivePolicy->maxReceiveCount) : 0;
-        const TimeMs asOf = record.receiveCount > 0 ? record.receivedAt : engine.now();
+        const TimeMs asOf = record.receiveCount > 0 ? engine.times(row.id).receivedAt : engine.now();
         const uint32_t maxReceiveCount = m_model.lanes().maxReceiveCountAt(record.queue, asOf).value_or(current);
         if (maxReceiveCount > 0)
             label += QStringLiteral("  ×%1/%2").arg(record.receiveCount).arg(maxReceiveCount);

@@ -5,6 +5,7 @@
 #include "lifeline/chunked_vector.h"
 #include "lifeline/compact_text.h"
 #include "lifeline/event_log.h"
+#include "lifeline/lane_times.h"
 #include "lifeline/queue_attributes.h"
 #include "lifeline/result.h"
 #include "lifeline/sqs_types.h"
@@ -15,6 +16,7 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace lifeline {
@@ -68,11 +70,8 @@ enum class IdSource : uint8_t {
 // One message lane, readable by viewers. Fields stay valid after the message ends (the body may be released).
 struct MessageRecord {
     CompactText body;
-    TimeMs sentAt = 0;
-    TimeMs enqueuedAt = 0; // retention counts from here
-    TimeMs dueAt = 0; // Delayed: when it becomes visible; InFlight: when its visibility ends
-    TimeMs firstReceiveAt = -1;
-    TimeMs receivedAt = 0; // the latest receive (the 12-hour cap counts from it)
+    // Its times, packed: read them with Engine::times(lane) (the enqueue alone is always here, whole).
+    PackedLaneTimes packedTimes;
     uint32_t receiveCount = 0;
     uint32_t extra = UINT32_MAX; // index of MessageExtra, or none
     QueueIndex queue = kNoQueue;
@@ -187,6 +186,12 @@ public:
     }
     // The lane ended longer ago than the history the engine keeps, and its record was released.
     bool forgotten(MessageIndex lane) const { return m_messages.released(lane); }
+    // The lane's times (a forgotten lane's read as an empty record's).
+    LaneTimes times(MessageIndex lane) const
+    {
+        const PackedLaneTimes& packed = message(lane).packedTimes;
+        return packed.wide() ? m_wideTimes.at(lane) : packed.unpack();
+    }
     MessageIdParts messageIdParts(MessageIndex lane) const;
     std::string messageId(MessageIndex lane) const { return formatMessageId(messageIdParts(lane)); }
     const MessageExtra* extra(MessageIndex lane) const;
@@ -238,6 +243,16 @@ private:
     void setState(MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor, uint32_t detail = 0);
     void addTimer(TimeMs at, TimerKind kind, uint32_t target);
     MessageExtra& extraFor(MessageIndex lane);
+    // Packs the lane's times into its record, or keeps them whole in m_wideTimes when they do not pack.
+    void setTimes(MessageIndex lane, const LaneTimes& times)
+    {
+        PackedLaneTimes& packed = m_messages[lane].packedTimes;
+        const bool wasWide = packed.wide();
+        if (!packed.pack(times))
+            m_wideTimes[lane] = times;
+        else if (wasWide)
+            m_wideTimes.erase(lane);
+    }
     MessageIdParts newUuid();
     // The id of a lane the engine's send started, from the run's seed and the lane's index: the same run gives the
     // same ids, and no lane keeps 16 bytes for it.
@@ -310,6 +325,7 @@ private:
     uint64_t m_rng;
     uint64_t m_idKey; // laneUuid's key, from the seed
     std::vector<MessageIdParts> m_keptIds; // by lane, for the lanes whose IdSource is Kept (zero for the others)
+    std::unordered_map<MessageIndex, LaneTimes> m_wideTimes; // the lanes whose times do not pack (PackedLaneTimes)
     uint64_t m_timerSeq = 0;
     uint32_t m_nextQueueUid = 1;
     EventLog m_log;

@@ -373,6 +373,7 @@ void writeLanes(const Engine& engine, std::ostream& out)
         const size_t items = end - lane;
         for (; lane < end; ++lane) {
             const MessageRecord& r = engine.message(lane);
+            const LaneTimes t = engine.times(lane);
             const MessageIdParts parts = engine.messageIdParts(lane);
             uint8_t id[16];
             for (int b = 0; b < 8; ++b) {
@@ -382,12 +383,12 @@ void writeLanes(const Engine& engine, std::ostream& out)
             columns[Ids].raw(id, sizeof id);
             columns[BodyLengths].put(r.body.size());
             columns[Bodies].raw(r.body.data(), r.body.size());
-            columns[SentAt].putDifference(r.sentAt, sentAt);
-            sentAt = r.sentAt;
-            columns[EnqueuedAt].putDifference(r.enqueuedAt, r.sentAt);
-            columns[DueAt].putDifference(r.dueAt, r.enqueuedAt);
-            columns[FirstReceiveAt].putDifference(r.firstReceiveAt, r.sentAt);
-            columns[ReceivedAt].putDifference(r.receivedAt, r.firstReceiveAt);
+            columns[SentAt].putDifference(t.sentAt, sentAt);
+            sentAt = t.sentAt;
+            columns[EnqueuedAt].putDifference(t.enqueuedAt, t.sentAt);
+            columns[DueAt].putDifference(t.dueAt, t.enqueuedAt);
+            columns[FirstReceiveAt].putDifference(t.firstReceiveAt, t.sentAt);
+            columns[ReceivedAt].putDifference(t.receivedAt, t.firstReceiveAt);
             columns[ReceiveCounts].put(r.receiveCount);
             columns[LaneQueues].put(r.queue);
             columns[LaneStates].put(uint8_t(r.state));
@@ -399,7 +400,7 @@ void writeLanes(const Engine& engine, std::ostream& out)
 }
 
 void readLanes(const std::vector<uint8_t>& compressed, size_t count,
-    const std::function<void(MessageRecord&&, MessageIdParts)>& take)
+    const std::function<void(MessageRecord&&, const LaneTimes&, MessageIdParts)>& take)
 {
     checkFrame(compressed, "lanes");
     CompressedIn in(compressed, "lanes");
@@ -424,6 +425,7 @@ void readLanes(const std::vector<uint8_t>& compressed, size_t count,
         };
         for (size_t i = 0; i < items; ++i) {
             MessageRecord r;
+            LaneTimes t;
             MessageIdParts parts;
             const uint8_t* id = columns[Ids].raw(16);
             for (int b = 0; b < 8; ++b) {
@@ -433,16 +435,16 @@ void readLanes(const std::vector<uint8_t>& compressed, size_t count,
             const auto length = size_t(columns[BodyLengths].get(size_t(1) << 20));
             const uint8_t* body = columns[Bodies].raw(length);
             r.body.assign(std::string_view(reinterpret_cast<const char*>(body), length));
-            sentAt = r.sentAt = columns[SentAt].getDifference(sentAt);
-            r.enqueuedAt = columns[EnqueuedAt].getDifference(r.sentAt);
-            r.dueAt = columns[DueAt].getDifference(r.enqueuedAt);
-            r.firstReceiveAt = columns[FirstReceiveAt].getDifference(r.sentAt);
-            r.receivedAt = columns[ReceivedAt].getDifference(r.firstReceiveAt);
+            sentAt = t.sentAt = columns[SentAt].getDifference(sentAt);
+            t.enqueuedAt = columns[EnqueuedAt].getDifference(t.sentAt);
+            t.dueAt = columns[DueAt].getDifference(t.enqueuedAt);
+            t.firstReceiveAt = columns[FirstReceiveAt].getDifference(t.sentAt);
+            t.receivedAt = columns[ReceivedAt].getDifference(t.firstReceiveAt);
             r.receiveCount = uint32_t(columns[ReceiveCounts].get(UINT32_MAX));
             r.queue = QueueIndex(columns[LaneQueues].get(0xffff));
             r.state = MessageState(columns[LaneStates].get(0xff));
             r.extra = uint32_t(columns[Extras].get(UINT32_MAX)) - 1;
-            take(std::move(r), parts);
+            take(std::move(r), t, parts);
         }
         for (const ColumnIn& column : columns)
             column.expectEnd();

@@ -23,6 +23,6 @@ void writeLanes(const Engine& engine, std::ostream& out);
 void readEvents(const std::vector<uint8_t>& compressed, size_t count, const std::function<void(const Event&)>& take);
 // Each lane comes with its MessageId (lanes do not keep theirs: Engine::messageIdParts).
 void readLanes(const std::vector<uint8_t>& compressed, size_t count,
-    const std::function<void(MessageRecord&&, MessageIdParts)>& take);
+    const std::function<void(MessageRecord&&, const LaneTimes&, MessageIdParts)>& take);
 
 } // namespace lifeline::run_columns

@@ -34,7 +34,7 @@ struct EngineAccess {
     static void restoreExtras(Engine& engine, const nlohmann::json& extras, size_t messages);
     static void restoreMessages(Engine& engine, const nlohmann::json& messages);
     static void acceptEvent(Engine& engine, const Event& event, size_t messages, size_t actorCount);
-    static void acceptLane(Engine& engine, MessageRecord&& record, MessageIdParts id);
+    static void acceptLane(Engine& engine, MessageRecord&& record, const LaneTimes& times, MessageIdParts id);
     static nlohmann::json queues(const Engine& engine);
     static const std::vector<MessageExtra>& extras(const Engine& engine) { return engine.m_extras; }
 };
@@ -158,8 +158,10 @@ void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t act
     run_columns::readEvents(events.get_binary(), whole<size_t>(run.at("eventCount")),
         [&](const Event& event) { acceptEvent(engine, event, laneCount, actorCount); });
     restoreExtras(engine, run.at("extras"), laneCount);
-    run_columns::readLanes(lanes.get_binary(), laneCount,
-        [&](MessageRecord&& record, MessageIdParts id) { acceptLane(engine, std::move(record), id); });
+    run_columns::readLanes(
+        lanes.get_binary(), laneCount, [&](MessageRecord&& record, const LaneTimes& times, MessageIdParts id) {
+            acceptLane(engine, std::move(record), times, id);
+        });
 }
 
 void EngineAccess::restoreQueues(Engine& engine, const nlohmann::json& queues)
@@ -251,11 +253,8 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
         MessageRecord record;
         const MessageIdParts id { whole<uint64_t>(m.at(0)), whole<uint64_t>(m.at(1)) };
         record.body = m.at(2).get<std::string>();
-        record.sentAt = whole<TimeMs>(m.at(3));
-        record.enqueuedAt = whole<TimeMs>(m.at(4));
-        record.dueAt = whole<TimeMs>(m.at(5));
-        record.firstReceiveAt = whole<TimeMs>(m.at(6));
-        record.receivedAt = whole<TimeMs>(m.at(7));
+        const LaneTimes times { whole<TimeMs>(m.at(3)), whole<TimeMs>(m.at(4)), whole<TimeMs>(m.at(5)),
+            whole<TimeMs>(m.at(6)), whole<TimeMs>(m.at(7)) };
         record.receiveCount = whole<uint32_t>(m.at(8));
         record.queue = whole<QueueIndex>(m.at(9));
         const int state = whole<int>(m.at(10));
@@ -263,12 +262,12 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
             "lane " + std::to_string(engine.m_messages.size()) + " has no known state");
         record.state = MessageState(state);
         record.extra = whole<uint32_t>(m.at(11));
-        acceptLane(engine, std::move(record), id);
+        acceptLane(engine, std::move(record), times, id);
     }
 }
 
 // A lane of any version, checked before it joins the run.
-void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record, MessageIdParts id)
+void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record, const LaneTimes& times, MessageIdParts id)
 {
     const std::string where = "lane " + std::to_string(engine.m_messages.size());
     check(record.queue < engine.m_queues.size(), where + " refers to a queue the file lacks");
@@ -283,6 +282,7 @@ void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record, MessageIdP
     check(record.receiveCount <= 1000000000, where + " has a garbled receive count");
     const auto lane = MessageIndex(engine.m_messages.size());
     engine.m_messages.push_back(std::move(record));
+    engine.setTimes(lane, times);
     engine.keepMessageId(lane, id);
 }
 
@@ -372,9 +372,10 @@ void writeRunVersion2(
     cborHead(out, 4, engine.messageCount());
     for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
         const MessageRecord& r = engine.message(lane);
+        const LaneTimes t = engine.times(lane);
         const MessageIdParts id = engine.messageIdParts(lane);
         cborValue(out,
-            { id.hi, id.lo, r.body.str(), r.sentAt, r.enqueuedAt, r.dueAt, r.firstReceiveAt, r.receivedAt,
+            { id.hi, id.lo, r.body.str(), t.sentAt, t.enqueuedAt, t.dueAt, t.firstReceiveAt, t.receivedAt,
                 r.receiveCount, r.queue, int(r.state), r.extra });
     }
     cborValue(out, "now");

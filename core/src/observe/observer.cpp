@@ -58,8 +58,7 @@ struct ObservedRunAccess {
         uuidParts(messageId, id.hi, id.lo);
         engine.keepMessageId(lane, id);
         MessageRecord& record = engine.m_messages[lane];
-        record.sentAt = engine.m_now;
-        record.enqueuedAt = engine.m_now;
+        engine.setTimes(lane, LaneTimes { .sentAt = engine.m_now, .enqueuedAt = engine.m_now });
         record.state = to;
         engine.enterCounters(queue, to);
         ++queue.liveMessages;
@@ -68,6 +67,7 @@ struct ObservedRunAccess {
     }
 
     static MessageRecord& record(Engine& engine, MessageIndex lane) { return engine.m_messages[lane]; }
+    static void setTimes(Engine& engine, MessageIndex lane, const LaneTimes& times) { engine.setTimes(lane, times); }
 
     static void addExtra(Engine& engine, MessageIndex lane, MessageExtra extra)
     {
@@ -170,11 +170,11 @@ void Observer::fire(const Due& due)
     const MessageRecord& record = m_engine->message(due.lane);
     switch (due.kind) {
     case DelayEnd:
-        if (record.state == MessageState::Delayed && record.dueAt == due.at)
+        if (record.state == MessageState::Delayed && m_engine->times(due.lane).dueAt == due.at)
             Access::setState(*m_engine, due.lane, MessageState::Visible, Cause::DelayEnded, kSqsActor, 0);
         break;
     case VisibilityEnd:
-        if (record.state == MessageState::InFlight && record.dueAt == due.at)
+        if (record.state == MessageState::InFlight && m_engine->times(due.lane).dueAt == due.at)
             Access::setState(*m_engine, due.lane, MessageState::Visible, Cause::VisibilityTimeout, kSqsActor, 0);
         break;
     case RetentionEnd:
@@ -280,8 +280,10 @@ void Observer::send(QueueIndex queue, const ObservedSend& sent, uint32_t actor)
     m_laneById[sent.messageId] = lane;
     m_lanesOf[queue].push_back(lane);
     if (delaySeconds > 0) {
-        record.dueAt = m_engine->now() + delaySeconds * 1000;
-        schedule(record.dueAt, lane, DelayEnd);
+        LaneTimes times = m_engine->times(lane);
+        times.dueAt = m_engine->now() + delaySeconds * 1000;
+        Access::setTimes(*m_engine, lane, times);
+        schedule(times.dueAt, lane, DelayEnd);
     }
     schedule(m_engine->now() + attributes.messageRetentionPeriod * 1000, lane, RetentionEnd);
 }
@@ -312,14 +314,16 @@ MessageIndex Observer::laneForReceipt(QueueIndex queue, const ObservedReceipt& r
     MessageRecord& record = Access::record(*m_engine, lane);
     // The hatched time before the first sighting starts at the send when the answer says when that was, else at the
     // proxy's start: either way the proxy did not see it.
-    record.sentAt
-        = receipt.sentTimestampMs ? std::clamp<TimeMs>(*receipt.sentTimestampMs - m_epochMs, 0, record.sentAt) : 0;
-    record.enqueuedAt = record.sentAt;
+    LaneTimes times = m_engine->times(lane);
+    times.sentAt
+        = receipt.sentTimestampMs ? std::clamp<TimeMs>(*receipt.sentTimestampMs - m_epochMs, 0, times.sentAt) : 0;
+    times.enqueuedAt = times.sentAt;
+    Access::setTimes(*m_engine, lane, times);
     record.body = receipt.body;
     m_laneById[receipt.messageId] = lane;
     m_lanesOf[queue].push_back(lane);
     const QueueAttributes& attributes = *m_engine->queueAttributes(queue);
-    schedule(record.enqueuedAt + attributes.messageRetentionPeriod * 1000, lane, RetentionEnd);
+    schedule(times.enqueuedAt + attributes.messageRetentionPeriod * 1000, lane, RetentionEnd);
     return lane;
 }
 
@@ -332,12 +336,14 @@ void Observer::receive(QueueIndex queue, const ObservedCall& call, uint32_t acto
         MessageRecord& record = Access::record(*m_engine, lane);
         const uint32_t number = receipt.receiveCount.value_or(record.receiveCount + 1);
         record.receiveCount = number;
-        record.receivedAt = m_engine->now();
-        if (record.firstReceiveAt < 0)
-            record.firstReceiveAt = m_engine->now();
-        record.dueAt = m_engine->now() + visibility * 1000;
+        LaneTimes times = m_engine->times(lane);
+        times.receivedAt = m_engine->now();
+        if (times.firstReceiveAt < 0)
+            times.firstReceiveAt = m_engine->now();
+        times.dueAt = m_engine->now() + visibility * 1000;
+        Access::setTimes(*m_engine, lane, times);
         Access::setState(*m_engine, lane, MessageState::InFlight, Cause::Receive, actor, number);
-        schedule(record.dueAt, lane, VisibilityEnd);
+        schedule(times.dueAt, lane, VisibilityEnd);
         m_receipts[receipt.receiptHandle] = Receipt { lane, number };
     }
 }
@@ -366,11 +372,13 @@ void Observer::deleteOrChange(const ObservedCall& call, uint32_t actor)
             continue;
         }
         const int64_t seconds = std::clamp<int64_t>(handle.visibilitySeconds, 0, 43200);
-        record.dueAt = m_engine->now() + seconds * 1000;
+        LaneTimes times = m_engine->times(lane);
+        times.dueAt = m_engine->now() + seconds * 1000;
+        Access::setTimes(*m_engine, lane, times);
         Access::setState(*m_engine, lane, seconds == 0 ? MessageState::Visible : MessageState::InFlight,
             Cause::VisibilityChanged, actor, uint32_t(seconds));
         if (seconds > 0)
-            schedule(record.dueAt, lane, VisibilityEnd);
+            schedule(times.dueAt, lane, VisibilityEnd);
     }
 }
 

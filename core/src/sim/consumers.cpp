@@ -210,7 +210,7 @@ std::vector<ConsumerStatus> Simulation::consumers() const
         status.removed = c->removed;
         if (c->current) {
             status.holding = c->current->lane;
-            status.visibleAgainAt = m_engine.message(c->current->lane).dueAt;
+            status.visibleAgainAt = m_engine.times(c->current->lane).dueAt;
         }
         out.push_back(status);
     }
@@ -228,7 +228,7 @@ std::vector<ConsumerStatus> Simulation::consumers() const
                                    : ConsumerState::Idle;
         if (invoked) {
             status.holding = p->batch.front().lane;
-            status.visibleAgainAt = m_engine.message(status.holding).dueAt;
+            status.visibleAgainAt = m_engine.times(status.holding).dueAt;
             status.waiting = p->batch.size() - 1; // the rest of the batch, in the same invocation
         } else {
             status.waiting = p->batch.size();

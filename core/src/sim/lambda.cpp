@@ -49,7 +49,7 @@ void Simulation::pollerReceived(size_t index, std::vector<ReceivedMessage> messa
     p.held = true;
     TimeMs ends = INT64_MAX;
     for (const auto& m : p.batch)
-        ends = std::min(ends, m_engine.message(m.lane).dueAt);
+        ends = std::min(ends, m_engine.times(m.lane).dueAt);
     schedule(ends, HeldBatchExpires, uint32_t(index), ++p.heldToken);
 }
 

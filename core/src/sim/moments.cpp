@@ -180,8 +180,8 @@ bool MomentFinder::matches(const Engine& engine, const MomentSpec& spec, const E
         const MessageRecord& record = engine.message(e.message);
         if (spec.body && record.body.view().find(*spec.body) == std::string::npos)
             return false;
-        if ((spec.minAge && e.time - record.sentAt < *spec.minAge)
-            || (spec.maxAge && e.time - record.sentAt > *spec.maxAge))
+        const TimeMs sentAt = engine.times(e.message).sentAt;
+        if ((spec.minAge && e.time - sentAt < *spec.minAge) || (spec.maxAge && e.time - sentAt > *spec.maxAge))
             return false;
     }
     if (spec.to && e.to != *spec.to)
