@@ -64,11 +64,23 @@ void EventLogPanel::setEngine(const Engine* engine, std::vector<std::string> act
 
 void EventLogPanel::sync()
 {
+    if (isVisible() && !visibleRegion().isEmpty())
+        catchUp();
+}
+
+void EventLogPanel::catchUp()
+{
     QScrollBar* scroll = m_table->verticalScrollBar();
     const bool atEnd = scroll->value() >= scroll->maximum() - 1;
     m_model->sync();
     if (atEnd && !m_table->selectionModel()->hasSelection())
         m_table->scrollToBottom();
+}
+
+void EventLogPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    catchUp();
 }
 
 void EventLogPanel::applyFilter()
@@ -87,6 +99,7 @@ void EventLogPanel::showLane(MessageIndex lane)
         return;
     }
     m_quiet = true;
+    m_model->sync(); // hidden, it may be behind: the lane's row is picked now, seen when the panel is shown
     const int row = m_model->firstRowOfLane(lane);
     if (row < 0)
         m_table->clearSelection();

@@ -244,6 +244,11 @@ void MainWindow::buildDocks()
     auto* log = dock(tr("Event log"), "eventLogDock", m_eventLog, Qt::BottomDockWidgetArea);
     tabifyDockWidget(charts, log);
     charts->raise();
+    // Behind the Charts tab the log takes no rows (EventLogPanel::sync): its tab picked, it catches up.
+    connect(log, &QDockWidget::visibilityChanged, m_eventLog, [this](bool visible) {
+        if (visible)
+            m_eventLog->catchUp();
+    });
 }
 
 void MainWindow::openScenario(const sim::Scenario& scenario)
