@@ -8,6 +8,7 @@
 #include "lifeline/sim/simulation.h"
 #include "proxy.h"
 #include "serve.h"
+#include "window/gated_application.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
 
@@ -97,12 +98,13 @@ lifeline::Outcome<WindowStart> readWindowArgument(int argc, char** argv)
 // Runs the window until it closes.
 int runWindow(int argc, char** argv, WindowStart start)
 {
-    QApplication application(argc, argv);
+    lifeline::ui::GatedApplication application(argc, argv); // the simulation advances between its events
     QApplication::setApplicationName(QStringLiteral("Lifeline"));
     QApplication::setOrganizationName(QStringLiteral("Lifeline"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/lifeline.svg")));
     QApplication::setDesktopFileName(QStringLiteral("lifeline"));
     lifeline::ui::MainWindow window;
+    window.driver()->setThreaded(true);
     window.rememberSettings(); // layout and theme; the last lesson below
     if (start.serve) {
         lifeline::app::raiseOpenFileLimit();
@@ -136,6 +138,7 @@ int runWindow(int argc, char** argv, WindowStart start)
     }
     window.show();
     const int status = application.exec();
+    window.driver()->setThreaded(false); // what follows runs outside the event loop, without the gate
     window.saveProxyRecord(); // --record, when the proxy ran: once, whole or not at all
     return status;
 }

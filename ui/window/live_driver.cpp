@@ -1,5 +1,7 @@
 #include "window/live_driver.h"
 
+#include "window/simulation_worker.h"
+
 namespace lifeline::ui {
 
 namespace {
@@ -16,9 +18,28 @@ LiveDriver::LiveDriver(sim::Simulation* simulation, LaneModel* model, QObject* p
     connect(&m_timer, &QTimer::timeout, this, &LiveDriver::frame);
 }
 
+LiveDriver::~LiveDriver() = default;
+
+void LiveDriver::setThreaded(bool threaded)
+{
+    if (threaded == bool(m_worker))
+        return;
+    if (threaded)
+        m_worker = std::make_unique<SimulationWorker>();
+    else
+        m_worker.reset();
+}
+
+void LiveDriver::stopWorker()
+{
+    if (m_worker)
+        m_worker->chase(m_simulation, m_simulation ? m_simulation->now() : 0);
+}
+
 void LiveDriver::setSimulation(sim::Simulation* simulation)
 {
     pause();
+    stopWorker(); // paused or not: it must not hold on to the old one
     m_simulation = simulation;
     m_scriptEnded = false;
     emit simulationChanged();
@@ -39,6 +60,7 @@ void LiveDriver::pause()
     if (!playing())
         return;
     m_timer.stop();
+    stopWorker();
     emit playingChanged(false);
 }
 
@@ -85,14 +107,22 @@ void LiveDriver::frame()
     // The frame that crosses the script's end stops exactly there, so what the script did is shown whole first.
     if (!m_scriptEnded)
         target = std::min(target, m_simulation->duration());
-    // Advance in slices so one frame never holds the window for long; what is left over is dropped (the clock
-    // slows down) and the UI is told it is lagging.
-    QElapsedTimer work;
-    work.start();
-    const TimeMs slice = std::max<TimeMs>(1, TimeMs(m_speed * 2));
-    while (m_simulation->now() < target && work.elapsed() < kWorkBudgetMs)
-        m_simulation->advanceTo(std::min(target, m_simulation->now() + slice));
-    const bool lagging = m_simulation->now() < target;
+    frameTo(target);
+}
+
+void LiveDriver::frameTo(TimeMs target)
+{
+    if (!m_simulation)
+        return;
+    bool lagging = false;
+    if (m_worker) {
+        // Behind: the last frame's target is not reached. What is left of it is dropped (the clock slows down).
+        lagging = m_simulation->now() < m_worker->target();
+        m_worker->chase(m_simulation, target);
+    } else {
+        advanceSliced(target);
+        lagging = m_simulation->now() < target;
+    }
     if (lagging != m_lagging) {
         m_lagging = lagging;
         emit laggingChanged(lagging);
@@ -100,6 +130,17 @@ void LiveDriver::frame()
     m_model->sync();
     emit advanced(m_simulation->now());
     noteScriptEnd();
+}
+
+void LiveDriver::advanceSliced(TimeMs target)
+{
+    // Advance in slices so one frame never holds the window for long; what is left over is dropped (the clock
+    // slows down) and the UI is told it is lagging.
+    QElapsedTimer work;
+    work.start();
+    const TimeMs slice = std::max<TimeMs>(1, TimeMs(m_speed * 2));
+    while (m_simulation->now() < target && work.elapsed() < kWorkBudgetMs)
+        m_simulation->advanceTo(std::min(target, m_simulation->now() + slice));
 }
 
 } // namespace lifeline::ui

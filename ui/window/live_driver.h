@@ -11,19 +11,31 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
+#include <memory>
 
 namespace lifeline::ui {
+
+class SimulationWorker;
 
 class LiveDriver : public QObject {
     Q_OBJECT
 public:
     LiveDriver(sim::Simulation* simulation, LaneModel* model, QObject* parent = nullptr);
+    ~LiveDriver() override;
 
     void setSimulation(sim::Simulation* simulation);
     bool playing() const { return m_timer.isActive(); }
     double speed() const { return m_speed; }
     bool lagging() const { return m_lagging; }
     bool scriptEnded() const { return m_scriptEnded; }
+    // Threaded, playing advances the simulation on a worker (SimulationWorker) between the GUI's events, which
+    // must then all hold the gate (GatedApplication does). Off by default: tests advance on the GUI thread.
+    // Turning it off stops and joins the worker.
+    void setThreaded(bool threaded);
+    SimulationWorker* worker() const { return m_worker.get(); }
+    // A frame with the clock at `target`: threaded, the worker chases it from now on and the view syncs to where the
+    // simulation is; else the simulation advances to it here, a bounded amount of work (what play() does each frame).
+    void frameTo(TimeMs target);
 
 public slots:
     void play();
@@ -45,8 +57,12 @@ private:
     void frame();
     void noteScriptEnd();
 
+    void advanceSliced(TimeMs target); // on this thread, at most kWorkBudgetMs of work
+    void stopWorker(); // it chases nothing: pausing, or the simulation is about to change
+
     sim::Simulation* m_simulation;
     LaneModel* m_model;
+    std::unique_ptr<SimulationWorker> m_worker;
     QTimer m_timer;
     QElapsedTimer m_wall;
     double m_speed = 10;

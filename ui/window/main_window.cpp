@@ -170,6 +170,8 @@ void MainWindow::connectPanels()
 
 MainWindow::~MainWindow()
 {
+    // The worker advances the simulation the session owns: it stops before the session goes.
+    m_driver->setThreaded(false);
     // The server answers parked polls through the engine it serves: it stops while that engine still exists.
     stopEndpoint();
 }

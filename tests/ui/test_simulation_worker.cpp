@@ -1,0 +1,93 @@
+// The simulation on a worker thread: the window's frames hand it a target and sync to where it is; the worker
+// advances between them, holding the gate the GUI holds while it reads. The run is the same, event for event, as one
+// advanced on the GUI thread. These tests wait for the worker to reach its target (a condition, not a sleep).
+#include "lifeline/engine.h"
+#include "test_support.h"
+#include "timeline/lane_model.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
+#include "window/simulation_gate.h"
+#include "window/simulation_worker.h"
+
+using namespace lifeline;
+using lifeline::test::application;
+using Hold = ui::SimulationGate::GuiHold;
+
+namespace {
+void requireSameEvents(const Engine& a, const Engine& b)
+{
+    REQUIRE(a.log().size() == b.log().size());
+    for (size_t i = 0; i < a.log().size(); ++i) {
+        const Event x = a.log()[i];
+        const Event y = b.log()[i];
+        INFO("event " << i);
+        REQUIRE(std::tie(x.time, x.message, x.actor, x.detail, x.queue, x.from, x.to, x.cause)
+            == std::tie(y.time, y.message, y.actor, y.detail, y.queue, y.from, y.to, y.cause));
+    }
+}
+} // namespace
+
+TEST_CASE("worker: frames on a worker thread play the same run as the GUI thread - event for event", "[ui][worker]")
+{
+    application();
+    ui::MainWindow window;
+    REQUIRE(window.openLesson(QStringLiteral("poison-pill")));
+    window.show();
+    sim::Simulation reference(window.simulation()->scenario());
+    ui::LiveDriver* driver = window.driver();
+    driver->setThreaded(true);
+    REQUIRE(driver->worker() != nullptr);
+    for (int frame = 0; frame < 20; ++frame) {
+        {
+            const Hold hold; // what GatedApplication::notify does around the frame's timer event
+            driver->frameTo(window.simulation()->now() + 3000);
+        }
+        driver->worker()->waitIdle(); // the GUI's idle time between two frames
+    }
+    {
+        const Hold hold;
+        driver->frameTo(window.simulation()->now()); // syncs the view to where the worker got
+        CHECK(window.simulation()->now() == 60000);
+        CHECK_FALSE(driver->lagging());
+        reference.advanceTo(60000);
+        requireSameEvents(window.simulation()->engine(), reference.engine());
+        CHECK(window.laneModel()->lanes().laneCount() == reference.engine().messageCount());
+    }
+    driver->setThreaded(false);
+    CHECK(driver->worker() == nullptr);
+}
+
+TEST_CASE("worker: pausing leaves it nothing to chase - the clock stays where the last frame left it", "[ui][worker]")
+{
+    application();
+    ui::MainWindow window;
+    REQUIRE(window.openLesson(QStringLiteral("consumer-crash")));
+    window.show();
+    ui::LiveDriver* driver = window.driver();
+    driver->setThreaded(true);
+    TimeMs now = 0;
+    {
+        const Hold hold; // the worker cannot start before the pause: the GUI holds the gate
+        now = window.simulation()->now();
+        driver->frameTo(now + 3600000);
+        driver->pause();
+        CHECK(driver->worker()->target() == now);
+    }
+    driver->worker()->waitIdle();
+    {
+        const Hold hold;
+        CHECK(window.simulation()->now() == now);
+    }
+    // A step on the GUI thread, then a frame: the worker chases from where the step left the clock.
+    {
+        const Hold hold;
+        driver->step();
+        now = window.simulation()->now();
+        driver->frameTo(now + 5000);
+    }
+    driver->worker()->waitIdle();
+    {
+        const Hold hold;
+        CHECK(window.simulation()->now() == now + 5000);
+    }
+}
