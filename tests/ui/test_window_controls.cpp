@@ -306,6 +306,8 @@ TEST_CASE("window: charts stay downsampled on a long run and the dark theme cove
         "producers": [{"queue": "q", "rate": 2}], "consumers": [{"queue": "q", "count": 3, "processing": "1s"}]})"));
     window.show();
     window.driver()->advanceBy(2 * 3600 * 1000);
+    window.timeline()->setFollowLive(false);
+    window.timeline()->fitRange(0, 2 * 3600 * 1000);
     const auto counts = window.charts()->depthChart()->pointCounts();
     REQUIRE(counts.size() == 4);
     const size_t buckets = window.charts()->series().buckets().size();
@@ -313,6 +315,16 @@ TEST_CASE("window: charts stay downsampled on a long run and the dark theme cove
     CHECK(counts[0] <= buckets + 1);
     CHECK(counts[0] <= 513);
     CHECK(counts[0] >= 250);
+    // Ten minutes in view: only their buckets, one either side, and none past the view ("now" is far after it).
+    const TimeMs bucketMs = window.charts()->series().bucketMs();
+    window.timeline()->fitRange(3600 * 1000, 3600 * 1000 + 10 * 60 * 1000);
+    const TimeMs from = window.timeline()->visibleFrom();
+    const TimeMs to = window.timeline()->visibleTo();
+    const size_t inView = size_t((to - from) / bucketMs);
+    const size_t shown = window.charts()->depthChart()->pointCounts()[0];
+    CHECK(shown >= inView);
+    CHECK(shown <= inView + 4);
+    CHECK(shown < buckets / 8);
     window.setDarkTheme(true);
     CHECK(window.timeline()->timelineStyle().dark);
     CHECK(application().palette().color(QPalette::Window).lightness() < 80);

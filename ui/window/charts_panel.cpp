@@ -3,6 +3,7 @@
 #include "timeline/timeline_style.h"
 
 #include <QHBoxLayout>
+#include <algorithm>
 
 namespace lifeline::ui {
 
@@ -50,11 +51,14 @@ void ChartsPanel::sync()
         { tr("empty receives"), style.polling, {} },
         { tr("duplicates"), style.duplicate, {} },
     };
+    const TimeMs bucketMs = m_series->bucketMs();
+    const size_t first = size_t(std::max<TimeMs>(0, m_from / bucketMs - 1));
+    const size_t end = std::min(buckets.size(), size_t(std::max<TimeMs>(0, m_to / bucketMs + 2)));
     for (auto& s : depth)
-        s.points.reserve(buckets.size());
+        s.points.reserve(end - std::min(first, end) + 1);
     for (auto& s : activity)
-        s.points.reserve(buckets.size());
-    for (size_t i = 0; i < buckets.size(); ++i) {
+        s.points.reserve(end - std::min(first, end));
+    for (size_t i = first; i < end; ++i) {
         const double x = double(i) * step;
         const auto& b = buckets[i];
         depth[0].points.emplace_back(x, b.visible);
@@ -66,7 +70,7 @@ void ChartsPanel::sync()
     }
     // The depth holds from the last event until now.
     const double now = double(m_engine->now()) / 1000.0;
-    if (!buckets.empty() && now > double(buckets.size()) * step) {
+    if (!buckets.empty() && end == buckets.size() && now > double(buckets.size()) * step) {
         const DepthSample last = m_series->current();
         depth[0].points.emplace_back(now, last.visible);
         depth[1].points.emplace_back(now, last.inFlight);
@@ -81,6 +85,12 @@ void ChartsPanel::setTimeRange(TimeMs from, TimeMs to)
 {
     m_depth->setTimeRange(from, to);
     m_activity->setTimeRange(from, to);
+    if (from == m_from && to == m_to)
+        return;
+    m_from = from;
+    m_to = to;
+    m_drawnEvents = SIZE_MAX; // other buckets are in view
+    sync();
 }
 
 void ChartsPanel::setHighlight(TimeMs from, TimeMs to)
