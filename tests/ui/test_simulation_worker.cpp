@@ -89,5 +89,16 @@ TEST_CASE("worker: pausing leaves it nothing to chase - the clock stays where th
     {
         const Hold hold;
         CHECK(window.simulation()->now() == now + 5000);
+        CHECK_FALSE(driver->lagging());
+        // Two frames with no idle time between them: the worker did none of the first's 5 s, so the window lags.
+        driver->frameTo(window.simulation()->now() + 5000);
+        driver->frameTo(window.simulation()->now() + 5000);
+        CHECK(driver->lagging());
+    }
+    driver->worker()->waitIdle();
+    {
+        const Hold hold;
+        driver->frameTo(window.simulation()->now());
+        CHECK_FALSE(driver->lagging()); // it caught up in the idle time
     }
 }

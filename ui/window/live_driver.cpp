@@ -116,8 +116,10 @@ void LiveDriver::frameTo(TimeMs target)
         return;
     bool lagging = false;
     if (m_worker) {
-        // Behind: the last frame's target is not reached. What is left of it is dropped (the clock slows down).
-        lagging = m_simulation->now() < m_worker->target();
+        // What is left of the last frame's target is dropped (the clock slows down). Lagging: less than half of it
+        // was done, not a few milliseconds short because the GUI was busy when the frame came.
+        lagging = 2 * (m_worker->target() - m_simulation->now()) > m_asked;
+        m_asked = std::max<TimeMs>(0, target - m_simulation->now());
         m_worker->chase(m_simulation, target);
     } else {
         advanceSliced(target);

@@ -68,6 +68,7 @@ private:
     double m_speed = 10;
     double m_carry = 0; // fractions of a virtual millisecond owed
     bool m_lagging = false;
+    TimeMs m_asked = 0; // threaded: virtual time the last frame asked of the worker
     bool m_scriptEnded = false;
 };
 
