@@ -2,6 +2,7 @@
 // export of a 600,000-message run (never blank), and the consumer tiles as a compact grid.
 #include "export/image_export.h"
 #include "test_support.h"
+#include "timeline/compact_count.h"
 #include "timeline/density_painter.h"
 #include "timeline/lane_model.h"
 #include "timeline/row_layout.h"
@@ -267,4 +268,18 @@ TEST_CASE(
         CHECK(c.inFlight == counters.inFlight);
         CHECK(c.delayed == counters.delayed);
     }
+}
+
+TEST_CASE(
+    "timeline at scale: a queue band's count too wide for its header shows three digits and a unit", "[ui][scale]")
+{
+    CHECK(ui::compactCount(0) == QStringLiteral("0"));
+    CHECK(ui::compactCount(999) == QStringLiteral("999"));
+    CHECK(ui::compactCount(1000) == QStringLiteral("1.00K"));
+    CHECK(ui::compactCount(12345) == QStringLiteral("12.3K"));
+    CHECK(ui::compactCount(999499) == QStringLiteral("999K"));
+    CHECK(ui::compactCount(999999) == QStringLiteral("1.00M")); // not "1000K"
+    CHECK(ui::compactCount(1080613) == QStringLiteral("1.08M"));
+    CHECK(ui::compactCount(86400000) == QStringLiteral("86.4M"));
+    CHECK(ui::compactCount(3600000000ULL) == QStringLiteral("3.60G"));
 }

@@ -2,6 +2,7 @@
 
 #include "lifeline/sim/duration.h"
 #include "timeline/actor_painter.h"
+#include "timeline/compact_count.h"
 #include "timeline/density_painter.h"
 #include "timeline/flow_painter.h"
 #include "timeline/lane_painter.h"
@@ -295,17 +296,26 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
     p.setFont(font);
     p.setPen(m_style.text);
     const QRect first = label.adjusted(group ? 4 : 14, 0, 0, band ? line - box.height() : 0);
-    p.drawText(first, Qt::AlignVCenter | Qt::AlignLeft,
-        QFontMetrics(font).elidedText(rowLabel(row), Qt::ElideMiddle, first.width()));
+    const QFontMetrics metrics(font);
+    QString text = rowLabel(row);
+    // A queue band's count too wide for the header: "1.08M messages", or "1.08M", rather than "1,080,...messages".
+    if (row.kind == LaneModel::QueueBand && metrics.horizontalAdvance(text) > first.width()) {
+        const QString count = compactCount(m_rows.lanesOfQueue(row.group));
+        text = QObject::tr("▸ %1 messages").arg(count);
+        if (metrics.horizontalAdvance(text) > first.width())
+            text = QStringLiteral("▸ ") + count;
+    }
+    p.drawText(first, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideMiddle, first.width()));
     // A band's second line: its scale, or what its colours are.
     if (band) {
         QColor secondary = m_style.text;
         secondary.setAlphaF(0.7f);
         p.setPen(secondary);
+        const QString second = row.kind == LaneModel::QueueBand
+            ? QObject::tr("height: %1 messages").arg(QLocale::system().toString(bandScale))
+            : QObject::tr("working, polling");
         p.drawText(first.translated(0, line), Qt::AlignVCenter | Qt::AlignLeft,
-            row.kind == LaneModel::QueueBand
-                ? QObject::tr("height: %1 messages").arg(QLocale::system().toString(bandScale))
-                : QObject::tr("working, polling"));
+            metrics.elidedText(second, Qt::ElideRight, first.width()));
     }
     p.setFont(before);
 }
