@@ -100,5 +100,25 @@ TEST_CASE("worker: pausing leaves it nothing to chase - the clock stays where th
         const Hold hold;
         driver->frameTo(window.simulation()->now());
         CHECK_FALSE(driver->lagging()); // it caught up in the idle time
+        driver->frameTo(window.simulation()->now() + 5000);
+        driver->frameTo(window.simulation()->now() + 5000);
+        REQUIRE(driver->lagging());
+        driver->pause();
+        CHECK_FALSE(driver->lagging()); // paused, nothing is behind
+    }
+    // Another run, its clock at 0: the worker's last target (the old run's time) says nothing about it.
+    {
+        const Hold hold;
+        REQUIRE(window.openLesson(QStringLiteral("poison-pill")));
+        REQUIRE(window.simulation()->now() == 0);
+        driver->frameTo(3000);
+        CHECK_FALSE(driver->lagging());
+    }
+    driver->worker()->waitIdle();
+    {
+        const Hold hold;
+        driver->frameTo(6000);
+        CHECK_FALSE(driver->lagging());
+        CHECK(window.simulation()->now() == 3000);
     }
 }

@@ -39,8 +39,10 @@ void LiveDriver::stopWorker()
 void LiveDriver::setSimulation(sim::Simulation* simulation)
 {
     pause();
-    stopWorker(); // paused or not: it must not hold on to the old one
     m_simulation = simulation;
+    stopWorker(); // paused or not: it lets go of the old one, and chases nothing of the new one yet
+    m_asked = 0;
+    setLagging(false);
     m_scriptEnded = false;
     emit simulationChanged();
 }
@@ -57,10 +59,11 @@ void LiveDriver::play()
 
 void LiveDriver::pause()
 {
+    stopWorker(); // also when not playing: a frame (frameTo) may have handed it a target
+    setLagging(false); // paused, nothing is behind
     if (!playing())
         return;
     m_timer.stop();
-    stopWorker();
     emit playingChanged(false);
 }
 
@@ -125,13 +128,18 @@ void LiveDriver::frameTo(TimeMs target)
         advanceSliced(target);
         lagging = m_simulation->now() < target;
     }
-    if (lagging != m_lagging) {
-        m_lagging = lagging;
-        emit laggingChanged(lagging);
-    }
+    setLagging(lagging);
     m_model->sync();
     emit advanced(m_simulation->now());
     noteScriptEnd();
+}
+
+void LiveDriver::setLagging(bool lagging)
+{
+    if (lagging == m_lagging)
+        return;
+    m_lagging = lagging;
+    emit laggingChanged(lagging);
 }
 
 void LiveDriver::advanceSliced(TimeMs target)

@@ -58,6 +58,7 @@ private:
     void noteScriptEnd();
 
     void advanceSliced(TimeMs target); // on this thread, at most kWorkBudgetMs of work
+    void setLagging(bool lagging);
     void stopWorker(); // it chases nothing: pausing, or the simulation is about to change
 
     sim::Simulation* m_simulation;
