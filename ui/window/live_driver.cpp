@@ -1,5 +1,6 @@
 #include "window/live_driver.h"
 
+#include "window/simulation_gate.h"
 #include "window/simulation_worker.h"
 
 namespace lifeline::ui {
@@ -120,8 +121,11 @@ void LiveDriver::frameTo(TimeMs target)
     bool lagging = false;
     if (m_worker) {
         // What is left of the last frame's target is dropped (the clock slows down). Lagging: less than half of it
-        // was done, not a few milliseconds short because the GUI was busy when the frame came.
-        lagging = 2 * (m_worker->target() - m_simulation->now()) > m_asked;
+        // was done, not a few milliseconds short because the GUI was busy when the frame came, and not while the
+        // GUI never let go of the gate since the last frame (a modal dialog is open: the simulation waits for it).
+        const uint64_t releases = SimulationGate::instance().guiReleases();
+        lagging = behind(m_worker->target(), m_simulation->now(), m_asked, releases != m_releasesAtFrame);
+        m_releasesAtFrame = releases;
         m_asked = std::max<TimeMs>(0, target - m_simulation->now());
         m_worker->chase(m_simulation, target);
     } else {

@@ -36,6 +36,13 @@ public:
     // A frame with the clock at `target`: threaded, the worker chases it from now on and the view syncs to where the
     // simulation is; else the simulation advances to it here, a bounded amount of work (what play() does each frame).
     void frameTo(TimeMs target);
+    // Threaded: is the simulation behind, at a frame? `lastTarget` was asked `asked` virtual ms ago (from the clock
+    // then) and the clock is at `now`; `workerCouldRun`: the GUI let go of the gate since (else a modal dialog held it,
+    // and the simulation waits for it rather than lags). Behind: less than half of what was asked was done.
+    static bool behind(TimeMs lastTarget, TimeMs now, TimeMs asked, bool workerCouldRun)
+    {
+        return workerCouldRun && 2 * (lastTarget - now) > asked;
+    }
 
 public slots:
     void play();
@@ -70,6 +77,7 @@ private:
     double m_carry = 0; // fractions of a virtual millisecond owed
     bool m_lagging = false;
     TimeMs m_asked = 0; // threaded: virtual time the last frame asked of the worker
+    uint64_t m_releasesAtFrame = 0; // threaded: SimulationGate::guiReleases() at the last frame
     bool m_scriptEnded = false;
 };
 

@@ -21,8 +21,10 @@ void SimulationGate::enterGui()
 void SimulationGate::leaveGui()
 {
     std::lock_guard lock(m_mutex);
-    if (--m_guiDepth == 0)
+    if (--m_guiDepth == 0) {
+        ++m_guiReleases;
         m_changed.notify_all();
+    }
 }
 
 bool SimulationGate::enterWorker(const std::function<bool()>& hasWork, const std::atomic<bool>& stop)
@@ -46,6 +48,12 @@ void SimulationGate::wake()
 {
     std::lock_guard lock(m_mutex);
     m_changed.notify_all();
+}
+
+uint64_t SimulationGate::guiReleases()
+{
+    std::lock_guard lock(m_mutex);
+    return m_guiReleases;
 }
 
 void SimulationGate::waitIdle(const std::function<bool()>& hasWork)

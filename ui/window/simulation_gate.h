@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 
@@ -35,14 +36,19 @@ public:
     void leaveWorker();
     // New work or a stop: wakes a waiting worker.
     void wake();
-    // Until the worker has no work and does not hold the gate (tests and benchmarks: a frame's idle time).
+    // Until the worker has no work and does not hold the gate (tests and benchmarks: a frame's idle time). Not with
+    // the gate held.
     void waitIdle(const std::function<bool()>& hasWork);
+    // How many times the GUI has let go of the gate: unchanged between two frames, the worker had no chance to run
+    // (a modal dialog's event loop runs inside the event that opened it).
+    uint64_t guiReleases();
 
 private:
     std::mutex m_mutex;
     std::condition_variable m_changed;
     int m_guiDepth = 0;
     int m_guiWaiting = 0;
+    uint64_t m_guiReleases = 0;
     bool m_workerHolds = false;
 };
 
