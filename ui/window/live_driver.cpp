@@ -39,11 +39,10 @@ void LiveDriver::stopWorker()
 
 void LiveDriver::setSimulation(sim::Simulation* simulation)
 {
-    pause();
+    pause(); // the worker chases nothing, nothing lags
     m_simulation = simulation;
-    stopWorker(); // paused or not: it lets go of the old one, and chases nothing of the new one yet
+    stopWorker(); // its target now reads on the new clock: a new run does not inherit the old run's time
     m_asked = 0;
-    setLagging(false);
     m_scriptEnded = false;
     emit simulationChanged();
 }

@@ -66,7 +66,7 @@ private:
 
     void advanceSliced(TimeMs target); // on this thread, at most kWorkBudgetMs of work
     void setLagging(bool lagging);
-    void stopWorker(); // it chases nothing: pausing, or the simulation is about to change
+    void stopWorker(); // it chases nothing from the simulation's clock now: pausing, or a new simulation
 
     sim::Simulation* m_simulation;
     LaneModel* m_model;
