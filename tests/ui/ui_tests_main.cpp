@@ -2,6 +2,8 @@
 // function-static one would be torn down after Qt's own statics and crash at exit).
 #define CATCH_CONFIG_RUNNER
 #include <QApplication>
+#include <QSettings>
+#include <QTemporaryDir>
 #include <catch2/catch.hpp>
 
 int main(int argc, char** argv)
@@ -11,5 +13,10 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication application(argc, argv);
+    // Settings of this process's own, never the user's: ctest runs test cases as parallel processes, and two of them
+    // writing one settings file (a practice test clearing progress while another counts it) fail at random.
+    const QTemporaryDir settings;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
     return Catch::Session().run(argc, argv);
 }
