@@ -243,3 +243,18 @@ TEST_CASE("time always passes: work of no length takes a millisecond - an idle d
     REQUIRE(std::holds_alternative<ScenarioError>(refused));
     CHECK(std::get<ScenarioError>(refused).text() == "consumers[0].idleDelay: must be above 0, got 0s");
 }
+
+TEST_CASE("a producer's body numbers each {n} of every message - a poison one is prefixed - a burst counts on",
+    "[simulation]")
+{
+    Simulation s(load(R"({"seed": 1, "duration": "3s", "queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "rate": 1, "body": "{n}: job {n} of {{n}}", "poisonEvery": 2,
+                       "bursts": [{"at": "2500ms", "count": 2}]}]})"));
+    s.runToEnd();
+    std::vector<std::string> bodies;
+    for (MessageIndex lane = 0; lane < s.engine().messageCount(); ++lane)
+        bodies.emplace_back(s.engine().message(lane).body.view());
+    CHECK(bodies
+        == std::vector<std::string> { "1: job 1 of {1}", "poison 2: job 2 of {2}", "3: job 3 of {3}",
+            "poison 4: job 4 of {4}", "5: job 5 of {5}", "poison 6: job 6 of {6}" });
+}

@@ -54,7 +54,6 @@ void Simulation::consumerPoll(size_t index)
     if (result->pending) {
         c.state = ConsumerState::Polling;
         c.poll = result->poll;
-        m_pollOwner.emplace_back(result->poll, c.actor);
         return;
     }
     consumerReceived(index, result.value().messages, false, 0);

@@ -25,7 +25,6 @@ void Simulation::pollerPoll(size_t index)
     }
     if (result->pending) {
         p.poll = result->poll;
-        m_pollOwner.emplace_back(result->poll, p.actor);
         return;
     }
     pollerReceived(index, std::move(result.value().messages), 0);

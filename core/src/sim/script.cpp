@@ -97,7 +97,6 @@ void Simulation::runScriptStep(size_t index)
         if (!received)
             answerStep(index, kNoMessage, refused(received.error()));
         else if (received->pending) { // a long poll: answered when a message comes or its wait ends
-            m_pollOwner.emplace_back(received->poll, actor);
             m_scriptPolls[received->poll] = index;
         } else
             scriptReceived(index, received->messages);

@@ -5,6 +5,7 @@
 #include "simulation_internal.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace lifeline::sim {
@@ -169,12 +170,11 @@ void Simulation::dispatchPolls()
     completed.swap(m_completedPolls);
     m_engine.takeCompletedPolls(completed);
     for (auto& done : completed) {
-        const auto owner = std::lower_bound(m_pollOwner.begin(), m_pollOwner.end(), std::make_pair(done.poll, 0u));
-        if (owner == m_pollOwner.end() || owner->first != done.poll)
+        // The poll's caller is its owner: only the simulation's own actors poll with a consumer's, a poller's or a
+        // script client's actor.
+        if (done.actor >= m_actorSlots.size())
             continue;
-        const uint32_t actor = owner->second;
-        m_pollOwner.erase(owner);
-        const auto [kind, slot] = m_actorSlots[actor];
+        const auto [kind, slot] = m_actorSlots[done.actor];
         if (kind == ActorKind::Consumer)
             consumerReceived(slot, done.messages, true, done.poll);
         else if (kind == ActorKind::LambdaPoller)
@@ -201,7 +201,7 @@ void Simulation::run(const Agenda& item)
         const int64_t k = int64_t(item.token & ((uint64_t(1) << kRateGenerationShift) - 1));
         if ((spec.count && k >= *spec.count) || (spec.stop && item.at >= *spec.stop))
             return;
-        produce(item.index, TimedMessage { item.at, spec.body, spec.delaySeconds, {}, {} });
+        produce(item.index, spec.body, spec.delaySeconds);
         p.rateSent = k + 1;
         scheduleRate(item.index, k + 1);
         return;
@@ -209,7 +209,7 @@ void Simulation::run(const Agenda& item)
     case ProducerBurst: {
         const ProducerSpec& spec = *m_producers[item.index]->spec;
         for (int64_t i = 0; i < spec.bursts[item.token].second; ++i)
-            produce(item.index, TimedMessage { item.at, spec.body, spec.delaySeconds, {}, {} });
+            produce(item.index, spec.body, spec.delaySeconds);
         return;
     }
     case ProducerMessage:
@@ -251,30 +251,60 @@ void Simulation::run(const Agenda& item)
     }
 }
 
+void expandBody(std::string& out, std::string_view body, int64_t n)
+{
+    out.clear();
+    char digits[24];
+    const auto written = std::to_chars(digits, digits + sizeof digits, n).ptr;
+    const std::string_view number(digits, size_t(written - digits));
+    for (size_t from = 0;;) {
+        const size_t at = body.find("{n}", from);
+        if (at == std::string_view::npos) {
+            out.append(body.substr(from));
+            return;
+        }
+        out.append(body.substr(from, at - from)).append(number);
+        from = at + 3;
+    }
+}
+
 void Simulation::produce(size_t index, const TimedMessage& message)
+{
+    produce(index, message.body, message.delaySeconds, message.groupId, message.deduplicationId);
+}
+
+void Simulation::produce(size_t index, const std::string& body, const std::optional<int64_t>& delaySeconds)
+{
+    static const std::optional<std::string> kNone;
+    produce(index, body, delaySeconds, kNone, kNone);
+}
+
+void Simulation::produce(size_t index, const std::string& body, const std::optional<int64_t>& delaySeconds,
+    const std::optional<std::string>& groupId, const std::optional<std::string>& deduplicationId)
 {
     Producer& p = *m_producers[index];
     const ProducerSpec& spec = *p.spec;
     const int64_t n = ++p.sent;
-    SendMessageRequest request;
+    SendMessageRequest& request = p.request;
     request.queue = spec.queue;
-    request.body = message.body;
-    if (request.body.find('{') != std::string::npos)
-        for (size_t at = request.body.find("{n}"); at != std::string::npos; at = request.body.find("{n}", at))
-            request.body.replace(at, 3, std::to_string(n));
+    expandBody(request.body, body, n);
     if (spec.poisonEvery > 0 && n % spec.poisonEvery == 0)
-        request.body = "poison " + request.body;
-    request.delaySeconds = message.delaySeconds;
+        request.body.insert(0, "poison ");
+    request.delaySeconds = delaySeconds;
     request.actor = p.actor;
     const bool fifo = p.fifo;
-    if (message.groupId)
-        request.messageGroupId = message.groupId;
+    if (groupId)
+        request.messageGroupId = groupId;
     else if (fifo)
         request.messageGroupId = "g" + std::to_string((n - 1) % spec.groups + 1);
-    if (message.deduplicationId)
-        request.messageDeduplicationId = message.deduplicationId;
+    else
+        request.messageGroupId.reset();
+    if (deduplicationId)
+        request.messageDeduplicationId = deduplicationId;
     else if (fifo)
         request.messageDeduplicationId = spec.name + "-" + std::to_string(n);
+    else
+        request.messageDeduplicationId.reset();
     (void)m_engine.sendMessage(request); // a refused send is logged by the engine where it happened
 }
 

@@ -129,6 +129,10 @@ private:
     void run(const Agenda& item);
     void dispatchPolls();
     void produce(size_t producer, const TimedMessage& message);
+    // A producer's own message (its rate or a burst): its body and timer, no group or deduplication id given.
+    void produce(size_t producer, const std::string& body, const std::optional<int64_t>& delaySeconds);
+    void produce(size_t producer, const std::string& body, const std::optional<int64_t>& delaySeconds,
+        const std::optional<std::string>& groupId, const std::optional<std::string>& deduplicationId);
     void runAction(size_t index);
     void noteOperator(const std::string& queue, const std::string& what);
     void scheduleRate(size_t producer, int64_t k);
@@ -172,9 +176,6 @@ private:
     std::vector<std::unique_ptr<Poller>> m_pollers;
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
-    // Pending polls and the actor that asked, by poll id (ids only grow: appended in order, found by binary search).
-    // A deque: the oldest poll is usually the one answered, and a deque erases at its front without shifting.
-    std::deque<std::pair<PollId, uint32_t>> m_pollOwner;
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
     // By the message's first lane (a DLQ arrival is the same message). A deque: growing never copies it.
     std::deque<Processing> m_processing;
