@@ -225,6 +225,9 @@ private:
 
     ChunkedVector<Packed, kChunkBits> m_packed;
     ChunkedVector<Group, kChunkBits - kGroupBits> m_groups; // a chunk of groups for each chunk of events
+    // The group being filled (chunks never move). Only a chunk of whole groups is released, so the next append
+    // starts a new group before this is read again.
+    Group* m_group = nullptr;
     ChunkedVector<Event, 10> m_wide;
     ChunkedVector<std::string, 10> m_texts;
     std::array<uint8_t, size_t(32 * 16 * 16)> m_kindNumber {}; // (cause, from, to) -> its kind + 1, 0: not met yet
@@ -254,8 +257,8 @@ inline void EventLog::append(const Event& event)
 {
     const size_t index = m_packed.size();
     if ((index & ((size_t(1) << kGroupBits) - 1)) == 0)
-        m_groups.push_back(Group { event.time, 0, 0, false, false });
-    Group& group = m_groups.back();
+        m_group = &m_groups.push_back(Group { event.time, 0, 0, false, false });
+    Group& group = *m_group;
     const uint64_t time = uint64_t(event.time) - uint64_t(group.time); // an earlier time wraps: wide
     uint32_t message = kNoMessageOffset;
     if (event.message != kNoMessage) {

@@ -8,8 +8,8 @@ namespace lifeline::sim {
 Simulation::Processing& Simulation::processingOf(MessageIndex lane)
 {
     lane = m_engine.firstLaneOf(lane); // a message moved to a DLQ is still the same message
-    if (lane >= m_processing.size())
-        m_processing.resize(lane + 1);
+    while (lane >= m_processing.size())
+        m_processing.push_back({});
     return m_processing[lane];
 }
 

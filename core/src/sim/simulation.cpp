@@ -122,7 +122,10 @@ uint32_t Simulation::addActor(const std::string& name, ActorKind kind, size_t sl
 
 void Simulation::schedule(TimeMs at, int kind, uint32_t index, uint64_t token)
 {
-    m_agenda.push(Agenda { std::max(at, m_engine.now()), m_seq++, kind, index, token });
+    if (at <= m_engine.now())
+        m_present.push_back(Agenda { m_engine.now(), m_seq++, kind, index, token });
+    else
+        m_agenda.push(Agenda { at, m_seq++, kind, index, token });
 }
 
 void Simulation::scheduleRate(size_t index, int64_t k)
@@ -134,13 +137,17 @@ void Simulation::scheduleRate(size_t index, int64_t k)
 
 TimeMs Simulation::nextEventTime()
 {
-    const TimeMs agenda = m_agenda.empty() ? INT64_MAX : m_agenda.top().at;
+    const TimeMs agenda = m_presentNext < m_present.size() ? m_engine.now()
+        : m_agenda.empty()                                 ? INT64_MAX
+                                                           : m_agenda.top().at;
     return std::min(agenda, m_engine.nextDueTime());
 }
 
 TimeMs Simulation::nextStepBound()
 {
-    const TimeMs agenda = m_agenda.empty() ? INT64_MAX : m_agenda.top().at;
+    const TimeMs agenda = m_presentNext < m_present.size() ? m_engine.now()
+        : m_agenda.empty()                                 ? INT64_MAX
+                                                           : m_agenda.top().at;
     return std::min(agenda, m_engine.nextDueBound());
 }
 
@@ -152,12 +159,21 @@ void Simulation::advanceTo(TimeMs time)
             break;
         m_engine.advanceTo(next);
         dispatchPolls();
-        while (!m_agenda.empty() && m_agenda.top().at <= m_engine.now()) {
-            const Agenda item = m_agenda.top();
-            m_agenda.pop();
+        for (;;) {
+            Agenda item {};
+            if (!m_agenda.empty() && m_agenda.top().at <= m_engine.now()) {
+                item = m_agenda.top();
+                m_agenda.pop();
+            } else if (m_presentNext < m_present.size()) {
+                item = m_present[m_presentNext++];
+            } else {
+                break;
+            }
             run(item);
             dispatchPolls();
         }
+        m_present.clear();
+        m_presentNext = 0;
     }
     m_engine.advanceTo(time);
     dispatchPolls();

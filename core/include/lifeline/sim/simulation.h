@@ -3,6 +3,7 @@
 // same run, event for event.
 #pragma once
 
+#include "lifeline/chunked_vector.h"
 #include "lifeline/engine.h"
 #include "lifeline/sim/random.h"
 #include "lifeline/sim/scenario.h"
@@ -168,6 +169,11 @@ private:
     Random m_random;
     uint64_t m_seq = 0;
     std::priority_queue<Agenda, std::vector<Agenda>, std::greater<>> m_agenda;
+    // What is planned for the present instant, in the order planned: after whatever the agenda holds for it (planned
+    // earlier, so sooner in order), without a trip through the heap. A consumer polls again this way after each
+    // message.
+    std::vector<Agenda> m_present;
+    size_t m_presentNext = 0;
     std::vector<ActorInfo> m_actors;
     std::vector<std::pair<ActorKind, size_t>> m_actorSlots; // actor id -> its runtime
     std::vector<std::unique_ptr<Producer>> m_producers;
@@ -177,8 +183,9 @@ private:
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
-    // By the message's first lane (a DLQ arrival is the same message). A deque: growing never copies it.
-    std::deque<Processing> m_processing;
+    // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it, and
+    // finding one is a shift and a mask (a deque's lookup cost 2% of the benchmark's hour).
+    ChunkedVector<Processing, 12> m_processing;
     std::vector<std::string> m_warnings;
     size_t m_duplicates = 0;
     // The script's runtime: each step's client actor, the lanes labelled by its sends, what each receive got (by
