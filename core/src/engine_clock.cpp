@@ -51,7 +51,7 @@ void Engine::lowerExpiryBound(QueueState& queue, TimeMs enqueuedAt)
 
 TimeMs Engine::nextDueTime()
 {
-    TimeMs due = m_timers.empty() ? INT64_MAX : m_timers.top().at;
+    TimeMs due = m_timers.earliest(INT64_MAX);
     for (const auto& queue : m_queues) {
         queue->expiryBound = nextExpiry(*queue);
         due = std::min(due, queue->expiryBound);
@@ -61,7 +61,7 @@ TimeMs Engine::nextDueTime()
 
 TimeMs Engine::nextDueBound()
 {
-    TimeMs due = m_timers.empty() ? INT64_MAX : m_timers.top().at;
+    TimeMs due = m_timers.earliest(INT64_MAX);
     // A bound still in the future stands for the exact expiry: nothing can expire before it. Reached, it is
     // replaced by the exact time (which may be later: the oldest messages were deleted meanwhile).
     for (const auto& queue : m_queues) {
@@ -98,7 +98,7 @@ void Engine::advanceTo(TimeMs time)
         if (due > time)
             break;
         m_now = std::max(m_now, due);
-        while (!m_timers.empty() && m_timers.top().at <= m_now) {
+        while (m_timers.earliest(INT64_MAX) <= m_now) {
             const Timer timer = m_timers.top();
             m_timers.pop();
             fire(timer);
@@ -152,7 +152,7 @@ void Engine::flushWakeups()
     // Settle the present instant: timers due now (a visibility of 0 s) and long polls a change has woken.
     for (;;) {
         bool worked = false;
-        while (!m_timers.empty() && m_timers.top().at <= m_now) {
+        while (m_timers.earliest(INT64_MAX) <= m_now) {
             const Timer timer = m_timers.top();
             m_timers.pop();
             fire(timer);

@@ -106,6 +106,12 @@ size_t EventLog::eventBytes() const
         + m_wide.capacity() * sizeof(Event);
 }
 
+void EventLog::appendWide(const Event& event)
+{
+    m_wide.push_back(event);
+    m_packed.push_back(Packed(m_wide.size() - 1) << kQueueShift | kWide);
+}
+
 size_t EventLog::bytesUsed() const
 {
     size_t bytes = eventBytes() + m_texts.capacity() * sizeof(std::string);

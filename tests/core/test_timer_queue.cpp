@@ -1,6 +1,7 @@
 #include "lifeline/timer_queue.h"
 
 #include <catch2/catch.hpp>
+#include <climits>
 #include <queue>
 #include <random>
 
@@ -29,12 +30,19 @@ TEST_CASE("TimerQueue pops in (time - sequence) order whatever the push order", 
         } else if (!reference.empty()) {
             REQUIRE(queue.top().at == reference.top().at);
             REQUIRE(queue.top().seq == reference.top().seq);
+            REQUIRE(queue.earliest(LONG_MAX) == reference.top().at);
+            REQUIRE(queue.earliest(now + 10) == std::min(now + 10, reference.top().at));
             now = reference.top().at;
             queue.pop();
             reference.pop();
         }
         REQUIRE(queue.size() == reference.size());
     }
+    while (!reference.empty()) {
+        queue.pop();
+        reference.pop();
+    }
+    CHECK(queue.earliest(LONG_MAX) == LONG_MAX); // none left: the bound
 }
 
 TEST_CASE("TimerQueue keeps the order with several interleaved monotonic streams and stragglers", "[timers]")

@@ -145,6 +145,7 @@ public:
     std::vector<CompletedPoll> takeCompletedPolls();
     // The same into `out` (cleared first), trading buffers with it: a caller that keeps `out` allocates nothing.
     void takeCompletedPolls(std::vector<CompletedPoll>& out);
+    bool hasCompletedPolls() const { return !m_completed.empty(); }
     // The client of a waiting long poll went away (a closed connection): the poll ends now, with nothing, so no
     // message is received on behalf of nobody. False when the poll is not waiting.
     bool cancelPoll(PollId poll);

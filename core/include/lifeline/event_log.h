@@ -222,6 +222,7 @@ private:
     // The kind of (cause, from, to), numbered as first met; kWide when 127 are taken or the triple is out of range.
     uint32_t kindOf(const Event& event);
     Event wide(Packed packed) const { return m_wide[packed >> kQueueShift]; }
+    void appendWide(const Event& event); // out of line: rare, and append stays small where it is inlined
 
     ChunkedVector<Packed, kChunkBits> m_packed;
     ChunkedVector<Group, kChunkBits - kGroupBits> m_groups; // a chunk of groups for each chunk of events
@@ -240,9 +241,10 @@ private:
 
 inline uint32_t EventLog::kindOf(const Event& event)
 {
-    if (uint32_t(event.cause) >= 32 || uint32_t(event.from) >= 16 || uint32_t(event.to) >= 16)
+    const uint32_t cause = uint32_t(event.cause), from = uint32_t(event.from), to = uint32_t(event.to);
+    if ((cause >> 5 | (from | to) >> 4) != 0) // a cause from 32 or a state from 16 on
         return kWide;
-    const uint32_t triple = uint32_t(event.cause) << 8 | uint32_t(event.from) << 4 | uint32_t(event.to);
+    const uint32_t triple = cause << 8 | from << 4 | to;
     uint8_t& number = m_kindNumber[triple];
     if (number == 0) {
         if (m_kindCount == kWide)
@@ -280,10 +282,11 @@ inline void EventLog::append(const Event& event)
     }
     const uint32_t queue = event.queue == kNoQueue ? 0 : uint32_t(event.queue) + 1;
     const uint32_t kind = kindOf(event);
-    if (time >= (1u << 14) || message == UINT32_MAX || detail == UINT32_MAX || event.actor >= 2048 || queue >= 32
-        || kind == kWide) {
-        m_wide.push_back(event);
-        m_packed.push_back(Packed(m_wide.size() - 1) << kQueueShift | kWide);
+    // One test for every reason to keep it whole (the common case is none of them).
+    const bool wide = (time >> 14 != 0) | (message == UINT32_MAX) | (detail == UINT32_MAX) | (event.actor >> 11 != 0)
+        | (queue >> 5 != 0) | (kind == kWide);
+    if (wide) [[unlikely]] {
+        appendWide(event);
         return;
     }
     m_packed.push_back(time << kTimeShift | Packed(message) << kMessageShift | Packed(detail) << kDetailShift

@@ -40,6 +40,16 @@ public:
             n += fifo.size();
         return n;
     }
+    // The earlier of `bound` and the earliest timer's time (`bound` when there is none): one pass where empty()
+    // and top() take two. The clock asks it with "never" as the bound.
+    template <class Time> Time earliest(Time bound) const
+    {
+        Time at = m_heap.empty() ? bound : std::min(bound, m_heap.front().at);
+        for (const auto& fifo : m_fifos)
+            if (!fifo.empty() && fifo.front().at < at)
+                at = fifo.front().at;
+        return at;
+    }
     const T& top() const
     {
         const T* best = m_heap.empty() ? nullptr : &m_heap.front();

@@ -181,6 +181,8 @@ void Simulation::advanceTo(TimeMs time)
 
 void Simulation::dispatchPolls()
 {
+    if (!m_engine.hasCompletedPolls()) // most steps answer none: called after every one of them
+        return;
     // The buffer is taken, not used in place: an actor that handles a poll may complete another one.
     std::vector<CompletedPoll> completed;
     completed.swap(m_completedPolls);
