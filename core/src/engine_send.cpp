@@ -203,7 +203,7 @@ void Engine::addToGroup(QueueState& queue, MessageIndex lane, const std::string&
     queue.groups[it->second].messages.push_back(lane);
 }
 
-Result<SendMessageResult> Engine::sendMessage(const SendMessageRequest& request)
+Result<QueueState*> Engine::admitSend(const SendMessageRequest& request)
 {
     auto found = requireQueue(request.queue);
     if (!found)
@@ -212,10 +212,30 @@ Result<SendMessageResult> Engine::sendMessage(const SendMessageRequest& request)
     if (auto error = validateSend(queue, request.body, request.delaySeconds, request.attributes, request.messageGroupId,
             request.messageDeduplicationId, false))
         return refuse(queue.index, *error, request.actor);
-    auto result = enqueue(queue, request.body, request.delaySeconds, request.attributes, request.messageGroupId,
-        request.messageDeduplicationId, request.awsTraceHeader, request.actor);
+    return &queue;
+}
+
+Result<SendMessageResult> Engine::sendMessage(const SendMessageRequest& request)
+{
+    auto admitted = admitSend(request);
+    if (!admitted)
+        return admitted.error();
+    auto result = enqueue(*admitted.value(), request.body, request.delaySeconds, request.attributes,
+        request.messageGroupId, request.messageDeduplicationId, request.awsTraceHeader, request.actor);
     flushWakeups();
     return result;
+}
+
+MessageIndex Engine::send(const SendMessageRequest& request)
+{
+    auto admitted = admitSend(request);
+    if (!admitted)
+        return kNoMessage;
+    const MessageIndex lane = enqueue(*admitted.value(), request.body, request.delaySeconds, request.attributes,
+        request.messageGroupId, request.messageDeduplicationId, request.awsTraceHeader, request.actor)
+                                  .lane;
+    flushWakeups();
+    return lane;
 }
 
 Result<BatchResult<SendMessageResult>> Engine::sendMessageBatch(

@@ -211,3 +211,43 @@ TEST_CASE("SendMessageBatch: shape errors fail the request - entry errors fail t
     CHECK(r->failed[0].senderFault);
     CHECK(f.counters("q") == counts(1, 0, 1));
 }
+
+TEST_CASE(
+    "send without an answer: the lane SendMessage would give - a refusal logged the same - nothing enqueued", "[send]")
+{
+    Fixture quiet;
+    Fixture answered;
+    for (Fixture* f : { &quiet, &answered }) {
+        f->create("q", { { "DelaySeconds", "5" } });
+        f->create("f.fifo", { { "FifoQueue", "true" } });
+    }
+    const std::vector<SendMessageRequest> requests { Fixture::sendRequest("q", "a", {}, {}, {}),
+        Fixture::sendRequest("q", "b", 0, {}, {}), Fixture::sendRequest("missing", "c", {}, {}, {}),
+        Fixture::sendRequest("q", "", {}, {}, {}), Fixture::sendRequest("f.fifo", "d", {}, "g", "d1"),
+        Fixture::sendRequest("f.fifo", "d again", {}, "g", "d1"), Fixture::sendRequest("f.fifo", "e", {}, "g", {}) };
+    std::vector<MessageIndex> lanes;
+    for (const auto& request : requests) {
+        lanes.push_back(quiet.engine.send(request));
+        const auto result = answered.engine.sendMessage(request);
+        CHECK(lanes.back() == (result ? result->lane : kNoMessage));
+    }
+    // The deduplicated retry answers with the first lane, as SendMessage's answer names the first message.
+    CHECK(lanes == std::vector<MessageIndex> { 0, 1, kNoMessage, kNoMessage, 2, 2, kNoMessage });
+    CHECK(quiet.engine.messageCount() == 3);
+    CHECK(quiet.engine.message(0).state == MessageState::Delayed);
+    CHECK(quiet.engine.message(1).state == MessageState::Visible);
+    const auto& a = quiet.engine.log();
+    const auto& b = answered.engine.log();
+    REQUIRE(a.size() == b.size());
+    size_t refused = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].cause == b[i].cause);
+        CHECK(a[i].message == b[i].message);
+        CHECK(a[i].detail == b[i].detail);
+        if (a[i].cause == Cause::RequestRefused) {
+            CHECK(a.text(a[i].textIndex()) == b.text(b[i].textIndex()));
+            ++refused;
+        }
+    }
+    CHECK(refused == 3);
+}

@@ -139,6 +139,9 @@ public:
 
     // --- messages ----------------------------------------------------------------------------------------
     Result<SendMessageResult> sendMessage(const SendMessageRequest& request);
+    // SendMessage for a caller that wants no answer (the simulation's producers): the same checks, refusals and
+    // log, without handing back the answer. The lane the message lives in, or kNoMessage when refused.
+    MessageIndex send(const SendMessageRequest& request);
     Result<BatchResult<SendMessageResult>> sendMessageBatch(
         const std::string& queue, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor = kOperatorActor);
     Result<ReceiveOutcome> receiveMessage(const ReceiveMessageRequest& request);
@@ -264,6 +267,8 @@ private:
     std::optional<SqsError> validateSend(const QueueState& queue, const std::string& body,
         const std::optional<int64_t>& delaySeconds, const std::vector<MessageAttribute>& attributes,
         const std::optional<std::string>& groupId, const std::optional<std::string>& dedupId, bool inBatch) const;
+    // The queue a SendMessage goes to, or the error it is refused with (logged on the queue's row).
+    Result<QueueState*> admitSend(const SendMessageRequest& request);
     SendMessageResult enqueue(QueueState& queue, const std::string& body, std::optional<int64_t> delaySeconds,
         const std::vector<MessageAttribute>& attributes, const std::optional<std::string>& groupId,
         const std::optional<std::string>& dedupId, const std::optional<std::string>& traceHeader, uint32_t actor);

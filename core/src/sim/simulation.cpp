@@ -323,7 +323,7 @@ void Simulation::produce(size_t index, const std::string& body, const std::optio
         request.messageDeduplicationId = spec.name + "-" + std::to_string(n);
     else
         request.messageDeduplicationId.reset();
-    (void)m_engine.sendMessage(request); // a refused send is logged by the engine where it happened
+    (void)m_engine.send(request); // a refused send is logged by the engine where it happened
 }
 
 void Simulation::runAction(size_t index)
