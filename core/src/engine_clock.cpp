@@ -39,7 +39,7 @@ void Engine::trimRetentionLists(QueueState& queue)
     while (!queue.lateArrivals.empty() && ended(queue.lateArrivals.top().second))
         queue.lateArrivals.pop();
     // Keep the lazy list from growing without bound when messages end out of order.
-    if (queue.byEnqueue.size() > 2 * queue.liveMessages + 4096)
+    if (queue.byEnqueue.size() > 2 * queue.liveMessages + kRetentionListSlack)
         std::erase_if(queue.byEnqueue, ended);
 }
 
@@ -104,7 +104,8 @@ void Engine::advanceTo(TimeMs time)
             fire(timer);
         }
         for (const auto& queue : m_queues)
-            expireDue(*queue, m_now);
+            if (queue->expiryBound <= m_now) // a bound still ahead: nothing in that queue can expire yet
+                expireDue(*queue, m_now);
         flushWakeups();
     }
     m_now = std::max(m_now, time);

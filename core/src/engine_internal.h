@@ -12,6 +12,8 @@ namespace lifeline {
 
 // A FIFO queue remembers each deduplication id this long after the send that brought it (AWS-doc).
 inline constexpr TimeMs kDeduplicationWindowMs = TimeMs(5) * 60 * 1000;
+// How far a queue's retention list (byEnqueue) may outgrow twice its live messages before ended lanes are dropped.
+inline constexpr size_t kRetentionListSlack = 4096;
 
 // A FIFO message group: its live messages in send order (terminal ones are dropped lazily).
 struct FifoGroup {

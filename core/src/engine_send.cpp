@@ -94,6 +94,10 @@ MessageIndex Engine::newLane(QueueState& queue, TimeMs delayMs, Cause cause, uin
     queue.byEnqueue.push_back(lane);
     lowerExpiryBound(queue, m_now);
     ++queue.liveMessages;
+    // The clock trims the retention list only when an expiry may be due; between times it grows here, by as many
+    // lanes as end, so it is trimmed once it holds twice the live ones.
+    if (queue.byEnqueue.size() > 2 * queue.liveMessages + kRetentionListSlack)
+        trimRetentionLists(queue);
     const MessageState to = delayMs > 0 ? MessageState::Delayed : MessageState::Visible;
     record.state = to;
     enterCounters(queue, to);
