@@ -1,3 +1,4 @@
+#include "lifeline/sim/distribution_text.h"
 #include "lifeline/sim/duration.h"
 #include "lifeline/sim/scenario.h"
 
@@ -215,4 +216,20 @@ TEST_CASE("scenario: deep nesting is refused before it is walked", "[scenario]")
     // Brackets inside strings do not count.
     CHECK(std::holds_alternative<Scenario>(
         parseScenario(R"({"queues": [{"name": "q"}], "name": ")" + std::string(100, '[') + "\"}")));
+}
+
+TEST_CASE("a processing distribution in words and its middle", "[scenario]")
+{
+    using Kind = Distribution::Kind;
+    CHECK(describe(Distribution { Kind::Uniform, 5, 15, {} }) == "0.005s to 0.015s");
+    CHECK(typicalMs(Distribution { Kind::Uniform, 5, 15, {} }) == 10);
+    CHECK(describe(Distribution { Kind::Fixed, 60000, 0, {} }) == "1m");
+    CHECK(typicalMs(Distribution { Kind::Fixed, 60000, 0, {} }) == 60000);
+    CHECK(describe(Distribution { Kind::Exponential, 3000, 0, {} }) == "exponential, mean 3s");
+    CHECK(typicalMs(Distribution { Kind::Exponential, 3000, 0, {} }) == 3000);
+    CHECK(describe(Distribution { Kind::LogNormal, 2000, 40000, {} }) == "p50 2s, p99 40s");
+    CHECK(typicalMs(Distribution { Kind::LogNormal, 2000, 40000, {} }) == 2000);
+    CHECK(describe(Distribution { Kind::Samples, 0, 0, { 900, 100, 300, 700, 500 } }) == "5 measured times");
+    CHECK(typicalMs(Distribution { Kind::Samples, 0, 0, { 900, 100, 300, 700, 500 } }) == 500);
+    CHECK(typicalMs(Distribution { Kind::Samples, 0, 0, {} }) == 0);
 }

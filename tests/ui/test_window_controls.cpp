@@ -18,6 +18,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -114,6 +115,27 @@ TEST_CASE("window: a delay slider change on a standard queue says it applies to 
     for (const QLabel* label : window.controls()->findChildren<QLabel*>())
         said = said || label->text() == QStringLiteral("Standard: a change applies only to messages sent from now on.");
     CHECK(said);
+}
+
+TEST_CASE("window: the processing box shows milliseconds - a drawn time's middle - its tooltip says what is drawn",
+    "[ui][controls]")
+{
+    application();
+    ui::MainWindow window;
+    window.openScenario(scenario(R"({"queues": [{"name": "jobs"}],
+        "consumers": [{"name": "w", "queue": "jobs", "processing": {"uniform": ["5ms", "15ms"]}}]})"));
+    QDoubleSpinBox* processing = window.controls()->processingSeconds();
+    CHECK(processing->value() == Approx(0.010)); // one decimal showed this as 0.0 s
+    CHECK(processing->text() == QStringLiteral("0.010 s"));
+    CHECK(processing->toolTip().contains(QStringLiteral("Now drawn for each message: 0.005s to 0.015s")));
+    processing->setValue(0.005); // the user sets it: fixed from now on, and said so
+    CHECK(processing->text() == QStringLiteral("0.005 s"));
+    const Engine& engine = window.simulation()->engine();
+    CHECK(engine.log().text(engine.log()[engine.log().size() - 1].detail)
+        == "processing time of jobs's consumers: 0.005s");
+    window.openScenario(scenario(kOneJob)); // a fixed time: the value itself, no word of drawing
+    CHECK(processing->text() == QStringLiteral("60.000 s"));
+    CHECK_FALSE(processing->toolTip().contains(QStringLiteral("drawn")));
 }
 
 TEST_CASE("window: the status bar says how much history the run holds", "[ui][status]")

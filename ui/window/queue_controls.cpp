@@ -1,5 +1,7 @@
 #include "window/queue_controls.h"
 
+#include "lifeline/sim/distribution_text.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -158,7 +160,7 @@ QueueControls::QueueControls(QWidget* parent)
     consumersLayout->addWidget(m_consumers);
     consumersLayout->addWidget(new QLabel(tr("processing"), this));
     m_processing->setRange(0.0, 3600.0);
-    m_processing->setDecimals(1);
+    m_processing->setDecimals(3); // milliseconds: a consumer's work is often 5 ms, which one decimal showed as 0.0 s
     m_processing->setSuffix(tr(" s"));
     m_processing->setKeyboardTracking(false);
     m_processing->setToolTip(tr("How long each consumer works on a message, from its next message on"));
@@ -341,13 +343,19 @@ void QueueControls::sync()
     }
     if (!m_processing->hasFocus()) {
         const QSignalBlocker block(m_processing);
-        double seconds = 1.0;
+        const sim::Distribution* processing = nullptr;
         for (const auto& c : m_simulation->scenario().consumers)
             if (c.queue == name) {
-                seconds = double(c.processing.a) / 1000.0;
+                processing = &c.processing;
                 break;
             }
-        m_processing->setValue(seconds);
+        // The box sets a fixed time; a drawn one shows its middle, and the tooltip says what is drawn.
+        m_processing->setValue(processing ? double(sim::typicalMs(*processing)) / 1000.0 : 1.0);
+        const QString drawn = processing && processing->kind != sim::Distribution::Kind::Fixed
+            ? tr("\n\nNow drawn for each message: %1 (this shows its middle). A value set here makes it fixed.")
+                  .arg(QString::fromStdString(sim::describe(*processing)))
+            : QString();
+        m_processing->setToolTip(tr("How long each consumer works on a message, from its next message on") + drawn);
     }
     const int producer = firstProducerOfQueue();
     m_rate->setEnabled(producer >= 0);

@@ -1,35 +1,13 @@
 // Live changes by the operator while a simulation runs: what the window's sliders, send dialog and consumer tiles do.
 // Each is noted on the queue's row (an OperatorAction event) before it takes effect, so the timeline shows who changed
 // what and when; the engine refuses what SQS refuses, with SQS's text, and then nothing changes.
+#include "lifeline/sim/distribution_text.h"
 #include "lifeline/sim/duration.h"
 #include "simulation_internal.h"
 
 #include <cmath>
 
 namespace lifeline::sim {
-
-namespace {
-
-std::string describe(const Distribution& d)
-{
-    switch (d.kind) {
-    case Distribution::Kind::Fixed:
-        return formatDuration(d.a);
-    case Distribution::Kind::Uniform:
-        return formatDuration(d.a) + " to " + formatDuration(d.b);
-    case Distribution::Kind::Exponential:
-        return "exponential, mean " + formatDuration(d.a);
-    case Distribution::Kind::Normal:
-        return "normal, mean " + formatDuration(d.a) + " sd " + formatDuration(d.b);
-    case Distribution::Kind::LogNormal:
-        return "p50 " + formatDuration(d.a) + ", p99 " + formatDuration(d.b);
-    case Distribution::Kind::Samples:
-        return std::to_string(d.samples.size()) + " measured times";
-    }
-    return {};
-}
-
-} // namespace
 
 void Simulation::noteOperator(const std::string& queue, const std::string& what)
 {
