@@ -207,6 +207,12 @@ void Engine::addToGroup(QueueState& queue, MessageIndex lane, const std::string&
     queue.groups[it->second].messages.push_back(lane);
 }
 
+SendMessageResult Engine::enqueue(QueueState& queue, const SendMessageRequest& request)
+{
+    return enqueue(queue, request.body, request.delaySeconds, request.attributes, request.messageGroupId,
+        request.messageDeduplicationId, request.awsTraceHeader, request.actor);
+}
+
 Result<QueueState*> Engine::admitSend(const SendMessageRequest& request)
 {
     auto found = requireQueue(request.queue);
@@ -224,8 +230,7 @@ Result<SendMessageResult> Engine::sendMessage(const SendMessageRequest& request)
     auto admitted = admitSend(request);
     if (!admitted)
         return admitted.error();
-    auto result = enqueue(*admitted.value(), request.body, request.delaySeconds, request.attributes,
-        request.messageGroupId, request.messageDeduplicationId, request.awsTraceHeader, request.actor);
+    auto result = enqueue(*admitted.value(), request);
     flushWakeups();
     return result;
 }
@@ -235,9 +240,7 @@ MessageIndex Engine::send(const SendMessageRequest& request)
     auto admitted = admitSend(request);
     if (!admitted)
         return kNoMessage;
-    const MessageIndex lane = enqueue(*admitted.value(), request.body, request.delaySeconds, request.attributes,
-        request.messageGroupId, request.messageDeduplicationId, request.awsTraceHeader, request.actor)
-                                  .lane;
+    const MessageIndex lane = enqueue(*admitted.value(), request).lane;
     flushWakeups();
     return lane;
 }

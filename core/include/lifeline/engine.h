@@ -269,6 +269,7 @@ private:
         const std::optional<std::string>& groupId, const std::optional<std::string>& dedupId, bool inBatch) const;
     // The queue a SendMessage goes to, or the error it is refused with (logged on the queue's row).
     Result<QueueState*> admitSend(const SendMessageRequest& request);
+    SendMessageResult enqueue(QueueState& queue, const SendMessageRequest& request);
     SendMessageResult enqueue(QueueState& queue, const std::string& body, std::optional<int64_t> delaySeconds,
         const std::vector<MessageAttribute>& attributes, const std::optional<std::string>& groupId,
         const std::optional<std::string>& dedupId, const std::optional<std::string>& traceHeader, uint32_t actor);
