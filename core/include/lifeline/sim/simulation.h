@@ -3,6 +3,7 @@
 // same run, event for event.
 #pragma once
 
+#include "lifeline/calendar_queue.h"
 #include "lifeline/chunked_vector.h"
 #include "lifeline/engine.h"
 #include "lifeline/sim/random.h"
@@ -168,7 +169,7 @@ private:
     Engine m_engine;
     Random m_random;
     uint64_t m_seq = 0;
-    std::priority_queue<Agenda, std::vector<Agenda>, std::greater<>> m_agenda;
+    CalendarQueue<Agenda> m_agenda;
     // What is planned for the present instant, in the order planned: after whatever the agenda holds for it (planned
     // earlier, so sooner in order), without a trip through the heap. A consumer polls again this way after each
     // message.
