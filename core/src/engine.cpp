@@ -169,12 +169,6 @@ MessageExtra& Engine::extraFor(MessageIndex lane)
     return m_extras[record.extra];
 }
 
-void Engine::logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to, Cause cause,
-    uint32_t actor, uint32_t detail)
-{
-    m_log.append(Event { time, lane, actor, detail, queue, from, to, cause });
-}
-
 void Engine::recordActorEvent(
     Cause cause, uint32_t actor, MessageIndex lane, QueueIndex queue, uint32_t detail, const std::string* text)
 {

@@ -354,4 +354,11 @@ private:
     std::map<std::string, TimeMs> m_recentlyDeleted; // queue name -> when it was deleted
 };
 
+// Inline: five of a simulated message's seven events come through here; the call cost 1.4% of a message.
+inline void Engine::logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to,
+    Cause cause, uint32_t actor, uint32_t detail)
+{
+    m_log.append(Event { time, lane, actor, detail, queue, from, to, cause });
+}
+
 } // namespace lifeline
