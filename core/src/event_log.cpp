@@ -106,10 +106,58 @@ size_t EventLog::eventBytes() const
         + m_wide.capacity() * sizeof(Event);
 }
 
-void EventLog::appendWide(const Event& event)
+uint32_t EventLog::kindOf(const Event& event)
 {
-    m_wide.push_back(event);
-    m_packed.push_back(Packed(m_wide.size() - 1) << kQueueShift | kWide);
+    const uint32_t cause = uint32_t(event.cause), from = uint32_t(event.from), to = uint32_t(event.to);
+    if ((cause >> 5 | (from | to) >> 4) != 0) // a cause from 32 or a state from 16 on
+        return kWide;
+    const uint32_t triple = cause << 8 | from << 4 | to;
+    uint8_t& number = m_kindNumber[triple];
+    if (number == 0) {
+        if (m_kindCount == kWide)
+            return kWide;
+        m_kinds[m_kindCount] = uint16_t(triple);
+        number = uint8_t(++m_kindCount);
+    }
+    return number - 1u;
+}
+
+void EventLog::appendGeneral(const Event& event)
+{
+    const size_t index = m_packed.size();
+    if ((index & ((size_t(1) << kGroupBits) - 1)) == 0)
+        m_group = &m_groups.push_back(Group { event.time, 0, 0, false, false });
+    Group& group = *m_group;
+    const uint64_t time = uint64_t(event.time) - uint64_t(group.time); // an earlier time wraps: wide
+    uint32_t message = kNoMessageOffset;
+    if (event.message != kNoMessage) {
+        if (!group.messageBased) {
+            group.messageBased = true;
+            group.messageBase = event.message;
+        }
+        message = uint32_t(event.message - group.messageBase + 0x8000); // -32,768 .. 32,766 from the base
+        if (message >= kNoMessageOffset)
+            message = UINT32_MAX;
+    }
+    uint32_t detail = event.detail;
+    if (detail >= kBased) {
+        if (!group.detailBased) {
+            group.detailBased = true;
+            group.detailBase = detail;
+        }
+        detail = detail - group.detailBase < kBased ? kBased | (detail - group.detailBase) : UINT32_MAX;
+    }
+    const uint32_t queue = event.queue == kNoQueue ? 0 : uint32_t(event.queue) + 1;
+    const uint32_t kind = kindOf(event);
+    const bool wide = (time >> 14 != 0) | (message == UINT32_MAX) | (detail == UINT32_MAX) | (event.actor >> 11 != 0)
+        | (queue >> 5 != 0) | (kind == kWide);
+    if (wide) {
+        m_wide.push_back(event);
+        m_packed.push_back(Packed(m_wide.size() - 1) << kQueueShift | kWide);
+        return;
+    }
+    m_packed.push_back(time << kTimeShift | Packed(message) << kMessageShift | Packed(detail) << kDetailShift
+        | Packed(event.actor) << kActorShift | Packed(queue) << kQueueShift | kind);
 }
 
 size_t EventLog::bytesUsed() const

@@ -222,7 +222,8 @@ private:
     // The kind of (cause, from, to), numbered as first met; kWide when 127 are taken or the triple is out of range.
     uint32_t kindOf(const Event& event);
     Event wide(Packed packed) const { return m_wide[packed >> kQueueShift]; }
-    void appendWide(const Event& event); // out of line: rare, and append stays small where it is inlined
+    // Out of line: an event append's inline path does not take (a group's first, a new base or kind, a wide one).
+    void appendGeneral(const Event& event);
 
     ChunkedVector<Packed, kChunkBits> m_packed;
     ChunkedVector<Group, kChunkBits - kGroupBits> m_groups; // a chunk of groups for each chunk of events
@@ -239,58 +240,38 @@ private:
     size_t m_firstTextRetained = 0;
 };
 
-inline uint32_t EventLog::kindOf(const Event& event)
-{
-    const uint32_t cause = uint32_t(event.cause), from = uint32_t(event.from), to = uint32_t(event.to);
-    if ((cause >> 5 | (from | to) >> 4) != 0) // a cause from 32 or a state from 16 on
-        return kWide;
-    const uint32_t triple = cause << 8 | from << 4 | to;
-    uint8_t& number = m_kindNumber[triple];
-    if (number == 0) {
-        if (m_kindCount == kWide)
-            return kWide;
-        m_kinds[m_kindCount] = uint16_t(triple);
-        number = uint8_t(++m_kindCount);
-    }
-    return number - 1u;
-}
-
 inline void EventLog::append(const Event& event)
 {
+    // The common case, inline: inside a group whose bases are set, an event near them of a kind already met.
+    // Everything else (a group's first event, setting a base, a new kind, an event kept whole) is appendGeneral's.
     const size_t index = m_packed.size();
-    if ((index & ((size_t(1) << kGroupBits) - 1)) == 0)
-        m_group = &m_groups.push_back(Group { event.time, 0, 0, false, false });
-    Group& group = *m_group;
-    const uint64_t time = uint64_t(event.time) - uint64_t(group.time); // an earlier time wraps: wide
-    uint32_t message = kNoMessageOffset;
-    if (event.message != kNoMessage) {
-        if (!group.messageBased) {
-            group.messageBased = true;
-            group.messageBase = event.message;
+    if ((index & ((size_t(1) << kGroupBits) - 1)) != 0) {
+        const Group& group = *m_group;
+        const uint64_t time = uint64_t(event.time) - uint64_t(group.time); // an earlier time wraps: not here
+        // Past the 16-bit offset's range, or no base yet: UINT32_MAX, which the test below sends to the general path.
+        uint32_t message = kNoMessageOffset;
+        if (event.message != kNoMessage) {
+            message = group.messageBased ? uint32_t(event.message - group.messageBase + 0x8000) : UINT32_MAX;
+            if (message >= kNoMessageOffset)
+                message = UINT32_MAX;
         }
-        message = uint32_t(event.message - group.messageBase + 0x8000); // -32,768 .. 32,766 from the base
-        if (message >= kNoMessageOffset)
-            message = UINT32_MAX;
-    }
-    uint32_t detail = event.detail;
-    if (detail >= kBased) {
-        if (!group.detailBased) {
-            group.detailBased = true;
-            group.detailBase = detail;
+        const uint32_t detail = event.detail < kBased ? event.detail
+                                                      : (group.detailBased && event.detail - group.detailBase < kBased
+                                                              ? kBased | (event.detail - group.detailBase)
+                                                              : UINT32_MAX);
+        const uint32_t queue = uint32_t(uint16_t(event.queue + 1)); // kNoQueue (0xffff) wraps to 0
+        const uint32_t triple = uint32_t(event.cause) << 8 | uint32_t(event.from) << 4 | uint32_t(event.to);
+        const uint32_t number = triple < m_kindNumber.size() ? m_kindNumber[triple] : 0;
+        // One test for every reason to leave it to the general path (the common case is none of them).
+        if (((time >> 14) | (message == UINT32_MAX) | (detail == UINT32_MAX) | (event.actor >> 11) | (queue >> 5)
+                | (number == 0) | (uint32_t(event.from) >> 4) | (uint32_t(event.to) >> 4))
+            == 0) {
+            m_packed.push_back(time << kTimeShift | Packed(message) << kMessageShift | Packed(detail) << kDetailShift
+                | Packed(event.actor) << kActorShift | Packed(queue) << kQueueShift | (number - 1u));
+            return;
         }
-        detail = detail - group.detailBase < kBased ? kBased | (detail - group.detailBase) : UINT32_MAX;
     }
-    const uint32_t queue = event.queue == kNoQueue ? 0 : uint32_t(event.queue) + 1;
-    const uint32_t kind = kindOf(event);
-    // One test for every reason to keep it whole (the common case is none of them).
-    const bool wide = (time >> 14 != 0) | (message == UINT32_MAX) | (detail == UINT32_MAX) | (event.actor >> 11 != 0)
-        | (queue >> 5 != 0) | (kind == kWide);
-    if (wide) [[unlikely]] {
-        appendWide(event);
-        return;
-    }
-    m_packed.push_back(time << kTimeShift | Packed(message) << kMessageShift | Packed(detail) << kDetailShift
-        | Packed(event.actor) << kActorShift | Packed(queue) << kQueueShift | kind);
+    appendGeneral(event);
 }
 
 inline Event EventLog::operator[](size_t i) const
