@@ -90,22 +90,24 @@ bool isValidAttributeName(std::string_view name)
 
 bool hasOnlyAllowedCharacters(std::string_view text)
 {
+    // Eight bytes at once: all printable ASCII (each in 0x20..0x7f)? A false "no" only sends them the slow way.
+    const auto printable = [](const unsigned char* at) {
+        uint64_t word;
+        std::memcpy(&word, at, 8);
+        constexpr uint64_t kHigh = 0x8080808080808080ULL;
+        constexpr uint64_t kSpaces = 0x2020202020202020ULL;
+        return (word & kHigh) == 0 && ((word - kSpaces) & ~word & kHigh) == 0;
+    };
     const auto* p = reinterpret_cast<const unsigned char*>(text.data());
     const auto* end = p + text.size();
     while (p < end) {
-        // Fast path: eight printable ASCII bytes at once (every byte in 0x20..0x7f).
-        if (end - p >= 8) {
-            uint64_t word;
-            std::memcpy(&word, p, 8);
-            constexpr uint64_t kHigh = 0x8080808080808080ULL;
-            constexpr uint64_t kSpaces = 0x2020202020202020ULL;
-            const bool allAscii = (word & kHigh) == 0;
-            const bool noneBelowSpace = ((word - kSpaces) & ~word & kHigh) == 0;
-            if (allAscii && noneBelowSpace) {
-                p += 8;
-                continue;
-            }
+        if (end - p >= 8 && printable(p)) {
+            p += 8;
+            continue;
         }
+        // Fewer than eight left: the text's last eight, read again in part, when they are all printable.
+        if (end - p < 8 && text.size() >= 8 && printable(end - 8))
+            return true;
         const unsigned char c = *p;
         if (c < 0x80) { // ASCII fast path
             if (c < 0x20 && c != 0x9 && c != 0xA && c != 0xD)

@@ -71,6 +71,22 @@ TEST_CASE("message characters allowed by SQS", "[rules]")
     CHECK_FALSE(hasOnlyAllowedCharacters("\xed\xa0\x80")); // a surrogate, U+D800
     CHECK_FALSE(hasOnlyAllowedCharacters("\xc3")); // truncated
     CHECK_FALSE(hasOnlyAllowedCharacters("\xc0\xaf")); // overlong
+    // Past eight bytes, the rest is checked too, whether it is one to seven bytes after a word or follows a character
+    // of several bytes.
+    for (size_t length = 9; length <= 23; ++length) {
+        std::string text(length, 'm');
+        CHECK(hasOnlyAllowedCharacters(text));
+        for (size_t at = 0; at < length; ++at) {
+            std::string bad = text;
+            bad[at] = '\x01';
+            INFO("length " << length << ", a control character at " << at);
+            CHECK_FALSE(hasOnlyAllowedCharacters(bad));
+        }
+    }
+    CHECK(hasOnlyAllowedCharacters("message 1234567")); // a simulated message's body: 15 bytes
+    CHECK(hasOnlyAllowedCharacters("caf\xc3\xa9 au lait")); // the last eight printable, after an é
+    CHECK_FALSE(hasOnlyAllowedCharacters("message 12345\xef\xbf\xbe")); // U+FFFE in the last three
+    CHECK_FALSE(hasOnlyAllowedCharacters("12345678\x7f\x01")); // DEL is allowed, 0x01 is not
 }
 
 TEST_CASE("ids: group/dedup tokens and batch entry ids", "[rules]")
