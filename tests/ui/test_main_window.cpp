@@ -6,7 +6,12 @@
 #include "timeline/timeline_view.h"
 #include "window/main_window.h"
 
+#include <QApplication>
+#include <QDockWidget>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSlider>
 #include <QTextBrowser>
 #include <cstdio>
 
@@ -72,6 +77,27 @@ TEST_CASE("window: everything fits a 1024x700 screen (its smallest size, every d
     // The left docks used to need 431 px for the consumers' one-line hint: 1063 px in all.
     CHECK(window.minimumSizeHint().width() <= 962); // what the window takes of 1024 px (94 %)
     CHECK(window.minimumSizeHint().height() <= 658);
+}
+
+TEST_CASE(
+    "window: at 1024x700 the queue controls fit their dock's width (rows wrap below their labels)", "[ui][window]")
+{
+    application();
+    ui::MainWindow window;
+    window.resize(962, 658); // what a 1024x700 screen gives the window
+    window.show();
+    QApplication::processEvents();
+    auto* dock = window.findChild<QDockWidget*>(QStringLiteral("queueDock"));
+    REQUIRE(dock);
+    auto* scroll = qobject_cast<QScrollArea*>(dock->widget());
+    REQUIRE(scroll);
+    // Before, the form kept every slider beside its label and the dock scrolled sideways: the values (a
+    // VisibilityTimeout's "30 s", the processing time's "0.010 s") were cut at its edge.
+    CHECK(scroll->width() < 400);
+    CHECK(scroll->horizontalScrollBar()->maximum() == 0);
+    for (auto* slider : scroll->findChildren<QSlider*>())
+        if (slider->isVisible())
+            CHECK(slider->width() >= 90); // still long enough to drag
 }
 
 TEST_CASE("window: a selected lane's details show its body, short or long, escaped and cut at 200 bytes", "[ui]")

@@ -55,6 +55,8 @@ StopSlider::StopSlider(std::vector<int> stops, const QString& suffix, QWidget* p
     m_spin->setSuffix(suffix);
     m_spin->setKeyboardTracking(false); // typing commits on Enter or leaving the field
     m_spin->setMinimumWidth(90);
+    // Long enough to drag: where the dock is narrower, the form puts the row below its label (WrapLongRows).
+    m_slider->setMinimumWidth(90);
     layout->addWidget(m_slider, 1);
     layout->addWidget(m_spin);
     setFocusProxy(m_slider);
@@ -135,6 +137,8 @@ QueueControls::QueueControls(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    // In a narrow dock (a 1024x700 window) a slider and its value go below their label instead of past the edge.
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form->addRow(tr("&Queue"), m_queue);
     m_type->addItem(tr("Standard"), false);
     m_type->addItem(tr("FIFO"), true);
@@ -177,7 +181,13 @@ QueueControls::QueueControls(QWidget* parent)
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_message);
     layout->addStretch(1);
+    connectControls();
+    m_maxReceives->setValue(5); // until a queue's RedrivePolicy says otherwise
+    setSimulation(nullptr);
+}
 
+void QueueControls::connectControls()
+{
     connect(m_queue, &QComboBox::currentIndexChanged, this, [this] { sync(); });
     connect(m_type, &QComboBox::activated, this, [this] {
         const bool fifo = m_type->currentData().toBool();
@@ -209,8 +219,6 @@ QueueControls::QueueControls(QWidget* parent)
             emit applied(tr("The producer now sends %1 per second").arg(rate));
     });
     connect(m_send, &QPushButton::clicked, this, &QueueControls::sendRequested);
-    m_maxReceives->setValue(5); // until a queue's RedrivePolicy says otherwise
-    setSimulation(nullptr);
 }
 
 QString QueueControls::queue() const

@@ -73,6 +73,7 @@ signals:
     void consumersChanged();
 
 private:
+    void connectControls(); // what each control does to the simulation
     void setAttribute(const char* name, const QString& value);
     void setRedrive();
     void setConsumerCount(int count);
