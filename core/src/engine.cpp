@@ -19,11 +19,12 @@ bool validQueueName(const std::string& name)
     });
 }
 
+} // namespace
+
 SqsError nonExistentQueue()
 {
     return makeError(codes::NonExistentQueue, "The specified queue does not exist.");
 }
-} // namespace
 
 std::string formatMessageId(MessageIdParts id)
 {
@@ -108,27 +109,12 @@ std::string Engine::arnFor(const std::string& name) const
     return "arn:aws:sqs:" + m_options.region + ":" + m_options.accountId + ":" + name;
 }
 
-QueueState* Engine::findQueue(const std::string& name) const
-{
-    for (const auto& q : m_queues)
-        if (q->alive && q->name == name)
-            return q.get();
-    return nullptr;
-}
-
 QueueState* Engine::findQueueByArn(const std::string& arn) const
 {
     for (const auto& q : m_queues)
         if (q->alive && q->arn == arn)
             return q.get();
     return nullptr;
-}
-
-Result<QueueState*> Engine::requireQueue(const std::string& name) const
-{
-    if (auto* q = findQueue(name))
-        return q;
-    return nonExistentQueue();
 }
 
 std::optional<QueueIndex> Engine::queueIndex(const std::string& name) const

@@ -86,4 +86,24 @@ struct Engine::MoveTask {
     TimeMs startedAt = 0;
 };
 
+// SQS's NonExistentQueue error.
+SqsError nonExistentQueue();
+
+// Inline, both: three of a simulated message's requests name their queue, and an out-of-line requireQueue's frame
+// (set up for the error's strings) cost more than the search.
+inline QueueState* Engine::findQueue(const std::string& name) const
+{
+    for (const auto& q : m_queues)
+        if (q->alive && q->name == name)
+            return q.get();
+    return nullptr;
+}
+
+inline Result<QueueState*> Engine::requireQueue(const std::string& name) const
+{
+    if (QueueState* q = findQueue(name))
+        return q;
+    return nonExistentQueue();
+}
+
 } // namespace lifeline
