@@ -131,7 +131,7 @@ void Simulation::schedule(TimeMs at, int kind, uint32_t index, uint64_t token)
 void Simulation::scheduleRate(size_t index, int64_t k)
 {
     const Producer& p = *m_producers[index];
-    const TimeMs at = p.rateOrigin + TimeMs(std::llround(double(k - p.rateBase) * 1000.0 / p.rate));
+    const TimeMs at = p.rateOrigin + TimeMs(roundToInteger(double(k - p.rateBase) * 1000.0 / p.rate));
     schedule(at, ProducerRate, uint32_t(index), (p.rateGeneration << kRateGenerationShift) | uint64_t(k));
 }
 
@@ -408,7 +408,7 @@ TimeMs Simulation::draw(const Distribution& d)
         ms = double(d.samples[std::min(d.samples.size() - 1, size_t(m_random.uniform() * double(d.samples.size())))]);
         break;
     }
-    return std::max<TimeMs>(0, TimeMs(std::llround(ms)));
+    return std::max<TimeMs>(0, TimeMs(roundToInteger(ms)));
 }
 
 } // namespace lifeline::sim

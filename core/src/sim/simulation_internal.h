@@ -3,9 +3,22 @@
 
 #include "lifeline/sim/simulation.h"
 
+#include <cmath>
 #include <string_view>
 
 namespace lifeline::sim {
+
+// std::llround (half away from zero) without its library call, which was 2% of a simulated message (a producer's
+// next tick, a drawn processing time): exact for 0 <= x < 2^52, where x - trunc(x) loses nothing; std::llround
+// itself for anything else (negative, huge, NaN).
+inline int64_t roundToInteger(double x)
+{
+    if (x >= 0.0 && x < 4503599627370496.0) {
+        const auto whole = int64_t(x);
+        return x - double(whole) >= 0.5 ? whole + 1 : whole;
+    }
+    return std::llround(x);
+}
 
 // The SendMessage request for one of a scenario's messages (an action's, the operator's, a script step's).
 inline SendMessageRequest sendRequest(const std::string& queue, const TimedMessage& message, uint32_t actor)
