@@ -88,8 +88,19 @@ TEST_CASE("TimerQueue drops the timers a predicate names and keeps the others in
     REQUIRE(queue.size() == reference.size());
     while (!reference.empty()) {
         REQUIRE(queue.top().seq == reference.top().seq);
+        REQUIRE(queue.earliest(LONG_MAX) == reference.top().at); // the earliest kept, not a removed one's
+
         queue.pop();
         reference.pop();
     }
     CHECK(queue.empty());
+    CHECK(queue.earliest(LONG_MAX) == LONG_MAX);
+    // Removing the earliest ones leaves the next as the earliest.
+    queue.push(T { 3, 1 });
+    queue.push(T { 9, 2 });
+    queue.push(T { 1, 3 });
+    CHECK(queue.earliest(LONG_MAX) == 1);
+    CHECK(queue.removeIf([](const T& t) { return t.at < 5; }) == 2);
+    CHECK(queue.earliest(LONG_MAX) == 9);
+    CHECK(queue.earliest(4L) == 4);
 }

@@ -9,6 +9,7 @@
 #include <array>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <vector>
 
 namespace lifeline {
@@ -18,6 +19,7 @@ class TimerQueue {
 public:
     void push(const T& timer)
     {
+        m_earliest = std::min(m_earliest, timer.at);
         for (auto& fifo : m_fifos)
             if (fifo.empty() || !(fifo.back().at > timer.at)) {
                 fifo.push_back(timer);
@@ -40,16 +42,9 @@ public:
             n += fifo.size();
         return n;
     }
-    // The earlier of `bound` and the earliest timer's time (`bound` when there is none): one pass where empty()
-    // and top() take two. The clock asks it with "never" as the bound.
-    template <class Time> Time earliest(Time bound) const
-    {
-        Time at = m_heap.empty() ? bound : std::min(bound, m_heap.front().at);
-        for (const auto& fifo : m_fifos)
-            if (!fifo.empty() && fifo.front().at < at)
-                at = fifo.front().at;
-        return at;
-    }
+    // The earlier of `bound` and the earliest timer's time (`bound` when there is none). The clock asks it with
+    // "never" as the bound.
+    template <class Bound> Bound earliest(Bound bound) const { return std::min<Bound>(bound, Bound(m_earliest)); }
     const T& top() const
     {
         const T* best = m_heap.empty() ? nullptr : &m_heap.front();
@@ -73,6 +68,7 @@ public:
             std::pop_heap(m_heap.begin(), m_heap.end(), std::greater<> {});
             m_heap.pop_back();
         }
+        findEarliest();
     }
     // Drops the timers `stale` says will do nothing when they fire; the others keep their order. Returns how many.
     template <class Pred> size_t removeIf(Pred stale)
@@ -85,12 +81,28 @@ public:
         const size_t heapRemoved = std::erase_if(m_heap, stale);
         if (heapRemoved)
             std::make_heap(m_heap.begin(), m_heap.end(), std::greater<> {});
+        findEarliest();
         return removed + heapRemoved;
     }
 
 private:
+    using Time = decltype(T::at);
+    static constexpr Time kNever = std::numeric_limits<Time>::max();
+
+    void findEarliest()
+    {
+        Time at = m_heap.empty() ? kNever : m_heap.front().at;
+        for (const auto& fifo : m_fifos)
+            if (!fifo.empty() && fifo.front().at < at)
+                at = fifo.front().at;
+        m_earliest = at;
+    }
+
     std::array<std::deque<T>, 3> m_fifos;
     std::vector<T> m_heap; // a binary min-heap (std::push_heap with std::greater)
+    // The earliest timer's time (kNever when there is none), kept as timers come and go: the clock asks for it
+    // several times a step, far more often than a timer is pushed or taken.
+    Time m_earliest = kNever;
 };
 
 } // namespace lifeline
