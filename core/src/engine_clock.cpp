@@ -148,7 +148,7 @@ void Engine::fire(const Timer& timer)
     }
 }
 
-void Engine::flushWakeups()
+void Engine::settlePresent()
 {
     // Settle the present instant: timers due now (a visibility of 0 s) and long polls a change has woken.
     for (;;) {
