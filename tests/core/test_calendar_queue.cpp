@@ -1,47 +1,32 @@
 #include "lifeline/calendar_queue.h"
+#include "reference_heap.h"
 
 #include <catch2/catch.hpp>
-#include <queue>
 #include <random>
 #include <vector>
 
 namespace {
-struct T {
-    long at;
-    unsigned long seq;
-    bool operator>(const T& o) const { return at != o.at ? at > o.at : seq > o.seq; }
-};
-using Reference = std::priority_queue<T, std::vector<T>, std::greater<>>;
+using lifeline::test::popBoth;
+using lifeline::test::pushBoth;
+using T = lifeline::test::TimedItem;
 
 // Pushes and pops at random against a reference heap; `ahead` draws how far past the clock an item goes.
 template <class Ahead> void compareWithHeap(unsigned seed, int steps, Ahead ahead)
 {
     lifeline::CalendarQueue<T, 8> queue; // 256 slots: items past the ring are common
-    Reference reference;
+    lifeline::test::ReferenceHeap reference;
     std::mt19937 rng(seed);
     unsigned long seq = 0;
     long now = 0;
     for (int step = 0; step < steps; ++step) {
-        if (rng() % 2 == 0) {
-            const long at = now + ahead(rng);
-            queue.push(T { at, seq });
-            reference.push(T { at, seq });
-            ++seq;
-        } else if (!reference.empty()) {
-            REQUIRE(queue.top().at == reference.top().at);
-            REQUIRE(queue.top().seq == reference.top().seq);
-            now = std::max(now, reference.top().at);
-            queue.pop();
-            reference.pop();
-        }
-        REQUIRE(queue.size() == reference.size());
+        if (rng() % 2 == 0)
+            pushBoth(queue, reference, now + ahead(rng), seq);
+        else if (!reference.empty())
+            now = std::max(now, popBoth(queue, reference));
         REQUIRE(queue.empty() == reference.empty());
     }
-    while (!reference.empty()) {
-        REQUIRE(queue.top().seq == reference.top().seq);
-        queue.pop();
-        reference.pop();
-    }
+    while (!reference.empty())
+        popBoth(queue, reference);
     CHECK(queue.empty());
 }
 } // namespace

@@ -1,42 +1,30 @@
 #include "lifeline/timer_queue.h"
+#include "reference_heap.h"
 
 #include <catch2/catch.hpp>
 #include <climits>
-#include <queue>
 #include <random>
 
-namespace {
-struct T {
-    long at;
-    unsigned long seq;
-    bool operator>(const T& o) const { return at != o.at ? at > o.at : seq > o.seq; }
-};
-} // namespace
+using lifeline::test::popBoth;
+using lifeline::test::pushBoth;
+using T = lifeline::test::TimedItem;
 
 TEST_CASE("TimerQueue pops in (time - sequence) order whatever the push order", "[timers]")
 {
     lifeline::TimerQueue<T> queue;
-    std::priority_queue<T, std::vector<T>, std::greater<>> reference;
+    lifeline::test::ReferenceHeap reference;
     std::mt19937 rng(7);
     unsigned long seq = 0;
     long now = 0;
     for (int step = 0; step < 20000; ++step) {
         if (rng() % 3 != 0) {
             // mostly monotonic (the FIFO path), sometimes earlier (the heap path), often equal times
-            const long at = now + (rng() % 4 == 0 ? long(rng() % 50) : 30 + long(rng() % 2));
-            queue.push(T { at, seq });
-            reference.push(T { at, seq });
-            ++seq;
+            pushBoth(queue, reference, now + (rng() % 4 == 0 ? long(rng() % 50) : 30 + long(rng() % 2)), seq);
         } else if (!reference.empty()) {
-            REQUIRE(queue.top().at == reference.top().at);
-            REQUIRE(queue.top().seq == reference.top().seq);
             REQUIRE(queue.earliest(LONG_MAX) == reference.top().at);
             REQUIRE(queue.earliest(now + 10) == std::min(now + 10, reference.top().at));
-            now = reference.top().at;
-            queue.pop();
-            reference.pop();
+            now = popBoth(queue, reference);
         }
-        REQUIRE(queue.size() == reference.size());
     }
     while (!reference.empty()) {
         queue.pop();
@@ -50,24 +38,16 @@ TEST_CASE("TimerQueue keeps the order with several interleaved monotonic streams
     // Visibility timeouts (now + 30), poll deadlines (now + 20), delays (now + 5) and a few out-of-order ones:
     // more streams than FIFOs, so every path (FIFO, another FIFO, the heap) is taken.
     lifeline::TimerQueue<T> queue;
-    std::priority_queue<T, std::vector<T>, std::greater<>> reference;
+    lifeline::test::ReferenceHeap reference;
     std::mt19937 rng(11);
     unsigned long seq = 0;
     long now = 0;
     const long offsets[] = { 30, 20, 5, 12 };
     for (int step = 0; step < 50000; ++step) {
-        if (rng() % 2 == 0) {
-            const long at = rng() % 10 == 0 ? now + long(rng() % 40) : now + offsets[rng() % 4];
-            queue.push(T { at, seq });
-            reference.push(T { at, seq });
-            ++seq;
-        } else if (!reference.empty()) {
-            REQUIRE(queue.top().seq == reference.top().seq);
-            now = std::max(now, reference.top().at - long(rng() % 3));
-            queue.pop();
-            reference.pop();
-        }
-        REQUIRE(queue.size() == reference.size());
+        if (rng() % 2 == 0)
+            pushBoth(queue, reference, rng() % 10 == 0 ? now + long(rng() % 40) : now + offsets[rng() % 4], seq);
+        else if (!reference.empty())
+            now = std::max(now, popBoth(queue, reference) - long(rng() % 3));
         REQUIRE(queue.empty() == reference.empty());
     }
 }
@@ -75,7 +55,7 @@ TEST_CASE("TimerQueue keeps the order with several interleaved monotonic streams
 TEST_CASE("TimerQueue drops the timers a predicate names and keeps the others in order", "[timers]")
 {
     lifeline::TimerQueue<T> queue;
-    std::priority_queue<T, std::vector<T>, std::greater<>> reference;
+    lifeline::test::ReferenceHeap reference;
     std::mt19937 rng(5);
     const long offsets[] = { 30, 20, 5, 12 };
     for (unsigned long seq = 0; seq < 20000; ++seq) {
