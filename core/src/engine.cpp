@@ -304,7 +304,7 @@ Status Engine::deleteQueue(const std::string& name, uint32_t actor)
     while (!queue.polls.empty()) {
         const size_t slot = queue.polls.front();
         queue.polls.pop_front();
-        completePoll(slot, {}, true);
+        completePoll(slot, 0, true);
     }
     for (auto& task : m_moveTasks) {
         if (task->status != "RUNNING")

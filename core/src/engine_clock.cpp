@@ -139,7 +139,7 @@ void Engine::fire(const Timer& timer)
             return;
         QueueState& queue = *m_queues[m_polls[slot].queue];
         queue.polls.erase(std::find(queue.polls.begin(), queue.polls.end(), slot));
-        completePoll(slot, {}, false);
+        completePoll(slot, 0, false);
         return;
     }
     case MoveTaskTick:

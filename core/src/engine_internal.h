@@ -71,6 +71,7 @@ struct Engine::PendingPoll {
     int64_t visibilitySeconds = 30;
     uint32_t actor = kOperatorActor;
     TimeMs deadline = 0;
+    bool deliveriesOnly = false; // ReceiveMessageRequest::deliveriesOnly
 };
 
 struct Engine::MoveTask {

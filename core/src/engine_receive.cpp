@@ -165,8 +165,7 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
     markAvailable(dlq, arrival);
 }
 
-void Engine::deliver(
-    QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor, std::vector<ReceivedMessage>& out)
+LaneTimes Engine::deliver(QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor)
 {
     MessageRecord& record = m_messages[lane];
     ++record.receiveCount;
@@ -182,8 +181,26 @@ void Engine::deliver(
     addTimer(times.dueAt, VisibilityEnd, lane);
     logEvent(m_now, lane, queue.index, MessageState::Visible, MessageState::InFlight, Cause::Receive, actor,
         record.receiveCount);
+    return times;
+}
 
-    ReceivedMessage& m = out.emplace_back();
+void Engine::deliverTo(
+    std::vector<ReceivedMessage>& out, QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor)
+{
+    const LaneTimes times = deliver(queue, lane, visibilitySeconds, actor);
+    describe(out.emplace_back(), queue, lane, times);
+}
+
+void Engine::deliverTo(
+    DeliveryList& out, QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor)
+{
+    deliver(queue, lane, visibilitySeconds, actor);
+    out.push_back(Delivery { lane, Receipt { lane, m_messages[lane].receiveCount, queue.uid } });
+}
+
+void Engine::describe(ReceivedMessage& m, const QueueState& queue, MessageIndex lane, const LaneTimes& times) const
+{
+    const MessageRecord& record = m_messages[lane];
     m.lane = lane;
     if (m_options.idStrings)
         m.messageId = messageId(lane);
@@ -209,8 +226,8 @@ void Engine::deliver(
     }
 }
 
-void Engine::collect(
-    QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, std::vector<ReceivedMessage>& out)
+template <class Out>
+void Engine::collect(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, Out& out)
 {
     if (!queue.fifo()) {
         while (out.size() < max && !queue.ready.empty()) {
@@ -222,7 +239,7 @@ void Engine::collect(
             if (record.state != MessageState::Visible || record.queue != queue.index)
                 continue; // stale entry
             if (takeOrDeadLetter(queue, lane, actor))
-                deliver(queue, lane, visibilitySeconds, actor, out);
+                deliverTo(out, queue, lane, visibilitySeconds, actor);
         }
         return;
     }
@@ -251,7 +268,7 @@ void Engine::collect(
                 break;
             }
             if (takeOrDeadLetter(queue, lane, actor))
-                deliver(queue, lane, visibilitySeconds, actor, out);
+                deliverTo(out, queue, lane, visibilitySeconds, actor);
             // A moved message is now terminal and is dropped on the next turn of the loop.
             if (m_messages[lane].state == MessageState::InFlight)
                 ++i;
@@ -291,10 +308,14 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
             request.actor);
 
     ReceiveOutcome outcome;
-    collect(queue, size_t(max), visibility, request.actor, outcome.messages);
-    if (!outcome.messages.empty() || wait == 0) {
+    if (request.deliveriesOnly)
+        collect(queue, size_t(max), visibility, request.actor, outcome.deliveries);
+    else
+        collect(queue, size_t(max), visibility, request.actor, outcome.messages);
+    const size_t received = outcome.messages.size() + outcome.deliveries.size();
+    if (received > 0 || wait == 0) {
         logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::PollEnded,
-            request.actor, uint32_t(outcome.messages.size()));
+            request.actor, uint32_t(received));
         flushWakeups();
         return outcome;
     }
@@ -312,6 +333,7 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
     poll.visibilitySeconds = visibility;
     poll.actor = request.actor;
     poll.deadline = m_now + wait * 1000;
+    poll.deliveriesOnly = request.deliveriesOnly;
     outcome.pending = true;
     outcome.poll = poll.id;
     logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::PollStarted, request.actor,
@@ -322,26 +344,44 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
     return outcome;
 }
 
-void Engine::completePoll(size_t slot, std::vector<ReceivedMessage> messages, bool queueDeleted)
+CompletedPoll& Engine::completePoll(size_t slot, size_t count, bool queueDeleted)
 {
     const PendingPoll poll = m_polls[slot];
     freePollSlot(slot);
     logEvent(m_now, kNoMessage, poll.queue, MessageState::None, MessageState::None, Cause::PollEnded, poll.actor,
-        uint32_t(messages.size()));
-    m_completed.push_back(CompletedPoll { poll.id, poll.actor, std::move(messages), queueDeleted });
+        uint32_t(count));
+    CompletedPoll& done = m_completed.emplace_back();
+    done.poll = poll.id;
+    done.actor = poll.actor;
+    done.queueDeleted = queueDeleted;
+    return done;
+}
+
+template <class Out> bool Engine::servePoll(QueueState& queue, size_t slot, Out& out)
+{
+    const PendingPoll& poll = m_polls[slot];
+    collect(queue, poll.max, poll.visibilitySeconds, poll.actor, out);
+    if (out.empty())
+        return false;
+    queue.polls.pop_front();
+    return true;
 }
 
 void Engine::servePolls(QueueState& queue)
 {
     while (!queue.polls.empty()) {
         const size_t slot = queue.polls.front();
-        const PendingPoll& poll = m_polls[slot];
-        std::vector<ReceivedMessage> messages;
-        collect(queue, poll.max, poll.visibilitySeconds, poll.actor, messages);
-        if (messages.empty())
-            return;
-        queue.polls.pop_front();
-        completePoll(slot, std::move(messages), false);
+        if (m_polls[slot].deliveriesOnly) {
+            DeliveryList deliveries;
+            if (!servePoll(queue, slot, deliveries))
+                return;
+            completePoll(slot, deliveries.size(), false).deliveries = deliveries;
+        } else {
+            std::vector<ReceivedMessage> messages;
+            if (!servePoll(queue, slot, messages))
+                return;
+            completePoll(slot, messages.size(), false).messages = std::move(messages);
+        }
     }
 }
 

@@ -275,11 +275,16 @@ private:
         const std::optional<std::string>& dedupId, const std::optional<std::string>& traceHeader, uint32_t actor);
     MessageIndex newLane(QueueState& queue, TimeMs delayMs, Cause cause, uint32_t actor, uint32_t detail);
     void makeVisible(QueueState& queue, MessageIndex lane);
-    void collect(
-        QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, std::vector<ReceivedMessage>& out);
+    // Receives up to `max` messages into `out`: a std::vector<ReceivedMessage> or a DeliveryList.
+    template <class Out>
+    void collect(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, Out& out);
     bool takeOrDeadLetter(QueueState& queue, MessageIndex lane, uint32_t receiver); // false: moved to the DLQ
-    void deliver(QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor,
-        std::vector<ReceivedMessage>& out);
+    // The receive itself: the lane in flight, its timer set and logged. Returns its times after.
+    LaneTimes deliver(QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor);
+    void deliverTo(std::vector<ReceivedMessage>& out, QueueState& queue, MessageIndex lane, int64_t visibilitySeconds,
+        uint32_t actor);
+    void deliverTo(DeliveryList& out, QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor);
+    void describe(ReceivedMessage& m, const QueueState& queue, MessageIndex lane, const LaneTimes& times) const;
     void moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver);
     void endMessage(QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor,
         uint32_t detail = 0);
@@ -289,7 +294,9 @@ private:
     void flushWakeups();
     void settlePresent(); // flushWakeups() once something is due now or woken
     void servePolls(QueueState& queue);
-    void completePoll(size_t pollSlot, std::vector<ReceivedMessage> messages, bool queueDeleted);
+    // Ends a waiting poll with `count` messages: logged, its slot freed, its answer (filled by the caller) queued.
+    CompletedPoll& completePoll(size_t pollSlot, size_t count, bool queueDeleted);
+    template <class Out> bool servePoll(QueueState& queue, size_t slot, Out& out); // false: nothing to receive
     void freePollSlot(size_t slot);
     TimeMs nextExpiry(QueueState& queue);
     void lowerExpiryBound(QueueState& queue, TimeMs enqueuedAt);

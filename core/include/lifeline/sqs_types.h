@@ -5,6 +5,7 @@
 #include "lifeline/event_log.h"
 #include "lifeline/queue_attributes.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -78,6 +79,9 @@ struct ReceiveMessageRequest {
     std::optional<int64_t> waitTimeSeconds;
     std::optional<std::string> receiveRequestAttemptId;
     uint32_t actor = kOperatorActor;
+    // The simulation's own consumers read no more of a message than its lane and receipt: with this set, the answer
+    // is `deliveries` (nothing copied, formatted or allocated), not `messages`.
+    bool deliveriesOnly = false;
 };
 
 // What a receipt handle says: which receive of which message in which queue. The engine's handle strings encode
@@ -113,18 +117,43 @@ struct ReceivedMessage {
     AttributeMap systemAttributes(const std::vector<std::string>& names) const;
 };
 
+// A message received with ReceiveMessageRequest::deliveriesOnly: which lane, and the receipt to delete it with.
+struct Delivery {
+    MessageIndex lane = kNoMessage;
+    Receipt receipt;
+};
+
+// The deliveries of one receive, at most ten (MaxNumberOfMessages), held in place: a completed poll's list is
+// never allocated.
+class DeliveryList {
+public:
+    static constexpr size_t kCapacity = 10;
+    void push_back(const Delivery& delivery) { m_items[m_size++] = delivery; }
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    const Delivery& operator[](size_t i) const { return m_items[i]; }
+    const Delivery* begin() const { return m_items.data(); }
+    const Delivery* end() const { return m_items.data() + m_size; }
+
+private:
+    std::array<Delivery, kCapacity> m_items {};
+    uint8_t m_size = 0;
+};
+
 using PollId = uint64_t;
 
 struct ReceiveOutcome {
     bool pending = false; // a long poll is waiting; its result arrives through Engine::takeCompletedPolls()
     PollId poll = 0;
     std::vector<ReceivedMessage> messages;
+    DeliveryList deliveries; // instead of `messages` with ReceiveMessageRequest::deliveriesOnly
 };
 
 struct CompletedPoll {
     PollId poll = 0;
     uint32_t actor = kOperatorActor;
     std::vector<ReceivedMessage> messages;
+    DeliveryList deliveries; // instead of `messages` when the poll asked for deliveries only
     bool queueDeleted = false;
 };
 

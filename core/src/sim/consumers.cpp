@@ -46,6 +46,7 @@ void Simulation::consumerPoll(size_t index)
     request.waitTimeSeconds = spec.waitTimeSeconds;
     request.visibilityTimeout = spec.visibilityTimeout;
     request.actor = c.actor;
+    request.deliveriesOnly = true;
     auto result = m_engine.receiveMessage(request);
     if (!result) { // the queue is gone, or was deleted and comes back: try again later
         schedule(m_engine.now() + c.spec->idleDelay, ConsumerPoll, uint32_t(index), c.generation);
@@ -56,11 +57,10 @@ void Simulation::consumerPoll(size_t index)
         c.poll = result->poll;
         return;
     }
-    consumerReceived(index, result.value().messages, false, 0);
+    consumerReceived(index, result.value().deliveries, false, 0);
 }
 
-void Simulation::consumerReceived(
-    size_t index, const std::vector<ReceivedMessage>& messages, bool wasLongPoll, PollId poll)
+void Simulation::consumerReceived(size_t index, const DeliveryList& messages, bool wasLongPoll, PollId poll)
 {
     Consumer& c = *m_consumers[index];
     c.stats.received += int64_t(messages.size());
@@ -80,8 +80,9 @@ void Simulation::consumerReceived(
     }
     const auto& markers = c.spec->poison;
     for (const auto& m : messages) {
+        const std::string_view body = m_engine.message(m.lane).body.view(); // in flight: the body is there
         const bool poison = std::any_of(markers.begin(), markers.end(),
-            [&](const std::string& marker) { return m.body.find(marker) != std::string::npos; });
+            [&](const std::string& marker) { return body.find(marker) != std::string_view::npos; });
         c.batch.push_back(HeldMessage { m.lane, m.receipt, poison });
     }
     consumerStartNext(index);

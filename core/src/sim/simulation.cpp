@@ -194,7 +194,7 @@ void Simulation::dispatchPolls()
             continue;
         const auto [kind, slot] = m_actorSlots[done.actor];
         if (kind == ActorKind::Consumer)
-            consumerReceived(slot, done.messages, true, done.poll);
+            consumerReceived(slot, done.deliveries, true, done.poll);
         else if (kind == ActorKind::LambdaPoller)
             pollerReceived(slot, std::move(done.messages), done.poll);
         else if (kind == ActorKind::ScriptClient)

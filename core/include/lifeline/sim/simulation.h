@@ -141,7 +141,7 @@ private:
     TimeMs draw(const Distribution& d);
 
     void consumerPoll(size_t index);
-    void consumerReceived(size_t index, const std::vector<ReceivedMessage>& messages, bool wasLongPoll, PollId poll);
+    void consumerReceived(size_t index, const DeliveryList& messages, bool wasLongPoll, PollId poll);
     void consumerStartNext(size_t index);
     void consumerWorkDone(size_t index);
     void consumerHeartbeat(size_t index);
