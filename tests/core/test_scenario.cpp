@@ -37,6 +37,12 @@ TEST_CASE("durations", "[scenario]")
     CHECK(formatDuration(90000) == "1m30s");
     CHECK(formatDuration(1500) == "1.5s");
     CHECK(formatDuration(0) == "0s");
+    CHECK(formatDuration(5) == "5ms");
+    CHECK(formatDuration(999) == "999ms");
+    CHECK(formatDuration(1000) == "1s");
+    CHECK(formatDuration(60005) == "1m0.005s");
+    for (const TimeMs ms : { TimeMs(1), TimeMs(5), TimeMs(999), TimeMs(1500), TimeMs(59999) })
+        CHECK(parseDuration(formatDuration(ms)) == ms); // under a minute, what it writes a scenario file reads back
 }
 
 TEST_CASE("a minimal scenario loads with defaults", "[scenario]")
@@ -221,7 +227,7 @@ TEST_CASE("scenario: deep nesting is refused before it is walked", "[scenario]")
 TEST_CASE("a processing distribution in words and its middle", "[scenario]")
 {
     using Kind = Distribution::Kind;
-    CHECK(describe(Distribution { Kind::Uniform, 5, 15, {} }) == "0.005s to 0.015s");
+    CHECK(describe(Distribution { Kind::Uniform, 5, 15, {} }) == "5ms to 15ms");
     CHECK(typicalMs(Distribution { Kind::Uniform, 5, 15, {} }) == 10);
     CHECK(describe(Distribution { Kind::Fixed, 60000, 0, {} }) == "1m");
     CHECK(typicalMs(Distribution { Kind::Fixed, 60000, 0, {} }) == 60000);

@@ -127,12 +127,12 @@ TEST_CASE("window: the processing box shows milliseconds - a drawn time's middle
     QDoubleSpinBox* processing = window.controls()->processingSeconds();
     CHECK(processing->value() == Approx(0.010)); // one decimal showed this as 0.0 s
     CHECK(processing->text() == QStringLiteral("0.010 s"));
-    CHECK(processing->toolTip().contains(QStringLiteral("Now drawn for each message: 0.005s to 0.015s")));
+    CHECK(processing->toolTip().contains(QStringLiteral("Now drawn for each message: 5ms to 15ms")));
     processing->setValue(0.005); // the user sets it: fixed from now on, and said so
     CHECK(processing->text() == QStringLiteral("0.005 s"));
     const Engine& engine = window.simulation()->engine();
-    CHECK(engine.log().text(engine.log()[engine.log().size() - 1].detail)
-        == "processing time of jobs's consumers: 0.005s");
+    CHECK(
+        engine.log().text(engine.log()[engine.log().size() - 1].detail) == "processing time of jobs's consumers: 5ms");
     window.openScenario(scenario(kOneJob)); // a fixed time: the value itself, no word of drawing
     CHECK(processing->text() == QStringLiteral("60.000 s"));
     CHECK_FALSE(processing->toolTip().contains(QStringLiteral("drawn")));

@@ -65,6 +65,8 @@ std::optional<TimeMs> parseDuration(std::string_view text)
 
 std::string formatDuration(TimeMs ms)
 {
+    if (ms > 0 && ms < 1000) // "5ms", not "0.005s": processing times are mostly this short
+        return std::to_string(ms) + "ms";
     std::string out;
     if (ms >= 3600000) {
         out += std::to_string(ms / 3600000) + "h";

@@ -7,7 +7,7 @@
 
 namespace lifeline::sim {
 
-// "0.005s to 0.015s", "exponential, mean 3s", "p50 2s, p99 40s", "12 measured times": for the log and tooltips.
+// "5ms to 15ms", "exponential, mean 3s", "p50 2s, p99 40s", "12 measured times": for the log and tooltips.
 std::string describe(const Distribution& d);
 
 // Its middle: the value itself, a uniform range's midpoint, the mean (exponential, normal), the median (log-normal,
