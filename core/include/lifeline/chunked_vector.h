@@ -2,7 +2,11 @@
 // valid, memory grows without a reallocation that holds twice the size, and nothing is copied on growth.
 // A whole chunk can be released (its elements destroyed, its memory freed) while indices stay what they were: the
 // engine forgets old history this way. Reading a released element is an error; released() says which are.
+// A vector of large chunks keeps the next chunk's memory ready from its second chunk on, faulted in by the memory
+// warmer's thread meanwhile, so the thread appending does not stop at each fresh page.
 #pragma once
+
+#include "lifeline/memory_warmer.h"
 
 #include <cstddef>
 #include <memory>
@@ -17,8 +21,7 @@ public:
     T& push_back(T value)
     {
         if ((m_size & (kChunkSize - 1)) == 0)
-            // Trivial types are not zeroed first: pages are touched as elements are written, not all at once.
-            m_chunks.push_back(std::make_unique_for_overwrite<T[]>(kChunkSize));
+            addChunk();
         T& slot = m_chunks.back()[m_size & (kChunkSize - 1)];
         slot = std::move(value);
         ++m_size;
@@ -46,7 +49,36 @@ public:
     bool chunkReleased(size_t chunk) const { return chunk < m_chunks.size() && !m_chunks[chunk]; }
 
 private:
-    std::vector<std::unique_ptr<T[]>> m_chunks;
+    // Chunks of 32 KiB and more are faulted in ahead (the event log's, the engine's messages', the simulation's
+    // processing records): eight pages' faults or more against one request to the warmer.
+    static constexpr bool kWarmAhead = sizeof(T) * kChunkSize >= (size_t(32) << 10);
+    struct Storage {
+        void operator()(T* p) const { std::allocator<T>().deallocate(p, kChunkSize); }
+    };
+    struct Elements {
+        void operator()(T* p) const
+        {
+            std::destroy_n(p, kChunkSize);
+            Storage()(p);
+        }
+    };
+    using Raw = std::unique_ptr<T, Storage>; // memory for a chunk, its elements not yet constructed
+
+    void addChunk()
+    {
+        Raw raw = m_spare ? std::move(m_spare) : Raw(std::allocator<T>().allocate(kChunkSize));
+        // Default-initialised, as make_unique_for_overwrite would: trivial types are not zeroed first, so pages are
+        // touched as elements are written, not all at once.
+        std::uninitialized_default_construct_n(raw.get(), kChunkSize);
+        m_chunks.emplace_back(raw.release());
+        if (kWarmAhead && m_chunks.size() >= 2) { // one chunk is what most runs need: no spare for them
+            m_spare.reset(std::allocator<T>().allocate(kChunkSize));
+            warmAhead(m_spare.get(), sizeof(T) * kChunkSize);
+        }
+    }
+
+    std::vector<std::unique_ptr<T[], Elements>> m_chunks;
+    Raw m_spare; // the next chunk's memory, being faulted in
     size_t m_size = 0;
     size_t m_releasedChunks = 0;
 };
