@@ -36,8 +36,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
     }
     for (size_t i = 0; i < m_scenario.producers.size(); ++i) {
         const auto& spec = m_scenario.producers[i];
-        auto producer = std::make_unique<Producer>();
-        producer->spec = &spec;
+        auto producer = std::make_unique<Producer>(spec);
         producer->actor = addActor(spec.name, ActorKind::Producer, i);
         producer->rate = spec.rate;
         producer->fifo = spec.queue.ends_with(".fifo");
@@ -219,7 +218,7 @@ void Simulation::run(const Agenda& item)
         const int64_t k = int64_t(item.token & ((uint64_t(1) << kRateGenerationShift) - 1));
         if ((spec.count && k >= *spec.count) || (spec.stop && item.at >= *spec.stop))
             return;
-        produce(item.index, spec.body, spec.delaySeconds);
+        produce(item.index);
         p.rateSent = k + 1;
         scheduleRate(item.index, k + 1);
         return;
@@ -227,7 +226,7 @@ void Simulation::run(const Agenda& item)
     case ProducerBurst: {
         const ProducerSpec& spec = *m_producers[item.index]->spec;
         for (int64_t i = 0; i < spec.bursts[item.token].second; ++i)
-            produce(item.index, spec.body, spec.delaySeconds);
+            produce(item.index);
         return;
     }
     case ProducerMessage:
@@ -286,26 +285,53 @@ void expandBody(std::string& out, std::string_view body, int64_t n)
     }
 }
 
+BodyTemplate::BodyTemplate(std::string_view body)
+{
+    for (size_t from = 0;;) {
+        const size_t at = body.find("{n}", from);
+        m_pieces.emplace_back(body.substr(from, at == std::string_view::npos ? at : at - from));
+        m_piecesLength += m_pieces.back().size();
+        if (at == std::string_view::npos)
+            return;
+        from = at + 3;
+    }
+}
+
+void BodyTemplate::expand(std::string& out, std::string_view number) const
+{
+    // Written in place: one resize, then the pieces and numbers copied into it.
+    out.resize(m_piecesLength + (m_pieces.size() - 1) * number.size());
+    char* at = out.data();
+    at = std::copy(m_pieces.front().begin(), m_pieces.front().end(), at);
+    for (size_t i = 1; i < m_pieces.size(); ++i) {
+        at = std::copy(number.begin(), number.end(), at);
+        at = std::copy(m_pieces[i].begin(), m_pieces[i].end(), at);
+    }
+}
+
 void Simulation::produce(size_t index, const TimedMessage& message)
 {
-    produce(index, message.body, message.delaySeconds, message.groupId, message.deduplicationId);
+    Producer& p = *m_producers[index];
+    const int64_t n = p.sent.next();
+    expandBody(p.request.body, message.body, n);
+    sendProduced(index, n, message.delaySeconds, message.groupId, message.deduplicationId);
 }
 
-void Simulation::produce(size_t index, const std::string& body, const std::optional<int64_t>& delaySeconds)
+void Simulation::produce(size_t index)
 {
     static const std::optional<std::string> kNone;
-    produce(index, body, delaySeconds, kNone, kNone);
+    Producer& p = *m_producers[index];
+    const int64_t n = p.sent.next();
+    p.body.expand(p.request.body, p.sent.text());
+    sendProduced(index, n, p.spec->delaySeconds, kNone, kNone);
 }
 
-void Simulation::produce(size_t index, const std::string& body, const std::optional<int64_t>& delaySeconds,
+void Simulation::sendProduced(size_t index, int64_t n, const std::optional<int64_t>& delaySeconds,
     const std::optional<std::string>& groupId, const std::optional<std::string>& deduplicationId)
 {
     Producer& p = *m_producers[index];
     const ProducerSpec& spec = *p.spec;
-    const int64_t n = ++p.sent;
     SendMessageRequest& request = p.request;
-    request.queue = spec.queue;
-    expandBody(request.body, body, n);
     if (spec.poisonEvery > 0 && n % spec.poisonEvery == 0)
         request.body.insert(0, "poison ");
     request.delaySeconds = delaySeconds;
