@@ -7,7 +7,12 @@ namespace lifeline {
 
 void Engine::addTimer(TimeMs at, TimerKind kind, uint32_t target)
 {
-    m_timers.push(Timer { at, m_timerSeq++, target, kind });
+    m_timers.emplace(at, [&](Timer& timer) {
+        timer.at = at;
+        timer.seq = m_timerSeq++;
+        timer.target = target;
+        timer.kind = kind;
+    });
 }
 
 TimeMs Engine::nextExpiry(QueueState& queue)

@@ -140,3 +140,27 @@ TEST_CASE("deliveries only and full messages make the same run - event for event
     CHECK(logOf(lean) == logOf(full));
     CHECK(lean.counters("q").value() == full.counters("q").value());
 }
+
+TEST_CASE("a delivery list copies the deliveries it holds and no more", "[deliveries]")
+{
+    DeliveryList list;
+    CHECK(list.empty());
+    for (uint32_t i = 0; i < 3; ++i)
+        list.push_back(Delivery { 10 + i, Receipt { 10 + i, i + 1, 7 } });
+    DeliveryList copy(list);
+    REQUIRE(copy.size() == 3);
+    CHECK(copy[2].lane == 12);
+    CHECK(copy[2].receipt.receiveCount == 3);
+    CHECK(copy[2].receipt.queueUid == 7);
+    DeliveryList assigned;
+    assigned.push_back(Delivery { 99, Receipt { 99, 1, 1 } });
+    assigned = copy;
+    REQUIRE(assigned.size() == 3);
+    CHECK(assigned[0].lane == 10);
+    size_t lanes = 0;
+    for (const Delivery& d : assigned)
+        lanes += d.lane;
+    CHECK(lanes == 33);
+    assigned = DeliveryList();
+    CHECK(assigned.empty());
+}

@@ -84,3 +84,41 @@ TEST_CASE("TimerQueue drops the timers a predicate names and keeps the others in
     CHECK(queue.earliest(LONG_MAX) == 9);
     CHECK(queue.earliest(4L) == 4);
 }
+
+TEST_CASE("RingFifo keeps its order as it wraps around, grows and drops what a predicate names", "[timers]")
+{
+    lifeline::RingFifo<int> fifo;
+    // Wrap around its first 16 slots several times without growing: the head moves, the order stays.
+    int next = 0, expected = 0;
+    for (int round = 0; round < 5; ++round) {
+        for (int i = 0; i < 10; ++i)
+            fifo.push_back(next++);
+        for (int i = 0; i < 10; ++i) {
+            REQUIRE(fifo.front() == expected++);
+            fifo.pop_front();
+        }
+    }
+    CHECK(fifo.empty());
+    // Grow while wrapped: 12 in, 8 out (the head at slot 10 of 16), then 40 more in (16 -> 32 -> 64 slots).
+    for (int i = 0; i < 12; ++i)
+        fifo.push_back(next++);
+    for (int i = 0; i < 8; ++i) {
+        REQUIRE(fifo.front() == expected++);
+        fifo.pop_front();
+    }
+    for (int i = 0; i < 40; ++i)
+        fifo.push_back(next++);
+    CHECK(fifo.size() == 44);
+    CHECK(fifo.front() == 58);
+    CHECK(fifo.back() == 101);
+    CHECK(*fifo.peek(3) == 61);
+    CHECK(*fifo.peek(100) == 58); // fewer than that: the front's own
+    // Drop the odd ones: 22 go, the even ones stay in order.
+    CHECK(fifo.eraseIf([](int v) { return v % 2 != 0; }) == 22);
+    CHECK(fifo.size() == 22);
+    for (int v = 58; v <= 100; v += 2) {
+        REQUIRE(fifo.front() == v);
+        fifo.pop_front();
+    }
+    CHECK(fifo.empty());
+}

@@ -60,8 +60,7 @@ size_t Simulation::addConsumer(const std::string& queue)
     size_t siblings = 0;
     for (const auto& c : m_consumers)
         siblings += c->spec->name == spec->name ? 1 : 0;
-    auto consumer = std::make_unique<Consumer>();
-    consumer->spec = spec;
+    auto consumer = std::make_unique<Consumer>(*spec);
     consumer->stats.name = spec->name + "-" + std::to_string(siblings + 1);
     const size_t index = m_consumers.size();
     consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index);

@@ -51,8 +51,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
     }
     for (const auto& spec : m_scenario.consumers) {
         for (int64_t k = 1; k <= spec.count; ++k) {
-            auto consumer = std::make_unique<Consumer>();
-            consumer->spec = &spec;
+            auto consumer = std::make_unique<Consumer>(spec);
             consumer->stats.name = spec.count == 1 ? spec.name : spec.name + "-" + std::to_string(k);
             const size_t index = m_consumers.size();
             consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index);
@@ -121,10 +120,20 @@ uint32_t Simulation::addActor(const std::string& name, ActorKind kind, size_t sl
 
 void Simulation::schedule(TimeMs at, int kind, uint32_t index, uint64_t token)
 {
-    if (at <= m_engine.now())
-        m_present.push_back(Agenda { m_engine.now(), m_seq++, kind, index, token });
-    else
-        m_agenda.push(Agenda { at, m_seq++, kind, index, token });
+    // Written field by field where the item stays (CalendarQueue::emplace says why).
+    const auto fill = [&](Agenda& item) {
+        item.at = at;
+        item.seq = m_seq++;
+        item.kind = kind;
+        item.index = index;
+        item.token = token;
+    };
+    if (at <= m_engine.now()) {
+        at = m_engine.now();
+        fill(m_present.emplace_back());
+    } else {
+        m_agenda.emplace(at, fill);
+    }
 }
 
 void Simulation::scheduleRate(size_t index, int64_t k)

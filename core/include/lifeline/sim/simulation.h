@@ -144,6 +144,7 @@ private:
     void consumerPoll(size_t index);
     void consumerReceived(size_t index, const DeliveryList& messages, bool wasLongPoll, PollId poll);
     void consumerStartNext(size_t index);
+    void consumerStart(size_t index, MessageIndex lane, const Receipt& receipt, bool poison);
     void consumerWorkDone(size_t index);
     void consumerHeartbeat(size_t index);
     TimeMs nextStepBound(); // nextEventTime() or earlier, cheaply (Engine::nextDueBound): for advanceTo
