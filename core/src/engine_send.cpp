@@ -72,7 +72,7 @@ std::optional<SqsError> Engine::validateSend(const QueueState& queue, const std:
 MessageIndex Engine::addLane(QueueIndex queue)
 {
     const MessageIndex lane = MessageIndex(m_messages.size());
-    m_messages.push_back(MessageRecord {}).queue = queue;
+    m_messages.emplace_back().queue = queue;
     if (m_options.historyMs >= 0) {
         const bool fifo = m_queues[queue]->fifo();
         const size_t chunk = lane >> kLaneChunkBits;

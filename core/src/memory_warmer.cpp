@@ -27,15 +27,15 @@ namespace {
 // and a thread waiting for work holds nothing.
 class Warmer {
 public:
-    void request(void* data, size_t bytes)
+    void request(std::span<const MemoryRange> ranges)
     {
-        if (bytes == 0)
-            return;
         {
             std::lock_guard lock(m_mutex);
             if (m_unsupported)
                 return;
-            m_pending.emplace_back(data, bytes);
+            for (const MemoryRange& range : ranges)
+                if (range.bytes > 0)
+                    m_pending.emplace_back(range.data, range.bytes);
             if (!m_started) {
                 std::thread([this] { run(); }).detach();
                 m_started = true;
@@ -93,15 +93,20 @@ bool faultInForWrite(void* data, size_t bytes)
 #endif
 }
 
-void warmAhead(void* data, size_t bytes)
+void warmAhead(std::span<const MemoryRange> ranges)
 {
 #if defined(__linux__)
     static Warmer* const warmer = new Warmer; // never destroyed: see Warmer
-    warmer->request(data, bytes);
+    warmer->request(ranges);
 #else
-    (void)data;
-    (void)bytes;
+    (void)ranges;
 #endif
+}
+
+void warmAhead(void* data, size_t bytes)
+{
+    const MemoryRange range { data, bytes };
+    warmAhead(std::span<const MemoryRange>(&range, 1));
 }
 
 } // namespace lifeline

@@ -71,3 +71,25 @@ TEST_CASE("a chunked vector of strings constructs each chunk's elements and dest
     CHECK(texts.released(0));
     CHECK(texts[1024] == "text number 1024 long enough to be on the heap");
 }
+
+TEST_CASE(
+    "a chunked vector's emplace_back gives a default element to fill in place, in every chunk", "[chunked_vector]")
+{
+    struct Record {
+        uint32_t lane = 0xffffffffu;
+        uint32_t count = 0;
+        uint64_t extra = 7;
+    };
+    // 16-byte records, 2,048 a chunk (32 KiB): chunks from the third on come from the spares made ahead.
+    ChunkedVector<Record, 11> records;
+    for (uint32_t i = 0; i < 5 * 2048; ++i) {
+        Record& r = records.emplace_back();
+        REQUIRE(r.lane == 0xffffffffu); // as the chunk constructed it
+        REQUIRE(r.extra == 7);
+        r.lane = i;
+    }
+    CHECK(records.size() == 5 * 2048);
+    CHECK(records.chunkCount() == 5);
+    CHECK(records[4 * 2048 + 3].lane == 4 * 2048 + 3);
+    CHECK(records[4 * 2048 + 3].count == 0);
+}

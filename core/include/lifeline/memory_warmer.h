@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 
 namespace lifeline {
 
@@ -16,5 +17,12 @@ bool faultInForWrite(void* data, size_t bytes);
 // Memory freed before the warmer reaches it is skipped quietly. Where the system cannot (not Linux, or a kernel
 // before 5.14), nothing happens.
 void warmAhead(void* data, size_t bytes);
+
+struct MemoryRange {
+    void* data = nullptr;
+    size_t bytes = 0;
+};
+// The same for several ranges, warmed in this order, with one wake of the warmer's thread.
+void warmAhead(std::span<const MemoryRange> ranges);
 
 } // namespace lifeline

@@ -173,6 +173,9 @@ struct ReceiveOutcome {
 };
 
 struct CompletedPoll {
+    // Not "= default": the engine value-initialises each one it adds (emplace_back()), which would zero the delivery
+    // list's unused slots, 160 bytes, first.
+    CompletedPoll() { }
     PollId poll = 0;
     uint32_t actor = kOperatorActor;
     std::vector<ReceivedMessage> messages;

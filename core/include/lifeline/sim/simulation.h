@@ -171,7 +171,7 @@ private:
     Engine m_engine;
     Random m_random;
     uint64_t m_seq = 0;
-    CalendarQueue<Agenda> m_agenda;
+    CalendarQueue<Agenda, 9> m_agenda;
     // What is planned for the present instant, in the order planned: after whatever the agenda holds for it (planned
     // earlier, so sooner in order), without a trip through the heap. A consumer polls again this way after each
     // message.
