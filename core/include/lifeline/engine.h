@@ -301,6 +301,7 @@ private:
     TimeMs nextExpiry(QueueState& queue);
     void lowerExpiryBound(QueueState& queue, TimeMs enqueuedAt);
     void fire(const Timer& timer);
+    void prefetchTarget(const Timer* timer) const; // the message record `timer` will read, when it has one
     void expireDue(QueueState& queue, TimeMs time);
     void tickMoveTask(uint32_t task);
     std::optional<Receipt> parseReceipt(const std::string& handle) const;

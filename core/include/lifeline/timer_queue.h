@@ -59,7 +59,9 @@ public:
                 best = &fifo.front();
         return *best;
     }
-    void pop()
+    // Takes the top. Returns a timer a few places behind it in the same stream, whose target the caller may want
+    // to prefetch (it is likely to fire soon), or nullptr.
+    const T* pop()
     {
         RingFifo<T>* from = nullptr;
         const T* best = m_heap.empty() ? nullptr : &m_heap.front();
@@ -68,15 +70,19 @@ public:
                 best = &fifo.front();
                 from = &fifo;
             }
+        const T* upcoming = nullptr;
         if (from) {
             from->pop_front();
             // The next few are read soon: the ring is read in order, so asking for a line ahead hides its miss.
             __builtin_prefetch(from->peek(kPrefetchAhead));
+            if (from->size() > kUpcoming)
+                upcoming = from->peek(kUpcoming); // in the cache: it was the one prefetched a few pops ago
         } else {
             std::pop_heap(m_heap.begin(), m_heap.end(), std::greater<> {});
             m_heap.pop_back();
         }
         findEarliest();
+        return upcoming;
     }
     // Drops the timers `stale` says will do nothing when they fire; the others keep their order. Returns how many.
     template <class Pred> size_t removeIf(Pred stale)
@@ -104,7 +110,8 @@ private:
         m_earliest = at;
     }
 
-    static constexpr size_t kPrefetchAhead = 8; // three lines of 24-byte timers ahead
+    static constexpr size_t kPrefetchAhead = 16; // six lines of 24-byte timers ahead
+    static constexpr size_t kUpcoming = 4;
     std::array<RingFifo<T>, 3> m_fifos;
     std::vector<T> m_heap; // a binary min-heap (std::push_heap with std::greater)
     // The earliest timer's time (kNever when there is none), kept as timers come and go: the clock asks for it
