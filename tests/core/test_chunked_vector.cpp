@@ -30,8 +30,8 @@ TEST_CASE("faulting memory in for writing leaves what it holds as it was", "[chu
 TEST_CASE(
     "a chunked vector of large chunks keeps every element through chunks taken from its spare", "[chunked_vector]")
 {
-    // 4,096 eight-byte elements a chunk: 32 KiB, so from the second chunk on the next one is kept ready and warmed.
-    ChunkedVector<uint64_t, 12> numbers;
+    // 4,096 eight-byte elements a chunk, warmed ahead: from the second chunk on, the next ones are kept ready.
+    ChunkedVector<uint64_t, 12, true> numbers;
     const uint64_t k = 2'654'435'761u;
     const size_t count = 5 * 4096 + 17;
     for (size_t i = 0; i < count; ++i)
@@ -56,9 +56,9 @@ TEST_CASE(
 
 TEST_CASE("a chunked vector of strings constructs each chunk's elements and destroys them once", "[chunked_vector]")
 {
-    // 1,024 strings a chunk (32 KiB): warmed ahead too. A chunk made from the spare has every element constructed;
-    // the sanitizer build checks each string is freed once.
-    ChunkedVector<std::string, 10> texts;
+    // 1,024 strings a chunk, warmed ahead too. A chunk made from a spare has every element constructed; the
+    // sanitizer build checks each string is freed once.
+    ChunkedVector<std::string, 10, true> texts;
     for (size_t i = 0; i < 3 * 1024; ++i)
         texts.push_back("text number " + std::to_string(i) + " long enough to be on the heap");
     CHECK(texts.chunkCount() == 3);
@@ -80,8 +80,9 @@ TEST_CASE(
         uint32_t count = 0;
         uint64_t extra = 7;
     };
-    // 16-byte records, 2,048 a chunk (32 KiB): chunks from the third on come from the spares made ahead.
-    ChunkedVector<Record, 11> records;
+    // 16-byte records, 2,048 a chunk: chunks from the third on come from the spares made ahead; and the same
+    // without warming ahead.
+    ChunkedVector<Record, 11, true> records;
     for (uint32_t i = 0; i < 5 * 2048; ++i) {
         Record& r = records.emplace_back();
         REQUIRE(r.lane == 0xffffffffu); // as the chunk constructed it
@@ -92,4 +93,8 @@ TEST_CASE(
     CHECK(records.chunkCount() == 5);
     CHECK(records[4 * 2048 + 3].lane == 4 * 2048 + 3);
     CHECK(records[4 * 2048 + 3].count == 0);
+    ChunkedVector<Record, 11> plain;
+    for (uint32_t i = 0; i < 3 * 2048; ++i)
+        REQUIRE(plain.emplace_back().extra == 7);
+    CHECK(plain.chunkCount() == 3);
 }

@@ -2,7 +2,7 @@
 // valid, memory grows without a reallocation that holds twice the size, and nothing is copied on growth.
 // A whole chunk can be released (its elements destroyed, its memory freed) while indices stay what they were: the
 // engine forgets old history this way. Reading a released element is an error; released() says which are.
-// A vector of large chunks keeps the next chunks' memory ready from its second chunk on, faulted in by the memory
+// A vector made to warm ahead keeps the next chunks' memory ready from its second chunk on, faulted in by the memory
 // warmer's thread meanwhile, so the thread appending does not stop at each fresh page.
 #pragma once
 
@@ -17,7 +17,10 @@
 
 namespace lifeline {
 
-template <class T, size_t ChunkBits = 16> class ChunkedVector {
+// WarmAhead: keep the next chunks' memory ready and faulted in (for the few vectors a busy run appends to all the
+// time: the event log's, the engine's messages', the simulation's processing records). Off, a vector holds no
+// memory beyond its chunks (the viewer's indices, whose bytes a lane are a benchmark's figure).
+template <class T, size_t ChunkBits = 16, bool WarmAhead = false> class ChunkedVector {
 public:
     static constexpr size_t kChunkSize = size_t(1) << ChunkBits;
 
@@ -61,9 +64,6 @@ public:
     bool chunkReleased(size_t chunk) const { return chunk < m_chunks.size() && !m_chunks[chunk]; }
 
 private:
-    // Chunks of 32 KiB and more are faulted in ahead (the event log's, the engine's messages', the simulation's
-    // processing records): eight pages' faults or more against one request to the warmer.
-    static constexpr bool kWarmAhead = sizeof(T) * kChunkSize >= (size_t(32) << 10);
     struct Storage {
         void operator()(T* p) const { std::allocator<T>().deallocate(p, kChunkSize); }
     };
@@ -89,7 +89,7 @@ private:
         // touched as elements are written, not all at once.
         std::uninitialized_default_construct_n(raw.get(), kChunkSize);
         m_chunks.emplace_back(raw.release());
-        if (kWarmAhead && m_spares.empty() && m_chunks.size() >= 2) // one chunk is what most runs need: no spares
+        if (WarmAhead && m_spares.empty() && m_chunks.size() >= 2) // one chunk is what most runs need: no spares
             makeSpares(std::min(kMaxSpares, m_chunks.size()));
     }
     // The next `count` chunks' memory, in one request to the warmer: waking its thread costs the appending thread

@@ -345,7 +345,8 @@ private:
     uint64_t m_timerSeq = 0;
     uint32_t m_nextQueueUid = 1;
     EventLog m_log;
-    ChunkedVector<MessageRecord, kLaneChunkBits> m_messages; // smaller chunks: each is constructed when it is added
+    ChunkedVector<MessageRecord, kLaneChunkBits, true>
+        m_messages; // smaller chunks: each is constructed when it is added
     std::vector<MessageExtra> m_extras;
     std::vector<uint32_t> m_freeExtras; // slots of forgotten lanes' extras
     std::vector<LaneChunk> m_laneChunks; // with a bounded history only

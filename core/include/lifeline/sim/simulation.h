@@ -191,7 +191,7 @@ private:
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
     // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it, and
     // finding one is a shift and a mask (a deque's lookup cost 1% of the benchmark's hour).
-    ChunkedVector<Processing, 12> m_processing;
+    ChunkedVector<Processing, 12, true> m_processing;
     std::vector<std::string> m_warnings;
     size_t m_duplicates = 0;
     // The script's runtime: each step's client actor, the lanes labelled by its sends, what each receive got (by
