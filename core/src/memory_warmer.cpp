@@ -103,10 +103,4 @@ void warmAhead(std::span<const MemoryRange> ranges)
 #endif
 }
 
-void warmAhead(void* data, size_t bytes)
-{
-    const MemoryRange range { data, bytes };
-    warmAhead(std::span<const MemoryRange>(&range, 1));
-}
-
 } // namespace lifeline

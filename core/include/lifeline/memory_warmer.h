@@ -12,17 +12,15 @@ namespace lifeline {
 // it is. False where the system cannot (not Linux, a kernel before 5.14) or the range is not mapped.
 bool faultInForWrite(void* data, size_t bytes);
 
-// Asks a background thread to fault in [data, data + bytes) for writing, without changing what it holds, and
-// returns at once. Whoever writes there first, the warmer or the caller, takes the fault; nothing else differs.
-// Memory freed before the warmer reaches it is skipped quietly. Where the system cannot (not Linux, or a kernel
-// before 5.14), nothing happens.
-void warmAhead(void* data, size_t bytes);
-
 struct MemoryRange {
     void* data = nullptr;
     size_t bytes = 0;
 };
-// The same for several ranges, warmed in this order, with one wake of the warmer's thread.
+
+// Asks a background thread to fault in each range for writing, in this order, without changing what they hold,
+// and returns at once (one wake of that thread for them all). Whoever writes there first, the warmer or the caller,
+// takes the fault; nothing else differs. Memory freed before the warmer reaches it is skipped quietly. Where the
+// system cannot (not Linux, or a kernel before 5.14), nothing happens.
 void warmAhead(std::span<const MemoryRange> ranges);
 
 } // namespace lifeline
