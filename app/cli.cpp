@@ -405,14 +405,20 @@ int compare(sim::Scenario asWritten, const RunOptions& options, std::ostream& ou
     }
     sim::Simulation written(std::move(asWritten), options.seed);
     sim::Simulation withFix(std::get<sim::Scenario>(std::move(fixed)), options.seed);
-    for (sim::Simulation* s : { &written, &withFix })
+    for (sim::Simulation* s : { &written, &withFix }) {
         s->advanceTo(options.until.value_or(s->duration()));
+        if (s->stall()) {
+            err << "lifeline run: " << *s->stall() << '\n';
+            return kBadInput;
+        }
+    }
     const sim::RunSummary a = written.summary(), b = withFix.summary();
     if (options.summary) {
         out << sim::comparisonJson(a, b).dump(2) << '\n';
     } else {
         out << "ran '" << written.scenario().name << "' as written and with the fix:";
-        const auto changes = sim::compareSummaries(a, b);
+        const auto& lesson = *written.scenario().lesson;
+        const auto changes = sim::compareSummaries(a, b, lesson.measure, lesson.measureLabel);
         for (size_t i = 0; i < changes.size(); ++i)
             out << (i == 0 ? " " : ", ") << changes[i].text();
         out << (changes.empty() ? " the same figures\n" : "\n");
@@ -421,7 +427,8 @@ int compare(sim::Scenario asWritten, const RunOptions& options, std::ostream& ou
         return 0;
     const auto& moments = written.scenario().lesson->moments;
     QStringList claim;
-    for (const auto& change : sim::compareSummaries(a, b))
+    for (const auto& change :
+        sim::compareSummaries(a, b, written.scenario().lesson->measure, written.scenario().lesson->measureLabel))
         claim << QString::fromStdString(change.text());
     const bool exported = exportImage(options, runTitle(written.scenario()), err, [&](ui::ImageExportRequest request) {
         request.subtitle = claim.join(QStringLiteral("  ·  "));
@@ -453,6 +460,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         return compare(std::move(scenario).value(), options, out, err);
     sim::Simulation simulation(std::move(scenario).value(), options.seed);
     simulation.advanceTo(options.until.value_or(simulation.duration()));
+    if (simulation.stall()) {
+        err << "lifeline run: " << *simulation.stall() << '\n';
+        return kBadInput;
+    }
     if (options.summary)
         out << simulation.summary().toJson().dump(2) << '\n';
     else

@@ -195,6 +195,10 @@ std::optional<SqsError> Engine::validateRedrive(const QueueState& queue, const Q
         return makeError(codes::InvalidParameterValue,
             "Value " + attributes.redrivePolicyText + " for parameter RedrivePolicy is invalid. Reason: " + reason);
     };
+    // A queue named as its own DLQ would move a message into itself at every receive over the count, for ever:
+    // AWS documents no answer for it, so Lifeline refuses it (docs/decisions.md).
+    if (policy.deadLetterTargetArn == queue.arn)
+        return bad("A queue cannot be its own dead-letter queue.");
     const QueueState* target = findQueueByArn(policy.deadLetterTargetArn);
     if (!target)
         return bad("Dead letter target does not exist.");

@@ -108,8 +108,9 @@ bool Engine::takeOrDeadLetter(QueueState& queue, MessageIndex lane, uint32_t rec
     const auto& policy = queue.attributes.redrivePolicy;
     if (!policy || m_messages[lane].receiveCount < uint32_t(policy->maxReceiveCount))
         return true;
-    if (!findQueueByArn(policy->deadLetterTargetArn))
-        return true; // the DLQ was deleted: SQS keeps delivering
+    const QueueState* dlq = findQueueByArn(policy->deadLetterTargetArn);
+    if (!dlq || dlq == &queue)
+        return true; // the DLQ was deleted (SQS keeps delivering), or a run file names the queue itself
     moveToDeadLetterQueue(queue, lane, receiver);
     return false;
 }

@@ -223,3 +223,27 @@ TEST_CASE("move task fails when its destination is deleted while running", "[red
     CHECK(tasks.at(0).failureReason == "AWS.SimpleQueueService.NonExistentQueue");
     CHECK(tasks.at(0).approximateNumberOfMessagesMoved == 3);
 }
+
+TEST_CASE("DLQ: a queue named as its own dead-letter queue is refused and changes nothing", "[dlq]")
+{
+    Fixture f;
+    f.create("orders.fifo", { { "FifoQueue", "true" } });
+    f.create("q", { { "VisibilityTimeout", "0" } });
+    for (const std::string name : { "orders.fifo", "q" }) {
+        const std::string policy = f.redrivePolicy(name, 3);
+        const auto refused = f.engine.setQueueAttributes(name, { { "RedrivePolicy", policy } });
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.error().code == "InvalidParameterValue");
+        CHECK(refused.error().message
+            == "Value " + policy
+                + " for parameter RedrivePolicy is invalid. Reason: A queue cannot be its own dead-letter queue.");
+        const auto attributes = f.engine.getQueueAttributes(name, { "All" }).value();
+        CHECK(attributes.count("RedrivePolicy") == 0);
+    }
+    // The message keeps being delivered, one lane, whatever the receive count.
+    const auto sent = f.send("q", "poison");
+    for (int i = 0; i < 5; ++i)
+        CHECK(f.receive("q").size() == 1);
+    CHECK(f.engine.messageCount() == 1);
+    CHECK(f.engine.message(sent.lane).receiveCount == 5);
+}

@@ -47,7 +47,7 @@ TEST_CASE("Lesson 8's moments: visible again while worker-1 works and the two du
     const auto moments = momentsOf(simulation);
     REQUIRE(moments.size() == 3);
     CHECK(moments[0].at == 10000);
-    CHECK(moments[0].caption == "Visible again after 10 s while worker-1 is still on its 25 s of work");
+    CHECK(moments[0].caption == "Visible again 10 s after its receive while worker-1 is still working on it");
     CHECK(simulation.engine().message(moments[0].lane).state == MessageState::Deleted);
     CHECK(moments[1].at == 10000);
     CHECK(moments[1].lane == moments[0].lane);
@@ -89,8 +89,8 @@ TEST_CASE("Moments found as a live run goes are the moments of the whole run")
     simulation.runToEnd();
     live.advance(simulation.engine(), simulation.actorNames());
     const auto whole = momentsOf(simulation);
-    REQUIRE(live.moments().size() == 3);
-    REQUIRE(whole.size() == 3);
+    REQUIRE(live.moments().size() == 4);
+    REQUIRE(whole.size() == 4);
     for (size_t i = 0; i < whole.size(); ++i) {
         CHECK(live.moments()[i].at == whole[i].at);
         CHECK(live.moments()[i].caption == whole[i].caption);
@@ -99,8 +99,12 @@ TEST_CASE("Moments found as a live run goes are the moments of the whole run")
     CHECK(whole[0].caption == "worker-1 crashes holding the message: nobody will delete it");
     CHECK(whole[0].onActorRow);
     CHECK(whole[1].at == 30000);
-    CHECK(whole[1].caption == "The visibility timeout ends: the message worker-1 held is visible again");
-    CHECK(whole[2].caption == "worker-2 receives it (#2) and finishes the job");
+    CHECK(whole[1].caption
+        == "The visibility timeout ends 30 s after the receive: the message worker-1 held is visible again");
+    CHECK(whole[2].at == 30000);
+    CHECK(whole[2].caption == "worker-2 receives it (#2)");
+    CHECK(whole[3].at == 40000);
+    CHECK(whole[3].caption == "worker-2 finishes the job and deletes it");
 }
 
 TEST_CASE("Every moment of every lesson is found in the run as written or in its fix")
@@ -125,13 +129,84 @@ TEST_CASE("Every moment of every lesson is found in the run as written or in its
     }
 }
 
+TEST_CASE("No lesson's caption holds a number of its own: every figure in it is filled in from the run")
+{
+    for (const LessonEntry& lesson : builtinLessons())
+        for (const MomentSpec& spec : lesson.scenario.lesson->moments) {
+            INFO(lesson.file << ": " << spec.caption);
+            CHECK(spec.caption.find_first_of("0123456789") == std::string::npos);
+        }
+}
+
+namespace {
+// The lesson as written with one change (a JSON Patch "replace" or "add" of `value` at `path`), run to its end.
+std::vector<Moment> momentsWith(const std::string& id, bool fix, const std::string& path, int value)
+{
+    nlohmann::json source = findLesson(id)->scenario.source;
+    if (fix)
+        source = source.patch(findLesson(id)->scenario.source["lesson"]["fixPatch"]);
+    source = source.patch(nlohmann::json::array({ { { "op", "add" }, { "path", path }, { "value", value } } }));
+    auto parsed = parseScenario(source);
+    REQUIRE(std::holds_alternative<Scenario>(parsed));
+    Simulation simulation(std::get<Scenario>(std::move(parsed)));
+    simulation.runToEnd();
+    return momentsOf(simulation);
+}
+
+std::string captionOf(const std::vector<Moment>& moments, size_t spec)
+{
+    for (const Moment& m : moments)
+        if (m.spec == spec)
+            return m.caption;
+    return "(not found)";
+}
+} // namespace
+
+TEST_CASE("Captions follow a lesson's main setting when it changes")
+{
+    // Lesson 2's fix with a 20-second delay instead of 30.
+    const auto delay = momentsWith("delay-queue", true, "/queues/0/attributes/DelaySeconds", 20);
+    CHECK(
+        captionOf(delay, 2) == "The queue's delay ends 20 s after the send: only now can a consumer receive the order");
+    // Lesson 10's fix with maxReceiveCount 5: the move comes after the fifth receive.
+    const auto poison = momentsWith("poison-pill", true, "/queues/0/deadLetter/maxReceiveCount", 5);
+    CHECK(
+        captionOf(poison, 2) == "Received 5 times, and maxReceiveCount is 5: the next receive moves it to orders-dlq");
+    const auto three = momentsWith("poison-pill", true, "/queues/0/deadLetter/maxReceiveCount", 3);
+    CHECK(captionOf(three, 2) == "Received 3 times, and maxReceiveCount is 3: the next receive moves it to orders-dlq");
+    // Lesson 8 with a 20-second visibility timeout.
+    const auto visibility = momentsWith("visibility-too-short", false, "/queues/0/attributes/VisibilityTimeout", 20);
+    CHECK(captionOf(visibility, 0) == "Visible again 20 s after its receive while worker-1 is still working on it");
+    // Lesson 7 with a 12-second timeout: worker-2 comes back 12 s after worker-1's receive.
+    const auto crash = momentsWith("consumer-crash", false, "/queues/0/attributes/VisibilityTimeout", 12);
+    CHECK(captionOf(crash, 1)
+        == "The visibility timeout ends 12 s after the receive: the message worker-1 held is visible again");
+    // Lesson 16 with a retention of 90 seconds.
+    const auto retention = momentsWith("retention", false, "/queues/0/attributes/MessageRetentionPeriod", 90);
+    CHECK(captionOf(retention, 0).starts_with("Retention is 1 min 30 s: the signup expires 1 min 30 s after its send"));
+}
+
+TEST_CASE("A caption that tells of an outcome shows only when it happened: lesson 7 with worker-2 crashed too")
+{
+    Simulation simulation(lessonScenario("consumer-crash", false));
+    simulation.advanceTo(31000); // worker-2 received the message at 30 s
+    for (size_t i = 0; i < simulation.consumers().size(); ++i)
+        if (simulation.consumers()[i].name == "worker-2")
+            REQUIRE(simulation.crashConsumer(i));
+    simulation.runToEnd();
+    const auto moments = momentsOf(simulation);
+    CHECK(captionOf(moments, 2) == "worker-2 receives it (#2)");
+    CHECK(captionOf(moments, 3) == "(not found)"); // nobody finished the job
+}
+
 TEST_CASE("Filters: a receive number, a body, an age, the state a send leads to")
 {
     Simulation poison(lessonScenario("poison-pill", false));
     poison.runToEnd();
     const auto moments = momentsOf(poison);
     REQUIRE(moments.size() == 2);
-    CHECK(moments[0].caption == "The poison order fails and is not deleted: it comes back after 5 seconds");
+    CHECK(moments[0].caption
+        == "The poison order fails and is not deleted: it comes back when its visibility timeout ends");
     CHECK(moments[1].caption == "Received a 5th time: with no dead-letter queue the poison order never leaves");
     CHECK(moments[1].lane == moments[0].lane);
     CHECK(moments[1].at == 31000);
@@ -149,7 +224,11 @@ TEST_CASE("A lesson's moments that do not read are load errors naming the field"
     CHECK(problemOf(R"([{"when": "visible-while-workin", "caption": "c"}])")
         == "lesson.moments[0].when: unknown pattern; did you mean \"visible-while-working\"?");
     CHECK(problemOf(R"([{"when": "crash", "caption": "{consumr} crashed"}])")
-        == "lesson.moments[0].caption: unknown placeholder {consumr}; known are {consumer}, {queue}, {receive}");
+        == "lesson.moments[0].caption: unknown placeholder {consumr}; known are {consumer}, {queue}, {receive}, "
+           "{ordinal}, {age}, {sinceReceive}, {sentAt}, {time}, {body}, {dlq}, {reason}, {maxReceiveCount}, "
+           "{retention}");
+    CHECK(problemOf(R"([{"when": "crash", "caption": "moved to {dlq}"}])")
+        == "lesson.moments[0].caption: {dlq} is filled in only by \"when\": \"dead-lettered\"");
     CHECK(problemOf(R"([{"when": "crash", "caption": "c", "receive": 2}])")
         == "lesson.moments[0].receive: applies to \"when\": \"receive\" only");
     CHECK(problemOf(R"([{"when": "failed", "caption": "c", "failure": "boom"}])")
@@ -181,11 +260,12 @@ TEST_CASE("A lesson against its fix: the figures that differ - lessons 8 - 11 an
     };
     CHECK(changes("visibility-too-short")
         == std::vector<std::string> { "duplicate processings 2 \u2192 0", "receives 7 \u2192 5",
-            "empty receives 14 \u2192 17", "key moments 3 \u2192 0" });
+            "empty receives 14 \u2192 17", "longest wait from send to first receive 20 s \u2192 10 s",
+            "longest from send to delete 45 s \u2192 35 s", "key moments 3 \u2192 0" });
     CHECK(changes("short-vs-long-polling") == std::vector<std::string> { "empty receives 580 \u2192 20" });
     CHECK(changes("lambda-partial-batch")
-        == std::vector<std::string> {
-            "moved to a DLQ 10 \u2192 1", "receives 30 \u2192 12", "deleted 0 \u2192 9", "key moments 3 \u2192 2" });
+        == std::vector<std::string> { "moved to a DLQ 10 \u2192 1", "receives 30 \u2192 12", "deleted 0 \u2192 9",
+            "longest from send to delete 0 s \u2192 2 s", "key moments 3 \u2192 0" });
 
     Simulation written(lessonScenario("short-vs-long-polling", false));
     Simulation fixed(lessonScenario("short-vs-long-polling", true));
@@ -196,6 +276,35 @@ TEST_CASE("A lesson against its fix: the figures that differ - lessons 8 - 11 an
     CHECK(json["fixed"]["emptyReceives"] == 20);
     CHECK(json["differences"]
         == nlohmann::json::parse(R"([{"figure": "emptyReceives", "asWritten": 580, "fixed": 20}])"));
+}
+
+TEST_CASE("Compare leads with the lesson's own measure - and every lesson's fix changes it")
+{
+    for (const LessonEntry& lesson : builtinLessons()) {
+        const LessonText& text = *lesson.scenario.lesson;
+        INFO(lesson.file);
+        REQUIRE_FALSE(text.measure.empty());
+        Simulation written(lessonScenario(text.id, false));
+        Simulation fixed(lessonScenario(text.id, true));
+        written.runToEnd();
+        fixed.runToEnd();
+        const auto changes = compareSummaries(written.summary(), fixed.summary(), text.measure, text.measureLabel);
+        REQUIRE_FALSE(changes.empty());
+        CHECK(changes.front().figure == text.measure);
+        CHECK(changes.front().label == text.measureLabel);
+        CHECK(changes.front().asWritten != changes.front().fixed);
+    }
+    const auto headline = [](const std::string& id) {
+        const LessonText& text = *findLesson(id)->scenario.lesson;
+        Simulation written(lessonScenario(id, false));
+        Simulation fixed(lessonScenario(id, true));
+        written.runToEnd();
+        fixed.runToEnd();
+        return compareSummaries(written.summary(), fixed.summary(), text.measure, text.measureLabel).front().text();
+    };
+    CHECK(headline("delay-queue") == "first receive after its send 0 s \u2192 30 s");
+    CHECK(headline("lambda-six-times").starts_with("duplicate processings "));
+    CHECK(headline("consumer-crash") == "the order done after its send 40 s \u2192 22 s");
 }
 
 TEST_CASE("A run's claim in words - for an image's caption line")

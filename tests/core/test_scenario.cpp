@@ -191,6 +191,23 @@ TEST_CASE("scenario: a crash or restart must name a consumer that exists", "[sce
         "consumers": [{"name": "W", "queue": "q", "count": 2}], "actions": [{"at": "1s", "crash": "W-2"}]})"))));
 }
 
+TEST_CASE("scenario: a Lambda trigger whose function outlasts the visibility timeout is refused as Lambda does",
+    "[scenario][lambda]")
+{
+    CHECK(errorOf(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 0}}],
+                      "lambdas": [{"queue": "q", "timeout": "30s"}]})")
+        == "lambdas[0].timeout: Lambda refuses this trigger (InvalidParameterValueException: Queue visibility timeout: "
+           "0 seconds is less than Function timeout: 30 seconds); give q a VisibilityTimeout of at least 30 s (AWS "
+           "recommends six times the function timeout)");
+    // The queue's default of 30 s against a 1.5 s over it.
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "lambdas": [{"queue": "q", "timeout": "31500ms"}]})")
+              .starts_with("lambdas[0].timeout: Lambda refuses this trigger (InvalidParameterValueException: Queue "
+                           "visibility timeout: 30 seconds is less than Function timeout: 31.5 seconds)"));
+    // Equal is accepted (six times is AWS's advice, not its rule).
+    CHECK(std::holds_alternative<Scenario>(parseScenario(std::string(
+        R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 30}}], "lambdas": [{"queue": "q", "timeout": "30s"}]})"))));
+}
+
 TEST_CASE("numbers parse and print the same under a German locale (decimal comma)", "[scenario][locale]")
 {
     // QApplication sets LC_NUMERIC from the environment; nothing that reads or writes numbers may follow it.

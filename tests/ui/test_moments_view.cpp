@@ -51,7 +51,7 @@ TEST_CASE("window: lesson 8's moments are pinned - listed - reached with N and g
     const QListWidget* list = window.momentList();
     REQUIRE(list->count() == 3);
     CHECK(list->item(0)->text()
-        == QStringLiteral("1  10s  Visible again after 10 s while worker-1 is still on its 25 s of work"));
+        == QStringLiteral("1  10s  Visible again 10 s after its receive while worker-1 is still working on it"));
     CHECK(list->item(2)->text() == QStringLiteral("3  1m15s  worker-1 takes it too: processed twice"));
     CHECK(list->isVisibleTo(&window));
 
@@ -179,7 +179,8 @@ TEST_CASE("window: compare with the fix stacks both runs with linked zoom and th
                           " - as written and with the fix"));
     CHECK(comparison->claimText()
         == QStringLiteral("As written → with the fix: duplicate processings 2 → 0 · receives 7 → 5 · empty receives "
-                          "14 → 17 · key moments 3 → 0"));
+                          "14 → 17 · longest wait from send to first receive 20 s → 10 s · longest from send to "
+                          "delete 45 s → 35 s · key moments 3 → 0"));
     // Each run has its own moments: three as written, none with the fix.
     CHECK(comparison->asWrittenView()
               ->painter()
@@ -247,7 +248,7 @@ TEST_CASE("window: presenter mode - the timeline alone and larger - its keys - E
     // Right goes to the first moment; C crashes the first working consumer.
     QTest::keyClick(window.timeline(), Qt::Key_Right);
     CHECK(window.timeline()->focusedMoment() == 1);
-    CHECK(window.presenterCaption()->text().startsWith(QStringLiteral("1  Visible again after 10 s")));
+    CHECK(window.presenterCaption()->text().startsWith(QStringLiteral("1  Visible again 10 s after its receive")));
     QTest::keyClick(window.timeline(), Qt::Key_C);
     const auto consumers = window.simulation()->consumers();
     CHECK(consumers[0].state == sim::ConsumerState::Crashed);

@@ -49,7 +49,9 @@ ComparisonWindow::ComparisonWindow(
         m_views[i]->setRunEnd(end);
         connect(m_views[i], &TimelineView::viewChanged, this, [this, i] { follow(i); });
     }
-    m_changes = sim::compareSummaries(summaries[0], summaries[1]);
+    m_changes = asWritten.lesson
+        ? sim::compareSummaries(summaries[0], summaries[1], asWritten.lesson->measure, asWritten.lesson->measureLabel)
+        : sim::compareSummaries(summaries[0], summaries[1]);
     m_claim->setText(claimText());
     resize(1280, 800);
     // The action, not the idle polling after it: up to the last state change of either run. Fitted again once the
@@ -70,8 +72,8 @@ ComparisonWindow::~ComparisonWindow()
 
 QString ComparisonWindow::claimText() const
 {
-    if (m_changes.empty())
-        return tr("The fix changes none of the run's figures.");
+    if (m_changes.empty()) // a scenario without a measure whose fix changed nothing that is counted
+        return tr("As written and with the fix: the same figures.");
     QStringList parts;
     for (const auto& change : m_changes)
         parts << QString::fromStdString(change.text()).toHtmlEscaped();

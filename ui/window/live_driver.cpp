@@ -44,6 +44,7 @@ void LiveDriver::setSimulation(sim::Simulation* simulation)
     stopWorker(); // its target now reads on the new clock: a new run does not inherit the old run's time
     m_asked = 0;
     m_scriptEnded = false;
+    m_stallNoted = false;
     emit simulationChanged();
 }
 
@@ -82,8 +83,18 @@ void LiveDriver::advanceBy(TimeMs virtualMs)
     noteScriptEnd();
 }
 
+void LiveDriver::noteStall()
+{
+    if (m_stallNoted || !m_simulation->stall())
+        return;
+    m_stallNoted = true;
+    pause();
+    emit stalled(QString::fromStdString(*m_simulation->stall()));
+}
+
 void LiveDriver::noteScriptEnd()
 {
+    noteStall();
     if (m_scriptEnded || m_simulation->now() < m_simulation->duration())
         return;
     m_scriptEnded = true;
@@ -129,7 +140,7 @@ void LiveDriver::frameTo(TimeMs target)
         m_worker->chase(m_simulation, target);
     } else {
         advanceSliced(target);
-        lagging = m_simulation->now() < target;
+        lagging = m_simulation->now() < target && !m_simulation->stall();
     }
     setLagging(lagging);
     m_model->sync();
@@ -152,7 +163,7 @@ void LiveDriver::advanceSliced(TimeMs target)
     QElapsedTimer work;
     work.start();
     const TimeMs slice = std::max<TimeMs>(1, TimeMs(m_speed * 2));
-    while (m_simulation->now() < target && work.elapsed() < kWorkBudgetMs)
+    while (m_simulation->now() < target && !m_simulation->stall() && work.elapsed() < kWorkBudgetMs)
         m_simulation->advanceTo(std::min(target, m_simulation->now() + slice));
 }
 

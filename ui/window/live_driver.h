@@ -59,16 +59,19 @@ signals:
     void laggingChanged(bool lagging);
     void simulationChanged();
     void scriptEnd(); // virtual time reached the scenario's duration (once per run)
+    void stalled(const QString& why); // the run stopped making progress (Simulation::stall): it is paused
 
 private:
     void frame();
     void noteScriptEnd();
+    void noteStall(); // pauses and says why, once per run
 
     void advanceSliced(TimeMs target); // on this thread, at most kWorkBudgetMs of work
     void setLagging(bool lagging);
     void stopWorker(); // it chases nothing from the simulation's clock now: pausing, or a new simulation
 
     sim::Simulation* m_simulation;
+    bool m_stallNoted = false;
     LaneModel* m_model;
     std::unique_ptr<SimulationWorker> m_worker;
     QTimer m_timer;

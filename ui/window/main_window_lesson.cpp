@@ -52,6 +52,12 @@ void MainWindow::connectLesson()
     connect(m_momentList, &MomentList::momentRequested, m_timeline, &TimelineView::focusMoment);
     connect(m_timeline, &TimelineView::momentFocused, m_momentList, &MomentList::setFocused);
     connect(m_driver, &LiveDriver::scriptEnd, this, &MainWindow::scriptEnded);
+    connect(m_driver, &LiveDriver::stalled, this, [this](const QString& why) {
+        QMessageBox::warning(this, tr("The run stopped"),
+            tr("%1.\n\nWhat happened so far stays on the timeline. Change the setting that caused it, or open the "
+               "scenario again.")
+                .arg(why));
+    });
     connect(m_driver, &LiveDriver::simulationChanged, m_scriptBanner, &QWidget::hide);
 }
 

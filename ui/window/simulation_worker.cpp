@@ -51,11 +51,12 @@ void SimulationWorker::run()
         const auto start = std::chrono::steady_clock::now();
         const TimeMs target = m_target.load();
         bool fullSlice = false;
-        if (m_simulation && m_simulation->now() < target) {
+        const bool stalled = m_simulation && m_simulation->stall();
+        if (m_simulation && !stalled && m_simulation->now() < target) {
             fullSlice = target - m_simulation->now() >= m_slice;
             m_simulation->advanceTo(std::min(target, m_simulation->now() + m_slice));
         }
-        m_reached = m_simulation ? m_simulation->now() : target;
+        m_reached = m_simulation && !stalled ? m_simulation->now() : target; // a stalled run has nothing to do
         const auto busy = std::chrono::steady_clock::now() - start;
         gate.leaveWorker();
         m_busyNs += std::chrono::duration_cast<std::chrono::nanoseconds>(busy).count();

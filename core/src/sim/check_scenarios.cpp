@@ -132,6 +132,8 @@ std::optional<RunSummary> summaryOf(const json& scenario, bool fixed)
     }
     Simulation run(std::get<Scenario>(std::move(parsed)));
     run.runToEnd();
+    if (run.stall())
+        return std::nullopt;
     return run.summary();
 }
 

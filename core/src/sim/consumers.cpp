@@ -76,11 +76,16 @@ void Simulation::consumerReceived(size_t index, const DeliveryList& messages, bo
         schedule(m_engine.now() + (wasLongPoll ? 0 : c.spec->idleDelay), ConsumerPoll, uint32_t(index), c.generation);
         return;
     }
-    const auto& markers = c.spec->poison;
     const auto poisoned = [&](const Delivery& m) {
-        const std::string_view body = m_engine.message(m.lane).body.view(); // in flight: the body is there
-        return std::any_of(markers.begin(), markers.end(),
-            [&](const std::string& marker) { return body.find(marker) != std::string_view::npos; });
+        const MessageRecord& record = m_engine.message(m.lane);
+        const std::string_view body = record.body.view(); // in flight: the body is there
+        const auto has = [&](const std::vector<std::string>& markers) {
+            return std::any_of(markers.begin(), markers.end(),
+                [&](const std::string& marker) { return body.find(marker) != std::string_view::npos; });
+        };
+        if (has(c.spec->poison))
+            return Fate::Poison;
+        return record.receiveCount <= 1 && has(c.spec->flaky) ? Fate::FailsOnce : Fate::Works;
     };
     if (!c.batch.empty()) { // not expected; kept in order all the same
         for (const auto& m : messages)
@@ -107,17 +112,17 @@ void Simulation::consumerStartNext(size_t index)
         return;
     }
     const HeldMessage& next = c.batch.front();
-    consumerStart(index, next.lane, next.receipt, next.poison);
+    consumerStart(index, next.lane, next.receipt, next.fate);
     c.batch.pop_front();
 }
 
-void Simulation::consumerStart(size_t index, MessageIndex lane, const Receipt& receipt, bool poison)
+void Simulation::consumerStart(size_t index, MessageIndex lane, const Receipt& receipt, Fate fate)
 {
     Consumer& c = *m_consumers[index];
     HeldMessage& held = c.current.emplace();
     held.lane = lane;
     held.receipt = receipt;
-    held.poison = poison;
+    held.fate = fate;
     c.state = ConsumerState::Working;
     startProcessing(lane, c.actor);
     // Work takes a millisecond at least: with VisibilityTimeout 0, work of no length would receive, fail and
@@ -146,8 +151,9 @@ void Simulation::consumerWorkDone(size_t index)
         return;
     c.generation++; // drops the pending heartbeat of this message
     const HeldMessage& m = *c.current;
-    const bool poison = m.poison;
-    const bool failed = poison || m_random.chance(c.spec->failureProbability);
+    const bool poison = m.fate == Fate::Poison;
+    // The dice are thrown only for a message with no fate of its own, so runs without flaky markers are unchanged.
+    const bool failed = m.fate != Fate::Works || m_random.chance(c.spec->failureProbability);
     if (failed) {
         ++c.stats.failed;
         m_engine.recordActorEvent(Cause::ProcessingFailed, c.actor, m.lane, kNoQueue,

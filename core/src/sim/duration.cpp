@@ -63,6 +63,26 @@ std::optional<TimeMs> parseDuration(std::string_view text)
     return TimeMs(std::llround(ms));
 }
 
+std::string describeDuration(TimeMs ms)
+{
+    const auto unit = [](TimeMs n, const char* name) { return std::to_string(n) + " " + name; };
+    if (ms > 0 && ms < 1000)
+        return unit(ms, "ms");
+    if (ms < 60000) {
+        std::string seconds = formatDuration(ms); // "1.5s"
+        seconds.insert(seconds.size() - 1, " ");
+        return seconds;
+    }
+    constexpr TimeMs kHour = 3600;
+    constexpr TimeMs kDay = 24 * kHour;
+    const TimeMs s = ms / 1000;
+    if (s < kHour)
+        return unit(s / 60, "min") + (s % 60 ? " " + unit(s % 60, "s") : "");
+    if (s < 2 * kDay)
+        return unit(s / kHour, "h") + (s % kHour / 60 ? " " + unit(s % kHour / 60, "min") : "");
+    return unit(s / kDay, "days") + (s % kDay / kHour ? " " + unit(s % kDay / kHour, "h") : "");
+}
+
 std::string formatDuration(TimeMs ms)
 {
     if (ms > 0 && ms < 1000) // "5ms", not "0.005s": processing times are mostly this short

@@ -9,14 +9,29 @@
 
 namespace lifeline::sim {
 
+namespace {
+constexpr size_t kPayloadBytes = size_t(6) * 1024 * 1024; // a Lambda invocation's payload
+} // namespace
+
 void Simulation::pollerPoll(size_t index)
 {
     Poller& p = *m_pollers[index];
     const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    // The mapping's maximum concurrency: with that many batches invoked or waiting to be, its pollers receive
+    // nothing more (so no message waits in flight for a slot) until one ends.
+    if (p.batch.empty() && spec.maximumConcurrency
+        && m_lambdaRunning[p.lambda] + int64_t(m_lambdaWaiting[p.lambda].size()) >= *spec.maximumConcurrency) {
+        p.parked = true;
+        return;
+    }
     ReceiveMessageRequest request;
     request.queue = spec.queue;
-    request.maxNumberOfMessages = spec.batchSize;
-    request.waitTimeSeconds = 20; // event source mappings long-poll
+    request.maxNumberOfMessages = std::min<int64_t>(10, spec.batchSize - int64_t(p.batch.size()));
+    constexpr int64_t kLongPoll = 20; // event source mappings long-poll
+    request.waitTimeSeconds = kLongPoll;
+    if (p.gatheringSince >= 0) // a batching window: wait no longer than what is left of it
+        request.waitTimeSeconds
+            = std::clamp<int64_t>((p.gatheringSince + spec.batchingWindow - m_engine.now()) / 1000, 0, kLongPoll);
     request.actor = p.actor;
     auto result = m_engine.receiveMessage(request);
     if (!result) {
@@ -33,13 +48,30 @@ void Simulation::pollerPoll(size_t index)
 void Simulation::pollerReceived(size_t index, std::vector<ReceivedMessage> messages, PollId)
 {
     Poller& p = *m_pollers[index];
+    const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
     p.poll = 0;
-    if (messages.empty()) {
+    for (auto& m : messages) {
+        p.batchBytes += m.body.size();
+        p.batch.push_back(std::move(m));
+    }
+    if (p.batch.empty()) {
         schedule(m_engine.now(), PollerPoll, uint32_t(index));
         return;
     }
-    p.batch = std::move(messages);
-    if (m_lambdaRunning[p.lambda] < m_scenario.lambdas[p.lambda].concurrency) {
+    // A batching window: the poller goes on receiving until the batch is full, its payload reaches 6 MB or less
+    // than a second of the window is left (a long poll waits whole seconds).
+    if (spec.batchingWindow > 0) {
+        if (p.gatheringSince < 0)
+            p.gatheringSince = m_engine.now();
+        const bool full = int64_t(p.batch.size()) >= spec.batchSize || p.batchBytes >= kPayloadBytes;
+        if (!full && m_engine.now() - p.gatheringSince + 1000 <= spec.batchingWindow) {
+            schedule(m_engine.now(), PollerPoll, uint32_t(index));
+            return;
+        }
+    }
+    p.gatheringSince = -1;
+    p.batchBytes = 0;
+    if (m_lambdaRunning[p.lambda] < spec.concurrency) {
         invoke(index);
         return;
     }
@@ -64,6 +96,18 @@ void Simulation::heldBatchExpires(size_t index, uint64_t token)
         m_engine.recordActorEvent(Cause::ProcessingFailed, p.actor, m.lane, kNoQueue, uint32_t(FailureKind::Throttled));
     p.batch.clear();
     schedule(m_engine.now(), PollerPoll, uint32_t(index));
+    wakeParkedPollers(p.lambda);
+}
+
+void Simulation::wakeParkedPollers(size_t lambda)
+{
+    for (size_t i = 0; i < m_pollers.size(); ++i) {
+        Poller& parked = *m_pollers[i];
+        if (parked.lambda == lambda && parked.parked) {
+            parked.parked = false;
+            schedule(m_engine.now(), PollerPoll, uint32_t(i));
+        }
+    }
 }
 
 void Simulation::invoke(size_t index)
@@ -120,6 +164,7 @@ void Simulation::invocationDone(size_t index)
         invoke(next);
     }
     schedule(m_engine.now(), PollerPoll, uint32_t(index));
+    wakeParkedPollers(p.lambda);
 }
 
 } // namespace lifeline::sim

@@ -4,6 +4,7 @@
 #include "lifeline/sim/moments.h"
 #include "scenario_reading.h"
 
+#include <algorithm>
 #include <array>
 #include <set>
 
@@ -38,15 +39,28 @@ std::optional<TimeMs> age(const json& v, const char* key, const std::string& pat
     return parsed;
 }
 
-// The caption's placeholders must be ones the finder fills in: a typo would show as "{consumr}" to the learner.
-bool captionReads(const std::string& caption, const std::string& path)
+// The caption's placeholders must be ones the finder fills in (MomentSpec::caption lists them): a typo would show
+// as "{consumr}" to the learner. {dlq} and {reason} are filled in only by the event that has them.
+bool captionReads(const std::string& caption, MomentKind kind, const std::string& path)
 {
+    static const std::vector<std::string> kKnown { "{consumer}", "{queue}", "{receive}", "{ordinal}", "{age}",
+        "{sinceReceive}", "{sentAt}", "{time}", "{body}", "{dlq}", "{reason}", "{maxReceiveCount}", "{retention}" };
     for (size_t open = caption.find('{'); open != std::string::npos; open = caption.find('{', open + 1)) {
         const size_t close = caption.find('}', open);
         const std::string name
             = caption.substr(open, close == std::string::npos ? std::string::npos : close - open + 1);
-        if (name != "{consumer}" && name != "{queue}" && name != "{receive}") {
-            reading::report(path, "unknown placeholder " + name + "; known are {consumer}, {queue}, {receive}");
+        if (std::find(kKnown.begin(), kKnown.end(), name) == kKnown.end()) {
+            std::string known;
+            for (const auto& k : kKnown)
+                known += (known.empty() ? "" : ", ") + k;
+            reading::report(path, "unknown placeholder " + name + "; known are " + known);
+            return false;
+        }
+        if ((name == "{dlq}" && kind != MomentKind::DeadLettered)
+            || (name == "{reason}" && kind != MomentKind::Refused)) {
+            reading::report(path,
+                name + " is filled in only by \"when\": \"" + std::string(name == "{dlq}" ? "dead-lettered" : "refused")
+                    + "\"");
             return false;
         }
     }
@@ -82,7 +96,7 @@ std::optional<MomentSpec> readOne(const json& v, const std::string& path)
     const auto caption = v.find("caption");
     if (caption == v.end() || !caption->is_string() || caption->get<std::string>().empty())
         reading::report(path + ".caption", "must be a text that says what the moment shows");
-    else if (captionReads(caption->get<std::string>(), path + ".caption"))
+    else if (captionReads(caption->get<std::string>(), spec.kind, path + ".caption"))
         spec.caption = caption->get<std::string>();
     if (const auto queue = v.find("queue"); queue != v.end()) {
         if (queue->is_string() && !queue->get<std::string>().empty())

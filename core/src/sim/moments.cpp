@@ -3,6 +3,7 @@
 #include "lifeline/sim/moments.h"
 
 #include "lifeline/event_text.h"
+#include "lifeline/sim/duration.h"
 
 #include <algorithm>
 #include <array>
@@ -72,6 +73,29 @@ std::optional<MomentKind> singleEventKind(const Event& e)
     default:
         return std::nullopt;
     }
+}
+
+// "1st", "2nd", "3rd", "4th", "11th", "21st"
+std::string ordinal(uint32_t n)
+{
+    const uint32_t lastTwo = n % 100, last = n % 10;
+    const char* suffix = (lastTwo >= 11 && lastTwo <= 13) ? "th"
+        : last == 1                                       ? "st"
+        : last == 2                                       ? "nd"
+        : last == 3                                       ? "rd"
+                                                          : "th";
+    return std::to_string(n) + suffix;
+}
+
+// What SQS's refusal says after its code and the "Reason: " that many texts carry ("Code: Value 1800 for parameter
+// DelaySeconds is invalid. Reason: DelaySeconds must be >= 0 and <= 900." gives the last sentence).
+std::string refusalReason(std::string_view text)
+{
+    if (const size_t reason = text.find("Reason: "); reason != std::string_view::npos)
+        return std::string(text.substr(reason + 8));
+    if (const size_t colon = text.find(": "); colon != std::string_view::npos)
+        return std::string(text.substr(colon + 2));
+    return std::string(text);
 }
 
 void replaceAll(std::string& text, const std::string& from, const std::string& to)
@@ -193,6 +217,52 @@ bool MomentFinder::matches(const Engine& engine, const MomentSpec& spec, const E
     return true;
 }
 
+std::string MomentFinder::caption(
+    const Engine& engine, std::string text, const Event& e, QueueIndex queue, const std::string& consumer) const
+{
+    if (text.find('{') == std::string::npos)
+        return text;
+    const auto lane = m_lanes.find(e.message);
+    const LaneWork* work = lane != m_lanes.end() ? &lane->second : nullptr;
+    const uint32_t receives = e.cause == Cause::Receive ? e.receiveNumber() : work ? work->receives : 0;
+    const std::string queueName = queue == kNoQueue ? std::string("the queue") : engine.queueInfo(queue).name;
+    replaceAll(text, "{consumer}", consumer);
+    replaceAll(text, "{queue}", queueName);
+    replaceAll(text, "{receive}", std::to_string(receives));
+    replaceAll(text, "{ordinal}", ordinal(receives));
+    replaceAll(text, "{time}", describeDuration(e.time));
+    if (work)
+        replaceAll(text, "{sinceReceive}", describeDuration(e.time - work->receivedAt));
+    if (e.message != kNoMessage) {
+        const TimeMs sentAt = engine.times(e.message).sentAt;
+        replaceAll(text, "{age}", describeDuration(e.time - sentAt));
+        replaceAll(text, "{sentAt}", describeDuration(sentAt));
+        replaceAll(text, "{body}", std::string(engine.message(e.message).body.view()));
+    }
+    if (e.cause == Cause::MoveToDlq)
+        replaceAll(text, "{dlq}", engine.queueInfo(e.deadLetterQueue()).name);
+    if (e.cause == Cause::RequestRefused)
+        replaceAll(text, "{reason}", refusalReason(engine.log().text(e.textIndex())));
+    // The queue's settings in force now: in a live run the moment is found within a frame of its event.
+    if (queue != kNoQueue && engine.queueInfo(queue).alive) {
+        const auto attributes
+            = engine.getQueueAttributes(engine.queueInfo(queue).name, { "MessageRetentionPeriod", "RedrivePolicy" });
+        if (attributes) {
+            const auto& a = attributes.value();
+            if (const auto retention = a.find("MessageRetentionPeriod"); retention != a.end())
+                replaceAll(text, "{retention}", describeDuration(std::stoll(retention->second) * 1000));
+            if (const auto policy = a.find("RedrivePolicy"); policy != a.end()) {
+                const auto json = nlohmann::json::parse(policy->second, nullptr, false);
+                if (json.is_object() && json.contains("maxReceiveCount")) {
+                    const auto& count = json["maxReceiveCount"];
+                    replaceAll(text, "{maxReceiveCount}", count.is_string() ? count.get<std::string>() : count.dump());
+                }
+            }
+        }
+    }
+    return text;
+}
+
 void MomentFinder::found(
     const Engine& engine, MomentKind kind, const Event& e, uint32_t about, const std::vector<std::string>& actorNames)
 {
@@ -208,13 +278,7 @@ void MomentFinder::found(
             moment.actor = about;
             moment.onActorRow = kind == MomentKind::Crash || kind == MomentKind::EmptyReceive;
             moment.spec = i;
-            moment.caption = spec.caption;
-            replaceAll(moment.caption, "{consumer}", actorName(actorNames, about));
-            replaceAll(moment.caption, "{queue}",
-                moment.queue == kNoQueue ? std::string("the queue") : engine.queueInfo(moment.queue).name);
-            const auto lane = m_lanes.find(e.message);
-            const uint32_t receives = lane != m_lanes.end() ? lane->second.receives : 0;
-            replaceAll(moment.caption, "{receive}", std::to_string(receives));
+            moment.caption = caption(engine, spec.caption, e, moment.queue, actorName(actorNames, about));
             m_moments.push_back(std::move(moment));
         }
         done = done && m_found[i] >= spec.limit;

@@ -67,6 +67,46 @@ PracticeCheck checkOf(const json& v, size_t i)
     return check;
 }
 
+PracticeRight rightOf(const json& v, const Exercise& e)
+{
+    const auto it = v.find("right");
+    if (it == v.end())
+        throw Problem("right: is required: the choices that are right, or the setting's range that is");
+    PracticeRight right;
+    if (!e.choices.empty()) {
+        if (!it->contains("choose") || !(*it)["choose"].is_array() || (*it)["choose"].empty())
+            throw Problem("right.choose: must list the ids of the right choices");
+        for (const auto& id : (*it)["choose"]) {
+            const bool known = id.is_string() && std::any_of(e.choices.begin(), e.choices.end(), [&](const auto& c) {
+                return c.id == id.get<std::string>();
+            });
+            if (!known)
+                throw Problem("right.choose: " + id.dump() + " is not one of the choices");
+            right.choices.push_back(id.get<std::string>());
+        }
+        return right;
+    }
+    const auto set = it->find("set");
+    if (set == it->end() || !set->is_object() || set->size() != 1)
+        throw Problem("right.set: must name the setting and its right range: {\"Name\": {\"from\": a, \"to\": b}}");
+    const std::string name = set->begin().key(); // not a structured binding: clang 14 cannot capture those
+    const json& range = set->begin().value();
+    const auto control
+        = std::find_if(e.controls.begin(), e.controls.end(), [&](const PracticeControl& c) { return c.name == name; });
+    if (control == e.controls.end())
+        throw Problem("right.set." + name + ": the exercise has no such setting");
+    if (!range.is_object() || !range.value("from", json()).is_number_integer()
+        || !range.value("to", json()).is_number_integer())
+        throw Problem("right.set." + name + ": must be {\"from\": a, \"to\": b} with whole numbers");
+    right.setting = name;
+    right.from = range["from"].get<int64_t>();
+    right.to = range["to"].get<int64_t>();
+    if (right.from > right.to || right.from < control->min || right.to > control->max)
+        throw Problem("right.set." + name + ": must be a range inside " + std::to_string(control->min) + "-"
+            + std::to_string(control->max));
+    return right;
+}
+
 void readControls(const json& v, Exercise& e)
 {
     for (const auto& c : v.value("controls", json::array())) {
@@ -113,9 +153,15 @@ Exercise exerciseOf(const json& v)
         e.checks.push_back(checkOf(checks[i], i));
     if (e.checks.empty())
         throw Problem("check: must list at least one condition");
+    e.right = rightOf(v, e);
+    e.passed = textOf(v, "passed");
     e.solution = answerOf(v.value("solution", json::object()), "solution");
     e.wrong = answerOf(v.value("wrong", json::object()), "wrong");
     e.wrongWhy = v.contains("wrong") ? textOf(v["wrong"], "why") : std::string();
+    if (!e.solution.isRight(e.right))
+        throw Problem("solution: is not among the right answers");
+    if (v.contains("wrong") && e.wrong.isRight(e.right))
+        throw Problem("wrong: is among the right answers");
     return e;
 }
 
@@ -147,15 +193,30 @@ int64_t figure(const RunSummary& summary, const std::string& name)
     return at->get<int64_t>();
 }
 
-std::string fill(std::string why, int64_t value)
+// {value} is the check's figure; {name} any figure of the summary (figure() names what it reads).
+std::string fill(std::string text, const RunSummary& summary, std::optional<int64_t> value = std::nullopt)
 {
-    const size_t at = why.find("{value}");
-    if (at != std::string::npos)
-        why.replace(at, 7, std::to_string(value));
-    return why;
+    for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
+        const size_t close = text.find('}', open);
+        if (close == std::string::npos)
+            break;
+        const std::string name = text.substr(open + 1, close - open - 1);
+        const std::string number = std::to_string(name == "value" && value ? *value : figure(summary, name));
+        text.replace(open, close - open + 1, number);
+        open += number.size();
+    }
+    return text;
 }
 
 } // namespace
+
+bool PracticeAnswer::isRight(const PracticeRight& right) const
+{
+    if (!right.choices.empty())
+        return std::find(right.choices.begin(), right.choices.end(), choice) != right.choices.end();
+    const auto value = settings.find(right.setting);
+    return value != settings.end() && value->second >= right.from && value->second <= right.to;
+}
 
 json PracticeResult::toJson() const
 {
@@ -240,24 +301,25 @@ Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnsw
         return scenario.error();
     Simulation run(std::move(scenario.value()));
     run.advanceTo(exercise.until.value_or(run.duration()));
+    if (run.stall())
+        return Failure { "this answer's run makes no progress: " + *run.stall() };
     const RunSummary summary = run.summary();
     PracticeResult result;
     try {
         for (const PracticeCheck& check : exercise.checks) {
             const int64_t value = figure(summary, check.figure);
             if ((check.atMost && value > *check.atMost) || (check.atLeast && value < *check.atLeast)) {
-                result.why = fill(check.why, value);
+                result.why = fill(check.why, summary, value);
                 if (!summary.moments.empty())
                     result.at = summary.moments.front().at;
                 return result;
             }
         }
+        result.passed = true;
+        result.why = "passed: " + fill(exercise.passed, summary);
     } catch (const Problem& problem) {
         return Failure { problem.what() };
     }
-    result.passed = true;
-    const std::string claim = summary.claim();
-    result.why = "passed: " + (claim.empty() ? std::string("every check holds") : claim);
     return result;
 }
 

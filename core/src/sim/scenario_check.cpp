@@ -80,8 +80,7 @@ public:
         checkDeadLetters();
         checkProducers();
         const std::set<std::string> consumers = consumerNames();
-        for (size_t i = 0; i < m_s.lambdas.size(); ++i)
-            known(m_s.lambdas[i].queue, at("lambdas", i) + ".queue");
+        checkLambdas();
         checkActions(consumers);
         checkMoments();
     }
@@ -164,6 +163,55 @@ private:
                 checkSend(m_scratch, p.queue, p.messages[m].delaySeconds,
                     p.expectRefused || p.messages[m].expectRefused, at(path + ".messages", m));
         }
+    }
+
+    // Lambda refuses to create an event source mapping whose function may run longer than the queue's visibility
+    // timeout, with this text (services-sqs-configure in the Lambda developer guide; the message as AWS returns it).
+    // Only at creation: a VisibilityTimeout lowered later is SQS's business, and the simulation's run-loop guard
+    // stops a run that then makes no progress.
+    void checkLambdas()
+    {
+        for (size_t i = 0; i < m_s.lambdas.size(); ++i) {
+            const auto& l = m_s.lambdas[i];
+            if (!known(l.queue, at("lambdas", i) + ".queue") || !m_scratch.queueIndex(l.queue))
+                continue;
+            checkBatching(l, at("lambdas", i));
+            const auto attributes = m_scratch.getQueueAttributes(l.queue, { "VisibilityTimeout" });
+            const int64_t visibility = std::stoll(attributes.value().at("VisibilityTimeout"));
+            if (visibility * 1000 >= l.timeout)
+                continue;
+            report(at("lambdas", i) + ".timeout",
+                "Lambda refuses this trigger (InvalidParameterValueException: Queue visibility timeout: "
+                    + std::to_string(visibility) + " seconds is less than Function timeout: " + formatSeconds(l.timeout)
+                    + " seconds); give " + l.queue + " a VisibilityTimeout of at least " + formatSeconds(l.timeout)
+                    + " s (AWS recommends six times the function timeout)");
+        }
+    }
+
+    // CreateEventSourceMapping's rules for batches (Lambda's text where it answers; the FIFO limits are documented).
+    void checkBatching(const LambdaSpec& l, const std::string& path)
+    {
+        if (l.batchSize > 10 && l.batchingWindow < 1000)
+            report(path + ".batchSize",
+                "Lambda refuses it: Maximum batch window in seconds must be greater than 0 if maximum batch size is "
+                "greater than 10 (add \"batchingWindow\": \"1s\" or more)");
+        if (!m_scratch.queueInfo(*m_scratch.queueIndex(l.queue)).fifo)
+            return;
+        if (l.batchSize > 10)
+            report(path + ".batchSize", "must be 1 to 10 for a FIFO queue, got " + std::to_string(l.batchSize));
+        if (l.batchingWindow > 0)
+            report(path + ".batchingWindow", "a FIFO queue's trigger takes no batching window");
+    }
+
+    static std::string formatSeconds(TimeMs ms)
+    {
+        std::string whole = std::to_string(ms / 1000);
+        if (ms % 1000 == 0)
+            return whole;
+        std::string fraction = std::to_string(1000 + ms % 1000).substr(1);
+        while (fraction.back() == '0')
+            fraction.pop_back();
+        return whole + "." + fraction;
     }
 
     // Consumers are named as the simulation names them: the name alone for one, name-1, name-2 ... for several.

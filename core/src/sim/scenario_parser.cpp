@@ -261,6 +261,19 @@ const json& array(const json& object, const std::string& path, const char* key)
     return object[key];
 }
 
+// A list of texts a message's body may contain ("poison", "flaky").
+std::vector<std::string> markers(const json& v, const std::string& path, const char* key)
+{
+    const json& list = array(v, path, key);
+    std::vector<std::string> out;
+    for (size_t i = 0; i < list.size(); ++i) {
+        if (!list[i].is_string() || list[i].get<std::string>().empty())
+            fail(at(join(path, key), i), "must be a non-empty string, got " + describe(list[i]));
+        out.push_back(list[i].get<std::string>());
+    }
+    return out;
+}
+
 AttributeMap attributes(const json& object, const std::string& path)
 {
     requireObject(object, path);
@@ -356,7 +369,7 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "count", "waitTimeSeconds", "maxMessages", "visibilityTimeout", "processing",
-            "failureProbability", "deletes", "releaseOnFailure", "poison", "heartbeat", "crashes", "idleDelay",
+            "failureProbability", "deletes", "releaseOnFailure", "poison", "flaky", "heartbeat", "crashes", "idleDelay",
             "start" });
     ConsumerSpec c;
     c.name = v.contains("name") ? text(v, path, "name") : "consumer-" + std::to_string(index + 1);
@@ -370,15 +383,9 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
     c.failureProbability = probability(v, path, "failureProbability");
     c.deletes = boolean(v, path, "deletes", true);
     c.releaseOnFailure = boolean(v, path, "releaseOnFailure", false);
-    if (v.contains("poison")) {
-        const json& poison = array(v, path, "poison");
-        c.poison.clear();
-        for (size_t i = 0; i < poison.size(); ++i) {
-            if (!poison[i].is_string() || poison[i].get<std::string>().empty())
-                fail(at(join(path, "poison"), i), "must be a non-empty string, got " + describe(poison[i]));
-            c.poison.push_back(poison[i].get<std::string>());
-        }
-    }
+    if (v.contains("poison"))
+        c.poison = markers(v, path, "poison");
+    c.flaky = markers(v, path, "flaky");
     if (v.contains("heartbeat")) {
         const std::string hp = join(path, "heartbeat");
         checkKeys(v["heartbeat"], hp, { "every", "visibilityTimeout", "extendBy" });
@@ -411,12 +418,17 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
 LambdaSpec lambdaSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
-        { "name", "queue", "batchSize", "timeout", "concurrency", "pollers", "processing", "failureProbability",
-            "reportBatchItemFailures", "itemFailureProbability" });
+        { "name", "queue", "batchSize", "batchingWindow", "maximumConcurrency", "timeout", "concurrency", "pollers",
+            "processing", "failureProbability", "reportBatchItemFailures", "itemFailureProbability" });
     LambdaSpec l;
     l.name = v.contains("name") ? text(v, path, "name") : "function-" + std::to_string(index + 1);
     l.queue = text(v, path, "queue");
-    l.batchSize = integer(v, path, "batchSize", 1, 10).value_or(10);
+    l.batchSize = integer(v, path, "batchSize", 1, 10000).value_or(10);
+    l.batchingWindow = duration(v, path, "batchingWindow").value_or(0);
+    if (l.batchingWindow < 0 || l.batchingWindow > 300000 || l.batchingWindow % 1000)
+        report(join(path, "batchingWindow"),
+            "must be whole seconds from 0s to 300s, got " + formatDuration(l.batchingWindow));
+    l.maximumConcurrency = integer(v, path, "maximumConcurrency", 2, 1000);
     l.timeout = duration(v, path, "timeout").value_or(3000);
     if (l.timeout < 1000 || l.timeout > 900000)
         report(join(path, "timeout"), "must be from 1s to 15m (Lambda's limits), got " + formatDuration(l.timeout));
@@ -469,25 +481,6 @@ ActionSpec actionSpec(const json& v, const std::string& path)
     return a;
 }
 
-LessonText lessonText(const json& v, const std::string& path)
-{
-    checkKeys(v, path, { "id", "number", "title", "idea", "watch", "trap", "fix", "fixPatch", "moments" });
-    LessonText l;
-    l.id = text(v, path, "id");
-    l.number = int(integer(v, path, "number", 1, 1000).value_or(0));
-    l.title = text(v, path, "title");
-    l.idea = text(v, path, "idea");
-    l.watch = text(v, path, "watch");
-    l.trap = text(v, path, "trap");
-    l.fix = text(v, path, "fix");
-    l.fixPatch = v.contains("fixPatch") ? v["fixPatch"] : json::array();
-    if (!l.fixPatch.is_array())
-        fail(join(path, "fixPatch"), "must be a JSON Patch (a list of operations)");
-    if (v.contains("moments"))
-        l.moments = readMomentSpecs(v["moments"], join(path, "moments"));
-    return l;
-}
-
 } // namespace
 
 namespace reading {
@@ -502,6 +495,27 @@ size_t problemCount()
 std::string at(const std::string& path, size_t index)
 {
     return lifeline::sim::at(path, index);
+}
+std::string join(const std::string& path, const std::string& key)
+{
+    return lifeline::sim::join(path, key);
+}
+void fail(const std::string& path, const std::string& message)
+{
+    lifeline::sim::fail(path, message);
+}
+bool checkKeys(const nlohmann::json& object, const std::string& path, std::initializer_list<const char*> known)
+{
+    return lifeline::sim::checkKeys(object, path, known);
+}
+std::string text(const nlohmann::json& object, const std::string& path, const char* key)
+{
+    return lifeline::sim::text(object, path, key);
+}
+std::optional<int64_t> integer(
+    const nlohmann::json& object, const std::string& path, const char* key, int64_t min, int64_t max)
+{
+    return lifeline::sim::integer(object, path, key, min, max);
 }
 std::string nearest(const std::string& name, const std::vector<std::string>& known)
 {
@@ -554,7 +568,7 @@ Scenario readScenario(const json& v)
     if (v.contains("script"))
         s.script = reading::readScript(v["script"], "script", s);
     if (v.contains("lesson"))
-        guarded([&] { s.lesson = lessonText(v["lesson"], "lesson"); });
+        guarded([&] { s.lesson = reading::readLessonText(v["lesson"], "lesson"); });
     if (t_problems->empty())
         reading::crossCheck(s);
     return s;

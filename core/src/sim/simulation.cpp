@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace lifeline::sim {
 
@@ -92,10 +93,16 @@ void Simulation::setUpLambdas()
             schedule(0, PollerPoll, uint32_t(index));
         }
         // The warning concerns the event source mapping, so its first poller carries it.
-        if (visibility * 1000 < 6 * spec.timeout) {
+        // "six times your function timeout, plus the value of MaximumBatchingWindowInSeconds" (Lambda guide)
+        const TimeMs recommended = 6 * spec.timeout + spec.batchingWindow;
+        if (visibility * 1000 < recommended) {
+            const std::string window = spec.batchingWindow > 0
+                ? " plus the batching window (" + formatDuration(spec.batchingWindow) + ")"
+                : "";
             const std::string warning = spec.name + ": the queue's visibility timeout ("
                 + formatDuration(visibility * 1000) + ") is under six times the function timeout ("
-                + formatDuration(spec.timeout) + "); AWS recommends at least " + formatDuration(6 * spec.timeout) + ".";
+                + formatDuration(spec.timeout) + ")" + window + "; AWS recommends at least "
+                + formatDuration(recommended) + ".";
             m_warnings.push_back(warning);
             m_engine.recordActorEvent(
                 Cause::Warning, firstPoller, kNoMessage, m_engine.queueIndex(spec.queue).value(), 0, &warning);
@@ -161,6 +168,8 @@ TimeMs Simulation::nextStepBound()
 
 void Simulation::advanceTo(TimeMs time)
 {
+    if (m_stall)
+        return;
     for (;;) {
         const TimeMs next = nextStepBound();
         if (next > time)
@@ -177,6 +186,8 @@ void Simulation::advanceTo(TimeMs time)
             } else {
                 break;
             }
+            if (!progressing(item))
+                return;
             run(item);
             dispatchPolls();
         }
@@ -185,6 +196,55 @@ void Simulation::advanceTo(TimeMs time)
     }
     m_engine.advanceTo(time);
     dispatchPolls();
+}
+
+bool Simulation::progressing(const Agenda& item)
+{
+    const size_t events = m_engine.log().size();
+    if (m_engine.now() != m_stepInstant) {
+        m_stepInstant = m_engine.now();
+        m_stepsAtInstant = 0;
+        m_eventsBeforeInstant = events;
+    }
+    if (++m_stepsAtInstant <= kStallSteps && events - m_eventsBeforeInstant <= kStallEvents)
+        return true;
+    char at[32];
+    std::snprintf(at, sizeof at, "%.3f s", double(m_stepInstant) / 1000.0);
+    m_stall = std::string("the run loops at ") + at + ": " + std::to_string(m_stepsAtInstant) + " steps and "
+        + std::to_string(events - m_eventsBeforeInstant)
+        + " events without the clock moving (the last: " + describeStep(item) + "); it was stopped there";
+    return false;
+}
+
+std::string Simulation::describeStep(const Agenda& item) const
+{
+    const auto consumer = [&] { return m_consumers[item.index]->stats.name; };
+    const auto poller = [&] { return m_actors[m_pollers[item.index]->actor].name; };
+    switch (item.kind) {
+    case ProducerRate:
+    case ProducerBurst:
+    case ProducerMessage:
+        return "producer " + m_producers[item.index]->spec->name + " sends to " + m_producers[item.index]->spec->queue;
+    case ConsumerPoll:
+        return "consumer " + consumer() + " polls " + m_consumers[item.index]->spec->queue;
+    case ConsumerWorkDone:
+    case ConsumerHeartbeat:
+        return "consumer " + consumer() + " works";
+    case ConsumerCrash:
+    case ConsumerRestart:
+        return "consumer " + consumer() + " crashes or restarts";
+    case PollerPoll:
+    case HeldBatchExpires:
+        return "Lambda poller " + poller() + " receives from "
+            + m_scenario.lambdas[m_pollers[item.index]->lambda].queue;
+    case InvocationDone:
+        return "Lambda poller " + poller() + " finishes an invocation";
+    case Action:
+        return "an operator action";
+    case ScriptCall:
+        return "script step " + std::to_string(item.index + 1);
+    }
+    return "a step";
 }
 
 void Simulation::dispatchPolls()

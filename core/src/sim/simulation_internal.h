@@ -103,7 +103,9 @@ void expandBody(std::string& out, std::string_view body, int64_t n);
 struct HeldMessage {
     MessageIndex lane = kNoMessage;
     Receipt receipt;
-    bool poison = false; // its body has one of the consumer's poison markers: its processing always fails
+    // Its body has one of the consumer's poison markers (its processing always fails), or a flaky one and this is
+    // its first receive (it fails this once).
+    Fate fate = Fate::Works;
 };
 
 struct Simulation::Consumer {
@@ -133,6 +135,9 @@ struct Simulation::Poller {
     uint32_t actor = 0;
     PollId poll = 0;
     std::vector<ReceivedMessage> batch;
+    TimeMs gatheringSince = -1; // when the batch being gathered got its first message (a batching window)
+    size_t batchBytes = 0; // its bodies' size: Lambda's payload is at most 6 MB
+    bool parked = false; // not polling: the mapping's maximum concurrency is reached
     bool held = false; // the batch waits for a free concurrency slot
     bool failNext = false; // the operator clicked its tile: the next invocation fails
     uint64_t heldToken = 0; // which wait a HeldBatchExpires agenda item belongs to

@@ -2,6 +2,7 @@
 
 #include "lifeline/depth_series.h"
 #include "lifeline/event_text.h"
+#include "lifeline/sim/duration.h"
 #include "lifeline/sim/moments.h"
 #include "lifeline/sim/simulation.h"
 #include "simulation_internal.h"
@@ -26,6 +27,10 @@ nlohmann::json RunSummary::toJson() const
         { "deadLettered", deadLettered },
         { "expired", expired },
         { "emptyReceives", emptyReceives },
+        { "longestWaitMs", longestWaitMs },
+        { "shortestWaitMs", shortestWaitMs },
+        { "longestToDeleteMs", longestToDeleteMs },
+        { "longestToDlqMs", longestToDlqMs },
         { "errorsByCode", errorsByCode },
         { "peakDepth",
             { { "visible", peak.visible }, { "inFlight", peak.inFlight }, { "delayed", peak.delayed },
@@ -68,10 +73,14 @@ std::string RunSummary::claim() const
 
 std::string FigureChange::text() const
 {
-    return label + " " + std::to_string(asWritten) + " \u2192 " + std::to_string(fixed);
+    const bool duration = figure.ends_with("Ms");
+    const auto value = [duration](int64_t v) { return duration ? describeDuration(v) : std::to_string(v); };
+    return label + " " + value(asWritten) + " \u2192 " + value(fixed);
 }
 
-std::vector<FigureChange> compareSummaries(const RunSummary& a, const RunSummary& b)
+namespace {
+
+std::vector<FigureChange> figuresOf(const RunSummary& a, const RunSummary& b)
 {
     const auto errors = [](const RunSummary& s) {
         int64_t n = 0;
@@ -79,7 +88,7 @@ std::vector<FigureChange> compareSummaries(const RunSummary& a, const RunSummary
             n += count;
         return n;
     };
-    const std::vector<FigureChange> figures {
+    return {
         { "duplicates", "duplicate processings", a.duplicates, b.duplicates },
         { "deadLettered", "moved to a DLQ", a.deadLettered, b.deadLettered },
         { "expired", "expired", a.expired, b.expired },
@@ -88,12 +97,45 @@ std::vector<FigureChange> compareSummaries(const RunSummary& a, const RunSummary
         { "emptyReceives", "empty receives", a.emptyReceives, b.emptyReceives },
         { "deleted", "deleted", a.deleted, b.deleted },
         { "sent", "sent", a.sent, b.sent },
+        { "longestWaitMs", "longest wait from send to first receive", a.longestWaitMs, b.longestWaitMs },
+        { "shortestWaitMs", "shortest wait from send to first receive", a.shortestWaitMs, b.shortestWaitMs },
+        { "longestToDeleteMs", "longest from send to delete", a.longestToDeleteMs, b.longestToDeleteMs },
+        { "longestToDlqMs", "longest from send to a dead-letter queue", a.longestToDlqMs, b.longestToDlqMs },
         { "moments", "key moments", int64_t(a.moments.size()), int64_t(b.moments.size()) },
     };
+}
+
+} // namespace
+
+const std::vector<std::string>& comparedFigures()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const auto& f : figuresOf({}, {}))
+            out.push_back(f.figure);
+        return out;
+    }();
+    return names;
+}
+
+bool isComparedFigure(const std::string& figure)
+{
+    const auto& names = comparedFigures();
+    return std::find(names.begin(), names.end(), figure) != names.end();
+}
+
+std::vector<FigureChange> compareSummaries(
+    const RunSummary& a, const RunSummary& b, const std::string& measure, const std::string& measureLabel)
+{
     std::vector<FigureChange> changed;
-    for (const auto& f : figures)
-        if (f.asWritten != f.fixed)
+    for (auto& f : figuresOf(a, b)) {
+        if (f.figure == measure) {
+            f.label = measureLabel.empty() ? f.label : measureLabel;
+            changed.insert(changed.begin(), f);
+        } else if (f.asWritten != f.fixed) {
             changed.push_back(f);
+        }
+    }
     return changed;
 }
 
@@ -106,19 +148,28 @@ nlohmann::json comparisonJson(const RunSummary& asWritten, const RunSummary& fix
     return { { "asWritten", asWritten.toJson() }, { "fixed", fixed.toJson() }, { "differences", differences } };
 }
 
+namespace {
+// Peak depth by state: the depth series keeps each bucket's peak, so its largest bucket is the run's peak.
+RunSummary::Peak peakOf(const Engine& engine)
+{
+    RunSummary::Peak peak;
+    DepthSeries depth(2, std::max<TimeMs>(1, engine.now() + 1));
+    depth.sync(engine);
+    for (const DepthSample& b : depth.buckets()) {
+        peak.visible = std::max<int64_t>(peak.visible, b.visible);
+        peak.inFlight = std::max<int64_t>(peak.inFlight, b.inFlight);
+        peak.delayed = std::max<int64_t>(peak.delayed, b.delayed);
+        peak.deadLetterQueues = std::max<int64_t>(peak.deadLetterQueues, b.deadLetter);
+    }
+    return peak;
+}
+} // namespace
+
 RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& actorNames)
 {
     RunSummary s;
     s.until = engine.now();
-    // Peak depth by state: the depth series keeps each bucket's peak, so its largest bucket is the run's peak.
-    DepthSeries depth(2, std::max<TimeMs>(1, engine.now() + 1));
-    depth.sync(engine);
-    for (const DepthSample& b : depth.buckets()) {
-        s.peak.visible = std::max<int64_t>(s.peak.visible, b.visible);
-        s.peak.inFlight = std::max<int64_t>(s.peak.inFlight, b.inFlight);
-        s.peak.delayed = std::max<int64_t>(s.peak.delayed, b.delayed);
-        s.peak.deadLetterQueues = std::max<int64_t>(s.peak.deadLetterQueues, b.deadLetter);
-    }
+    s.peak = peakOf(engine);
     // Consumers, as far as the log tells: every actor that received a message, in the order they first did.
     std::map<uint32_t, size_t> consumerOf;
     const auto consumer = [&](uint32_t actor) -> ConsumerSummary& {
@@ -128,6 +179,7 @@ RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& ac
         return s.consumers[it->second];
     };
     const EventLog& log = engine.log();
+    TimeMs shortestWait = INT64_MAX;
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
         switch (e.cause) {
@@ -136,14 +188,21 @@ RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& ac
             break;
         case Cause::Receive:
             ++s.received;
+            if (e.receiveNumber() == 1) {
+                const TimeMs wait = e.time - engine.times(e.message).sentAt;
+                s.longestWaitMs = std::max(s.longestWaitMs, wait);
+                shortestWait = std::min(shortestWait, wait);
+            }
             if (e.actor >= kFirstActor)
                 ++consumer(e.actor).received;
             break;
         case Cause::Delete:
             ++s.deleted;
+            s.longestToDeleteMs = std::max(s.longestToDeleteMs, e.time - engine.times(e.message).sentAt);
             break;
         case Cause::MoveToDlq:
             ++s.deadLettered;
+            s.longestToDlqMs = std::max(s.longestToDlqMs, e.time - engine.times(e.message).sentAt);
             break;
         case Cause::Expiry:
             ++s.expired;
@@ -185,6 +244,7 @@ RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& ac
             break;
         }
     }
+    s.shortestWaitMs = shortestWait == INT64_MAX ? 0 : shortestWait;
     return s;
 }
 

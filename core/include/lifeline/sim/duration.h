@@ -18,6 +18,8 @@ std::optional<TimeMs> parseDuration(std::string_view text);
 // A duration in a JSON file: a string as above, or a number of seconds from 0 to kMaxDuration.
 std::optional<TimeMs> durationFromJson(const nlohmann::json& value);
 std::string formatDuration(TimeMs ms); // 1h2m3.5s style, 5ms under a second
+// A duration as a caption says it: "500 ms", "1.5 s", "30 s", "2 min 30 s", "1 h 5 min", "4 days".
+std::string describeDuration(TimeMs ms);
 // A number the shortest way that reads back the same, with a '.' whatever the locale: 0.5, 2, 1e+300.
 std::string formatNumber(double value);
 // A decimal number ("1.5", "20") with a '.', whatever the locale; nothing else on the text.

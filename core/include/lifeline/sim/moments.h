@@ -43,7 +43,10 @@ std::vector<std::string> momentKindNames();
 
 struct MomentSpec {
     MomentKind kind = MomentKind::Send;
-    // {consumer} (who the moment is about), {queue} and {receive} (the message's receive count) are filled in.
+    // Filled in from the run at the moment's event (docs/scenario-format.md lists them): {consumer} (who it is
+    // about), {queue}, {receive} and {ordinal} (the message's receive count: 5, 5th), {age} (since its send),
+    // {sinceReceive}, {sentAt}, {time}, {body}, {dlq} (where a move took it), {reason} (a refusal's), and the
+    // queue's {maxReceiveCount} and {retention} in force.
     std::string caption;
     std::optional<std::string> queue; // only on this queue
     std::optional<uint32_t> receive; // Receive: only the receive with this number
@@ -83,6 +86,8 @@ private:
     void found(const Engine& engine, MomentKind kind, const Event& e, uint32_t about,
         const std::vector<std::string>& actorNames);
     bool matches(const Engine& engine, const MomentSpec& spec, const Event& e) const;
+    std::string caption(
+        const Engine& engine, std::string text, const Event& e, QueueIndex queue, const std::string& consumer) const;
 
     struct LaneWork {
         std::vector<uint32_t> working; // actors on it now

@@ -39,10 +39,20 @@ struct PracticeCheck {
     std::string why;
 };
 
+// Which answers are right, declared apart from the checks so a test can hold the checks to it: the choices that
+// are right, or for the exercise's setting the range of values that are (both ends included).
+struct PracticeRight {
+    std::vector<std::string> choices;
+    std::string setting;
+    int64_t from = 0;
+    int64_t to = 0;
+};
+
 struct PracticeAnswer {
     std::map<std::string, int64_t> settings; // by control name
     std::string choice; // a choice's id
     bool empty() const { return settings.empty() && choice.empty(); }
+    bool isRight(const PracticeRight& right) const;
 };
 
 struct Exercise {
@@ -56,6 +66,8 @@ struct Exercise {
     std::vector<PracticeControl> controls;
     std::vector<PracticeChoice> choices;
     std::vector<PracticeCheck> checks;
+    PracticeRight right;
+    std::string passed; // what a passing run shows, in the rule's words; {figure} placeholders from its summary
     PracticeAnswer solution; // the reference answer: it passes
     PracticeAnswer wrong; // a typical wrong answer: it fails, with
     std::string wrongWhy; // this why

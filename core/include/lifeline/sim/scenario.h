@@ -73,6 +73,7 @@ struct ConsumerSpec {
     // A failed message is made visible again at once (ChangeMessageVisibility 0) instead of waiting out its timeout.
     bool releaseOnFailure = false;
     std::vector<std::string> poison { "poison" }; // bodies containing one of these always fail
+    std::vector<std::string> flaky; // bodies containing one of these fail on their first receive only
     std::optional<TimeMs> heartbeatEvery; // ChangeMessageVisibility while working
     int64_t heartbeatVisibilityTimeout = 30; // each heartbeat sets this timeout, counted from the call
     std::vector<CrashSpec> crashes;
@@ -83,7 +84,9 @@ struct ConsumerSpec {
 struct LambdaSpec {
     std::string name;
     std::string queue;
-    int64_t batchSize = 10; // 1..10 here (larger batches need a batching window)
+    int64_t batchSize = 10; // 1..10,000 on a standard queue (above 10 with a batching window), 1..10 on FIFO
+    TimeMs batchingWindow = 0; // MaximumBatchingWindowInSeconds: how long a poller gathers a batch, 0..300 s
+    std::optional<int64_t> maximumConcurrency; // the mapping's ScalingConfig.MaximumConcurrency, 2..1000
     TimeMs timeout = 3000; // the function timeout
     int64_t concurrency = 5; // functions running at once
     int64_t pollers = 5; // event-source-mapping pollers
@@ -142,6 +145,10 @@ struct LessonText {
     std::string trap;
     std::string fix;
     nlohmann::json fixPatch; // JSON Patch (RFC 6902) that turns the scenario into its fix
+    // What the fix is about, as a figure of the run's summary ("duplicates", "longestWaitMs") and its words ("first
+    // receive after its send"): Compare leads with it.
+    std::string measure;
+    std::string measureLabel;
     std::vector<MomentSpec> moments; // the key moments, found in each run (its own and its fix's)
 };
 

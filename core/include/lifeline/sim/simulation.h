@@ -28,6 +28,9 @@ struct ActorInfo {
 
 enum class ConsumerState { Idle, Polling, Working, Crashed };
 
+// What a consumer's processing of a message will do, decided from its body when it is received.
+enum class Fate : uint8_t { Works, Poison, FailsOnce };
+
 // What a consumer tile shows.
 struct ConsumerStatus {
     std::string name;
@@ -57,8 +60,13 @@ public:
     TimeMs now() const { return m_engine.now(); }
     TimeMs duration() const { return m_scenario.duration; }
 
-    // Runs everything due up to `time` (virtual), in time order.
+    // Runs everything due up to `time` (virtual), in time order; nothing once the run has stalled.
     void advanceTo(TimeMs time);
+    // Why the run stopped making progress, if it did: more than kStallSteps actor steps, or kStallEvents events, at
+    // one virtual instant ("the run loops at 36.000 s: ..."). Once set, the clock stands where it stalled.
+    const std::optional<std::string>& stall() const { return m_stall; }
+    static constexpr uint64_t kStallSteps = 1'000'000;
+    static constexpr size_t kStallEvents = 4'000'000;
     void runToEnd() { advanceTo(duration()); }
     // The next time anything happens (an actor's step or an engine transition), or INT64_MAX.
     TimeMs nextEventTime();
@@ -129,6 +137,9 @@ private:
     uint32_t addActor(const std::string& name, ActorKind kind, size_t slot);
     void schedule(TimeMs at, int kind, uint32_t index, uint64_t token = 0);
     void run(const Agenda& item);
+    // Counts a step at the present instant; false (and m_stall set) when the run makes no progress.
+    bool progressing(const Agenda& item);
+    std::string describeStep(const Agenda& item) const;
     void dispatchPolls();
     void produce(size_t producer, const TimedMessage& message);
     // A producer's own message (its rate or a burst): its body and timer, no group or deduplication id given.
@@ -144,7 +155,7 @@ private:
     void consumerPoll(size_t index);
     void consumerReceived(size_t index, const DeliveryList& messages, bool wasLongPoll, PollId poll);
     void consumerStartNext(size_t index);
-    void consumerStart(size_t index, MessageIndex lane, const Receipt& receipt, bool poison);
+    void consumerStart(size_t index, MessageIndex lane, const Receipt& receipt, Fate fate);
     void consumerWorkDone(size_t index);
     void consumerHeartbeat(size_t index);
     TimeMs nextStepBound(); // nextEventTime() or earlier, cheaply (Engine::nextDueBound): for advanceTo
@@ -157,6 +168,7 @@ private:
     void invoke(size_t index);
     void invocationDone(size_t index);
     void heldBatchExpires(size_t index, uint64_t token);
+    void wakeParkedPollers(size_t lambda); // a slot of the mapping's maximum concurrency freed
 
     void setUpLambdas(); // the event source mappings' pollers, and their six-times warning
 
@@ -194,6 +206,11 @@ private:
     ChunkedVector<Processing, 12, true> m_processing;
     std::vector<std::string> m_warnings;
     size_t m_duplicates = 0;
+    // The run-loop guard: the instant being stepped, the steps taken and the log's size when it began.
+    TimeMs m_stepInstant = -1;
+    uint64_t m_stepsAtInstant = 0;
+    size_t m_eventsBeforeInstant = 0;
+    std::optional<std::string> m_stall;
     // The script's runtime: each step's client actor, the lanes labelled by its sends, what each receive got (by
     // step), and each lane's latest scripted receipt.
     std::vector<uint32_t> m_stepActor;

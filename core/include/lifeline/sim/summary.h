@@ -28,6 +28,10 @@ struct RunSummary {
     int64_t deadLettered = 0;
     int64_t expired = 0;
     int64_t emptyReceives = 0;
+    int64_t longestWaitMs = 0; // the longest a message waited from its send to its first receive
+    int64_t shortestWaitMs = 0; // the shortest (0 when nothing was received)
+    int64_t longestToDeleteMs = 0; // the longest from a message's send to its delete
+    int64_t longestToDlqMs = 0; // the longest from a message's send to its move to a dead-letter queue
     std::map<std::string, int64_t> errorsByCode;
     struct Peak {
         int64_t visible = 0;
@@ -66,9 +70,15 @@ struct FigureChange {
     std::string label; // in words: "duplicate processings", "empty receives"
     int64_t asWritten = 0;
     int64_t fixed = 0;
-    std::string text() const; // "duplicate processings 2 → 0"
+    std::string text() const; // "duplicate processings 2 → 0", "first receive after its send 0 s → 30 s"
 };
-std::vector<FigureChange> compareSummaries(const RunSummary& asWritten, const RunSummary& fixed);
+// The figures that differ. With a lesson's measure (LessonText::measure) that figure comes first, under the
+// lesson's words, whether it changed or not.
+std::vector<FigureChange> compareSummaries(const RunSummary& asWritten, const RunSummary& fixed,
+    const std::string& measure = {}, const std::string& measureLabel = {});
+// The figures compareSummaries knows, by their summary keys.
+const std::vector<std::string>& comparedFigures();
+bool isComparedFigure(const std::string& figure);
 // {"asWritten": {...}, "fixed": {...}, "differences": [{"figure", "asWritten", "fixed"}]}
 nlohmann::json comparisonJson(const RunSummary& asWritten, const RunSummary& fixed);
 
