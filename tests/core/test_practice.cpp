@@ -67,3 +67,67 @@ TEST_CASE("practice: a setting not offered - a value out of range - an unknown c
               .message()
         == "lesson: no built-in lesson \"nope\"");
 }
+
+TEST_CASE(
+    "practice: an exercise declares its right answers - its solution inside - its wrong answer outside", "[practice]")
+{
+    const std::string head = R"({"id": "x", "title": "t", "topic": "t", "question": "q", "hint": "h",
+        "lesson": "visibility-too-short", "passed": "none twice",
+        "controls": [{"name": "V", "path": "/queues/0/attributes/VisibilityTimeout", "min": 0, "max": 100}],
+        "check": [{"figure": "duplicates", "atMost": 0, "why": "w"}], )";
+    CHECK(readExercise(head + R"("solution": {"set": {"V": 60}}})").message()
+        == "right: is required: the choices that are right, or the setting's range that is");
+    CHECK(readExercise(head + R"("right": {"set": {"V": {"from": 30, "to": 200}}}, "solution": {"set": {"V": 60}}})")
+              .message()
+        == "right.set.V: must be a range inside 0-100");
+    CHECK(readExercise(head + R"("right": {"set": {"W": {"from": 30, "to": 100}}}, "solution": {"set": {"V": 60}}})")
+              .message()
+        == "right.set.W: the exercise has no such setting");
+    CHECK(readExercise(head + R"("right": {"set": {"V": {"from": 30, "to": 100}}}, "solution": {"set": {"V": 20}}})")
+              .message()
+        == "solution: is not among the right answers");
+    CHECK(readExercise(head + R"("right": {"set": {"V": {"from": 30, "to": 100}}}, "solution": {"set": {"V": 60}},
+        "wrong": {"set": {"V": 30}, "why": "w"}})")
+              .message()
+        == "wrong: is among the right answers");
+    const auto read
+        = readExercise(head + R"("right": {"set": {"V": {"from": 30, "to": 100}}}, "solution": {"set": {"V": 60}}})");
+    REQUIRE(read.ok());
+    CHECK(read->right.setting == "V");
+    CHECK(read->right.from == 30);
+    CHECK(read->right.to == 100);
+    CHECK(PracticeAnswer { { { "V", 30 } }, "" }.isRight(read->right));
+    CHECK_FALSE(PracticeAnswer { { { "V", 29 } }, "" }.isRight(read->right));
+}
+
+TEST_CASE("practice: a passing verdict names the rule the learner applied, with the run's figures", "[practice]")
+{
+    const Exercise* exercise = findExercise("visibility-for-the-work");
+    REQUIRE(exercise != nullptr);
+    const auto passed = checkAnswer(*exercise, PracticeAnswer { { { "VisibilityTimeout", 26 } }, "" });
+    REQUIRE(passed.ok());
+    CHECK(passed->passed);
+    CHECK(passed->why == "passed: no message turned visible while a worker was still on it: 5 done, none twice");
+    const auto tie = checkAnswer(*exercise, PracticeAnswer { { { "VisibilityTimeout", 25 } }, "" });
+    REQUIRE(tie.ok());
+    CHECK_FALSE(tie->passed);
+}
+
+TEST_CASE("practice: answers that looped for ever are refused the way AWS refuses them", "[practice]")
+{
+    const Exercise* same = findExercise("dlq-same-type");
+    REQUIRE(same != nullptr);
+    const auto itself = checkAnswer(*same, PracticeAnswer { {}, "C" });
+    REQUIRE(itself.ok());
+    CHECK_FALSE(itself->passed);
+    CHECK(itself->why == "SQS refused the RedrivePolicy (1 refused)");
+    const Exercise* lambda = findExercise("lambda-six-times");
+    REQUIRE(lambda != nullptr);
+    const auto zero = checkAnswer(*lambda, PracticeAnswer { { { "VisibilityTimeout", 0 } }, "" });
+    REQUIRE_FALSE(zero.ok());
+    CHECK(zero.message()
+        == "the answer makes a scenario that does not load: lambdas[0].timeout: Lambda refuses this trigger "
+           "(InvalidParameterValueException: Queue visibility timeout: 0 seconds is less than Function timeout: 30 "
+           "seconds); give thumbnails a VisibilityTimeout of at least 30 s (AWS recommends six times the function "
+           "timeout)");
+}

@@ -37,6 +37,15 @@ TEST_CASE("durations", "[scenario]")
     CHECK(formatDuration(90000) == "1m30s");
     CHECK(formatDuration(1500) == "1.5s");
     CHECK(formatDuration(0) == "0s");
+    CHECK(describeDuration(0) == "0 s");
+    CHECK(describeDuration(500) == "500 ms");
+    CHECK(describeDuration(1500) == "1.5 s");
+    CHECK(describeDuration(30000) == "30 s");
+    CHECK(describeDuration(150000) == "2 min 30 s");
+    CHECK(describeDuration(900000) == "15 min");
+    CHECK(describeDuration(3900000) == "1 h 5 min");
+    CHECK(describeDuration(345600000) == "4 days");
+    CHECK(describeDuration(1209600000) == "14 days");
     CHECK(formatDuration(5) == "5ms");
     CHECK(formatDuration(999) == "999ms");
     CHECK(formatDuration(1000) == "1s");

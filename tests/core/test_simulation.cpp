@@ -3,6 +3,8 @@
 #include "sim/simulation_internal.h"
 
 #include <catch2/catch.hpp>
+#include <map>
+#include <memory>
 
 using namespace lifeline;
 using namespace lifeline::sim;
@@ -275,4 +277,121 @@ TEST_CASE("the simulation's rounding of a time is std::llround's, halves and lim
             const double x = double(k) * 1000.0 / rate;
             REQUIRE(lifeline::sim::roundToInteger(x) == std::llround(x));
         }
+}
+
+TEST_CASE("the run-loop guard: a run that makes no progress stops where it loops and says so", "[simulation]")
+{
+    // Lambda pollers on a queue whose visibility timeout drops to 0 while they run: each received batch is given up
+    // the instant it is received, and received again, for ever, at one virtual instant.
+    Simulation s(load(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+        "producers": [{"queue": "q", "rate": 1}],
+        "lambdas": [{"name": "f", "queue": "q", "timeout": "10s", "concurrency": 1, "pollers": 2, "processing": "5s"}],
+        "actions": [{"at": "20s", "setAttributes": {"queue": "q", "attributes": {"VisibilityTimeout": "0"}}}]})"));
+    s.runToEnd();
+    REQUIRE(s.stall().has_value());
+    CHECK(s.now() == 20000);
+    CHECK(s.stall()->starts_with("the run loops at 20.000 s: "));
+    CHECK(s.stall()->find(" without the clock moving (the last: Lambda poller f/poller-") != std::string::npos);
+    CHECK(s.stall()->ends_with("; it was stopped there"));
+    const size_t events = s.engine().log().size();
+    s.advanceTo(60000); // nothing more happens: the clock stands where it stalled
+    CHECK(s.now() == 20000);
+    CHECK(s.engine().log().size() == events);
+
+    // A busy run that does make progress never trips it.
+    Simulation busy(load(kBusy));
+    busy.runToEnd();
+    CHECK_FALSE(busy.stall().has_value());
+    CHECK(busy.now() == busy.duration());
+}
+
+TEST_CASE("Lambda: a batching window gathers batches above 10 - Lambda's rules for batch sizes", "[simulation][lambda]")
+{
+    // Batches of up to 50 gathered for 5 s: 100 messages at once fill two batches at once; 25 fill one batch that
+    // is invoked when its window ends. Lambda deletes each batch's messages ten at a time (DeleteMessageBatch).
+    const auto batchesOf = [](int messages) {
+        Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 120}}],
+            "producers": [{"queue": "q", "bursts": [{"at": "0s", "count": )"
+            + std::to_string(messages) + R"(}]}],
+            "lambdas": [{"name": "f", "queue": "q", "batchSize": 50, "batchingWindow": "5s", "timeout": "10s",
+                         "concurrency": 5, "pollers": 1, "processing": "1s"}]})"));
+        s.runToEnd();
+        CHECK(s.summary().deleted == messages);
+        CHECK(s.warnings().empty()); // 120 s >= 6 x 10 s + 5 s
+        std::map<TimeMs, int> batches; // start -> messages
+        const auto& log = s.engine().log();
+        for (size_t i = 0; i < log.size(); ++i)
+            if (log[i].cause == Cause::ProcessingStarted)
+                ++batches[log[i].time];
+        return batches;
+    };
+    // A poller takes its next batch once its invocation is done: full batches of 50 at 0 s and at 1 s.
+    CHECK(batchesOf(100) == std::map<TimeMs, int> { { 0, 50 }, { 1000, 50 } });
+    CHECK(batchesOf(25) == std::map<TimeMs, int> { { 5000, 25 } });
+
+    const auto errorOf = [](const std::string& json) {
+        auto parsed = parseScenario(json);
+        REQUIRE(std::holds_alternative<ScenarioError>(parsed));
+        return std::get<ScenarioError>(parsed).text();
+    };
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "lambdas": [{"queue": "q", "batchSize": 100}]})")
+        == "lambdas[0].batchSize: Lambda refuses it: Maximum batch window in seconds must be greater than 0 if maximum "
+           "batch size is greater than 10 (add \"batchingWindow\": \"1s\" or more)");
+    CHECK(errorOf(R"({"queues": [{"name": "q.fifo", "type": "fifo"}],
+                      "lambdas": [{"queue": "q.fifo", "batchSize": 20, "batchingWindow": "1s"}]})")
+        == "lambdas[0].batchSize: must be 1 to 10 for a FIFO queue, got 20\n"
+           "lambdas[0].batchingWindow: a FIFO queue's trigger takes no batching window");
+    CHECK(errorOf(
+              R"({"queues": [{"name": "q"}], "lambdas": [{"queue": "q", "batchSize": 10001, "batchingWindow": "1s"}]})")
+        == "lambdas[0].batchSize: must be from 1 to 10000, got 10001");
+    CHECK(errorOf(R"({"queues": [{"name": "q"}], "lambdas": [{"queue": "q", "batchingWindow": "301s"}]})")
+        == "lambdas[0].batchingWindow: must be whole seconds from 0s to 300s, got 5m1s");
+    // The six-times advice counts the window too.
+    Simulation advised(load(R"({"duration": "1s", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+        "lambdas": [{"name": "f", "queue": "q", "batchSize": 20, "batchingWindow": "5s", "timeout": "10s"}]})"));
+    REQUIRE(advised.warnings().size() == 1);
+    CHECK(advised.warnings()[0]
+        == "f: the queue's visibility timeout (1m) is under six times the function timeout (10s) plus the batching "
+           "window (5s); AWS recommends at least 1m5s.");
+}
+
+TEST_CASE(
+    "Lambda: maximumConcurrency holds the pollers back - no batch waits in flight for a slot", "[simulation][lambda]")
+{
+    const std::string scenario
+        = R"({"duration": "5m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 20}}],
+        "producers": [{"queue": "q", "bursts": [{"at": "0s", "count": 40}]}],
+        "lambdas": [{"name": "f", "queue": "q", "batchSize": 2, "timeout": "10s", "concurrency": 2, "pollers": 10,
+                     "processing": "9s" MAXIMUM}]})";
+    const auto run = [&](const std::string& maximum) {
+        std::string text = scenario;
+        text.replace(text.find(" MAXIMUM"), 8, maximum);
+        auto s = std::make_unique<Simulation>(load(text));
+        s->runToEnd();
+        return s;
+    };
+    const auto throttled = [](const Simulation& s) {
+        int n = 0;
+        const auto& log = s.engine().log();
+        for (size_t i = 0; i < log.size(); ++i)
+            n += log[i].cause == Cause::ProcessingFailed && log[i].failure() == FailureKind::Throttled;
+        return n;
+    };
+    // Without it, ten pollers receive for a function that runs two at a time: batches wait and some are dropped.
+    const auto unlimited = run("");
+    CHECK(throttled(*unlimited) > 0);
+    // With the mapping's maximum at the function's concurrency, at most two batches are out at a time.
+    const auto limited = run(R"(, "maximumConcurrency": 2)");
+    CHECK(throttled(*limited) == 0);
+    CHECK(limited->summary().duplicates == 0);
+    CHECK(limited->summary().deleted == 40);
+    int inFlight = 0, most = 0;
+    const auto& log = limited->engine().log();
+    for (size_t i = 0; i < log.size(); ++i) {
+        if (log[i].cause == Cause::Receive)
+            most = std::max(most, ++inFlight);
+        else if (log[i].cause == Cause::Delete)
+            --inFlight;
+    }
+    CHECK(most == 4); // two batches of two
 }

@@ -152,9 +152,13 @@ void Simulation::invocationDone(size_t index)
         }
         endProcessing(m.lane, !failed);
     }
-    if (!deletes.empty())
-        (void)m_engine.deleteMessageBatch(spec.queue, deletes,
+    // Ten entries a DeleteMessageBatch at most (SQS's limit): a batch above ten is deleted in several calls.
+    for (size_t from = 0; from < deletes.size(); from += 10) {
+        const std::vector<DeleteMessageBatchEntry> entries(
+            deletes.begin() + ptrdiff_t(from), deletes.begin() + ptrdiff_t(std::min(deletes.size(), from + 10)));
+        (void)m_engine.deleteMessageBatch(spec.queue, entries,
             p.actor); // per-entry failures are logged by the engine; the mapping does not retry deletes
+    }
     p.batch.clear();
     --m_lambdaRunning[p.lambda];
     auto& waiting = m_lambdaWaiting[p.lambda];
