@@ -18,7 +18,7 @@ constexpr const char* kCheckHelp
     = "Usage: lifeline check --attributes FILE.json [--dlq-attributes FILE.json] --processing p50=2s,p99=40s\n"
       "       [--consumers N] [--max-messages N] [--wait-time S] [--read-timeout D] [--heartbeat] [--groups N]\n"
       "       [--rate R] [--lambda timeout=30s,batch=10,window=0s,concurrency=5,partial]\n"
-      "       [--consumer FILE.json] [--format text|json] [--scenario-out DIR]\n"
+      "       [--consumer FILE.json] [--format text|json] [--scenario-out DIR] [--fail-on high|medium|low]\n"
       "Reviews a queue's settings against how its consumers behave. The attributes are what\n"
       "`aws sqs get-queue-attributes --attribute-names All` prints (or a plain name-to-value map).\n"
       "\n"
@@ -38,9 +38,11 @@ constexpr const char* kCheckHelp
       "  --format F             text (default) or json: {\"findings\": [{\"id\", \"severity\", \"message\", "
       "\"suggestion\"}]}\n"
       "  --scenario-out DIR     write DIR/ID.json per finding: a scenario that shows it, the suggestion as its fix\n"
+      "  --fail-on LEVEL        exit 1 on a finding of this severity or above: high (default), medium or low\n"
       "  --help                 this text\n"
       "\n"
-      "Exit status: 0 no finding of high severity, 1 some, 2 bad input (the message names the field).\n"
+      "Exit status: 0 no finding at --fail-on's severity or above, 1 some, 2 bad input (the message names the\n"
+      "field).\n"
       "\n"
       "Example:\n"
       "  aws sqs get-queue-attributes --queue-url URL --attribute-names All > attrs.json\n"
@@ -134,6 +136,69 @@ json lambda(const std::string& text)
     return l;
 }
 
+struct CheckOptions {
+    json attributes;
+    json consumer = json::object();
+    json given = json::object(); // the consumer side's options given on the command line
+    std::optional<json> dlq;
+    std::string format = "text";
+    std::string scenarioDir;
+    sim::Severity failOn = sim::Severity::High;
+};
+
+// One option and its value into `o`; a Bad names what is wrong.
+void readOption(const std::string& a, const std::string& v, CheckOptions& o)
+{
+    if (a == "--attributes")
+        o.attributes = readJsonFile(v, a);
+    else if (a == "--dlq-attributes")
+        o.dlq = readJsonFile(v, a);
+    else if (a == "--consumer")
+        o.consumer = readJsonFile(v, a);
+    else if (a == "--processing")
+        o.given["processing"] = processing(v);
+    else if (a == "--consumers")
+        o.given["consumers"] = number(v, a, true);
+    else if (a == "--max-messages")
+        o.given["maxMessages"] = number(v, a, true);
+    else if (a == "--wait-time")
+        o.given["waitTimeSeconds"] = number(v, a, true);
+    else if (a == "--read-timeout")
+        o.given["readTimeout"] = v;
+    else if (a == "--groups")
+        o.given["groups"] = number(v, a, true);
+    else if (a == "--rate")
+        o.given["rate"] = number(v, a, false);
+    else if (a == "--lambda")
+        o.given["lambda"] = lambda(v);
+    else if (a == "--format" && (v == "text" || v == "json"))
+        o.format = v;
+    else if (a == "--scenario-out")
+        o.scenarioDir = v;
+    else if (a == "--fail-on" && (v == "high" || v == "medium" || v == "low"))
+        o.failOn = v == "high" ? sim::Severity::High : v == "medium" ? sim::Severity::Medium : sim::Severity::Low;
+    else if (a == "--fail-on")
+        throw Bad { "--fail-on takes high, medium or low, got '" + v + "'" };
+    else
+        throw Bad { "unknown option '" + a + "' or value '" + v + "' (see `lifeline check --help`)" };
+}
+
+CheckOptions readOptions(const std::vector<std::string>& args)
+{
+    CheckOptions o;
+    for (size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--heartbeat") {
+            o.given["heartbeat"] = true;
+            continue;
+        }
+        if (i + 1 >= args.size())
+            throw Bad { "unknown option or missing value: '" + a + "' (see `lifeline check --help`)" };
+        readOption(a, args[++i], o);
+    }
+    return o;
+}
+
 } // namespace
 
 int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -143,51 +208,13 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
             out << kCheckHelp;
             return 0;
         }
-    json attributes, consumer = json::object(), given = json::object();
-    std::optional<json> dlq;
-    std::string format = "text", scenarioDir;
+    CheckOptions options;
     try {
-        for (size_t i = 1; i < args.size(); ++i) {
-            const std::string& a = args[i];
-            if (a == "--heartbeat") {
-                given["heartbeat"] = true;
-                continue;
-            }
-            if (i + 1 >= args.size())
-                throw Bad { "unknown option or missing value: '" + a + "' (see `lifeline check --help`)" };
-            const std::string& v = args[++i];
-            if (a == "--attributes")
-                attributes = readJsonFile(v, a);
-            else if (a == "--dlq-attributes")
-                dlq = readJsonFile(v, a);
-            else if (a == "--consumer")
-                consumer = readJsonFile(v, a);
-            else if (a == "--processing")
-                given["processing"] = processing(v);
-            else if (a == "--consumers")
-                given["consumers"] = number(v, a, true);
-            else if (a == "--max-messages")
-                given["maxMessages"] = number(v, a, true);
-            else if (a == "--wait-time")
-                given["waitTimeSeconds"] = number(v, a, true);
-            else if (a == "--read-timeout")
-                given["readTimeout"] = v;
-            else if (a == "--groups")
-                given["groups"] = number(v, a, true);
-            else if (a == "--rate")
-                given["rate"] = number(v, a, false);
-            else if (a == "--lambda")
-                given["lambda"] = lambda(v);
-            else if (a == "--format" && (v == "text" || v == "json"))
-                format = v;
-            else if (a == "--scenario-out")
-                scenarioDir = v;
-            else
-                throw Bad { "unknown option '" + a + "' or value '" + v + "' (see `lifeline check --help`)" };
-        }
+        options = readOptions(args);
     } catch (const Bad& bad) {
         return fail(err, bad.message);
     }
+    auto& [attributes, consumer, given, dlq, format, scenarioDir, failOn] = options;
     if (attributes.is_null())
         return fail(err, "--attributes FILE.json is needed (what `aws sqs get-queue-attributes` prints)");
     if (!consumer.is_object())
@@ -213,8 +240,9 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
         out << sim::findingsJson(findings).dump(2) << '\n';
     else
         out << sim::findingsText(input.value(), findings);
+    // Severity counts down from High: a finding at failOn or above fails the check.
     for (const auto& f : findings)
-        if (f.severity == sim::Severity::High)
+        if (int(f.severity) <= int(failOn))
             return 1;
     return 0;
 }

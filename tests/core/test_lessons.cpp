@@ -1,6 +1,7 @@
 // Every built-in lesson is run, and its fix too, and what the lesson claims is checked on the event log.
 #include "lifeline/depth_series.h"
 #include "lifeline/sim/lessons.h"
+#include "lifeline/sim/reference_cards.h"
 #include "lifeline/sim/simulation.h"
 
 #include <catch2/catch.hpp>
@@ -621,4 +622,48 @@ TEST_CASE("lesson 21: one poison message fails its Lambda batch - ReportBatchIte
     const auto moved = events(*items, Cause::MoveToDlq);
     REQUIRE(moved.size() == 1);
     CHECK(items->engine().message(moved[0].message).body == "poison order 10");
+}
+
+TEST_CASE("the encryption card says who needs which KMS permission - and what a service producer needs", "[lessons]")
+{
+    const auto& cards = referenceCards();
+    const auto card = std::find_if(
+        cards.begin(), cards.end(), [](const ReferenceCard& c) { return c.title == "Encryption (SSE)"; });
+    REQUIRE(card != cards.end());
+    CHECK(card->text.find("producers need kms:GenerateDataKey and kms:Decrypt, consumers (a Lambda trigger's role "
+                          "too) kms:Decrypt")
+        != std::string::npos);
+    CHECK(card->text.find("(SNS, S3 event notifications, EventBridge) needs a customer managed key whose key policy "
+                          "allows that service")
+        != std::string::npos);
+}
+
+TEST_CASE("lesson texts say what their runs show", "[lessons]")
+{
+    // Lesson 18's on-call engineer is in the run: the DLQ is empty when they look as written, not with the fix.
+    for (const bool fix : { false, true }) {
+        const auto run = runLesson("dlq-retention", fix);
+        const auto summary = run->summary();
+        REQUIRE(summary.steps.size() == 1);
+        CHECK(summary.steps[0].as == "on-call");
+        CHECK(summary.steps[0].at == 330000);
+        CHECK(summary.steps[0].answer
+            == (fix ? "OK: " + run->engine().messageId(1).substr(0, 8) + " (receive #4)" : "OK: no message"));
+    }
+    // Lesson 16's fix: the slow mailer completes all three, the mailer finds none.
+    const auto retention = runLesson("retention", true)->summary();
+    CHECK(retention.expired == 0);
+    for (const auto& c : retention.consumers)
+        CHECK(c.finished == (c.name == "slow-mailer" ? 3 : 0));
+    // Lesson 1: the worker waits in a long poll, so the message is in flight the instant it is sent.
+    const auto life = runLesson("life-of-a-message", false);
+    const auto sends = events(*life, Cause::Send);
+    REQUIRE(sends.size() == 1);
+    CHECK(events(*life, Cause::Receive, sends[0].message).at(0).time == sends[0].time);
+    CHECK(findLesson("life-of-a-message")->scenario.lesson->watch.find("visible for no time at all")
+        != std::string::npos);
+    // Lesson 2 as written: the visibility timeout does not hold the order back.
+    const auto noDelay = runLesson("delay-queue", false);
+    for (const Event& send : events(*noDelay, Cause::Send))
+        CHECK(events(*noDelay, Cause::Receive, send.message).at(0).time == send.time);
 }

@@ -65,19 +65,39 @@ RunSummary runOf(const json& scenario, bool fixed)
 
 TEST_CASE("check: visibility against processing - batches - heartbeats", "[check]")
 {
-    const json fast = { { "processing", { { "p50", "2s" }, { "p99", "30s" } } }, { "waitTimeSeconds", 20 } };
+    json fast
+        = { { "processing", { { "p50", "2s" }, { "p99", "29s" } } }, { "waitTimeSeconds", 20 }, { "consumers", 4 } };
     CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "30" } }), fast), "visibility-shorter-than-processing"));
+    // A timeout equal to the p99 is flagged: it should be a little longer than processing.
+    fast["processing"]["p99"] = "30s";
+    const auto equal = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), fast));
+    REQUIRE(equal.size() == 1);
+    CHECK(equal[0].message.starts_with("Processing takes 2s at p50 and 30s at p99, but the visibility timeout is 30s, "
+                                       "no longer than the p99: "));
     json slower = fast;
     slower["processing"]["p99"] = "31s";
     const auto found = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), slower));
     REQUIRE(found.size() == 1);
     CHECK(found[0].id == "visibility-shorter-than-processing");
+    // The severity follows the simulated harm: 0.6 % of the messages processed twice is medium.
     CHECK(found[0].severity == Severity::Medium);
+    CHECK(found[0].message.find("Simulated with your numbers, 0.6 % of the messages were processed twice")
+        != std::string::npos);
     CHECK(found[0].suggestion
         == "Set VisibilityTimeout to 47 (one and a half times the p99), or extend it with a heartbeat while working.");
     CHECK(found[0].message.starts_with("Processing takes 2s at p50 and 31s at p99, but the visibility timeout is 30s"));
-    json slow = { { "processing", { { "p50", "31s" }, { "p99", "40s" } } }, { "waitTimeSeconds", 20 } };
-    CHECK(checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), slow))[0].severity == Severity::High);
+    json slow
+        = { { "processing", { { "p50", "31s" }, { "p99", "40s" } } }, { "waitTimeSeconds", 20 }, { "consumers", 4 } };
+    const auto often = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), slow));
+    CHECK(often[0].severity == Severity::High); // 53 % of the messages processed twice
+    CHECK(often[0].message.find("Simulated with your numbers, 53 % of the messages") != std::string::npos);
+    // One consumer: nobody else can take a message that turns visible, and the simulation shows no harm.
+    slow["consumers"] = 1;
+    const auto alone = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), slow));
+    CHECK(alone[0].severity == Severity::Low);
+    CHECK(alone[0].message.find("no message was processed twice") != std::string::npos);
+    CHECK(alone[0].message.find("0.0 %") == std::string::npos);
+    slow["consumers"] = 4;
     slow["heartbeat"] = true;
     CHECK(ids(input(withDlq({ { "VisibilityTimeout", "30" } }), slow)).empty());
 
@@ -195,6 +215,25 @@ TEST_CASE("check: bad input names the field - SQS's own text for an attribute", 
         == "lambda.timeout: must be from 1s to 15m (Lambda's limits), got 20m");
     CHECK(error(ok, { { "processing", "1s" }, { "maxMessages", 11 } })
         == "maxMessages: must be a whole number from 1 to 10, got 11");
+    // What Lambda refuses when the trigger is created is refused here too, in Lambda's words.
+    CHECK(error(ok, { { "processing", "1s" }, { "lambda", { { "timeout", "40s" } } } })
+        == "lambda.timeout: Lambda refuses this trigger (InvalidParameterValueException: Queue visibility timeout: 30 "
+           "seconds is less than Function timeout: 40 seconds); raise the queue's VisibilityTimeout to at least six "
+           "times the function timeout");
+    CHECK(error(ok, { { "processing", "1s" }, { "lambda", { { "timeout", "5s" }, { "batchSize", 100 } } } })
+        == "lambda.batchSize: Lambda refuses it: Maximum batch window in seconds must be greater than 0 if maximum "
+           "batch size is greater than 10 (give a batching window of 1s or more)");
+    CHECK(error({ { "VisibilityTimeout", "30" }, { "FifoQueue", "true" } },
+              { { "processing", "1s" },
+                  { "lambda", { { "timeout", "5s" }, { "batchSize", 20 }, { "batchingWindow", "1s" } } } })
+        == "lambda.batchSize: must be 1 to 10 for a FIFO queue, got 20");
+    CHECK(error(ok, { { "processing", "1s" }, { "lambda", { { "timeout", "5s" }, { "batchSize", 10001 } } } })
+        == "lambda.batchSize: must be a whole number from 1 to 10000, got 10001");
+    // Up to 10,000 on a standard queue with a batching window.
+    CHECK(readCheckInput(ok, nullptr,
+        { { "processing", "1s" },
+            { "lambda", { { "timeout", "5s" }, { "batchSize", 10000 }, { "batchingWindow", "1s" } } } })
+              .ok());
 }
 
 TEST_CASE("check: the AWS CLI's get-queue-attributes answer - samples give the percentiles", "[check]")

@@ -63,7 +63,8 @@ CheckDialog::CheckDialog(QWidget* parent)
     , m_rate(new QDoubleSpinBox(this))
     , m_lambda(new QCheckBox(tr("a Lambda trigger instead of consumers"), this))
     , m_lambdaTimeout(seconds(this, 30, 900))
-    , m_batchSize(whole(this, 1, 10, 10))
+    , m_batchSize(whole(this, 1, 10000, 10))
+    , m_batchingWindow(whole(this, 0, 300, 0))
     , m_list(new QListWidget(this))
     , m_detail(new QLabel(this))
     , m_error(new QLabel(this))
@@ -140,9 +141,13 @@ QLayout* CheckDialog::inputColumn()
     form->addRow(QString(), m_lambda);
     form->addRow(tr("Function timeout"), m_lambdaTimeout);
     form->addRow(tr("Batch size"), m_batchSize);
+    m_batchingWindow->setSuffix(QStringLiteral(" s"));
+    m_batchingWindow->setToolTip(tr("MaximumBatchingWindowInSeconds: at least 1 s for a batch above 10"));
+    form->addRow(tr("Batching window"), m_batchingWindow);
     const auto lambdaOn = [this](bool on) {
         m_lambdaTimeout->setEnabled(on);
         m_batchSize->setEnabled(on);
+        m_batchingWindow->setEnabled(on);
         m_consumers->setEnabled(!on);
         m_maxMessages->setEnabled(!on);
         m_waitTime->setEnabled(!on);
@@ -180,7 +185,8 @@ json CheckDialog::consumerSide() const
 {
     json side = { { "processing", { { "p50", ms(m_p50->value()) }, { "p99", ms(m_p99->value()) } } } };
     if (m_lambda->isChecked()) {
-        side["lambda"] = { { "timeout", ms(m_lambdaTimeout->value()) }, { "batchSize", m_batchSize->value() } };
+        side["lambda"] = { { "timeout", ms(m_lambdaTimeout->value()) }, { "batchSize", m_batchSize->value() },
+            { "batchingWindow", std::to_string(m_batchingWindow->value()) + "s" } };
     } else {
         side["consumers"] = m_consumers->value();
         side["maxMessages"] = m_maxMessages->value();

@@ -58,6 +58,7 @@ private:
     QCheckBox* m_lambda;
     QDoubleSpinBox* m_lambdaTimeout;
     QSpinBox* m_batchSize;
+    QSpinBox* m_batchingWindow;
     QListWidget* m_list;
     QLabel* m_detail;
     QLabel* m_error;

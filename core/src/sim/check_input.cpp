@@ -103,12 +103,16 @@ LambdaTrigger readLambda(const json& v)
     if (l.timeout < 1000 || l.timeout > 900000)
         throw Bad { "lambda.timeout: must be from 1s to 15m (Lambda's limits), got " + formatDuration(l.timeout) };
     if (v.contains("batchSize"))
-        l.batchSize = int(wholeNumber(v["batchSize"], "lambda.batchSize", 1, 10));
+        l.batchSize = int(wholeNumber(v["batchSize"], "lambda.batchSize", 1, 10000));
     if (v.contains("batchingWindow")) {
         l.batchingWindow = durationOf(v["batchingWindow"], "lambda.batchingWindow");
         if (l.batchingWindow > 300000)
             throw Bad { "lambda.batchingWindow: must be at most 300s (MaximumBatchingWindowInSeconds)" };
     }
+    // Lambda's answers to CreateEventSourceMapping: what it refuses is not a setting to review.
+    if (l.batchSize > 10 && l.batchingWindow < 1000)
+        throw Bad { "lambda.batchSize: Lambda refuses it: Maximum batch window in seconds must be greater than 0 if "
+                    "maximum batch size is greater than 10 (give a batching window of 1s or more)" };
     if (v.contains("maxConcurrency"))
         l.maxConcurrency = int(wholeNumber(v["maxConcurrency"], "lambda.maxConcurrency", 2, 1000));
     if (v.contains("reportBatchItemFailures")) {
@@ -213,6 +217,17 @@ Outcome<CheckInput> readCheckInput(const json& attributes, const json* deadLette
         readConsumerSide(consumerSide, in);
     } catch (const Bad& bad) {
         return Failure { bad.message };
+    }
+    if (in.lambda) {
+        if (in.queue.fifo && in.lambda->batchSize > 10)
+            return Failure { "lambda.batchSize: must be 1 to 10 for a FIFO queue, got "
+                + std::to_string(in.lambda->batchSize) };
+        if (in.queue.visibilityTimeout * 1000 < in.lambda->timeout)
+            return Failure { "lambda.timeout: Lambda refuses this trigger (InvalidParameterValueException: Queue "
+                             "visibility timeout: "
+                + std::to_string(in.queue.visibilityTimeout)
+                + " seconds is less than Function timeout: " + std::to_string((in.lambda->timeout + 999) / 1000)
+                + " seconds); raise the queue's VisibilityTimeout to at least six times the function timeout" };
     }
     return in;
 }

@@ -18,11 +18,21 @@ std::string seconds(int64_t s)
     return formatDuration(s * 1000);
 }
 
+// "12 %", "0.4 %", "under 0.1 %": never "0.0 %" for a share that is not nothing.
 std::string percent(double share)
 {
+    if (share > 0 && share < 0.001)
+        return "under 0.1 %";
     char text[32];
     std::snprintf(text, sizeof text, share >= 0.1 ? "%.0f %%" : "%.1f %%", share * 100.0);
     return text;
+}
+
+// The severity of processing twice follows how often it happened in the simulation of the user's numbers: one
+// message in a hundred or more is high, any at all medium, none (only the tail can) low.
+Severity severityOfDuplicates(double share)
+{
+    return share >= 0.01 ? Severity::High : share > 0 ? Severity::Medium : Severity::Low;
 }
 
 // Whole seconds, rounded up, within SQS's range for a visibility timeout.
@@ -54,22 +64,27 @@ struct Rules {
     {
         if (in.lambda || in.heartbeat)
             return;
-        if (vt * 1000 < in.p99) {
+        // A timeout equal to the p99 is flagged too: it should be a little longer than processing (the seed).
+        if (vt * 1000 <= in.p99) {
             const int64_t suggested = visibilityFor(in.p99 * 3 / 2);
-            add("visibility-shorter-than-processing", vt * 1000 < in.p50 ? Severity::High : Severity::Medium,
+            const double share = simulatedDuplicateShare(in);
+            const std::string at = in.rate > 0
+                ? std::string()
+                : std::string(" (at half your consumers' capacity; give the producers' rate for yours)");
+            const std::string harm = share > 0
+                ? " Simulated with your numbers, " + percent(share) + " of the messages were processed twice" + at + "."
+                : " Simulated with your numbers, no message was processed twice" + at
+                    + ", but any that takes the p99 or longer can be.";
+            add("visibility-shorter-than-processing", severityOfDuplicates(share),
                 "Processing takes " + formatDuration(in.p50) + " at p50 and " + formatDuration(in.p99)
                     + " at p99, but the visibility timeout is " + seconds(vt)
-                    + ": a message still being worked on turns visible and another consumer can take it. Simulated "
-                      "with your numbers, about "
-                    + percent(simulatedDuplicateShare(in)) + " of the messages were processed twice"
-                    + (in.rate > 0
-                            ? std::string(".")
-                            : std::string(" (at half your consumers' capacity; give the producers' rate for yours).")),
+                    + (vt * 1000 == in.p99 ? ", no longer than the p99" : "")
+                    + ": a message still being worked on turns visible and another consumer can take it." + harm,
                 "Set VisibilityTimeout to " + std::to_string(suggested)
                     + " (one and a half times the p99), or extend it with a heartbeat while working.",
                 replaceAttribute("VisibilityTimeout", suggested));
         }
-        if (in.maxMessages > 1 && vt * 1000 >= in.p99 && vt * 1000 < in.maxMessages * in.p50) {
+        if (in.maxMessages > 1 && vt * 1000 > in.p99 && vt * 1000 < in.maxMessages * in.p50) {
             const int64_t suggested = visibilityFor(in.maxMessages * in.p99 * 3 / 2);
             add("batch-exceeds-visibility", Severity::High,
                 "A receive of " + std::to_string(in.maxMessages) + " messages, worked one by one at "

@@ -26,8 +26,10 @@ const std::vector<ReferenceCard>& referenceCards()
             "message group only." },
         { "Encryption (SSE)",
             "New queues are encrypted at rest with SQS-managed keys (SqsManagedSseEnabled true). With a KMS key "
-            "instead (KmsMasterKeyId), producers and consumers need kms:GenerateDataKey and kms:Decrypt, and a Lambda "
-            "trigger's role needs kms:Decrypt. Messages are encrypted at rest, not in a consumer's memory." },
+            "instead (KmsMasterKeyId), producers need kms:GenerateDataKey and kms:Decrypt, consumers (a Lambda "
+            "trigger's role too) kms:Decrypt. An AWS service that sends to an encrypted queue (SNS, S3 event "
+            "notifications, EventBridge) needs a customer managed key whose key policy allows that service: the "
+            "AWS managed key for SQS cannot grant it. Messages are encrypted at rest, not in a consumer's memory." },
         { "Timers and timeouts",
             "DelaySeconds: 0 to 900 seconds (0 by default), per queue or per message (standard queues only). "
             "VisibilityTimeout: 0 seconds to 12 hours (30 seconds by default). MessageRetentionPeriod: 60 seconds "
