@@ -268,6 +268,17 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     window.simulation()->runToEnd();
     CHECK(window.simulation()->duplicateProcessings() == 0);
     CHECK(window.fixButton()->text() == QStringLiteral("Back to the lesson as &written"));
+    // What to watch is now the fixed run's story: the lesson's fix text, not the as-written run's.
+    const auto& text = *sim::findLesson("visibility-too-short")->scenario.lesson;
+    CHECK(window.lessonHtmlShown().contains(QStringLiteral("(with the fix)</h3>")));
+    CHECK(window.lessonHtmlShown().contains(
+        QStringLiteral("<b>What to watch:</b> %1").arg(QString::fromStdString(text.fix).toHtmlEscaped())));
+    CHECK_FALSE(window.lessonHtmlShown().contains(QString::fromStdString(text.watch).toHtmlEscaped()));
+    QTest::mouseClick(window.fixButton(), Qt::LeftButton);
+    window.driver()->pause();
+    CHECK_FALSE(window.fixApplied());
+    CHECK(window.lessonHtmlShown().contains(
+        QStringLiteral("<b>What to watch:</b> %1").arg(QString::fromStdString(text.watch).toHtmlEscaped())));
     // Under the lesson: the quick reference cards, the limits a run cannot show.
     CHECK(window.lessonHtmlShown().contains(QStringLiteral("<h4>Quick reference</h4>")));
     CHECK(window.lessonHtmlShown().contains(

@@ -125,6 +125,7 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void showLessonText(bool fixed); // the lesson panel: what to watch as written, or the fixed run's story
     void buildDocks();
     void arrangeDocks(); // the first show: docks sized (or tabbed, on a small screen) for the window's size
     QWidget* buildPresenterBar();

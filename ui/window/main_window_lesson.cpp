@@ -53,10 +53,11 @@ void MainWindow::connectLesson()
     connect(m_timeline, &TimelineView::momentFocused, m_momentList, &MomentList::setFocused);
     connect(m_driver, &LiveDriver::scriptEnd, this, &MainWindow::scriptEnded);
     connect(m_driver, &LiveDriver::stalled, this, [this](const QString& why) {
+        const QString sentence = why.left(1).toUpper() + why.mid(1);
         QMessageBox::warning(this, tr("The run stopped"),
             tr("%1.\n\nWhat happened so far stays on the timeline. Change the setting that caused it, or open the "
                "scenario again.")
-                .arg(why));
+                .arg(sentence));
     });
     connect(m_driver, &LiveDriver::simulationChanged, m_scriptBanner, &QWidget::hide);
 }
@@ -108,9 +109,7 @@ void MainWindow::startLesson(const sim::Scenario& lesson)
     // A built-in lesson has its number; a scenario of File > Check a queue does not.
     m_title = text.number > 0 ? tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title))
                               : QString::fromStdString(text.title);
-    m_lesson->setText(lessonHtml(m_title, QString::fromStdString(text.idea), QString::fromStdString(text.watch),
-                          QString::fromStdString(text.trap), QString::fromStdString(text.fix))
-        + referenceCardsHtml());
+    showLessonText(false);
     setWindowTitle(tr("Lifeline - %1").arg(m_title));
     m_fixButton->setEnabled(!text.fixPatch.empty());
     if (m_compareAction)
@@ -131,10 +130,22 @@ void MainWindow::applyFix(bool on)
         return;
     }
     m_fixApplied = on;
+    showLessonText(on);
     m_fixButton->setText(on ? tr("Back to the lesson as &written") : tr("Apply the &fix"));
     openScenario(std::get<sim::Scenario>(fixed));
     say(on ? tr("The fix is applied: the run starts again.") : tr("The lesson as written: the run starts again."));
     m_driver->play();
+}
+
+void MainWindow::showLessonText(bool fixed)
+{
+    const auto& text = *m_lessonScenario->lesson;
+    const auto q = [](const std::string& s) { return QString::fromStdString(s); };
+    // With the fix applied, what to watch is the fixed run's story: the fix's text, under the lesson's idea.
+    const QString title = fixed ? tr("%1 (with the fix)").arg(m_title) : m_title;
+    m_lesson->setText(
+        lessonHtml(title, q(text.idea), q(fixed ? text.fix : text.watch), q(text.trap), fixed ? QString() : q(text.fix))
+        + referenceCardsHtml());
 }
 
 void MainWindow::setLesson(const QString& title, const QString& text)

@@ -198,6 +198,16 @@ void Simulation::advanceTo(TimeMs time)
     dispatchPolls();
 }
 
+namespace {
+std::string withThousands(uint64_t n) // 1,000,001
+{
+    std::string digits = std::to_string(n);
+    for (size_t at = digits.size(); at > 3; at -= 3)
+        digits.insert(at - 3, ",");
+    return digits;
+}
+} // namespace
+
 bool Simulation::progressing(const Agenda& item)
 {
     const size_t events = m_engine.log().size();
@@ -210,8 +220,8 @@ bool Simulation::progressing(const Agenda& item)
         return true;
     char at[32];
     std::snprintf(at, sizeof at, "%.3f s", double(m_stepInstant) / 1000.0);
-    m_stall = std::string("the run loops at ") + at + ": " + std::to_string(m_stepsAtInstant) + " steps and "
-        + std::to_string(events - m_eventsBeforeInstant)
+    m_stall = std::string("the run loops at ") + at + ": " + withThousands(m_stepsAtInstant) + " steps and "
+        + withThousands(events - m_eventsBeforeInstant)
         + " events without the clock moving (the last: " + describeStep(item) + "); it was stopped there";
     return false;
 }
