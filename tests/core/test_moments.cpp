@@ -181,6 +181,26 @@ TEST_CASE("Captions follow a lesson's main setting when it changes")
     const auto crash = momentsWith("consumer-crash", false, "/queues/0/attributes/VisibilityTimeout", 12);
     CHECK(captionOf(crash, 1)
         == "The visibility timeout ends 12 s after the receive: the message worker-1 held is visible again");
+    // Lesson 1 with a 20-second visibility timeout.
+    const auto life = momentsWith("life-of-a-message", false, "/queues/0/attributes/VisibilityTimeout", 20);
+    CHECK(captionOf(life, 1)
+        == "worker finished but never deleted it: visible again 20 s after the receive, when the timeout ends");
+    // Lesson 3 with the queue's delay at 15 s: the retry without a timer turns visible after 15 s.
+    const auto timer = momentsWith("message-timer", false, "/queues/0/attributes/DelaySeconds", 15);
+    CHECK(captionOf(timer, 0)
+        == "The retry turns visible 15 s after its send, when the queue's delay ends: it has no timer of its own");
+    // Lesson 9 with a 15-second visibility timeout.
+    const auto heartbeat = momentsWith("heartbeat", false, "/queues/0/attributes/VisibilityTimeout", 15);
+    CHECK(captionOf(heartbeat, 0) == "Visible again 15 s after its receive: encoder-1 is still working on it");
+    // Lesson 18 with maxReceiveCount 2 and the DLQ keeping messages 4 minutes.
+    const auto dlq = momentsWith("dlq-retention", false, "/queues/1/deadLetter/maxReceiveCount", 2);
+    CHECK(captionOf(dlq, 0) == "Received 2 times, and maxReceiveCount is 2: the next receive moves it to orders-dlq");
+    const auto kept = momentsWith("dlq-retention", false, "/queues/0/attributes/MessageRetentionPeriod", 240);
+    CHECK(captionOf(kept, 1)
+        == "It expires in the DLQ 4 min after its original send: retention counts from the send, not from the move");
+    // Lesson 20 with a 2-minute visibility timeout.
+    const auto fail = momentsWith("fail-fast", false, "/queues/1/attributes/VisibilityTimeout", 120);
+    CHECK(captionOf(fail, 1).starts_with("\u2026and waits out the whole visibility timeout, 2 min after its receive"));
     // Lesson 16 with a retention of 90 seconds.
     const auto retention = momentsWith("retention", false, "/queues/0/attributes/MessageRetentionPeriod", 90);
     CHECK(captionOf(retention, 0).starts_with("Retention is 1 min 30 s: the signup expires 1 min 30 s after its send"));
