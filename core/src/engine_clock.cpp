@@ -105,7 +105,7 @@ void Engine::advanceTo(TimeMs time)
         m_now = std::max(m_now, due);
         while (m_timers.earliest(INT64_MAX) <= m_now) {
             const Timer timer = m_timers.top();
-            prefetchTarget(m_timers.pop());
+            m_timers.pop();
             fire(timer);
         }
         for (const auto& queue : m_queues)
@@ -116,17 +116,6 @@ void Engine::advanceTo(TimeMs time)
     m_now = std::max(m_now, time);
     if (m_options.historyMs >= 0 && m_now >= m_nextForget)
         forgetHistory();
-}
-
-void Engine::prefetchTarget(const Timer* timer) const
-{
-    // A delay or visibility timer reads its message's record when it fires, most often to find the message long
-    // deleted: a record written 30 seconds of traffic ago, out of the cache (3% of the simulation's benchmark in
-    // perf's samples, on that one read). Asked for a few timers ahead, it is there when needed.
-    if (!timer || (timer->kind != DelayEnd && timer->kind != VisibilityEnd))
-        return;
-    if (timer->target < m_messages.size() && !m_messages.released(timer->target))
-        __builtin_prefetch(&m_messages[timer->target].state);
 }
 
 void Engine::fire(const Timer& timer)
@@ -171,7 +160,7 @@ void Engine::settlePresent()
         bool worked = false;
         while (m_timers.earliest(INT64_MAX) <= m_now) {
             const Timer timer = m_timers.top();
-            prefetchTarget(m_timers.pop());
+            m_timers.pop();
             fire(timer);
             worked = true;
         }

@@ -90,22 +90,11 @@ struct Engine::MoveTask {
 // SQS's NonExistentQueue error.
 SqsError nonExistentQueue();
 
-// Inline, both: three of a simulated message's requests name their queue, and an out-of-line requireQueue's frame
-// (set up for the error's strings) cost more than the search.
+// Inline, both: most requests name their queue (docs/decisions.md, "The simulation's work per message").
 inline QueueState* Engine::findQueue(const std::string& name) const
 {
-    // Compared here, not with std::string's ==: its call to the library's memcmp for a name of a few bytes took
-    // 3% of the simulation's benchmark in perf's samples.
-    const auto same = [&](const std::string& other) {
-        if (other.size() != name.size())
-            return false;
-        for (size_t i = 0; i < name.size(); ++i)
-            if (other[i] != name[i])
-                return false;
-        return true;
-    };
     for (const auto& q : m_queues)
-        if (q->alive && same(q->name))
+        if (q->alive && q->name == name)
             return q.get();
     return nullptr;
 }

@@ -262,23 +262,6 @@ TEST_CASE("a producer's body numbers each {n} of every message - a poison one is
             "poison 4: job 4 of {4}", "5: job 5 of {5}", "poison 6: job 6 of {6}" });
 }
 
-TEST_CASE("the simulation's rounding of a time is std::llround's, halves and limits included", "[simulation]")
-{
-    const double cases[] = { 0.0, 0.5, 1.5, 2.5, 0.49999999999999994, 1.4999999999999998, 2.5000000000000004, 999.5,
-        1000.0 / 3.0, 2000.0 / 3.0, 4503599627370495.5, 4503599627370496.0, 9007199254740993.0, -0.5, -1.5, -2.4, 1e300,
-        -1e300 };
-    for (const double x : cases) {
-        INFO(x);
-        CHECK(lifeline::sim::roundToInteger(x) == std::llround(x));
-    }
-    // A producer's ticks (k * 1000 / rate) for rates that do not divide a second.
-    for (const double rate : { 3.0, 7.0, 30.0, 333.0, 1000.0 / 7.0 })
-        for (int64_t k = 0; k < 20000; ++k) {
-            const double x = double(k) * 1000.0 / rate;
-            REQUIRE(lifeline::sim::roundToInteger(x) == std::llround(x));
-        }
-}
-
 TEST_CASE("the run-loop guard: a run that makes no progress stops where it loops and says so", "[simulation]")
 {
     // Lambda pollers on a queue whose visibility timeout drops to 0 while they run: each received batch is given up

@@ -111,8 +111,6 @@ TEST_CASE("RingFifo keeps its order as it wraps around, grows and drops what a p
     CHECK(fifo.size() == 44);
     CHECK(fifo.front() == 58);
     CHECK(fifo.back() == 101);
-    CHECK(*fifo.peek(3) == 61);
-    CHECK(*fifo.peek(100) == 58); // fewer than that: the front's own
     // Drop the odd ones: 22 go, the even ones stay in order.
     CHECK(fifo.eraseIf([](int v) { return v % 2 != 0; }) == 22);
     CHECK(fifo.size() == 22);
@@ -121,24 +119,4 @@ TEST_CASE("RingFifo keeps its order as it wraps around, grows and drops what a p
         fifo.pop_front();
     }
     CHECK(fifo.empty());
-}
-
-TEST_CASE("TimerQueue's pop names a timer a few places behind in the same stream, for a prefetch", "[timers]")
-{
-    lifeline::TimerQueue<T> queue;
-    for (unsigned long i = 1; i <= 8; ++i)
-        queue.push(T { long(i * 10), i });
-    // Popping 10 leaves 20..80: the one four behind the new front is 60.
-    const T* upcoming = queue.pop();
-    REQUIRE(upcoming != nullptr);
-    CHECK(upcoming->at == 60);
-    CHECK(queue.top().at == 20);
-    CHECK(queue.pop()->at == 70);
-    CHECK(queue.pop()->at == 80);
-    CHECK(queue.pop() == nullptr); // 50, 60, 70, 80 left: none four behind the front
-    // An earlier timer starts another stream; popping it names nothing (nothing is behind it).
-    queue.push(T { 5, 100 });
-    CHECK(queue.top().at == 5);
-    CHECK(queue.pop() == nullptr);
-    CHECK(queue.size() == 4);
 }

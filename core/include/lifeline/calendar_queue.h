@@ -4,6 +4,11 @@
 // are a few instructions and finding the next slot a scan of a bitmap; an item further ahead (or earlier than the
 // last taken) goes to a heap, and the earlier of the two fronts is the top. The order is the total order a single
 // heap gives, provided sequence numbers grow with every push (items of one time then sit in a slot in push order).
+//
+// Invariants: an item is in the ring only while its time is in [m_base, m_base + kSlots), so a slot holds items of
+// one time, in push order; the bitmap marks exactly the slots holding items; m_front is the earliest occupied slot
+// when the ring holds any; the top is the earlier of the ring's front and the heap's. Tested against a single
+// reference heap in tests/core/test_calendar_queue.cpp.
 #pragma once
 
 #include <algorithm>
@@ -24,9 +29,7 @@ public:
     {
         emplace(item.at, [&](T& slot) { slot = item; });
     }
-    // Pushes an item at time `at` that `fill` writes in place (its `at` included). Filled where it stays, field by
-    // field: an item built on the stack and copied there was read back with wide loads over the narrow stores that
-    // had just written it, which stalls the processor (8% of the simulation's benchmark in perf's samples).
+    // Pushes an item at time `at` that `fill` writes into its slot (its `at` included).
     template <class Fill> void emplace(int64_t at, Fill fill)
     {
         // In the ring only while [m_base, m_base + kSlots): a slot then holds one time, as every item taken since it

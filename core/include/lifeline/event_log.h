@@ -225,7 +225,7 @@ private:
     // Out of line: an event append's inline path does not take (a group's first, a new base or kind, a wide one).
     void appendGeneral(const Event& event);
 
-    ChunkedVector<Packed, kChunkBits, true> m_packed;
+    ChunkedVector<Packed, kChunkBits> m_packed;
     ChunkedVector<Group, kChunkBits - kGroupBits> m_groups; // a chunk of groups for each chunk of events
     // The group being filled (chunks never move). Only a chunk of whole groups is released, so the next append
     // starts a new group before this is read again.

@@ -1,7 +1,10 @@
-// A FIFO in one contiguous ring that doubles when full: what is taken from its front was written in order, so the
-// processor's prefetcher reads ahead of it. std::deque keeps its elements in 512-byte blocks allocated and freed
-// as it goes, scattered in memory: the engine's timer FIFOs, read at their front 20 to 30 seconds of traffic after
-// they were written (about 700 KB earlier), missed the cache at each block.
+// A FIFO in one contiguous ring that doubles when full: read in the order it was written, from memory that is not
+// scattered in blocks as std::deque's is (docs/decisions.md, "Stalls the instruction count does not show").
+//
+// Invariants: the slots are a power of two in number, at least 16; the elements are the m_size slots from m_head
+// on, wrapping round, oldest first; growing and eraseIf keep their order; a slot outside them holds nothing a caller
+// can see (emplace_back hands out a value-initialised element). Tested against std::deque in
+// tests/core/test_timer_queue.cpp.
 #pragma once
 
 #include <algorithm>
@@ -17,19 +20,16 @@ public:
     size_t size() const { return m_size; }
     const T& front() const { return m_slots[m_head]; }
     const T& back() const { return m_slots[(m_head + m_size - 1) & (m_slots.size() - 1)]; }
-    // The element `ahead` places behind the front (for a prefetch), or the front's own when there are fewer.
-    const T* peek(size_t ahead) const
-    {
-        return &m_slots[(m_head + (ahead < m_size ? ahead : 0)) & (m_slots.size() - 1)];
-    }
     void push_back(const T& value) { emplace_back() = value; }
-    // A new element at the back, for the caller to write in place.
+    // A new element at the back, value-initialised, for the caller to fill in.
     T& emplace_back()
     {
         if (m_size == m_slots.size())
             grow();
         ++m_size;
-        return m_slots[(m_head + m_size - 1) & (m_slots.size() - 1)];
+        T& slot = m_slots[(m_head + m_size - 1) & (m_slots.size() - 1)];
+        slot = T {};
+        return slot;
     }
     void pop_front()
     {

@@ -127,39 +127,19 @@ struct Delivery {
 static_assert(std::is_trivially_copyable_v<Delivery>);
 
 // The deliveries of one receive, at most ten (MaxNumberOfMessages), held in place: a completed poll's list is
-// never allocated. Only the deliveries it holds are written or copied: a list made and copied whole (168 bytes
-// zeroed, then copied from the stack into the answer) cost a receive more than its checks, mostly stalls on
-// reading back what had just been written.
+// never allocated.
 class DeliveryList {
 public:
     static constexpr size_t kCapacity = 10;
-    DeliveryList() { } // the slots stay unwritten until pushed
-    DeliveryList(const DeliveryList& other) { copyFrom(other); }
-    DeliveryList& operator=(const DeliveryList& other)
-    {
-        if (this != &other)
-            copyFrom(other);
-        return *this;
-    }
-    ~DeliveryList() = default;
-    void push_back(const Delivery& delivery) { m_slots.items[m_size++] = delivery; }
+    void push_back(const Delivery& delivery) { m_items[m_size++] = delivery; }
     size_t size() const { return m_size; }
     bool empty() const { return m_size == 0; }
-    const Delivery& operator[](size_t i) const { return m_slots.items[i]; }
-    const Delivery* begin() const { return m_slots.items; }
-    const Delivery* end() const { return m_slots.items + m_size; }
+    const Delivery& operator[](size_t i) const { return m_items[i]; }
+    const Delivery* begin() const { return m_items.data(); }
+    const Delivery* end() const { return m_items.data() + m_size; }
 
 private:
-    void copyFrom(const DeliveryList& other)
-    {
-        m_size = other.m_size;
-        for (size_t i = 0; i < m_size; ++i)
-            m_slots.items[i] = other.m_slots.items[i];
-    }
-    union Slots {
-        Slots() { } // no delivery is made until one is pushed (Delivery is trivially copyable)
-        Delivery items[kCapacity]; // NOLINT(*-avoid-c-arrays): a union's array, written slot by slot
-    } m_slots;
+    std::array<Delivery, kCapacity> m_items {};
     uint8_t m_size = 0;
 };
 
@@ -173,9 +153,6 @@ struct ReceiveOutcome {
 };
 
 struct CompletedPoll {
-    // Not "= default": the engine value-initialises each one it adds (emplace_back()), which would zero the delivery
-    // list's unused slots, 160 bytes, first.
-    CompletedPoll() { }
     PollId poll = 0;
     uint32_t actor = kOperatorActor;
     std::vector<ReceivedMessage> messages;

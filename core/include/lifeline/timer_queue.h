@@ -3,6 +3,10 @@
 // timeouts at now + 30 s interleaved with long-poll deadlines at now + 20 s, say); only the out-of-order ones (a
 // ChangeMessageVisibility, a shorter per-receive timeout) pay for the heap. The order is the same total order
 // a single heap would give.
+//
+// Invariants: every timer is in exactly one FIFO or the heap; each FIFO is in non-decreasing time, the heap is a
+// min-heap by (time, sequence); top() is the least of the FIFOs' fronts and the heap's top; m_earliest is its time
+// (kNever when empty). Tested against a single reference heap in tests/core/test_timer_queue.cpp.
 #pragma once
 
 #include "lifeline/ring_fifo.h"
@@ -22,7 +26,7 @@ public:
     {
         emplace(timer.at, [&](T& slot) { slot = timer; });
     }
-    // Pushes a timer at `at` that `fill` writes in place, field by field (CalendarQueue::emplace says why).
+    // Pushes a timer at `at` that `fill` writes into its slot.
     template <class Fill> void emplace(decltype(T::at) at, Fill fill)
     {
         m_earliest = std::min(m_earliest, at);
@@ -59,9 +63,8 @@ public:
                 best = &fifo.front();
         return *best;
     }
-    // Takes the top. Returns a timer a few places behind it in the same stream, whose target the caller may want
-    // to prefetch (it is likely to fire soon), or nullptr.
-    const T* pop()
+    // Takes the top.
+    void pop()
     {
         RingFifo<T>* from = nullptr;
         const T* best = m_heap.empty() ? nullptr : &m_heap.front();
@@ -70,19 +73,13 @@ public:
                 best = &fifo.front();
                 from = &fifo;
             }
-        const T* upcoming = nullptr;
         if (from) {
             from->pop_front();
-            // The next few are read soon: the ring is read in order, so asking for a line ahead hides its miss.
-            __builtin_prefetch(from->peek(kPrefetchAhead));
-            if (from->size() > kUpcoming)
-                upcoming = from->peek(kUpcoming); // in the cache: it was the one prefetched a few pops ago
         } else {
             std::pop_heap(m_heap.begin(), m_heap.end(), std::greater<> {});
             m_heap.pop_back();
         }
         findEarliest();
-        return upcoming;
     }
     // Drops the timers `stale` says will do nothing when they fire; the others keep their order. Returns how many.
     template <class Pred> size_t removeIf(Pred stale)
@@ -110,12 +107,10 @@ private:
         m_earliest = at;
     }
 
-    static constexpr size_t kPrefetchAhead = 16; // six lines of 24-byte timers ahead
-    static constexpr size_t kUpcoming = 4;
     std::array<RingFifo<T>, 3> m_fifos;
     std::vector<T> m_heap; // a binary min-heap (std::push_heap with std::greater)
     // The earliest timer's time (kNever when there is none), kept as timers come and go: the clock asks for it
-    // several times a step, far more often than a timer is pushed or taken.
+    // several times a step.
     Time m_earliest = kNever;
 };
 

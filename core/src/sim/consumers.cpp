@@ -94,9 +94,7 @@ void Simulation::consumerReceived(size_t index, const DeliveryList& messages, bo
         return;
     }
     // A consumer polls only once its batch is done, so the batch is empty here: the first message starts now and
-    // the others wait in the batch. Through the batch, the first was read back as soon as it was written (a wide
-    // load over narrow stores, which stalls the processor until they land): 5% of the benchmark's time in perf's
-    // samples. For the same reason consumerStart writes the message it holds field by field.
+    // the others wait in the batch.
     for (size_t i = 1; i < messages.size(); ++i)
         c.batch.push_back(HeldMessage { messages[i].lane, messages[i].receipt, poisoned(messages[i]) });
     consumerStart(index, messages[0].lane, messages[0].receipt, poisoned(messages[0]));

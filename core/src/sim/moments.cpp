@@ -244,21 +244,10 @@ std::string MomentFinder::caption(
     if (e.cause == Cause::RequestRefused)
         replaceAll(text, "{reason}", refusalReason(engine.log().text(e.textIndex())));
     // The queue's settings in force now: in a live run the moment is found within a frame of its event.
-    if (queue != kNoQueue && engine.queueInfo(queue).alive) {
-        const auto attributes
-            = engine.getQueueAttributes(engine.queueInfo(queue).name, { "MessageRetentionPeriod", "RedrivePolicy" });
-        if (attributes) {
-            const auto& a = attributes.value();
-            if (const auto retention = a.find("MessageRetentionPeriod"); retention != a.end())
-                replaceAll(text, "{retention}", describeDuration(std::stoll(retention->second) * 1000));
-            if (const auto policy = a.find("RedrivePolicy"); policy != a.end()) {
-                const auto json = nlohmann::json::parse(policy->second, nullptr, false);
-                if (json.is_object() && json.contains("maxReceiveCount")) {
-                    const auto& count = json["maxReceiveCount"];
-                    replaceAll(text, "{maxReceiveCount}", count.is_string() ? count.get<std::string>() : count.dump());
-                }
-            }
-        }
+    if (const QueueAttributes* attributes = engine.queueAttributes(queue)) {
+        replaceAll(text, "{retention}", describeDuration(attributes->messageRetentionPeriod * 1000));
+        if (attributes->redrivePolicy)
+            replaceAll(text, "{maxReceiveCount}", std::to_string(attributes->redrivePolicy->maxReceiveCount));
     }
     return text;
 }

@@ -5,7 +5,6 @@
 #include "simulation_internal.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -146,7 +145,7 @@ void Simulation::schedule(TimeMs at, int kind, uint32_t index, uint64_t token)
 void Simulation::scheduleRate(size_t index, int64_t k)
 {
     const Producer& p = *m_producers[index];
-    const TimeMs at = p.rateOrigin + TimeMs(roundToInteger(double(k - p.rateBase) * 1000.0 / p.rate));
+    const TimeMs at = p.rateOrigin + TimeMs(std::llround(double(k - p.rateBase) * 1000.0 / p.rate));
     schedule(at, ProducerRate, uint32_t(index), (p.rateGeneration << kRateGenerationShift) | uint64_t(k));
 }
 
@@ -349,49 +348,16 @@ void Simulation::run(const Agenda& item)
 
 void expandBody(std::string& out, std::string_view body, int64_t n)
 {
-    out.clear();
-    char digits[24];
-    const auto written = std::to_chars(digits, digits + sizeof digits, n).ptr;
-    const std::string_view number(digits, size_t(written - digits));
-    for (size_t from = 0;;) {
-        const size_t at = body.find("{n}", from);
-        if (at == std::string_view::npos) {
-            out.append(body.substr(from));
-            return;
-        }
-        out.append(body.substr(from, at - from)).append(number);
-        from = at + 3;
-    }
-}
-
-BodyTemplate::BodyTemplate(std::string_view body)
-{
-    for (size_t from = 0;;) {
-        const size_t at = body.find("{n}", from);
-        m_pieces.emplace_back(body.substr(from, at == std::string_view::npos ? at : at - from));
-        m_piecesLength += m_pieces.back().size();
-        if (at == std::string_view::npos)
-            return;
-        from = at + 3;
-    }
-}
-
-void BodyTemplate::expand(std::string& out, std::string_view number) const
-{
-    // Written in place: one resize, then the pieces and numbers copied into it.
-    out.resize(m_piecesLength + (m_pieces.size() - 1) * number.size());
-    char* at = out.data();
-    at = std::copy(m_pieces.front().begin(), m_pieces.front().end(), at);
-    for (size_t i = 1; i < m_pieces.size(); ++i) {
-        at = std::copy(number.begin(), number.end(), at);
-        at = std::copy(m_pieces[i].begin(), m_pieces[i].end(), at);
-    }
+    out.assign(body);
+    const std::string number = std::to_string(n);
+    for (size_t at = out.find("{n}"); at != std::string::npos; at = out.find("{n}", at + number.size()))
+        out.replace(at, 3, number);
 }
 
 void Simulation::produce(size_t index, const TimedMessage& message)
 {
     Producer& p = *m_producers[index];
-    const int64_t n = p.sent.next();
+    const int64_t n = ++p.sent;
     expandBody(p.request.body, message.body, n);
     sendProduced(index, n, message.delaySeconds, message.groupId, message.deduplicationId);
 }
@@ -400,8 +366,8 @@ void Simulation::produce(size_t index)
 {
     static const std::optional<std::string> kNone;
     Producer& p = *m_producers[index];
-    const int64_t n = p.sent.next();
-    p.body.expand(p.request.body, p.sent.text());
+    const int64_t n = ++p.sent;
+    expandBody(p.request.body, p.spec->body, n);
     sendProduced(index, n, p.spec->delaySeconds, kNone, kNone);
 }
 
@@ -513,7 +479,7 @@ TimeMs Simulation::draw(const Distribution& d)
         ms = double(d.samples[std::min(d.samples.size() - 1, size_t(m_random.uniform() * double(d.samples.size())))]);
         break;
     }
-    return std::max<TimeMs>(0, TimeMs(roundToInteger(ms)));
+    return std::max<TimeMs>(0, TimeMs(std::llround(ms)));
 }
 
 } // namespace lifeline::sim

@@ -183,9 +183,8 @@ private:
     Engine m_engine;
     Random m_random;
     uint64_t m_seq = 0;
-    // A ring of 256 ms: what a busy run plans (a producer's next tick, work done 5-15 ms on) falls inside it, and
-    // its slots stay in the cache (a ring of 4,096 came back to each slot cold: 6% of the benchmark's time in
-    // perf's samples, against 3%). Further ahead goes to its heap.
+    // A ring of 256 ms: what a busy run plans (a producer's next tick, work done 5-15 ms on) falls inside it;
+    // further ahead goes to its heap (the ring's size: docs/decisions.md, "The simulation's work per message").
     CalendarQueue<Agenda, 8> m_agenda;
     // What is planned for the present instant, in the order planned: after whatever the agenda holds for it (planned
     // earlier, so sooner in order), without a trip through the heap. A consumer polls again this way after each
@@ -201,9 +200,8 @@ private:
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
-    // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it, and
-    // finding one is a shift and a mask (a deque's lookup cost 1% of the benchmark's hour).
-    ChunkedVector<Processing, 12, true> m_processing;
+    // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it.
+    ChunkedVector<Processing, 12> m_processing;
     std::vector<std::string> m_warnings;
     size_t m_duplicates = 0;
     // The run-loop guard: the instant being stepped, the steps taken and the log's size when it began.
