@@ -202,9 +202,10 @@ std::optional<SqsError> Engine::validateRedrive(const QueueState& queue, const Q
     const QueueState* target = findQueueByArn(policy.deadLetterTargetArn);
     if (!target)
         return bad("Dead letter target does not exist.");
-    // Unverified text (sqs-semantics.md section 5); the rule itself is AWS-doc: FIFO<->FIFO, standard<->standard.
+    // The rule is AWS-doc (FIFO<->FIFO, standard<->standard); the text is AWS's (sqs-semantics.md, "Recorded and
+    // real texts").
     if (target->fifo() != queue.fifo())
-        return bad("Dead-letter queue must be the same type as the source queue.");
+        return bad("Dead-letter queue must be same type of queue as the source.");
     if (const auto& allow = target->attributes.redriveAllowPolicy) {
         const bool allowed = allow->permission == "allowAll"
             || (allow->permission == "byQueue"

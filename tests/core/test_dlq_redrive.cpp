@@ -247,3 +247,18 @@ TEST_CASE("DLQ: a queue named as its own dead-letter queue is refused and change
     CHECK(f.engine.messageCount() == 1);
     CHECK(f.engine.message(sent.lane).receiveCount == 5);
 }
+
+TEST_CASE("DLQ: one of the other type is refused with AWS's text", "[dlq]")
+{
+    Fixture f;
+    f.create("orders.fifo", { { "FifoQueue", "true" } });
+    f.create("dlq");
+    const std::string policy = f.redrivePolicy("dlq", 3);
+    const auto refused = f.engine.setQueueAttributes("orders.fifo", { { "RedrivePolicy", policy } });
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == "InvalidParameterValue");
+    CHECK(refused.error().message
+        == "Value " + policy
+            + " for parameter RedrivePolicy is invalid. Reason: Dead-letter queue must be same type of queue as the "
+              "source.");
+}
