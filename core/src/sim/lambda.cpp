@@ -101,6 +101,8 @@ void Simulation::heldBatchExpires(size_t index, uint64_t token)
 
 void Simulation::wakeParkedPollers(size_t lambda)
 {
+    if (!m_scenario.lambdas[lambda].maximumConcurrency)
+        return; // only a mapping's maximum concurrency parks its pollers
     for (size_t i = 0; i < m_pollers.size(); ++i) {
         Poller& parked = *m_pollers[i];
         if (parked.lambda == lambda && parked.parked) {
