@@ -109,7 +109,7 @@ size_t EventLog::eventBytes() const
 uint32_t EventLog::kindOf(const Event& event)
 {
     const uint32_t cause = uint32_t(event.cause), from = uint32_t(event.from), to = uint32_t(event.to);
-    if ((cause >> 5 | (from | to) >> 4) != 0) // a cause from 32 or a state from 16 on
+    if (cause >= kCauseCapacity || ((from | to) >> 4) != 0)
         return kWide;
     const uint32_t triple = cause << 8 | from << 4 | to;
     uint8_t& number = m_kindNumber[triple];

@@ -76,7 +76,7 @@ TEST_CASE("event log: every event reads back as appended - packed or kept whole"
                 e.time = first ? time : groupTime - 1; // before its group's first event
                 break;
             case 9:
-                e.cause = first ? Cause(31) : Cause(32); // a cause no engine writes: numbered while it fits
+                e.cause = first ? Cause(kCauseCapacity - 1) : Cause(kCauseCapacity); // numbered while it fits
                 break;
             case 10:
                 e.to = first ? MessageState(15) : MessageState(16);
@@ -136,6 +136,23 @@ TEST_CASE("event log: 127 kinds of event are numbered, the rest kept whole", "[e
     log.append(appended[3]);
     CHECK(log.keptWhole() == 17);
     CHECK(fields(log[144]) == fields(appended[3]));
+}
+
+TEST_CASE("event log: a cause numbered up to the capacity is packed, one past it is kept whole", "[events]")
+{
+    EventLog log;
+    // Causes no engine writes yet: 40 and the capacity's last, then the first past it.
+    const std::vector<Event> appended { Event { 5, 7, kFirstActor, 3, 0, MessageState::Visible, MessageState::InFlight,
+                                            Cause(40) },
+        Event { 6, 8, kFirstActor, 4, 1, MessageState::None, MessageState::Visible, Cause(kCauseCapacity - 1) },
+        Event { 7, 9, kFirstActor, 5, 1, MessageState::None, MessageState::Visible, Cause(kCauseCapacity) } };
+    for (const Event& e : appended)
+        log.append(e);
+    CHECK(log.keptWhole() == 1); // the cause past the capacity
+    for (size_t i = 0; i < appended.size(); ++i) {
+        INFO("event " << i);
+        CHECK(fields(log[i]) == fields(appended[i]));
+    }
 }
 
 TEST_CASE("event log: released chunks go, what is held still reads back", "[events]")

@@ -71,6 +71,22 @@ TEST_CASE("lane index: an actor's receive is one step with its length, found by 
     CHECK(index.firstStepAt(kFirstActor, 20'001) == 1);
 }
 
+TEST_CASE("lane index: an actor step keeps each of its causes and the highest lane", "[timeline][lanes]")
+{
+    for (const Cause cause : ActorStep::kCauses) {
+        INFO(toString(cause));
+        const ActorStep step(90000, ActorStep::kNoLane - 1, cause);
+        CHECK(step.cause() == cause);
+        CHECK(step.lane() == ActorStep::kNoLane - 1);
+        CHECK(step.time == 90000);
+        CHECK(LaneIndex::isActorWork(cause));
+    }
+    CHECK(ActorStep(1, kNoMessage, Cause::ConsumerRestarted).lane() == kNoMessage);
+    CHECK(LaneIndex::isActorWork(Cause::PollStarted));
+    CHECK_FALSE(LaneIndex::isActorWork(Cause::Receive));
+    CHECK_FALSE(LaneIndex::isActorWork(Cause::Warning));
+}
+
 TEST_CASE("lane index: a refused request is a mark on its queue's row", "[timeline][lanes]")
 {
     Fixture f;

@@ -76,6 +76,10 @@ enum class Cause : uint8_t {
     FirstSeen,
     Count
 };
+// Room for this many causes: the log's table of kinds and every reader that keeps a flag per cause are sized by it,
+// so a new cause needs no other change there (HACKING: "Add a cause").
+inline constexpr uint32_t kCauseCapacity = 128;
+static_assert(uint32_t(Cause::Count) <= kCauseCapacity);
 
 // Why processing failed (ProcessingFailed's detail).
 enum class FailureKind : uint8_t {
@@ -217,7 +221,7 @@ private:
     static constexpr uint32_t kNoMessageOffset = 0xffff;
     static constexpr uint32_t kWide = 127; // the kind of an event kept whole: its index in m_wide above the kind
     static constexpr int kQueueShift = 7, kActorShift = 12, kDetailShift = 23, kMessageShift = 34, kTimeShift = 50;
-    static_assert(uint32_t(Cause::Count) <= 32 && uint32_t(MessageState::Count) <= 16);
+    static_assert(uint32_t(MessageState::Count) <= 16);
 
     // The kind of (cause, from, to), numbered as first met; kWide when 127 are taken or the triple is out of range.
     uint32_t kindOf(const Event& event);
@@ -232,7 +236,8 @@ private:
     Group* m_group = nullptr;
     ChunkedVector<Event, 10> m_wide;
     ChunkedVector<std::string, 10> m_texts;
-    std::array<uint8_t, size_t(32 * 16 * 16)> m_kindNumber {}; // (cause, from, to) -> its kind + 1, 0: not met yet
+    // (cause, from, to) -> its kind + 1, 0: not met yet.
+    std::array<uint8_t, size_t(kCauseCapacity * 16 * 16)> m_kindNumber {};
     std::array<uint16_t, kWide> m_kinds {}; // kind -> cause << 8 | from << 4 | to
     uint32_t m_kindCount = 0;
     size_t m_firstRetained = 0;

@@ -6,19 +6,7 @@ namespace lifeline {
 
 bool LaneIndex::isActorWork(Cause cause)
 {
-    switch (cause) {
-    case Cause::PollStarted:
-    case Cause::PollEnded:
-    case Cause::ProcessingStarted:
-    case Cause::ProcessingFinished:
-    case Cause::ProcessingFailed:
-    case Cause::ConsumerCrashed:
-    case Cause::ConsumerRestarted:
-    case Cause::ScriptedCall:
-        return true;
-    default:
-        return false;
-    }
+    return cause == Cause::PollStarted || std::ranges::find(ActorStep::kCauses, cause) != ActorStep::kCauses.end();
 }
 
 LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
@@ -32,7 +20,7 @@ LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
     for (; m_read < end; ++m_read) {
         const Event& e = log[m_read];
         const uint32_t index = uint32_t(m_read);
-        m_causesSeen |= uint64_t(1) << unsigned(e.cause);
+        m_causesSeen.set(size_t(e.cause));
         if (e.cause != Cause::RequestRefused && e.message != kNoMessage)
             m_statesSeen |= 1u << unsigned(e.to);
         const size_t word = m_read / 64;

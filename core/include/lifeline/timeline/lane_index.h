@@ -6,7 +6,10 @@
 #include "lifeline/chunked_vector.h"
 #include "lifeline/engine.h"
 
+#include <algorithm>
+#include <array>
 #include <bit>
+#include <bitset>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -17,27 +20,39 @@ namespace lifeline {
 
 inline constexpr uint32_t kNoEvent = UINT32_MAX;
 
-// One step of an actor's work, kept inline so the painter scans an actor's row without touching the log.
+// One step of an actor's work, kept inline so the painter scans an actor's row without touching the log. It keeps
+// which of the stored kinds of step it is, not the Cause's number, so the log's causes can grow without taking lane
+// bits from it.
 struct ActorStep {
-    static constexpr uint32_t kLaneBits = 27; // lanes up to 134 million; the cause in the 5 bits above
+    // The causes an actor step can have (a poll's start is kept as the open poll, not as a step); room for 32.
+    static constexpr std::array kCauses { Cause::PollEnded, Cause::ProcessingStarted, Cause::ProcessingFinished,
+        Cause::ProcessingFailed, Cause::ConsumerCrashed, Cause::ConsumerRestarted, Cause::ScriptedCall };
+    static constexpr uint32_t kLaneBits = 27; // lanes up to 134 million; the step's kind in the 5 bits above
     static constexpr uint32_t kNoLane = (1u << kLaneBits) - 1;
+    static_assert(kCauses.size() <= 32);
     uint32_t time; // virtual ms (runs up to 49 days)
-    uint32_t laneAndCause;
+    uint32_t laneAndKind;
 
     ActorStep(uint32_t t, MessageIndex lane, Cause cause)
         : time(t)
-        , laneAndCause((lane >= kNoLane ? kNoLane : lane) | uint32_t(cause) << kLaneBits)
+        , laneAndKind((lane >= kNoLane ? kNoLane : lane) | kindOf(cause) << kLaneBits)
     {
     }
     ActorStep() = default;
     MessageIndex lane() const
     {
-        const uint32_t l = laneAndCause & kNoLane;
+        const uint32_t l = laneAndKind & kNoLane;
         return l == kNoLane ? kNoMessage : l;
     }
-    Cause cause() const { return Cause(laneAndCause >> kLaneBits); }
+    Cause cause() const { return kCauses[laneAndKind >> kLaneBits]; }
+
+private:
+    static constexpr uint32_t kindOf(Cause cause)
+    {
+        return uint32_t(std::find(kCauses.begin(), kCauses.end(), cause) - kCauses.begin());
+    }
 };
-static_assert(sizeof(ActorStep) == 8 && size_t(Cause::Count) <= 32);
+static_assert(sizeof(ActorStep) == 8);
 
 struct LaneChain {
     uint32_t first = kNoEvent;
@@ -97,7 +112,7 @@ public:
     // What the run has shown so far: a state some lane entered, a cause some event had (the legend lists only
     // these), duplicate processing.
     bool stateOccurred(MessageState state) const { return (m_statesSeen >> unsigned(state)) & 1u; }
-    bool causeOccurred(Cause cause) const { return (m_causesSeen >> unsigned(cause)) & 1u; }
+    bool causeOccurred(Cause cause) const { return m_causesSeen.test(size_t(cause)); }
     bool duplicatesOccurred() const { return !m_duplicates.empty(); }
 
     // A script client's calls (log indexes of its ScriptedCall events, in time order): marks on its row, the call
@@ -172,7 +187,7 @@ private:
     std::vector<TimeMs> m_openPoll;
     std::vector<TimeMs> m_functionTimeout; // per actor
     uint32_t m_statesSeen = 0; // bit per MessageState
-    uint64_t m_causesSeen = 0; // bit per Cause
+    std::bitset<kCauseCapacity> m_causesSeen; // bit per Cause
     std::unordered_map<uint32_t, std::vector<TimeMs>> m_timedOut;
     std::unordered_map<uint32_t, std::vector<uint32_t>>
         m_scriptCalls; // per client actor // per actor: ends of timed-out invocations, sorted
