@@ -111,12 +111,11 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
         [&] {
             const Engine* seen = window.laneModel()->engine();
             return seen->messageCount() == 1 && seen->message(0).state == MessageState::InFlight
-                && window.laneModel()->rowCount(window.laneModel()->actorGroup()) == 1;
+                && window.laneModel()->shownActors().size() == 1;
         },
         3000));
     CHECK(window.laneModel()
-              ->data(window.laneModel()->index(0, 0, window.laneModel()->actorGroup()))
-              .toString()
+              ->actorName(window.laneModel()->shownActors().at(0))
               .startsWith(QStringLiteral("test-client/1.0")));
 
     ui::LiveQueuePanel* panel = window.liveQueue();

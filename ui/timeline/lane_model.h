@@ -1,35 +1,28 @@
-// The lanes as an item model: one top-level row per queue (its message lanes below it, a DLQ's in its own group)
-// and a last group for the actors (consumers, Lambda pollers). sync() reads only what is new in the engine's log
-// and tells views in batches: one insert per group per sync, one dataChanged per run of adjacent changed rows.
+// What the timeline and the exports draw of one run: the lanes grouped by queue (a DLQ's in its own group), the
+// actors (consumers, Lambda pollers, clients) in order of first appearance, the lane index, the density series and
+// the moments found. sync() reads only what is new in the engine's log and says so once (lanesChanged). A plain
+// QObject: the timeline paints from it directly, no item view shows it.
 #pragma once
 
 #include "lifeline/sim/moments.h"
 #include "lifeline/timeline/density_series.h"
 #include "lifeline/timeline/lane_index.h"
 
-#include <QAbstractItemModel>
+#include <QObject>
 #include <deque>
 
 namespace lifeline::ui {
 
-class LaneModel : public QAbstractItemModel {
+class LaneModel : public QObject {
     Q_OBJECT
 public:
-    enum Role {
-        KindRole = Qt::UserRole + 1, // RowKind
-        LaneRole, // MessageIndex (message rows) or actor id (actor rows)
-        StateRole, // MessageState as int
-        ReceiveCountRole,
-        DuplicatesRole,
-        QueueRole, // QueueIndex
-    };
-    // The item model has the first four; the timeline's rows add density bands (a queue's, a consumer group's)
-    // when lanes are too many to read.
+    // The kinds of the timeline's rows: a queue's header, a message lane, the actors' header, an actor's row, and
+    // the density bands (a queue's, a consumer group's) shown when lanes are too many to read.
     enum RowKind { QueueGroup, MessageRow, ActorGroup, ActorRow, QueueBand, ActorBand };
 
     explicit LaneModel(QObject* parent = nullptr);
 
-    // A new run: the whole model resets (the only reset there is).
+    // A new run: everything is read again (runReset, then lanesChanged).
     void setEngine(const Engine* engine, std::vector<std::string> actorNames = {});
     const Engine* engine() const { return m_engine; }
     // Actors added while the run goes on (consumers added by the operator) get their names; no reset.
@@ -40,15 +33,13 @@ public:
     void setMomentSpecs(std::vector<sim::MomentSpec> specs) { m_momentSpecs = std::move(specs); }
     // The moments found so far, in time order (momentsChanged when there are more).
     const std::vector<sim::Moment>& moments() const { return m_moments.moments(); }
-    // Reads what the engine logged since the last sync and signals the changes.
+    // Reads what the engine logged since the last sync; lanesChanged when lanes, actors or states changed.
     void sync();
     const LaneIndex& lanes() const { return m_index; }
     // Messages by state and consumers' activity over time, per queue and consumer group: the density bands. Read
     // from the log when first asked for (only a view with bands needs it), then as the log grows.
     const DensitySeries& density() const;
 
-    QModelIndex indexOfLane(MessageIndex lane) const;
-    QModelIndex actorGroup() const;
     int queueGroupCount() const { return int(m_groups.size()); }
     using Lanes = std::deque<MessageIndex>; // grows without moving what is there (no copy stalls mid-run)
     const Lanes& lanesOfGroup(int group) const { return m_groups[size_t(group)].lanes; }
@@ -56,18 +47,12 @@ public:
     QString actorName(uint32_t actor) const;
     size_t bytesUsed() const;
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QHash<int, QByteArray> roleNames() const override;
-
 signals:
+    void runReset();
+    void lanesChanged();
     void momentsChanged();
 
 private:
-    int rowInGroup(MessageIndex lane) const; // -1 when not (yet) in the model
     struct Group {
         Lanes lanes;
     };

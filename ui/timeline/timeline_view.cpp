@@ -31,8 +31,7 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
             m_painter.refreshFilter();
         update();
     };
-    connect(model, &QAbstractItemModel::rowsInserted, this, modelChanged);
-    connect(model, &QAbstractItemModel::dataChanged, this, modelChanged);
+    connect(model, &LaneModel::lanesChanged, this, modelChanged);
     connect(m_state, &ViewState::followLiveToggled, this, &TimelineView::setFollowLive);
     connect(m_state, &ViewState::zoomInRequested, this, [this] {
         zoomAround(m_style.labelWidth + timeWidth() / 2, 1.5);
@@ -45,7 +44,7 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
     connect(m_state, &ViewState::fitRequested, this, &TimelineView::fitKey);
     connect(m_state, &ViewState::zoomBackRequested, this, &TimelineView::zoomBack);
     connect(m_state, &ViewState::aliveOnlyToggled, this, &TimelineView::setAliveOnly);
-    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+    connect(model, &LaneModel::runReset, this, [this] {
         m_frame.selected = kNoMessage;
         m_frame.firstRow = 0;
         m_frame.focusedMoment = 0;

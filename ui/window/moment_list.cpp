@@ -25,7 +25,7 @@ void MomentList::setLaneModel(const LaneModel* model)
     m_model = model;
     if (m_model) {
         connect(m_model, &LaneModel::momentsChanged, this, &MomentList::rebuild);
-        connect(m_model, &QAbstractItemModel::modelReset, this, &QListWidget::clear); // a new run
+        connect(m_model, &LaneModel::runReset, this, &QListWidget::clear); // a new run
     }
     rebuild();
 }
