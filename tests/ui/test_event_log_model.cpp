@@ -56,6 +56,35 @@ TEST_CASE("event log: polls, visibility changes, crashes and failures say what h
     CHECK(detailOf(model, Cause::ProcessingStarted) == QStringLiteral("duplicate processing"));
 }
 
+TEST_CASE(
+    "event log: the filter finds every event by the text it shows - a script's call and answer too", "[ui][eventlog]")
+{
+    application();
+    Engine engine;
+    REQUIRE(engine.createQueue("q").ok());
+    const std::string call = "SendMessage OK: MessageId 4f1c";
+    engine.recordActorEvent(Cause::ScriptedCall, 2, kNoMessage, 0, 0, &call);
+    const std::string warning = "consumers are gone";
+    engine.recordActorEvent(Cause::Warning, kSqsActor, kNoMessage, 0, 0, &warning);
+    REQUIRE(engine.setQueueAttributes("q", { { "VisibilityTimeout", "70" } }).ok());
+
+    ui::EventLogModel model;
+    model.setEngine(&engine, { "SQS", "operator", "checkout-script" });
+    const auto rowsFor = [&](const char* text) {
+        model.setFilter(QString::fromLatin1(text), kNoMessage);
+        std::vector<Cause> causes;
+        for (int row = 0; row < model.rowCount(); ++row)
+            causes.push_back(engine.log()[model.eventAt(row)].cause);
+        return causes;
+    };
+    CHECK(rowsFor("4F1C") == std::vector { Cause::ScriptedCall }); // the answer's text, any case
+    CHECK(rowsFor("checkout") == std::vector { Cause::ScriptedCall }); // its client
+    CHECK(rowsFor("gone") == std::vector { Cause::Warning });
+    CHECK(rowsFor("VisibilityTimeout=70") == std::vector { Cause::AttributesChanged });
+    CHECK(rowsFor("nothing like it").empty());
+    CHECK(rowsFor("").size() == engine.log().size());
+}
+
 TEST_CASE("event log: every row's actor and detail are the CSV's words (one vocabulary)", "[ui][eventlog]")
 {
     application();

@@ -92,17 +92,9 @@ bool EventLogModel::matches(size_t event) const
         return true;
     if (has(actorName(m_actorNames, e.actor)))
         return true;
-    switch (e.cause) {
-    case lifeline::Cause::RequestRefused:
-    case lifeline::Cause::AttributesChanged:
-    case lifeline::Cause::Warning:
-    case lifeline::Cause::OperatorAction:
-        if (e.textIndex() < m_engine->log().textCount() && has(m_engine->log().text(e.textIndex())))
-            return true;
-        break;
-    default:
-        break;
-    }
+    // Every cause whose detail is a text (a refusal's, a script's call and answer, an operator's action, ...).
+    if (e.hasText() && has(m_engine->log().text(e.textIndex())))
+        return true;
     return m_needleCouldBeId && e.message != kNoMessage && has(m_engine->messageId(e.message));
 }
 
