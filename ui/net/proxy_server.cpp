@@ -2,8 +2,8 @@
 
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/protocol.h"
+#include "lifeline/net/query_answer.h"
 #include "lifeline/result.h"
-#include "net/query_answer.h"
 #include "net/upstream_connection.h"
 
 #include <QDateTime>
@@ -40,7 +40,7 @@ json answerAsJson(const net::HttpAnswer& answer)
         json parsed = json::parse(answer.body, nullptr, false);
         return parsed.is_discarded() ? json::object() : parsed;
     }
-    return queryAnswerAsJson(answer.body);
+    return net::queryAnswerAsJson(answer.body);
 }
 
 int64_t waitSeconds(const json& params)
@@ -396,7 +396,7 @@ void ProxyServer::fetchAttributes(const std::string& queue, UpstreamConnection& 
     upstream.send(bytes, m_options.upstreamTimeoutMs, [this, queue](Outcome<net::HttpAnswer> answer) {
         if (!answer || answer->status != 200)
             return; // lanes keep SQS's defaults until a poll gets them
-        const json result = queryAnswerAsJson(answer->body);
+        const json result = net::queryAnswerAsJson(answer->body);
         AttributeMap attributes;
         if (const auto a = result.find("Attributes"); a != result.end() && a->is_object())
             for (const auto& [name, value] : a->items())
@@ -470,7 +470,7 @@ void ProxyServer::operatorCall(
                 done(false, "ServiceUnavailable: " + answer.message());
                 return;
             }
-            const json body = queryAnswerAsJson(answer->body);
+            const json body = net::queryAnswerAsJson(answer->body);
             catchUp();
             m_observer.observe(observe::readCall(action, params, answer->status, body), kOperatorActor);
             emit observed();
