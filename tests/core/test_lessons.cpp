@@ -5,6 +5,7 @@
 #include "lifeline/sim/simulation.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
@@ -62,11 +63,16 @@ std::string refusedText(const Simulation& s)
 
 } // namespace
 
-TEST_CASE("lessons: all twenty-one load - in order - with every text", "[lessons]")
+TEST_CASE("lessons: every lesson file loads - in order - with every text", "[lessons]")
 {
     const auto& lessons = builtinLessons();
-    REQUIRE(lessons.size() == lessonSources().size());
-    REQUIRE(lessons.size() == 21);
+    // A lesson file that does not parse is left out of the list: the files on disk are the count.
+    size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(LIFELINE_LESSONS_DIR))
+        files += entry.path().extension() == ".json";
+    REQUIRE(files >= 21);
+    REQUIRE(lessonSources().size() == files);
+    REQUIRE(lessons.size() == files);
     for (size_t i = 0; i < lessons.size(); ++i) {
         const auto& text = *lessons[i].scenario.lesson;
         INFO(lessons[i].file);

@@ -187,6 +187,7 @@ void EndpointServer::acceptFailed(QAbstractSocket::SocketError error)
 {
     // Out of file descriptors (or another resource): Qt has paused accepting. Say so once, and try again in a moment
     // rather than spin on a listening socket that stays readable.
+    ++m_acceptFailures;
     if (error == QAbstractSocket::SocketResourceError && !m_toldOutOfDescriptors) {
         m_toldOutOfDescriptors = true;
         qWarning("lifeline serve: out of file descriptors with %zu connections open; new connections wait until one "

@@ -70,6 +70,7 @@ public:
     // Long polls whose client went away and that still wait (docs/decisions.md: they go on, as the simulation's).
     size_t orphanedPolls() const { return m_orphaned.size(); }
     size_t timedOut() const { return m_timedOut; } // connections closed by a timeout so far
+    size_t acceptFailures() const { return m_acceptFailures; } // accepts refused for want of a descriptor so far
 
 signals:
     void actorsChanged();
@@ -109,6 +110,7 @@ private:
     std::unordered_map<std::string, uint32_t> m_actorByClient; // client identity -> actor
     size_t m_requests = 0;
     size_t m_timedOut = 0;
+    size_t m_acceptFailures = 0;
     uint64_t m_requestCounter = 0;
 };
 
