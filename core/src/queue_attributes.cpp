@@ -99,9 +99,11 @@ std::optional<SqsError> parseRedrivePolicy(const std::string& text, QueueAttribu
     } else {
         countText = count.dump();
     }
-    if (!parsed || *parsed < 1 || *parsed > 1000)
+    const auto [fewest, most] = kMaxReceiveCountRange;
+    if (!parsed || *parsed < fewest || *parsed > most)
         return badRedrive(text,
-            "Invalid value for maxReceiveCount: " + countText + ", valid values are from 1 to 1000 both inclusive.");
+            "Invalid value for maxReceiveCount: " + countText + ", valid values are from " + std::to_string(fewest)
+                + " to " + std::to_string(most) + " both inclusive.");
     policy.maxReceiveCount = *parsed;
     out.redrivePolicy = policy;
     out.redrivePolicyText = nlohmann::json {

@@ -105,6 +105,22 @@ TEST_CASE("window: moving the visibility slider sets the queue's VisibilityTimeo
         == 0);
 }
 
+TEST_CASE("window: the sliders offer exactly SQS's ranges - round stops between, both ends reachable", "[ui][controls]")
+{
+    application();
+    ui::MainWindow window;
+    const auto ends = [](const ui::StopSlider* s) {
+        return std::pair { s->spinBox()->minimum(), s->spinBox()->maximum() };
+    };
+    CHECK(ends(window.controls()->delay()) == std::pair { 0, 900 });
+    CHECK(ends(window.controls()->visibility()) == std::pair { 0, 43200 });
+    CHECK(ends(window.controls()->maxReceiveCount()) == std::pair { 1, 1000 });
+    CHECK(ends(window.controls()->waitTime()) == std::pair { 0, 20 });
+    CHECK(ui::StopSlider::stopsFor({ 0, 20 }) == std::vector { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20 });
+    CHECK(ui::StopSlider::stopsFor({ 1, 1000 }).front() == 1);
+    CHECK(ui::StopSlider::stopsFor({ 0, 43200 }).back() == 43200);
+}
+
 TEST_CASE("window: a delay slider change on a standard queue says it applies to new messages only", "[ui][controls]")
 {
     application();

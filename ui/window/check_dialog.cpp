@@ -54,17 +54,17 @@ CheckDialog::CheckDialog(QWidget* parent)
     , m_deadLetter(new QPlainTextEdit(this))
     , m_p50(seconds(this, 2, 43200))
     , m_p99(seconds(this, 10, 43200))
-    , m_consumers(whole(this, 1, 10000, 1))
-    , m_maxMessages(whole(this, 1, 10, 1))
-    , m_waitTime(whole(this, -1, 20, -1, tr("the queue's")))
+    , m_consumers(whole(this, 1, sim::CheckLimits::kConsumers, 1))
+    , m_maxMessages(whole(this, 1, sim::CheckLimits::kMaxMessages, 1))
+    , m_waitTime(whole(this, -1, sim::CheckLimits::kWaitTimeSeconds, -1, tr("the queue's")))
     , m_readTimeout(seconds(this, 0, 3600, tr("not set")))
     , m_heartbeat(new QCheckBox(tr("extend the visibility timeout while working"), this))
-    , m_groups(whole(this, 0, 1000000, 0, tr("not FIFO / not said")))
+    , m_groups(whole(this, 0, sim::CheckLimits::kGroups, 0, tr("not FIFO / not said")))
     , m_rate(new QDoubleSpinBox(this))
     , m_lambda(new QCheckBox(tr("a Lambda trigger instead of consumers"), this))
-    , m_lambdaTimeout(seconds(this, 30, 900))
-    , m_batchSize(whole(this, 1, 10000, 10))
-    , m_batchingWindow(whole(this, 0, 300, 0))
+    , m_lambdaTimeout(seconds(this, 30, double(sim::CheckLimits::kLambdaLongestTimeout) / 1000))
+    , m_batchSize(whole(this, 1, sim::CheckLimits::kLambdaBatchSize, 10))
+    , m_batchingWindow(whole(this, 0, int(sim::CheckLimits::kLambdaBatchingWindow / 1000), 0))
     , m_list(new QListWidget(this))
     , m_detail(new QLabel(this))
     , m_error(new QLabel(this))
@@ -81,7 +81,7 @@ CheckDialog::CheckDialog(QWidget* parent)
     m_waitTime->setObjectName(QStringLiteral("waitTime"));
     m_deadLetter->setPlaceholderText(tr("Its dead-letter queue's attributes (optional)"));
     m_deadLetter->setMaximumHeight(90);
-    m_rate->setRange(0, 100000);
+    m_rate->setRange(0, sim::CheckLimits::kRate);
     m_rate->setDecimals(2);
     m_rate->setSuffix(tr(" messages/s"));
     m_rate->setSpecialValueText(tr("not said"));

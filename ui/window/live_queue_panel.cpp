@@ -1,6 +1,7 @@
 #include "window/live_queue_panel.h"
 
 #include "lifeline/queue_attributes.h"
+#include "window/sqs_ranges.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -38,15 +39,16 @@ LiveQueuePanel::LiveQueuePanel(QWidget* parent)
     m_form = new QFormLayout;
     m_form->addRow(tr("Queue"), m_queue);
     layout->addLayout(m_form);
-    m_delay = addField("DelaySeconds", tr("DelaySeconds"), 0, 900, tr(" s"));
-    m_visibility = addField("VisibilityTimeout", tr("VisibilityTimeout"), 0, 43200, tr(" s"));
-    addField("ReceiveMessageWaitTimeSeconds", tr("WaitTimeSeconds"), 0, 20, tr(" s"));
-    addField("MessageRetentionPeriod", tr("Retention"), 60, 1209600, tr(" s"));
+    m_delay = addField("DelaySeconds", tr("DelaySeconds"), tr(" s"));
+    m_visibility = addField("VisibilityTimeout", tr("VisibilityTimeout"), tr(" s"));
+    addField("ReceiveMessageWaitTimeSeconds", tr("WaitTimeSeconds"), tr(" s"));
+    addField("MessageRetentionPeriod", tr("Retention"), tr(" s"));
     m_apply->setToolTip(tr("SetQueueAttributes with the values you changed"));
     layout->addWidget(m_apply);
     auto* sendForm = new QFormLayout;
     m_body->setPlaceholderText(tr("message body"));
-    m_sendDelay->setRange(0, 900);
+    const auto [shortestDelay, longestDelay] = sqsRange("DelaySeconds");
+    m_sendDelay->setRange(shortestDelay, longestDelay);
     m_sendDelay->setSuffix(tr(" s"));
     sendForm->addRow(tr("Body"), m_body);
     sendForm->addRow(tr("DelaySeconds"), m_sendDelay);
@@ -68,10 +70,10 @@ LiveQueuePanel::LiveQueuePanel(QWidget* parent)
     });
 }
 
-QSpinBox* LiveQueuePanel::addField(
-    const char* attribute, const QString& label, int minimum, int maximum, const QString& suffix)
+QSpinBox* LiveQueuePanel::addField(const char* attribute, const QString& label, const QString& suffix)
 {
     auto* box = new QSpinBox(this);
+    const auto [minimum, maximum] = sqsRange(attribute);
     box->setRange(minimum, maximum);
     box->setSuffix(suffix);
     box->setAccessibleName(label);

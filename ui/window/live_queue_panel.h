@@ -53,7 +53,8 @@ private:
         QSpinBox* box;
         bool edited = false;
     };
-    QSpinBox* addField(const char* attribute, const QString& label, int minimum, int maximum, const QString& suffix);
+    // A spin box over the attribute's SQS range.
+    QSpinBox* addField(const char* attribute, const QString& label, const QString& suffix);
     void apply();
     void send();
     void answered(const QString& what, bool ok, const QString& answer);

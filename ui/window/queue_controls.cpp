@@ -1,6 +1,7 @@
 #include "window/queue_controls.h"
 
 #include "lifeline/sim/distribution_text.h"
+#include "window/sqs_ranges.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -23,8 +24,9 @@ namespace lifeline::ui {
 
 // ---- StopSlider ----
 
-std::vector<int> StopSlider::stopsFor(int minimum, int maximum)
+std::vector<int> StopSlider::stopsFor(std::pair<int, int> range)
 {
+    const auto [minimum, maximum] = range;
     // Every value up to 10, then about 12 stops per decade on round numbers: 43,200 s stays reachable and 5 s too.
     static const int kSteps[] = { 12, 15, 20, 25, 30, 40, 45, 50, 60, 75, 90 };
     std::vector<int> stops;
@@ -121,12 +123,12 @@ QueueControls::QueueControls(QWidget* parent)
     : QWidget(parent)
     , m_queue(new QComboBox(this))
     , m_type(new QComboBox(this))
-    , m_delay(new StopSlider(StopSlider::stopsFor(0, 900), tr(" s"), this))
+    , m_delay(new StopSlider(StopSlider::stopsFor(sqsRange("DelaySeconds")), tr(" s"), this))
     , m_delayNote(note(this))
-    , m_visibility(new StopSlider(StopSlider::stopsFor(0, 43200), tr(" s"), this))
+    , m_visibility(new StopSlider(StopSlider::stopsFor(sqsRange("VisibilityTimeout")), tr(" s"), this))
     , m_deadLetter(new QCheckBox(tr("&Dead-letter queue after"), this))
-    , m_maxReceives(new StopSlider(StopSlider::stopsFor(1, 1000), tr(" receives"), this))
-    , m_waitTime(new StopSlider(StopSlider::stopsFor(0, 20), tr(" s"), this))
+    , m_maxReceives(new StopSlider(StopSlider::stopsFor(maxReceiveCountRange()), tr(" receives"), this))
+    , m_waitTime(new StopSlider(StopSlider::stopsFor(sqsRange("ReceiveMessageWaitTimeSeconds")), tr(" s"), this))
     , m_consumers(new QSpinBox(this))
     , m_processing(new QDoubleSpinBox(this))
     , m_rate(new QDoubleSpinBox(this))

@@ -28,7 +28,7 @@ public:
     bool editing() const; // the user is dragging or typing: do not overwrite
     QSlider* slider() const { return m_slider; }
     QSpinBox* spinBox() const { return m_spin; }
-    static std::vector<int> stopsFor(int minimum, int maximum); // 0..10 by one, then rounder steps
+    static std::vector<int> stopsFor(std::pair<int, int> range); // 0..10 by one, then rounder steps
 
 signals:
     void committed(int value); // released, typed and confirmed, or stepped with keys

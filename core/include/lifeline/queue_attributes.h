@@ -65,5 +65,7 @@ bool isKnownAttributeName(const std::string& name);
 const std::vector<std::string>& settableAttributeNames();
 // The range of a whole-number attribute (DelaySeconds: 0 to 900), as the current limits have it.
 std::optional<std::pair<int64_t, int64_t>> attributeRange(const std::string& name);
+// RedrivePolicy's maxReceiveCount: 1 to 1000.
+inline constexpr std::pair<int64_t, int64_t> kMaxReceiveCountRange { 1, 1000 };
 
 } // namespace lifeline

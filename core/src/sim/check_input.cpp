@@ -100,13 +100,13 @@ LambdaTrigger readLambda(const json& v)
     if (!v.contains("timeout"))
         throw Bad { "lambda.timeout: the function's timeout is needed (1s to 15m)" };
     l.timeout = durationOf(v["timeout"], "lambda.timeout");
-    if (l.timeout < 1000 || l.timeout > 900000)
+    if (l.timeout < CheckLimits::kLambdaShortestTimeout || l.timeout > CheckLimits::kLambdaLongestTimeout)
         throw Bad { "lambda.timeout: must be from 1s to 15m (Lambda's limits), got " + formatDuration(l.timeout) };
     if (v.contains("batchSize"))
-        l.batchSize = int(wholeNumber(v["batchSize"], "lambda.batchSize", 1, 10000));
+        l.batchSize = int(wholeNumber(v["batchSize"], "lambda.batchSize", 1, CheckLimits::kLambdaBatchSize));
     if (v.contains("batchingWindow")) {
         l.batchingWindow = durationOf(v["batchingWindow"], "lambda.batchingWindow");
-        if (l.batchingWindow > 300000)
+        if (l.batchingWindow > CheckLimits::kLambdaBatchingWindow)
             throw Bad { "lambda.batchingWindow: must be at most 300s (MaximumBatchingWindowInSeconds)" };
     }
     // Lambda's answers to CreateEventSourceMapping: what it refuses is not a setting to review.
@@ -114,7 +114,8 @@ LambdaTrigger readLambda(const json& v)
         throw Bad { "lambda.batchSize: Lambda refuses it: Maximum batch window in seconds must be greater than 0 if "
                     "maximum batch size is greater than 10 (give a batching window of 1s or more)" };
     if (v.contains("maxConcurrency"))
-        l.maxConcurrency = int(wholeNumber(v["maxConcurrency"], "lambda.maxConcurrency", 2, 1000));
+        l.maxConcurrency = int(wholeNumber(v["maxConcurrency"], "lambda.maxConcurrency",
+            CheckLimits::kLambdaFewestConcurrency, CheckLimits::kLambdaMostConcurrency));
     if (v.contains("reportBatchItemFailures")) {
         if (!v["reportBatchItemFailures"].is_boolean())
             throw Bad { "lambda.reportBatchItemFailures: must be true or false" };
@@ -132,11 +133,12 @@ void readConsumerSide(const json& v, CheckInput& in)
         throw Bad { "processing: how long a message takes is needed (p50 and p99, samples, or one duration)" };
     readProcessing(v["processing"], in);
     if (v.contains("consumers"))
-        in.consumers = int(wholeNumber(v["consumers"], "consumers", 1, 10000));
+        in.consumers = int(wholeNumber(v["consumers"], "consumers", 1, CheckLimits::kConsumers));
     if (v.contains("maxMessages"))
-        in.maxMessages = int(wholeNumber(v["maxMessages"], "maxMessages", 1, 10));
+        in.maxMessages = int(wholeNumber(v["maxMessages"], "maxMessages", 1, CheckLimits::kMaxMessages));
     if (v.contains("waitTimeSeconds"))
-        in.waitTimeSeconds = int(wholeNumber(v["waitTimeSeconds"], "waitTimeSeconds", 0, 20));
+        in.waitTimeSeconds
+            = int(wholeNumber(v["waitTimeSeconds"], "waitTimeSeconds", 0, CheckLimits::kWaitTimeSeconds));
     if (v.contains("readTimeout"))
         in.readTimeout = durationOf(v["readTimeout"], "readTimeout");
     if (v.contains("heartbeat")) {
@@ -145,9 +147,9 @@ void readConsumerSide(const json& v, CheckInput& in)
         in.heartbeat = v["heartbeat"].get<bool>();
     }
     if (v.contains("groups"))
-        in.groups = int(wholeNumber(v["groups"], "groups", 1, 1000000));
+        in.groups = int(wholeNumber(v["groups"], "groups", 1, CheckLimits::kGroups));
     if (v.contains("rate")) {
-        if (!v["rate"].is_number() || v["rate"].get<double>() <= 0 || v["rate"].get<double>() > 100000)
+        if (!v["rate"].is_number() || v["rate"].get<double>() <= 0 || v["rate"].get<double>() > CheckLimits::kRate)
             throw Bad { "rate: must be a number of messages per second above 0 and at most 100,000" };
         in.rate = v["rate"].get<double>();
     }

@@ -17,6 +17,22 @@
 
 namespace lifeline::sim {
 
+// The ranges the consumer side is read with (SQS's and Lambda's limits, and what a simulation can run): the check
+// dialog offers the same.
+struct CheckLimits {
+    static constexpr int kConsumers = 10000;
+    static constexpr int kMaxMessages = 10; // ReceiveMessage's MaxNumberOfMessages
+    static constexpr int kWaitTimeSeconds = 20;
+    static constexpr int kGroups = 1000000;
+    static constexpr double kRate = 100000; // messages per second
+    static constexpr TimeMs kLambdaShortestTimeout = 1000;
+    static constexpr TimeMs kLambdaLongestTimeout = 900000; // 15 minutes
+    static constexpr int kLambdaBatchSize = 10000;
+    static constexpr TimeMs kLambdaBatchingWindow = 300000; // MaximumBatchingWindowInSeconds: 300
+    static constexpr int kLambdaFewestConcurrency = 2; // MaximumConcurrency
+    static constexpr int kLambdaMostConcurrency = 1000;
+};
+
 struct LambdaTrigger {
     TimeMs timeout = 3000; // the function's timeout
     int batchSize = 10;
