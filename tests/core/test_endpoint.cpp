@@ -3,7 +3,9 @@
 #include "lifeline/endpoint/http.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/request_guard.h"
+#include "lifeline/endpoint/sqs_action.h"
 #include "lifeline/endpoint/sqs_service.h"
+#include "lifeline/observe/observed_call.h"
 
 #include <catch2/catch.hpp>
 
@@ -375,4 +377,33 @@ TEST_CASE("endpoint: a client's queue-level calls are its own events, not the op
     REQUIRE(engine.log().size() == 3);
     for (size_t i = 0; i < engine.log().size(); ++i)
         CHECK(engine.log()[i].actor == 7);
+}
+
+TEST_CASE("endpoint: the action table - every name found, the read-only and observed ones exactly", "[endpoint]")
+{
+    using endpoint::SqsAction;
+    std::vector<std::string> readOnly, observed;
+    for (const auto& info : endpoint::kSqsActions) {
+        INFO(std::string(info.name));
+        CHECK(endpoint::sqsActionNamed(info.name) == info.action);
+        CHECK(endpoint::nameOf(info.action) == info.name);
+        if (info.readOnly)
+            readOnly.emplace_back(info.name);
+        if (info.observed)
+            observed.emplace_back(info.name);
+    }
+    CHECK(endpoint::kSqsActions.size() == 21);
+    CHECK(readOnly
+        == std::vector<std::string> { "GetQueueUrl", "ListQueues", "GetQueueAttributes", "ListDeadLetterSourceQueues",
+            "ListMessageMoveTasks", "ListQueueTags" });
+    CHECK(observed
+        == std::vector<std::string> { "CreateQueue", "GetQueueUrl", "GetQueueAttributes", "SetQueueAttributes",
+            "DeleteQueue", "PurgeQueue", "SendMessage", "SendMessageBatch", "ReceiveMessage", "DeleteMessage",
+            "DeleteMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch" });
+    CHECK_FALSE(endpoint::sqsActionNamed("receivemessage")); // names are case-sensitive, as SQS's are
+    CHECK_FALSE(endpoint::sqsActionNamed("PublishBatch"));
+    CHECK(endpoint::isReadOnlyAction("ListQueues"));
+    CHECK_FALSE(endpoint::isReadOnlyAction("ReceiveMessage")); // it changes visibility
+    CHECK(observe::isObserved("ReceiveMessage"));
+    CHECK_FALSE(observe::isObserved("ListQueues"));
 }

@@ -1,6 +1,7 @@
 #include "net/endpoint_server.h"
 
 #include "lifeline/endpoint/client_identity.h"
+#include "lifeline/endpoint/sqs_action.h"
 
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -403,7 +404,8 @@ void EndpointServer::answerCompletedPolls()
         const auto response = done.queueDeleted
             ? endpoint::encodeError(connection->protocol,
                 makeError(codes::NonExistentQueue, "The specified queue does not exist."), connection->requestId)
-            : endpoint::encodeResult(connection->protocol, "ReceiveMessage",
+            : endpoint::encodeResult(connection->protocol,
+                std::string(endpoint::nameOf(endpoint::SqsAction::ReceiveMessage)),
                 m_service.renderMessages(done.messages, connection->view), connection->requestId);
         respond(connection, response, connection->keepAlive);
         // Requests that arrived behind the poll on this connection go now.

@@ -2,6 +2,7 @@
 
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/protocol.h"
+#include "lifeline/endpoint/sqs_action.h"
 #include "lifeline/net/query_answer.h"
 #include "lifeline/result.h"
 #include "net/upstream_connection.h"
@@ -263,7 +264,7 @@ void ProxyServer::handle(Connection* connection, const HttpRequest& request)
         }
         if (!queue.empty() && !m_attributesAsked[queue])
             fetchAttributes(queue, *connection->upstream); // answered before the request behind it
-        if (decoded.action == "ReceiveMessage")
+        if (endpoint::sqsActionNamed(decoded.action) == endpoint::SqsAction::ReceiveMessage)
             m_observer.pollStarted(queue, actor);
     }
     connection->waiting = true;
@@ -298,8 +299,9 @@ void ProxyServer::relay(Connection* connection, const PendingCall& call, const n
     if (decoded.error || !observe::isObserved(decoded.action))
         return;
     const json body = answerAsJson(answer);
-    if ((decoded.action == "CreateQueue" || decoded.action == "GetQueueUrl") && body.contains("QueueUrl")
-        && body["QueueUrl"].is_string()) {
+    const auto known = endpoint::sqsActionNamed(decoded.action);
+    if ((known == endpoint::SqsAction::CreateQueue || known == endpoint::SqsAction::GetQueueUrl)
+        && body.contains("QueueUrl") && body["QueueUrl"].is_string()) {
         const std::string url = body["QueueUrl"].get<std::string>();
         m_queueUrls[observe::queueNameFromUrl(url)] = url;
     }

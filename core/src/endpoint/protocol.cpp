@@ -1,5 +1,6 @@
 #include "lifeline/endpoint/protocol.h"
 
+#include "lifeline/endpoint/sqs_action.h"
 #include "lifeline/json_depth.h"
 
 #include <algorithm>
@@ -353,9 +354,10 @@ void traceFromHeader(json& params, const std::string& action, std::string_view h
         if (!system.contains("AWSTraceHeader"))
             system["AWSTraceHeader"] = { { "DataType", "String" }, { "StringValue", std::string(header) } };
     };
-    if (action == "SendMessage")
+    const auto known = sqsActionNamed(action);
+    if (known == SqsAction::SendMessage)
         addTo(params);
-    else if (action == "SendMessageBatch" && params.contains("Entries") && params["Entries"].is_array())
+    else if (known == SqsAction::SendMessageBatch && params.contains("Entries") && params["Entries"].is_array())
         for (json& entry : params["Entries"])
             addTo(entry);
 }
@@ -371,7 +373,8 @@ DecodedRequest decodeRequest(const HttpRequest& request)
         traceFromHeader(out.params, out.action, trace);
     // Given both lists, the query protocol follows AttributeName.N and JSON takes MessageSystemAttributeNames with
     // it (AWS-snap test_message_system_attribute_names_with_attribute_names: query answered SenderId only).
-    if (out.protocol == Protocol::Query && out.action == "ReceiveMessage" && out.params.contains("AttributeNames"))
+    if (out.protocol == Protocol::Query && out.action == nameOf(SqsAction::ReceiveMessage)
+        && out.params.contains("AttributeNames"))
         out.params.erase("MessageSystemAttributeNames");
     return out;
 }
@@ -408,8 +411,7 @@ HttpResponse encodeResult(
         xml += "<" + action + "Result>";
         xmlMembers(xml, output, action);
         xml += "</" + action + "Result>";
-    } else if (action == "ReceiveMessage" || action == "ListQueues" || action == "GetQueueAttributes"
-        || action == "ListQueueTags" || action == "ListDeadLetterSourceQueues") {
+    } else if (const auto known = sqsActionNamed(action); known && infoOf(*known).listResult) {
         xml += "<" + action + "Result/>"; // an empty result still has its element
     }
     xml += "<ResponseMetadata><RequestId>" + requestId + "</RequestId></ResponseMetadata></" + action + "Response>";

@@ -1,5 +1,7 @@
 #include "lifeline/endpoint/request_guard.h"
 
+#include "lifeline/endpoint/sqs_action.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -47,9 +49,8 @@ SqsError denied(const std::string& message)
 
 bool isReadOnlyAction(const std::string& action)
 {
-    static const char* const kReadOnly[] = { "ListQueues", "GetQueueUrl", "GetQueueAttributes", "ListQueueTags",
-        "ListDeadLetterSourceQueues", "ListMessageMoveTasks" };
-    return std::any_of(std::begin(kReadOnly), std::end(kReadOnly), [&](const char* a) { return action == a; });
+    const auto known = sqsActionNamed(action);
+    return known && infoOf(*known).readOnly;
 }
 
 std::optional<SqsError> guardRequest(const HttpRequest& request, const std::string& action, const GuardOptions& options)

@@ -1,11 +1,14 @@
 // SqsService::call: one handler per SQS action, found in a table. A handler reads its parameters (a bad one throws
 // ParamError, answered as SQS's error), calls the engine, and writes the JSON protocol's output shape; an engine
-// refusal becomes the answer's error. To add an action: a handler here, a row in kActions, the engine call.
+// refusal becomes the answer's error. To add an action: its row in sqs_action.h, a handler here and its row in
+// kHandlers, the engine call.
 #include "lifeline/base64.h"
+#include "lifeline/endpoint/sqs_action.h"
 #include "lifeline/endpoint/sqs_service.h"
 #include "sqs_params.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <string_view>
 
@@ -313,59 +316,66 @@ void cancelMessageMoveTask(Call& c)
         c.out()["ApproximateNumberOfMessagesMoved"] = moved.value();
 }
 
-struct Action {
-    std::string_view name;
-    void (*handle)(Call&);
-};
+using Handler = void (*)(Call&);
 
-constexpr Action kActions[] = {
-    { "CreateQueue", createQueue },
-    { "GetQueueUrl", getQueueUrl },
-    { "ListQueues", listQueues },
-    { "GetQueueAttributes", getQueueAttributes },
-    { "SetQueueAttributes", setQueueAttributes },
-    { "DeleteQueue", deleteQueue },
-    { "PurgeQueue", purgeQueue },
-    { "SendMessage", sendMessage },
-    { "SendMessageBatch", sendMessageBatch },
-    { "ReceiveMessage", receiveMessage },
-    { "DeleteMessage", deleteMessage },
-    { "DeleteMessageBatch", deleteMessageBatch },
-    { "ChangeMessageVisibility", changeMessageVisibility },
-    { "ChangeMessageVisibilityBatch", changeMessageVisibilityBatch },
-    { "ListDeadLetterSourceQueues", listDeadLetterSourceQueues },
-    { "StartMessageMoveTask", startMessageMoveTask },
-    { "ListMessageMoveTasks", listMessageMoveTasks },
-    { "CancelMessageMoveTask", cancelMessageMoveTask },
-    { "TagQueue", tagQueue },
-    { "UntagQueue", untagQueue },
-    { "ListQueueTags", listQueueTags },
-};
+// In SqsAction's order (checked below).
+constexpr std::array<std::pair<SqsAction, Handler>, size_t(SqsAction::Count)> kHandlers { {
+    { SqsAction::CreateQueue, createQueue },
+    { SqsAction::GetQueueUrl, getQueueUrl },
+    { SqsAction::ListQueues, listQueues },
+    { SqsAction::GetQueueAttributes, getQueueAttributes },
+    { SqsAction::SetQueueAttributes, setQueueAttributes },
+    { SqsAction::DeleteQueue, deleteQueue },
+    { SqsAction::PurgeQueue, purgeQueue },
+    { SqsAction::SendMessage, sendMessage },
+    { SqsAction::SendMessageBatch, sendMessageBatch },
+    { SqsAction::ReceiveMessage, receiveMessage },
+    { SqsAction::DeleteMessage, deleteMessage },
+    { SqsAction::DeleteMessageBatch, deleteMessageBatch },
+    { SqsAction::ChangeMessageVisibility, changeMessageVisibility },
+    { SqsAction::ChangeMessageVisibilityBatch, changeMessageVisibilityBatch },
+    { SqsAction::ListDeadLetterSourceQueues, listDeadLetterSourceQueues },
+    { SqsAction::StartMessageMoveTask, startMessageMoveTask },
+    { SqsAction::ListMessageMoveTasks, listMessageMoveTasks },
+    { SqsAction::CancelMessageMoveTask, cancelMessageMoveTask },
+    { SqsAction::TagQueue, tagQueue },
+    { SqsAction::UntagQueue, untagQueue },
+    { SqsAction::ListQueueTags, listQueueTags },
+} };
 
-const Action* findAction(std::string_view name)
+constexpr bool inActionOrder()
 {
-    const auto it
-        = std::find_if(std::begin(kActions), std::end(kActions), [&](const Action& a) { return a.name == name; });
-    return it == std::end(kActions) ? nullptr : it;
+    for (size_t i = 0; i < kHandlers.size(); ++i)
+        if (size_t(kHandlers[i].first) != i || size_t(kSqsActions[i].action) != i)
+            return false;
+    return true;
 }
+static_assert(inActionOrder(), "kHandlers and kSqsActions list every action in SqsAction's order");
 } // namespace
+
+std::optional<SqsAction> sqsActionNamed(std::string_view name)
+{
+    const auto it = std::find_if(
+        kSqsActions.begin(), kSqsActions.end(), [&](const SqsActionInfo& info) { return info.name == name; });
+    return it == kSqsActions.end() ? std::nullopt : std::optional(it->action);
+}
 
 bool SqsService::knownAction(const std::string& action)
 {
-    return findAction(action) != nullptr;
+    return sqsActionNamed(action).has_value();
 }
 
 CallOutcome SqsService::call(const std::string& action, const json& params, const CallContext& context)
 {
     CallOutcome outcome;
-    const Action* handler = findAction(action);
-    if (!handler) {
+    const std::optional<SqsAction> known = sqsActionNamed(action);
+    if (!known) {
         outcome.error = makeError("InvalidAction", "The action " + action + " is not valid for this endpoint.");
         return outcome;
     }
     Call call { *this, m_engine, params, context, outcome };
     try {
-        handler->handle(call);
+        kHandlers[size_t(*known)].second(call);
     } catch (const ParamError& e) {
         outcome.error = e.error;
         outcome.output = json::object();

@@ -5,6 +5,7 @@
 
 namespace lifeline::observe {
 
+using endpoint::SqsAction;
 using nlohmann::json;
 
 namespace {
@@ -62,7 +63,7 @@ const json* entryWithId(const json& params, const std::string& id)
 
 void readSends(ObservedCall& call, const json& params, const json& answer)
 {
-    if (call.action == "SendMessage") {
+    if (call.is(SqsAction::SendMessage)) {
         const std::string id = text(answer, "MessageId");
         if (!id.empty())
             call.sent.push_back({ id, wholeNumber(params, "DelaySeconds"), text(params, "MessageBody"),
@@ -100,7 +101,7 @@ void readReceipts(ObservedCall& call, const json& params, const json& answer)
 
 void readHandles(ObservedCall& call, const json& params, const json& answer)
 {
-    if (call.action == "DeleteMessage" || call.action == "ChangeMessageVisibility") {
+    if (call.is(SqsAction::DeleteMessage) || call.is(SqsAction::ChangeMessageVisibility)) {
         const std::string handle = text(params, "ReceiptHandle");
         if (!handle.empty())
             call.handles.push_back({ handle, wholeNumber(params, "VisibilityTimeout").value_or(0) });
@@ -118,10 +119,8 @@ void readHandles(ObservedCall& call, const json& params, const json& answer)
 
 bool isObserved(const std::string& action)
 {
-    static const char* const kObserved[] = { "SendMessage", "SendMessageBatch", "ReceiveMessage", "DeleteMessage",
-        "DeleteMessageBatch", "ChangeMessageVisibility", "ChangeMessageVisibilityBatch", "CreateQueue", "GetQueueUrl",
-        "SetQueueAttributes", "GetQueueAttributes", "PurgeQueue", "DeleteQueue" };
-    return std::find(std::begin(kObserved), std::end(kObserved), action) != std::end(kObserved);
+    const auto known = endpoint::sqsActionNamed(action);
+    return known && endpoint::infoOf(*known).observed;
 }
 
 std::string queueNameFromUrl(std::string_view url)
@@ -136,6 +135,7 @@ ObservedCall readCall(const std::string& action, const json& params, int status,
 {
     ObservedCall call;
     call.action = action;
+    call.known = endpoint::sqsActionNamed(action);
     call.ok = status == 200;
     if (params.is_object()) {
         const std::string url = text(params, "QueueUrl");
@@ -151,16 +151,16 @@ ObservedCall readCall(const std::string& action, const json& params, int status,
     }
     if (!params.is_object() || !answer.is_object())
         return call;
-    if (action == "SendMessage" || action == "SendMessageBatch")
+    if (call.is(SqsAction::SendMessage) || call.is(SqsAction::SendMessageBatch))
         readSends(call, params, answer);
-    else if (action == "ReceiveMessage")
+    else if (call.is(SqsAction::ReceiveMessage))
         readReceipts(call, params, answer);
-    else if (action == "DeleteMessage" || action == "DeleteMessageBatch" || action == "ChangeMessageVisibility"
-        || action == "ChangeMessageVisibilityBatch")
+    else if (call.is(SqsAction::DeleteMessage) || call.is(SqsAction::DeleteMessageBatch)
+        || call.is(SqsAction::ChangeMessageVisibility) || call.is(SqsAction::ChangeMessageVisibilityBatch))
         readHandles(call, params, answer);
-    else if (action == "CreateQueue" || action == "SetQueueAttributes")
+    else if (call.is(SqsAction::CreateQueue) || call.is(SqsAction::SetQueueAttributes))
         call.attributes = stringMap(params, "Attributes");
-    else if (action == "GetQueueAttributes")
+    else if (call.is(SqsAction::GetQueueAttributes))
         call.attributes = stringMap(answer, "Attributes");
     return call;
 }

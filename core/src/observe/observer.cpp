@@ -140,6 +140,7 @@ struct ObservedRunAccess {
 namespace lifeline::observe {
 
 using Access = ObservedRunAccess;
+using endpoint::SqsAction;
 
 Observer::Observer(int64_t epochMs)
     : m_engine(std::make_unique<Engine>(EngineOptions { .epochMs = epochMs }))
@@ -222,34 +223,34 @@ void Observer::observe(const ObservedCall& call, uint32_t actor)
         return;
     }
     const QueueIndex queue = queueFor(call.queue);
-    if (call.action == "ReceiveMessage")
+    if (call.is(SqsAction::ReceiveMessage))
         m_engine->recordActorEvent(Cause::PollEnded, actor, kNoMessage, queue, uint32_t(call.received.size()));
     if (!call.ok) {
         refused(queue, call, actor);
         return;
     }
-    if (call.action == "CreateQueue") {
+    if (call.is(SqsAction::CreateQueue)) {
         Access::setAlive(*m_engine, queue, true);
         Access::logQueueEvent(*m_engine, queue, Cause::QueueCreated, actor);
         Access::applyAttributes(*m_engine, queue, call.attributes);
-    } else if (call.action == "SetQueueAttributes" || call.action == "GetQueueAttributes") {
+    } else if (call.is(SqsAction::SetQueueAttributes) || call.is(SqsAction::GetQueueAttributes)) {
         Access::applyAttributes(*m_engine, queue, call.attributes);
-        if (call.action == "SetQueueAttributes")
+        if (call.is(SqsAction::SetQueueAttributes))
             for (const auto& [name, value] : call.attributes)
                 Access::logQueueEvent(
                     *m_engine, queue, Cause::AttributesChanged, actor, Access::addText(*m_engine, name + "=" + value));
         else
             m_attributesKnown.insert(call.queue);
-    } else if (call.action == "SendMessage" || call.action == "SendMessageBatch") {
+    } else if (call.is(SqsAction::SendMessage) || call.is(SqsAction::SendMessageBatch)) {
         for (const ObservedSend& sent : call.sent)
             send(queue, sent, actor);
-    } else if (call.action == "ReceiveMessage") {
+    } else if (call.is(SqsAction::ReceiveMessage)) {
         receive(queue, call, actor);
     } else if (!call.handles.empty()) {
         deleteOrChange(call, actor);
-    } else if (call.action == "PurgeQueue") {
+    } else if (call.is(SqsAction::PurgeQueue)) {
         endAll(queue, MessageState::Purged, Cause::Purge, actor);
-    } else if (call.action == "DeleteQueue") {
+    } else if (call.is(SqsAction::DeleteQueue)) {
         endAll(queue, MessageState::Deleted, Cause::QueueDeleted, actor);
         Access::setAlive(*m_engine, queue, false);
         Access::logQueueEvent(*m_engine, queue, Cause::QueueDeleted, actor);
@@ -350,7 +351,7 @@ void Observer::receive(QueueIndex queue, const ObservedCall& call, uint32_t acto
 
 void Observer::deleteOrChange(const ObservedCall& call, uint32_t actor)
 {
-    const bool deleting = call.action == "DeleteMessage" || call.action == "DeleteMessageBatch";
+    const bool deleting = call.is(SqsAction::DeleteMessage) || call.is(SqsAction::DeleteMessageBatch);
     for (const ObservedHandle& handle : call.handles) {
         const auto receipt = m_receipts.find(handle.receiptHandle);
         if (receipt == m_receipts.end()) {

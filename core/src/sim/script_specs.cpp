@@ -1,6 +1,7 @@
 // Reading a scenario's `script`: timed single calls by named clients. Each step names its call and what it needs;
 // a step that names a queue, consumer, label or earlier receive the scenario lacks is a load error with its path,
 // like every other field.
+#include "lifeline/endpoint/sqs_action.h"
 #include "lifeline/sim/duration.h"
 #include "scenario_reading.h"
 
@@ -14,15 +15,20 @@ namespace {
 using nlohmann::json;
 using Call = ScriptStep::Call;
 
-constexpr std::array<std::pair<const char*, Call>, 8> kCalls {
-    std::pair { "SendMessage", Call::SendMessage },
-    std::pair { "ReceiveMessage", Call::ReceiveMessage },
-    std::pair { "DeleteMessage", Call::DeleteMessage },
-    std::pair { "ChangeMessageVisibility", Call::ChangeMessageVisibility },
-    std::pair { "SetQueueAttributes", Call::SetQueueAttributes },
-    std::pair { "PurgeQueue", Call::PurgeQueue },
-    std::pair { "stopConsumer", Call::StopConsumer },
-    std::pair { "startConsumer", Call::StartConsumer },
+// A script's calls: SQS's, named as SQS names them, and two of Lifeline's own.
+constexpr std::string_view sqsName(endpoint::SqsAction action)
+{
+    return endpoint::nameOf(action);
+}
+constexpr std::array<std::pair<std::string_view, Call>, 8> kCalls {
+    std::pair { sqsName(endpoint::SqsAction::SendMessage), Call::SendMessage },
+    std::pair { sqsName(endpoint::SqsAction::ReceiveMessage), Call::ReceiveMessage },
+    std::pair { sqsName(endpoint::SqsAction::DeleteMessage), Call::DeleteMessage },
+    std::pair { sqsName(endpoint::SqsAction::ChangeMessageVisibility), Call::ChangeMessageVisibility },
+    std::pair { sqsName(endpoint::SqsAction::SetQueueAttributes), Call::SetQueueAttributes },
+    std::pair { sqsName(endpoint::SqsAction::PurgeQueue), Call::PurgeQueue },
+    std::pair { std::string_view("stopConsumer"), Call::StopConsumer },
+    std::pair { std::string_view("startConsumer"), Call::StartConsumer },
 };
 
 // The keys each call takes (besides at, as and call).
@@ -220,8 +226,10 @@ std::optional<ScriptStep> readStep(const json& v, const std::string& path, Scrip
     const auto known = std::find_if(kCalls.begin(), kCalls.end(), [&](const auto& c) { return *call == c.first; });
     if (known == kCalls.end()) {
         std::string list;
-        for (const auto& c : kCalls)
-            list += std::string(list.empty() ? "" : ", ") + c.first;
+        for (const auto& c : kCalls) {
+            list += list.empty() ? "" : ", ";
+            list += c.first;
+        }
         reading::report(path + ".call", "unknown call \"" + *call + "\"; known are " + list);
         return std::nullopt;
     }
@@ -251,7 +259,7 @@ const char* toString(ScriptStep::Call call)
 {
     for (const auto& c : kCalls)
         if (c.second == call)
-            return c.first;
+            return c.first.data(); // every name is a string literal, so its view ends in a NUL
     return "?";
 }
 

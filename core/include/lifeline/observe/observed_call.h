@@ -4,6 +4,7 @@
 // request as endpoint::decodeRequest reads it, the answer as the proxy converts a query XML answer.
 #pragma once
 
+#include "lifeline/endpoint/sqs_action.h"
 #include "lifeline/queue_attributes.h"
 
 #include <cstdint>
@@ -36,7 +37,9 @@ struct ObservedHandle {
 };
 
 struct ObservedCall {
-    std::string action; // "SendMessage"
+    std::string action; // "SendMessage": as the request named it, also an action Lifeline does not answer
+    std::optional<endpoint::SqsAction> known; // the action, when Lifeline knows it
+    bool is(endpoint::SqsAction a) const { return known == a; }
     std::string queue; // the queue's name, from QueueUrl or QueueName; empty for calls that name none
     bool ok = false; // the upstream answered 200
     std::string errorCode; // when not ok: the error's code ("AWS.SimpleQueueService.NonExistentQueue")
