@@ -3,6 +3,7 @@
 // fix removes it.
 #include "lifeline/sim/queue_check.h"
 #include "lifeline/sim/simulation.h"
+#include "sim/check_rule.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -302,4 +303,24 @@ TEST_CASE("check: each finding's scenario shows the problem and its fix removes 
     REQUIRE(client.size() == 1);
     CHECK(client[0].scenario.is_null());
     CHECK(client[0].noScenario == "the simulation has no such setting to show it with");
+}
+
+TEST_CASE(
+    "check: the rules - twelve, each id once, in the report's order, a scenario and its figure together", "[check]")
+{
+    std::vector<std::string> ids;
+    for (const check::CheckRule* rule : check::checkRules()) {
+        ids.emplace_back(rule->id);
+        INFO(ids.back());
+        CHECK(check::findRule(rule->id) == rule);
+        CHECK(rule->fires != nullptr);
+        CHECK((rule->shape != nullptr) == (rule->shows != nullptr)); // a scenario is judged by its figure
+    }
+    CHECK(ids
+        == std::vector<std::string> { "visibility-shorter-than-processing", "batch-exceeds-visibility",
+            "lambda-visibility-under-6x", "delay-with-lambda-batching-window", "no-dlq", "max-receive-count-1",
+            "max-receive-count-high", "dlq-retention-not-longer", "short-polling", "client-timeout-under-wait",
+            "fifo-single-group", "visibility-over-retention" });
+    CHECK(check::findRule("no-such-rule") == nullptr);
+    CHECK_FALSE(problemShows("client-timeout-under-wait", RunSummary {}, CheckInput {}));
 }
