@@ -378,6 +378,17 @@ TEST_CASE("timeline view: Back undoes zoom gestures one at a time - and the acti
     QTest::keyClick(&view, Qt::Key_D);
     CHECK_FALSE(view.followingLive());
     CHECK_FALSE(state->followLiveAction()->isChecked());
+    // One owner: a change says so once, whoever makes it; setting what is already so says nothing.
+    QSignalSpy changes(&view, &ui::TimelineView::followLiveChanged);
+    view.setFollowLive(false);
+    CHECK(changes.count() == 0);
+    view.setFollowLive(true);
+    CHECK(state->followLiveAction()->isChecked());
+    state->followLiveAction()->trigger();
+    CHECK_FALSE(view.followingLive());
+    REQUIRE(changes.count() == 2);
+    CHECK(changes.at(0).at(0).toBool());
+    CHECK_FALSE(changes.at(1).at(0).toBool());
 }
 
 TEST_CASE(

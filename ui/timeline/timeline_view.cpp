@@ -32,7 +32,12 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
         update();
     };
     connect(model, &LaneModel::lanesChanged, this, modelChanged);
-    connect(m_state, &ViewState::followLiveToggled, this, &TimelineView::setFollowLive);
+    // Following live has one owner, the view state's action: a toggle by the user or by setFollowLive() lands here.
+    connect(m_state, &ViewState::followLiveToggled, this, [this](bool follow) {
+        if (follow)
+            setNow(m_frame.now);
+        emit followLiveChanged(follow);
+    });
     connect(m_state, &ViewState::zoomInRequested, this, [this] {
         zoomAround(m_style.labelWidth + timeWidth() / 2, 1.5);
         m_state->endZoomGesture();
@@ -128,7 +133,7 @@ void TimelineView::setPresentationScale(double scale)
 void TimelineView::setNow(TimeMs now)
 {
     m_frame.now = now;
-    if (m_follow) {
+    if (followingLive()) {
         // Keep "now" at about nine tenths of the width; until the run fills the view, show it from 0.
         const double span = timeWidth() * m_frame.axis.msPerPixel;
         m_frame.axis.start = std::max<TimeMs>(0, now - TimeMs(span * 0.9));
@@ -254,13 +259,12 @@ void TimelineView::scrollRows(int rows)
 
 void TimelineView::setFollowLive(bool follow)
 {
-    if (m_follow == follow)
-        return;
-    m_follow = follow;
     m_state->setFollowingLive(follow);
-    if (follow)
-        setNow(m_frame.now);
-    emit followLiveChanged(follow);
+}
+
+bool TimelineView::followingLive() const
+{
+    return m_state->followingLive();
 }
 
 void TimelineView::select(MessageIndex lane)

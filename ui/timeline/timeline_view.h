@@ -39,7 +39,7 @@ public:
     ViewState* viewState() const { return m_state; }
     void panPixels(double dx); // a manual pan: stops following live
     void scrollRows(int rows);
-    bool followingLive() const { return m_follow; }
+    bool followingLive() const; // the view state's Follow live action
     void setFollowLive(bool follow);
     void select(MessageIndex lane);
     void centreOn(TimeMs time); // a manual move: stops following live
@@ -97,7 +97,6 @@ private:
     TimelineFrame m_frame;
     ViewState* m_state;
     TimeMs m_runEnd = 0;
-    bool m_follow = true;
     bool m_dragging = false;
     bool m_lastKeyWasFit = false;
     bool m_aliveChosen = false; // the user set "alive in view": no automatic switch any more

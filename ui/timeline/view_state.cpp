@@ -43,8 +43,7 @@ bool ViewState::followingLive() const
 
 void ViewState::setFollowingLive(bool follow)
 {
-    const QSignalBlocker block(m_followLive);
-    m_followLive->setChecked(follow);
+    m_followLive->setChecked(follow); // followLiveToggled when it changes, as for the user's toggle
 }
 
 void ViewState::beginZoom(Window current)

@@ -1,6 +1,7 @@
-// The timeline's view state that outlives a gesture: following live, and the zoom history that Back undoes, with
-// the actions the window's toolbar and menus show (in the manner of KDAB Hotspot's FilterAndZoomStack). The
-// TimelineView keeps the current frame (axis, scroll, selection) and tells this object before each zoom gesture.
+// The timeline's view state that outlives a gesture: following live (its one owner: the action's checked state), and
+// the zoom history that Back undoes, with the actions the window's toolbar and menus show (in the manner of KDAB
+// Hotspot's FilterAndZoomStack). The TimelineView keeps the current frame (axis, scroll, selection) and tells this
+// object before each zoom gesture.
 #pragma once
 
 #include "lifeline/event_log.h"
@@ -34,7 +35,7 @@ public:
     QAction* aliveOnlyAction() const { return m_aliveOnly; }
 
     bool followingLive() const;
-    void setFollowingLive(bool follow); // checks the action without a round trip through its signal
+    void setFollowingLive(bool follow); // followLiveToggled when it changes, as for the user's toggle
 
     // The window before a zoom gesture starts (a run of W/S or Ctrl+wheel steps is one gesture; a fit is one).
     void beginZoom(Window current);
