@@ -6,6 +6,7 @@
 #include "test_support.h"
 #include "timeline/timeline_style.h"
 #include "timeline/timeline_view.h"
+#include "window/export_controller.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
 
@@ -90,7 +91,7 @@ TEST_CASE(
     REQUIRE(window.openLesson(QStringLiteral("7")));
     window.driver()->pause();
     window.driver()->advanceBy(40000);
-    const QImage copied = window.copyTimeline();
+    const QImage copied = window.exports()->copyTimeline();
     CHECK(copied.size() == window.timeline()->size() * 2);
     CHECK(copied.devicePixelRatio() == 2);
     CHECK(QGuiApplication::clipboard()->image().size() == copied.size());
@@ -101,7 +102,7 @@ TEST_CASE(
     request.size = QSize(480, 270);
     request.fps = 5;
     request.duration = 2000;
-    CHECK(window.exportAnimationTo(request));
+    CHECK(window.exports()->exportAnimationTo(request));
     QImageReader reader(request.path);
     CHECK(reader.imageCount() == 10);
     CHECK(window.simulation()->now() == 40000); // the window's own run stays where it was

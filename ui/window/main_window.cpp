@@ -13,6 +13,7 @@
 #include "window/charts_panel.h"
 #include "window/consumer_tiles.h"
 #include "window/event_log_panel.h"
+#include "window/export_controller.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
 #include "window/live_queue_panel.h"
@@ -83,6 +84,9 @@ MainWindow::MainWindow(QWidget* parent)
                              "moment can be scrolled back to; a headless endpoint keeps only --history."));
     statusBar()->addPermanentWidget(m_history);
     statusBar()->addPermanentWidget(m_clock);
+    m_exports = new ExportController(m_session, m_timeline, m_driver,
+        { [this] { return m_title; }, [this] { return m_dark; }, [this] { return m_scenario.get(); } }, this);
+    connect(m_exports, &ExportController::said, this, [this](const QString& text) { say(text); });
     buildDocks();
     buildToolbar();
     buildMenus();

@@ -40,8 +40,8 @@ class ConsumerTiles;
 class EventLogPanel;
 class LaneModel;
 class LiveDriver;
-struct AnimationRequest;
 class ComparisonWindow;
+class ExportController;
 class MomentList;
 class OverviewStrip;
 class QueueControls;
@@ -138,15 +138,13 @@ public:
     // View > Compare with the fix: the lesson as written and fixed, stacked (a window of its own); none without a
     // lesson that has a fix.
     ComparisonWindow* compareWithFix();
-    // Ctrl+Shift+C: the visible timeline on the clipboard at twice the view's size; returns what it copied.
-    QImage copyTimeline();
     // View > Presenter mode (F11; Esc leaves): main_window_presenter.cpp.
     void setPresenting(bool on);
     bool presenting() const { return m_presenting; }
     QLabel* presenterCaption() const { return m_presenterCaption; }
     QLabel* presenterClock() const { return m_presenterClock; }
-    // File > Export animation, once asked what: the run as a GIF, with a progress dialog that can cancel.
-    bool exportAnimationTo(AnimationRequest request);
+    // The File menu's saving and exports (image, animation, clipboard, trace, CSV).
+    ExportController* exports() const { return m_exports; }
 
 private:
     void connectPanels();
@@ -158,11 +156,6 @@ private:
     void buildMenus();
     void buildViewMenu(QMenu* view);
     void buildSimulationAndLessonMenus();
-    void exportImage(); // main_window_export.cpp
-    void exportAnimationFile();
-    QString claimText() const; // what the run measured, for an image's caption line
-    void exportData(bool trace);
-    void saveRunAs();
     void openRunFile();
     void openScenarioFile();
     void saveScenarioAs();
@@ -173,7 +166,6 @@ private:
     void showPracticeRun(const sim::Scenario& scenario, TimeMs at);
     void showAbout();
     void showKeys();
-    QString defaultFileName(const QString& suffix) const;
     void showDetails(MessageIndex lane);
     void toggleConsumerOfActor(uint32_t actor);
     void actorsChanged(); // consumers were added: names for the lanes and the log
@@ -192,6 +184,7 @@ private:
     QString m_proxyRecordPath; // --record: written once, when the proxy stops
     LaneModel* m_model;
     TimelineView* m_timeline;
+    ExportController* m_exports = nullptr;
     OverviewStrip* m_overview;
     QTextBrowser* m_details;
     LiveDriver* m_driver;

@@ -8,6 +8,7 @@
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"
+#include "window/export_controller.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
@@ -118,14 +119,9 @@ void MainWindow::buildMenus()
         tr("Save scenario &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::saveScenarioAs);
     file->addSeparator();
     file->addAction(tr("Open &run..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, &MainWindow::openRunFile);
-    file->addAction(tr("&Save run..."), QKeySequence::Save, this, &MainWindow::saveRunAs);
+    file->addAction(m_exports->saveRunAction());
     file->addSeparator();
-    file->addAction(tr("Export &image..."), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportImage);
-    file->addAction(tr("Export &animation (GIF, MP4)..."), this, &MainWindow::exportAnimationFile);
-    file->addAction(
-        tr("Co&py the timeline"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, &MainWindow::copyTimeline);
-    file->addAction(tr("Export &trace (Perfetto)..."), this, [this] { exportData(true); });
-    file->addAction(tr("Export &CSV..."), this, [this] { exportData(false); });
+    m_exports->addExportActions(file);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -253,14 +249,6 @@ void MainWindow::showAbout()
             .arg(QStringLiteral(LIFELINE_VERSION), QString::fromLatin1(qVersion())));
 }
 
-QString MainWindow::defaultFileName(const QString& suffix) const
-{
-    QString base = m_title.isEmpty() ? tr("lifeline") : m_title.section(QLatin1Char(':'), 0, 0);
-    base = base.toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-    const QString at = engine() ? QString::fromStdString(sim::formatDuration(engine()->now())) : QString();
-    return QStringLiteral("%1-%2.%3").arg(base, at, suffix);
-}
-
 void MainWindow::openScenarioFile()
 {
     const QString path
@@ -294,8 +282,8 @@ void MainWindow::saveScenarioAs()
         say(tr("There is no scenario to save: a saved run is saved with Save run."));
         return;
     }
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save scenario"), defaultFileName(QStringLiteral("json")), tr("Lifeline scenario (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"),
+        m_exports->defaultFileName(QStringLiteral("json")), tr("Lifeline scenario (*.json)"));
     if (path.isEmpty())
         return;
     const std::string text = m_scenario->source.dump(2) + "\n";
@@ -317,22 +305,6 @@ void MainWindow::showRecordedRun(RecordedRun run)
     setLesson(QString::fromStdString(m_session->recorded()->title), tr("A saved run, shown as it was recorded."));
 }
 
-void MainWindow::saveRunAs()
-{
-    if (!engine())
-        return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save run"), defaultFileName(QStringLiteral("lifeline")), tr("Lifeline run (*.lifeline)"));
-    if (path.isEmpty())
-        return;
-    const auto saved = saveRun(*engine(), actorNames(), m_title.toStdString(), path.toStdString());
-    if (!saved)
-        QMessageBox::warning(
-            this, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(saved.message())));
-    else
-        say(tr("Saved %1").arg(path));
-}
-
 void MainWindow::openRunFile()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), QString(), tr("Lifeline run (*.lifeline)"));
@@ -344,29 +316,6 @@ void MainWindow::openRunFile()
         return;
     }
     showRecordedRun(std::move(opened).value());
-}
-
-void MainWindow::exportData(bool trace)
-{
-    if (!engine())
-        return;
-    const QString path = QFileDialog::getSaveFileName(this, trace ? tr("Export trace") : tr("Export CSV"),
-        defaultFileName(trace ? QStringLiteral("json") : QStringLiteral("csv")),
-        trace ? tr("Chrome trace (*.json)") : tr("CSV (*.csv)"));
-    if (path.isEmpty())
-        return;
-    std::ostringstream out;
-    if (trace)
-        writeChromeTrace(*engine(), actorNames(), out);
-    else
-        writeEventsCsv(*engine(), actorNames(), out);
-    QSaveFile file(path);
-    const std::string text = out.str();
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !file.commit())
-        QMessageBox::warning(this, tr("Export"), tr("The file was not saved: %1").arg(file.errorString()));
-    else
-        say(tr("Saved %1").arg(path));
 }
 
 } // namespace lifeline::ui

@@ -1,0 +1,236 @@
+#include "window/export_controller.h"
+
+#include "export/animation_export.h"
+#include "export/image_export.h"
+#include "lifeline/export/run_export.h"
+#include "lifeline/io/run_file.h"
+#include "lifeline/sim/duration.h"
+#include "lifeline/sim/simulation.h"
+#include "lifeline/sim/summary.h"
+#include "timeline/timeline_view.h"
+#include "window/live_driver.h"
+#include "window/run_session.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QGuiApplication>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPainter>
+#include <QProgressDialog>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <sstream>
+
+namespace lifeline::ui {
+
+ExportController::ExportController(
+    RunSession* session, TimelineView* timeline, LiveDriver* driver, Presentation presentation, QWidget* window)
+    : QObject(window)
+    , m_session(session)
+    , m_timeline(timeline)
+    , m_driver(driver)
+    , m_presentation(std::move(presentation))
+    , m_window(window)
+    , m_saveRun(new QAction(tr("&Save run..."), this))
+    , m_exportImage(new QAction(tr("Export &image..."), this))
+    , m_exportAnimation(new QAction(tr("Export &animation (GIF, MP4)..."), this))
+    , m_copyTimeline(new QAction(tr("Co&py the timeline"), this))
+    , m_exportTrace(new QAction(tr("Export &trace (Perfetto)..."), this))
+    , m_exportCsv(new QAction(tr("Export &CSV..."), this))
+{
+    m_saveRun->setShortcut(QKeySequence::Save);
+    m_exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_copyTimeline->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    connect(m_saveRun, &QAction::triggered, this, &ExportController::saveRunAs);
+    connect(m_exportImage, &QAction::triggered, this, &ExportController::exportImage);
+    connect(m_exportAnimation, &QAction::triggered, this, &ExportController::exportAnimationFile);
+    connect(m_copyTimeline, &QAction::triggered, this, &ExportController::copyTimeline);
+    connect(m_exportTrace, &QAction::triggered, this, [this] { exportData(true); });
+    connect(m_exportCsv, &QAction::triggered, this, [this] { exportData(false); });
+}
+
+void ExportController::addExportActions(QMenu* menu) const
+{
+    menu->addActions({ m_exportImage, m_exportAnimation, m_copyTimeline, m_exportTrace, m_exportCsv });
+}
+
+QString ExportController::defaultFileName(const QString& suffix) const
+{
+    const QString title = m_presentation.title();
+    QString base = title.isEmpty() ? tr("lifeline") : title.section(QLatin1Char(':'), 0, 0);
+    base = base.toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    const Engine* engine = m_session->engine();
+    const QString at = engine ? QString::fromStdString(sim::formatDuration(engine->now())) : QString();
+    return QStringLiteral("%1-%2.%3").arg(base, at, suffix);
+}
+
+void ExportController::saveRunAs()
+{
+    const Engine* engine = m_session->engine();
+    if (!engine)
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Save run"), defaultFileName(QStringLiteral("lifeline")), tr("Lifeline run (*.lifeline)"));
+    if (path.isEmpty())
+        return;
+    const auto saved
+        = saveRun(*engine, m_session->actorNames(), m_presentation.title().toStdString(), path.toStdString());
+    if (!saved)
+        QMessageBox::warning(
+            m_window, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(saved.message())));
+    else
+        emit said(tr("Saved %1").arg(path));
+}
+
+void ExportController::exportData(bool trace)
+{
+    const Engine* engine = m_session->engine();
+    if (!engine)
+        return;
+    const QString path = QFileDialog::getSaveFileName(m_window, trace ? tr("Export trace") : tr("Export CSV"),
+        defaultFileName(trace ? QStringLiteral("json") : QStringLiteral("csv")),
+        trace ? tr("Chrome trace (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    std::ostringstream out;
+    if (trace)
+        writeChromeTrace(*engine, m_session->actorNames(), out);
+    else
+        writeEventsCsv(*engine, m_session->actorNames(), out);
+    QSaveFile file(path);
+    const std::string text = out.str();
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
+        || !file.commit())
+        QMessageBox::warning(m_window, tr("Export"), tr("The file was not saved: %1").arg(file.errorString()));
+    else
+        emit said(tr("Saved %1").arg(path));
+}
+
+QString ExportController::claimText() const
+{
+    if (const sim::Simulation* simulation = m_session->simulation())
+        return QString::fromStdString(simulation->summary().claim());
+    const Engine* engine = m_session->engine();
+    return engine ? QString::fromStdString(sim::summarizeLog(*engine, m_session->actorNames()).claim()) : QString();
+}
+
+void ExportController::exportImage()
+{
+    const Engine* engine = m_session->engine();
+    if (!engine)
+        return;
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export image"),
+        defaultFileName(QStringLiteral("png")), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    bool ok = false;
+    const QString size = QInputDialog::getText(m_window, tr("Export image"), tr("Size in pixels (width x height):"),
+        QLineEdit::Normal, QStringLiteral("1920x1080"), &ok);
+    if (!ok)
+        return;
+    const QStringList ranges { tr("The action (to the last state change)"), tr("The visible window") };
+    const QString range
+        = QInputDialog::getItem(m_window, tr("Export image"), tr("What to draw:"), ranges, 0, false, &ok);
+    if (!ok)
+        return;
+    ImageExportRequest request;
+    request.path = path;
+    if (range == ranges[1]) {
+        request.from = std::max<TimeMs>(0, m_timeline->visibleFrom());
+        request.to = m_timeline->visibleTo();
+    }
+    const auto parts = size.split(QLatin1Char('x'));
+    request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
+    request.title = m_presentation.title();
+    request.dark = m_presentation.dark();
+    request.claim = claimText();
+    if (const sim::Simulation* simulation = m_session->simulation(); simulation && simulation->scenario().lesson)
+        request.moments = simulation->scenario().lesson->moments;
+    const auto exported = exportTimelineImage(*engine, m_session->actorNames(), request);
+    if (!exported)
+        QMessageBox::warning(m_window, tr("Export image"),
+            tr("The image was not saved: %1").arg(QString::fromStdString(exported.message())));
+    else
+        emit said(tr("Saved %1").arg(path));
+}
+
+QImage ExportController::copyTimeline()
+{
+    // The visible window at twice the view's size, sharp on a slide.
+    QImage image(m_timeline->size() * 2, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(2);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    m_timeline->painter().paint(p, m_timeline->rect(), m_timeline->frame());
+    p.end();
+    QGuiApplication::clipboard()->setImage(image);
+    emit said(tr("The timeline is on the clipboard (%1x%2 pixels): paste it into a slide.")
+                  .arg(image.width())
+                  .arg(image.height()));
+    return image;
+}
+
+void ExportController::exportAnimationFile()
+{
+    if (!m_presentation.scenario()) {
+        emit said(tr("An animation replays a simulation: open a lesson or a scenario first."));
+        return;
+    }
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export animation"),
+        defaultFileName(QStringLiteral("gif")), tr("Animated GIF (*.gif);;MP4 video (*.mp4)"));
+    if (path.isEmpty())
+        return;
+    bool ok = false;
+    const QString size = QInputDialog::getText(m_window, tr("Export animation"), tr("Size in pixels (width x height):"),
+        QLineEdit::Normal, QStringLiteral("1280x720"), &ok);
+    if (!ok)
+        return;
+    const int fps
+        = QInputDialog::getInt(m_window, tr("Export animation"), tr("Frames a second:"), 15, kMinFps, kMaxFps, 1, &ok);
+    if (!ok)
+        return;
+    const int seconds = QInputDialog::getInt(
+        m_window, tr("Export animation"), tr("Length of the video, in seconds:"), 8, 1, 600, 1, &ok);
+    if (!ok)
+        return;
+    AnimationRequest request;
+    request.path = path;
+    const auto parts = size.split(QLatin1Char('x'));
+    request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
+    request.fps = fps;
+    request.duration = TimeMs(seconds) * 1000;
+    request.title = m_presentation.title();
+    request.dark = m_presentation.dark();
+    exportAnimationTo(request);
+}
+
+bool ExportController::exportAnimationTo(AnimationRequest request)
+{
+    const sim::Scenario* scenario = m_presentation.scenario();
+    if (!scenario)
+        return false;
+    m_driver->pause(); // the window's run stays where it is; the animation simulates its own
+    QProgressDialog progress(tr("Painting the animation..."), tr("Cancel"), 0, animationFrames(request), m_window);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    request.progress = [&progress](int done, int) {
+        progress.setValue(done);
+        return !progress.wasCanceled();
+    };
+    const auto exported = exportAnimation(*scenario, request);
+    if (exported) {
+        emit said(tr("Saved %1").arg(request.path));
+        return true;
+    }
+    if (exported.message() == "cancelled")
+        emit said(tr("The animation was cancelled: nothing was written."));
+    else
+        QMessageBox::warning(m_window, tr("Export animation"),
+            tr("The animation was not saved: %1").arg(QString::fromStdString(exported.message())));
+    return false;
+}
+
+} // namespace lifeline::ui
