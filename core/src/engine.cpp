@@ -490,13 +490,25 @@ Result<QueueCounters> Engine::counters(const std::string& name) const
     return found.value()->counters;
 }
 
+void Engine::setBody(MessageIndex lane, std::string_view body)
+{
+    CompactText& held = m_messages[lane].body;
+    m_bodyHeapBytes -= bodyHeapCost(held);
+    held.assign(body);
+    m_bodyHeapBytes += bodyHeapCost(held);
+}
+
+void Engine::clearBody(MessageIndex lane)
+{
+    CompactText& held = m_messages[lane].body;
+    m_bodyHeapBytes -= bodyHeapCost(held);
+    held.clear();
+}
+
 size_t Engine::bytesUsed() const
 {
     size_t bytes = sizeof(*this) + m_log.bytesUsed();
-    bytes += m_messages.capacity() * sizeof(MessageRecord);
-    for (size_t i = m_firstHeldChunk << kLaneChunkBits; i < m_messages.size(); ++i)
-        if (!gone(i) && m_messages[i].body.heapBytes() > 0)
-            bytes += m_messages[i].body.heapBytes() + 16; // heap block and malloc's header
+    bytes += m_messages.capacity() * sizeof(MessageRecord) + m_bodyHeapBytes;
     bytes += m_extras.capacity() * sizeof(MessageExtra) + m_laneChunks.capacity() * sizeof(LaneChunk);
     for (const auto& q : m_queues) {
         bytes += sizeof(QueueState);

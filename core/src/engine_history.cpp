@@ -74,6 +74,7 @@ void Engine::forgetHistory()
             continue;
         for (size_t lane = chunk * kChunk; lane < (chunk + 1) * kChunk; ++lane) {
             const MessageRecord& record = m_messages[lane];
+            m_bodyHeapBytes -= bodyHeapCost(record.body);
             if (const uint32_t slot = record.extra; slot != UINT32_MAX) {
                 m_extras[slot] = MessageExtra {};
                 m_freeExtras.push_back(slot);

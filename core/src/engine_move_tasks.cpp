@@ -93,7 +93,7 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
     const MessageIndex arrival
         = newLane(*destination, destination->attributes.delaySeconds * 1000, Cause::ArriveFromRedrive, kSqsActor, lane);
     endMessage(source, lane, MessageState::Redriven, Cause::Redrive, kSqsActor, arrival);
-    m_messages[arrival].body = body;
+    setBody(arrival, body);
     arrivalExtra.origin = lane;
     if (destination->fifo()) {
         if (arrivalExtra.groupId.empty())

@@ -95,7 +95,7 @@ void Engine::endMessage(
     }
     // The lane stays; its body too when viewers want it (and it is short), else it is released.
     if (!m_options.keepEndedBodies || record.body.size() > kKeptBodyBytes)
-        record.body.clear();
+        clearBody(lane);
     --queue.liveMessages;
     logEvent(m_now, lane, queue.index, from, to, cause, actor, detail);
     // A FIFO group blocked by this message (or headed by it) may now serve its next one.
@@ -134,6 +134,7 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
     endMessage(source, lane, MessageState::DeadLettered, Cause::MoveToDlq, receiver, dlq.index);
     const MessageIndex arrival = addLane(dlq.index);
     m_messages[arrival] = std::move(copy);
+    m_bodyHeapBytes += bodyHeapCost(m_messages[arrival].body); // the new lane had none
     setTimes(arrival, copyTimes);
     arrivalExtra.deadLetterQueueSourceArn = source.arn;
     arrivalExtra.origin = lane;

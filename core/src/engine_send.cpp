@@ -155,8 +155,7 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
     const int64_t delay
         = queue.fifo() ? queue.attributes.delaySeconds : delaySeconds.value_or(queue.attributes.delaySeconds);
     const MessageIndex lane = newLane(queue, delay * 1000, Cause::Send, actor, 0);
-    MessageRecord& record = m_messages[lane];
-    record.body = body;
+    setBody(lane, body);
     if (!attributes.empty() || groupId || traceHeader || queue.fifo()) {
         MessageExtra& e = extraFor(lane);
         e.attributes = attributes;
@@ -180,7 +179,7 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
     if (m_options.bodyDigests)
         result.md5OfMessageBody = md5(body);
     result.lane = lane;
-    if (record.state == MessageState::Visible)
+    if (m_messages[lane].state == MessageState::Visible)
         markAvailable(queue, lane);
     return result;
 }

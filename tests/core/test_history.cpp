@@ -2,6 +2,9 @@
 // lanes and 16,384 events, and nothing that still names a forgotten lane (a timer, a receipt, a lazy list, a FIFO
 // group, a deduplication id) misreads it.
 #include "engine_fixture.h"
+#include "lifeline/io/run_file.h"
+
+#include <sstream>
 
 using namespace lifeline;
 using namespace lifeline::test;
@@ -242,4 +245,59 @@ TEST_CASE("Without a bound the engine forgets nothing")
     CHECK(f.engine.heldMessageCount() == 8192);
     CHECK_FALSE(f.engine.forgotten(0));
     CHECK(f.engine.log().firstRetained() == 0);
+}
+
+namespace {
+// What bytesUsed() counts for bodies, walked lane by lane: a long body's heap block and malloc's header.
+size_t walkedBodyBytes(const Engine& engine)
+{
+    size_t bytes = 0;
+    for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane)
+        if (const size_t heap = engine.message(lane).body.heapBytes())
+            bytes += heap + 16;
+    return bytes;
+}
+} // namespace
+
+TEST_CASE("The bodies' heap is counted as bodies come and go: sends, moves, redrives, ends, forgetting, run files")
+{
+    for (const bool keepEnded : { false, true }) {
+        INFO("keepEndedBodies " << keepEnded);
+        EngineOptions options = bounded(0);
+        options.keepEndedBodies = keepEnded;
+        Fixture f { Engine(options) };
+        const auto dlq = f.create("jobs-dlq");
+        const auto url = f.create("jobs");
+        REQUIRE(f.engine.setQueueAttributes(url, { { "RedrivePolicy", f.redrivePolicy(dlq, 1) } }).ok());
+        const std::string body(40, 'b'); // on the heap: 40 + 16 bytes a lane
+        for (int i = 0; i < 5000; ++i)
+            f.send(url, i % 2 ? body : "short");
+        CHECK(f.engine.bodyHeapBytes() == 2500 * 56);
+        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine));
+        for (int i = 0; i < 5000; ++i)
+            REQUIRE(f.receive(url, 1, 0).size() == 1);
+        CHECK(f.receive(url, 10).empty()); // all moved to the DLQ: the arrivals hold the bodies
+        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine));
+        CHECK(f.engine.bodyHeapBytes() == (keepEnded ? 2 : 1) * 2500 * 56);
+        f.advanceSeconds(2); // the ended source lanes are forgotten (the first chunk of 4,096)
+        CHECK(f.engine.forgotten(0));
+        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine));
+        REQUIRE(f.engine.startMessageMoveTask(f.arn(dlq), std::nullopt, 500).ok());
+        f.advanceSeconds(20);
+        CHECK(f.counters(url) == counts(5000, 0, 0));
+        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine));
+    }
+    // A run file's lanes (a run with all its history: only the window saves runs) are counted as they are read.
+    Fixture f;
+    const auto url = f.create("jobs");
+    for (int i = 0; i < 300; ++i)
+        f.send(url, std::string(20 + i % 7, 'x'));
+    REQUIRE(f.receive(url, 10).size() == 10);
+    std::ostringstream out;
+    writeRun(f.engine, {}, "bodies", out);
+    const std::string bytes = out.str();
+    auto opened = readRun(std::vector<uint8_t>(bytes.begin(), bytes.end()), "bodies.lifeline");
+    REQUIRE(opened.ok());
+    CHECK(opened.value().engine->bodyHeapBytes() == f.engine.bodyHeapBytes());
+    CHECK(opened.value().engine->bodyHeapBytes() == walkedBodyBytes(*opened.value().engine));
 }

@@ -213,3 +213,19 @@ TEST_CASE("observer: query URLs name queues - a non-UUID MessageId keeps one lan
     CHECK(observer.engine().messageCount() == 1);
     CHECK(observer.engine().message(0).state == MessageState::InFlight);
 }
+
+TEST_CASE("observer: the bodies it writes are counted in the engine's memory figure", "[observe]")
+{
+    Observer observer(0);
+    const std::string body(100, 'o');
+    observer.observe(call("SendMessage", { { "MessageBody", body } }, { { "MessageId", kId1 } }), kClient);
+    CHECK(observer.engine().bodyHeapBytes() == 100 + 16);
+    // A message first seen in a receive brings its body with it.
+    observer.observe(
+        call("ReceiveMessage", json::object(),
+            { { "Messages",
+                json::array({ { { "MessageId", kId2 }, { "ReceiptHandle", "h2" }, { "Body", body } } }) } }),
+        kWorker);
+    CHECK(observer.engine().messageCount() == 2);
+    CHECK(observer.engine().bodyHeapBytes() == 2 * (100 + 16));
+}

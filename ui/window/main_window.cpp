@@ -382,7 +382,6 @@ void MainWindow::bindPanels()
 {
     const Engine* engine = m_session->engine();
     sim::Simulation* simulation = m_session->simulation();
-    m_historyBytesAt = 0;
     m_details->clear();
     m_driver->setSimulation(simulation);
     m_model->setMomentSpecs(simulation && simulation->scenario().lesson ? simulation->scenario().lesson->moments
@@ -487,23 +486,10 @@ QString MainWindow::historyText() const
         return {};
     const size_t messages = engine()->messageCount();
     const size_t events = engine()->log().size();
-    // Engine::bytesUsed walks every held lane: asked again when lanes came or went or the log grew by a hundredth,
-    // and once a run holds more than a few thousand lanes not more than twice a second (a busy run does all that
-    // every frame, and the walk over a million lanes took 5% of the window's time).
-    const size_t lanes = engine()->heldMessageCount();
-    const bool moved
-        = lanes != m_historyLanesAt || events >= m_historyBytesAt + std::max<size_t>(1000, m_historyBytesAt / 100);
-    if (m_historyBytesAt == 0 || events < m_historyBytesAt
-        || (moved && (lanes <= 4096 || m_historyAge.elapsed() >= 500))) {
-        m_historyAge.start();
-        m_historyBytes = engine()->bytesUsed();
-        m_historyBytesAt = std::max<size_t>(events, 1);
-        m_historyLanesAt = lanes;
-    }
     return tr("history: %1 · %2 · %3 MB")
         .arg(messages == 1 ? tr("1 message") : tr("%L1 messages").arg(qulonglong(messages)),
             events == 1 ? tr("1 event") : tr("%L1 events").arg(qulonglong(events)))
-        .arg(double(m_historyBytes) / 1e6, 0, 'f', 1);
+        .arg(double(engine()->bytesUsed()) / 1e6, 0, 'f', 1);
 }
 
 QString MainWindow::statusText() const

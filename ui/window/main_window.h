@@ -6,7 +6,6 @@
 #include "lifeline/event_log.h"
 #include "lifeline/io/run_file.h"
 
-#include <QElapsedTimer>
 #include <QImage>
 #include <QMainWindow>
 #include <memory>
@@ -204,12 +203,6 @@ private:
     QLabel* m_summary;
     QLabel* m_clock;
     QLabel* m_history;
-    // The memory figure walks every lane: recomputed when lanes came or went or the log grew by a hundredth (or
-    // 1,000 events), past 4,096 lanes at most twice a second.
-    mutable QElapsedTimer m_historyAge;
-    mutable size_t m_historyBytes = 0;
-    mutable size_t m_historyBytesAt = 0; // the log's size when m_historyBytes was computed; 0: never
-    mutable size_t m_historyLanesAt = 0; // the lane records held then
     QPushButton* m_fixButton;
     QueueControls* m_controls;
     LiveQueuePanel* m_liveQueue;

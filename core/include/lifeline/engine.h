@@ -208,8 +208,11 @@ public:
     // The queue's attributes as they are now (also for a deleted queue: as they were).
     const QueueAttributes* queueAttributes(QueueIndex index) const;
     const EngineOptions& options() const { return m_options; }
-    // Memory the engine holds for messages, queues and the log (an estimate from capacities).
+    // Memory the engine holds for messages, queues and the log (an estimate from capacities and a running count of
+    // the bodies, so it is cheap to ask every frame).
     size_t bytesUsed() const;
+    // The heap the held lanes' long bodies take (part of bytesUsed()), counted as bodies are written and dropped.
+    size_t bodyHeapBytes() const { return m_bodyHeapBytes; }
     // Lane records held (forgotten ones excluded).
     size_t heldMessageCount() const { return m_messages.capacity(); }
 
@@ -257,6 +260,11 @@ private:
         else if (wasWide)
             m_wideTimes.erase(lane);
     }
+    // Every write of a held lane's body goes through these, so bytesUsed() keeps a running count of the bodies' heap.
+    void setBody(MessageIndex lane, std::string_view body);
+    void clearBody(MessageIndex lane);
+    // A long body's heap block and malloc's header for it (0: kept inline).
+    static size_t bodyHeapCost(const CompactText& body) { return body.heapBytes() > 0 ? body.heapBytes() + 16 : 0; }
     MessageIdParts newUuid();
     // The id of a lane the engine's send started, from the run's seed and the lane's index: the same run gives the
     // same ids, and no lane keeps 16 bytes for it.
@@ -345,6 +353,7 @@ private:
     uint32_t m_nextQueueUid = 1;
     EventLog m_log;
     ChunkedVector<MessageRecord, kLaneChunkBits> m_messages; // smaller chunks: each is constructed when it is added
+    size_t m_bodyHeapBytes = 0; // bodyHeapCost of every held lane's body
     std::vector<MessageExtra> m_extras;
     std::vector<uint32_t> m_freeExtras; // slots of forgotten lanes' extras
     std::vector<LaneChunk> m_laneChunks; // with a bounded history only

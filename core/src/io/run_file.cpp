@@ -282,6 +282,7 @@ void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record, const Lane
     check(record.receiveCount <= 1000000000, where + " has a garbled receive count");
     const auto lane = MessageIndex(engine.m_messages.size());
     engine.m_messages.push_back(std::move(record));
+    engine.m_bodyHeapBytes += Engine::bodyHeapCost(engine.m_messages[lane].body);
     engine.setTimes(lane, times);
     engine.keepMessageId(lane, id);
 }

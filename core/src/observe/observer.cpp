@@ -67,6 +67,7 @@ struct ObservedRunAccess {
     }
 
     static MessageRecord& record(Engine& engine, MessageIndex lane) { return engine.m_messages[lane]; }
+    static void setBody(Engine& engine, MessageIndex lane, const std::string& body) { engine.setBody(lane, body); }
     static void setTimes(Engine& engine, MessageIndex lane, const LaneTimes& times) { engine.setTimes(lane, times); }
 
     static void addExtra(Engine& engine, MessageIndex lane, MessageExtra extra)
@@ -271,8 +272,7 @@ void Observer::send(QueueIndex queue, const ObservedSend& sent, uint32_t actor)
     const int64_t delaySeconds = std::clamp<int64_t>(sent.delaySeconds.value_or(attributes.delaySeconds), 0, 900);
     const MessageState to = delaySeconds > 0 ? MessageState::Delayed : MessageState::Visible;
     const MessageIndex lane = Access::newLane(*m_engine, queue, sent.messageId, to, Cause::Send, actor, 0);
-    MessageRecord& record = Access::record(*m_engine, lane);
-    record.body = sent.body;
+    Access::setBody(*m_engine, lane, sent.body);
     if (!sent.groupId.empty()) {
         MessageExtra extra;
         extra.groupId = sent.groupId;
@@ -312,7 +312,6 @@ MessageIndex Observer::laneForReceipt(QueueIndex queue, const ObservedReceipt& r
         lane = Access::newLane(
             *m_engine, queue, receipt.messageId, MessageState::Visible, Cause::FirstSeen, kSqsActor, 0);
     }
-    MessageRecord& record = Access::record(*m_engine, lane);
     // The hatched time before the first sighting starts at the send when the answer says when that was, else at the
     // proxy's start: either way the proxy did not see it.
     LaneTimes times = m_engine->times(lane);
@@ -320,7 +319,7 @@ MessageIndex Observer::laneForReceipt(QueueIndex queue, const ObservedReceipt& r
         = receipt.sentTimestampMs ? std::clamp<TimeMs>(*receipt.sentTimestampMs - m_epochMs, 0, times.sentAt) : 0;
     times.enqueuedAt = times.sentAt;
     Access::setTimes(*m_engine, lane, times);
-    record.body = receipt.body;
+    Access::setBody(*m_engine, lane, receipt.body);
     m_laneById[receipt.messageId] = lane;
     m_lanesOf[queue].push_back(lane);
     const QueueAttributes& attributes = *m_engine->queueAttributes(queue);
