@@ -21,6 +21,7 @@
 #include "window/queue_controls.h"
 #include "window/run_session.h"
 #include "window/send_message_dialog.h"
+#include "window/status_bar_controller.h"
 #include "window/theme.h"
 
 #include <QCloseEvent>
@@ -55,8 +56,6 @@ MainWindow::MainWindow(QWidget* parent)
     , m_momentList(new MomentList(this))
     , m_scriptBanner(new QLabel(this))
     , m_summary(new QLabel(this))
-    , m_clock(new QLabel(this))
-    , m_history(new QLabel(this))
     , m_fixButton(new QPushButton(tr("Apply the &fix"), this))
     , m_controls(new QueueControls(this))
     , m_liveQueue(new LiveQueuePanel(this))
@@ -80,10 +79,7 @@ MainWindow::MainWindow(QWidget* parent)
     timelineLayout->addWidget(m_scriptBanner);
     timelineLayout->addWidget(m_timeline, 1);
     setCentralWidget(timelineColumn);
-    m_history->setToolTip(tr("What this run's engine remembers. The window keeps every message and event, so any "
-                             "moment can be scrolled back to; a headless endpoint keeps only --history."));
-    statusBar()->addPermanentWidget(m_history);
-    statusBar()->addPermanentWidget(m_clock);
+    m_status = new StatusBarController(statusBar());
     m_exports = new ExportController(m_session, m_timeline, m_driver,
         { [this] { return m_title; }, [this] { return m_dark; }, [this] { return m_scenario.get(); } }, this);
     connect(m_exports, &ExportController::said, this, [this](const QString& text) { say(text); });
@@ -459,8 +455,7 @@ void MainWindow::refresh()
         figures += tr(" · duplicate processing: %1").arg(simulation()->duplicateProcessings());
     html += QStringLiteral("<p>%1</p>").arg(figures);
     m_summary->setText(html);
-    m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(engine()->now()))));
-    m_history->setText(historyText());
+    m_status->sync(engine());
     m_overview->sync(); // first: the charts draw from its series
     m_tiles->sync();
     m_controls->sync();
@@ -472,7 +467,7 @@ void MainWindow::refresh()
 
 void MainWindow::say(const QString& text, int ms)
 {
-    statusBar()->showMessage(text, ms);
+    m_status->say(text, ms);
 }
 
 QString MainWindow::lessonHtmlShown() const
@@ -482,19 +477,12 @@ QString MainWindow::lessonHtmlShown() const
 
 QString MainWindow::historyText() const
 {
-    if (!engine())
-        return {};
-    const size_t messages = engine()->messageCount();
-    const size_t events = engine()->log().size();
-    return tr("history: %1 · %2 · %3 MB")
-        .arg(messages == 1 ? tr("1 message") : tr("%L1 messages").arg(qulonglong(messages)),
-            events == 1 ? tr("1 event") : tr("%L1 events").arg(qulonglong(events)))
-        .arg(double(engine()->bytesUsed()) / 1e6, 0, 'f', 1);
+    return engine() ? StatusBarController::historyText(*engine()) : QString();
 }
 
 QString MainWindow::statusText() const
 {
-    return statusBar()->currentMessage();
+    return m_status->message();
 }
 
 void MainWindow::setDarkTheme(bool dark)

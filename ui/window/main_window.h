@@ -41,6 +41,7 @@ class LaneModel;
 class LiveDriver;
 class ComparisonWindow;
 class ExportController;
+class StatusBarController;
 class MomentList;
 class OverviewStrip;
 class QueueControls;
@@ -201,8 +202,7 @@ private:
     bool m_wasMaximized = false;
     bool m_docksArranged = false;
     QLabel* m_summary;
-    QLabel* m_clock;
-    QLabel* m_history;
+    StatusBarController* m_status = nullptr;
     QPushButton* m_fixButton;
     QueueControls* m_controls;
     LiveQueuePanel* m_liveQueue;
