@@ -145,20 +145,15 @@ void MainWindow::connectPanels()
         else
             say(crashed ? tr("%1 crashed: what it held comes back when its visibility timeout ends.").arg(name)
                         : tr("%1 restarted.").arg(name));
-        m_model->sync();
-        m_timeline->update();
-        refresh();
+        runChanged();
     });
     connect(m_controls, &QueueControls::applied, this, [this](const QString& what) {
         say(what);
-        m_model->sync();
-        m_timeline->update();
-        refresh();
+        runChanged();
     });
     connect(m_controls, &QueueControls::refused, this, [this](const QString& error) {
         say(error, 12000);
-        m_model->sync();
-        m_timeline->update();
+        runChanged(); // the refusal is a mark on the queue's row
     });
     connect(m_liveQueue, &LiveQueuePanel::applied, this, [this](const QString& what) { say(what); });
     connect(m_liveQueue, &LiveQueuePanel::refused, this, [this](const QString& error) { say(error, 12000); });
@@ -356,18 +351,13 @@ void MainWindow::showSendDialog()
     }
     auto* dialog = new SendMessageDialog(simulation(), m_controls->queue(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    const auto changed = [this] {
-        m_model->sync();
-        m_timeline->update();
-        refresh();
-    };
-    connect(dialog, &SendMessageDialog::sent, this, [this, changed](const QString& what) {
+    connect(dialog, &SendMessageDialog::sent, this, [this](const QString& what) {
         say(what);
-        changed();
+        runChanged();
     });
-    connect(dialog, &SendMessageDialog::refused, this, [this, changed](const QString& error) {
+    connect(dialog, &SendMessageDialog::refused, this, [this](const QString& error) {
         say(tr("Refused: %1").arg(error), 15000);
-        changed();
+        runChanged();
     });
     // A new run replaces the simulation the dialog sends to: the dialog goes with it.
     connect(m_driver, &LiveDriver::simulationChanged, dialog, &QDialog::reject);
@@ -429,6 +419,13 @@ EndpointServer* MainWindow::endpoint() const
 const std::vector<std::string>& MainWindow::actorNames() const
 {
     return m_session->actorNames();
+}
+
+void MainWindow::runChanged()
+{
+    m_model->sync();
+    m_timeline->update();
+    refresh();
 }
 
 void MainWindow::refresh()

@@ -175,6 +175,8 @@ private:
     void showLiveState(); // the toolbar says "Live" and the clock is the wall clock's while real clients drive the run
     void toggleEndpoint(bool on);
     void say(const QString& text, int ms = 6000);
+    // The run changed between the clock's steps (a crash, a slider, a message sent by hand): every view reads it.
+    void runChanged();
 
     RunSession* m_session;
     std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart

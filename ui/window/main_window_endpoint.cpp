@@ -107,8 +107,7 @@ void MainWindow::bindLiveQueue()
             engine(),
             [this, server](const std::string& action, const nlohmann::json& params, const Done& done) {
                 const auto outcome = server->operatorCall(action, params);
-                m_model->sync();
-                refresh();
+                runChanged();
                 done(!outcome.error,
                     outcome.error ? QString::fromStdString(outcome.error->code + ": " + outcome.error->message)
                                   : tr("OK"));
@@ -120,8 +119,7 @@ void MainWindow::bindLiveQueue()
             [this, server](const std::string& action, const nlohmann::json& params, Done done) {
                 server->operatorCall(
                     action, params, [this, done = std::move(done)](bool ok, const std::string& answer) {
-                        m_model->sync();
-                        refresh();
+                        runChanged();
                         done(ok, QString::fromStdString(answer));
                     });
             },
