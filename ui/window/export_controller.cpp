@@ -117,6 +117,18 @@ QString ExportController::claimText() const
     return engine ? QString::fromStdString(sim::summarizeLog(*engine, m_session->actorNames()).claim()) : QString();
 }
 
+std::optional<QSize> ExportController::askSize(const QString& title, const QString& initial) const
+{
+    bool ok = false;
+    const QString size = QInputDialog::getText(
+        m_window, title, tr("Size in pixels (width x height):"), QLineEdit::Normal, initial, &ok);
+    if (!ok)
+        return std::nullopt;
+    // Not "W x H": an invalid size, which the export refuses with its reason.
+    const auto parts = size.split(QLatin1Char('x'));
+    return parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
+}
+
 void ExportController::exportImage()
 {
     const Engine* engine = m_session->engine();
@@ -126,11 +138,10 @@ void ExportController::exportImage()
         defaultFileName(QStringLiteral("png")), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty())
         return;
-    bool ok = false;
-    const QString size = QInputDialog::getText(m_window, tr("Export image"), tr("Size in pixels (width x height):"),
-        QLineEdit::Normal, QStringLiteral("1920x1080"), &ok);
-    if (!ok)
+    const auto size = askSize(tr("Export image"), QStringLiteral("1920x1080"));
+    if (!size)
         return;
+    bool ok = false;
     const QStringList ranges { tr("The action (to the last state change)"), tr("The visible window") };
     const QString range
         = QInputDialog::getItem(m_window, tr("Export image"), tr("What to draw:"), ranges, 0, false, &ok);
@@ -142,8 +153,7 @@ void ExportController::exportImage()
         request.from = std::max<TimeMs>(0, m_timeline->visibleFrom());
         request.to = m_timeline->visibleTo();
     }
-    const auto parts = size.split(QLatin1Char('x'));
-    request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
+    request.size = *size;
     request.title = m_presentation.title();
     request.dark = m_presentation.dark();
     request.claim = claimText();
@@ -183,11 +193,10 @@ void ExportController::exportAnimationFile()
         defaultFileName(QStringLiteral("gif")), tr("Animated GIF (*.gif);;MP4 video (*.mp4)"));
     if (path.isEmpty())
         return;
-    bool ok = false;
-    const QString size = QInputDialog::getText(m_window, tr("Export animation"), tr("Size in pixels (width x height):"),
-        QLineEdit::Normal, QStringLiteral("1280x720"), &ok);
-    if (!ok)
+    const auto size = askSize(tr("Export animation"), QStringLiteral("1280x720"));
+    if (!size)
         return;
+    bool ok = false;
     const int fps
         = QInputDialog::getInt(m_window, tr("Export animation"), tr("Frames a second:"), 15, kMinFps, kMaxFps, 1, &ok);
     if (!ok)
@@ -198,8 +207,7 @@ void ExportController::exportAnimationFile()
         return;
     AnimationRequest request;
     request.path = path;
-    const auto parts = size.split(QLatin1Char('x'));
-    request.size = parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
+    request.size = *size;
     request.fps = fps;
     request.duration = TimeMs(seconds) * 1000;
     request.title = m_presentation.title();

@@ -6,8 +6,10 @@
 
 #include <QImage>
 #include <QObject>
+#include <QSize>
 #include <QString>
 #include <functional>
+#include <optional>
 
 class QAction;
 class QMenu;
@@ -53,6 +55,8 @@ signals:
 
 private:
     QString claimText() const; // what the run measured, for an image's caption line
+    // The size an export is drawn at, asked; none when the user cancels.
+    std::optional<QSize> askSize(const QString& title, const QString& initial) const;
     void saveRunAs();
     void exportImage();
     void exportAnimationFile();
