@@ -10,6 +10,7 @@
 #include "window/live_driver.h"
 #include "window/main_window.h"
 #include "window/moment_list.h"
+#include "window/presenter_controller.h"
 
 #include <QDockWidget>
 #include <QImage>
@@ -234,27 +235,27 @@ TEST_CASE("window: presenter mode - the timeline alone and larger - its keys - E
     window.driver()->pause();
     window.driver()->advanceBy(15000);
     const int rowHeight = window.timeline()->timelineStyle().rowHeight;
-    window.setPresenting(true);
+    window.presenter()->setPresenting(true);
     QApplication::setActiveWindow(&window); // the presenter's keys are the window's shortcuts
-    CHECK(window.presenting());
+    CHECK(window.presenter()->presenting());
     CHECK(window.isFullScreen());
     CHECK_FALSE(window.menuBar()->isVisible());
     CHECK_FALSE(window.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
-    CHECK(window.presenterClock()->isVisible());
-    CHECK(window.presenterClock()->text() == QStringLiteral("15s"));
+    CHECK(window.presenter()->clock()->isVisible());
+    CHECK(window.presenter()->clock()->text() == QStringLiteral("15s"));
     CHECK(window.timeline()->timelineStyle().rowHeight == std::lround(rowHeight * 1.6));
     // The caption is the latest moment reached: moments 1 and 2 at 10 s.
-    CHECK(window.presenterCaption()->text() == QStringLiteral("2  worker-2 takes it too: processed twice"));
+    CHECK(window.presenter()->caption()->text() == QStringLiteral("2  worker-2 takes it too: processed twice"));
     // Right goes to the first moment; C crashes the first working consumer.
     QTest::keyClick(window.timeline(), Qt::Key_Right);
     CHECK(window.timeline()->focusedMoment() == 1);
-    CHECK(window.presenterCaption()->text().startsWith(QStringLiteral("1  Visible again 10 s after its receive")));
+    CHECK(window.presenter()->caption()->text().startsWith(QStringLiteral("1  Visible again 10 s after its receive")));
     QTest::keyClick(window.timeline(), Qt::Key_C);
     const auto consumers = window.simulation()->consumers();
     CHECK(consumers[0].state == sim::ConsumerState::Crashed);
     // Esc leaves: the docks and the menus come back, the rows their size.
     QTest::keyClick(window.timeline(), Qt::Key_Escape);
-    CHECK_FALSE(window.presenting());
+    CHECK_FALSE(window.presenter()->presenting());
     CHECK(window.menuBar()->isVisible());
     CHECK(window.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
     CHECK(window.timeline()->timelineStyle().rowHeight == rowHeight);

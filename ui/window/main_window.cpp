@@ -18,6 +18,7 @@
 #include "window/live_driver.h"
 #include "window/live_queue_panel.h"
 #include "window/moment_list.h"
+#include "window/presenter_controller.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
 #include "window/send_message_dialog.h"
@@ -68,7 +69,9 @@ MainWindow::MainWindow(QWidget* parent)
     auto* timelineLayout = new QVBoxLayout(timelineColumn);
     timelineLayout->setContentsMargins(0, 0, 0, 0);
     timelineLayout->setSpacing(0);
-    timelineLayout->addWidget(buildPresenterBar());
+    m_presenter = new PresenterController({ this, m_timeline, m_overview, m_model, m_session, m_driver, m_tiles,
+        [this] { return m_title; }, [this] { restart(); } });
+    timelineLayout->addWidget(m_presenter->bar());
     timelineLayout->addWidget(m_overview);
     m_scriptBanner->setWordWrap(true);
     m_scriptBanner->setContentsMargins(8, 4, 8, 4);
@@ -83,6 +86,11 @@ MainWindow::MainWindow(QWidget* parent)
     m_exports = new ExportController(m_session, m_timeline, m_driver,
         { [this] { return m_title; }, [this] { return m_dark; }, [this] { return m_scenario.get(); } }, this);
     connect(m_exports, &ExportController::said, this, [this](const QString& text) { say(text); });
+    connect(m_presenter, &PresenterController::said, this, [this](const QString& text) { say(text); });
+    connect(m_presenter, &PresenterController::presentingChanged, this, [this](bool on) {
+        if (m_step)
+            m_step->setEnabled(!on); // Right goes to the next moment instead
+    });
     buildDocks();
     buildToolbar();
     buildMenus();

@@ -41,6 +41,7 @@ class LaneModel;
 class LiveDriver;
 class ComparisonWindow;
 class ExportController;
+class PresenterController;
 class StatusBarController;
 class MomentList;
 class OverviewStrip;
@@ -128,9 +129,6 @@ private:
     void showLessonText(bool fixed); // the lesson panel: what to watch as written, or the fixed run's story
     void buildDocks();
     void arrangeDocks(); // the first show: docks sized (or tabbed, on a small screen) for the window's size
-    QWidget* buildPresenterBar();
-    void updatePresenterBar();
-    void crashFirstWorking();
     QWidget* buildLessonPanel(); // main_window_lesson.cpp
     void connectLesson();
     void scriptEnded(); // the scenario's duration is reached: the view shows the action, the queue runs on
@@ -138,11 +136,8 @@ public:
     // View > Compare with the fix: the lesson as written and fixed, stacked (a window of its own); none without a
     // lesson that has a fix.
     ComparisonWindow* compareWithFix();
-    // View > Presenter mode (F11; Esc leaves): main_window_presenter.cpp.
-    void setPresenting(bool on);
-    bool presenting() const { return m_presenting; }
-    QLabel* presenterCaption() const { return m_presenterCaption; }
-    QLabel* presenterClock() const { return m_presenterClock; }
+    // View > Presenter mode (F11; Esc leaves).
+    PresenterController* presenter() const { return m_presenter; }
     // The File menu's saving and exports (image, animation, clipboard, trace, CSV).
     ExportController* exports() const { return m_exports; }
 
@@ -187,6 +182,7 @@ private:
     LaneModel* m_model;
     TimelineView* m_timeline;
     ExportController* m_exports = nullptr;
+    PresenterController* m_presenter = nullptr;
     OverviewStrip* m_overview;
     QTextBrowser* m_details;
     LiveDriver* m_driver;
@@ -194,14 +190,6 @@ private:
     MomentList* m_momentList;
     QLabel* m_scriptBanner;
     QAction* m_compareAction = nullptr;
-    QAction* m_presenterAction = nullptr;
-    QWidget* m_presenterBar = nullptr;
-    QLabel* m_presenterCaption = nullptr;
-    QLabel* m_presenterClock = nullptr;
-    std::vector<QShortcut*> m_presenterKeys;
-    QByteArray m_beforePresenting;
-    bool m_presenting = false;
-    bool m_wasMaximized = false;
     bool m_docksArranged = false;
     QLabel* m_summary;
     StatusBarController* m_status = nullptr;

@@ -12,6 +12,7 @@
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
+#include "window/presenter_controller.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
 
@@ -145,9 +146,7 @@ void MainWindow::buildViewMenu(QMenu* view)
     view->addAction(viewState->zoomInAction());
     view->addAction(viewState->zoomOutAction());
     view->addAction(viewState->zoomBackAction());
-    m_presenterAction = view->addAction(
-        tr("&Presenter mode"), QKeySequence(Qt::Key_F11), this, [this] { setPresenting(!m_presenting); });
-    m_presenterAction->setCheckable(true);
+    view->addAction(m_presenter->action());
     m_compareAction = view->addAction(
         tr("&Compare with the fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), this, &MainWindow::compareWithFix);
     m_compareAction->setEnabled(false);
