@@ -29,6 +29,9 @@ public:
         layout->setContentsMargins(0, 0, 0, 0);
         layout->addWidget(m_view);
         m_view->setRenderHint(QPainter::Antialiasing);
+        // One repaint of the whole chart per update: the minimal regions Qt Charts asks for by default cost more
+        // to clip antialiased lines to than the chart does to draw (docs/decisions.md).
+        m_view->setViewportUpdateMode(QGraphicsView::FullViewportUpdate);
         m_chart->legend()->setAlignment(Qt::AlignRight);
         m_chart->setMargins(QMargins(4, 2, 4, 2));
         m_chart->layout()->setContentsMargins(0, 0, 0, 0);

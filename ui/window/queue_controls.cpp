@@ -107,6 +107,14 @@ namespace {
 constexpr int kMostConsumersSet = 64;
 constexpr double kHighestRateSet = 1000.0;
 
+// A spin box's setMaximum asks its layout again even when nothing changed, and that request climbs to the main
+// window, which then repaints whole every frame; only a real change is passed on.
+template <typename SpinBox, typename Value> void setMaximumIfChanged(SpinBox* box, Value maximum)
+{
+    if (box->maximum() != maximum)
+        box->setMaximum(maximum);
+}
+
 QLabel* note(QWidget* parent)
 {
     auto* label = new QLabel(parent);
@@ -348,7 +356,7 @@ void QueueControls::sync()
         consumers += c.queue == name && !c.removed && !c.lambda ? 1 : 0; // Lambda pollers are not set here
     if (!m_consumers->hasFocus()) {
         const QSignalBlocker block(m_consumers);
-        m_consumers->setMaximum(std::max(kMostConsumersSet, consumers)); // a scenario may run more than one sets here
+        setMaximumIfChanged(m_consumers, std::max(kMostConsumersSet, consumers)); // a scenario may run more
         m_consumers->setValue(consumers);
     }
     if (!m_processing->hasFocus()) {
@@ -372,7 +380,7 @@ void QueueControls::sync()
     if (!m_rate->hasFocus()) {
         const QSignalBlocker block(m_rate);
         const double rate = producer >= 0 ? m_simulation->producerRate(size_t(producer)) : 0.0;
-        m_rate->setMaximum(std::max(kHighestRateSet, rate));
+        setMaximumIfChanged(m_rate, std::max(kHighestRateSet, rate));
         m_rate->setValue(rate);
     }
 }
