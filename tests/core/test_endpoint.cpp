@@ -57,6 +57,40 @@ TEST_CASE("http: a request arrives in pieces - pipelined requests - keep-alive",
     CHECK_FALSE(parser.request().keepAlive);
 }
 
+TEST_CASE("http: header text is read in ASCII - a list's tokens whole, not substrings", "[endpoint][http]")
+{
+    CHECK(endpoint::asciiLower("Keep-ALIVE \xC4\xB0") == "keep-alive \xC4\xB0"); // bytes past ASCII stay as they are
+    CHECK(endpoint::trimWhitespace(" \t close \r") == "close");
+    CHECK(endpoint::hasListToken("Keep-Alive, Upgrade", "upgrade"));
+    CHECK(endpoint::hasListToken("gzip ,  Chunked", "chunked"));
+    CHECK_FALSE(endpoint::hasListToken("not-close", "close"));
+    CHECK_FALSE(endpoint::hasListToken("", "close"));
+    HttpParser parser;
+    REQUIRE(
+        parser.feed("GET / HTTP/1.1\r\nConnection: keep-alive-but-close-later\r\n\r\n") == HttpParser::State::Complete);
+    CHECK(parser.request().keepAlive); // neither token: HTTP/1.1 keeps the connection
+    parser.next();
+    REQUIRE(parser.feed("GET / HTTP/1.1\r\nConnection: TE, Close\r\n\r\n") == HttpParser::State::Complete);
+    CHECK_FALSE(parser.request().keepAlive);
+}
+
+TEST_CASE("http: Expect 100-continue is asked for once a request, however its body arrives", "[endpoint][http]")
+{
+    HttpParser parser;
+    const std::string head = "POST / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 6\r\n\r\n";
+    CHECK_FALSE(parser.expectsContinue());
+    REQUIRE(parser.feed(head) == HttpParser::State::NeedMore);
+    CHECK(parser.expectsContinue());
+    parser.continueSent();
+    CHECK_FALSE(parser.expectsContinue());
+    REQUIRE(parser.feed("abc") == HttpParser::State::NeedMore);
+    CHECK_FALSE(parser.expectsContinue()); // the server wrote it already: a second 100 would read as the answer
+    REQUIRE(parser.feed("def" + head) == HttpParser::State::Complete);
+    CHECK(parser.request().body == "abcdef");
+    parser.next();
+    CHECK(parser.expectsContinue()); // the next request asks again
+}
+
 TEST_CASE("http: limits and malformed requests get the right status", "[endpoint][http]")
 {
     HttpParser small(HttpLimits { 64, 10 });

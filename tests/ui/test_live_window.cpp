@@ -97,6 +97,7 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     options.credentials = { "AKIAUITEST", "ui-secret", "" };
     options.pollAttributesMs = 0;
     options.idleTimeoutMs = 300;
+    options.headerTimeoutMs = 300;
     REQUIRE(window.startProxy(options).ok());
     CHECK(window.playAction()->text() == QStringLiteral("● Live"));
     CHECK(window.speedBox()->currentText() == QStringLiteral("1×"));
@@ -130,6 +131,22 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     QTcpSocket idle;
     lifeline::test::connectTo(idle, window.proxy()->port());
     CHECK(QTest::qWaitFor([&] { return idle.state() == QAbstractSocket::UnconnectedState; }, 3000));
+    // A head that stalls gets SQS's 408, in the endpoint's words: one connection layer serves both.
+    QTcpSocket slow;
+    lifeline::test::connectTo(slow, window.proxy()->port());
+    slow.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    QByteArray late;
+    CHECK(QTest::qWaitFor(
+        [&] {
+            late += slow.readAll();
+            return slow.state() == QAbstractSocket::UnconnectedState;
+        },
+        3000));
+    late += slow.readAll();
+    CHECK(late.startsWith("HTTP/1.1 408 "));
+    CHECK(late.contains("<Code>RequestTimeout</Code><Message>The request&apos;s head did not arrive in "
+                        "time.</Message>"));
+    CHECK(late.contains("<RequestId>00000000-0000-4000-9000-"));
     window.stopEndpoint();
     CHECK(window.proxy() == nullptr);
     CHECK(window.playAction()->isEnabled());

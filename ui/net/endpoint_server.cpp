@@ -3,51 +3,24 @@
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/sqs_action.h"
 
-#include <QTcpServer>
-#include <QTcpSocket>
-#include <charconv>
-#include <cinttypes>
 #include <cmath>
-#include <cstdio>
 
 namespace lifeline::ui {
 
-using endpoint::HttpParser;
 using endpoint::HttpRequest;
-using endpoint::HttpResponse;
-
-struct EndpointServer::Connection {
-    QTcpSocket* socket = nullptr;
-    HttpParser parser;
-    uint32_t actor = kSqsActor; // SQS stands for "not named yet": a connection gets its actor with its first request
-    std::string peer; // 127.0.0.1:54321
-    // A parked ReceiveMessage: answered when its poll completes.
-    PollId poll = 0;
-    endpoint::ReceiveView view;
-    endpoint::Protocol protocol = endpoint::Protocol::Query;
-    std::string requestId;
-    bool keepAlive = true;
-    bool closing = false;
-    // Refused with 413 while its body still comes: read and thrown away until it is all in (or kDrainMs pass), then
-    // closed; closing at once would make the client's TCP stack answer the rest with a reset that loses the 413.
-    int64_t drainBytes = 0;
-    enum class Phase { Idle, Head, Body, Parked } phase = Phase::Idle;
-    qint64 deadline = 0; // wall ms (m_wall) past which it is closed; 0: none
-    bool dropped = false; // its socket disconnected: freed on the next turn of the event loop, never inside a call
-};
 
 EndpointServer::EndpointServer(Engine& engine, QObject* parent)
     : QObject(parent)
     , m_engine(engine)
     , m_service(engine)
-    , m_server(new QTcpServer(this))
+    , m_http(
+          { "lifeline serve", '8', "Lifeline" },
+          [this](ConnectionId connection, HttpRequest&& request) { handle(connection, std::move(request)); },
+          [this](ConnectionId connection, bool requestInHand) { closed(connection, requestInHand); })
 {
     m_wake.setSingleShot(true);
     m_wake.setTimerType(Qt::PreciseTimer);
     connect(&m_wake, &QTimer::timeout, this, &EndpointServer::catchUp);
-    connect(&m_sweep, &QTimer::timeout, this, &EndpointServer::sweepTimeouts);
-    connect(m_server, &QTcpServer::newConnection, this, &EndpointServer::accept);
-    connect(m_server, &QTcpServer::acceptError, this, &EndpointServer::acceptFailed);
 }
 
 EndpointServer::~EndpointServer()
@@ -59,64 +32,27 @@ Outcome<> EndpointServer::start(const EndpointOptions& options)
 {
     stop();
     m_options = options;
-    m_server->setListenBacklogSize(1024); // a thousand long-pollers may connect at once
-    m_server->setMaxPendingConnections(1024);
-    if (!m_server->listen(options.bind, options.port))
-        return Failure { tr("cannot listen on %1:%2: %3")
-                             .arg(options.bind.toString())
-                             .arg(options.port)
-                             .arg(m_server->errorString())
-                             .toStdString() };
+    if (auto listening = m_http.listen(options); !listening)
+        return listening;
     m_wall.start();
     m_virtualAtStart = m_engine.now();
     scheduleWake();
-    const int shortest = std::min({ options.headerTimeoutMs, options.bodyTimeoutMs, options.idleTimeoutMs });
-    m_sweep.start(std::clamp(shortest / 4, 10, 1000));
     return {};
 }
 
 void EndpointServer::stop()
 {
     m_wake.stop();
-    m_sweep.stop();
     // The server itself stops: nobody will ever answer a waiting poll, so SQS's side ends them too.
-    for (auto& [socket, connection] : m_connections) {
-        if (connection->poll)
-            m_engine.cancelPoll(connection->poll);
-        socket->disconnect(this);
-        socket->abort();
-        socket->deleteLater();
-    }
+    for (const auto& [poll, parked] : m_waiting)
+        m_engine.cancelPoll(poll);
     for (const auto& [poll, actor] : m_orphaned)
         m_engine.cancelPoll(poll);
-    m_connections.clear();
     m_waiting.clear();
+    m_pollOf.clear();
     m_orphaned.clear();
-    if (m_server->isListening())
-        m_server->close();
-}
-
-bool EndpointServer::listening() const
-{
-    return m_server->isListening();
-}
-
-quint16 EndpointServer::port() const
-{
-    return m_server->serverPort();
-}
-
-QString EndpointServer::address() const
-{
-    QString host = m_server->serverAddress().toString();
-    if (m_server->serverAddress().protocol() == QAbstractSocket::IPv6Protocol)
-        host = QLatin1Char('[') + host + QLatin1Char(']');
-    return QStringLiteral("http://%1:%2").arg(host).arg(port());
-}
-
-bool EndpointServer::exposed() const
-{
-    return listening() && !m_server->serverAddress().isLoopback();
+    m_actorOf.clear();
+    m_http.close();
 }
 
 void EndpointServer::catchUp()
@@ -164,177 +100,25 @@ void EndpointServer::scheduleWake()
     m_wake.start(int(std::clamp(std::ceil(wallMs), 0.0, 3600000.0)));
 }
 
-void EndpointServer::accept()
+void EndpointServer::closed(ConnectionId connection, bool requestInHand)
 {
-    while (QTcpSocket* socket = m_server->nextPendingConnection()) {
-        if (int(m_connections.size()) >= m_options.maxConnections) {
-            socket->abort();
-            socket->deleteLater();
-            continue;
+    const auto actor = m_actorOf.find(connection);
+    if (requestInHand)
+        if (const auto poll = m_pollOf.find(connection); poll != m_pollOf.end()) {
+            // The poll goes on, as a real client's dead request would (docs/decisions.md): what it receives is in
+            // flight for nobody, drawn as such, and comes back after its visibility timeout.
+            m_orphaned.emplace(poll->second, actor == m_actorOf.end() ? kSqsActor : actor->second);
+            m_waiting.erase(poll->second);
+            m_pollOf.erase(poll);
         }
-        auto connection = std::make_unique<Connection>();
-        connection->socket = socket;
-        connection->parser = HttpParser(m_options.limits);
-        connection->peer = socket->peerAddress().toString().toStdString() + ":" + std::to_string(socket->peerPort());
-        Connection* raw = connection.get();
-        m_connections.emplace(socket, std::move(connection));
-        connect(socket, &QTcpSocket::readyRead, this, [this, raw] { read(raw); });
-        connect(socket, &QTcpSocket::disconnected, this, [this, raw] { drop(raw); });
-        updateDeadline(raw);
-    }
+    if (actor != m_actorOf.end())
+        m_actorOf.erase(actor);
 }
 
-void EndpointServer::acceptFailed(QAbstractSocket::SocketError error)
+uint32_t EndpointServer::actorFor(ConnectionId connection, const HttpRequest& request)
 {
-    // Out of file descriptors (or another resource): Qt has paused accepting. Say so once, and try again in a moment
-    // rather than spin on a listening socket that stays readable.
-    ++m_acceptFailures;
-    if (error == QAbstractSocket::SocketResourceError && !m_toldOutOfDescriptors) {
-        m_toldOutOfDescriptors = true;
-        qWarning("lifeline serve: out of file descriptors with %zu connections open; new connections wait until one "
-                 "closes (raise the limit with ulimit -n)",
-            m_connections.size());
-    }
-    m_server->pauseAccepting();
-    QTimer::singleShot(m_options.acceptPauseMs, this, [this] {
-        if (m_server->isListening())
-            m_server->resumeAccepting();
-    });
-}
-
-void EndpointServer::updateDeadline(Connection* connection)
-{
-    using Phase = Connection::Phase;
-    const HttpParser& parser = connection->parser;
-    const Phase phase = connection->poll                ? Phase::Parked
-        : parser.holdsNothing()                         ? Phase::Idle
-        : parser.readingBody()                          ? Phase::Body
-        : parser.state() == HttpParser::State::NeedMore ? Phase::Head
-                                                        : connection->phase;
-    if (phase == connection->phase && connection->deadline != 0)
-        return;
-    connection->phase = phase;
-    const qint64 now = m_wall.isValid() ? m_wall.elapsed() : 0;
-    switch (phase) {
-    case Phase::Parked:
-        connection->deadline = 0; // waiting on SQS, not on the client
-        return;
-    case Phase::Idle:
-        connection->deadline = now + m_options.idleTimeoutMs;
-        return;
-    case Phase::Head:
-        connection->deadline = now + m_options.headerTimeoutMs;
-        return;
-    case Phase::Body:
-        connection->deadline = now + m_options.bodyTimeoutMs;
-        return;
-    }
-}
-
-void EndpointServer::sweepTimeouts()
-{
-    const qint64 now = m_wall.elapsed();
-    std::vector<Connection*> late;
-    for (auto& [socket, connection] : m_connections)
-        if (!connection->dropped && !connection->closing && connection->deadline != 0 && now > connection->deadline)
-            late.push_back(connection.get());
-    for (Connection* connection : late) {
-        ++m_timedOut;
-        if (connection->phase == Connection::Phase::Idle) {
-            connection->closing = true;
-            connection->socket->disconnectFromHost();
-            continue;
-        }
-        // Half a request after its time: 408, in SQS's error shape, then closed.
-        const bool json = connection->parser.request().header("x-amz-target").starts_with("AmazonSQS.");
-        respond(connection,
-            endpoint::encodeError(json ? endpoint::Protocol::Json : endpoint::Protocol::Query,
-                makeError("RequestTimeout",
-                    connection->phase == Connection::Phase::Head ? "The request's head did not arrive in time."
-                                                                 : "The request's body did not arrive in time.",
-                    408),
-                nextRequestId()),
-            false);
-    }
-}
-
-void EndpointServer::drop(Connection* connection)
-{
-    if (connection->dropped)
-        return;
-    connection->dropped = true;
-    connection->closing = true;
-    QTcpSocket* socket = connection->socket;
-    socket->disconnect(this); // nothing more from it reaches the connection about to go
-    if (connection->poll) {
-        // The poll goes on, as a real client's dead request would (docs/decisions.md): what it receives is in
-        // flight for nobody, drawn as such, and comes back after its visibility timeout.
-        m_waiting.erase(connection->poll);
-        m_orphaned.emplace(connection->poll, connection->actor);
-        connection->poll = 0;
-    }
-    // Freed later: `disconnected` can fire inside a write to this very socket (respond), whose caller still holds
-    // the connection.
-    QMetaObject::invokeMethod(
-        this,
-        [this, socket] {
-            // Unless stop() came first: it cleared the connections and already deletes the socket.
-            if (m_connections.erase(socket))
-                socket->deleteLater();
-        },
-        Qt::QueuedConnection);
-}
-
-void EndpointServer::read(Connection* connection)
-{
-    if (connection->dropped)
-        return;
-    const QByteArray bytes = connection->socket->readAll();
-    if (connection->drainBytes > 0) {
-        connection->drainBytes -= bytes.size();
-        if (connection->drainBytes <= 0)
-            connection->socket->disconnectFromHost();
-        return;
-    }
-    if (connection->closing)
-        return;
-    HttpParser& parser = connection->parser;
-    HttpParser::State state = parser.feed(std::string_view(bytes.constData(), size_t(bytes.size())));
-    // Requests are answered in order: a parked long poll holds the ones behind it on the same connection.
-    while (state == HttpParser::State::Complete && connection->poll == 0) {
-        HttpRequest request = parser.takeRequest();
-        parser.next();
-        handle(connection, request);
-        if (connection->closing)
-            return;
-        state = parser.state();
-    }
-    updateDeadline(connection);
-    if (state == HttpParser::State::Error && connection->poll == 0) { // behind a parked poll: after its answer
-        const auto refusal = endpoint::encodeHttpRefusal(parser, nextRequestId());
-        if (parser.errorStatus() == 413) {
-            respondWithoutClosing(connection, refusal);
-            drain(connection, parser);
-        } else {
-            respond(connection, refusal, false);
-        }
-    } else if (parser.expectsContinue()) {
-        connection->socket->write("HTTP/1.1 100 Continue\r\n\r\n");
-    }
-}
-
-std::string EndpointServer::nextRequestId()
-{
-    char id[40];
-    const uint64_t n = ++m_requestCounter;
-    std::snprintf(id, sizeof id, "00000000-0000-4000-8000-%012" PRIx64, uint64_t(n & 0xffffffffffffULL));
-    return id;
-}
-
-uint32_t EndpointServer::actorFor(Connection* connection, const HttpRequest& request)
-{
-    if (connection->actor != kSqsActor)
-        return connection->actor;
+    if (const auto known = m_actorOf.find(connection); known != m_actorOf.end())
+        return known->second;
     // A row per kind of client (client_identity.h), not per connection: the CLI's one-shot calls share one.
     const std::string name = endpoint::clientIdentity(request.header("user-agent"), request.header("authorization"));
     const auto [it, fresh] = m_actorByClient.try_emplace(name, uint32_t(m_actorNames.size()));
@@ -342,24 +126,24 @@ uint32_t EndpointServer::actorFor(Connection* connection, const HttpRequest& req
         m_actorNames.push_back(name);
         emit actorsChanged();
     }
-    connection->actor = it->second;
-    return connection->actor;
+    m_actorOf.emplace(connection, it->second);
+    return it->second;
 }
 
-void EndpointServer::handle(Connection* connection, const HttpRequest& request)
+void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
 {
     ++m_requests;
     catchUp();
-    const std::string requestId = nextRequestId();
+    const std::string requestId = m_http.nextRequestId();
     auto decoded = endpoint::decodeRequest(request);
     const bool keepAlive = request.keepAlive;
     // What a web page may have sent is refused before anything else happens (request_guard.h).
     if (auto refused = endpoint::guardRequest(request, decoded.action, m_options.guard)) {
-        respond(connection, endpoint::encodeError(decoded.protocol, *refused, requestId), keepAlive);
+        m_http.answer(connection, endpoint::encodeError(decoded.protocol, *refused, requestId), keepAlive);
         return;
     }
     if (decoded.error) {
-        respond(connection, endpoint::encodeError(decoded.protocol, *decoded.error, requestId), keepAlive);
+        m_http.answer(connection, endpoint::encodeError(decoded.protocol, *decoded.error, requestId), keepAlive);
         return;
     }
     endpoint::CallContext context;
@@ -369,17 +153,13 @@ void EndpointServer::handle(Connection* connection, const HttpRequest& request)
     context.actor = actorFor(connection, request);
     auto outcome = m_service.call(decoded.action, decoded.params, context);
     if (outcome.error) {
-        respond(connection, endpoint::encodeError(decoded.protocol, *outcome.error, requestId), keepAlive);
+        m_http.answer(connection, endpoint::encodeError(decoded.protocol, *outcome.error, requestId), keepAlive);
     } else if (outcome.pendingPoll) {
-        connection->poll = *outcome.pendingPoll;
-        connection->view = std::move(outcome.view);
-        connection->protocol = decoded.protocol;
-        connection->requestId = requestId;
-        connection->keepAlive = keepAlive;
-        m_waiting[connection->poll] = connection;
-        updateDeadline(connection);
+        m_waiting.emplace(*outcome.pendingPoll,
+            ParkedPoll { connection, std::move(outcome.view), decoded.protocol, requestId, keepAlive });
+        m_pollOf[connection] = *outcome.pendingPoll;
     } else {
-        respond(
+        m_http.answer(
             connection, endpoint::encodeResult(decoded.protocol, decoded.action, outcome.output, requestId), keepAlive);
     }
     answerCompletedPolls(); // a send may have woken other connections' polls
@@ -398,70 +178,17 @@ void EndpointServer::answerCompletedPolls()
         const auto it = m_waiting.find(done.poll);
         if (it == m_waiting.end())
             continue;
-        Connection* connection = it->second;
+        const ParkedPoll parked = std::move(it->second);
         m_waiting.erase(it);
-        connection->poll = 0;
+        m_pollOf.erase(parked.connection);
         const auto response = done.queueDeleted
-            ? endpoint::encodeError(connection->protocol,
-                makeError(codes::NonExistentQueue, "The specified queue does not exist."), connection->requestId)
-            : endpoint::encodeResult(connection->protocol,
+            ? endpoint::encodeError(parked.protocol,
+                makeError(codes::NonExistentQueue, "The specified queue does not exist."), parked.requestId)
+            : endpoint::encodeResult(parked.protocol,
                 std::string(endpoint::nameOf(endpoint::SqsAction::ReceiveMessage)),
-                m_service.renderMessages(done.messages, connection->view), connection->requestId);
-        respond(connection, response, connection->keepAlive);
-        // Requests that arrived behind the poll on this connection go now.
-        if (!connection->closing && !connection->dropped && connection->parser.state() != HttpParser::State::NeedMore)
-            QMetaObject::invokeMethod(
-                this,
-                [this, socket = connection->socket] {
-                    if (const auto c = m_connections.find(socket); c != m_connections.end())
-                        read(c->second.get());
-                },
-                Qt::QueuedConnection);
+                m_service.renderMessages(done.messages, parked.view), parked.requestId);
+        m_http.answer(parked.connection, response, parked.keepAlive); // the requests behind it go next
     }
-}
-
-void EndpointServer::drain(Connection* connection, const HttpParser& parser)
-{
-    connection->drainBytes = int64_t(std::min<size_t>(parser.bodyBytesOutstanding(), size_t(1) << 30));
-    if (connection->drainBytes == 0) {
-        connection->socket->disconnectFromHost(); // after the answer, already written
-        connection->closing = true;
-        return;
-    }
-    connection->closing = true;
-    QTimer::singleShot(kDrainMs, this, [this, socket = connection->socket] {
-        if (const auto c = m_connections.find(socket); c != m_connections.end() && !c->second->dropped)
-            socket->disconnectFromHost();
-    });
-}
-
-void EndpointServer::respondWithoutClosing(Connection* connection, const HttpResponse& response)
-{
-    HttpResponse out = response;
-    out.headers.emplace_back("Server", "Lifeline");
-    const std::string bytes = out.serialize();
-    connection->socket->write(bytes.data(), qint64(bytes.size()));
-    connection->socket->flush();
-}
-
-void EndpointServer::respond(Connection* connection, const HttpResponse& response, bool keepAlive)
-{
-    if (connection->dropped)
-        return; // the client is gone: nothing to write to
-    HttpResponse out = response;
-    out.headers.emplace_back("Server", "Lifeline");
-    out.close = out.close || !keepAlive;
-    const std::string bytes = out.serialize();
-    connection->socket->write(bytes.data(), qint64(bytes.size()));
-    // Out now, not on the next write notification: a client that half-closed after its request (shutdown(SHUT_WR),
-    // legal TCP) makes Qt close the socket when it reads that end of stream, and the answer must be out by then.
-    connection->socket->flush();
-    if (out.close) {
-        connection->closing = true;
-        connection->socket->disconnectFromHost(); // after the answer is written
-    }
-    connection->deadline = 0; // an answer is activity: the idle clock starts again
-    updateDeadline(connection);
 }
 
 } // namespace lifeline::ui

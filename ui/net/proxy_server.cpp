@@ -8,28 +8,13 @@
 #include "net/upstream_connection.h"
 
 #include <QDateTime>
-#include <QTcpServer>
-#include <QTcpSocket>
-#include <cinttypes>
-#include <cstdio>
 #include <set>
 
 namespace lifeline::ui {
 
-using endpoint::HttpParser;
 using endpoint::HttpRequest;
 using endpoint::HttpResponse;
 using nlohmann::json;
-
-struct ProxyServer::Connection {
-    QTcpSocket* socket = nullptr;
-    HttpParser parser;
-    UpstreamConnection* upstream = nullptr; // this client's own connection to the upstream
-    bool waiting = false; // a request is upstream: the ones behind it wait (answers go back in order)
-    bool dropped = false; // the client went away; freed once nothing is upstream
-    bool closing = false;
-    qint64 lastActivity = 0; // wall ms (m_wall): the last bytes in or the last answer out
-};
 
 namespace {
 // The answer's headers a client reads; hop-by-hop ones (Connection, Transfer-Encoding, Keep-Alive) are the proxy's own.
@@ -58,12 +43,13 @@ int64_t waitSeconds(const json& params)
 ProxyServer::ProxyServer(observe::Observer& observer, QObject* parent)
     : QObject(parent)
     , m_observer(observer)
-    , m_server(new QTcpServer(this))
+    , m_http(
+          { "lifeline proxy", '9', nullptr },
+          [this](ConnectionId connection, HttpRequest&& request) { handle(connection, std::move(request)); },
+          [this](ConnectionId connection, bool requestInHand) { closed(connection, requestInHand); })
 {
-    connect(m_server, &QTcpServer::newConnection, this, &ProxyServer::accept);
     connect(&m_tick, &QTimer::timeout, this, &ProxyServer::catchUp);
     connect(&m_poll, &QTimer::timeout, this, &ProxyServer::pollAttributes);
-    connect(&m_sweep, &QTimer::timeout, this, &ProxyServer::sweepTimeouts);
 }
 
 ProxyServer::~ProxyServer()
@@ -75,17 +61,11 @@ Outcome<> ProxyServer::start(const ProxyOptions& options)
 {
     stop();
     m_options = options;
-    m_server->setListenBacklogSize(1024);
-    if (!m_server->listen(options.bind, options.port))
-        return Failure { tr("cannot listen on %1:%2: %3")
-                             .arg(options.bind.toString())
-                             .arg(options.port)
-                             .arg(m_server->errorString())
-                             .toStdString() };
+    if (auto listening = m_http.listen(options); !listening)
+        return listening;
     m_wall.start();
     m_pollerUpstream = new UpstreamConnection(options.upstream, this);
     m_tick.start(100);
-    m_sweep.start(std::clamp(std::min(options.idleTimeoutMs, options.requestTimeoutMs) / 4, 10, 1000));
     if (options.pollAttributesMs > 0)
         m_poll.start(options.pollAttributesMs);
     return {};
@@ -95,47 +75,19 @@ void ProxyServer::stop()
 {
     m_tick.stop();
     m_poll.stop();
-    m_sweep.stop();
-    // Taken out first: abandoning an upstream answers its callback, which must find no connection to write to.
-    auto connections = std::move(m_connections);
-    m_connections.clear();
-    for (auto& [socket, connection] : connections) {
-        socket->disconnect(this);
-        socket->abort();
-        socket->deleteLater();
-        connection->upstream->abandon("the proxy stopped");
-        connection->upstream->deleteLater();
+    // Taken out first: abandoning an upstream answers its callback, which must find no client to write to.
+    auto clients = std::move(m_clients);
+    m_clients.clear();
+    for (auto& [connection, client] : clients) {
+        client.upstream->abandon("the proxy stopped");
+        client.upstream->deleteLater();
     }
     if (m_pollerUpstream) {
         m_pollerUpstream->abandon("the proxy stopped");
         m_pollerUpstream->deleteLater();
         m_pollerUpstream = nullptr;
     }
-    if (m_server->isListening())
-        m_server->close();
-}
-
-bool ProxyServer::listening() const
-{
-    return m_server->isListening();
-}
-
-quint16 ProxyServer::port() const
-{
-    return m_server->serverPort();
-}
-
-QString ProxyServer::address() const
-{
-    QString host = m_server->serverAddress().toString();
-    if (m_server->serverAddress().protocol() == QAbstractSocket::IPv6Protocol)
-        host = QLatin1Char('[') + host + QLatin1Char(']');
-    return QStringLiteral("http://%1:%2").arg(host).arg(port());
-}
-
-bool ProxyServer::exposed() const
-{
-    return listening() && !m_server->serverAddress().isLoopback();
+    m_http.close();
 }
 
 TimeMs ProxyServer::wallNow() const
@@ -153,84 +105,17 @@ void ProxyServer::catchUp()
         emit observed();
 }
 
-std::string ProxyServer::nextRequestId()
+void ProxyServer::closed(ConnectionId connection, bool requestInHand)
 {
-    char id[40];
-    std::snprintf(
-        id, sizeof id, "00000000-0000-4000-9000-%012" PRIx64, uint64_t(++m_requestCounter & 0xffffffffffffULL));
-    return id;
-}
-
-void ProxyServer::accept()
-{
-    while (QTcpSocket* socket = m_server->nextPendingConnection()) {
-        if (int(m_connections.size()) >= m_options.maxConnections) {
-            socket->abort();
-            socket->deleteLater();
-            continue;
-        }
-        auto connection = std::make_unique<Connection>();
-        connection->lastActivity = wallNow();
-        connection->socket = socket;
-        connection->parser = HttpParser(m_options.limits);
-        connection->upstream = new UpstreamConnection(m_options.upstream, this);
-        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-        Connection* raw = connection.get();
-        m_connections.emplace(socket, std::move(connection));
-        connect(socket, &QTcpSocket::readyRead, this, [this, raw] { read(raw); });
-        connect(socket, &QTcpSocket::disconnected, this, [this, raw] { drop(raw); });
-    }
-}
-
-void ProxyServer::drop(Connection* connection)
-{
-    if (connection->dropped)
+    const auto it = m_clients.find(connection);
+    if (it == m_clients.end())
+        return; // it never sent a request
+    if (requestInHand && it->second.waiting) {
+        it->second.gone = true; // freed when its upstream answer comes (what the upstream did is still observed)
         return;
-    connection->dropped = true;
-    connection->socket->disconnect(this);
-    if (connection->waiting)
-        return; // freed when its upstream answer comes (what the upstream did is still observed)
-    release(connection);
-}
-
-void ProxyServer::release(Connection* connection)
-{
-    QMetaObject::invokeMethod(
-        this,
-        [this, socket = connection->socket] {
-            const auto it = m_connections.find(socket);
-            if (it == m_connections.end())
-                return;
-            it->second->upstream->deleteLater();
-            m_connections.erase(it);
-            socket->deleteLater();
-        },
-        Qt::QueuedConnection);
-}
-
-void ProxyServer::read(Connection* connection)
-{
-    if (connection->dropped || connection->closing)
-        return;
-    const QByteArray bytes = connection->socket->readAll();
-    connection->lastActivity = wallNow();
-    HttpParser& parser = connection->parser;
-    auto state = parser.feed(std::string_view(bytes.constData(), size_t(bytes.size())));
-    // Requests are answered in order: one upstream at a time, the ones behind it wait for its answer. A request
-    // refused here (a browser's) is answered at once and the next one goes on.
-    while (!connection->waiting && !connection->closing && state == HttpParser::State::Complete) {
-        HttpRequest request = parser.takeRequest();
-        parser.next();
-        handle(connection, request);
-        state = parser.state();
     }
-    if (connection->waiting || connection->closing)
-        return; // parsed on when the answer in flight is back
-    if (state == HttpParser::State::Error) {
-        respond(connection, endpoint::encodeHttpRefusal(parser, nextRequestId()), false);
-    } else if (parser.expectsContinue()) {
-        connection->socket->write("HTTP/1.1 100 Continue\r\n\r\n");
-    }
+    it->second.upstream->deleteLater();
+    m_clients.erase(it);
 }
 
 uint32_t ProxyServer::actorFor(const HttpRequest& request)
@@ -244,15 +129,19 @@ uint32_t ProxyServer::actorFor(const HttpRequest& request)
     return it->second;
 }
 
-void ProxyServer::handle(Connection* connection, const HttpRequest& request)
+void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
 {
     auto decoded = endpoint::decodeRequest(request);
     // The proxy signs with the user's own credentials: what only a web page would send is refused before anything
     // goes upstream (a page could otherwise act on the user's AWS account through it).
     if (auto refused = endpoint::guardRequest(request, decoded.action, m_options.guard)) {
-        respond(connection, endpoint::encodeError(decoded.protocol, *refused, nextRequestId()), request.keepAlive);
+        m_http.answer(
+            connection, endpoint::encodeError(decoded.protocol, *refused, m_http.nextRequestId()), request.keepAlive);
         return;
     }
+    Client& client = m_clients[connection];
+    if (!client.upstream)
+        client.upstream = new UpstreamConnection(m_options.upstream, this);
     ++m_forwarded;
     catchUp();
     const uint32_t actor = actorFor(request);
@@ -263,30 +152,32 @@ void ProxyServer::handle(Connection* connection, const HttpRequest& request)
             m_queueUrls[queue] = url->get<std::string>();
         }
         if (!queue.empty() && !m_attributesAsked[queue])
-            fetchAttributes(queue, *connection->upstream); // answered before the request behind it
+            fetchAttributes(queue, *client.upstream); // answered before the request behind it
         if (endpoint::sqsActionNamed(decoded.action) == endpoint::SqsAction::ReceiveMessage)
             m_observer.pollStarted(queue, actor);
     }
-    connection->waiting = true;
+    client.waiting = true;
     const std::string bytes = net::forwardRequest(
         request, m_options.upstream, m_options.credentials, m_options.region, QDateTime::currentSecsSinceEpoch());
     const int timeout = m_options.upstreamTimeoutMs + int(waitSeconds(decoded.params) * 1000);
     auto call = std::make_shared<const PendingCall>(PendingCall { std::move(decoded), actor, request.keepAlive });
-    connection->upstream->send(
-        bytes, timeout, [this, socket = connection->socket, call](Outcome<net::HttpAnswer> answer) {
-            const auto it = m_connections.find(socket);
-            if (it == m_connections.end())
-                return;
-            Connection* c = it->second.get();
-            if (answer)
-                relay(c, *call, answer.value());
-            else
-                unreachable(c, *call, answer.message());
-            answered(c);
-        });
+    client.upstream->send(bytes, timeout, [this, connection, call](Outcome<net::HttpAnswer> answer) {
+        const auto it = m_clients.find(connection);
+        if (it == m_clients.end())
+            return; // the proxy stopped
+        it->second.waiting = false;
+        if (answer)
+            relay(connection, *call, answer.value()); // answered, and the requests behind it go next
+        else
+            unreachable(connection, *call, answer.message());
+        if (const auto client = m_clients.find(connection); client != m_clients.end() && client->second.gone) {
+            client->second.upstream->deleteLater(); // the client went away while its request was upstream
+            m_clients.erase(client);
+        }
+    });
 }
 
-void ProxyServer::relay(Connection* connection, const PendingCall& call, const net::HttpAnswer& answer)
+void ProxyServer::relay(ConnectionId connection, const PendingCall& call, const net::HttpAnswer& answer)
 {
     HttpResponse response;
     response.status = answer.status;
@@ -294,7 +185,7 @@ void ProxyServer::relay(Connection* connection, const PendingCall& call, const n
         if (const auto value = answer.header(name); !value.empty())
             response.headers.emplace_back(name, std::string(value));
     response.body = answer.body;
-    respond(connection, response, call.keepAlive);
+    m_http.answer(connection, response, call.keepAlive);
     const auto& decoded = call.request;
     if (decoded.error || !observe::isObserved(decoded.action))
         return;
@@ -310,13 +201,14 @@ void ProxyServer::relay(Connection* connection, const PendingCall& call, const n
     emit observed();
 }
 
-void ProxyServer::unreachable(Connection* connection, const PendingCall& call, const std::string& why)
+void ProxyServer::unreachable(ConnectionId connection, const PendingCall& call, const std::string& why)
 {
     ++m_failures;
     SqsError error = makeError(
         "ServiceUnavailable", "Lifeline's proxy got no answer from " + m_options.upstream.url() + ": " + why, 503);
     error.senderFault = false; // the service's side failed, not the request (SQS's <Type>Receiver</Type>)
-    respond(connection, endpoint::encodeError(call.request.protocol, error, nextRequestId()), call.keepAlive);
+    m_http.answer(
+        connection, endpoint::encodeError(call.request.protocol, error, m_http.nextRequestId()), call.keepAlive);
     if (call.request.error)
         return;
     catchUp();
@@ -324,65 +216,6 @@ void ProxyServer::unreachable(Connection* connection, const PendingCall& call, c
                            { { "__type", "ServiceUnavailable" }, { "message", error.message } }),
         call.actor);
     emit observed();
-}
-
-void ProxyServer::answered(Connection* connection)
-{
-    connection->waiting = false;
-    connection->lastActivity = wallNow();
-    if (connection->dropped) {
-        release(connection); // the client went away while its request was upstream
-        return;
-    }
-    // Requests that arrived behind this one go now.
-    if (!connection->closing && connection->parser.state() != HttpParser::State::NeedMore)
-        QMetaObject::invokeMethod(
-            this,
-            [this, socket = connection->socket] {
-                if (const auto c = m_connections.find(socket); c != m_connections.end())
-                    read(c->second.get());
-            },
-            Qt::QueuedConnection);
-}
-
-void ProxyServer::respond(Connection* connection, const HttpResponse& response, bool keepAlive)
-{
-    if (connection->dropped)
-        return;
-    HttpResponse out = response;
-    out.close = out.close || !keepAlive;
-    const std::string bytes = out.serialize();
-    connection->socket->write(bytes.data(), qint64(bytes.size()));
-    connection->socket->flush();
-    if (out.close) {
-        connection->closing = true;
-        connection->socket->disconnectFromHost();
-    }
-}
-
-void ProxyServer::sweepTimeouts()
-{
-    const qint64 now = wallNow();
-    std::vector<Connection*> late;
-    for (auto& [socket, connection] : m_connections) {
-        if (connection->dropped || connection->closing || connection->waiting)
-            continue;
-        const bool idle = connection->parser.holdsNothing();
-        if (now - connection->lastActivity > (idle ? m_options.idleTimeoutMs : m_options.requestTimeoutMs))
-            late.push_back(connection.get());
-    }
-    for (Connection* connection : late) {
-        if (connection->parser.holdsNothing()) {
-            connection->closing = true;
-            connection->socket->disconnectFromHost();
-            continue;
-        }
-        const bool json = connection->parser.request().header("x-amz-target").starts_with("AmazonSQS.");
-        respond(connection,
-            endpoint::encodeError(json ? endpoint::Protocol::Json : endpoint::Protocol::Query,
-                makeError("RequestTimeout", "The request did not arrive in time.", 408), nextRequestId()),
-            false);
-    }
 }
 
 void ProxyServer::fetchAttributes(const std::string& queue, UpstreamConnection& upstream)

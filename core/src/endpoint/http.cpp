@@ -6,9 +6,7 @@
 
 namespace lifeline::endpoint {
 
-namespace {
-
-std::string lower(std::string_view text)
+std::string asciiLower(std::string_view text)
 {
     std::string out(text);
     for (char& c : out)
@@ -17,7 +15,7 @@ std::string lower(std::string_view text)
     return out;
 }
 
-std::string_view trim(std::string_view text)
+std::string_view trimWhitespace(std::string_view text)
 {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
         text.remove_prefix(1);
@@ -25,6 +23,19 @@ std::string_view trim(std::string_view text)
         text.remove_suffix(1);
     return text;
 }
+
+bool hasListToken(std::string_view value, std::string_view lowerToken)
+{
+    while (!value.empty()) {
+        const size_t comma = std::min(value.find(','), value.size());
+        if (asciiLower(trimWhitespace(value.substr(0, comma))) == lowerToken)
+            return true;
+        value.remove_prefix(std::min(comma + 1, value.size()));
+    }
+    return false;
+}
+
+namespace {
 
 bool isToken(std::string_view text)
 {
@@ -164,7 +175,7 @@ bool HttpParser::expectsContinue() const
 {
     if (m_state != State::NeedMore || m_bodyStart == 0 || m_continueSent)
         return false;
-    return lower(m_request.header("expect")) == "100-continue";
+    return asciiLower(m_request.header("expect")) == "100-continue";
 }
 
 namespace {
@@ -239,8 +250,8 @@ HttpParser::State HttpParser::parse()
             const size_t colon = h.find(':');
             if (colon == std::string_view::npos || !isToken(h.substr(0, colon)))
                 return fail(400, "malformed header line");
-            std::string name = lower(h.substr(0, colon));
-            const std::string_view value = trim(h.substr(colon + 1));
+            std::string name = asciiLower(h.substr(0, colon));
+            const std::string_view value = trimWhitespace(h.substr(colon + 1));
             if (name == "content-length") {
                 size_t length = 0;
                 const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), length);
@@ -253,10 +264,9 @@ HttpParser::State HttpParser::parse()
             } else if (name == "transfer-encoding") {
                 return fail(411, "chunked bodies are not accepted: send Content-Length");
             } else if (name == "connection") {
-                const std::string v = lower(value);
-                if (v.find("close") != std::string::npos)
+                if (hasListToken(value, "close"))
                     m_request.keepAlive = false;
-                else if (v.find("keep-alive") != std::string::npos)
+                else if (hasListToken(value, "keep-alive"))
                     m_request.keepAlive = true;
             }
             m_request.headers.emplace_back(std::move(name), std::string(value));

@@ -1,40 +1,15 @@
 #include "lifeline/net/http_response_parser.h"
 
+#include "lifeline/endpoint/http.h"
+
 #include <algorithm>
 #include <charconv>
 
 namespace lifeline::net {
 
-namespace {
-std::string lower(std::string_view text)
-{
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
-}
-
-std::string_view trim(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-        text.remove_suffix(1);
-    return text;
-}
-
-bool containsToken(std::string_view value, std::string_view token)
-{
-    const std::string v = lower(value);
-    size_t start = 0;
-    while (start <= v.size()) {
-        const size_t comma = std::min(v.find(',', start), v.size());
-        if (trim(std::string_view(v).substr(start, comma - start)) == token)
-            return true;
-        start = comma + 1;
-    }
-    return false;
-}
-} // namespace
+using endpoint::asciiLower;
+using endpoint::hasListToken;
+using endpoint::trimWhitespace;
 
 std::string_view HttpAnswer::header(std::string_view lowerName) const
 {
@@ -144,7 +119,8 @@ HttpResponseParser::State HttpResponseParser::parseHead()
         const size_t colon = line.find(':');
         if (colon == std::string_view::npos || colon == 0)
             return fail("the upstream sent a malformed header line");
-        m_answer.headers.emplace_back(lower(line.substr(0, colon)), std::string(trim(line.substr(colon + 1))));
+        m_answer.headers.emplace_back(
+            asciiLower(line.substr(0, colon)), std::string(trimWhitespace(line.substr(colon + 1))));
         at = next + 2;
     }
     m_pos = end + 4;
@@ -155,11 +131,11 @@ HttpResponseParser::State HttpResponseParser::parseHead()
     }
     m_headDone = true;
     const std::string_view connection = m_answer.header("connection");
-    m_answer.keepAlive = http10 ? containsToken(connection, "keep-alive") : !containsToken(connection, "close");
+    m_answer.keepAlive = http10 ? hasListToken(connection, "keep-alive") : !hasListToken(connection, "close");
     const std::string_view length = m_answer.header("content-length");
     if (m_noBody || status == 204 || status == 304) {
         m_body = Body::None;
-    } else if (containsToken(m_answer.header("transfer-encoding"), "chunked")) {
+    } else if (hasListToken(m_answer.header("transfer-encoding"), "chunked")) {
         m_body = Body::Chunked;
     } else if (!length.empty()) {
         const auto [q, lec] = std::from_chars(length.data(), length.data() + length.size(), m_length);
@@ -182,7 +158,7 @@ HttpResponseParser::State HttpResponseParser::parseChunks()
         if (lineEnd == std::string::npos)
             return State::NeedMore;
         std::string_view sizeText(m_buffer.data() + m_pos, lineEnd - m_pos);
-        sizeText = trim(sizeText.substr(0, std::min(sizeText.find(';'), sizeText.size())));
+        sizeText = trimWhitespace(sizeText.substr(0, std::min(sizeText.find(';'), sizeText.size())));
         size_t size = 0;
         const auto [p, ec] = std::from_chars(sizeText.data(), sizeText.data() + sizeText.size(), size, 16);
         if (ec != std::errc() || p != sizeText.data() + sizeText.size())

@@ -40,6 +40,13 @@ struct HttpResponse {
 
 const char* reasonPhrase(int status);
 
+// Header text as HTTP defines it, whatever the C library's locale: ASCII case folding, the optional whitespace
+// around a value, a comma-separated list searched for a token. The request parser and the upstream's answer parser
+// (net/http_response_parser.h) read headers with these.
+std::string asciiLower(std::string_view text);
+std::string_view trimWhitespace(std::string_view text);
+bool hasListToken(std::string_view value, std::string_view lowerToken); // "Keep-Alive, Upgrade" has "upgrade"
+
 class HttpParser {
 public:
     enum class State { NeedMore, Complete, Error };
@@ -54,7 +61,8 @@ public:
     const HttpRequest& request() const { return m_request; }
     HttpRequest takeRequest() { return std::move(m_request); }
     void next(); // forget the completed request and parse what is buffered
-    bool expectsContinue() const; // headers are in and the client waits for "100 Continue"
+    bool expectsContinue() const; // headers are in and the client waits for "100 Continue" (not yet sent)
+    void continueSent() { m_continueSent = true; } // the server wrote it: once a request
     int errorStatus() const { return m_errorStatus; }
     const std::string& errorText() const { return m_errorText; }
     // Where the connection stands, for its timeouts: nothing buffered (idle), a head being read, a body being read.
