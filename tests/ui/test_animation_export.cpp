@@ -92,7 +92,7 @@ TEST_CASE(
     window.driver()->pause();
     window.driver()->advanceBy(40000);
     const QImage copied = window.exports()->copyTimeline();
-    CHECK(copied.size() == window.timeline()->size() * 2);
+    CHECK(copied.size() == test::widget<ui::TimelineView>(window, "timeline")->size() * 2);
     CHECK(copied.devicePixelRatio() == 2);
     CHECK(QGuiApplication::clipboard()->image().size() == copied.size());
 

@@ -29,23 +29,24 @@ TEST_CASE("window: live mode says Live - fixes the speed to the endpoint's - and
     application();
     ui::MainWindow window;
     REQUIRE(window.openLesson(QStringLiteral("1")));
-    CHECK(window.speedBox()->currentText() == QStringLiteral("10×"));
+    CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("10×"));
     ui::EndpointOptions options;
     options.port = 0;
     options.speed = 5;
     REQUIRE(window.startEndpoint(options).ok());
-    CHECK(window.playAction()->text() == QStringLiteral("● Live"));
-    CHECK_FALSE(window.playAction()->isEnabled());
-    CHECK(window.speedBox()->currentText() == QStringLiteral("5×"));
-    CHECK_FALSE(window.speedBox()->isEnabled());
-    CHECK(window.liveQueue()->isVisibleTo(&window));
-    CHECK_FALSE(window.controls()->isVisibleTo(&window));
+    CHECK(test::widget<QAction>(window, "play")->text() == QStringLiteral("● Live"));
+    CHECK_FALSE(test::widget<QAction>(window, "play")->isEnabled());
+    CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("5×"));
+    CHECK_FALSE(test::widget<QComboBox>(window, "speed")->isEnabled());
+    CHECK(test::widget<ui::LiveQueuePanel>(window, "liveQueue")->isVisibleTo(&window));
+    CHECK_FALSE(test::widget<ui::QueueControls>(window, "queueControls")->isVisibleTo(&window));
     window.stopEndpoint();
-    CHECK(window.playAction()->isEnabled());
-    CHECK(window.speedBox()->currentText() == QStringLiteral("10×")); // the simulation's speed is back
-    CHECK(window.speedBox()->isEnabled());
-    CHECK(window.controls()->isVisibleTo(&window));
-    CHECK_FALSE(window.liveQueue()->isVisibleTo(&window));
+    CHECK(test::widget<QAction>(window, "play")->isEnabled());
+    CHECK(test::widget<QComboBox>(window, "speed")->currentText()
+        == QStringLiteral("10×")); // the simulation's speed is back
+    CHECK(test::widget<QComboBox>(window, "speed")->isEnabled());
+    CHECK(test::widget<ui::QueueControls>(window, "queueControls")->isVisibleTo(&window));
+    CHECK_FALSE(test::widget<ui::LiveQueuePanel>(window, "liveQueue")->isVisibleTo(&window));
 }
 
 TEST_CASE(
@@ -57,7 +58,7 @@ TEST_CASE(
     options.port = 0;
     REQUIRE(window.startEndpoint(options).ok());
     REQUIRE_FALSE(window.endpoint()->operatorCall("CreateQueue", { { "QueueName", "jobs" } }).error);
-    ui::LiveQueuePanel* panel = window.liveQueue();
+    ui::LiveQueuePanel* panel = test::widget<ui::LiveQueuePanel>(window, "liveQueue");
     panel->sync();
     REQUIRE(panel->queue() == QStringLiteral("jobs"));
     CHECK(panel->visibility()->value() == 30); // as the service has it
@@ -99,8 +100,8 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     options.idleTimeoutMs = 300;
     options.headerTimeoutMs = 300;
     REQUIRE(window.startProxy(options).ok());
-    CHECK(window.playAction()->text() == QStringLiteral("● Live"));
-    CHECK(window.speedBox()->currentText() == QStringLiteral("1×"));
+    CHECK(test::widget<QAction>(window, "play")->text() == QStringLiteral("● Live"));
+    CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("1×"));
 
     QTcpSocket socket;
     lifeline::test::connectTo(socket, window.proxy()->port());
@@ -119,7 +120,7 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
               ->actorName(window.laneModel()->shownActors().at(0))
               .startsWith(QStringLiteral("test-client/1.0")));
 
-    ui::LiveQueuePanel* panel = window.liveQueue();
+    ui::LiveQueuePanel* panel = test::widget<ui::LiveQueuePanel>(window, "liveQueue");
     panel->sync();
     REQUIRE(panel->queue() == QStringLiteral("orders"));
     panel->visibility()->setValue(7);
@@ -149,5 +150,5 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     CHECK(late.contains("<RequestId>00000000-0000-4000-9000-"));
     window.stopEndpoint();
     CHECK(window.proxy() == nullptr);
-    CHECK(window.playAction()->isEnabled());
+    CHECK(test::widget<QAction>(window, "play")->isEnabled());
 }

@@ -115,12 +115,17 @@ TEST_CASE("window: a selected lane's details show its body, short or long, escap
     }
     ui::MainWindow window(engine);
     window.show();
-    window.timeline()->select(0);
-    CHECK(window.details()->toPlainText().startsWith(
-        QString::fromStdString(engine.messageId(0)) + QStringLiteral("\nmessage-3600000\n")));
-    window.timeline()->select(1);
-    CHECK(window.details()->toPlainText().contains(QStringLiteral("\n<b>two</b> widgets & a receipt for them\n")));
-    window.timeline()->select(2);
+    test::widget<ui::TimelineView>(window, "timeline")->select(0);
+    CHECK(test::widget<QTextBrowser>(window, "messageDetails")
+              ->toPlainText()
+              .startsWith(QString::fromStdString(engine.messageId(0)) + QStringLiteral("\nmessage-3600000\n")));
+    test::widget<ui::TimelineView>(window, "timeline")->select(1);
+    CHECK(test::widget<QTextBrowser>(window, "messageDetails")
+              ->toPlainText()
+              .contains(QStringLiteral("\n<b>two</b> widgets & a receipt for them\n")));
+    test::widget<ui::TimelineView>(window, "timeline")->select(2);
     const QString cut = QString(150, QLatin1Char('a')) + QString(50, QLatin1Char('b'));
-    CHECK(window.details()->toPlainText().contains(QLatin1Char('\n') + cut + QLatin1Char('\n')));
+    CHECK(test::widget<QTextBrowser>(window, "messageDetails")
+              ->toPlainText()
+              .contains(QLatin1Char('\n') + cut + QLatin1Char('\n')));
 }

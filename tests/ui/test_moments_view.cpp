@@ -49,7 +49,7 @@ TEST_CASE("window: lesson 8's moments are pinned - listed - reached with N and g
     window.driver()->pause();
     window.driver()->advanceBy(4 * 60 * 1000); // to the script's end
 
-    const QListWidget* list = window.momentList();
+    const QListWidget* list = test::widget<ui::MomentList>(window, "moments");
     REQUIRE(list->count() == 3);
     CHECK(list->item(0)->text()
         == QStringLiteral("1  10s  Visible again 10 s after its receive while worker-1 is still working on it"));
@@ -57,7 +57,7 @@ TEST_CASE("window: lesson 8's moments are pinned - listed - reached with N and g
     CHECK(list->isVisibleTo(&window));
 
     // The script ended: the view shows the action (the moments), not the idle polling after it.
-    ui::TimelineView* view = window.timeline();
+    ui::TimelineView* view = test::widget<ui::TimelineView>(window, "timeline");
     CHECK_FALSE(view->followingLive());
     CHECK(view->visibleFrom() <= 10000 - 5000);
     CHECK(view->visibleTo() >= 75000 + 5000);
@@ -94,7 +94,7 @@ TEST_CASE("window: lesson 8's moments are pinned - listed - reached with N and g
     CHECK(view->focusedMoment() == 3);
 
     // With the fix the problem is gone, and so are its moments.
-    QTest::mouseClick(window.fixButton(), Qt::LeftButton);
+    QTest::mouseClick(test::widget<QPushButton>(window, "applyFix"), Qt::LeftButton);
     window.driver()->pause();
     window.driver()->advanceBy(4 * 60 * 1000);
     CHECK(window.laneModel()->moments().empty());
@@ -116,13 +116,14 @@ TEST_CASE("window: past the script's end the queue keeps running and the window 
     window.driver()->pause();
     window.driver()->advanceBy(9000);
     CHECK_FALSE(window.driver()->scriptEnded());
-    CHECK_FALSE(window.scriptBanner()->isVisibleTo(&window));
+    CHECK_FALSE(test::widget<QLabel>(window, "scriptBanner")->isVisibleTo(&window));
     window.driver()->advanceBy(6000);
     CHECK(window.simulation()->now() == 15000);
     CHECK(window.driver()->scriptEnded());
-    CHECK(window.scriptBanner()->isVisibleTo(&window));
-    CHECK(window.scriptBanner()->text().startsWith(
-        QStringLiteral("The scenario's script has ended; the queue keeps running: send messages")));
+    CHECK(test::widget<QLabel>(window, "scriptBanner")->isVisibleTo(&window));
+    CHECK(test::widget<QLabel>(window, "scriptBanner")
+              ->text()
+              .startsWith(QStringLiteral("The scenario's script has ended; the queue keeps running: send messages")));
     // The producer's steady rate goes on: a message a second from 0 s to 15 s.
     CHECK(countCause(window.simulation()->engine(), Cause::Send) == 16);
     // Step goes on too.
@@ -131,7 +132,7 @@ TEST_CASE("window: past the script's end the queue keeps running and the window 
     // Restart replays from the start: the banner goes.
     window.restart();
     CHECK(window.simulation()->now() == 0);
-    CHECK_FALSE(window.scriptBanner()->isVisibleTo(&window));
+    CHECK_FALSE(test::widget<QLabel>(window, "scriptBanner")->isVisibleTo(&window));
     CHECK_FALSE(window.driver()->scriptEnded());
 }
 
@@ -234,7 +235,7 @@ TEST_CASE("window: presenter mode - the timeline alone and larger - its keys - E
     REQUIRE(window.openLesson(QStringLiteral("8")));
     window.driver()->pause();
     window.driver()->advanceBy(15000);
-    const int rowHeight = window.timeline()->timelineStyle().rowHeight;
+    const int rowHeight = test::widget<ui::TimelineView>(window, "timeline")->timelineStyle().rowHeight;
     window.presenter()->setPresenting(true);
     QApplication::setActiveWindow(&window); // the presenter's keys are the window's shortcuts
     CHECK(window.presenter()->presenting());
@@ -243,20 +244,21 @@ TEST_CASE("window: presenter mode - the timeline alone and larger - its keys - E
     CHECK_FALSE(window.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
     CHECK(window.presenter()->clock()->isVisible());
     CHECK(window.presenter()->clock()->text() == QStringLiteral("15s"));
-    CHECK(window.timeline()->timelineStyle().rowHeight == std::lround(rowHeight * 1.6));
+    CHECK(
+        test::widget<ui::TimelineView>(window, "timeline")->timelineStyle().rowHeight == std::lround(rowHeight * 1.6));
     // The caption is the latest moment reached: moments 1 and 2 at 10 s.
     CHECK(window.presenter()->caption()->text() == QStringLiteral("2  worker-2 takes it too: processed twice"));
     // Right goes to the first moment; C crashes the first working consumer.
-    QTest::keyClick(window.timeline(), Qt::Key_Right);
-    CHECK(window.timeline()->focusedMoment() == 1);
+    QTest::keyClick(test::widget<ui::TimelineView>(window, "timeline"), Qt::Key_Right);
+    CHECK(test::widget<ui::TimelineView>(window, "timeline")->focusedMoment() == 1);
     CHECK(window.presenter()->caption()->text().startsWith(QStringLiteral("1  Visible again 10 s after its receive")));
-    QTest::keyClick(window.timeline(), Qt::Key_C);
+    QTest::keyClick(test::widget<ui::TimelineView>(window, "timeline"), Qt::Key_C);
     const auto consumers = window.simulation()->consumers();
     CHECK(consumers[0].state == sim::ConsumerState::Crashed);
     // Esc leaves: the docks and the menus come back, the rows their size.
-    QTest::keyClick(window.timeline(), Qt::Key_Escape);
+    QTest::keyClick(test::widget<ui::TimelineView>(window, "timeline"), Qt::Key_Escape);
     CHECK_FALSE(window.presenter()->presenting());
     CHECK(window.menuBar()->isVisible());
     CHECK(window.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
-    CHECK(window.timeline()->timelineStyle().rowHeight == rowHeight);
+    CHECK(test::widget<ui::TimelineView>(window, "timeline")->timelineStyle().rowHeight == rowHeight);
 }

@@ -16,6 +16,15 @@ inline QApplication& application()
     return *qApp;
 }
 
+// A part of the window found by its object name, as a user finds it on screen; the test fails when it is not there.
+template <typename Part> Part* widget(const QObject& window, const char* objectName)
+{
+    auto* found = window.findChild<Part*>(QString::fromLatin1(objectName));
+    INFO("the window has no " << objectName);
+    REQUIRE(found != nullptr);
+    return found;
+}
+
 inline std::unique_ptr<sim::Simulation> lessonSimulation(const char* id)
 {
     const auto* lesson = sim::findLesson(id);

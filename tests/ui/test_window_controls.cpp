@@ -71,7 +71,7 @@ TEST_CASE("window: moving the visibility slider sets the queue's VisibilityTimeo
     ui::MainWindow window;
     window.openScenario(scenario(kOneJob));
     window.show();
-    ui::StopSlider* visibility = window.controls()->visibility();
+    ui::StopSlider* visibility = test::widget<ui::QueueControls>(window, "queueControls")->visibility();
     CHECK(visibility->value() == 20);
     // One key step right on the slider: the next stop after 20 s is 25 s.
     visibility->slider()->setFocus();
@@ -83,7 +83,7 @@ TEST_CASE("window: moving the visibility slider sets the queue's VisibilityTimeo
     // On the timeline: a mark on the queue's row whose hover says what the operator did.
     const auto& notes = window.laneModel()->lanes().notes(0);
     REQUIRE(notes.size() == 1);
-    ui::TimelineView* timeline = window.timeline();
+    ui::TimelineView* timeline = test::widget<ui::TimelineView>(window, "timeline");
     TimeAxis axis = timeline->frame().axis;
     axis.left = timeline->timelineStyle().labelWidth;
     const QPoint onMark(int(std::lround(axis.toX(engine.log()[notes[0]].time))),
@@ -96,11 +96,11 @@ TEST_CASE("window: moving the visibility slider sets the queue's VisibilityTimeo
     CHECK(attribute(window, "jobs", "VisibilityTimeout") == "43200");
     CHECK(visibility->slider()->value() == visibility->slider()->maximum());
     // The DLQ switch writes a RedrivePolicy to a new dead-letter queue; off removes it.
-    window.controls()->maxReceiveCount()->setValue(3);
-    window.controls()->deadLetter()->setChecked(true);
+    test::widget<ui::QueueControls>(window, "queueControls")->maxReceiveCount()->setValue(3);
+    test::widget<ui::QueueControls>(window, "queueControls")->deadLetter()->setChecked(true);
     CHECK(attribute(window, "jobs", "RedrivePolicy")
         == "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:000000000000:jobs-dlq\",\"maxReceiveCount\":3}");
-    window.controls()->deadLetter()->setChecked(false);
+    test::widget<ui::QueueControls>(window, "queueControls")->deadLetter()->setChecked(false);
     CHECK(window.simulation()->engine().getQueueAttributes("jobs", { "RedrivePolicy" }).value().count("RedrivePolicy")
         == 0);
 }
@@ -112,10 +112,10 @@ TEST_CASE("window: the sliders offer exactly SQS's ranges - round stops between,
     const auto ends = [](const ui::StopSlider* s) {
         return std::pair { s->spinBox()->minimum(), s->spinBox()->maximum() };
     };
-    CHECK(ends(window.controls()->delay()) == std::pair { 0, 900 });
-    CHECK(ends(window.controls()->visibility()) == std::pair { 0, 43200 });
-    CHECK(ends(window.controls()->maxReceiveCount()) == std::pair { 1, 1000 });
-    CHECK(ends(window.controls()->waitTime()) == std::pair { 0, 20 });
+    CHECK(ends(test::widget<ui::QueueControls>(window, "queueControls")->delay()) == std::pair { 0, 900 });
+    CHECK(ends(test::widget<ui::QueueControls>(window, "queueControls")->visibility()) == std::pair { 0, 43200 });
+    CHECK(ends(test::widget<ui::QueueControls>(window, "queueControls")->maxReceiveCount()) == std::pair { 1, 1000 });
+    CHECK(ends(test::widget<ui::QueueControls>(window, "queueControls")->waitTime()) == std::pair { 0, 20 });
     CHECK(ui::StopSlider::stopsFor({ 0, 20 }) == std::vector { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 15, 20 });
     CHECK(ui::StopSlider::stopsFor({ 1, 1000 }).front() == 1);
     CHECK(ui::StopSlider::stopsFor({ 0, 43200 }).back() == 43200);
@@ -126,10 +126,10 @@ TEST_CASE("window: a delay slider change on a standard queue says it applies to 
     application();
     ui::MainWindow window;
     window.openScenario(scenario(kOneJob));
-    window.controls()->delay()->spinBox()->setValue(60);
+    test::widget<ui::QueueControls>(window, "queueControls")->delay()->spinBox()->setValue(60);
     CHECK(attribute(window, "jobs", "DelaySeconds") == "60");
     bool said = false;
-    for (const QLabel* label : window.controls()->findChildren<QLabel*>())
+    for (const QLabel* label : test::widget<ui::QueueControls>(window, "queueControls")->findChildren<QLabel*>())
         said = said || label->text() == QStringLiteral("Standard: a change applies only to messages sent from now on.");
     CHECK(said);
 }
@@ -141,7 +141,7 @@ TEST_CASE("window: the processing box shows milliseconds - a drawn time's middle
     ui::MainWindow window;
     window.openScenario(scenario(R"({"queues": [{"name": "jobs"}],
         "consumers": [{"name": "w", "queue": "jobs", "processing": {"uniform": ["5ms", "15ms"]}}]})"));
-    QDoubleSpinBox* processing = window.controls()->processingSeconds();
+    QDoubleSpinBox* processing = test::widget<ui::QueueControls>(window, "queueControls")->processingSeconds();
     CHECK(processing->value() == Approx(0.010)); // one decimal showed this as 0.0 s
     CHECK(processing->text() == QStringLiteral("0.010 s"));
     CHECK(processing->toolTip().contains(QStringLiteral("Now drawn for each message: 5ms to 15ms")));
@@ -182,7 +182,7 @@ TEST_CASE("window: clicking a consumer tile crashes it and its message returns a
     window.openScenario(scenario(kOneJob));
     window.show();
     window.driver()->advanceBy(2000);
-    ui::ConsumerTiles* tiles = window.consumerTiles();
+    ui::ConsumerTiles* tiles = test::widget<ui::ConsumerTiles>(window, "consumerTiles");
     REQUIRE(tiles->tiles().size() == 1);
     const MessageIndex held = tiles->tiles()[0].holding;
     REQUIRE(held != kNoMessage);
@@ -204,7 +204,7 @@ TEST_CASE("window: clicking a consumer tile crashes it and its message returns a
     CHECK(tiles->tiles()[0].state == sim::ConsumerState::Working);
     CHECK(engine.message(held).receiveCount == 2);
     // A click on the consumer's lane in the timeline crashes it too.
-    ui::TimelineView* timeline = window.timeline();
+    ui::TimelineView* timeline = test::widget<ui::TimelineView>(window, "timeline");
     QPoint onLane;
     for (int y = 0; y < timeline->height() && onLane.isNull(); ++y) {
         const auto row = timeline->painter().rowUnder(timeline->rect(), timeline->frame(), QPoint(300, y));
@@ -215,7 +215,7 @@ TEST_CASE("window: clicking a consumer tile crashes it and its message returns a
     QTest::mouseClick(timeline, Qt::LeftButton, {}, onLane);
     CHECK(tiles->tiles()[0].state == sim::ConsumerState::Crashed);
     // Adding a consumer gives it a tile and a name.
-    window.controls()->stepConsumers(1);
+    test::widget<ui::QueueControls>(window, "queueControls")->stepConsumers(1);
     CHECK(tiles->tiles().size() == 2);
     CHECK(tiles->tiles()[1].name == "w-2");
     CHECK(window.laneModel()->actorName(tiles->tiles()[1].actor) == QStringLiteral("w-2"));
@@ -276,21 +276,21 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     CHECK(window.simulation()->scenario().lesson->id == "visibility-too-short");
     window.simulation()->runToEnd();
     CHECK(window.simulation()->duplicateProcessings() > 0);
-    REQUIRE(window.fixButton()->isEnabled());
-    QTest::mouseClick(window.fixButton(), Qt::LeftButton);
+    REQUIRE(test::widget<QPushButton>(window, "applyFix")->isEnabled());
+    QTest::mouseClick(test::widget<QPushButton>(window, "applyFix"), Qt::LeftButton);
     window.driver()->pause();
     CHECK(window.fixApplied());
     CHECK(attribute(window, window.simulation()->scenario().queues[0].name, "VisibilityTimeout") == "60");
     window.simulation()->runToEnd();
     CHECK(window.simulation()->duplicateProcessings() == 0);
-    CHECK(window.fixButton()->text() == QStringLiteral("Back to the lesson as &written"));
+    CHECK(test::widget<QPushButton>(window, "applyFix")->text() == QStringLiteral("Back to the lesson as &written"));
     // What to watch is now the fixed run's story: the lesson's fix text, not the as-written run's.
     const auto& text = *sim::findLesson("visibility-too-short")->scenario.lesson;
     CHECK(window.lessonHtmlShown().contains(QStringLiteral("(with the fix)</h3>")));
     CHECK(window.lessonHtmlShown().contains(
         QStringLiteral("<b>What to watch:</b> %1").arg(QString::fromStdString(text.fix).toHtmlEscaped())));
     CHECK_FALSE(window.lessonHtmlShown().contains(QString::fromStdString(text.watch).toHtmlEscaped()));
-    QTest::mouseClick(window.fixButton(), Qt::LeftButton);
+    QTest::mouseClick(test::widget<QPushButton>(window, "applyFix"), Qt::LeftButton);
     window.driver()->pause();
     CHECK_FALSE(window.fixApplied());
     CHECK(window.lessonHtmlShown().contains(
@@ -314,7 +314,7 @@ TEST_CASE("window: the event log and the timeline select the same message both w
     window.show();
     window.findChild<QDockWidget*>(QStringLiteral("chartsDock"))->raise();
     window.driver()->advanceBy(30000);
-    ui::EventLogPanel* log = window.eventLog();
+    ui::EventLogPanel* log = test::widget<ui::EventLogPanel>(window, "eventLog");
     // Behind the Charts tab it takes no rows; shown, it catches up with every event.
     REQUIRE(log->visibleRegion().isEmpty()); // Qt moves a tab behind another out of view
     CHECK(size_t(log->model()->rowCount()) < window.simulation()->engine().log().size());
@@ -323,14 +323,14 @@ TEST_CASE("window: the event log and the timeline select the same message both w
     REQUIRE_FALSE(log->visibleRegion().isEmpty());
     CHECK(size_t(log->model()->rowCount()) == window.simulation()->engine().log().size());
     // Timeline -> log.
-    window.timeline()->select(0);
+    test::widget<ui::TimelineView>(window, "timeline")->select(0);
     const QModelIndex current = log->table()->currentIndex();
     REQUIRE(current.isValid());
     CHECK(log->model()->data(current, ui::EventLogModel::LaneRole).toUInt() == 0);
     CHECK(log->model()->data(log->model()->index(current.row(), ui::EventLogModel::Cause)).toString()
         == QStringLiteral("send"));
     // Log -> timeline: clear, then pick the row of the visibility timeout.
-    window.timeline()->select(kNoMessage);
+    test::widget<ui::TimelineView>(window, "timeline")->select(kNoMessage);
     int timeoutRow = -1;
     for (int row = 0; row < log->model()->rowCount(); ++row)
         if (log->model()->data(log->model()->index(row, ui::EventLogModel::Cause)).toString()
@@ -338,7 +338,7 @@ TEST_CASE("window: the event log and the timeline select the same message both w
             timeoutRow = row;
     REQUIRE(timeoutRow >= 0);
     log->table()->selectRow(timeoutRow);
-    CHECK(window.timeline()->selected() == 0);
+    CHECK(test::widget<ui::TimelineView>(window, "timeline")->selected() == 0);
     // The filter keeps matching rows only; "only the selected message" keeps that message's.
     log->filterText()->setText(QStringLiteral("visibility-timeout"));
     CHECK(log->model()->rowCount() == 1);
@@ -356,30 +356,30 @@ TEST_CASE("window: charts stay downsampled on a long run and the dark theme cove
         "producers": [{"queue": "q", "rate": 2}], "consumers": [{"queue": "q", "count": 3, "processing": "1s"}]})"));
     window.show();
     window.driver()->advanceBy(2 * 3600 * 1000);
-    window.timeline()->setFollowLive(false);
-    window.timeline()->fitRange(0, 2 * 3600 * 1000);
-    const auto counts = window.charts()->depthChart()->pointCounts();
+    test::widget<ui::TimelineView>(window, "timeline")->setFollowLive(false);
+    test::widget<ui::TimelineView>(window, "timeline")->fitRange(0, 2 * 3600 * 1000);
+    const auto counts = test::widget<ui::ChartsPanel>(window, "charts")->depthChart()->pointCounts();
     REQUIRE(counts.size() == 4);
-    const size_t buckets = window.charts()->series().buckets().size();
+    const size_t buckets = test::widget<ui::ChartsPanel>(window, "charts")->series().buckets().size();
     CHECK(counts[0] >= buckets); // a point per bucket, and one more at "now" when the last bucket ends before it
     CHECK(counts[0] <= buckets + 1);
     CHECK(counts[0] <= 513);
     CHECK(counts[0] >= 250);
     // Ten minutes in view: only their buckets, one either side, and none past the view ("now" is far after it).
-    const TimeMs bucketMs = window.charts()->series().bucketMs();
-    window.timeline()->fitRange(3600 * 1000, 3600 * 1000 + 10 * 60 * 1000);
-    const TimeMs from = window.timeline()->visibleFrom();
-    const TimeMs to = window.timeline()->visibleTo();
+    const TimeMs bucketMs = test::widget<ui::ChartsPanel>(window, "charts")->series().bucketMs();
+    test::widget<ui::TimelineView>(window, "timeline")->fitRange(3600 * 1000, 3600 * 1000 + 10 * 60 * 1000);
+    const TimeMs from = test::widget<ui::TimelineView>(window, "timeline")->visibleFrom();
+    const TimeMs to = test::widget<ui::TimelineView>(window, "timeline")->visibleTo();
     const size_t inView = size_t((to - from) / bucketMs);
-    const size_t shown = window.charts()->depthChart()->pointCounts()[0];
+    const size_t shown = test::widget<ui::ChartsPanel>(window, "charts")->depthChart()->pointCounts()[0];
     CHECK(shown >= inView);
     CHECK(shown <= inView + 4);
     CHECK(shown < buckets / 8);
     window.setDarkTheme(true);
-    CHECK(window.timeline()->timelineStyle().dark);
+    CHECK(test::widget<ui::TimelineView>(window, "timeline")->timelineStyle().dark);
     CHECK(application().palette().color(QPalette::Window).lightness() < 80);
     window.setDarkTheme(false);
-    CHECK_FALSE(window.timeline()->timelineStyle().dark);
+    CHECK_FALSE(test::widget<ui::TimelineView>(window, "timeline")->timelineStyle().dark);
 }
 
 TEST_CASE("window: changing the queue type rebuilds the run with FIFO queues", "[ui][controls]")
@@ -390,8 +390,8 @@ TEST_CASE("window: changing the queue type rebuilds the run with FIFO queues", "
     window.setQueueType(true);
     CHECK(window.simulation()->scenario().queues[0].name == "jobs.fifo");
     CHECK(window.simulation()->engine().queueInfo(0).fifo);
-    CHECK(window.controls()->queue() == QStringLiteral("jobs.fifo"));
-    CHECK(window.controls()->queueType()->currentIndex() == 1);
+    CHECK(test::widget<ui::QueueControls>(window, "queueControls")->queue() == QStringLiteral("jobs.fifo"));
+    CHECK(test::widget<ui::QueueControls>(window, "queueControls")->queueType()->currentIndex() == 1);
 }
 
 TEST_CASE("window: the charts shade a selected message's life - to its end once it has ended", "[ui][charts]")
@@ -404,10 +404,11 @@ TEST_CASE("window: the charts shade a selected message's life - to its end once 
         "consumers": [{"name": "w", "queue": "jobs", "processing": "5s"}]})"));
     window.show();
     window.driver()->advanceBy(4000);
-    window.timeline()->select(0);
-    CHECK(window.charts()->highlight() == std::make_pair(TimeMs(2000), TimeMs(4000))); // alive: to now
+    test::widget<ui::TimelineView>(window, "timeline")->select(0);
+    CHECK(test::widget<ui::ChartsPanel>(window, "charts")->highlight()
+        == std::make_pair(TimeMs(2000), TimeMs(4000))); // alive: to now
     window.driver()->advanceBy(56000);
-    window.timeline()->select(0);
+    test::widget<ui::TimelineView>(window, "timeline")->select(0);
     const Engine& engine = window.simulation()->engine();
     TimeMs deletedAt = -1;
     for (size_t i = 0; i < engine.log().size(); ++i)
@@ -415,7 +416,8 @@ TEST_CASE("window: the charts shade a selected message's life - to its end once 
             deletedAt = engine.log()[i].time;
     REQUIRE(deletedAt > 2000);
     CHECK(deletedAt < 60000);
-    CHECK(window.charts()->highlight() == std::make_pair(TimeMs(2000), deletedAt)); // to its delete, not to 60 s
+    CHECK(test::widget<ui::ChartsPanel>(window, "charts")->highlight()
+        == std::make_pair(TimeMs(2000), deletedAt)); // to its delete, not to 60 s
 }
 
 TEST_CASE("window: the controls follow the loaded lesson - maxReceiveCount and what consumers wait", "[ui][controls]")
@@ -426,18 +428,18 @@ TEST_CASE("window: the controls follow the loaded lesson - maxReceiveCount and w
     // Lesson 15 (redrive): orders has a DLQ after 2 receives.
     REQUIRE(window.openLesson(QStringLiteral("redrive")));
     window.driver()->pause();
-    REQUIRE(window.controls()->queue() == QStringLiteral("orders"));
-    CHECK(window.controls()->deadLetter()->isChecked());
-    const int lessonMax = window.controls()->maxReceiveCount()->value();
+    REQUIRE(test::widget<ui::QueueControls>(window, "queueControls")->queue() == QStringLiteral("orders"));
+    CHECK(test::widget<ui::QueueControls>(window, "queueControls")->deadLetter()->isChecked());
+    const int lessonMax = test::widget<ui::QueueControls>(window, "queueControls")->maxReceiveCount()->value();
     CHECK(lessonMax == int(sim::findLesson("redrive")->scenario.queues[0].maxReceiveCount));
     // Lesson 7 has no DLQ: the box shows the default again, not lesson 15's count.
     REQUIRE(window.openLesson(QStringLiteral("consumer-crash")));
     window.driver()->pause();
-    CHECK_FALSE(window.controls()->deadLetter()->isChecked());
-    CHECK(window.controls()->maxReceiveCount()->value() == 5);
+    CHECK_FALSE(test::widget<ui::QueueControls>(window, "queueControls")->deadLetter()->isChecked());
+    CHECK(test::widget<ui::QueueControls>(window, "queueControls")->maxReceiveCount()->value() == 5);
     // Its queue's ReceiveMessageWaitTimeSeconds is 0, but its consumers long-poll 20 s themselves.
-    CHECK(window.controls()->waitTime()->value() == 0);
-    CHECK(window.controls()->waitNote()->text()
+    CHECK(test::widget<ui::QueueControls>(window, "queueControls")->waitTime()->value() == 0);
+    CHECK(test::widget<ui::QueueControls>(window, "queueControls")->waitNote()->text()
         == QStringLiteral("The consumers ask for 20 s themselves: their WaitTimeSeconds wins over this default."));
 }
 
@@ -451,10 +453,10 @@ TEST_CASE("window: the consumer and rate boxes show what a busy scenario runs, b
         "consumers": [{"name": "w", "queue": "work", "count": 100, "processing": {"uniform": ["5ms", "20ms"]}}]})"));
     window.driver()->advanceBy(100);
     // The boxes offer up to 64 consumers and 1,000 messages/s; clamped, they said 64 and 1000 while 100 and 2,000 ran.
-    CHECK(window.controls()->consumerCount()->value() == 100);
-    CHECK(window.controls()->producerRate()->value() == 2000.0);
+    CHECK(test::widget<ui::QueueControls>(window, "queueControls")->consumerCount()->value() == 100);
+    CHECK(test::widget<ui::QueueControls>(window, "queueControls")->producerRate()->value() == 2000.0);
     // Set by hand from there, the run follows.
-    window.controls()->consumerCount()->setValue(80);
+    test::widget<ui::QueueControls>(window, "queueControls")->consumerCount()->setValue(80);
     int running = 0;
     for (const auto& c : window.simulation()->consumers())
         running += c.removed ? 0 : 1;

@@ -65,6 +65,17 @@ MainWindow::MainWindow(QWidget* parent)
     , m_eventLog(new EventLogPanel(this))
 {
     setWindowTitle(tr("Lifeline"));
+    m_timeline->setObjectName(QStringLiteral("timeline"));
+    m_overview->setObjectName(QStringLiteral("overview"));
+    m_details->setObjectName(QStringLiteral("messageDetails"));
+    m_momentList->setObjectName(QStringLiteral("moments"));
+    m_scriptBanner->setObjectName(QStringLiteral("scriptBanner"));
+    m_fixButton->setObjectName(QStringLiteral("applyFix"));
+    m_controls->setObjectName(QStringLiteral("queueControls"));
+    m_liveQueue->setObjectName(QStringLiteral("liveQueue"));
+    m_tiles->setObjectName(QStringLiteral("consumerTiles"));
+    m_charts->setObjectName(QStringLiteral("charts"));
+    m_eventLog->setObjectName(QStringLiteral("eventLog"));
     auto* timelineColumn = new QWidget(this);
     auto* timelineLayout = new QVBoxLayout(timelineColumn);
     timelineLayout->setContentsMargins(0, 0, 0, 0);

@@ -101,21 +101,11 @@ public:
     // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).
     void showSendDialog();
 
+    // The panels are found by their object names (timeline, overview, messageDetails, queueControls, liveQueue, play,
+    // speed, consumerTiles, charts, eventLog, applyFix, moments, scriptBanner); the model and the driver are no
+    // widgets.
     LaneModel* laneModel() const { return m_model; }
-    TimelineView* timeline() const { return m_timeline; }
     LiveDriver* driver() const { return m_driver; }
-    OverviewStrip* overview() const { return m_overview; }
-    QTextBrowser* details() const { return m_details; }
-    QueueControls* controls() const { return m_controls; }
-    LiveQueuePanel* liveQueue() const { return m_liveQueue; }
-    QAction* playAction() const { return m_play; }
-    QComboBox* speedBox() const { return m_speed; }
-    ConsumerTiles* consumerTiles() const { return m_tiles; }
-    ChartsPanel* charts() const { return m_charts; }
-    EventLogPanel* eventLog() const { return m_eventLog; }
-    QPushButton* fixButton() const { return m_fixButton; }
-    MomentList* momentList() const { return m_momentList; }
-    QLabel* scriptBanner() const { return m_scriptBanner; }
     sim::Simulation* simulation() const;
     QString statusText() const; // what the status bar says now
     // The status bar's size of what the engine remembers: messages, events, memory (the window keeps it all).

@@ -42,12 +42,14 @@ void MainWindow::buildToolbar()
     auto* bar = addToolBar(tr("Simulation"));
     bar->setObjectName(QStringLiteral("simulation"));
     m_play = bar->addAction(tr("Play"), m_driver, &LiveDriver::togglePlay);
+    m_play->setObjectName(QStringLiteral("play"));
     m_play->setShortcut(Qt::Key_Space);
     m_play->setToolTip(tr("Play or pause (Space)"));
     m_step = bar->addAction(tr("Step"), m_driver, &LiveDriver::step);
     m_step->setShortcut(Qt::Key_Right);
     m_step->setToolTip(tr("Step to the next event (Right)"));
     m_speed = new QComboBox(this);
+    m_speed->setObjectName(QStringLiteral("speed"));
     for (int speed : { 1, 2, 5, 10, 30, 100, 300, 1000, 3000 })
         m_speed->addItem(QStringLiteral("%1×").arg(speed), speed);
     m_speed->setCurrentIndex(3);
