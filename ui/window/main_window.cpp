@@ -17,6 +17,7 @@
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
 #include "window/live_queue_panel.h"
+#include "window/live_source_controller.h"
 #include "window/moment_list.h"
 #include "window/presenter_controller.h"
 #include "window/queue_controls.h"
@@ -102,6 +103,19 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_step)
             m_step->setEnabled(!on); // Right goes to the next moment instead
     });
+    m_live = new LiveSourceController({ this, m_session, m_driver, m_timeline, m_overview, m_model, m_liveQueue });
+    connect(m_live, &LiveSourceController::started, this, [this](const QString& title, const QString& text) {
+        m_scenario.reset();
+        setLesson(title, text);
+        showLiveState();
+    });
+    connect(m_live, &LiveSourceController::stopped, this, &MainWindow::showLiveState);
+    connect(m_live, &LiveSourceController::frameShown, this, [this](TimeMs now) {
+        m_play->setText(tr("● Live %1").arg(QString::fromStdString(sim::formatDuration(now))));
+        refresh();
+    });
+    connect(m_live, &LiveSourceController::runChanged, this, &MainWindow::runChanged);
+    connect(m_live, &LiveSourceController::said, this, [this](const QString& text, int ms) { say(text, ms); });
     buildDocks();
     buildToolbar();
     buildMenus();

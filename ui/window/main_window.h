@@ -42,6 +42,7 @@ class LiveDriver;
 class ComparisonWindow;
 class ExportController;
 class PresenterController;
+class LiveSourceController;
 class StatusBarController;
 class MomentList;
 class OverviewStrip;
@@ -155,10 +156,7 @@ private:
     void toggleConsumerOfActor(uint32_t actor);
     void actorsChanged(); // consumers were added: names for the lanes and the log
     void changeSpeed(int steps);
-    void endpointFrame(); // the endpoint's engine or the proxy's observed run, redrawn live
-    void bindLiveQueue(); // the live Queue panel's calls go to the endpoint's service or upstream through the proxy
     void showLiveState(); // the toolbar says "Live" and the clock is the wall clock's while real clients drive the run
-    void toggleEndpoint(bool on);
     void say(const QString& text, int ms = 6000);
     // The run changed between the clock's steps (a crash, a slider, a message sent by hand): every view reads it.
     void runChanged();
@@ -166,9 +164,7 @@ private:
     RunSession* m_session;
     std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
     std::unique_ptr<sim::Scenario> m_lessonScenario; // the lesson as written (the fix is applied to it)
-    QTimer* m_endpointTimer = nullptr;
-    QAction* m_endpointAction = nullptr;
-    QString m_proxyRecordPath; // --record: written once, when the proxy stops
+    LiveSourceController* m_live = nullptr; // the local endpoint and the recording proxy
     LaneModel* m_model;
     TimelineView* m_timeline;
     ExportController* m_exports = nullptr;

@@ -11,6 +11,7 @@
 #include "window/export_controller.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
+#include "window/live_source_controller.h"
 #include "window/main_window.h"
 #include "window/presenter_controller.h"
 #include "window/queue_controls.h"
@@ -161,10 +162,7 @@ void MainWindow::buildViewMenu(QMenu* view)
             setDarkTheme(dark);
     });
     view->addSeparator();
-    m_endpointAction = view->addAction(tr("Local SQS &endpoint (port 9324)"));
-    m_endpointAction->setCheckable(true);
-    m_endpointAction->setToolTip(tr("Serve the SQS API on 127.0.0.1:9324: real clients' messages appear as lanes"));
-    connect(m_endpointAction, &QAction::toggled, this, &MainWindow::toggleEndpoint);
+    view->addAction(m_live->endpointAction());
     view->addSeparator();
     for (auto* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

@@ -1,0 +1,189 @@
+#include "window/live_source_controller.h"
+
+#include "lifeline/engine.h"
+#include "lifeline/io/run_file.h"
+#include "net/endpoint_server.h"
+#include "net/proxy_server.h"
+#include "timeline/lane_model.h"
+#include "timeline/overview_strip.h"
+#include "timeline/timeline_view.h"
+#include "window/live_driver.h"
+#include "window/live_queue_panel.h"
+#include "window/run_session.h"
+
+#include <QAction>
+#include <QDateTime>
+#include <QMessageBox>
+#include <QTimer>
+
+namespace lifeline::ui {
+
+LiveSourceController::LiveSourceController(Window window)
+    : QObject(window.window)
+    , m_window(window)
+    , m_endpointAction(new QAction(tr("Local SQS &endpoint (port 9324)"), this))
+    , m_frames(new QTimer(this))
+{
+    m_endpointAction->setCheckable(true);
+    m_endpointAction->setToolTip(tr("Serve the SQS API on 127.0.0.1:9324: real clients' messages appear as lanes"));
+    connect(m_endpointAction, &QAction::toggled, this, &LiveSourceController::toggleEndpoint);
+    m_frames->setInterval(33);
+    connect(m_frames, &QTimer::timeout, this, &LiveSourceController::frame);
+    connect(m_window.session, &RunSession::sourceChanged, this, &LiveSourceController::bindLiveQueue);
+}
+
+Outcome<> LiveSourceController::startEndpoint(const EndpointOptions& options)
+{
+    stop();
+    m_window.driver->pause();
+    auto engine = std::make_unique<Engine>(
+        EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(), .keepEndedBodies = true });
+    auto* server = new EndpointServer(*engine, m_window.window);
+    if (auto started = server->start(options); !started) {
+        delete server;
+        const QSignalBlocker block(m_endpointAction);
+        m_endpointAction->setChecked(false);
+        return started;
+    }
+    // Shown like a simulation, but the clock is the endpoint's (wall time x speed) and the actors are its clients.
+    m_window.session->showEndpoint(std::move(engine), server);
+    m_window.timeline->setFollowLive(true);
+    emit started(tr("Local endpoint %1").arg(server->address()),
+        tr("Point an SQS client here and watch its messages. For example:\n\naws --endpoint-url %1 sqs create-queue "
+           "--queue-name demo\n\naws --endpoint-url %1 sqs send-message --queue-url %1/000000000000/demo "
+           "--message-body hello\n\nAny signature is accepted (this is a local tool). Time runs at x%2.")
+            .arg(server->address())
+            .arg(options.speed));
+    m_frames->start();
+    {
+        const QSignalBlocker block(m_endpointAction);
+        m_endpointAction->setChecked(true);
+    }
+    emit said(server->exposed()
+            ? tr("Serving on %1, not loopback: anyone who can reach this machine can use it.").arg(server->address())
+            : tr("Serving SQS on %1").arg(server->address()),
+        10000);
+    return {};
+}
+
+Outcome<> LiveSourceController::startProxy(const ProxyOptions& options, const QString& recordPath)
+{
+    stop();
+    m_window.driver->pause();
+    auto observer = std::make_unique<observe::Observer>(QDateTime::currentMSecsSinceEpoch());
+    auto* server = new ProxyServer(*observer, m_window.window);
+    if (auto started = server->start(options); !started) {
+        delete server;
+        return started;
+    }
+    m_proxyRecordPath = recordPath;
+    m_window.session->showProxy(std::move(observer), server);
+    m_window.timeline->setFollowLive(true);
+    emit started(tr("Recording proxy %1 → %2").arg(server->address(), QString::fromStdString(options.upstream.url())),
+        tr("Point your SQS clients here instead of at the upstream; every call goes on to %1, signed with your "
+           "credentials, and its answer comes back unchanged. For example:\n\naws --endpoint-url %2 sqs "
+           "receive-message --queue-url YOUR_QUEUE_URL\n\nEach message is a lane from what the proxy saw. Hatched grey "
+           "means not observed: the message was sent before the proxy started, or by a client that talks to the "
+           "upstream directly. The depth chart is what the upstream reports (GetQueueAttributes, polled).")
+            .arg(QString::fromStdString(options.upstream.url()), server->address()));
+    m_frames->start();
+    emit said(server->exposed() ? tr("Proxy on %1, not loopback: anyone who can reach this machine can use your "
+                                     "credentials through it.")
+                                      .arg(server->address())
+                                : tr("Recording proxy on %1").arg(server->address()),
+        10000);
+    return {};
+}
+
+void LiveSourceController::stop()
+{
+    RunSession* session = m_window.session;
+    if (!session->live())
+        return;
+    const bool wasProxy = session->proxy() != nullptr;
+    if (wasProxy)
+        saveProxyRecord();
+    m_frames->stop();
+    session->stopServing();
+    bindLiveQueue();
+    emit stopped();
+    m_window.timeline->setRunEnd(session->engine() ? session->engine()->now() : 0);
+    {
+        const QSignalBlocker block(m_endpointAction);
+        m_endpointAction->setChecked(false);
+    }
+    emit said(wasProxy ? tr("The proxy stopped; its run stays on screen.")
+                       : tr("The local endpoint stopped; its run stays on screen."),
+        6000);
+}
+
+void LiveSourceController::saveProxyRecord()
+{
+    if (m_proxyRecordPath.isEmpty() || !m_window.session->observer())
+        return;
+    const QString path = std::exchange(m_proxyRecordPath, QString());
+    m_window.session->catchUpLive();
+    const auto saved
+        = saveRun(*m_window.session->engine(), m_window.session->actorNames(), "proxy", path.toStdString());
+    if (!saved)
+        QMessageBox::warning(m_window.window, tr("Recording proxy"),
+            tr("The run could not be written: %1").arg(QString::fromStdString(saved.message())));
+}
+
+void LiveSourceController::frame()
+{
+    RunSession* session = m_window.session;
+    if (!session->live())
+        return;
+    session->catchUpLive();
+    m_window.model->sync();
+    const TimeMs now = session->engine()->now();
+    m_window.timeline->setRunEnd(std::max<TimeMs>(now + 60000, 300000));
+    m_window.overview->setRunEnd(std::max<TimeMs>(now, 60000));
+    m_window.timeline->setNow(now);
+    emit frameShown(now);
+}
+
+void LiveSourceController::bindLiveQueue()
+{
+    using Done = LiveQueuePanel::Done;
+    const Engine* engine = m_window.session->engine();
+    if (EndpointServer* server = m_window.session->endpoint()) {
+        m_window.liveQueue->setSource(
+            engine,
+            [this, server](const std::string& action, const nlohmann::json& params, const Done& done) {
+                const auto outcome = server->operatorCall(action, params);
+                emit runChanged();
+                done(!outcome.error,
+                    outcome.error ? QString::fromStdString(outcome.error->code + ": " + outcome.error->message)
+                                  : tr("OK"));
+            },
+            [server](const std::string& queue) { return server->queueUrl(queue); });
+    } else if (ProxyServer* server = m_window.session->proxy()) {
+        m_window.liveQueue->setSource(
+            engine,
+            [this, server](const std::string& action, const nlohmann::json& params, Done done) {
+                server->operatorCall(
+                    action, params, [this, done = std::move(done)](bool ok, const std::string& answer) {
+                        emit runChanged();
+                        done(ok, QString::fromStdString(answer));
+                    });
+            },
+            [server](const std::string& queue) { return server->queueUrl(queue); });
+    } else {
+        m_window.liveQueue->setSource(nullptr, {}, {});
+    }
+}
+
+void LiveSourceController::toggleEndpoint(bool on)
+{
+    if (!on) {
+        stop();
+        return;
+    }
+    if (const auto started = startEndpoint(EndpointOptions {}); !started)
+        QMessageBox::warning(m_window.window, tr("Local endpoint"),
+            tr("The endpoint did not start: %1").arg(QString::fromStdString(started.message())));
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,75 @@
+// The window's live sources, where real clients drive the run on the wall clock: the local SQS endpoint (View > Local
+// SQS endpoint, `lifeline serve`) and the recording proxy (`lifeline proxy`). The controller starts and stops them on
+// the session, owns the endpoint's menu action and the live frame (every 33 ms: the clock caught up with the wall,
+// the lanes synced, the timeline following), binds the live Queue panel to the endpoint's service or through the
+// proxy upstream, and writes the proxy's run file (--record) once. The window shows what it says and draws each frame.
+#pragma once
+
+#include "lifeline/event_log.h"
+#include "lifeline/outcome.h"
+
+#include <QObject>
+#include <QString>
+
+class QAction;
+class QTimer;
+class QWidget;
+
+namespace lifeline::ui {
+
+class LaneModel;
+class LiveDriver;
+class LiveQueuePanel;
+class OverviewStrip;
+class RunSession;
+class TimelineView;
+struct EndpointOptions;
+struct ProxyOptions;
+
+class LiveSourceController : public QObject {
+    Q_OBJECT
+public:
+    // What a live run is shown in.
+    struct Window {
+        QWidget* window; // the parent of its message boxes
+        RunSession* session;
+        LiveDriver* driver; // paused while real clients drive the run
+        TimelineView* timeline;
+        OverviewStrip* overview;
+        LaneModel* model;
+        LiveQueuePanel* liveQueue; // its calls go to the endpoint's service, or upstream through the proxy
+    };
+
+    explicit LiveSourceController(Window window);
+
+    // A fresh engine that real clients drive over HTTP, shown live (a lane per message, a row per kind of client).
+    Outcome<> startEndpoint(const EndpointOptions& options);
+    // Real clients' calls forwarded upstream and drawn live; `recordPath`, when given, is written when it stops.
+    Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath);
+    // Stops serving; the run stays on screen, still. Nothing when no live source runs.
+    void stop();
+    // Writes the proxy's run file (--record), once; a message box says why when it cannot.
+    void saveProxyRecord();
+    // View > Local SQS endpoint (port 9324), checkable.
+    QAction* endpointAction() const { return m_endpointAction; }
+
+signals:
+    // A live source started: what the lesson panel shows about it.
+    void started(const QString& title, const QString& text);
+    void stopped();
+    void frameShown(TimeMs now); // the live run moved on: the panels read it
+    void runChanged(); // the live Queue panel's call changed the run
+    void said(const QString& text, int ms);
+
+private:
+    void frame();
+    void bindLiveQueue();
+    void toggleEndpoint(bool on);
+
+    Window m_window;
+    QAction* m_endpointAction;
+    QTimer* m_frames;
+    QString m_proxyRecordPath; // --record: written once, when the proxy stops
+};
+
+} // namespace lifeline::ui
