@@ -136,7 +136,7 @@ template <class Write> bool writeFile(const std::string& path, const char* what,
 }
 
 struct RunOutput {
-    const Engine& engine;
+    const RunView& run;
     std::vector<std::string> names;
     std::string title;
     std::vector<sim::MomentSpec> moments;
@@ -318,15 +318,15 @@ int reexport(const RunOptions& options, std::ostream& out, std::ostream& err)
     }
     const RecordedRun& recorded = opened.value();
     if (options.summary)
-        out << sim::summarizeLog(*recorded.engine, recorded.actorNames)
+        out << sim::summarizeLog(*recorded.run, recorded.actorNames)
                    .toJson()
                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';
     else
-        out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.engine->now()) << ": "
-            << recorded.engine->log().size() << " events (add --summary for the figures)\n";
-    return writeOutputs({ *recorded.engine, recorded.actorNames, recorded.title, {},
-                            sim::summarizeLog(*recorded.engine, recorded.actorNames).claim() },
+        out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.run->now()) << ": "
+            << recorded.run->log().size() << " events (add --summary for the figures)\n";
+    return writeOutputs({ *recorded.run, recorded.actorNames, recorded.title, {},
+                            sim::summarizeLog(*recorded.run, recorded.actorNames).claim() },
         options, err);
 }
 
@@ -433,8 +433,8 @@ int compare(sim::Scenario asWritten, const RunOptions& options, std::ostream& ou
     const bool exported = exportImage(options, runTitle(written.scenario()), err, [&](ui::ImageExportRequest request) {
         request.subtitle = claim.join(QStringLiteral("  ·  "));
         return ui::exportComparisonImage(
-            { { &written.engine(), written.actorNames(), moments, QObject::tr("As written") },
-                { &withFix.engine(), withFix.actorNames(), withFix.scenario().lesson->moments,
+            { { &written.engine().run(), written.actorNames(), moments, QObject::tr("As written") },
+                { &withFix.engine().run(), withFix.actorNames(), withFix.scenario().lesson->moments,
                     QObject::tr("With the fix") } },
             request);
     });
@@ -471,14 +471,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             << simulation.engine().log().size() << " events (add --summary for the figures)\n";
     const auto& ran = simulation.scenario();
     return writeOutputs(
-        { simulation.engine(), simulation.actorNames(), runTitle(ran),
+        { simulation.engine().run(), simulation.actorNames(), runTitle(ran),
             ran.lesson ? ran.lesson->moments : std::vector<sim::MomentSpec> {}, simulation.summary().claim(), &ran },
         options, err);
 }
 
 int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& err)
 {
-    const Engine& engine = run.engine;
+    const RunView& engine = run.run;
     const auto& names = run.names;
     bool written = true;
     if (!options.traceFile.empty())

@@ -252,12 +252,12 @@ int proxyHeadless(const ProxyCommand& command, const std::string& credentialSour
     if (command.record.empty())
         return 0;
     const std::string title = "proxy to " + command.proxy.upstream.url();
-    if (const auto saved = saveRun(observer.engine(), server.actorNames(), title, command.record); !saved) {
+    if (const auto saved = saveRun(observer.run(), server.actorNames(), title, command.record); !saved) {
         std::cerr << "lifeline proxy: " << saved.message() << '\n';
         return 1;
     }
-    std::cout << "recorded " << observer.engine().messageCount() << " message lanes and "
-              << observer.engine().log().size() << " events to " << command.record << '\n';
+    std::cout << "recorded " << observer.run().messageCount() << " message lanes and " << observer.run().log().size()
+              << " events to " << command.record << '\n';
     return 0;
 }
 

@@ -65,7 +65,7 @@ void DepthSeries::push(TimeMs time, const DepthSample& level)
     record(time);
 }
 
-void DepthSeries::sync(const Engine& engine)
+void DepthSeries::sync(const RunView& engine)
 {
     const EventLog& log = engine.log();
     m_isDeadLetterQueue.resize(engine.queueCount(), false);

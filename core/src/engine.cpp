@@ -26,82 +26,19 @@ SqsError nonExistentQueue()
     return makeError(codes::NonExistentQueue, "The specified queue does not exist.");
 }
 
-std::string formatMessageId(MessageIdParts id)
-{
-    // Hand-written because it is on every send and receive of the endpoint.
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string text(36, '-');
-    int at = 35;
-    uint64_t lo = id.lo, hi = id.hi;
-    for (int i = 0; i < 16; ++i, --at, lo >>= 4) {
-        if (at == 23)
-            --at;
-        text[size_t(at)] = kDigits[lo & 15];
-    }
-    for (int i = 0; i < 16; ++i, --at, hi >>= 4) {
-        if (at == 18 || at == 13 || at == 8)
-            --at;
-        text[size_t(at)] = kDigits[hi & 15];
-    }
-    return text;
-}
-
 Engine::Engine(EngineOptions options)
     : m_options(std::move(options))
     , m_rng(m_options.seed)
-    // Not m_rng's first draw (a move task's id would show it): the seed with the bytes of "lane ids" mixed in.
-    , m_idKey([seed = uint64_t(m_options.seed ^ 0x6c616e6520696473ULL)]() mutable { return splitMix64(seed); }())
+    , m_run(m_options.seed, m_options.historyMs)
 {
 }
 
 Engine::~Engine() = default;
 
-namespace {
-MessageIdParts asUuid(uint64_t hi, uint64_t lo)
-{
-    return { (hi & 0xffffffffffff0fffULL) | 0x4000ULL, // version 4
-        (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL }; // variant 10
-}
-} // namespace
-
 MessageIdParts Engine::newUuid()
 {
     const uint64_t hi = splitMix64(m_rng);
     return asUuid(hi, splitMix64(m_rng));
-}
-
-MessageIdParts Engine::laneUuid(MessageIndex lane) const
-{
-    // splitMix64's mix is a bijection: distinct lanes give distinct first halves.
-    uint64_t state = m_idKey + uint64_t(lane) * 2 * kSplitMixGamma;
-    const uint64_t hi = splitMix64(state);
-    return asUuid(hi, splitMix64(state) ^ m_idKey);
-}
-
-MessageIdParts Engine::messageIdParts(MessageIndex lane) const
-{
-    const MessageRecord& record = message(lane);
-    switch (record.idSource) {
-    case IdSource::Lane:
-        break;
-    case IdSource::Origin:
-        if (const MessageExtra* x = extra(lane); x && x->origin != kNoMessage)
-            return laneUuid(x->origin);
-        break;
-    case IdSource::Kept:
-        if (lane < m_keptIds.size())
-            return m_keptIds[lane];
-        break;
-    }
-    return laneUuid(lane);
-}
-
-void Engine::keepMessageId(MessageIndex lane, MessageIdParts id)
-{
-    if (m_keptIds.size() <= lane)
-        m_keptIds.resize(size_t(lane) + 1);
-    m_keptIds[lane] = id;
-    m_messages[lane].idSource = IdSource::Kept;
 }
 
 std::string Engine::arnFor(const std::string& name) const
@@ -112,77 +49,38 @@ std::string Engine::arnFor(const std::string& name) const
 QueueState* Engine::findQueueByArn(const std::string& arn) const
 {
     for (const auto& q : m_queues)
-        if (q->alive && q->arn == arn)
+        if (q->alive() && q->arn() == arn)
             return q.get();
     return nullptr;
-}
-
-std::optional<QueueIndex> Engine::queueIndex(const std::string& name) const
-{
-    if (auto* q = findQueue(name))
-        return q->index;
-    return std::nullopt;
-}
-
-const QueueAttributes* Engine::queueAttributes(QueueIndex index) const
-{
-    return index < m_queues.size() ? &m_queues[index]->attributes : nullptr;
-}
-
-const MessageRecord Engine::kForgottenMessage {};
-
-const MessageExtra* Engine::extra(MessageIndex lane) const
-{
-    if (lane >= m_messages.size() || gone(lane))
-        return nullptr;
-    const auto index = m_messages[lane].extra;
-    return index == UINT32_MAX ? nullptr : &m_extras[index];
-}
-
-MessageIndex Engine::firstLaneOf(MessageIndex lane) const
-{
-    for (const MessageExtra* e = extra(lane); e && !e->deadLetterQueueSourceArn.empty() && e->origin != kNoMessage;
-         e = extra(lane))
-        lane = e->origin;
-    return lane;
-}
-
-MessageExtra& Engine::extraFor(MessageIndex lane)
-{
-    auto& record = m_messages[lane];
-    if (record.extra == UINT32_MAX)
-        record.extra = addExtra(MessageExtra {});
-    return m_extras[record.extra];
 }
 
 void Engine::recordActorEvent(
     Cause cause, uint32_t actor, MessageIndex lane, QueueIndex queue, uint32_t detail, const std::string* text)
 {
     if (text)
-        detail = m_log.addText(*text);
-    const MessageRecord& record = lane != kNoMessage ? message(lane) : kForgottenMessage;
+        detail = m_run.addText(*text);
+    const MessageRecord& record = lane != kNoMessage ? message(lane) : MessageRecord {};
     if (queue == kNoQueue)
         queue = record.queue;
-    const MessageState state = record.state;
-    logEvent(m_now, lane, queue, state, state, cause, actor, detail);
+    m_run.note(lane, queue, record.state, cause, actor, detail);
 }
 
 void Engine::noEffect(MessageIndex lane, NoEffectKind kind, uint32_t actor)
 {
-    const MessageRecord& record = m_messages[lane];
-    logEvent(m_now, lane, record.queue, record.state, record.state, Cause::NoEffect, actor, uint32_t(kind));
+    const MessageRecord& record = m_run.message(lane);
+    m_run.note(lane, record.queue, record.state, Cause::NoEffect, actor, uint32_t(kind));
 }
 
 void Engine::noEffect(MessageIndex lane, QueueIndex queue, NoEffectKind kind, uint32_t actor)
 {
     // A forgotten lane: its state is no longer known, only that it ended.
-    logEvent(m_now, lane, queue, MessageState::None, MessageState::None, Cause::NoEffect, actor, uint32_t(kind));
+    m_run.note(lane, queue, MessageState::None, Cause::NoEffect, actor, uint32_t(kind));
 }
 
 SqsError Engine::refuse(QueueIndex queue, SqsError error, uint32_t actor, MessageIndex lane)
 {
-    const uint32_t text = m_log.addText(error.code + ": " + error.message);
-    logEvent(m_now, lane, queue, MessageState::None, MessageState::None, Cause::RequestRefused, actor, text);
+    const uint32_t text = m_run.addText(error.code + ": " + error.message);
+    m_run.note(lane, queue, MessageState::None, Cause::RequestRefused, actor, text);
     return error;
 }
 
@@ -197,7 +95,7 @@ std::optional<SqsError> Engine::validateRedrive(const QueueState& queue, const Q
     };
     // A queue named as its own DLQ would move a message into itself at every receive over the count, for ever:
     // AWS documents no answer for it, so Lifeline refuses it (docs/decisions.md).
-    if (policy.deadLetterTargetArn == queue.arn)
+    if (policy.deadLetterTargetArn == queue.arn())
         return bad("A queue cannot be its own dead-letter queue.");
     const QueueState* target = findQueueByArn(policy.deadLetterTargetArn);
     if (!target)
@@ -206,10 +104,10 @@ std::optional<SqsError> Engine::validateRedrive(const QueueState& queue, const Q
     // real texts").
     if (target->fifo() != queue.fifo())
         return bad("Dead-letter queue must be same type of queue as the source.");
-    if (const auto& allow = target->attributes.redriveAllowPolicy) {
+    if (const auto& allow = target->attributes().redriveAllowPolicy) {
         const bool allowed = allow->permission == "allowAll"
             || (allow->permission == "byQueue"
-                && std::find(allow->sourceQueueArns.begin(), allow->sourceQueueArns.end(), queue.arn)
+                && std::find(allow->sourceQueueArns.begin(), allow->sourceQueueArns.end(), queue.arn())
                     != allow->sourceQueueArns.end());
         if (!allowed)
             return bad("Dead-letter target's RedriveAllowPolicy does not allow this queue.");
@@ -248,7 +146,7 @@ Result<std::string> Engine::createQueue(const std::string& name, const Attribute
     if (QueueState* existing = findQueue(name)) {
         for (const auto& [key, value] : attributes) {
             (void)value;
-            if (attributeValue(applied.value(), key) != attributeValue(existing->attributes, key))
+            if (attributeValue(applied.value(), key) != attributeValue(existing->attributes(), key))
                 return refuse(existing->index,
                     makeError(codes::QueueAlreadyExists,
                         "A queue already exists with the same name and a different value for attribute " + key),
@@ -256,7 +154,7 @@ Result<std::string> Engine::createQueue(const std::string& name, const Attribute
         }
         return name;
     }
-    if (auto it = m_recentlyDeleted.find(name); it != m_recentlyDeleted.end() && m_now - it->second < 60000)
+    if (auto it = m_recentlyDeleted.find(name); it != m_recentlyDeleted.end() && now() - it->second < 60000)
         return refuse(kNoQueue,
             makeError(codes::QueueDeletedRecently,
                 "You must wait 60 seconds after deleting a queue before you can create another with the same name."),
@@ -264,19 +162,20 @@ Result<std::string> Engine::createQueue(const std::string& name, const Attribute
     if (m_queues.size() >= kNoQueue)
         return refuse(kNoQueue, makeError(codes::InvalidParameterValue, "Too many queues."), actor);
 
+    QueueInfo info { .name = name, .arn = arnFor(name), .createdAt = now(), .modifiedAt = now() };
+    info.attributes = std::move(applied).value();
+    info.fifo = fifoName;
     auto queue = std::make_unique<QueueState>();
     queue->index = QueueIndex(m_queues.size());
+    queue->info = &info; // until the run holds it
     queue->uid = m_nextQueueUid++;
-    queue->name = name;
-    queue->arn = arnFor(name);
-    queue->attributes = std::move(applied).value();
-    queue->tags = tags;
-    queue->createdAt = queue->modifiedAt = m_now;
-    queue->deduplicateByGroup = queue->attributes.deduplicationScope == "messageGroup";
-    if (auto error = validateRedrive(*queue, queue->attributes))
+    if (auto error = validateRedrive(*queue, info.attributes))
         return refuse(kNoQueue, *error, actor);
-    m_queueInfo.push_back(QueueInfo { name, queue->arn, true, queue->attributes.fifo, m_now });
-    logEvent(m_now, kNoMessage, queue->index, MessageState::None, MessageState::None, Cause::QueueCreated, actor);
+    queue->tags = tags;
+    queue->deduplicateByGroup = info.attributes.deduplicationScope == "messageGroup";
+    m_run.addQueue(std::move(info));
+    queue->info = &m_run.queueInfo(queue->index);
+    m_run.note(kNoMessage, queue->index, MessageState::None, Cause::QueueCreated, actor);
     m_queues.push_back(std::move(queue));
     return name;
 }
@@ -286,15 +185,15 @@ Result<std::string> Engine::getQueueArn(const std::string& name) const
     auto queue = requireQueue(name);
     if (!queue)
         return queue.error();
-    return queue.value()->arn;
+    return queue.value()->arn();
 }
 
 std::vector<std::string> Engine::listQueues(const std::string& prefix) const
 {
     std::vector<std::string> names;
     for (const auto& q : m_queues)
-        if (q->alive && q->name.starts_with(prefix))
-            names.push_back(q->name);
+        if (q->alive() && q->name().starts_with(prefix))
+            names.push_back(q->name());
     std::sort(names.begin(), names.end());
     return names;
 }
@@ -319,11 +218,10 @@ Status Engine::deleteQueue(const std::string& name, uint32_t actor)
             task->failureReason = codes::NonExistentQueue;
         }
     }
-    queue.alive = false;
     purgeDeduplication(queue);
-    m_queueInfo[queue.index].alive = false;
-    m_recentlyDeleted[name] = m_now;
-    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::QueueDeleted, actor);
+    m_run.setQueueAlive(queue.index, false);
+    m_recentlyDeleted[name] = now();
+    m_run.note(kNoMessage, queue.index, MessageState::None, Cause::QueueDeleted, actor);
     return Ok {};
 }
 
@@ -333,12 +231,12 @@ Status Engine::purgeQueue(const std::string& name, uint32_t actor)
     if (!found)
         return refuse(kNoQueue, found.error(), actor);
     QueueState& queue = *found.value();
-    if (queue.lastPurgeAt != INT64_MIN && m_now - queue.lastPurgeAt < 60000)
+    if (queue.lastPurgeAt != INT64_MIN && now() - queue.lastPurgeAt < 60000)
         return refuse(queue.index,
             makeError(codes::PurgeQueueInProgress,
-                "Only one PurgeQueue operation on " + queue.name + " is allowed every 60 seconds.", 403),
+                "Only one PurgeQueue operation on " + queue.name() + " is allowed every 60 seconds.", 403),
             actor);
-    queue.lastPurgeAt = m_now;
+    queue.lastPurgeAt = now();
     endAllMessages(queue, MessageState::Purged, Cause::Purge, actor);
     purgeDeduplication(queue); // AWS-val test_purge_queue_clears_fifo_deduplication_cache
     return Ok {};
@@ -351,7 +249,7 @@ void Engine::endAllMessages(QueueState& queue, MessageState to, Cause cause, uin
         lanes.push_back(queue.lateArrivals.top().second);
     std::sort(lanes.begin(), lanes.end()); // the log lists them in lane order, whatever their enqueue times
     for (const MessageIndex lane : lanes)
-        if (!gone(lane) && m_messages[lane].queue == queue.index && isLive(m_messages[lane].state))
+        if (!gone(lane) && m_run.message(lane).queue == queue.index && isLive(m_run.message(lane).state))
             endMessage(queue, lane, to, cause, actor);
     queue.ready.clear();
     queue.byEnqueue.clear();
@@ -392,18 +290,18 @@ Result<AttributeMap> Engine::getQueueAttributes(const std::string& name, const s
     const int64_t epochSeconds = m_options.epochMs / 1000;
     for (const auto& n : wanted) {
         if (n == "ApproximateNumberOfMessages")
-            out[n] = std::to_string(queue.counters.visible);
+            out[n] = std::to_string(queue.counters().visible);
         else if (n == "ApproximateNumberOfMessagesNotVisible")
-            out[n] = std::to_string(queue.counters.inFlight);
+            out[n] = std::to_string(queue.counters().inFlight);
         else if (n == "ApproximateNumberOfMessagesDelayed")
-            out[n] = std::to_string(queue.counters.delayed);
+            out[n] = std::to_string(queue.counters().delayed);
         else if (n == "CreatedTimestamp")
-            out[n] = std::to_string(epochSeconds + queue.createdAt / 1000);
+            out[n] = std::to_string(epochSeconds + queue.createdAt() / 1000);
         else if (n == "LastModifiedTimestamp")
-            out[n] = std::to_string(epochSeconds + queue.modifiedAt / 1000);
+            out[n] = std::to_string(epochSeconds + queue.modifiedAt() / 1000);
         else if (n == "QueueArn")
-            out[n] = queue.arn;
-        else if (auto value = attributeValue(queue.attributes, n))
+            out[n] = queue.arn();
+        else if (auto value = attributeValue(queue.attributes(), n))
             out[n] = *value;
     }
     return out;
@@ -415,16 +313,15 @@ Status Engine::setQueueAttributes(const std::string& name, const AttributeMap& a
     if (!found)
         return refuse(kNoQueue, found.error(), actor);
     QueueState& queue = *found.value();
-    auto applied = applyAttributes(queue.attributes, attributes, { false, queue.fifo() });
+    auto applied = applyAttributes(queue.attributes(), attributes, { false, queue.fifo() });
     if (!applied)
         return refuse(queue.index, applied.error(), actor);
     if (auto error = validateRedrive(queue, applied.value()))
         return refuse(queue.index, *error, actor);
-    const int64_t oldDelay = queue.attributes.delaySeconds;
+    const int64_t oldDelay = queue.attributes().delaySeconds;
     const bool delayChanged = applied->delaySeconds != oldDelay;
-    queue.attributes = std::move(applied).value();
+    m_run.setQueueAttributes(queue.index, std::move(applied).value());
     queue.expiryBound = INT64_MIN; // the retention may have changed
-    queue.modifiedAt = m_now;
     std::string text;
     for (const auto& [key, value] : attributes) {
         text += text.empty() ? "" : ", ";
@@ -432,8 +329,7 @@ Status Engine::setQueueAttributes(const std::string& name, const AttributeMap& a
         text += '=';
         text += value;
     }
-    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::AttributesChanged, actor,
-        m_log.addText(text));
+    m_run.note(kNoMessage, queue.index, MessageState::None, Cause::AttributesChanged, actor, m_run.addText(text));
     // A FIFO queue's delay is retroactive; a standard queue's affects new messages only (AWS-doc sqs-delay-queues).
     if (delayChanged && queue.fifo())
         applyFifoDelayChange(queue, oldDelay, actor);
@@ -448,9 +344,9 @@ Result<std::vector<std::string>> Engine::listDeadLetterSourceQueues(const std::s
         return found.error();
     std::vector<std::string> sources;
     for (const auto& q : m_queues)
-        if (q->alive && q->attributes.redrivePolicy
-            && q->attributes.redrivePolicy->deadLetterTargetArn == found.value()->arn)
-            sources.push_back(q->name);
+        if (q->alive() && q->attributes().redrivePolicy
+            && q->attributes().redrivePolicy->deadLetterTargetArn == found.value()->arn())
+            sources.push_back(q->name());
     return sources;
 }
 
@@ -487,29 +383,12 @@ Result<QueueCounters> Engine::counters(const std::string& name) const
     auto found = requireQueue(name);
     if (!found)
         return found.error();
-    return found.value()->counters;
-}
-
-void Engine::setBody(MessageIndex lane, std::string_view body)
-{
-    CompactText& held = m_messages[lane].body;
-    m_bodyHeapBytes -= bodyHeapCost(held);
-    held.assign(body);
-    m_bodyHeapBytes += bodyHeapCost(held);
-}
-
-void Engine::clearBody(MessageIndex lane)
-{
-    CompactText& held = m_messages[lane].body;
-    m_bodyHeapBytes -= bodyHeapCost(held);
-    held.clear();
+    return found.value()->counters();
 }
 
 size_t Engine::bytesUsed() const
 {
-    size_t bytes = sizeof(*this) + m_log.bytesUsed();
-    bytes += m_messages.capacity() * sizeof(MessageRecord) + m_bodyHeapBytes;
-    bytes += m_extras.capacity() * sizeof(MessageExtra) + m_laneChunks.capacity() * sizeof(LaneChunk);
+    size_t bytes = sizeof(*this) + m_run.bytesUsed();
     for (const auto& q : m_queues) {
         bytes += sizeof(QueueState);
         bytes += (q->ready.size() + q->byEnqueue.size() + q->candidates.size()) * sizeof(MessageIndex);

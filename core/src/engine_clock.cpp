@@ -17,23 +17,23 @@ void Engine::addTimer(TimeMs at, TimerKind kind, uint32_t target)
 
 TimeMs Engine::nextExpiry(QueueState& queue)
 {
-    if (!queue.alive || queue.liveMessages == 0)
+    if (!queue.alive() || queue.liveMessages == 0)
         return INT64_MAX;
     trimRetentionLists(queue);
     TimeMs oldest = INT64_MAX;
     if (!queue.byEnqueue.empty())
-        oldest = m_messages[queue.byEnqueue.front()].packedTimes.enqueuedAt();
+        oldest = m_run.message(queue.byEnqueue.front()).packedTimes.enqueuedAt();
     if (!queue.lateArrivals.empty())
         oldest = std::min(oldest, queue.lateArrivals.top().first);
     if (oldest == INT64_MAX)
         return INT64_MAX;
     // Judged against the current attribute: lowering it expires older messages (AWS-doc CreateQueue).
-    return oldest + queue.attributes.messageRetentionPeriod * 1000;
+    return oldest + queue.attributes().messageRetentionPeriod * 1000;
 }
 
 bool Engine::endedIn(const QueueState& queue, MessageIndex lane) const
 {
-    return gone(lane) || !isLive(m_messages[lane].state) || m_messages[lane].queue != queue.index;
+    return gone(lane) || !isLive(m_run.message(lane).state) || m_run.message(lane).queue != queue.index;
 }
 
 void Engine::trimRetentionLists(QueueState& queue)
@@ -50,7 +50,7 @@ void Engine::trimRetentionLists(QueueState& queue)
 
 void Engine::lowerExpiryBound(QueueState& queue, TimeMs enqueuedAt)
 {
-    const TimeMs expiry = enqueuedAt + queue.attributes.messageRetentionPeriod * 1000;
+    const TimeMs expiry = enqueuedAt + queue.attributes().messageRetentionPeriod * 1000;
     queue.expiryBound = std::min(queue.expiryBound, expiry);
 }
 
@@ -70,7 +70,7 @@ TimeMs Engine::nextDueBound()
     // A bound still in the future stands for the exact expiry: nothing can expire before it. Reached, it is
     // replaced by the exact time (which may be later: the oldest messages were deleted meanwhile).
     for (const auto& queue : m_queues) {
-        if (queue->expiryBound <= m_now)
+        if (queue->expiryBound <= now())
             queue->expiryBound = nextExpiry(*queue);
         due = std::min(due, queue->expiryBound);
     }
@@ -83,7 +83,7 @@ void Engine::expireDue(QueueState& queue, TimeMs time)
         MessageIndex lane;
         const bool fromFront = !queue.byEnqueue.empty()
             && (queue.lateArrivals.empty()
-                || m_messages[queue.byEnqueue.front()].packedTimes.enqueuedAt() <= queue.lateArrivals.top().first);
+                || m_run.message(queue.byEnqueue.front()).packedTimes.enqueuedAt() <= queue.lateArrivals.top().first);
         if (fromFront) {
             lane = queue.byEnqueue.front();
             queue.byEnqueue.pop_front();
@@ -102,19 +102,19 @@ void Engine::advanceTo(TimeMs time)
         const TimeMs due = nextDueBound();
         if (due > time)
             break;
-        m_now = std::max(m_now, due);
-        while (m_timers.earliest(INT64_MAX) <= m_now) {
+        m_run.setNow(due);
+        while (m_timers.earliest(INT64_MAX) <= now()) {
             const Timer timer = m_timers.top();
             m_timers.pop();
             fire(timer);
         }
         for (const auto& queue : m_queues)
-            if (queue->expiryBound <= m_now) // a bound still ahead: nothing in that queue can expire yet
-                expireDue(*queue, m_now);
+            if (queue->expiryBound <= now()) // a bound still ahead: nothing in that queue can expire yet
+                expireDue(*queue, now());
         flushWakeups();
     }
-    m_now = std::max(m_now, time);
-    if (m_options.historyMs >= 0 && m_now >= m_nextForget)
+    m_run.setNow(time);
+    if (m_options.historyMs >= 0 && now() >= m_nextForget)
         forgetHistory();
 }
 
@@ -125,16 +125,13 @@ void Engine::fire(const Timer& timer)
     case VisibilityEnd: {
         if (gone(timer.target))
             return; // the message ended long ago
-        MessageRecord& record = m_messages[timer.target];
+        const MessageRecord& record = m_run.message(timer.target);
         const MessageState expected = timer.kind == DelayEnd ? MessageState::Delayed : MessageState::InFlight;
         if (record.state != expected || times(timer.target).dueAt != timer.at)
             return; // superseded (received, deleted, visibility changed, ...)
         QueueState& queue = *m_queues[record.queue];
-        leaveCounters(queue, expected);
-        enterCounters(queue, MessageState::Visible);
-        record.state = MessageState::Visible;
-        logEvent(m_now, timer.target, queue.index, expected, MessageState::Visible,
-            timer.kind == DelayEnd ? Cause::DelayEnded : Cause::VisibilityTimeout);
+        m_run.transition(
+            timer.target, MessageState::Visible, timer.kind == DelayEnd ? Cause::DelayEnded : Cause::VisibilityTimeout);
         markAvailable(queue, timer.target);
         return;
     }
@@ -158,7 +155,7 @@ void Engine::settlePresent()
     // Settle the present instant: timers due now (a visibility of 0 s) and long polls a change has woken.
     for (;;) {
         bool worked = false;
-        while (m_timers.earliest(INT64_MAX) <= m_now) {
+        while (m_timers.earliest(INT64_MAX) <= now()) {
             const Timer timer = m_timers.top();
             m_timers.pop();
             fire(timer);
@@ -168,7 +165,7 @@ void Engine::settlePresent()
             QueueState& queue = *m_queues[m_wakeups.back()];
             m_wakeups.pop_back();
             queue.wakeQueued = false;
-            if (queue.alive)
+            if (queue.alive())
                 servePolls(queue);
             worked = true;
         }
@@ -179,29 +176,24 @@ void Engine::settlePresent()
 
 void Engine::applyFifoDelayChange(QueueState& queue, int64_t oldDelaySeconds, uint32_t actor)
 {
-    const TimeMs delayMs = queue.attributes.delaySeconds * 1000;
-    const uint32_t change = Event::delayChange(uint32_t(oldDelaySeconds), uint32_t(queue.attributes.delaySeconds));
+    const TimeMs delayMs = queue.attributes().delaySeconds * 1000;
+    const uint32_t change = Event::delayChange(uint32_t(oldDelaySeconds), uint32_t(queue.attributes().delaySeconds));
     for (const MessageIndex lane : queue.byEnqueue) {
         if (gone(lane))
             continue;
-        MessageRecord& record = m_messages[lane];
+        const MessageRecord& record = m_run.message(lane);
         if (record.state != MessageState::Delayed || record.queue != queue.index)
             continue;
         LaneTimes times = this->times(lane);
         const TimeMs due = times.enqueuedAt + delayMs;
-        if (due <= m_now) {
-            leaveCounters(queue, MessageState::Delayed);
-            enterCounters(queue, MessageState::Visible);
-            record.state = MessageState::Visible;
-            logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Visible, Cause::DelayChanged, actor,
-                change);
+        if (due <= now()) {
+            m_run.transition(lane, MessageState::Visible, Cause::DelayChanged, actor, change);
             markAvailable(queue, lane);
         } else if (due != times.dueAt) {
             times.dueAt = due;
-            setTimes(lane, times);
+            m_run.setTimes(lane, times);
             addTimer(due, DelayEnd, lane);
-            logEvent(m_now, lane, queue.index, MessageState::Delayed, MessageState::Delayed, Cause::DelayChanged, actor,
-                change);
+            m_run.note(lane, queue.index, MessageState::Delayed, Cause::DelayChanged, actor, change);
         }
     }
 }

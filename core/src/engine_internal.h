@@ -22,18 +22,13 @@ struct FifoGroup {
     bool queued = false; // in QueueState::candidates
 };
 
+// What the rules keep of a queue beside the run's entry for it (QueueInfo: its name, attributes, counters).
 struct QueueState {
     QueueIndex index = kNoQueue;
+    const QueueInfo* info = nullptr; // the run's entry, written through the RunStore
     uint32_t uid = 0; // distinguishes a queue from a later one with the same name (receipt handles)
-    std::string name;
-    std::string arn;
-    QueueAttributes attributes;
     std::map<std::string, std::string> tags;
-    TimeMs createdAt = 0;
-    TimeMs modifiedAt = 0;
     TimeMs lastPurgeAt = INT64_MIN;
-    bool alive = true;
-    QueueCounters counters;
 
     // Standard queues: visible messages in the order they became visible. Lazy: an entry whose message is no
     // longer Visible in this queue is skipped when popped.
@@ -61,7 +56,14 @@ struct QueueState {
     std::deque<size_t> polls; // pending long polls (slots), oldest first
     bool wakeQueued = false;
 
-    bool fifo() const { return attributes.fifo; }
+    const std::string& name() const { return info->name; }
+    const std::string& arn() const { return info->arn; }
+    bool alive() const { return info->alive; }
+    const QueueAttributes& attributes() const { return info->attributes; }
+    const QueueCounters& counters() const { return info->counters; }
+    TimeMs createdAt() const { return info->createdAt; }
+    TimeMs modifiedAt() const { return info->modifiedAt; }
+    bool fifo() const { return info->fifo; }
 };
 
 struct Engine::PendingPoll {
@@ -94,9 +96,14 @@ SqsError nonExistentQueue();
 inline QueueState* Engine::findQueue(const std::string& name) const
 {
     for (const auto& q : m_queues)
-        if (q->alive && q->name == name)
+        if (q->alive() && q->name() == name)
             return q.get();
     return nullptr;
+}
+
+inline TimeMs Engine::holdUntil(const QueueState& queue) const
+{
+    return queue.fifo() ? now() + kDeduplicationWindowMs : INT64_MIN;
 }
 
 inline Result<QueueState*> Engine::requireQueue(const std::string& name) const

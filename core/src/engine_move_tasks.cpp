@@ -25,7 +25,8 @@ Result<std::string> Engine::startMessageMoveTask(const std::string& sourceArn,
         return refuse(kNoQueue, notFound("SourceArn"), actor);
     bool isDeadLetterQueue = false;
     for (const auto& q : m_queues)
-        if (q->alive && q->attributes.redrivePolicy && q->attributes.redrivePolicy->deadLetterTargetArn == sourceArn)
+        if (q->alive() && q->attributes().redrivePolicy
+            && q->attributes().redrivePolicy->deadLetterTargetArn == sourceArn)
             isDeadLetterQueue = true;
     if (!isDeadLetterQueue)
         return refuse(source->index,
@@ -56,14 +57,14 @@ Result<std::string> Engine::startMessageMoveTask(const std::string& sourceArn,
     task->source = source->index;
     if (destination) {
         task->destination = destination->index;
-        task->destinationArn = destination->arn;
+        task->destinationArn = destination->arn();
     }
     task->rate = maxNumberOfMessagesPerSecond;
-    task->toMove = source->counters.visible + source->counters.inFlight + source->counters.delayed;
-    task->startedAt = m_now;
+    task->toMove = source->counters().visible + source->counters().inFlight + source->counters().delayed;
+    task->startedAt = now();
     const std::string handle = task->handle;
     m_moveTasks.push_back(std::move(task));
-    addTimer(m_now, MoveTaskTick, taskIndex);
+    addTimer(now(), MoveTaskTick, taskIndex);
     flushWakeups();
     return handle;
 }
@@ -73,7 +74,7 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
     const MessageExtra* dlqExtra = extra(lane);
     QueueState* destination = nullptr;
     if (task.destination)
-        destination = m_queues[*task.destination]->alive ? m_queues[*task.destination].get() : nullptr;
+        destination = m_queues[*task.destination]->alive() ? m_queues[*task.destination].get() : nullptr;
     else if (dlqExtra)
         destination = findQueueByArn(dlqExtra->deadLetterQueueSourceArn);
     if (!destination) {
@@ -89,11 +90,11 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
         arrivalExtra.groupId = dlqExtra->groupId;
         arrivalExtra.awsTraceHeader = dlqExtra->awsTraceHeader;
     }
-    const CompactText body = m_messages[lane].body; // copied before endMessage releases it
-    const MessageIndex arrival
-        = newLane(*destination, destination->attributes.delaySeconds * 1000, Cause::ArriveFromRedrive, kSqsActor, lane);
+    const CompactText body = m_run.message(lane).body; // copied before endMessage releases it
+    const MessageIndex arrival = newLane(
+        *destination, destination->attributes().delaySeconds * 1000, Cause::ArriveFromRedrive, kSqsActor, lane);
     endMessage(source, lane, MessageState::Redriven, Cause::Redrive, kSqsActor, arrival);
-    setBody(arrival, body);
+    m_run.setBody(arrival, body.view());
     arrivalExtra.origin = lane;
     if (destination->fifo()) {
         if (arrivalExtra.groupId.empty())
@@ -102,8 +103,8 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
         arrivalExtra.sequenceNumber = nextSequenceNumber(*destination);
         addToGroup(*destination, arrival, arrivalExtra.groupId);
     }
-    m_messages[arrival].extra = addExtra(std::move(arrivalExtra));
-    if (m_messages[arrival].state == MessageState::Visible)
+    m_run.setExtra(arrival, std::move(arrivalExtra));
+    if (m_run.message(arrival).state == MessageState::Visible)
         markAvailable(*destination, arrival);
     ++task.moved;
 }
@@ -114,7 +115,7 @@ void Engine::tickMoveTask(uint32_t taskIndex)
     if (task.status != "RUNNING")
         return;
     QueueState& source = *m_queues[task.source];
-    if (!source.alive) {
+    if (!source.alive()) {
         task.status = "FAILED";
         task.failureReason = codes::NonExistentQueue;
         return;
@@ -122,12 +123,13 @@ void Engine::tickMoveTask(uint32_t taskIndex)
     const int64_t budget = task.rate.value_or(kDefaultMovesPerSecond);
     std::vector<MessageIndex> candidates;
     for (const MessageIndex lane : source.byEnqueue)
-        if (!gone(lane) && m_messages[lane].queue == source.index && m_messages[lane].state == MessageState::Visible)
+        if (!gone(lane) && m_run.message(lane).queue == source.index
+            && m_run.message(lane).state == MessageState::Visible)
             candidates.push_back(lane);
     auto late = source.lateArrivals;
     for (; !late.empty(); late.pop())
-        if (!gone(late.top().second) && m_messages[late.top().second].queue == source.index
-            && m_messages[late.top().second].state == MessageState::Visible)
+        if (!gone(late.top().second) && m_run.message(late.top().second).queue == source.index
+            && m_run.message(late.top().second).state == MessageState::Visible)
             candidates.push_back(late.top().second);
     int64_t movedNow = 0;
     for (const MessageIndex lane : candidates) {
@@ -138,11 +140,11 @@ void Engine::tickMoveTask(uint32_t taskIndex)
     }
     if (task.status != "RUNNING")
         return;
-    if (int64_t(candidates.size()) <= movedNow && source.counters.inFlight == 0 && source.counters.delayed == 0) {
+    if (int64_t(candidates.size()) <= movedNow && source.counters().inFlight == 0 && source.counters().delayed == 0) {
         task.status = "COMPLETED";
         return;
     }
-    addTimer(m_now + 1000, MoveTaskTick, taskIndex);
+    addTimer(now() + 1000, MoveTaskTick, taskIndex);
 }
 
 Result<std::vector<MoveTaskInfo>> Engine::listMessageMoveTasks(const std::string& sourceArn, int64_t maxResults) const

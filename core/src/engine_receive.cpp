@@ -43,30 +43,10 @@ AttributeMap ReceivedMessage::systemAttributes(const std::vector<std::string>& n
     return out;
 }
 
-void Engine::enterCounters(QueueState& queue, MessageState state)
-{
-    if (state == MessageState::Visible)
-        ++queue.counters.visible;
-    else if (state == MessageState::InFlight)
-        ++queue.counters.inFlight;
-    else if (state == MessageState::Delayed)
-        ++queue.counters.delayed;
-}
-
-void Engine::leaveCounters(QueueState& queue, MessageState state)
-{
-    if (state == MessageState::Visible)
-        --queue.counters.visible;
-    else if (state == MessageState::InFlight)
-        --queue.counters.inFlight;
-    else if (state == MessageState::Delayed)
-        --queue.counters.delayed;
-}
-
 void Engine::markAvailable(QueueState& queue, MessageIndex lane)
 {
     if (queue.fifo()) {
-        const MessageExtra& e = m_extras[m_messages[lane].extra];
+        const MessageExtra& e = *m_run.extra(lane);
         auto it = queue.groupByName.find(e.groupId);
         if (it != queue.groupByName.end() && !queue.groups[it->second].queued) {
             queue.groups[it->second].queued = true;
@@ -84,29 +64,20 @@ void Engine::markAvailable(QueueState& queue, MessageIndex lane)
 void Engine::endMessage(
     QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor, uint32_t detail)
 {
-    MessageRecord& record = m_messages[lane];
-    const MessageState from = record.state;
-    leaveCounters(queue, from);
-    record.state = to;
-    if (m_options.historyMs >= 0) {
-        LaneChunk& chunk = m_laneChunks[lane >> kLaneChunkBits];
-        --chunk.live;
-        chunk.holdUntil = std::max(chunk.holdUntil, m_now + m_options.historyMs);
-    }
+    m_run.transition(lane, to, cause, actor, detail);
     // The lane stays; its body too when viewers want it (and it is short), else it is released.
-    if (!m_options.keepEndedBodies || record.body.size() > kKeptBodyBytes)
-        clearBody(lane);
+    if (!m_options.keepEndedBodies || m_run.message(lane).body.size() > kKeptBodyBytes)
+        m_run.clearBody(lane);
     --queue.liveMessages;
-    logEvent(m_now, lane, queue.index, from, to, cause, actor, detail);
     // A FIFO group blocked by this message (or headed by it) may now serve its next one.
-    if (queue.fifo() && queue.alive)
+    if (queue.fifo() && queue.alive())
         markAvailable(queue, lane);
 }
 
 bool Engine::takeOrDeadLetter(QueueState& queue, MessageIndex lane, uint32_t receiver)
 {
-    const auto& policy = queue.attributes.redrivePolicy;
-    if (!policy || m_messages[lane].receiveCount < uint32_t(policy->maxReceiveCount))
+    const auto& policy = queue.attributes().redrivePolicy;
+    if (!policy || m_run.message(lane).receiveCount < uint32_t(policy->maxReceiveCount))
         return true;
     const QueueState* dlq = findQueueByArn(policy->deadLetterTargetArn);
     if (!dlq || dlq == &queue)
@@ -117,26 +88,26 @@ bool Engine::takeOrDeadLetter(QueueState& queue, MessageIndex lane, uint32_t rec
 
 void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver)
 {
-    QueueState& dlq = *findQueueByArn(source.attributes.redrivePolicy->deadLetterTargetArn);
+    QueueState& dlq = *findQueueByArn(source.attributes().redrivePolicy->deadLetterTargetArn);
     // Same MessageId, body, SentTimestamp and receive count (AWS-snap); copied before endMessage drops the body.
-    MessageRecord copy = m_messages[lane];
+    const MessageRecord& record = m_run.message(lane);
+    const CompactText body = record.body;
+    const uint32_t receiveCount = record.receiveCount;
+    const bool copyOfDrawnId = record.idSource == IdSource::Lane;
     LaneTimes copyTimes = times(lane);
     const MessageIdParts id = messageIdParts(lane);
-    const bool copyOfDrawnId = copy.idSource == IdSource::Lane;
-    copy.queue = dlq.index;
-    copy.extra = UINT32_MAX;
-    copy.state = MessageState::Visible;
     // Retention: a standard queue keeps the original enqueue time, a FIFO queue restarts it (AWS-doc).
     if (dlq.fifo())
-        copyTimes.enqueuedAt = m_now;
+        copyTimes.enqueuedAt = now();
     const MessageExtra* sourceExtra = extra(lane);
     MessageExtra arrivalExtra = sourceExtra ? *sourceExtra : MessageExtra {};
     endMessage(source, lane, MessageState::DeadLettered, Cause::MoveToDlq, receiver, dlq.index);
-    const MessageIndex arrival = addLane(dlq.index);
-    m_messages[arrival] = std::move(copy);
-    m_bodyHeapBytes += bodyHeapCost(m_messages[arrival].body); // the new lane had none
-    setTimes(arrival, copyTimes);
-    arrivalExtra.deadLetterQueueSourceArn = source.arn;
+    const MessageIndex arrival
+        = m_run.newLane(dlq.index, MessageState::Visible, Cause::ArriveFromDlqSource, receiver, lane, holdUntil(dlq));
+    m_run.setBody(arrival, body.view());
+    m_run.setReceiveCount(arrival, receiveCount);
+    m_run.setTimes(arrival, copyTimes);
+    arrivalExtra.deadLetterQueueSourceArn = source.arn();
     arrivalExtra.origin = lane;
     if (dlq.fifo()) {
         // "the original message's deduplication ID will be replaced with the original message's ID" (AWS-doc)
@@ -144,65 +115,57 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
         arrivalExtra.sequenceNumber = nextSequenceNumber(dlq);
         addToGroup(dlq, arrival, arrivalExtra.groupId);
     }
-    m_messages[arrival].extra = addExtra(std::move(arrivalExtra));
+    m_run.setExtra(arrival, std::move(arrivalExtra));
     // The same MessageId: drawn from the source's lane when it was (one step back, through the arrival's origin);
     // kept beside the lanes otherwise (a message dead-lettered twice, a lane from a run file).
     if (copyOfDrawnId)
-        m_messages[arrival].idSource = IdSource::Origin;
+        m_run.idFromOrigin(arrival);
     else
-        keepMessageId(arrival, id);
+        m_run.keepMessageId(arrival, id);
     const TimeMs enqueued = copyTimes.enqueuedAt;
     // Ended lanes at the back say nothing about the order (and a forgotten one has no time left to read).
     while (!dlq.byEnqueue.empty() && endedIn(dlq, dlq.byEnqueue.back()))
         dlq.byEnqueue.pop_back();
-    if (!dlq.byEnqueue.empty() && m_messages[dlq.byEnqueue.back()].packedTimes.enqueuedAt() > enqueued)
+    if (!dlq.byEnqueue.empty() && m_run.message(dlq.byEnqueue.back()).packedTimes.enqueuedAt() > enqueued)
         dlq.lateArrivals.emplace(enqueued, arrival);
     else
         dlq.byEnqueue.push_back(arrival);
     lowerExpiryBound(dlq, enqueued);
     ++dlq.liveMessages;
-    enterCounters(dlq, MessageState::Visible);
-    logEvent(m_now, arrival, dlq.index, MessageState::None, MessageState::Visible, Cause::ArriveFromDlqSource, receiver,
-        lane);
     markAvailable(dlq, arrival);
 }
 
-LaneTimes Engine::deliver(QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor)
+LaneTimes Engine::deliver(MessageIndex lane, int64_t visibilitySeconds, uint32_t actor)
 {
-    MessageRecord& record = m_messages[lane];
-    ++record.receiveCount;
+    m_run.countReceive(lane);
     LaneTimes times = this->times(lane);
     if (times.firstReceiveAt < 0)
-        times.firstReceiveAt = m_now;
-    times.receivedAt = m_now;
-    leaveCounters(queue, MessageState::Visible);
-    enterCounters(queue, MessageState::InFlight);
-    record.state = MessageState::InFlight;
-    times.dueAt = m_now + visibilitySeconds * 1000;
-    setTimes(lane, times);
+        times.firstReceiveAt = now();
+    times.receivedAt = now();
+    times.dueAt = now() + visibilitySeconds * 1000;
+    m_run.setTimes(lane, times);
     addTimer(times.dueAt, VisibilityEnd, lane);
-    logEvent(m_now, lane, queue.index, MessageState::Visible, MessageState::InFlight, Cause::Receive, actor,
-        record.receiveCount);
+    m_run.transition(lane, MessageState::InFlight, Cause::Receive, actor, m_run.message(lane).receiveCount);
     return times;
 }
 
 void Engine::deliverTo(
     std::vector<ReceivedMessage>& out, QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor)
 {
-    const LaneTimes times = deliver(queue, lane, visibilitySeconds, actor);
+    const LaneTimes times = deliver(lane, visibilitySeconds, actor);
     describe(out.emplace_back(), queue, lane, times);
 }
 
 void Engine::deliverTo(
     DeliveryList& out, QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor)
 {
-    deliver(queue, lane, visibilitySeconds, actor);
-    out.push_back(Delivery { lane, Receipt { lane, m_messages[lane].receiveCount, queue.uid } });
+    deliver(lane, visibilitySeconds, actor);
+    out.push_back(Delivery { lane, Receipt { lane, m_run.message(lane).receiveCount, queue.uid } });
 }
 
 void Engine::describe(ReceivedMessage& m, const QueueState& queue, MessageIndex lane, const LaneTimes& times) const
 {
-    const MessageRecord& record = m_messages[lane];
+    const MessageRecord& record = m_run.message(lane);
     m.lane = lane;
     if (m_options.idStrings)
         m.messageId = messageId(lane);
@@ -237,7 +200,7 @@ void Engine::collect(QueueState& queue, size_t max, int64_t visibilitySeconds, u
             queue.ready.pop_front();
             if (gone(lane))
                 continue; // stale entry of a message that ended long ago
-            const MessageRecord& record = m_messages[lane];
+            const MessageRecord& record = m_run.message(lane);
             if (record.state != MessageState::Visible || record.queue != queue.index)
                 continue; // stale entry
             if (takeOrDeadLetter(queue, lane, actor))
@@ -272,7 +235,7 @@ void Engine::collect(QueueState& queue, size_t max, int64_t visibilitySeconds, u
             if (takeOrDeadLetter(queue, lane, actor))
                 deliverTo(out, queue, lane, visibilitySeconds, actor);
             // A moved message is now terminal and is dropped on the next turn of the loop.
-            if (m_messages[lane].state == MessageState::InFlight)
+            if (m_run.message(lane).state == MessageState::InFlight)
                 ++i;
         }
         if (stoppedAtMax && !group.queued) {
@@ -292,11 +255,11 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
     if (max < 1 || max > 10)
         return refuse(queue.index, outOfRange("MaxNumberOfMessages", max, "Must be between 1 and 10, if provided."),
             request.actor);
-    const int64_t wait = request.waitTimeSeconds.value_or(queue.attributes.receiveMessageWaitTimeSeconds);
+    const int64_t wait = request.waitTimeSeconds.value_or(queue.attributes().receiveMessageWaitTimeSeconds);
     if (wait < 0 || wait > 20)
         return refuse(
             queue.index, outOfRange("WaitTimeSeconds", wait, "Must be >= 0 and <= 20, if provided."), request.actor);
-    const int64_t visibility = request.visibilityTimeout.value_or(queue.attributes.visibilityTimeout);
+    const int64_t visibility = request.visibilityTimeout.value_or(queue.attributes().visibilityTimeout);
     // Unverified text (sqs-semantics.md section 5): the emulators' wording, in the pattern of WaitTimeSeconds.
     if (visibility < 0 || visibility > 43200)
         return refuse(queue.index,
@@ -316,8 +279,7 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
         collect(queue, size_t(max), visibility, request.actor, outcome.messages);
     const size_t received = outcome.messages.size() + outcome.deliveries.size();
     if (received > 0 || wait == 0) {
-        logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::PollEnded,
-            request.actor, uint32_t(received));
+        m_run.note(kNoMessage, queue.index, MessageState::None, Cause::PollEnded, request.actor, uint32_t(received));
         flushWakeups();
         return outcome;
     }
@@ -334,12 +296,11 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
     poll.max = size_t(max);
     poll.visibilitySeconds = visibility;
     poll.actor = request.actor;
-    poll.deadline = m_now + wait * 1000;
+    poll.deadline = now() + wait * 1000;
     poll.deliveriesOnly = request.deliveriesOnly;
     outcome.pending = true;
     outcome.poll = poll.id;
-    logEvent(m_now, kNoMessage, queue.index, MessageState::None, MessageState::None, Cause::PollStarted, request.actor,
-        uint32_t(poll.id));
+    m_run.note(kNoMessage, queue.index, MessageState::None, Cause::PollStarted, request.actor, uint32_t(poll.id));
     addTimer(poll.deadline, PollTimeout, uint32_t(slot));
     queue.polls.push_back(slot);
     flushWakeups();
@@ -350,8 +311,7 @@ CompletedPoll& Engine::completePoll(size_t slot, size_t count, bool queueDeleted
 {
     const PendingPoll poll = m_polls[slot];
     freePollSlot(slot);
-    logEvent(m_now, kNoMessage, poll.queue, MessageState::None, MessageState::None, Cause::PollEnded, poll.actor,
-        uint32_t(count));
+    m_run.note(kNoMessage, poll.queue, MessageState::None, Cause::PollEnded, poll.actor, uint32_t(count));
     CompletedPoll& done = m_completed.emplace_back();
     done.poll = poll.id;
     done.actor = poll.actor;
@@ -396,8 +356,7 @@ bool Engine::cancelPoll(PollId id)
         QueueState& queue = *m_queues[poll.queue];
         queue.polls.erase(std::find(queue.polls.begin(), queue.polls.end(), slot));
         freePollSlot(slot);
-        logEvent(
-            m_now, kNoMessage, poll.queue, MessageState::None, MessageState::None, Cause::PollEnded, poll.actor, 0);
+        m_run.note(kNoMessage, poll.queue, MessageState::None, Cause::PollEnded, poll.actor, 0);
         return true;
     }
     return false;

@@ -40,10 +40,10 @@ std::optional<SqsError> Engine::validateSend(const QueueState& queue, const std:
         return makeError(codes::InvalidMessageContents,
             "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to "
             "#xFFFD | #x10000 to #x10FFFF");
-    if (messagePayloadSize(body, attributes) > size_t(queue.attributes.maximumMessageSize))
+    if (messagePayloadSize(body, attributes) > size_t(queue.attributes().maximumMessageSize))
         return makeError(codes::InvalidParameterValue, // a batch entry words it differently (AWS-snap)
             std::string(inBatch ? "One or more parameters cannot be validated." : "One or more parameters are invalid.")
-                + " Reason: Message must be shorter than " + std::to_string(queue.attributes.maximumMessageSize)
+                + " Reason: Message must be shorter than " + std::to_string(queue.attributes().maximumMessageSize)
                 + " bytes.");
     if (queue.fifo()) {
         if (!groupId)
@@ -61,52 +61,30 @@ std::optional<SqsError> Engine::validateSend(const QueueState& queue, const std:
         if (!isValidTokenId(*dedupId))
             return invalidToken("MessageDeduplicationId", *dedupId);
     }
-    if (queue.fifo() && !dedupId && !queue.attributes.contentBasedDeduplication)
+    if (queue.fifo() && !dedupId && !queue.attributes().contentBasedDeduplication)
         return makeError(codes::InvalidParameterValue,
             "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided "
             "explicitly");
     return std::nullopt;
 }
 
-// Here, next to newLane, so the compiler inlines it on the send path (engine_history.cpp says why lanes are counted).
-MessageIndex Engine::addLane(QueueIndex queue)
-{
-    const MessageIndex lane = MessageIndex(m_messages.size());
-    m_messages.emplace_back().queue = queue;
-    if (m_options.historyMs >= 0) {
-        const bool fifo = m_queues[queue]->fifo();
-        const size_t chunk = lane >> kLaneChunkBits;
-        if (chunk >= m_laneChunks.size())
-            m_laneChunks.resize(chunk + 1);
-        ++m_laneChunks[chunk].live;
-        // A later send with the same deduplication id is answered with this lane's MessageId.
-        if (fifo)
-            m_laneChunks[chunk].holdUntil = std::max(m_laneChunks[chunk].holdUntil, m_now + kDeduplicationWindowMs);
-    }
-    return lane;
-}
-
 MessageIndex Engine::newLane(QueueState& queue, TimeMs delayMs, Cause cause, uint32_t actor, uint32_t detail)
 {
-    const MessageIndex lane = addLane(queue.index);
-    MessageRecord& record = m_messages[lane];
-    LaneTimes times { .sentAt = m_now, .enqueuedAt = m_now };
+    const MessageState to = delayMs > 0 ? MessageState::Delayed : MessageState::Visible;
+    const MessageIndex lane = m_run.newLane(queue.index, to, cause, actor, detail, holdUntil(queue));
+    LaneTimes times { .sentAt = now(), .enqueuedAt = now() };
     queue.byEnqueue.push_back(lane);
-    lowerExpiryBound(queue, m_now);
+    lowerExpiryBound(queue, now());
     ++queue.liveMessages;
     // The clock trims the retention list only when an expiry may be due; between times it grows here, by as many
     // lanes as end, so it is trimmed once it holds twice the live ones.
     if (queue.byEnqueue.size() > 2 * queue.liveMessages + kRetentionListSlack)
         trimRetentionLists(queue);
-    const MessageState to = delayMs > 0 ? MessageState::Delayed : MessageState::Visible;
-    record.state = to;
-    enterCounters(queue, to);
-    logEvent(m_now, lane, queue.index, MessageState::None, to, cause, actor, detail);
     if (delayMs > 0) {
-        times.dueAt = m_now + delayMs;
+        times.dueAt = now() + delayMs;
         addTimer(times.dueAt, DelayEnd, lane);
     }
-    setTimes(lane, times);
+    m_run.setTimes(lane, times);
     return lane;
 }
 
@@ -128,9 +106,9 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
         }
         if (queue.deduplicateByGroup)
             dedupKey = *groupId + '\x1f' + dedupKey;
-        while (!queue.dedupOrder.empty() && queue.dedupOrder.front().first <= m_now) {
+        while (!queue.dedupOrder.empty() && queue.dedupOrder.front().first <= now()) {
             auto it = queue.dedup.find(queue.dedupOrder.front().second);
-            if (it != queue.dedup.end() && it->second.first <= m_now)
+            if (it != queue.dedup.end() && it->second.first <= now())
                 queue.dedup.erase(it);
             queue.dedupOrder.pop_front();
         }
@@ -153,11 +131,11 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
         }
     }
     const int64_t delay
-        = queue.fifo() ? queue.attributes.delaySeconds : delaySeconds.value_or(queue.attributes.delaySeconds);
+        = queue.fifo() ? queue.attributes().delaySeconds : delaySeconds.value_or(queue.attributes().delaySeconds);
     const MessageIndex lane = newLane(queue, delay * 1000, Cause::Send, actor, 0);
-    setBody(lane, body);
+    m_run.setBody(lane, body);
     if (!attributes.empty() || groupId || traceHeader || queue.fifo()) {
-        MessageExtra& e = extraFor(lane);
+        MessageExtra& e = m_run.extraFor(lane);
         e.attributes = attributes;
         e.md5OfAttributes = md5OfMessageAttributes(attributes);
         if (groupId)
@@ -167,8 +145,8 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
         if (queue.fifo()) {
             e.deduplicationId = dedupId ? *dedupId : dedupKey.substr(dedupKey.find('\x1f') + 1);
             e.sequenceNumber = nextSequenceNumber(queue);
-            queue.dedup[dedupKey] = { m_now + kDeduplicationWindowMs, lane };
-            queue.dedupOrder.emplace_back(m_now + kDeduplicationWindowMs, dedupKey);
+            queue.dedup[dedupKey] = { now() + kDeduplicationWindowMs, lane };
+            queue.dedupOrder.emplace_back(now() + kDeduplicationWindowMs, dedupKey);
             addToGroup(queue, lane, *groupId);
         }
         result.md5OfMessageAttributes = e.md5OfAttributes;
@@ -179,7 +157,7 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
     if (m_options.bodyDigests)
         result.md5OfMessageBody = md5(body);
     result.lane = lane;
-    if (m_messages[lane].state == MessageState::Visible)
+    if (m_run.message(lane).state == MessageState::Visible)
         markAvailable(queue, lane);
     return result;
 }
@@ -271,7 +249,7 @@ Result<BatchResult<SendMessageResult>> Engine::sendMessageBatch(
                     actor);
         }
         for (const auto& e : entries) {
-            if (!e.messageDeduplicationId && !queue.attributes.contentBasedDeduplication)
+            if (!e.messageDeduplicationId && !queue.attributes().contentBasedDeduplication)
                 return refuse(queue.index,
                     makeError(codes::InvalidParameterValue,
                         "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId "

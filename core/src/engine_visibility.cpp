@@ -94,8 +94,8 @@ std::optional<Receipt> Engine::parseReceipt(const std::string& handle) const
 bool Engine::isIssued(const Receipt& receipt) const
 {
     // A forgotten lane's receive count is unknown: the handle's check value already proved it was issued.
-    return receipt.lane < m_messages.size() && receipt.receiveCount != 0
-        && (gone(receipt.lane) || receipt.receiveCount <= m_messages[receipt.lane].receiveCount);
+    return receipt.lane < m_run.messageCount() && receipt.receiveCount != 0
+        && (gone(receipt.lane) || receipt.receiveCount <= m_run.message(receipt.lane).receiveCount);
 }
 
 std::optional<SqsError> Engine::deleteOne(QueueState& queue, const std::string& handle, uint32_t actor)
@@ -116,7 +116,7 @@ std::optional<SqsError> Engine::deleteOne(
         noEffect(receipt.lane, queue.index, NoEffectKind::DeleteOfEndedMessage, actor); // it ended long ago
         return std::nullopt;
     }
-    const MessageRecord& record = m_messages[receipt.lane];
+    const MessageRecord& record = m_run.message(receipt.lane);
     if (!isLive(record.state) || record.queue != queue.index) {
         // Already deleted, expired or moved: idempotent success (AWS-val). Logged, so "OK, nothing changed" shows.
         noEffect(receipt.lane, NoEffectKind::DeleteOfEndedMessage, actor);
@@ -210,12 +210,13 @@ std::optional<SqsError> Engine::changeVisibilityOne(
     const auto quoted = [&] { return text ? *text : receiptHandle(receipt); };
     if (!isIssued(receipt) || receipt.queueUid != queue.uid)
         return invalidHandle(quoted());
-    if (gone(receipt.lane) || !isLive(m_messages[receipt.lane].state) || m_messages[receipt.lane].queue != queue.index)
+    if (gone(receipt.lane) || !isLive(m_run.message(receipt.lane).state)
+        || m_run.message(receipt.lane).queue != queue.index)
         return makeError(codes::InvalidParameterValue,
             "Value " + quoted()
                 + " for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for "
                   "visibility timeout change.");
-    MessageRecord& record = m_messages[receipt.lane];
+    const MessageRecord& record = m_run.message(receipt.lane);
     if (record.state != MessageState::InFlight) {
         // The handle's timeout already ended: AWS answers OK and does nothing (PR #9632).
         noEffect(receipt.lane, NoEffectKind::VisibilityChangeAfterTimeout, actor);
@@ -228,25 +229,20 @@ std::optional<SqsError> Engine::changeVisibilityOne(
     }
     // The 12-hour cap counts from the receive; an extension does not reset it (AWS-doc).
     LaneTimes times = this->times(receipt.lane);
-    if ((m_now - times.receivedAt) + seconds * 1000 > 43200 * 1000LL)
+    if ((now() - times.receivedAt) + seconds * 1000 > 43200 * 1000LL)
         return makeError(codes::InvalidParameterValue,
             "Value " + std::to_string(seconds)
                 + " for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is "
                   "beyond the limit [43200 seconds]");
     if (seconds == 0) {
-        leaveCounters(queue, MessageState::InFlight);
-        enterCounters(queue, MessageState::Visible);
-        record.state = MessageState::Visible;
-        logEvent(m_now, receipt.lane, queue.index, MessageState::InFlight, MessageState::Visible,
-            Cause::VisibilityChanged, actor, 0);
+        m_run.transition(receipt.lane, MessageState::Visible, Cause::VisibilityChanged, actor, 0);
         markAvailable(queue, receipt.lane);
         return std::nullopt;
     }
-    times.dueAt = m_now + seconds * 1000;
-    setTimes(receipt.lane, times);
+    times.dueAt = now() + seconds * 1000;
+    m_run.setTimes(receipt.lane, times);
     addTimer(times.dueAt, VisibilityEnd, receipt.lane);
-    logEvent(m_now, receipt.lane, queue.index, MessageState::InFlight, MessageState::InFlight, Cause::VisibilityChanged,
-        actor, uint32_t(seconds));
+    m_run.note(receipt.lane, queue.index, MessageState::InFlight, Cause::VisibilityChanged, actor, uint32_t(seconds));
     return std::nullopt;
 }
 

@@ -5,12 +5,12 @@
 namespace lifeline {
 
 namespace {
-std::string queueName(const Engine& engine, QueueIndex queue)
+std::string queueName(const RunView& engine, QueueIndex queue)
 {
     return queue < engine.queueCount() ? engine.queueInfo(queue).name : std::string("?");
 }
 
-std::string text(const Engine& engine, const Event& e)
+std::string text(const RunView& engine, const Event& e)
 {
     return e.textIndex() < engine.log().textCount() ? engine.log().text(e.textIndex()) : std::string();
 }
@@ -64,7 +64,7 @@ std::string noEffectText(NoEffectKind kind)
     return "OK, nothing changed";
 }
 
-std::string eventDetail(const Engine& engine, const Event& e)
+std::string eventDetail(const RunView& engine, const Event& e)
 {
     switch (e.cause) {
     case Cause::RequestRefused:
@@ -114,7 +114,7 @@ std::string eventDetail(const Engine& engine, const Event& e)
     }
 }
 
-std::string eventSentence(const Engine& engine, const Event& e, const std::string& actor)
+std::string eventSentence(const RunView& engine, const Event& e, const std::string& actor)
 {
     const std::string by = actor.empty() || actor == "SQS" ? std::string() : " by " + actor;
     switch (e.cause) {

@@ -41,7 +41,7 @@ TEST_CASE("lanes alive: a lane enters the alive list when sent and leaves it aft
     REQUIRE(f.engine.deleteMessage(url, received[0].receiptHandle, kFirstActor));
     f.engine.advanceTo(6'000);
     LaneIndex index;
-    index.sync(f.engine);
+    index.sync(f.engine.run());
 
     CHECK(index.bornAt(0) == 0);
     CHECK(index.endedAt(0) == 4'000);
@@ -67,7 +67,7 @@ TEST_CASE("lanes alive: whole blocks of ended lanes are skipped yet every alive 
     f.engine.advanceTo(30'000);
     const auto received = f.receive(url, 10, 600, 0, kFirstActor);
     LaneIndex index;
-    index.sync(f.engine);
+    index.sync(f.engine.run());
     std::vector<MessageIndex> expected;
     for (MessageIndex lane = 0; lane < 2000; ++lane)
         expected.push_back(lane);
@@ -94,7 +94,7 @@ TEST_CASE("lanes alive: whole blocks of ended lanes are skipped yet every alive 
     }
     REQUIRE(deleted == 1993);
     f.engine.advanceTo(40'000);
-    index.sync(f.engine);
+    index.sync(f.engine.run());
     CHECK(aliveIn(index, 32'000, 40'000) == std::vector<MessageIndex> { 0, 300, 600, 900, 1200, 1500, 1800 });
     CHECK(aliveIn(index, 0, 5) == std::vector<MessageIndex> { 0 });
 }
@@ -112,7 +112,7 @@ TEST_CASE("lanes alive: every window lists exactly the lanes born by its end and
                        "processing": {"uniform": ["20ms", "3s"]}, "failureProbability": 0.2}]})"));
     run.runToEnd();
     LaneIndex index;
-    index.sync(run.engine());
+    index.sync(run.engine().run());
     REQUIRE(index.laneCount() > 5000);
     for (TimeMs from = 0; from < 31'000; from += 700) {
         for (const TimeMs width : { TimeMs(0), TimeMs(450), TimeMs(4'000), TimeMs(40'000) }) {
@@ -150,7 +150,7 @@ TEST_CASE(
     std::vector<std::pair<TimeMs, std::vector<QueueCounters>>> asSeen;
     for (TimeMs t = 249; t < 20'000; t += 250) {
         run.advanceTo(t);
-        series.sync(run.engine(), run.actorNames());
+        series.sync(run.engine().run(), run.actorNames());
         REQUIRE(series.bucketMs() == 10);
         std::vector<QueueCounters> counters;
         for (QueueIndex q = 0; q < 3; ++q) {
@@ -162,7 +162,7 @@ TEST_CASE(
         asSeen.emplace_back(t, counters);
     }
     run.advanceTo(20'000);
-    series.sync(run.engine(), run.actorNames());
+    series.sync(run.engine().run(), run.actorNames());
     size_t checked = 0;
     for (const auto& [t, counters] : asSeen) {
         for (QueueIndex q = 0; q < 3; ++q) {
@@ -196,13 +196,13 @@ TEST_CASE("density series: halving keeps the later level and adds the counts", "
     f.send(url, "a"); // at 0
     f.engine.advanceTo(150);
     f.send(url, "b"); // at 150
-    series.sync(f.engine, {});
+    series.sync(f.engine.run(), {});
     REQUIRE(series.bucketCount() == 2);
     CHECK(series.queue(0)[0].visible == 1);
     CHECK(series.queue(0)[1].visible == 2);
     f.engine.advanceTo(450); // bucket 4 does not fit: 200 ms buckets
     f.send(url, "c");
-    series.sync(f.engine, {});
+    series.sync(f.engine.run(), {});
     CHECK(series.bucketMs() == 200);
     REQUIRE(series.bucketCount() == 3);
     CHECK(series.queue(0)[0].visible == 2); // at 200 ms
@@ -221,7 +221,7 @@ TEST_CASE("density series: consumer groups share their polling and working milli
         "consumers": [{"name": "worker", "queue": "q", "count": 2, "processing": "2s"}]})"));
     run.advanceTo(10'000);
     DensitySeries series(8192, 1000);
-    series.sync(run.engine(), run.actorNames());
+    series.sync(run.engine().run(), run.actorNames());
     CHECK(actorGroupName("worker-12") == "worker");
     CHECK(actorGroupName("worker") == "worker");
     CHECK(actorGroupName("blue-green") == "blue-green");

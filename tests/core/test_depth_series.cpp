@@ -17,7 +17,7 @@ TEST_CASE("depth series: exact counts per bucket on a small run", "[series]")
     send.delaySeconds = 1;
     REQUIRE(engine.sendMessage(send).ok());
     DepthSeries series(512, 100);
-    series.sync(engine);
+    series.sync(engine.run());
     CHECK(series.current().visible == 1);
     CHECK(series.current().delayed == 1);
     engine.advanceTo(1000);
@@ -26,7 +26,7 @@ TEST_CASE("depth series: exact counts per bucket on a small run", "[series]")
     receive.maxNumberOfMessages = 10;
     REQUIRE(engine.receiveMessage(receive)->messages.size() == 2);
     engine.advanceTo(1500);
-    series.sync(engine);
+    series.sync(engine.run());
     CHECK(series.current().inFlight == 2);
     const auto& b = series.buckets();
     REQUIRE(b.size() == 16); // 0..1500 ms in 100 ms buckets
@@ -45,7 +45,7 @@ TEST_CASE("depth series: stays within its buckets and keeps the peaks on a long 
     int32_t peakVisible = 0;
     for (TimeMs t = 0; t <= simulation.duration(); t += 777) {
         simulation.advanceTo(t);
-        series.sync(simulation.engine());
+        series.sync(simulation.engine().run());
         peakVisible = std::max(peakVisible, series.current().visible);
         REQUIRE(series.buckets().size() <= 64);
     }

@@ -58,11 +58,11 @@ TEST_CASE("actors: a move to the DLQ names the consumer whose receive triggered 
     const auto moves = eventsOf(s->engine(), Cause::MoveToDlq);
     REQUIRE(moves.size() == 1);
     CHECK(actorName(s->actorNames(), moves[0].actor) == "worker");
-    CHECK(eventDetail(s->engine(), moves[0]) == "to orders-dlq");
-    CHECK(eventSentence(s->engine(), moves[0], "worker") == "moved to the DLQ orders-dlq on a receive by worker");
+    CHECK(eventDetail(s->engine().run(), moves[0]) == "to orders-dlq");
+    CHECK(eventSentence(s->engine().run(), moves[0], "worker") == "moved to the DLQ orders-dlq on a receive by worker");
     const auto arrivals = eventsOf(s->engine(), Cause::ArriveFromDlqSource);
     REQUIRE(arrivals.size() == 1);
-    CHECK(eventDetail(s->engine(), arrivals[0]) == "from orders");
+    CHECK(eventDetail(s->engine().run(), arrivals[0]) == "from orders");
 }
 
 TEST_CASE("actors: queue-level calls carry who made them", "[events]")
@@ -76,7 +76,7 @@ TEST_CASE("actors: queue-level calls carry who made them", "[events]")
     REQUIRE(f.engine.deleteQueue("q", client).ok());
     for (size_t i = 0; i < f.engine.log().size(); ++i)
         CHECK(f.engine.log()[i].actor == client);
-    CHECK(eventDetail(f.engine, eventsOf(f.engine, Cause::RequestRefused).at(0))
+    CHECK(eventDetail(f.engine.run(), eventsOf(f.engine, Cause::RequestRefused).at(0))
         == "InvalidAttributeValue: Invalid value for the parameter DelaySeconds.");
 }
 
@@ -91,8 +91,8 @@ TEST_CASE("events: a FIFO delay change says old -> new and who changed it", "[ev
     CHECK(changes[0].actor == 9);
     CHECK(changes[0].oldDelaySeconds() == 60);
     CHECK(changes[0].newDelaySeconds() == 10);
-    CHECK(eventDetail(f.engine, changes[0]) == "DelaySeconds 60 -> 10");
-    CHECK(eventSentence(f.engine, changes[0], "ops")
+    CHECK(eventDetail(f.engine.run(), changes[0]) == "DelaySeconds 60 -> 10");
+    CHECK(eventSentence(f.engine.run(), changes[0], "ops")
         == "queue delay changed from 60 s to 10 s by ops (FIFO: applies to waiting messages)");
 }
 
@@ -110,7 +110,7 @@ TEST_CASE("events: a request that changes nothing is logged as such, with SQS's 
     CHECK(none[0].noEffect() == NoEffectKind::DeleteOfEndedMessage);
     CHECK(none[0].from == MessageState::Deleted);
     CHECK(none[0].to == MessageState::Deleted);
-    CHECK(eventDetail(f.engine, none[0]) == "DeleteMessage OK, nothing changed: the message had already ended");
+    CHECK(eventDetail(f.engine.run(), none[0]) == "DeleteMessage OK, nothing changed: the message had already ended");
 
     f.send("q", "b");
     const auto second = f.receive("q");
@@ -119,7 +119,7 @@ TEST_CASE("events: a request that changes nothing is logged as such, with SQS's 
     const auto after = eventsOf(f.engine, Cause::NoEffect);
     REQUIRE(after.size() == 2);
     CHECK(after[1].noEffect() == NoEffectKind::VisibilityChangeAfterTimeout);
-    CHECK(eventSentence(f.engine, after[1], "c5")
+    CHECK(eventSentence(f.engine.run(), after[1], "c5")
         == "ChangeMessageVisibility OK, nothing changed: the handle's visibility timeout had already ended by c5");
     CHECK(f.counters("q") == lifeline::test::counts(1, 0, 0));
 }
@@ -130,8 +130,9 @@ TEST_CASE("events: processing failures say why", "[events]")
     const auto failures = eventsOf(poison->engine(), Cause::ProcessingFailed);
     REQUIRE_FALSE(failures.empty());
     CHECK(failures[0].failure() == FailureKind::Poison);
-    CHECK(eventDetail(poison->engine(), failures[0]) == "poison message");
-    CHECK(eventSentence(poison->engine(), failures[0], "worker") == "processing failed by worker (poison message)");
+    CHECK(eventDetail(poison->engine().run(), failures[0]) == "poison message");
+    CHECK(
+        eventSentence(poison->engine().run(), failures[0], "worker") == "processing failed by worker (poison message)");
     auto parsed = sim::parseScenario(std::string(R"({"duration": "10s",
         "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
         "producers": [{"queue": "q", "messages": [{"at": 0, "body": "b"}]}],
@@ -142,7 +143,7 @@ TEST_CASE("events: processing failures say why", "[events]")
     const auto lambdaFailures = eventsOf(lambda.engine(), Cause::ProcessingFailed);
     REQUIRE(lambdaFailures.size() == 1);
     CHECK(lambdaFailures[0].time == 2000);
-    CHECK(eventDetail(lambda.engine(), lambdaFailures[0]) == "timed out");
+    CHECK(eventDetail(lambda.engine().run(), lambdaFailures[0]) == "timed out");
     CHECK(actorName(lambda.actorNames(), lambdaFailures[0].actor) == "fn/poller-1");
 }
 
@@ -154,7 +155,7 @@ TEST_CASE("CSV: body, group and dedup name each message - notes come from the sh
     f.send("q.fifo", std::string(300, 'x'), {}, std::string("g"), std::string("d-2"));
     f.receive("q.fifo");
     std::ostringstream out;
-    writeEventsCsv(f.engine, { "SQS", "operator" }, out);
+    writeEventsCsv(f.engine.run(), { "SQS", "operator" }, out);
     std::vector<std::string> rows;
     std::istringstream in(out.str());
     for (std::string line; std::getline(in, line);)

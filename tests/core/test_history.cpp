@@ -249,7 +249,7 @@ TEST_CASE("Without a bound the engine forgets nothing")
 
 namespace {
 // What bytesUsed() counts for bodies, walked lane by lane: a long body's heap block and malloc's header.
-size_t walkedBodyBytes(const Engine& engine)
+size_t walkedBodyBytes(const RunView& engine)
 {
     size_t bytes = 0;
     for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane)
@@ -273,19 +273,19 @@ TEST_CASE("The bodies' heap is counted as bodies come and go: sends, moves, redr
         for (int i = 0; i < 5000; ++i)
             f.send(url, i % 2 ? body : "short");
         CHECK(f.engine.bodyHeapBytes() == 2500 * 56);
-        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine));
+        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine.run()));
         for (int i = 0; i < 5000; ++i)
             REQUIRE(f.receive(url, 1, 0).size() == 1);
         CHECK(f.receive(url, 10).empty()); // all moved to the DLQ: the arrivals hold the bodies
-        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine));
+        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine.run()));
         CHECK(f.engine.bodyHeapBytes() == (keepEnded ? 2 : 1) * 2500 * 56);
         f.advanceSeconds(2); // the ended source lanes are forgotten (the first chunk of 4,096)
         CHECK(f.engine.forgotten(0));
-        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine));
+        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine.run()));
         REQUIRE(f.engine.startMessageMoveTask(f.arn(dlq), std::nullopt, 500).ok());
         f.advanceSeconds(20);
         CHECK(f.counters(url) == counts(5000, 0, 0));
-        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine));
+        CHECK(f.engine.bodyHeapBytes() == walkedBodyBytes(f.engine.run()));
     }
     // A run file's lanes (a run with all its history: only the window saves runs) are counted as they are read.
     Fixture f;
@@ -294,10 +294,10 @@ TEST_CASE("The bodies' heap is counted as bodies come and go: sends, moves, redr
         f.send(url, std::string(20 + i % 7, 'x'));
     REQUIRE(f.receive(url, 10).size() == 10);
     std::ostringstream out;
-    writeRun(f.engine, {}, "bodies", out);
+    writeRun(f.engine.run(), {}, "bodies", out);
     const std::string bytes = out.str();
     auto opened = readRun(std::vector<uint8_t>(bytes.begin(), bytes.end()), "bodies.lifeline");
     REQUIRE(opened.ok());
-    CHECK(opened.value().engine->bodyHeapBytes() == f.engine.bodyHeapBytes());
-    CHECK(opened.value().engine->bodyHeapBytes() == walkedBodyBytes(*opened.value().engine));
+    CHECK(opened.value().run->bodyHeapBytes() == f.engine.bodyHeapBytes());
+    CHECK(opened.value().run->bodyHeapBytes() == walkedBodyBytes(*opened.value().run));
 }

@@ -24,7 +24,7 @@ TEST_CASE("lane index: each lane chains its own events in order and keeps its st
     f.send(url, "a");
     f.send(url, "b", 5);
     LaneIndex index;
-    const auto first = index.sync(f.engine);
+    const auto first = index.sync(f.engine.run());
     CHECK(first.firstNewLane == 0);
     CHECK(index.laneCount() == 2);
     CHECK(first.changedLanes.empty());
@@ -36,7 +36,7 @@ TEST_CASE("lane index: each lane chains its own events in order and keeps its st
     const auto received = f.receive(url, 1, 10, 0, kFirstActor);
     REQUIRE(received.size() == 1);
     f.engine.advanceTo(11'000);
-    const auto second = index.sync(f.engine);
+    const auto second = index.sync(f.engine.run());
     CHECK(second.firstNewLane == 2);
     CHECK(second.changedLanes == std::vector<MessageIndex> { 0, 1 });
     CHECK(index.eventsRead() == f.engine.log().size());
@@ -57,10 +57,10 @@ TEST_CASE("lane index: an actor's receive is one step with its length, found by 
     request.actor = kFirstActor;
     REQUIRE(f.engine.receiveMessage(request)->pending);
     LaneIndex index;
-    index.sync(f.engine);
+    index.sync(f.engine.run());
     CHECK(index.openPollSince(kFirstActor) == 0); // still waiting: no step yet
     f.engine.advanceTo(20'000);
-    index.sync(f.engine);
+    index.sync(f.engine.run());
     CHECK(index.openPollSince(kFirstActor) == -1);
     const auto& steps = index.actorSteps(kFirstActor);
     REQUIRE(steps.size() == 1);
@@ -93,7 +93,7 @@ TEST_CASE("lane index: a refused request is a mark on its queue's row", "[timeli
     const std::string url = f.create("orders");
     f.sendError(url, "late", 901); // DelaySeconds above 15 minutes
     LaneIndex index;
-    index.sync(f.engine);
+    index.sync(f.engine.run());
     REQUIRE(index.refusals(0).size() == 1);
     CHECK(f.engine.log()[index.refusals(0)[0]].cause == Cause::RequestRefused);
     CHECK(index.refusals(7).empty());
@@ -112,7 +112,7 @@ TEST_CASE("lane index: a Lambda poller's function timeout and its timed-out invo
     sim::Simulation simulation(std::get<sim::Scenario>(std::move(parsed)));
     simulation.advanceTo(10'000);
     LaneIndex index;
-    index.sync(simulation.engine());
+    index.sync(simulation.engine().run());
     uint32_t poller = 0;
     for (uint32_t actor = 0; actor < index.actorCount(); ++actor)
         if (index.functionTimeout(actor) > 0)
@@ -156,7 +156,7 @@ TEST_CASE("lane index: the maxReceiveCount in force when a lane was received - a
     sim::Simulation simulation(std::get<sim::Scenario>(std::move(parsed)));
     simulation.advanceTo(30000);
     LaneIndex index;
-    index.sync(simulation.engine());
+    index.sync(simulation.engine().run());
     CHECK_FALSE(index.maxReceiveCountAt(0, 1000).has_value()); // no change logged: the current policy holds
     const std::string arn = simulation.engine().getQueueArn("orders-dlq").value();
     REQUIRE(simulation
@@ -165,7 +165,7 @@ TEST_CASE("lane index: the maxReceiveCount in force when a lane was received - a
                 .ok());
     simulation.advanceTo(40000);
     REQUIRE(simulation.setQueueAttributes("orders", { { "RedrivePolicy", "" } }).ok());
-    index.sync(simulation.engine());
+    index.sync(simulation.engine().run());
     CHECK(index.maxReceiveCountAt(0, 1000) == 0u); // received at 0 s, before the DLQ
     CHECK(index.maxReceiveCountAt(0, 30000) == 5u);
     CHECK(index.maxReceiveCountAt(0, 35000) == 5u);

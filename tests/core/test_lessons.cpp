@@ -320,7 +320,7 @@ TEST_CASE("lesson 12: Lambda with visibility = function timeout duplicates - six
     // One count everywhere: the summary, the window's panel (the simulation's count) and the charts' series.
     CHECK(run->duplicateProcessings() == 60);
     DepthSeries series;
-    series.sync(run->engine());
+    series.sync(run->engine().run());
     int64_t charted = series.current().duplicates;
     for (const auto& bucket : series.buckets())
         charted += bucket.duplicates;

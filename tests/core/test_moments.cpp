@@ -24,7 +24,7 @@ Scenario lessonScenario(const std::string& id, bool fix)
 
 std::vector<Moment> momentsOf(const Simulation& simulation)
 {
-    return findMoments(simulation.engine(), simulation.scenario().lesson->moments, simulation.actorNames());
+    return findMoments(simulation.engine().run(), simulation.scenario().lesson->moments, simulation.actorNames());
 }
 
 std::string problemOf(const std::string& momentsJson)
@@ -84,10 +84,10 @@ TEST_CASE("Moments found as a live run goes are the moments of the whole run")
     MomentFinder live(simulation.scenario().lesson->moments);
     for (TimeMs t = 0; t <= simulation.duration(); t += 700) {
         simulation.advanceTo(t);
-        live.advance(simulation.engine(), simulation.actorNames());
+        live.advance(simulation.engine().run(), simulation.actorNames());
     }
     simulation.runToEnd();
-    live.advance(simulation.engine(), simulation.actorNames());
+    live.advance(simulation.engine().run(), simulation.actorNames());
     const auto whole = momentsOf(simulation);
     REQUIRE(live.moments().size() == 4);
     REQUIRE(whole.size() == 4);

@@ -22,7 +22,7 @@ ObservedCall call(const std::string& action, json params, const json& answer, in
     return readCall(action, params, status, answer);
 }
 
-std::vector<std::pair<TimeMs, Cause>> laneEvents(const Engine& engine, MessageIndex lane)
+std::vector<std::pair<TimeMs, Cause>> laneEvents(const RunView& engine, MessageIndex lane)
 {
     std::vector<std::pair<TimeMs, Cause>> out;
     for (size_t i = 0; i < engine.log().size(); ++i)
@@ -39,7 +39,7 @@ TEST_CASE("observer: a send - its receive - the timeout - a second receive and t
     observer.noteAttributes("orders", { { "VisibilityTimeout", "20" }, { "DelaySeconds", "5" } });
     observer.advanceTo(1000);
     observer.observe(call("SendMessage", { { "MessageBody", "hello" } }, { { "MessageId", kId1 } }), kClient);
-    const Engine& engine = observer.engine();
+    const RunView& engine = observer.run();
     REQUIRE(engine.messageCount() == 1);
     CHECK(engine.messageId(0) == kId1);
     CHECK(engine.message(0).state == MessageState::Delayed); // the queue's DelaySeconds
@@ -96,7 +96,7 @@ TEST_CASE("observer: a message first seen in a receive is not observed before it
                 json::array({ { { "MessageId", kId2 }, { "ReceiptHandle", "h9" }, { "Body", "old" },
                     { "Attributes", { { "SentTimestamp", "1003000" }, { "ApproximateReceiveCount", "3" } } } } }) } }),
         kWorker);
-    const Engine& engine = observer.engine();
+    const RunView& engine = observer.run();
     REQUIRE(engine.messageCount() == 1);
     CHECK(engine.times(0).sentAt == 3000); // from SentTimestamp: the hatched stretch starts here
     CHECK(engine.message(0).receiveCount == 3);
@@ -128,7 +128,7 @@ TEST_CASE("observer: batches by entry id - visibility changes - purge - refusals
                   json::array({ { { "Id", "b" }, { "MessageId", kId2 } }, { { "Id", "a" }, { "MessageId", kId1 } } }) },
                 { "Failed", json::array({ { { "Id", "c" }, { "Code", "x" } } }) } }),
         kClient);
-    const Engine& engine = observer.engine();
+    const RunView& engine = observer.run();
     REQUIRE(engine.messageCount() == 2); // c failed: no lane
     CHECK(engine.messageId(0) == kId2);
     CHECK(engine.message(0).state == MessageState::Visible);
@@ -152,8 +152,8 @@ TEST_CASE("observer: batches by entry id - visibility changes - purge - refusals
     observer.observe(call("PurgeQueue", json::object(), json::object()), kClient);
     CHECK(engine.message(0).state == MessageState::Purged);
     CHECK(engine.message(1).state == MessageState::Purged);
-    CHECK(engine.counters("orders")->visible == 0);
-    CHECK(engine.counters("orders")->delayed == 0);
+    CHECK(engine.queueInfo(*engine.queueIndex("orders")).counters.visible == 0);
+    CHECK(engine.queueInfo(*engine.queueIndex("orders")).counters.delayed == 0);
 
     observer.observe(call("SendMessage", { { "MessageBody", "" } },
                          { { "__type", "com.amazonaws.sqs#InvalidParameterValue" },
@@ -176,7 +176,7 @@ TEST_CASE("observer: a message that shows up in another queue was moved there", 
     ObservedCall dlq = readCall("ReceiveMessage", { { "QueueUrl", "http://h/0/orders-dlq" } }, 200,
         { { "Messages", json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", "hd" }, { "Body", "p" } } }) } });
     observer.observe(dlq, kWorker);
-    const Engine& engine = observer.engine();
+    const RunView& engine = observer.run();
     REQUIRE(engine.messageCount() == 2);
     CHECK(engine.message(0).state == MessageState::DeadLettered);
     CHECK(engine.queueInfo(engine.message(1).queue).name == "orders-dlq");
@@ -191,11 +191,11 @@ TEST_CASE("observer: retention ends a message - the queue's delay never applies 
     observer.noteAttributes("orders", { { "MessageRetentionPeriod", "60" }, { "DelaySeconds", "30" } });
     observer.observe(
         call("SendMessage", { { "MessageBody", "p" }, { "DelaySeconds", "0" } }, { { "MessageId", kId1 } }), kClient);
-    CHECK(observer.engine().message(0).state == MessageState::Visible);
+    CHECK(observer.run().message(0).state == MessageState::Visible);
     observer.advanceTo(59999);
-    CHECK(observer.engine().message(0).state == MessageState::Visible);
+    CHECK(observer.run().message(0).state == MessageState::Visible);
     observer.advanceTo(60000);
-    CHECK(observer.engine().message(0).state == MessageState::Expired);
+    CHECK(observer.run().message(0).state == MessageState::Expired);
 }
 
 TEST_CASE("observer: query URLs name queues - a non-UUID MessageId keeps one lane", "[observe]")
@@ -210,8 +210,8 @@ TEST_CASE("observer: query URLs name queues - a non-UUID MessageId keeps one lan
             { { "Messages",
                 json::array({ { { "MessageId", "not-a-uuid" }, { "ReceiptHandle", "h" }, { "Body", "p" } } }) } }),
         kWorker);
-    CHECK(observer.engine().messageCount() == 1);
-    CHECK(observer.engine().message(0).state == MessageState::InFlight);
+    CHECK(observer.run().messageCount() == 1);
+    CHECK(observer.run().message(0).state == MessageState::InFlight);
 }
 
 TEST_CASE("observer: the bodies it writes are counted in the engine's memory figure", "[observe]")
@@ -219,13 +219,13 @@ TEST_CASE("observer: the bodies it writes are counted in the engine's memory fig
     Observer observer(0);
     const std::string body(100, 'o');
     observer.observe(call("SendMessage", { { "MessageBody", body } }, { { "MessageId", kId1 } }), kClient);
-    CHECK(observer.engine().bodyHeapBytes() == 100 + 16);
+    CHECK(observer.run().bodyHeapBytes() == 100 + 16);
     // A message first seen in a receive brings its body with it.
     observer.observe(
         call("ReceiveMessage", json::object(),
             { { "Messages",
                 json::array({ { { "MessageId", kId2 }, { "ReceiptHandle", "h2" }, { "Body", body } } }) } }),
         kWorker);
-    CHECK(observer.engine().messageCount() == 2);
-    CHECK(observer.engine().bodyHeapBytes() == 2 * (100 + 16));
+    CHECK(observer.run().messageCount() == 2);
+    CHECK(observer.run().bodyHeapBytes() == 2 * (100 + 16));
 }

@@ -15,13 +15,13 @@ namespace {
 std::vector<uint8_t> written(const sim::Simulation& simulation, const std::string& title)
 {
     std::ostringstream out;
-    writeRun(simulation.engine(), simulation.actorNames(), title, out);
+    writeRun(simulation.engine().run(), simulation.actorNames(), title, out);
     const std::string text = out.str();
     return { text.begin(), text.end() };
 }
 
 // Everything a viewer reads of the run: every event's fields, every lane's record, the texts and the queues.
-void requireSameRun(const Engine& original, const Engine& copy)
+void requireSameRun(const RunView& original, const RunView& copy)
 {
     REQUIRE(copy.now() == original.now());
     REQUIRE(copy.log().size() == original.log().size());
@@ -49,7 +49,7 @@ void requireSameRun(const Engine& original, const Engine& copy)
     REQUIRE(copy.queueCount() == original.queueCount());
     for (size_t q = 0; q < original.queueCount(); ++q)
         if (const QueueInfo& queue = original.queueInfo(QueueIndex(q)); queue.alive)
-            REQUIRE(copy.counters(queue.name).value() == original.counters(queue.name).value());
+            REQUIRE(copy.queueInfo(QueueIndex(q)).counters == queue.counters);
 }
 
 std::string refusal(const nlohmann::json& run)
@@ -80,7 +80,7 @@ TEST_CASE("run file version 3: every lesson's run and a busy run reopen the same
         REQUIRE(reopened);
         CHECK(reopened->title == lesson.scenario.name);
         CHECK(reopened->actorNames == simulation.actorNames());
-        requireSameRun(simulation.engine(), *reopened->engine);
+        requireSameRun(simulation.engine().run(), *reopened->run);
     }
     // More than one block of each table (16,384 items): 100 consumers on 1,000 messages/s for 30 s.
     auto busy = sim::parseScenario(std::string(R"({"duration": "30s", "seed": 7,
@@ -94,7 +94,7 @@ TEST_CASE("run file version 3: every lesson's run and a busy run reopen the same
     const auto bytes = written(simulation, "busy");
     auto reopened = readRun(bytes, "memory");
     REQUIRE(reopened);
-    requireSameRun(simulation.engine(), *reopened->engine);
+    requireSameRun(simulation.engine().run(), *reopened->run);
 }
 
 TEST_CASE("run file version 3: a damaged table says what is wrong with it", "[runfile]")

@@ -167,7 +167,7 @@ TEST_CASE("a consumer that crashes while polling: its poll goes on and receives 
     CHECK(last.cause == Cause::ReceivedByNobody);
     CHECK(last.message == 0);
     CHECK(s.actorNames().at(last.actor) == "w");
-    CHECK(eventSentence(engine, last, "w")
+    CHECK(eventSentence(engine.run(), last, "w")
         == "received by w, which is gone: nobody will process it; back after the timeout");
     s.advanceTo(14999);
     CHECK(engine.message(0).state == MessageState::InFlight);

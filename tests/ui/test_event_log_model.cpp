@@ -44,7 +44,7 @@ TEST_CASE("event log: polls, visibility changes, crashes and failures say what h
     engine.recordActorEvent(Cause::ProcessingStarted, 1, 0, kNoQueue, 1);
 
     ui::EventLogModel model;
-    model.setEngine(&engine, { "operator", "worker" });
+    model.setEngine(&engine.run(), { "operator", "worker" });
     model.sync();
     CHECK(detailOf(model, Cause::PollEnded, 0) == QStringLiteral("empty receive"));
     CHECK(detailOf(model, Cause::PollStarted) == QStringLiteral("waiting (poll 1)"));
@@ -69,7 +69,7 @@ TEST_CASE(
     REQUIRE(engine.setQueueAttributes("q", { { "VisibilityTimeout", "70" } }).ok());
 
     ui::EventLogModel model;
-    model.setEngine(&engine, { "SQS", "operator", "checkout-script" });
+    model.setEngine(&engine.run(), { "SQS", "operator", "checkout-script" });
     const auto rowsFor = [&](const char* text) {
         model.setFilter(QString::fromLatin1(text), kNoMessage);
         std::vector<Cause> causes;
@@ -92,7 +92,7 @@ TEST_CASE("event log: every row's actor and detail are the CSV's words (one voca
     simulation.runToEnd();
     const auto names = simulation.actorNames();
     ui::EventLogModel model;
-    model.setEngine(&simulation.engine(), names);
+    model.setEngine(&simulation.engine().run(), names);
     const EventLog& log = simulation.engine().log();
     REQUIRE(size_t(model.rowCount()) == log.size());
     int sqsRows = 0;
@@ -101,7 +101,7 @@ TEST_CASE("event log: every row's actor and detail are the CSV's words (one voca
         CHECK(model.data(model.index(row, ui::EventLogModel::Actor)).toString().toStdString()
             == actorName(names, e.actor));
         CHECK(model.data(model.index(row, ui::EventLogModel::Detail)).toString().toStdString()
-            == eventDetail(simulation.engine(), e));
+            == eventDetail(simulation.engine().run(), e));
         sqsRows += e.cause == Cause::VisibilityTimeout
             && model.data(model.index(row, ui::EventLogModel::Actor)).toString() == QStringLiteral("SQS");
     }

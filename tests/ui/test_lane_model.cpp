@@ -15,7 +15,7 @@ TEST_CASE(
     auto simulation = test::lessonSimulation("visibility-too-short");
     LaneModel model;
     const std::vector<std::string> names = simulation->actorNames();
-    model.setEngine(&simulation->engine(), names);
+    model.setEngine(&simulation->engine().run(), names);
     QSignalSpy resets(&model, &LaneModel::runReset);
     QSignalSpy changes(&model, &LaneModel::lanesChanged);
     int syncs = 0;
@@ -43,7 +43,7 @@ TEST_CASE(
     CHECK(model.actorName(model.shownActors()[0]) == QString::fromStdString(names[model.shownActors()[0]]));
     CHECK(model.lanes().laneCount() == 5);
     // A new run resets once.
-    model.setEngine(&simulation->engine(), names);
+    model.setEngine(&simulation->engine().run(), names);
     CHECK(resets.count() == 1);
 }
 
@@ -54,7 +54,7 @@ TEST_CASE("lane model: a DLQ's lanes sit in the DLQ's own group", "[ui][model]")
     auto fixed = sim::applyFix(lesson->scenario);
     sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
     LaneModel model;
-    model.setEngine(&simulation.engine());
+    model.setEngine(&simulation.engine().run());
     simulation.runToEnd();
     model.sync();
     REQUIRE(model.queueGroupCount() == 2);
@@ -82,7 +82,7 @@ TEST_CASE("lane model: a client that only short-polls still gets a lane - its re
     std::vector<std::string> names(8, "");
     names[7] = "127.0.0.1:5000 Boto3/1.26.27";
     LaneModel model;
-    model.setEngine(&engine, names);
+    model.setEngine(&engine.run(), names);
     REQUIRE(model.shownActors() == std::vector<uint32_t> { 7 });
     CHECK(model.actorName(7) == QStringLiteral("127.0.0.1:5000 Boto3/1.26.27"));
     const auto& steps = model.lanes().actorSteps(7);

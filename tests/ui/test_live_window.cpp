@@ -65,7 +65,7 @@ TEST_CASE(
     panel->visibility()->setValue(45);
     panel->applyButton()->click();
     CHECK(panel->answer()->text() == QStringLiteral("SetQueueAttributes VisibilityTimeout=45 on jobs: OK"));
-    const Engine& engine = *window.laneModel()->engine();
+    const RunView& engine = *window.laneModel()->engine();
     CHECK(engine.queueAttributes(*engine.queueIndex("jobs"))->visibilityTimeout == 45);
 
     panel->body()->setText(QStringLiteral("hello"));
@@ -111,7 +111,7 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     CHECK(post(socket, "Action=ReceiveMessage&QueueUrl=" + url).contains("<Body>through</Body>"));
     CHECK(QTest::qWaitFor(
         [&] {
-            const Engine* seen = window.laneModel()->engine();
+            const RunView* seen = window.laneModel()->engine();
             return seen->messageCount() == 1 && seen->message(0).state == MessageState::InFlight
                 && window.laneModel()->shownActors().size() == 1;
         },

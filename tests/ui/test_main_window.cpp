@@ -37,7 +37,7 @@ TEST_CASE("the window lists live queues with their counters and follows the engi
     send.queue = "orders";
     send.body = "one";
     REQUIRE(engine.sendMessage(send).ok());
-    ui::MainWindow window(engine);
+    ui::MainWindow window(engine.run());
     window.show();
     CHECK(summaryText(window).contains(QStringLiteral("<p><b>orders</b><br>0 visible · 0 in flight · 1 delayed</p>")));
     engine.advanceBy(5000);
@@ -56,7 +56,7 @@ TEST_CASE("a saved run reopens in the window with the same lanes and counters", 
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->runToEnd();
     const std::string path = "/tmp/lifeline-ui-test-run.lifeline";
-    REQUIRE(saveRun(simulation->engine(), simulation->actorNames(), "Lesson 7", path).ok());
+    REQUIRE(saveRun(simulation->engine().run(), simulation->actorNames(), "Lesson 7", path).ok());
     auto opened = openRun(path);
     REQUIRE(opened.ok());
     ui::MainWindow window;
@@ -113,7 +113,7 @@ TEST_CASE("window: a selected lane's details show its body, short or long, escap
         send.body = body;
         REQUIRE(engine.sendMessage(send).ok());
     }
-    ui::MainWindow window(engine);
+    ui::MainWindow window(engine.run());
     window.show();
     test::widget<ui::TimelineView>(window, "timeline")->select(0);
     CHECK(test::widget<QTextBrowser>(window, "messageDetails")

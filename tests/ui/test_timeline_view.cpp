@@ -44,7 +44,7 @@ struct PaintedLesson {
         : simulation(test::lessonSimulation(id))
     {
         simulation->runToEnd();
-        model.setEngine(&simulation->engine(), simulation->actorNames());
+        model.setEngine(&simulation->engine().run(), simulation->actorNames());
         painter = std::make_unique<TimelinePainter>(model, style);
         frame.now = simulation->now();
         frame.axis.fit(0, to, 1200 - style.labelWidth);
@@ -71,7 +71,7 @@ struct ShownView {
         : simulation(test::lessonSimulation(id))
     {
         simulation->advanceTo(60000);
-        model.setEngine(&simulation->engine());
+        model.setEngine(&simulation->engine().run());
         view.resize(1000, 400);
         view.show();
         view.setRunEnd(simulation->duration());
@@ -86,7 +86,7 @@ TEST_CASE("timeline: segments have their state's colour at known times (lesson 7
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine());
+    model.setEngine(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::light();
     TimelinePainter painter(model, style);
     QImage image(1200, 400, QImage::Format_ARGB32_Premultiplied);
@@ -117,7 +117,7 @@ TEST_CASE(
     sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
     simulation.advanceTo(20000);
     LaneModel model;
-    model.setEngine(&simulation.engine());
+    model.setEngine(&simulation.engine().run());
     const TimelineStyle style = TimelineStyle::darkTheme();
     TimelinePainter painter(model, style);
     QImage image(900, 300, QImage::Format_ARGB32_Premultiplied);
@@ -144,7 +144,7 @@ TEST_CASE("timeline view: selection - Esc - zoom keys and follow-live", "[ui][ti
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->advanceTo(60000);
     LaneModel model;
-    model.setEngine(&simulation->engine());
+    model.setEngine(&simulation->engine().run());
     TimelineView view(&model);
     view.resize(1000, 400);
     view.show();
@@ -186,8 +186,8 @@ TEST_CASE("selection shows the message history and the period and comma keys ste
     simulation->runToEnd();
     LaneModel model;
     const std::vector<std::string> names = simulation->actorNames();
-    model.setEngine(&simulation->engine(), names);
-    const auto history = laneHistory(simulation->engine(), model.lanes(), 0, names);
+    model.setEngine(&simulation->engine().run(), names);
+    const auto history = laneHistory(simulation->engine().run(), model.lanes(), 0, names);
     std::vector<QString> texts;
     for (const auto& entry : history)
         texts.push_back(entry.text);
@@ -230,7 +230,7 @@ TEST_CASE("filter by consumer - by state and by id - and Shift+drag measures a r
     simulation->runToEnd();
     LaneModel model;
     const std::vector<std::string> names = simulation->actorNames();
-    model.setEngine(&simulation->engine(), names);
+    model.setEngine(&simulation->engine().run(), names);
     TimelineView view(&model);
     view.resize(1000, 400);
     view.show();
@@ -279,7 +279,7 @@ TEST_CASE("a refused request is marked on its queue's row with SQS's text on hov
     auto simulation = test::lessonSimulation("fifo-refuses-timers");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine());
+    model.setEngine(&simulation->engine().run());
     REQUIRE(model.lanes().refusals(0).size() == 3);
     const TimelineStyle style = TimelineStyle::light();
     TimelinePainter painter(model, style);
@@ -315,7 +315,7 @@ TEST_CASE("consumer lanes: back-to-back jobs stay separate boxes even when the f
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine(), simulation->actorNames());
+    model.setEngine(&simulation->engine().run(), simulation->actorNames());
     const TimelineStyle style = TimelineStyle::light();
     TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -451,7 +451,7 @@ TEST_CASE("timeline: a message in flight shows its visibility deadline and a hea
     const auto bracketAt = [&](TimeMs now, TimeMs t) {
         simulation.advanceTo(now);
         LaneModel model;
-        model.setEngine(&simulation.engine(), simulation.actorNames());
+        model.setEngine(&simulation.engine().run(), simulation.actorNames());
         TimelinePainter painter(model, style);
         TimelineFrame frame;
         frame.now = simulation.now();
@@ -472,7 +472,7 @@ TEST_CASE("timeline: a message in flight shows its visibility deadline and a hea
     CHECK(bracketAt(6000, 10000) != ink);
     // The hover says the time left.
     LaneModel model;
-    model.setEngine(&simulation.engine(), simulation.actorNames());
+    model.setEngine(&simulation.engine().run(), simulation.actorNames());
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
     frame.now = simulation.now();
@@ -491,7 +491,7 @@ TEST_CASE("timeline: marks stand on their own plate - never under a label - at l
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine(), simulation->actorNames());
+    model.setEngine(&simulation->engine().run(), simulation->actorNames());
     const TimelineStyle style = TimelineStyle::darkTheme(); // labels on in-flight bars are white, plates dark
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -533,7 +533,7 @@ TEST_CASE(
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine(), simulation->actorNames());
+    model.setEngine(&simulation->engine().run(), simulation->actorNames());
     const TimelineStyle style = TimelineStyle::light();
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -600,7 +600,7 @@ TEST_CASE("timeline: the legend lists what the view shows - not the whole run", 
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine(), simulation->actorNames());
+    model.setEngine(&simulation->engine().run(), simulation->actorNames());
     const TimelineStyle style = TimelineStyle::light();
     const TimelinePainter painter(model, style);
     TimelineFrame frame;

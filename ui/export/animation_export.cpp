@@ -71,7 +71,7 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
     whole.runToEnd();
     LaneModel wholeModel;
     wholeModel.setMomentSpecs(moments);
-    wholeModel.setEngine(&whole.engine(), whole.actorNames());
+    wholeModel.setEngine(&whole.engine().run(), whole.actorNames());
     const TimeMs to = request.to < 0 ? actionEnd(wholeModel) : request.to;
     ImageExportRequest still;
     still.size = request.size;
@@ -87,7 +87,7 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
     sim::Simulation run(scenario, request.seed);
     LaneModel model;
     model.setMomentSpecs(moments);
-    model.setEngine(&run.engine(), run.actorNames());
+    model.setEngine(&run.engine().run(), run.actorNames());
     // The encoder: a GIF into a QSaveFile (committed when whole), or an MP4 (renamed from FILE.part when whole).
     const bool mp4 = QFileInfo(request.path).suffix().toLower() == QStringLiteral("mp4");
     QSaveFile file(request.path);

@@ -140,7 +140,7 @@ TimelineStyle slideStyle(TimelineStyle s, const QSize& size)
     return s;
 }
 
-QString queueSettings(const Engine& engine)
+QString queueSettings(const RunView& engine)
 {
     QStringList parts;
     for (size_t q = 0; q < engine.queueCount(); ++q) {
@@ -182,7 +182,7 @@ Outcome<> checkRequest(const ImageExportRequest& request)
 
 TimeMs actionEnd(const LaneModel& model)
 {
-    const Engine& engine = *model.engine();
+    const RunView& engine = *model.engine();
     TimeMs last = 0;
     const EventLog& log = engine.log();
     for (size_t i = log.size(); i-- > log.firstRetained();)
@@ -264,7 +264,7 @@ Outcome<> writeImage(const std::vector<ModelPanel>& panels, ImageExportRequest r
 } // namespace
 
 Outcome<> exportTimelineImage(
-    const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request)
+    const RunView& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request)
 {
     if (auto refused = checkRequest(request); !refused)
         return refused;
@@ -285,7 +285,7 @@ Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const Im
     for (const ExportPanel& panel : panels) {
         models.push_back(std::make_unique<LaneModel>());
         models.back()->setMomentSpecs(panel.moments);
-        models.back()->setEngine(panel.engine, panel.actorNames);
+        models.back()->setEngine(panel.run, panel.actorNames);
         shown.push_back({ models.back().get(), panel.heading });
         end = std::max(end, actionEnd(*models.back()));
     }

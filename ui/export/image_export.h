@@ -35,7 +35,7 @@ struct ImageExportRequest {
 
 // One of the timelines of a comparison ("As written", "With the fix"), stacked on one shared time axis.
 struct ExportPanel {
-    const Engine* engine = nullptr;
+    const RunView* run = nullptr;
     std::vector<std::string> actorNames;
     std::vector<sim::MomentSpec> moments;
     QString heading; // "As written"; the panel's queue settings follow it
@@ -43,7 +43,7 @@ struct ExportPanel {
 
 // Nothing is left half-written: the file is written whole or not at all.
 Outcome<> exportTimelineImage(
-    const Engine& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request);
+    const RunView& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request);
 
 // The panels stacked, each with its heading and its moments, under the request's title (its subtitle, when set,
 // under the title; its moments are not used). The axis runs to the latest panel's end unless `to` says.
@@ -64,6 +64,6 @@ TimeMs actionEnd(const LaneModel& model);
 TimelineStyle slideStyle(TimelineStyle style, const QSize& size);
 
 // "orders: visibility 30 s, delay 0 s, DLQ after 3 receives · orders-dlq: ..." for titles.
-QString queueSettings(const Engine& engine);
+QString queueSettings(const RunView& engine);
 
 } // namespace lifeline::ui

@@ -97,11 +97,11 @@ TimeMs ProxyServer::wallNow() const
 
 void ProxyServer::catchUp()
 {
-    const size_t before = m_observer.engine().log().size();
+    const size_t before = m_observer.run().log().size();
     m_observer.advanceTo(wallNow());
     if (!m_depth.empty())
-        m_polledSeries.advance(m_observer.engine().now());
-    if (m_observer.engine().log().size() != before)
+        m_polledSeries.advance(m_observer.run().now());
+    if (m_observer.run().log().size() != before)
         emit observed();
 }
 
@@ -243,7 +243,7 @@ void ProxyServer::fetchAttributes(const std::string& queue, UpstreamConnection& 
             const auto it = attributes.find(name);
             return it == attributes.end() ? 0 : std::strtoll(it->second.c_str(), nullptr, 10);
         };
-        m_depth[queue].push_back(PolledDepth { m_observer.engine().now(), number("ApproximateNumberOfMessages"),
+        m_depth[queue].push_back(PolledDepth { m_observer.run().now(), number("ApproximateNumberOfMessages"),
             number("ApproximateNumberOfMessagesNotVisible"), number("ApproximateNumberOfMessagesDelayed") });
         pushPolledDepth();
     });
@@ -251,7 +251,7 @@ void ProxyServer::fetchAttributes(const std::string& queue, UpstreamConnection& 
 
 void ProxyServer::pushPolledDepth()
 {
-    const Engine& engine = m_observer.engine();
+    const RunView& engine = m_observer.run();
     std::set<std::string> deadLetterArns;
     for (size_t q = 0; q < engine.queueCount(); ++q)
         if (const auto* attributes = engine.queueAttributes(QueueIndex(q)); attributes && attributes->redrivePolicy)

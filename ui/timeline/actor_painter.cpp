@@ -255,7 +255,7 @@ void ActorRowPainter::paint()
 void ActorRowPainter::paintScriptCalls()
 {
     // A scripted call: a dot on the client's row, in the crash colour when SQS refused it (its hover says the answer).
-    const Engine& engine = *m_model.engine();
+    const RunView& engine = *m_model.engine();
     const int r = std::clamp(m_row.height() / 5, 3, std::max(3, m_style.markPixels / 3));
     m_p.save();
     m_p.setRenderHint(QPainter::Antialiasing, true);
@@ -278,7 +278,7 @@ bool scriptCallOk(const std::string& answer)
         || answer.ends_with(": done");
 }
 
-QString workLabel(const Engine& engine, const WorkBar& bar)
+QString workLabel(const RunView& engine, const WorkBar& bar)
 {
     QString label
         = bar.messages > 1 ? QObject::tr("batch of %1").arg(bar.messages) : shortMessageId(engine, bar.firstLane);

@@ -26,7 +26,7 @@ struct WorkBar {
 // The bar's words: the message's id, or the batch and how it ended.
 // Whether a scripted call's answer is SQS's OK (else its error, drawn in the crash colour).
 bool scriptCallOk(const std::string& answer);
-QString workLabel(const Engine& engine, const WorkBar& bar);
+QString workLabel(const RunView& engine, const WorkBar& bar);
 // The work of `actor` going on at `time`, if any (for the tooltip).
 std::optional<WorkBar> workAt(const LaneModel& model, uint32_t actor, TimeMs time, TimeMs now);
 

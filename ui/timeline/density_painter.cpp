@@ -96,7 +96,7 @@ std::vector<BandColumn> laneColumns(
     const auto slot = [](MessageState state) {
         return state == MessageState::Delayed ? 0 : state == MessageState::Visible ? 1 : 2;
     };
-    const Engine& engine = *model.engine();
+    const RunView& engine = *model.engine();
     const LaneIndex& index = model.lanes();
     const TimeMs end = axis.toTime(x1 + 1);
     for (const MessageIndex lane : lanes) {

@@ -20,7 +20,7 @@ void arrow(QPainter& p, QPointF from, QPointF to)
 void paintFlows(QPainter& p, const QRect& lanes, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, const QRect& laneRow, const std::function<QRect(uint32_t)>& actorRow)
 {
-    const Engine& engine = *model.engine();
+    const RunView& engine = *model.engine();
     const LaneIndex& index = model.lanes();
     if (frame.selected == kNoMessage || frame.selected >= index.laneCount())
         return;

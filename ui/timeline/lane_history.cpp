@@ -5,7 +5,7 @@
 namespace lifeline::ui {
 
 std::vector<HistoryEntry> laneHistory(
-    const Engine& engine, const LaneIndex& index, MessageIndex lane, const std::vector<std::string>& actorNames)
+    const RunView& engine, const LaneIndex& index, MessageIndex lane, const std::vector<std::string>& actorNames)
 {
     std::vector<HistoryEntry> out;
     if (lane >= index.laneCount())
@@ -30,7 +30,7 @@ std::vector<HistoryEntry> laneHistory(
     return out;
 }
 
-std::vector<TimeMs> laneEventTimes(const Engine& engine, const LaneIndex& index, MessageIndex lane)
+std::vector<TimeMs> laneEventTimes(const RunView& engine, const LaneIndex& index, MessageIndex lane)
 {
     std::vector<TimeMs> out;
     if (lane >= index.laneCount())

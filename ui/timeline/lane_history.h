@@ -20,9 +20,9 @@ struct HistoryEntry {
 };
 
 std::vector<HistoryEntry> laneHistory(
-    const Engine& engine, const LaneIndex& index, MessageIndex lane, const std::vector<std::string>& actorNames);
+    const RunView& engine, const LaneIndex& index, MessageIndex lane, const std::vector<std::string>& actorNames);
 
 // The times of a lane's events, for `.` and `,` (next and previous event).
-std::vector<TimeMs> laneEventTimes(const Engine& engine, const LaneIndex& index, MessageIndex lane);
+std::vector<TimeMs> laneEventTimes(const RunView& engine, const LaneIndex& index, MessageIndex lane);
 
 } // namespace lifeline::ui

@@ -9,7 +9,7 @@ LaneModel::LaneModel(QObject* parent)
 {
 }
 
-void LaneModel::setEngine(const Engine* engine, std::vector<std::string> actorNames)
+void LaneModel::setEngine(const RunView* engine, std::vector<std::string> actorNames)
 {
     m_engine = engine;
     m_actorNames = std::move(actorNames);

@@ -23,8 +23,8 @@ public:
     explicit LaneModel(QObject* parent = nullptr);
 
     // A new run: everything is read again (runReset, then lanesChanged).
-    void setEngine(const Engine* engine, std::vector<std::string> actorNames = {});
-    const Engine* engine() const { return m_engine; }
+    void setEngine(const RunView* engine, std::vector<std::string> actorNames = {});
+    const RunView* engine() const { return m_engine; }
     // Actors added while the run goes on (consumers added by the operator) get their names; no reset.
     void setActorNames(std::vector<std::string> actorNames) { m_actorNames = std::move(actorNames); }
     const std::vector<std::string>& actorNames() const { return m_actorNames; }
@@ -57,7 +57,7 @@ private:
         Lanes lanes;
     };
 
-    const Engine* m_engine = nullptr;
+    const RunView* m_engine = nullptr;
     std::vector<std::string> m_actorNames;
     LaneIndex m_index;
     mutable DensitySeries m_density; // brought up to date by density()

@@ -237,7 +237,7 @@ void paintNotObserved(QPainter& p, const QRect& row, const TimeAxis& axis, TimeM
 
 } // namespace
 
-QString shortMessageId(const Engine& engine, MessageIndex lane)
+QString shortMessageId(const RunView& engine, MessageIndex lane)
 {
     return QStringLiteral("%1").arg(uint32_t(engine.messageIdParts(lane).hi >> 32), 8, 16, QLatin1Char('0'));
 }
@@ -250,7 +250,7 @@ bool isTransition(const Event& e)
 void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, MessageIndex lane)
 {
-    const Engine& engine = *model.engine();
+    const RunView& engine = *model.engine();
     const EventLog& log = engine.log();
     const LaneIndex& index = model.lanes();
     const LaneChain& chain = index.lane(lane);

@@ -15,7 +15,7 @@ namespace lifeline::ui {
 inline constexpr double kMinSegmentPixels = 3.0;
 
 // The first 8 hex digits of the MessageId: what a lane label shows.
-QString shortMessageId(const Engine& engine, MessageIndex lane);
+QString shortMessageId(const RunView& engine, MessageIndex lane);
 // An event that changes a lane's state (a refused request changes nothing).
 bool isTransition(const Event& e);
 

@@ -12,7 +12,7 @@ OverviewStrip::OverviewStrip(QWidget* parent)
     setToolTip(tr("Messages by state over the whole run (delayed, visible, in flight). Click or drag to go there."));
 }
 
-void OverviewStrip::setEngine(const Engine* engine)
+void OverviewStrip::setEngine(const RunView* engine)
 {
     m_engine = engine;
     m_series.clear();

@@ -93,7 +93,7 @@ bool RowLayout::actorsAsBands() const
 
 bool RowLayout::matches(MessageIndex lane, const std::vector<bool>& workedOnByNamedActor) const
 {
-    const Engine& engine = *m_model.engine();
+    const RunView& engine = *m_model.engine();
     const LaneChain& chain = m_model.lanes().lane(lane);
     switch (m_filter.state) {
     case LaneFilter::State::All:
@@ -154,7 +154,7 @@ void RowLayout::sortLanes(LaneModel::Lanes& lanes) const
     if (m_order == LaneOrder::Sent)
         return;
     // Keys first (one read of the engine per lane, not one per comparison); ties keep the send order.
-    const Engine& engine = *m_model.engine();
+    const RunView& engine = *m_model.engine();
     const LaneIndex& index = m_model.lanes();
     std::vector<std::pair<int64_t, MessageIndex>> keyed;
     keyed.reserve(lanes.size());
@@ -181,7 +181,7 @@ void RowLayout::refreshFilter()
     m_eventsRead = m_model.lanes().eventsRead();
     if (m_model.engine() && listing()) {
         const std::vector<bool> workedOn = workedOnByNamedActor();
-        const Engine& engine = *m_model.engine();
+        const RunView& engine = *m_model.engine();
         m_listed.resize(size_t(m_model.queueGroupCount()));
         const auto take = [&](MessageIndex lane) {
             const QueueIndex queue = engine.message(lane).queue;

@@ -19,7 +19,7 @@ QString duration(TimeMs ms)
 
 std::optional<TimelineHit> hitQueueRow(const LaneModel& model, const RowRef& row, const TimeAxis& axis, int x)
 {
-    const Engine& engine = *model.engine();
+    const RunView& engine = *model.engine();
     TimelineHit out;
     out.row = row;
     // A refused request under the cursor: SQS's own text.
@@ -49,7 +49,7 @@ std::optional<TimelineHit> hitQueueRow(const LaneModel& model, const RowRef& row
 // A state that lasted no time is drawn as a 2-pixel tick: under the mouse it answers for itself.
 std::optional<TimelineHit> hitInstant(const LaneModel& model, const RowRef& row, const TimeAxis& axis, int x)
 {
-    const Engine& engine = *model.engine();
+    const RunView& engine = *model.engine();
     const LaneIndex& index = model.lanes();
     const Event* entered = nullptr; // the transition into the state being looked at
     for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
@@ -79,7 +79,7 @@ std::optional<TimelineHit> hitMessageRow(
     if (auto instant = hitInstant(model, row, axis, x))
         return instant;
     const TimeMs t = axis.toTime(x);
-    const Engine& engine = *model.engine();
+    const RunView& engine = *model.engine();
     const LaneIndex& index = model.lanes();
     MessageState state = MessageState::None;
     TimeMs since = 0;
@@ -130,7 +130,7 @@ std::optional<TimelineHit> hitActorRow(
 {
     const TimeMs t = axis.toTime(x);
     // A scripted call under the mouse (within a few pixels): the call and SQS's answer.
-    const Engine& engine = *model.engine();
+    const RunView& engine = *model.engine();
     for (const uint32_t index : model.lanes().scriptCalls(row.id)) {
         const Event& e = engine.log()[index];
         if (std::abs(axis.toX(e.time) - x) <= 5)

@@ -64,7 +64,7 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
     syncLegend();
     const LegendContent& run = m_legend.content();
     LegendContent shown;
-    const Engine& engine = *m_model.engine();
+    const RunView& engine = *m_model.engine();
     const LaneIndex& index = m_model.lanes();
     TimeAxis axis = frame.axis;
     axis.left = rect.left() + m_style.labelWidth;
@@ -150,7 +150,7 @@ int TimelinePainter::legendHeight(int width) const
 
 QString TimelinePainter::rowLabel(const RowRef& row) const
 {
-    const Engine& engine = *m_model.engine();
+    const RunView& engine = *m_model.engine();
     switch (row.kind) {
     case LaneModel::QueueGroup:
         return QString::fromStdString(engine.queueInfo(QueueIndex(row.group)).name);

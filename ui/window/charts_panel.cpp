@@ -21,7 +21,7 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     setMinimumHeight(150); // its axes still read; a 1024x700 screen keeps the timeline readable above it
 }
 
-void ChartsPanel::setSource(const Engine* engine, const DepthSeries* series)
+void ChartsPanel::setSource(const RunView* engine, const DepthSeries* series)
 {
     m_engine = engine;
     m_series = series;

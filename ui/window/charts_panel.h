@@ -18,7 +18,7 @@ public:
     explicit ChartsPanel(QWidget* parent = nullptr);
 
     // The series is read (synced) by its owner; the panel redraws from it when the log has grown.
-    void setSource(const Engine* engine, const DepthSeries* series);
+    void setSource(const RunView* engine, const DepthSeries* series);
     void sync();
     void setTimeRange(TimeMs from, TimeMs to);
     void setHighlight(TimeMs from, TimeMs to);
@@ -30,7 +30,7 @@ public:
     DepthChart* activityChart() const { return m_activity; }
 
 private:
-    const Engine* m_engine = nullptr;
+    const RunView* m_engine = nullptr;
     const DepthSeries* m_series = nullptr;
     DepthChart* m_depth;
     DepthChart* m_activity;

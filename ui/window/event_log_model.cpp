@@ -12,7 +12,7 @@ EventLogModel::EventLogModel(QObject* parent)
 {
 }
 
-void EventLogModel::setEngine(const Engine* engine, std::vector<std::string> actorNames)
+void EventLogModel::setEngine(const RunView* engine, std::vector<std::string> actorNames)
 {
     beginResetModel();
     m_engine = engine;

@@ -17,7 +17,7 @@ public:
 
     explicit EventLogModel(QObject* parent = nullptr);
 
-    void setEngine(const Engine* engine, std::vector<std::string> actorNames = {});
+    void setEngine(const RunView* engine, std::vector<std::string> actorNames = {});
     void setActorNames(std::vector<std::string> actorNames) { m_actorNames = std::move(actorNames); }
     void sync();
     // Rows whose queue, message id, cause, actor or detail contain `text` (case-insensitive); `lane` keeps only that
@@ -36,7 +36,7 @@ private:
     bool matches(size_t event) const;
     QString text(size_t event, int column) const;
 
-    const Engine* m_engine = nullptr;
+    const RunView* m_engine = nullptr;
     std::vector<std::string> m_actorNames;
     size_t m_synced = 0; // events of the log the model has read
     bool m_filtered = false;

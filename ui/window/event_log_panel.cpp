@@ -55,7 +55,7 @@ EventLogPanel::EventLogPanel(QWidget* parent)
         });
 }
 
-void EventLogPanel::setEngine(const Engine* engine, std::vector<std::string> actorNames)
+void EventLogPanel::setEngine(const RunView* engine, std::vector<std::string> actorNames)
 {
     m_lane = kNoMessage;
     m_model->setEngine(engine, std::move(actorNames));

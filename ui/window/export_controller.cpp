@@ -62,14 +62,14 @@ QString ExportController::defaultFileName(const QString& suffix) const
     const QString title = m_presentation.title();
     QString base = title.isEmpty() ? tr("lifeline") : title.section(QLatin1Char(':'), 0, 0);
     base = base.toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-    const Engine* engine = m_session->engine();
+    const RunView* engine = m_session->run();
     const QString at = engine ? QString::fromStdString(sim::formatDuration(engine->now())) : QString();
     return QStringLiteral("%1-%2.%3").arg(base, at, suffix);
 }
 
 void ExportController::saveRunAs()
 {
-    const Engine* engine = m_session->engine();
+    const RunView* engine = m_session->run();
     if (!engine)
         return;
     const QString path = QFileDialog::getSaveFileName(
@@ -87,7 +87,7 @@ void ExportController::saveRunAs()
 
 void ExportController::exportData(bool trace)
 {
-    const Engine* engine = m_session->engine();
+    const RunView* engine = m_session->run();
     if (!engine)
         return;
     const QString path = QFileDialog::getSaveFileName(m_window, trace ? tr("Export trace") : tr("Export CSV"),
@@ -113,7 +113,7 @@ QString ExportController::claimText() const
 {
     if (const sim::Simulation* simulation = m_session->simulation())
         return QString::fromStdString(simulation->summary().claim());
-    const Engine* engine = m_session->engine();
+    const RunView* engine = m_session->run();
     return engine ? QString::fromStdString(sim::summarizeLog(*engine, m_session->actorNames()).claim()) : QString();
 }
 
@@ -131,7 +131,7 @@ std::optional<QSize> ExportController::askSize(const QString& title, const QStri
 
 void ExportController::exportImage()
 {
-    const Engine* engine = m_session->engine();
+    const RunView* engine = m_session->run();
     if (!engine)
         return;
     const QString path = QFileDialog::getSaveFileName(m_window, tr("Export image"),

@@ -88,7 +88,7 @@ QSpinBox* LiveQueuePanel::addField(const char* attribute, const QString& label, 
     return box;
 }
 
-void LiveQueuePanel::setSource(const Engine* engine, Call call, UrlOf urlOf)
+void LiveQueuePanel::setSource(const RunView* engine, Call call, UrlOf urlOf)
 {
     m_engine = engine;
     m_call = std::move(call);

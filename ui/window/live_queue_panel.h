@@ -30,7 +30,7 @@ public:
     using UrlOf = std::function<std::string(const std::string& queue)>;
 
     explicit LiveQueuePanel(QWidget* parent = nullptr);
-    void setSource(const Engine* engine, Call call, UrlOf urlOf); // a null engine: nothing is live
+    void setSource(const RunView* engine, Call call, UrlOf urlOf); // a null engine: nothing is live
     // Re-reads the queues and the chosen one's attributes (a field being edited is left alone).
     void sync();
     QString queue() const;
@@ -59,7 +59,7 @@ private:
     void send();
     void answered(const QString& what, bool ok, const QString& answer);
 
-    const Engine* m_engine = nullptr;
+    const RunView* m_engine = nullptr;
     Call m_call;
     UrlOf m_urlOf;
     QComboBox* m_queue;

@@ -107,7 +107,7 @@ void LiveSourceController::stop()
     session->stopServing();
     bindLiveQueue();
     emit stopped();
-    m_window.timeline->setRunEnd(session->engine() ? session->engine()->now() : 0);
+    m_window.timeline->setRunEnd(session->run() ? session->run()->now() : 0);
     {
         const QSignalBlocker block(m_endpointAction);
         m_endpointAction->setChecked(false);
@@ -123,8 +123,7 @@ void LiveSourceController::saveProxyRecord()
         return;
     const QString path = std::exchange(m_proxyRecordPath, QString());
     m_window.session->catchUpLive();
-    const auto saved
-        = saveRun(*m_window.session->engine(), m_window.session->actorNames(), "proxy", path.toStdString());
+    const auto saved = saveRun(*m_window.session->run(), m_window.session->actorNames(), "proxy", path.toStdString());
     if (!saved)
         QMessageBox::warning(m_window.window, tr("Recording proxy"),
             tr("The run could not be written: %1").arg(QString::fromStdString(saved.message())));
@@ -137,7 +136,7 @@ void LiveSourceController::frame()
         return;
     session->catchUpLive();
     m_window.model->sync();
-    const TimeMs now = session->engine()->now();
+    const TimeMs now = session->run()->now();
     m_window.timeline->setRunEnd(std::max<TimeMs>(now + 60000, 300000));
     m_window.overview->setRunEnd(std::max<TimeMs>(now, 60000));
     m_window.timeline->setNow(now);
@@ -147,10 +146,10 @@ void LiveSourceController::frame()
 void LiveSourceController::bindLiveQueue()
 {
     using Done = LiveQueuePanel::Done;
-    const Engine* engine = m_window.session->engine();
+    const RunView* run = m_window.session->run();
     if (EndpointServer* server = m_window.session->endpoint()) {
         m_window.liveQueue->setSource(
-            engine,
+            run,
             [this, server](const std::string& action, const nlohmann::json& params, const Done& done) {
                 const auto outcome = server->operatorCall(action, params);
                 emit runChanged();
@@ -161,7 +160,7 @@ void LiveSourceController::bindLiveQueue()
             [server](const std::string& queue) { return server->queueUrl(queue); });
     } else if (ProxyServer* server = m_window.session->proxy()) {
         m_window.liveQueue->setSource(
-            engine,
+            run,
             [this, server](const std::string& action, const nlohmann::json& params, Done done) {
                 server->operatorCall(
                     action, params, [this, done = std::move(done)](bool ok, const std::string& answer) {

@@ -204,10 +204,10 @@ MainWindow::~MainWindow()
     stopEndpoint();
 }
 
-MainWindow::MainWindow(const Engine& engine, QWidget* parent)
+MainWindow::MainWindow(const RunView& engine, QWidget* parent)
     : MainWindow(parent)
 {
-    showEngine(engine);
+    showRun(engine);
 }
 
 void MainWindow::buildDocks()
@@ -325,28 +325,28 @@ void MainWindow::setQueueType(bool fifo)
 
 void MainWindow::showDetails(MessageIndex lane)
 {
-    if (!engine() || lane == kNoMessage) {
+    if (!run() || lane == kNoMessage) {
         m_details->clear();
         m_charts->setHighlight(1, 0);
         return;
     }
-    const MessageRecord& record = engine()->message(lane);
-    QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(engine()->messageId(lane)));
+    const MessageRecord& record = run()->message(lane);
+    QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(run()->messageId(lane)));
     if (!record.body.empty())
         html += QStringLiteral("<i>%1</i><br>")
                     .arg(QString::fromUtf8(record.body.view().substr(0, 200)).toHtmlEscaped());
     html += QStringLiteral("<table cellspacing=0 cellpadding=2>");
-    const auto history = laneHistory(*engine(), m_model->lanes(), lane, actorNames());
+    const auto history = laneHistory(*run(), m_model->lanes(), lane, actorNames());
     for (const auto& entry : history) {
         html += QStringLiteral("<tr><td align=right>%1</td><td>%2</td><td>%3</td></tr>")
                     .arg(QString::fromStdString(sim::formatDuration(entry.time)),
-                        QString::fromStdString(engine()->queueInfo(entry.queue).name), entry.text.toHtmlEscaped());
+                        QString::fromStdString(run()->queueInfo(entry.queue).name), entry.text.toHtmlEscaped());
     }
     m_details->setHtml(html + QStringLiteral("</table>"));
     // The charts shade the message's life: to its end when it has ended, else to now.
     if (!history.empty()) {
         const bool alive = isLive(m_model->lanes().lane(lane).state);
-        m_charts->setHighlight(history.front().time, alive ? engine()->now() : history.back().time);
+        m_charts->setHighlight(history.front().time, alive ? run()->now() : history.back().time);
     }
 }
 
@@ -399,7 +399,7 @@ void MainWindow::showSendDialog()
 
 void MainWindow::bindPanels()
 {
-    const Engine* engine = m_session->engine();
+    const RunView* engine = m_session->run();
     sim::Simulation* simulation = m_session->simulation();
     m_details->clear();
     m_driver->setSimulation(simulation);
@@ -415,15 +415,15 @@ void MainWindow::bindPanels()
     showLiveState();
 }
 
-void MainWindow::showEngine(const Engine& engine)
+void MainWindow::showRun(const RunView& engine)
 {
     stopEndpoint();
     m_driver->pause();
-    m_session->showEngine(engine);
+    m_session->showRun(engine);
     showStill(engine);
 }
 
-void MainWindow::showStill(const Engine& engine)
+void MainWindow::showStill(const RunView& engine)
 {
     m_overview->setRunEnd(engine.now());
     m_timeline->setRunEnd(engine.now());
@@ -434,9 +434,9 @@ void MainWindow::showStill(const Engine& engine)
     refresh();
 }
 
-const Engine* MainWindow::engine() const
+const RunView* MainWindow::run() const
 {
-    return m_session->engine();
+    return m_session->run();
 }
 
 sim::Simulation* MainWindow::simulation() const
@@ -463,15 +463,15 @@ void MainWindow::runChanged()
 
 void MainWindow::refresh()
 {
-    if (!engine())
+    if (!run())
         return;
     // A line per queue, not a table: the panel is narrow, and columns would be cut off at its edge.
     QString html;
-    for (size_t i = 0; i < engine()->queueCount(); ++i) {
-        const auto& info = engine()->queueInfo(QueueIndex(i));
+    for (size_t i = 0; i < run()->queueCount(); ++i) {
+        const auto& info = run()->queueInfo(QueueIndex(i));
         if (!info.alive)
             continue;
-        const auto counters = engine()->counters(info.name).value();
+        const QueueCounters& counters = info.counters;
         html += QStringLiteral("<p><b>%1</b><br>%2</p>")
                     .arg(QString::fromStdString(info.name).toHtmlEscaped(),
                         tr("%1 visible · %2 in flight · %3 delayed")
@@ -479,13 +479,13 @@ void MainWindow::refresh()
                             .arg(counters.inFlight)
                             .arg(counters.delayed));
     }
-    const size_t events = engine()->log().size();
+    const size_t events = run()->log().size();
     QString figures = events == 1 ? tr("1 event in the log") : tr("%L1 events in the log").arg(qulonglong(events));
     if (simulation())
         figures += tr(" · duplicate processing: %1").arg(simulation()->duplicateProcessings());
     html += QStringLiteral("<p>%1</p>").arg(figures);
     m_summary->setText(html);
-    m_status->sync(engine());
+    m_status->sync(run());
     m_overview->sync(); // first: the charts draw from its series
     m_tiles->sync();
     m_controls->sync();
@@ -507,7 +507,7 @@ QString MainWindow::lessonHtmlShown() const
 
 QString MainWindow::historyText() const
 {
-    return engine() ? StatusBarController::historyText(*engine()) : QString();
+    return run() ? StatusBarController::historyText(*run()) : QString();
 }
 
 QString MainWindow::statusText() const

@@ -21,7 +21,7 @@ class QTextBrowser;
 class QTimer;
 
 namespace lifeline {
-class Engine;
+class RunView;
 namespace sim {
 class Simulation;
 struct Scenario;
@@ -55,7 +55,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
-    explicit MainWindow(const Engine& engine, QWidget* parent = nullptr); // a finished run, shown still
+    explicit MainWindow(const RunView& engine, QWidget* parent = nullptr); // a finished run, shown still
     ~MainWindow() override;
 
     // Runs a scenario in the window (the window owns the run); Restart starts it again from the beginning.
@@ -76,10 +76,10 @@ public:
     void showRecordedRun(RecordedRun run);
 
     // An engine someone else owns, shown still (tests and benchmarks).
-    void showEngine(const Engine& engine);
+    void showRun(const RunView& engine);
     // The run on screen and its source; the panels follow its sourceChanged.
     RunSession* session() const { return m_session; }
-    const Engine* engine() const;
+    const RunView* run() const;
     // Re-reads the engine (counters, event count, tiles, controls, charts, event log).
     void refresh();
     // The lesson (or scenario) on show: its title and text.
@@ -136,7 +136,7 @@ private:
     void connectPanels();
     // The session has a new source: every panel reads it (the one place where they are rewired).
     void bindPanels();
-    void showStill(const Engine& engine); // a run that does not move: fitted, not following
+    void showStill(const RunView& engine); // a run that does not move: fitted, not following
     const std::vector<std::string>& actorNames() const;
     void buildToolbar();
     void buildMenus();

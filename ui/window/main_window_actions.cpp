@@ -294,13 +294,13 @@ void MainWindow::saveScenarioAs()
         say(tr("Saved %1").arg(path));
 }
 
-void MainWindow::showRecordedRun(RecordedRun run)
+void MainWindow::showRecordedRun(RecordedRun recorded)
 {
     stopEndpoint();
     m_driver->pause();
-    m_session->showRecorded(std::make_unique<RecordedRun>(std::move(run)));
+    m_session->showRecorded(std::make_unique<RecordedRun>(std::move(recorded)));
     m_scenario.reset();
-    showStill(*engine());
+    showStill(*run());
     setLesson(QString::fromStdString(m_session->recorded()->title), tr("A saved run, shown as it was recorded."));
 }
 

@@ -99,7 +99,7 @@ void PresenterController::setPresenting(bool on)
 
 void PresenterController::updateBar()
 {
-    const Engine* engine = m_stage.session->engine();
+    const RunView* engine = m_stage.session->run();
     if (!m_presenting || !engine)
         return;
     m_clock->setText(QString::fromStdString(sim::formatDuration(engine->now())));

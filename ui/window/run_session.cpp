@@ -45,7 +45,7 @@ void RunSession::showSimulation(std::unique_ptr<sim::Simulation> simulation)
 {
     Source next;
     next.kind = Kind::Simulation;
-    next.engine = &simulation->engine();
+    next.run = &simulation->engine().run();
     next.actorNames = simulation->actorNames();
     next.simulation = std::move(simulation);
     replace(std::move(next));
@@ -55,7 +55,7 @@ void RunSession::showRecorded(std::unique_ptr<RecordedRun> run)
 {
     Source next;
     next.kind = Kind::Recorded;
-    next.engine = run->engine.get();
+    next.run = run->run.get();
     next.actorNames = run->actorNames;
     next.recorded = std::move(run);
     replace(std::move(next));
@@ -65,7 +65,7 @@ void RunSession::showEndpoint(std::unique_ptr<lifeline::Engine> engine, Endpoint
 {
     Source next;
     next.kind = Kind::Endpoint;
-    next.engine = engine.get();
+    next.run = &engine->run();
     next.ownedEngine = std::move(engine);
     next.server = server;
     next.actorNames = server->actorNames();
@@ -78,7 +78,7 @@ void RunSession::showProxy(std::unique_ptr<observe::Observer> observer, ProxySer
 {
     Source next;
     next.kind = Kind::Proxy;
-    next.engine = &observer->engine();
+    next.run = &observer->run();
     next.observer = std::move(observer);
     next.proxy = server;
     next.actorNames = server->actorNames();
@@ -95,11 +95,11 @@ void RunSession::catchUpLive()
         m_source.proxy->catchUp();
 }
 
-void RunSession::showEngine(const lifeline::Engine& engine)
+void RunSession::showRun(const lifeline::RunView& run)
 {
     Source next;
-    next.kind = Kind::Engine;
-    next.engine = &engine;
+    next.kind = Kind::Borrowed;
+    next.run = &run;
     replace(std::move(next));
 }
 

@@ -1,5 +1,5 @@
 // The run on screen and where it comes from: a simulation (a lesson or a scenario), a saved run, or the local
-// endpoint's engine that real clients drive, or the recording proxy's observed run. It owns the source and its engine;
+// endpoint's engine that real clients drive, or the recording proxy's observed run. It owns the source and its run;
 // the window's panels bind to it once and re-read it on sourceChanged, so a new kind of source is one more show*()
 // here, not another copy of the wiring in the window.
 #pragma once
@@ -22,7 +22,7 @@ class ProxyServer;
 class RunSession : public QObject {
     Q_OBJECT
 public:
-    enum class Kind { None, Simulation, Recorded, Endpoint, Proxy, Engine };
+    enum class Kind { None, Simulation, Recorded, Endpoint, Proxy, Borrowed };
 
     explicit RunSession(QObject* parent = nullptr);
     ~RunSession() override;
@@ -35,13 +35,14 @@ public:
     void showEndpoint(std::unique_ptr<lifeline::Engine> engine, EndpointServer* server);
     // The recording proxy's observed run and its server (the session becomes the server's parent).
     void showProxy(std::unique_ptr<observe::Observer> observer, ProxyServer* server);
-    // An engine someone else owns (tests and benchmarks).
-    void showEngine(const lifeline::Engine& engine);
+    // A run someone else owns (tests and benchmarks).
+    void showRun(const lifeline::RunView& run);
     // The endpoint stops serving; its run stays on screen.
     void stopServing();
 
     Kind kind() const { return m_source.kind; }
-    const lifeline::Engine* engine() const { return m_source.engine; }
+    // What every panel reads: the run so far, whatever its source.
+    const lifeline::RunView* run() const { return m_source.run; }
     sim::Simulation* simulation() const { return m_source.simulation.get(); }
     EndpointServer* endpoint() const { return m_source.server; }
     ProxyServer* proxy() const { return m_source.proxy; }
@@ -63,7 +64,7 @@ signals:
 private:
     struct Source {
         Kind kind = Kind::None;
-        const lifeline::Engine* engine = nullptr;
+        const lifeline::RunView* run = nullptr;
         std::unique_ptr<sim::Simulation> simulation;
         std::unique_ptr<RecordedRun> recorded;
         std::unique_ptr<lifeline::Engine> ownedEngine; // the endpoint's

@@ -20,7 +20,7 @@ StatusBarController::StatusBarController(QStatusBar* bar)
     m_bar->addPermanentWidget(m_clock);
 }
 
-void StatusBarController::sync(const Engine* engine)
+void StatusBarController::sync(const RunView* engine)
 {
     if (!engine)
         return;
@@ -38,7 +38,7 @@ QString StatusBarController::message() const
     return m_bar->currentMessage();
 }
 
-QString StatusBarController::historyText(const Engine& engine)
+QString StatusBarController::historyText(const RunView& engine)
 {
     const size_t messages = engine.messageCount();
     const size_t events = engine.log().size();

@@ -9,7 +9,7 @@ class QLabel;
 class QStatusBar;
 
 namespace lifeline {
-class Engine;
+class RunView;
 } // namespace lifeline
 
 namespace lifeline::ui {
@@ -20,11 +20,11 @@ public:
     explicit StatusBarController(QStatusBar* bar);
 
     // Re-reads the run on screen (none: the labels stay as they were).
-    void sync(const Engine* engine);
+    void sync(const RunView* engine);
     void say(const QString& text, int ms = 6000);
     QString message() const; // what the bar says now
     // "history: 3 messages · 24 events · 0.4 MB": the engine's figures, as the label shows them.
-    static QString historyText(const Engine& engine);
+    static QString historyText(const RunView& engine);
 
 private:
     QStatusBar* m_bar;

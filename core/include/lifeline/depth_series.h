@@ -23,7 +23,7 @@ class DepthSeries {
 public:
     explicit DepthSeries(size_t maxBuckets = 512, TimeMs initialBucketMs = 100);
 
-    void sync(const Engine& engine); // reads only what is new
+    void sync(const RunView& engine); // reads only what is new
     void clear();
     // A series of levels someone else measured (the recording proxy polls GetQueueAttributes): the depth is
     // `level` from `time` on, and the buckets up to then carry the depth before it. Not mixed with sync().

@@ -2,12 +2,9 @@
 // Every state change is appended to the event log; bad input returns SQS's error and changes nothing.
 #pragma once
 
-#include "lifeline/chunked_vector.h"
-#include "lifeline/compact_text.h"
-#include "lifeline/event_log.h"
-#include "lifeline/lane_times.h"
 #include "lifeline/queue_attributes.h"
 #include "lifeline/result.h"
+#include "lifeline/run/run_store.h"
 #include "lifeline/sqs_types.h"
 #include "lifeline/timer_queue.h"
 
@@ -48,57 +45,6 @@ struct EngineOptions {
     int64_t historyMs = -1;
 };
 
-// With EngineOptions::keepEndedBodies, bodies up to this size stay with a lane after its message ends.
-inline constexpr size_t kKeptBodyBytes = 1024;
-
-// A MessageId (a version 4 UUID) as two numbers; formatMessageId() writes it as SQS does.
-struct MessageIdParts {
-    uint64_t hi = 0, lo = 0;
-    friend bool operator==(const MessageIdParts&, const MessageIdParts&) = default;
-};
-// 8-4-4-4-12 lower-case hex.
-std::string formatMessageId(MessageIdParts id);
-
-// Where a lane's MessageId comes from (Engine::messageIdParts): it is not kept in the lane, which a simulation holds
-// millions of.
-enum class IdSource : uint8_t {
-    Lane, // drawn from the run's seed and the lane's index: every message the engine's own send starts
-    Origin, // the same as the lane it continues (MessageExtra::origin): a dead-lettered message's new lane
-    Kept, // kept beside the lanes: a run file's lanes, the recording proxy's, a dead-lettered one's new lane again
-};
-
-// One message lane, readable by viewers. Fields stay valid after the message ends (the body may be released).
-struct MessageRecord {
-    CompactText body;
-    // Its times, packed: read them with Engine::times(lane) (the enqueue alone is always here, whole).
-    PackedLaneTimes packedTimes;
-    uint32_t receiveCount = 0;
-    uint32_t extra = UINT32_MAX; // index of MessageExtra, or none
-    QueueIndex queue = kNoQueue;
-    MessageState state = MessageState::None;
-    IdSource idSource = IdSource::Lane;
-};
-
-// What few messages carry: attributes, FIFO ids, DLQ origin.
-struct MessageExtra {
-    std::vector<MessageAttribute> attributes;
-    std::string md5OfAttributes;
-    std::string groupId;
-    std::string deduplicationId;
-    std::string sequenceNumber;
-    std::string awsTraceHeader;
-    std::string deadLetterQueueSourceArn;
-    MessageIndex origin = kNoMessage; // the lane this one continues (DLQ arrival) or was redriven from
-};
-
-struct QueueInfo {
-    std::string name;
-    std::string arn;
-    bool alive = true;
-    bool fifo = false;
-    TimeMs createdAt = 0;
-};
-
 struct QueueState; // engine-internal
 
 class Engine {
@@ -109,10 +55,10 @@ public:
     Engine& operator=(const Engine&) = delete;
 
     // --- clock -------------------------------------------------------------------------------------------
-    TimeMs now() const { return m_now; }
+    TimeMs now() const { return m_run.now(); }
     // Fires every transition due up to `time`, in time order, then sets the clock to `time` (never backwards).
     void advanceTo(TimeMs time);
-    void advanceBy(TimeMs delta) { advanceTo(m_now + delta); }
+    void advanceBy(TimeMs delta) { advanceTo(now() + delta); }
     // The time of the next transition the engine would fire by itself, or INT64_MAX.
     TimeMs nextDueTime();
     // Never later than nextDueTime(), and much cheaper: it may be earlier when the oldest messages ended, which
@@ -181,44 +127,29 @@ public:
         uint32_t detail = 0, const std::string* text = nullptr);
 
     // --- what viewers read -------------------------------------------------------------------------------
-    const EventLog& log() const { return m_log; }
-    size_t messageCount() const { return m_messages.size(); }
-    // A forgotten lane (see EngineOptions::historyMs) reads as an empty record in state None.
-    const MessageRecord& message(MessageIndex lane) const
-    {
-        return m_messages.released(lane) ? kForgottenMessage : m_messages[lane];
-    }
-    // The lane ended longer ago than the history the engine keeps, and its record was released.
-    bool forgotten(MessageIndex lane) const { return m_messages.released(lane); }
-    // The lane's times (a forgotten lane's read as an empty record's).
-    LaneTimes times(MessageIndex lane) const
-    {
-        const PackedLaneTimes& packed = message(lane).packedTimes;
-        return packed.wide() ? m_wideTimes.at(lane) : packed.unpack();
-    }
-    MessageIdParts messageIdParts(MessageIndex lane) const;
-    std::string messageId(MessageIndex lane) const { return formatMessageId(messageIdParts(lane)); }
-    const MessageExtra* extra(MessageIndex lane) const;
-    // The lane where this message first appeared: a message moved to a DLQ continues in a new lane with the same
-    // MessageId (a redriven one is a new message and is its own first lane).
-    MessageIndex firstLaneOf(MessageIndex lane) const;
-    size_t queueCount() const { return m_queueInfo.size(); }
-    const QueueInfo& queueInfo(QueueIndex index) const { return m_queueInfo[index]; }
-    std::optional<QueueIndex> queueIndex(const std::string& name) const;
-    // The queue's attributes as they are now (also for a deleted queue: as they were).
-    const QueueAttributes* queueAttributes(QueueIndex index) const;
+    // The run so far: every viewer reads it through this (the forwards below are for the rules' own callers).
+    const RunView& run() const { return m_run; }
+    const EventLog& log() const { return m_run.log(); }
+    size_t messageCount() const { return m_run.messageCount(); }
+    const MessageRecord& message(MessageIndex lane) const { return m_run.message(lane); }
+    bool forgotten(MessageIndex lane) const { return m_run.forgotten(lane); }
+    LaneTimes times(MessageIndex lane) const { return m_run.times(lane); }
+    MessageIdParts messageIdParts(MessageIndex lane) const { return m_run.messageIdParts(lane); }
+    std::string messageId(MessageIndex lane) const { return m_run.messageId(lane); }
+    const MessageExtra* extra(MessageIndex lane) const { return m_run.extra(lane); }
+    MessageIndex firstLaneOf(MessageIndex lane) const { return m_run.firstLaneOf(lane); }
+    size_t queueCount() const { return m_run.queueCount(); }
+    const QueueInfo& queueInfo(QueueIndex index) const { return m_run.queueInfo(index); }
+    std::optional<QueueIndex> queueIndex(const std::string& name) const { return m_run.queueIndex(name); }
+    const QueueAttributes* queueAttributes(QueueIndex index) const { return m_run.queueAttributes(index); }
     const EngineOptions& options() const { return m_options; }
     // Memory the engine holds for messages, queues and the log (an estimate from capacities and a running count of
     // the bodies, so it is cheap to ask every frame).
     size_t bytesUsed() const;
-    // The heap the held lanes' long bodies take (part of bytesUsed()), counted as bodies are written and dropped.
-    size_t bodyHeapBytes() const { return m_bodyHeapBytes; }
-    // Lane records held (forgotten ones excluded).
-    size_t heldMessageCount() const { return m_messages.capacity(); }
+    size_t bodyHeapBytes() const { return m_run.bodyHeapBytes(); }
+    size_t heldMessageCount() const { return m_run.heldMessageCount(); }
 
 private:
-    friend struct EngineAccess;
-    friend struct ObservedRunAccess; // observe/observer.cpp: lanes written from what the recording proxy saw
     struct Timer {
         TimeMs at;
         uint64_t seq;
@@ -227,13 +158,6 @@ private:
         bool operator>(const Timer& other) const { return at != other.at ? at > other.at : seq > other.seq; }
     };
     enum TimerKind : uint8_t { DelayEnd, VisibilityEnd, PollTimeout, MoveTaskTick };
-    // What a bounded history needs to know of each chunk of lane records to release it.
-    struct LaneChunk {
-        uint32_t live = 0; // lanes not yet ended
-        TimeMs holdUntil = INT64_MIN; // the latest end plus the history kept, or a FIFO send's deduplication window
-    };
-    static const MessageRecord kForgottenMessage;
-    static constexpr size_t kLaneChunkBits = 12;
     struct PendingPoll;
     struct MoveTask;
 
@@ -245,31 +169,8 @@ private:
     // A request SQS answers OK without changing anything: logged on the message's lane, so a viewer shows it.
     void noEffect(MessageIndex lane, NoEffectKind kind, uint32_t actor);
     void noEffect(MessageIndex lane, QueueIndex queue, NoEffectKind kind, uint32_t actor); // a forgotten lane
-    void logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to, Cause cause,
-        uint32_t actor = kSqsActor, uint32_t detail = 0);
-    void setState(MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor, uint32_t detail = 0);
     void addTimer(TimeMs at, TimerKind kind, uint32_t target);
-    MessageExtra& extraFor(MessageIndex lane);
-    // Packs the lane's times into its record, or keeps them whole in m_wideTimes when they do not pack.
-    void setTimes(MessageIndex lane, const LaneTimes& times)
-    {
-        PackedLaneTimes& packed = m_messages[lane].packedTimes;
-        const bool wasWide = packed.wide();
-        if (!packed.pack(times))
-            m_wideTimes[lane] = times;
-        else if (wasWide)
-            m_wideTimes.erase(lane);
-    }
-    // Every write of a held lane's body goes through these, so bytesUsed() keeps a running count of the bodies' heap.
-    void setBody(MessageIndex lane, std::string_view body);
-    void clearBody(MessageIndex lane);
-    // A long body's heap block and malloc's header for it (0: kept inline).
-    static size_t bodyHeapCost(const CompactText& body) { return body.heapBytes() > 0 ? body.heapBytes() + 16 : 0; }
     MessageIdParts newUuid();
-    // The id of a lane the engine's send started, from the run's seed and the lane's index: the same run gives the
-    // same ids, and no lane keeps 16 bytes for it.
-    MessageIdParts laneUuid(MessageIndex lane) const;
-    void keepMessageId(MessageIndex lane, MessageIdParts id);
 
     std::optional<SqsError> validateRedrive(const QueueState& queue, const QueueAttributes& attributes) const;
     std::optional<SqsError> validateSend(const QueueState& queue, const std::string& body,
@@ -282,13 +183,16 @@ private:
         const std::vector<MessageAttribute>& attributes, const std::optional<std::string>& groupId,
         const std::optional<std::string>& dedupId, const std::optional<std::string>& traceHeader, uint32_t actor);
     MessageIndex newLane(QueueState& queue, TimeMs delayMs, Cause cause, uint32_t actor, uint32_t detail);
+    // How long a bounded history must keep a new lane of `queue`: a FIFO queue's for its deduplication window (a later
+    // send with the same id is answered with this lane's MessageId).
+    TimeMs holdUntil(const QueueState& queue) const;
     void makeVisible(QueueState& queue, MessageIndex lane);
     // Receives up to `max` messages into `out`: a std::vector<ReceivedMessage> or a DeliveryList.
     template <class Out>
     void collect(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, Out& out);
     bool takeOrDeadLetter(QueueState& queue, MessageIndex lane, uint32_t receiver); // false: moved to the DLQ
     // The receive itself: the lane in flight, its timer set and logged. Returns its times after.
-    LaneTimes deliver(QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor);
+    LaneTimes deliver(MessageIndex lane, int64_t visibilitySeconds, uint32_t actor);
     void deliverTo(std::vector<ReceivedMessage>& out, QueueState& queue, MessageIndex lane, int64_t visibilitySeconds,
         uint32_t actor);
     void deliverTo(DeliveryList& out, QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor);
@@ -296,8 +200,6 @@ private:
     void moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver);
     void endMessage(QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor,
         uint32_t detail = 0);
-    void leaveCounters(QueueState& queue, MessageState state);
-    void enterCounters(QueueState& queue, MessageState state);
     void markAvailable(QueueState& queue, MessageIndex lane);
     void flushWakeups();
     void settlePresent(); // flushWakeups() once something is due now or woken
@@ -328,11 +230,8 @@ private:
     void redriveOne(MoveTask& task, QueueState& source, MessageIndex lane);
     void purgeDeduplication(QueueState& queue);
     void endAllMessages(QueueState& queue, MessageState to, Cause cause, uint32_t actor);
-    // Appends an empty lane record in `queue` (a new message, a DLQ arrival) and counts it live in its chunk.
-    MessageIndex addLane(QueueIndex queue);
-    uint32_t addExtra(MessageExtra extra); // reuses the slot of a forgotten lane's extra
     // Without a bounded history nothing is released: the first test spares the hot paths the chunk lookup.
-    bool gone(MessageIndex lane) const { return m_options.historyMs >= 0 && m_messages.released(lane); }
+    bool gone(MessageIndex lane) const { return m_options.historyMs >= 0 && m_run.forgotten(lane); }
     // Drops ended lanes from the fronts of a queue's lazy lists, and empty FIFO groups.
     void trimLazyLists(QueueState& queue);
     // The lane no longer counts in `queue`: forgotten, ended, or moved elsewhere (what the lazy lists skip).
@@ -344,23 +243,12 @@ private:
     bool staleTimer(const Timer& timer) const; // firing it would do nothing (what fire() checks first)
 
     EngineOptions m_options;
-    TimeMs m_now = 0;
     uint64_t m_rng;
-    uint64_t m_idKey; // laneUuid's key, from the seed
-    std::vector<MessageIdParts> m_keptIds; // by lane, for the lanes whose IdSource is Kept (zero for the others)
-    std::unordered_map<MessageIndex, LaneTimes> m_wideTimes; // the lanes whose times do not pack (PackedLaneTimes)
     uint64_t m_timerSeq = 0;
     uint32_t m_nextQueueUid = 1;
-    EventLog m_log;
-    ChunkedVector<MessageRecord, kLaneChunkBits> m_messages; // smaller chunks: each is constructed when it is added
-    size_t m_bodyHeapBytes = 0; // bodyHeapCost of every held lane's body
-    std::vector<MessageExtra> m_extras;
-    std::vector<uint32_t> m_freeExtras; // slots of forgotten lanes' extras
-    std::vector<LaneChunk> m_laneChunks; // with a bounded history only
-    size_t m_firstHeldChunk = 0;
+    RunStore m_run; // what happened: every lane, event and queue counter is written through it
     TimeMs m_nextForget = 0;
-    std::vector<QueueInfo> m_queueInfo;
-    std::vector<std::unique_ptr<QueueState>> m_queues; // parallel to m_queueInfo
+    std::vector<std::unique_ptr<QueueState>> m_queues; // parallel to the run's queue table
     TimerQueue<Timer> m_timers;
     std::vector<PendingPoll> m_polls; // slots; id 0 when free
     std::vector<size_t> m_freePollSlots;
@@ -374,15 +262,8 @@ private:
 // Inline, its test only: most calls find nothing due now or woken.
 inline void Engine::flushWakeups()
 {
-    if (!m_wakeups.empty() || m_timers.earliest(INT64_MAX) <= m_now)
+    if (!m_wakeups.empty() || m_timers.earliest(INT64_MAX) <= now())
         settlePresent();
-}
-
-// Inline: most of a run's events come through here.
-inline void Engine::logEvent(TimeMs time, MessageIndex lane, QueueIndex queue, MessageState from, MessageState to,
-    Cause cause, uint32_t actor, uint32_t detail)
-{
-    m_log.append(Event { time, lane, actor, detail, queue, from, to, cause });
 }
 
 } // namespace lifeline

@@ -15,10 +15,10 @@ std::string actorName(const std::vector<std::string>& names, uint32_t actor);
 // The short detail of an event, as the CSV's note and the event log's detail column show it: "receive #2",
 // "VisibilityTimeout=25", "DelaySeconds 10 -> 0", "empty receive", "poison message", "to jobs-dlq", SQS's error text.
 // Empty where the cause says it all.
-std::string eventDetail(const Engine& engine, const Event& event);
+std::string eventDetail(const RunView& engine, const Event& event);
 
 // A sentence for a message's history: "receive #2 by worker-1", "visibility timeout ended: visible again".
-std::string eventSentence(const Engine& engine, const Event& event, const std::string& actor);
+std::string eventSentence(const RunView& engine, const Event& event, const std::string& actor);
 
 // What SQS answered to a request that changed nothing (NoEffect).
 std::string noEffectText(NoEffectKind kind);

@@ -31,7 +31,7 @@ std::string csvField(const std::string& text)
     return out + '"';
 }
 
-void writeEventsCsv(const Engine& engine, const std::vector<std::string>& actorNames, std::ostream& out)
+void writeEventsCsv(const RunView& engine, const std::vector<std::string>& actorNames, std::ostream& out)
 {
     out << "time_ms,queue,message_id,lane,from,to,cause,actor,note,body,group,dedup\r\n";
     const EventLog& log = engine.log();
@@ -55,7 +55,7 @@ void writeEventsCsv(const Engine& engine, const std::vector<std::string>& actorN
     }
 }
 
-void writeChromeTrace(const Engine& engine, const std::vector<std::string>& actorNames, std::ostream& out)
+void writeChromeTrace(const RunView& engine, const std::vector<std::string>& actorNames, std::ostream& out)
 {
     using nlohmann::json;
     // Written while the log is read, one event at a time: the extra memory is a few bytes per lane (its open

@@ -363,18 +363,18 @@ void readEvents(const std::vector<uint8_t>& compressed, size_t count, const std:
     in.expectEnd();
 }
 
-void writeLanes(const Engine& engine, std::ostream& out)
+void writeLanes(const RunView& run, std::ostream& out)
 {
     CompressedOut compressed(out);
     std::array<ColumnOut, LaneColumns> columns;
     TimeMs sentAt = 0;
-    for (MessageIndex lane = 0; lane < engine.messageCount();) {
-        const MessageIndex end = MessageIndex(std::min<size_t>(engine.messageCount(), lane + kBlock));
+    for (MessageIndex lane = 0; lane < run.messageCount();) {
+        const MessageIndex end = MessageIndex(std::min<size_t>(run.messageCount(), lane + kBlock));
         const size_t items = end - lane;
         for (; lane < end; ++lane) {
-            const MessageRecord& r = engine.message(lane);
-            const LaneTimes t = engine.times(lane);
-            const MessageIdParts parts = engine.messageIdParts(lane);
+            const MessageRecord& r = run.message(lane);
+            const LaneTimes t = run.times(lane);
+            const MessageIdParts parts = run.messageIdParts(lane);
             uint8_t id[16];
             for (int b = 0; b < 8; ++b) {
                 id[b] = uint8_t(parts.hi >> (56 - 8 * b));

@@ -4,7 +4,7 @@
 // as columns 29 (the MessageId's 16 random bytes are most of what is left).
 #pragma once
 
-#include "lifeline/engine.h"
+#include "lifeline/run/run_view.h"
 
 #include <cstdint>
 #include <functional>
@@ -15,13 +15,13 @@ namespace lifeline::run_columns {
 
 // Each writes one CBOR byte string of indefinite length (its chunks as the compressor fills them).
 void writeEvents(const EventLog& log, std::ostream& out);
-void writeLanes(const Engine& engine, std::ostream& out);
+void writeLanes(const RunView& run, std::ostream& out);
 
 // Each decodes exactly `count` items from what the writer wrote, handing them over in order, and throws
 // std::runtime_error saying what is wrong with damaged bytes (a stream that ends early or goes on, a count that
 // the bytes cannot hold, a value out of its range). The caller checks what the items refer to.
 void readEvents(const std::vector<uint8_t>& compressed, size_t count, const std::function<void(const Event&)>& take);
-// Each lane comes with its MessageId (lanes do not keep theirs: Engine::messageIdParts).
+// Each lane comes with its MessageId (lanes do not keep theirs: RunView::messageIdParts).
 void readLanes(const std::vector<uint8_t>& compressed, size_t count,
     const std::function<void(MessageRecord&&, const LaneTimes&, MessageIdParts)>& take);
 

@@ -1,6 +1,5 @@
 #include "lifeline/io/run_file.h"
 
-#include "../engine_internal.h"
 #include "cbor_head.h"
 #include "run_columns.h"
 
@@ -26,33 +25,23 @@ const char* kSettable[] = { "DelaySeconds", "VisibilityTimeout", "MessageRetenti
     "KmsDataKeyReusePeriodSeconds", "Policy" };
 } // namespace
 
-// Fills an engine's private state from a recording (Engine declares it a friend).
-struct EngineAccess {
-    static void restore(Engine& engine, const nlohmann::json& run, size_t actorCount, int version);
-    static void restoreQueues(Engine& engine, const nlohmann::json& queues);
-    static void restoreEvents(Engine& engine, const nlohmann::json& run, size_t actorCount, int version);
-    static void restoreExtras(Engine& engine, const nlohmann::json& extras, size_t messages);
-    static void restoreMessages(Engine& engine, const nlohmann::json& messages);
-    static void acceptEvent(Engine& engine, const Event& event, size_t messages, size_t actorCount);
-    static void acceptLane(Engine& engine, MessageRecord&& record, const LaneTimes& times, MessageIdParts id);
-    static nlohmann::json queues(const Engine& engine);
-    static const std::vector<MessageExtra>& extras(const Engine& engine) { return engine.m_extras; }
-};
-
-nlohmann::json EngineAccess::queues(const Engine& engine)
+namespace {
+nlohmann::json queuesOf(const RunView& run)
 {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& q : engine.m_queues) {
+    for (QueueIndex index = 0; index < run.queueCount(); ++index) {
+        const QueueInfo& q = run.queueInfo(index);
         nlohmann::json attributes = nlohmann::json::object();
         for (const char* name : kSettable)
-            if (auto value = attributeValue(q->attributes, name))
+            if (auto value = attributeValue(q.attributes, name))
                 attributes[name] = *value;
-        out.push_back({ { "name", q->name }, { "arn", q->arn }, { "alive", q->alive }, { "fifo", q->fifo() },
-            { "createdAt", q->createdAt }, { "modifiedAt", q->modifiedAt }, { "attributes", attributes },
-            { "counters", { q->counters.visible, q->counters.inFlight, q->counters.delayed } } });
+        out.push_back({ { "name", q.name }, { "arn", q.arn }, { "alive", q.alive }, { "fifo", q.fifo },
+            { "createdAt", q.createdAt }, { "modifiedAt", q.modifiedAt }, { "attributes", attributes },
+            { "counters", { q.counters.visible, q.counters.inFlight, q.counters.delayed } } });
     }
     return out;
 }
+} // namespace
 
 namespace {
 // Version 1 had one actor 0 for SQS and the operator: the operator's own calls go to actor 1, the rest is SQS's;
@@ -136,74 +125,93 @@ void checkReferences(const Event& event, const std::string& where, const RunSize
 }
 } // namespace
 
-// Every reference is checked before it is used: a damaged or crafted file must not make a viewer read out of
-// bounds or loop (a DLQ chain points only backwards, so following it ends).
-void EngineAccess::restore(Engine& engine, const nlohmann::json& run, size_t actorCount, int version)
+namespace {
+// Builds a RunStore from a file's run. Every reference is checked before it is used: a damaged or crafted file must
+// not make a viewer read out of bounds or loop (a DLQ chain points only backwards, so following it ends).
+class RunReader {
+public:
+    RunReader(RunStore& run, size_t actorCount)
+        : m_run(run)
+        , m_actorCount(actorCount)
+    {
+    }
+    void read(const nlohmann::json& run, int version);
+
+private:
+    void readQueues(const nlohmann::json& queues);
+    void readEvents(const nlohmann::json& run, int version);
+    void readExtras(const nlohmann::json& extras, size_t messages);
+    void readMessages(const nlohmann::json& messages);
+    void acceptEvent(const Event& event, size_t messages);
+    void acceptLane(MessageRecord&& record, const LaneTimes& times, MessageIdParts id);
+
+    RunStore& m_run;
+    size_t m_actorCount;
+};
+
+void RunReader::read(const nlohmann::json& run, int version)
 {
-    engine.m_now = whole<TimeMs>(run.at("now"));
-    check(engine.m_now >= 0, "its clock is negative");
-    restoreQueues(engine, run.at("queues"));
+    const auto now = whole<TimeMs>(run.at("now"));
+    check(now >= 0, "its clock is negative");
+    m_run.setNow(now);
+    readQueues(run.at("queues"));
     if (version < 3) {
-        restoreEvents(engine, run, actorCount, version);
-        restoreExtras(engine, run.at("extras"), run.at("messages").size());
-        restoreMessages(engine, run.at("messages"));
+        readEvents(run, version);
+        readExtras(run.at("extras"), run.at("messages").size());
+        readMessages(run.at("messages"));
         return;
     }
     for (const auto& t : run.at("texts"))
-        engine.m_log.addText(t.get<std::string>());
+        m_run.addText(t.get<std::string>());
     const auto laneCount = whole<size_t>(run.at("laneCount"));
     const auto& events = run.at("events");
     const auto& lanes = run.at("lanes");
     check(events.is_binary() && lanes.is_binary(), "its events or lanes are not columns");
     run_columns::readEvents(events.get_binary(), whole<size_t>(run.at("eventCount")),
-        [&](const Event& event) { acceptEvent(engine, event, laneCount, actorCount); });
-    restoreExtras(engine, run.at("extras"), laneCount);
+        [&](const Event& event) { acceptEvent(event, laneCount); });
+    readExtras(run.at("extras"), laneCount);
     run_columns::readLanes(
         lanes.get_binary(), laneCount, [&](MessageRecord&& record, const LaneTimes& times, MessageIdParts id) {
-            acceptLane(engine, std::move(record), times, id);
+            acceptLane(std::move(record), times, id);
         });
 }
 
-void EngineAccess::restoreQueues(Engine& engine, const nlohmann::json& queues)
+void RunReader::readQueues(const nlohmann::json& queues)
 {
     for (const auto& q : queues) {
-        auto queue = std::make_unique<QueueState>();
-        queue->index = QueueIndex(engine.m_queues.size());
-        queue->uid = engine.m_nextQueueUid++;
-        queue->name = q.at("name").get<std::string>();
-        queue->arn = q.at("arn").get<std::string>();
-        queue->alive = q.at("alive").get<bool>();
-        queue->createdAt = whole<TimeMs>(q.at("createdAt"));
-        queue->modifiedAt = whole<TimeMs>(q.at("modifiedAt"));
+        QueueInfo queue;
+        queue.name = q.at("name").get<std::string>();
+        queue.arn = q.at("arn").get<std::string>();
+        queue.alive = q.at("alive").get<bool>();
+        queue.createdAt = whole<TimeMs>(q.at("createdAt"));
+        queue.modifiedAt = whole<TimeMs>(q.at("modifiedAt"));
         QueueAttributes defaults;
         defaults.fifo = q.at("fifo").get<bool>();
         AttributeMap attributes = q.at("attributes").get<AttributeMap>();
         auto applied = applyAttributes(defaults, attributes, { false, defaults.fifo });
         if (!applied)
-            throw std::runtime_error("queue " + queue->name + ": " + applied.error().message);
-        queue->attributes = std::move(applied).value();
+            throw std::runtime_error("queue " + queue.name + ": " + applied.error().message);
+        queue.attributes = std::move(applied).value();
         const auto& counters = q.at("counters");
-        queue->counters = QueueCounters { whole<int64_t>(counters.at(0)), whole<int64_t>(counters.at(1)),
+        queue.counters = QueueCounters { whole<int64_t>(counters.at(0)), whole<int64_t>(counters.at(1)),
             whole<int64_t>(counters.at(2)) };
-        check(queue->counters.visible >= 0 && queue->counters.inFlight >= 0 && queue->counters.delayed >= 0,
-            "queue " + queue->name + " has a negative counter");
-        check(engine.m_queues.size() < kNoQueue, "it has more queues than a run can hold");
-        engine.m_queueInfo.push_back(
-            QueueInfo { queue->name, queue->arn, queue->alive, defaults.fifo, queue->createdAt });
-        engine.m_queues.push_back(std::move(queue));
+        check(queue.counters.visible >= 0 && queue.counters.inFlight >= 0 && queue.counters.delayed >= 0,
+            "queue " + queue.name + " has a negative counter");
+        check(m_run.queueCount() < kNoQueue, "it has more queues than a run can hold");
+        m_run.addQueue(std::move(queue));
     }
 }
 
-void EngineAccess::restoreEvents(Engine& engine, const nlohmann::json& run, size_t actorCount, int version)
+void RunReader::readEvents(const nlohmann::json& run, int version)
 {
     for (const auto& t : run.at("texts"))
-        engine.m_log.addText(t.get<std::string>());
+        m_run.addText(t.get<std::string>());
     const size_t messages = run.at("messages").size();
     for (const auto& e : run.at("events")) {
         const int cause = whole<int>(e.at(7));
         const int from = whole<int>(e.at(5));
         const int to = whole<int>(e.at(6));
-        const std::string where = "event " + std::to_string(engine.m_log.size());
+        const std::string where = "event " + std::to_string(m_run.log().size());
         check(cause >= 0 && cause < int(Cause::Count), where + " has no known cause");
         check(from >= 0 && from < int(MessageState::Count) && to >= 0 && to < int(MessageState::Count),
             where + " has no known state");
@@ -211,24 +219,25 @@ void EngineAccess::restoreEvents(Engine& engine, const nlohmann::json& run, size
             whole<uint32_t>(e.at(3)), whole<QueueIndex>(e.at(4)), MessageState(from), MessageState(to), Cause(cause) };
         if (version == 1)
             event.actor = actorFromVersion1(event.actor, event.cause);
-        acceptEvent(engine, event, messages, actorCount);
+        acceptEvent(event, messages);
     }
 }
 
 // An event of any version, checked before it joins the log: a known cause and states, in time order, and every
 // reference inside the file.
-void EngineAccess::acceptEvent(Engine& engine, const Event& event, size_t messages, size_t actorCount)
+void RunReader::acceptEvent(const Event& event, size_t messages)
 {
-    const std::string where = "event " + std::to_string(engine.m_log.size());
+    const EventLog& log = m_run.log();
+    const std::string where = "event " + std::to_string(log.size());
     check(event.cause < Cause::Count, where + " has no known cause");
     check(event.from < MessageState::Count && event.to < MessageState::Count, where + " has no known state");
-    const TimeMs previous = engine.m_log.size() > 0 ? engine.m_log[engine.m_log.size() - 1].time : 0;
-    check(event.time >= previous && event.time <= engine.m_now, where + " is out of time order");
-    checkReferences(event, where, { engine.m_queues.size(), messages, engine.m_log.textCount(), actorCount });
-    engine.m_log.append(event);
+    const TimeMs previous = log.size() > 0 ? log[log.size() - 1].time : 0;
+    check(event.time >= previous && event.time <= m_run.now(), where + " is out of time order");
+    checkReferences(event, where, { m_run.queueCount(), messages, log.textCount(), m_actorCount });
+    m_run.addRecordedEvent(event);
 }
 
-void EngineAccess::restoreExtras(Engine& engine, const nlohmann::json& extras, size_t messages)
+void RunReader::readExtras(const nlohmann::json& extras, size_t messages)
 {
     for (const auto& x : extras) {
         MessageExtra extra;
@@ -243,11 +252,11 @@ void EngineAccess::restoreExtras(Engine& engine, const nlohmann::json& extras, s
         for (const auto& a : x.at("attributes"))
             extra.attributes.push_back(MessageAttribute { a.at(0).get<std::string>(),
                 { a.at(1).get<std::string>(), a.at(2).get<std::string>(), a.at(3).get<std::string>() } });
-        engine.m_extras.push_back(std::move(extra));
+        m_run.addRecordedExtra(std::move(extra));
     }
 }
 
-void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& messages)
+void RunReader::readMessages(const nlohmann::json& messages)
 {
     for (const auto& m : messages) {
         MessageRecord record;
@@ -259,33 +268,30 @@ void EngineAccess::restoreMessages(Engine& engine, const nlohmann::json& message
         record.queue = whole<QueueIndex>(m.at(9));
         const int state = whole<int>(m.at(10));
         check(state >= 0 && state < int(MessageState::Count),
-            "lane " + std::to_string(engine.m_messages.size()) + " has no known state");
+            "lane " + std::to_string(m_run.messageCount()) + " has no known state");
         record.state = MessageState(state);
         record.extra = whole<uint32_t>(m.at(11));
-        acceptLane(engine, std::move(record), times, id);
+        acceptLane(std::move(record), times, id);
     }
 }
 
 // A lane of any version, checked before it joins the run.
-void EngineAccess::acceptLane(Engine& engine, MessageRecord&& record, const LaneTimes& times, MessageIdParts id)
+void RunReader::acceptLane(MessageRecord&& record, const LaneTimes& times, MessageIdParts id)
 {
-    const std::string where = "lane " + std::to_string(engine.m_messages.size());
-    check(record.queue < engine.m_queues.size(), where + " refers to a queue the file lacks");
+    const std::string where = "lane " + std::to_string(m_run.messageCount());
+    check(record.queue < m_run.queueCount(), where + " refers to a queue the file lacks");
     check(record.state < MessageState::Count, where + " has no known state");
-    check(record.extra == UINT32_MAX || record.extra < engine.m_extras.size(),
-        where + " refers to extras the file lacks");
+    check(
+        record.extra == UINT32_MAX || record.extra < m_run.extras().size(), where + " refers to extras the file lacks");
     // A lane continues only an earlier one: a chain of origins always ends.
     if (record.extra != UINT32_MAX) {
-        const MessageIndex origin = engine.m_extras[record.extra].origin;
-        check(origin == kNoMessage || origin < engine.m_messages.size(), where + " continues a later lane");
+        const MessageIndex origin = m_run.extras()[record.extra].origin;
+        check(origin == kNoMessage || origin < m_run.messageCount(), where + " continues a later lane");
     }
     check(record.receiveCount <= 1000000000, where + " has a garbled receive count");
-    const auto lane = MessageIndex(engine.m_messages.size());
-    engine.m_messages.push_back(std::move(record));
-    engine.m_bodyHeapBytes += Engine::bodyHeapCost(engine.m_messages[lane].body);
-    engine.setTimes(lane, times);
-    engine.keepMessageId(lane, id);
+    m_run.addRecordedLane(std::move(record), times, id);
 }
+} // namespace
 
 namespace {
 void cborValue(std::ostream& out, const nlohmann::json& value)
@@ -321,7 +327,7 @@ void writeTexts(const EventLog& log, std::ostream& out)
 // The run as one CBOR map, written while it is read (never a document of the whole run in memory): what says which
 // file it is first, then the small parts, then the events and the lanes as compressed columns.
 void writeRun(
-    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out)
+    const RunView& run, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out)
 {
     cborHead(out, 5, 12);
     cborValue(out, "format");
@@ -331,31 +337,31 @@ void writeRun(
     cborValue(out, "title");
     cborValue(out, title);
     cborValue(out, "now");
-    cborValue(out, engine.now());
+    cborValue(out, run.now());
     cborValue(out, "actors");
     cborValue(out, actorNames);
     cborValue(out, "queues");
-    cborValue(out, EngineAccess::queues(engine));
+    cborValue(out, queuesOf(run));
     cborValue(out, "texts");
-    writeTexts(engine.log(), out);
+    writeTexts(run.log(), out);
     cborValue(out, "extras");
-    writeExtras(EngineAccess::extras(engine), out);
+    writeExtras(run.extras(), out);
     cborValue(out, "eventCount");
-    cborValue(out, engine.log().size());
+    cborValue(out, run.log().size());
     cborValue(out, "events");
-    run_columns::writeEvents(engine.log(), out);
+    run_columns::writeEvents(run.log(), out);
     cborValue(out, "laneCount");
-    cborValue(out, engine.messageCount());
+    cborValue(out, run.messageCount());
     cborValue(out, "lanes");
-    run_columns::writeLanes(engine, out);
+    run_columns::writeLanes(run, out);
 }
 
 // Version 2: the map {actors, events, extras, format, messages, now, queues, texts, title, version} as nlohmann
 // encodes it at once (keys in its sorted order), each event and lane a CBOR array.
 void writeRunVersion2(
-    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out)
+    const RunView& run, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out)
 {
-    const EventLog& log = engine.log();
+    const EventLog& log = run.log();
     cborHead(out, 5, 10);
     cborValue(out, "actors");
     cborValue(out, actorNames);
@@ -366,23 +372,23 @@ void writeRunVersion2(
         cborValue(out, { e.time, e.message, e.actor, e.detail, e.queue, int(e.from), int(e.to), int(e.cause) });
     }
     cborValue(out, "extras");
-    writeExtras(EngineAccess::extras(engine), out);
+    writeExtras(run.extras(), out);
     cborValue(out, "format");
     cborValue(out, kFormat);
     cborValue(out, "messages");
-    cborHead(out, 4, engine.messageCount());
-    for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
-        const MessageRecord& r = engine.message(lane);
-        const LaneTimes t = engine.times(lane);
-        const MessageIdParts id = engine.messageIdParts(lane);
+    cborHead(out, 4, run.messageCount());
+    for (MessageIndex lane = 0; lane < run.messageCount(); ++lane) {
+        const MessageRecord& r = run.message(lane);
+        const LaneTimes t = run.times(lane);
+        const MessageIdParts id = run.messageIdParts(lane);
         cborValue(out,
             { id.hi, id.lo, r.body.str(), t.sentAt, t.enqueuedAt, t.dueAt, t.firstReceiveAt, t.receivedAt,
                 r.receiveCount, r.queue, int(r.state), r.extra });
     }
     cborValue(out, "now");
-    cborValue(out, engine.now());
+    cborValue(out, run.now());
     cborValue(out, "queues");
-    cborValue(out, EngineAccess::queues(engine));
+    cborValue(out, queuesOf(run));
     cborValue(out, "texts");
     writeTexts(log, out);
     cborValue(out, "title");
@@ -392,7 +398,7 @@ void writeRunVersion2(
 }
 
 Outcome<> saveRun(
-    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, const std::string& path)
+    const RunView& run, const std::vector<std::string>& actorNames, const std::string& title, const std::string& path)
 {
     // Whole or nothing: write beside, then rename over.
     const std::string temporary = path + ".part";
@@ -404,7 +410,7 @@ Outcome<> saveRun(
         if (!out)
             return Failure { "cannot write '" + path + "': " + std::strerror(errno) };
         try {
-            writeRun(engine, actorNames, title, out);
+            writeRun(run, actorNames, title, out);
         } catch (const std::exception& e) { // the compressor's memory ran out
             out.close();
             std::remove(temporary.c_str());
@@ -506,8 +512,8 @@ Outcome<RecordedRun> readRun(const std::vector<uint8_t>& bytes, const std::strin
         out.actorNames = run.at("actors").get<std::vector<std::string>>();
         if (version == 1) // actor 0 was SQS and the operator at once (see actorFromVersion1)
             out.actorNames.insert(out.actorNames.begin(), "SQS");
-        out.engine = std::make_unique<Engine>();
-        EngineAccess::restore(*out.engine, run, out.actorNames.size(), version);
+        out.run = std::make_unique<RunStore>();
+        RunReader(*out.run, out.actorNames.size()).read(run, version);
         out.title = run.contains("title") && run["title"].is_string() ? run["title"].get<std::string>() : "";
     } catch (const std::exception& e) {
         std::string what = e.what();

@@ -131,7 +131,7 @@ MomentFinder::MomentFinder(std::vector<MomentSpec> specs)
 {
 }
 
-void MomentFinder::advance(const Engine& engine, const std::vector<std::string>& actorNames)
+void MomentFinder::advance(const RunView& engine, const std::vector<std::string>& actorNames)
 {
     const EventLog& log = engine.log();
     // A bounded history may have released what was not read yet: those events are gone for moments too.
@@ -142,7 +142,7 @@ void MomentFinder::advance(const Engine& engine, const std::vector<std::string>&
         m_next = log.size();
 }
 
-void MomentFinder::read(const Engine& engine, const Event& e, const std::vector<std::string>& actorNames)
+void MomentFinder::read(const RunView& engine, const Event& e, const std::vector<std::string>& actorNames)
 {
     LaneWork* lane = nullptr;
     if (e.message != kNoMessage)
@@ -191,7 +191,7 @@ void MomentFinder::read(const Engine& engine, const Event& e, const std::vector<
         m_lanes.erase(e.message);
 }
 
-bool MomentFinder::matches(const Engine& engine, const MomentSpec& spec, const Event& e) const
+bool MomentFinder::matches(const RunView& engine, const MomentSpec& spec, const Event& e) const
 {
     if (spec.queue) {
         const QueueIndex queue = e.message != kNoMessage ? engine.message(e.message).queue : e.queue;
@@ -218,7 +218,7 @@ bool MomentFinder::matches(const Engine& engine, const MomentSpec& spec, const E
 }
 
 std::string MomentFinder::caption(
-    const Engine& engine, std::string text, const Event& e, QueueIndex queue, const std::string& consumer) const
+    const RunView& engine, std::string text, const Event& e, QueueIndex queue, const std::string& consumer) const
 {
     if (text.find('{') == std::string::npos)
         return text;
@@ -253,7 +253,7 @@ std::string MomentFinder::caption(
 }
 
 void MomentFinder::found(
-    const Engine& engine, MomentKind kind, const Event& e, uint32_t about, const std::vector<std::string>& actorNames)
+    const RunView& engine, MomentKind kind, const Event& e, uint32_t about, const std::vector<std::string>& actorNames)
 {
     bool done = true;
     for (size_t i = 0; i < m_specs.size(); ++i) {
@@ -276,7 +276,7 @@ void MomentFinder::found(
 }
 
 std::vector<Moment> findMoments(
-    const Engine& engine, const std::vector<MomentSpec>& specs, const std::vector<std::string>& actorNames)
+    const RunView& engine, const std::vector<MomentSpec>& specs, const std::vector<std::string>& actorNames)
 {
     MomentFinder finder(specs);
     finder.advance(engine, actorNames);

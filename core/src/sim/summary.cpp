@@ -150,7 +150,7 @@ nlohmann::json comparisonJson(const RunSummary& asWritten, const RunSummary& fix
 
 namespace {
 // Peak depth by state: the depth series keeps each bucket's peak, so its largest bucket is the run's peak.
-RunSummary::Peak peakOf(const Engine& engine)
+RunSummary::Peak peakOf(const RunView& engine)
 {
     RunSummary::Peak peak;
     DepthSeries depth(2, std::max<TimeMs>(1, engine.now() + 1));
@@ -165,7 +165,7 @@ RunSummary::Peak peakOf(const Engine& engine)
 }
 } // namespace
 
-RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& actorNames)
+RunSummary summarizeLog(const RunView& engine, const std::vector<std::string>& actorNames)
 {
     RunSummary s;
     s.until = engine.now();
@@ -248,7 +248,7 @@ RunSummary summarizeLog(const Engine& engine, const std::vector<std::string>& ac
     return s;
 }
 
-std::string momentLaneLabel(const Engine& engine, const Moment& moment, const std::vector<std::string>& actorNames)
+std::string momentLaneLabel(const RunView& engine, const Moment& moment, const std::vector<std::string>& actorNames)
 {
     if (moment.onActorRow)
         return actorName(actorNames, moment.actor);
@@ -259,7 +259,7 @@ std::string momentLaneLabel(const Engine& engine, const Moment& moment, const st
 
 RunSummary Simulation::summary() const
 {
-    RunSummary s = summarizeLog(m_engine, actorNames());
+    RunSummary s = summarizeLog(m_engine.run(), actorNames());
     // The simulation knows its consumers, also those that never received anything, and its warnings.
     s.consumers.clear();
     for (const auto& c : m_consumers)
@@ -267,8 +267,8 @@ RunSummary Simulation::summary() const
     s.warnings = m_warnings;
     const std::vector<std::string> names = actorNames();
     if (m_scenario.lesson)
-        for (const Moment& m : findMoments(m_engine, m_scenario.lesson->moments, names))
-            s.moments.push_back({ m.at, momentLaneLabel(m_engine, m, names), m.caption });
+        for (const Moment& m : findMoments(m_engine.run(), m_scenario.lesson->moments, names))
+            s.moments.push_back({ m.at, momentLaneLabel(m_engine.run(), m, names), m.caption });
     return s;
 }
 

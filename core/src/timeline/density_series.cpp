@@ -184,7 +184,7 @@ void DensitySeries::onActorEvent(const Event& e, const std::vector<std::string>&
     settle(actor, e.time);
 }
 
-void DensitySeries::sync(const Engine& engine, const std::vector<std::string>& actorNames)
+void DensitySeries::sync(const RunView& engine, const std::vector<std::string>& actorNames)
 {
     const EventLog& log = engine.log();
     if (m_read == log.size() && m_syncedTo == engine.now())

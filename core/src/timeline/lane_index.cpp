@@ -9,7 +9,7 @@ bool LaneIndex::isActorWork(Cause cause)
     return cause == Cause::PollStarted || std::ranges::find(ActorStep::kCauses, cause) != ActorStep::kCauses.end();
 }
 
-LaneIndex::SyncResult LaneIndex::sync(const Engine& engine)
+LaneIndex::SyncResult LaneIndex::sync(const RunView& engine)
 {
     SyncResult result;
     result.firstNewLane = laneCount();

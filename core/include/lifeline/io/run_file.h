@@ -1,11 +1,11 @@
 // A run saved to a file and opened again without simulating: the event log, every lane, the queues and the
 // actors' names, in CBOR; the events and lanes as compressed columns (version 3, io/run_columns.h). Opening builds a
-// read-only Engine that viewers read exactly as they read a live one. A damaged or foreign file gives a clear error and
-// nothing else.
+// RunStore that viewers read exactly as they read a live run (through a RunView). A damaged or foreign file gives a
+// clear error and nothing else.
 #pragma once
 
-#include "lifeline/engine.h"
 #include "lifeline/outcome.h"
+#include "lifeline/run/run_store.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -16,22 +16,22 @@
 namespace lifeline {
 
 struct RecordedRun {
-    std::unique_ptr<Engine> engine; // its clock stands at the moment the run was saved
+    std::unique_ptr<RunStore> run; // its clock stands at the moment the run was saved
     std::vector<std::string> actorNames;
     std::string title;
 };
 
 // The file is written whole or not at all.
-Outcome<> saveRun(const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title,
-    const std::string& path);
+Outcome<> saveRun(
+    const RunView& run, const std::vector<std::string>& actorNames, const std::string& title, const std::string& path);
 Outcome<RecordedRun> openRun(const std::string& path);
 // The file's bytes into `out`, written while the run is read (no document of the whole run in memory).
 void writeRun(
-    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out);
+    const RunView& run, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out);
 // Version 2's layout (every event and lane a CBOR array, 174 bytes a message where version 3 takes 29), which
 // Lifeline builds before version 3 read; the tests craft damaged files from it.
 void writeRunVersion2(
-    const Engine& engine, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out);
+    const RunView& run, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out);
 // The same from bytes in memory (the fuzzer's door); `path` only names the file in the error.
 Outcome<RecordedRun> readRun(const std::vector<uint8_t>& bytes, const std::string& path);
 

@@ -1,14 +1,14 @@
 // Lanes for what the recording proxy saw (`lifeline proxy`): each observed call, read into an ObservedCall, becomes
-// events in an Engine that viewers, exports and run files read as they read a simulated one. The engine simulates
-// nothing here: its lanes are written from the observations, and its clock is the proxy's wall time. What follows
-// from SQS's rules alone is drawn (a delay ends, a visibility timeout ends, retention passes); what the proxy could not
-// see is never guessed: a message first seen in a receive (sent before the proxy started, or by a client that talks
-// to the upstream directly) starts with a FirstSeen event, and the viewer hatches the time before it as not observed.
-// docs/decisions.md, "What the recording proxy draws", says where this stops.
+// events in a RunStore that viewers, exports and run files read as they read a simulated one. Nothing is
+// simulated here: the lanes are written from the observations, and the run's clock is the proxy's wall time. What
+// follows from SQS's rules alone is drawn (a delay ends, a visibility timeout ends, retention passes); what the proxy
+// could not see is never guessed: a message first seen in a receive (sent before the proxy started, or by a client that
+// talks to the upstream directly) starts with a FirstSeen event, and the viewer hatches the time before it as not
+// observed. docs/decisions.md, "What the recording proxy draws", says where this stops.
 #pragma once
 
-#include "lifeline/engine.h"
 #include "lifeline/observe/observed_call.h"
+#include "lifeline/run/run_store.h"
 
 #include <memory>
 #include <queue>
@@ -25,8 +25,7 @@ public:
     Observer(const Observer&) = delete;
     Observer& operator=(const Observer&) = delete;
 
-    const Engine& engine() const { return *m_engine; }
-    Engine& engine() { return *m_engine; }
+    const RunView& run() const { return *m_run; }
 
     // Moves the clock to `time` (never backwards), firing what SQS's rules say happens on the way: delays and
     // visibility timeouts that end, messages whose retention passes.
@@ -61,6 +60,11 @@ private:
     enum Kind : uint8_t { DelayEnd, VisibilityEnd, RetentionEnd };
 
     QueueIndex queueFor(const std::string& name);
+    void applyAttributes(QueueIndex queue, const AttributeMap& given);
+    // A lane for a message the proxy saw, its MessageId kept as the upstream gave it.
+    MessageIndex newLane(
+        QueueIndex queue, const std::string& messageId, MessageState to, Cause cause, uint32_t actor, uint32_t detail);
+    void noEffect(MessageIndex lane, NoEffectKind kind, uint32_t actor);
     void send(QueueIndex queue, const ObservedSend& sent, uint32_t actor);
     void receive(QueueIndex queue, const ObservedCall& call, uint32_t actor);
     MessageIndex laneForReceipt(QueueIndex queue, const ObservedReceipt& receipt);
@@ -70,7 +74,7 @@ private:
     void schedule(TimeMs at, MessageIndex lane, Kind kind);
     void fire(const Due& due);
 
-    std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<RunStore> m_run;
     int64_t m_epochMs;
     std::unordered_map<std::string, MessageIndex> m_laneById; // a MessageId's latest lane
     std::unordered_map<std::string, Receipt> m_receipts;

@@ -78,16 +78,16 @@ public:
     explicit MomentFinder(std::vector<MomentSpec> specs = {});
 
     const std::vector<MomentSpec>& specs() const { return m_specs; }
-    void advance(const Engine& engine, const std::vector<std::string>& actorNames);
+    void advance(const RunView& engine, const std::vector<std::string>& actorNames);
     const std::vector<Moment>& moments() const { return m_moments; }
 
 private:
-    void read(const Engine& engine, const Event& e, const std::vector<std::string>& actorNames);
-    void found(const Engine& engine, MomentKind kind, const Event& e, uint32_t about,
+    void read(const RunView& engine, const Event& e, const std::vector<std::string>& actorNames);
+    void found(const RunView& engine, MomentKind kind, const Event& e, uint32_t about,
         const std::vector<std::string>& actorNames);
-    bool matches(const Engine& engine, const MomentSpec& spec, const Event& e) const;
+    bool matches(const RunView& engine, const MomentSpec& spec, const Event& e) const;
     std::string caption(
-        const Engine& engine, std::string text, const Event& e, QueueIndex queue, const std::string& consumer) const;
+        const RunView& engine, std::string text, const Event& e, QueueIndex queue, const std::string& consumer) const;
 
     struct LaneWork {
         std::vector<uint32_t> working; // actors on it now
@@ -107,6 +107,6 @@ private:
 
 // Every moment of a finished (or recorded) run at once.
 std::vector<Moment> findMoments(
-    const Engine& engine, const std::vector<MomentSpec>& specs, const std::vector<std::string>& actorNames);
+    const RunView& engine, const std::vector<MomentSpec>& specs, const std::vector<std::string>& actorNames);
 
 } // namespace lifeline::sim

@@ -38,7 +38,7 @@ public:
 
     // Reads what the log added since the last call; `actorNames` (by actor id) name the consumer groups. Nothing to
     // do (no new event, the clock where it was) returns at once, so a painter may ask for every band.
-    void sync(const Engine& engine, const std::vector<std::string>& actorNames);
+    void sync(const RunView& engine, const std::vector<std::string>& actorNames);
     void clear();
 
     TimeMs bucketMs() const { return m_bucketMs; }

@@ -72,7 +72,7 @@ public:
     };
 
     // Reads the log from where the last call stopped.
-    SyncResult sync(const Engine& engine);
+    SyncResult sync(const RunView& engine);
     void clear();
 
     size_t laneCount() const { return m_first.size(); }
