@@ -162,9 +162,12 @@ Result<std::string> Engine::createQueue(const std::string& name, const Attribute
     if (m_queues.size() >= kNoQueue)
         return refuse(kNoQueue, makeError(codes::InvalidParameterValue, "Too many queues."), actor);
 
-    QueueInfo info { .name = name, .arn = arnFor(name), .createdAt = now(), .modifiedAt = now() };
-    info.attributes = std::move(applied).value();
+    QueueInfo info;
+    info.name = name;
+    info.arn = arnFor(name);
     info.fifo = fifoName;
+    info.createdAt = info.modifiedAt = now();
+    info.attributes = std::move(applied).value();
     auto queue = std::make_unique<QueueState>();
     queue->index = QueueIndex(m_queues.size());
     queue->info = &info; // until the run holds it

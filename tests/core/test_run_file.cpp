@@ -48,9 +48,9 @@ TEST_CASE("a saved run reopens equal to the original - without simulating", "[ex
         CHECK(copy.firstLaneOf(lane) == original.firstLaneOf(lane));
     }
     REQUIRE(copy.queueCount() == original.queueCount());
-    for (QueueIndex q = 0; q < original.queueCount(); ++q) {
-        const QueueInfo& was = original.queueInfo(q);
-        const QueueInfo& is = copy.queueInfo(q);
+    for (size_t q = 0; q < original.queueCount(); ++q) {
+        const QueueInfo& was = original.queueInfo(QueueIndex(q));
+        const QueueInfo& is = copy.queueInfo(QueueIndex(q));
         CHECK(is.name == was.name);
         CHECK(is.arn == was.arn);
         CHECK(is.createdAt == was.createdAt);

@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     if (!opened)
         return 0;
     const lifeline::RecordedRun* run = &opened.value();
-    const lifeline::Engine& engine = *run->engine;
+    const lifeline::RunView& engine = *run->run;
     for (lifeline::MessageIndex lane = 0; lane < engine.messageCount(); ++lane)
         (void)engine.firstLaneOf(lane);
     std::ostringstream csv, trace;

@@ -29,8 +29,8 @@ namespace {
 nlohmann::json queuesOf(const RunView& run)
 {
     nlohmann::json out = nlohmann::json::array();
-    for (QueueIndex index = 0; index < run.queueCount(); ++index) {
-        const QueueInfo& q = run.queueInfo(index);
+    for (size_t index = 0; index < run.queueCount(); ++index) {
+        const QueueInfo& q = run.queueInfo(QueueIndex(index));
         nlohmann::json attributes = nlohmann::json::object();
         for (const char* name : kSettable)
             if (auto value = attributeValue(q.attributes, name))

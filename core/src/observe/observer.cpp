@@ -126,7 +126,9 @@ QueueIndex Observer::queueFor(const std::string& name)
     if (const auto index = m_run->queueIndex(name))
         return *index;
     m_lanesOf.emplace_back();
-    QueueInfo queue { .name = name, .createdAt = m_run->now(), .modifiedAt = m_run->now() };
+    QueueInfo queue;
+    queue.name = name;
+    queue.createdAt = queue.modifiedAt = m_run->now();
     queue.attributes.fifo = name.size() > 5 && name.ends_with(".fifo");
     return m_run->addQueue(std::move(queue));
 }
