@@ -205,6 +205,25 @@ TEST_CASE(
     CHECK(f.counters("q") == counts(0, 0, 0));
 }
 
+TEST_CASE("retention: a message whose send compacts the retention list still expires", "[retention]")
+{
+    // The list is compacted when it holds more than twice the live messages and 4,096 more: 4,098 sent and deleted,
+    // the next send compacts it. That send's own lane must stay in it, or its message would never expire.
+    Fixture f;
+    f.create("q", { { "MessageRetentionPeriod", "60" } });
+    for (int i = 0; i < 4098; ++i)
+        f.send("q", "old");
+    for (auto got = f.receive("q", 10); !got.empty(); got = f.receive("q", 10))
+        for (const auto& m : got)
+            REQUIRE(f.engine.deleteMessage("q", m.receipt).ok());
+    const auto last = f.send("q", "last");
+    f.advanceSeconds(59.999);
+    CHECK(f.engine.message(last.lane).state == MessageState::Visible);
+    f.advanceSeconds(0.001);
+    CHECK(f.engine.message(last.lane).state == MessageState::Expired);
+    CHECK(f.counters("q") == counts(0, 0, 0));
+}
+
 TEST_CASE("retention: the next expiry is exact after the oldest message ends - the loop's bound only earlier",
     "[retention][clock]")
 {
