@@ -2,7 +2,6 @@
 
 #include "lifeline/engine.h"
 #include "lifeline/sim/duration.h"
-#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 #include "net/endpoint_server.h"
 #include "net/proxy_server.h"
@@ -14,11 +13,10 @@
 #include "window/consumer_tiles.h"
 #include "window/event_log_panel.h"
 #include "window/export_controller.h"
-#include "window/lesson_picker.h"
+#include "window/lesson_controller.h"
 #include "window/live_driver.h"
 #include "window/live_queue_panel.h"
 #include "window/live_source_controller.h"
-#include "window/moment_list.h"
 #include "window/presenter_controller.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
@@ -54,11 +52,8 @@ MainWindow::MainWindow(QWidget* parent)
     , m_overview(new OverviewStrip(this))
     , m_details(new QTextBrowser(this))
     , m_driver(new LiveDriver(nullptr, m_model, this))
-    , m_lesson(new QLabel(this))
-    , m_momentList(new MomentList(this))
     , m_scriptBanner(new QLabel(this))
     , m_summary(new QLabel(this))
-    , m_fixButton(new QPushButton(tr("Apply the &fix"), this))
     , m_controls(new QueueControls(this))
     , m_liveQueue(new LiveQueuePanel(this))
     , m_tiles(new ConsumerTiles(this))
@@ -69,9 +64,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_timeline->setObjectName(QStringLiteral("timeline"));
     m_overview->setObjectName(QStringLiteral("overview"));
     m_details->setObjectName(QStringLiteral("messageDetails"));
-    m_momentList->setObjectName(QStringLiteral("moments"));
     m_scriptBanner->setObjectName(QStringLiteral("scriptBanner"));
-    m_fixButton->setObjectName(QStringLiteral("applyFix"));
     m_controls->setObjectName(QStringLiteral("queueControls"));
     m_liveQueue->setObjectName(QStringLiteral("liveQueue"));
     m_tiles->setObjectName(QStringLiteral("consumerTiles"));
@@ -81,8 +74,17 @@ MainWindow::MainWindow(QWidget* parent)
     auto* timelineLayout = new QVBoxLayout(timelineColumn);
     timelineLayout->setContentsMargins(0, 0, 0, 0);
     timelineLayout->setSpacing(0);
+    m_lessons = new LessonController({ this, m_model, m_timeline });
+    connect(m_lessons, &LessonController::runRequested, this, [this](const sim::Scenario& scenario) {
+        openScenario(scenario);
+        m_driver->play();
+    });
+    connect(m_lessons, &LessonController::practiceRunRequested, this, &MainWindow::showPracticeRun);
+    connect(m_lessons, &LessonController::titleChanged, this,
+        [this](const QString& title) { setWindowTitle(tr("Lifeline - %1").arg(title)); });
+    connect(m_lessons, &LessonController::said, this, [this](const QString& text) { say(text); });
     m_presenter = new PresenterController({ this, m_timeline, m_overview, m_model, m_session, m_driver, m_tiles,
-        [this] { return m_title; }, [this] { restart(); } });
+        [this] { return m_lessons->title(); }, [this] { restart(); } });
     timelineLayout->addWidget(m_presenter->bar());
     timelineLayout->addWidget(m_overview);
     m_scriptBanner->setWordWrap(true);
@@ -96,7 +98,8 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(timelineColumn);
     m_status = new StatusBarController(statusBar());
     m_exports = new ExportController(m_session, m_timeline, m_driver,
-        { [this] { return m_title; }, [this] { return m_dark; }, [this] { return m_scenario.get(); } }, this);
+        { [this] { return m_lessons->title(); }, [this] { return m_dark; }, [this] { return m_scenario.get(); } },
+        this);
     connect(m_exports, &ExportController::said, this, [this](const QString& text) { say(text); });
     connect(m_presenter, &PresenterController::said, this, [this](const QString& text) { say(text); });
     connect(m_presenter, &PresenterController::presentingChanged, this, [this](bool on) {
@@ -132,7 +135,7 @@ MainWindow::MainWindow(QWidget* parent)
 void MainWindow::connectPanels()
 {
     connect(m_session, &RunSession::sourceChanged, this, &MainWindow::bindPanels);
-    connectLesson();
+    connectScript();
     connect(m_session, &RunSession::actorsChanged, this, [this] {
         m_model->setActorNames(actorNames());
         m_eventLog->model()->setActorNames(actorNames());
@@ -193,7 +196,6 @@ void MainWindow::connectPanels()
     connect(m_controls, &QueueControls::consumersChanged, this, &MainWindow::actorsChanged);
     connect(m_controls, &QueueControls::queueTypeRequested, this, &MainWindow::setQueueType);
     connect(m_controls, &QueueControls::sendRequested, this, &MainWindow::showSendDialog);
-    connect(m_fixButton, &QPushButton::clicked, this, [this] { applyFix(!m_fixApplied); });
 }
 
 MainWindow::~MainWindow()
@@ -262,7 +264,9 @@ void MainWindow::buildDocks()
     connect(add, &QToolButton::clicked, this, [this] { m_controls->stepConsumers(1); });
     connect(remove, &QToolButton::clicked, this, [this] { m_controls->stepConsumers(-1); });
 
-    QWidget* lesson = buildLessonPanel();
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setWordWrap(true);
+    QWidget* lesson = m_lessons->buildPanel(m_summary);
     auto* lessonDock = dock(tr("Lesson"), "lessonDock", lesson, Qt::RightDockWidgetArea);
 
     m_details->setPlaceholderText(tr("Click a message lane to see its whole history. Esc clears; . and , step "
@@ -312,9 +316,7 @@ void MainWindow::setQueueType(bool fifo)
         m_controls->sync();
         return;
     }
-    if (m_lessonScenario) // the fix button then applies to the converted lesson
-        if (auto lesson = sim::withQueueType(*m_lessonScenario, fifo); std::holds_alternative<sim::Scenario>(lesson))
-            m_lessonScenario = std::make_unique<sim::Scenario>(std::get<sim::Scenario>(std::move(lesson)));
+    m_lessons->convertQueues(fifo); // the fix button then applies to the converted lesson
     const bool playing = m_driver->playing();
     openScenario(std::get<sim::Scenario>(converted));
     say(fifo ? tr("Every queue is FIFO now (a queue's type is fixed at creation, so the run starts again).")
@@ -502,7 +504,7 @@ void MainWindow::say(const QString& text, int ms)
 
 QString MainWindow::lessonHtmlShown() const
 {
-    return m_lesson->text();
+    return m_lessons->htmlShown();
 }
 
 QString MainWindow::historyText() const
@@ -580,8 +582,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings.setValue(QStringLiteral("window/state"), saveState());
         settings.setValue(QStringLiteral("view/dark"), m_dark);
-        if (!m_lessonId.isEmpty())
-            settings.setValue(QStringLiteral("lessons/last"), m_lessonId);
+        if (!m_lessons->lessonId().isEmpty())
+            settings.setValue(QStringLiteral("lessons/last"), m_lessons->lessonId());
     }
     m_driver->pause();
     saveProxyRecord();

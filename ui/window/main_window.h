@@ -43,6 +43,7 @@ class ComparisonWindow;
 class ExportController;
 class PresenterController;
 class LiveSourceController;
+class LessonController;
 class StatusBarController;
 class MomentList;
 class OverviewStrip;
@@ -67,8 +68,8 @@ public:
     void startLesson(const sim::Scenario& lesson);
     // The lesson's fix on (its scenario patched, run from the start) or off (the lesson as written).
     void applyFix(bool on);
-    bool fixApplied() const { return m_fixApplied; }
-    QString lessonId() const { return m_lessonId; }
+    bool fixApplied() const;
+    QString lessonId() const;
     QString lessonHtmlShown() const; // what the lesson panel shows
     // Every queue standard or FIFO: the scenario is rebuilt and runs from the start.
     void setQueueType(bool fifo);
@@ -117,11 +118,9 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    void showLessonText(bool fixed); // the lesson panel: what to watch as written, or the fixed run's story
     void buildDocks();
     void arrangeDocks(); // the first show: docks sized (or tabbed, on a small screen) for the window's size
-    QWidget* buildLessonPanel(); // main_window_lesson.cpp
-    void connectLesson();
+    void connectScript(); // main_window_script.cpp
     void scriptEnded(); // the scenario's duration is reached: the view shows the action, the queue runs on
 public:
     // View > Compare with the fix: the lesson as written and fixed, stacked (a window of its own); none without a
@@ -145,9 +144,6 @@ private:
     void openRunFile();
     void openScenarioFile();
     void saveScenarioAs();
-    void showLessonPicker();
-    void showPractice(); // Lessons > Practice (main_window_lesson.cpp)
-    void showCheck(); // File > Check a queue (main_window_lesson.cpp)
     // The run with a practice answer, advanced to just past where it went wrong (at < 0: its end), paused there.
     void showPracticeRun(const sim::Scenario& scenario, TimeMs at);
     void showAbout();
@@ -163,8 +159,8 @@ private:
 
     RunSession* m_session;
     std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
-    std::unique_ptr<sim::Scenario> m_lessonScenario; // the lesson as written (the fix is applied to it)
     LiveSourceController* m_live = nullptr; // the local endpoint and the recording proxy
+    LessonController* m_lessons = nullptr; // the lesson panel, the lesson on show and its fix, practice, check
     LaneModel* m_model;
     TimelineView* m_timeline;
     ExportController* m_exports = nullptr;
@@ -172,14 +168,10 @@ private:
     OverviewStrip* m_overview;
     QTextBrowser* m_details;
     LiveDriver* m_driver;
-    QLabel* m_lesson;
-    MomentList* m_momentList;
     QLabel* m_scriptBanner;
-    QAction* m_compareAction = nullptr;
     bool m_docksArranged = false;
     QLabel* m_summary;
     StatusBarController* m_status = nullptr;
-    QPushButton* m_fixButton;
     QueueControls* m_controls;
     LiveQueuePanel* m_liveQueue;
     ConsumerTiles* m_tiles;
@@ -190,9 +182,6 @@ private:
     QAction* m_step = nullptr;
     QAction* m_restart = nullptr;
     QAction* m_darkAction = nullptr;
-    QString m_title;
-    QString m_lessonId;
-    bool m_fixApplied = false;
     bool m_dark = false;
     bool m_remember = false;
 };

@@ -3,13 +3,12 @@
 #include "lifeline/engine.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/sim/duration.h"
-#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"
 #include "window/export_controller.h"
-#include "window/lesson_picker.h"
+#include "window/lesson_controller.h"
 #include "window/live_driver.h"
 #include "window/live_source_controller.h"
 #include "window/main_window.h"
@@ -118,7 +117,7 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open scenario..."), QKeySequence::Open, this, &MainWindow::openScenarioFile);
-    file->addAction(tr("&Check a queue..."), this, &MainWindow::showCheck);
+    file->addAction(tr("&Check a queue..."), m_lessons, &LessonController::showCheck);
     file->addAction(
         tr("Save scenario &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::saveScenarioAs);
     file->addSeparator();
@@ -150,9 +149,8 @@ void MainWindow::buildViewMenu(QMenu* view)
     view->addAction(viewState->zoomOutAction());
     view->addAction(viewState->zoomBackAction());
     view->addAction(m_presenter->action());
-    m_compareAction = view->addAction(
-        tr("&Compare with the fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), this, &MainWindow::compareWithFix);
-    m_compareAction->setEnabled(false);
+    view->addAction(m_lessons->compareAction());
+    connect(m_lessons->compareAction(), &QAction::triggered, this, &MainWindow::compareWithFix);
     view->addSeparator();
     m_darkAction = view->addAction(tr("&Dark theme"));
     m_darkAction->setCheckable(true);
@@ -184,29 +182,7 @@ void MainWindow::buildSimulationAndLessonMenus()
     simulation->addAction(tr("Remove a &consumer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this,
         [this] { m_controls->stepConsumers(-1); });
 
-    QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
-    lessons->addAction(tr("&All lessons..."), QKeySequence(Qt::CTRL | Qt::Key_L), this, &MainWindow::showLessonPicker);
-    lessons->addAction(
-        tr("&Practice..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, &MainWindow::showPractice);
-    lessons->addAction(tr("Apply or undo the &fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), this, [this] {
-        if (m_fixButton->isEnabled())
-            applyFix(!m_fixApplied);
-    });
-    lessons->addSeparator();
-    for (const auto& lesson : sim::builtinLessons()) {
-        const auto& text = *lesson.scenario.lesson;
-        const QString id = QString::fromStdString(text.id);
-        lessons->addAction(
-            QStringLiteral("&%1. %2").arg(QString::number(text.number), QString::fromStdString(text.title)), this,
-            [this, id] { openLesson(id); });
-    }
-}
-
-void MainWindow::showLessonPicker()
-{
-    LessonPicker picker(m_lessonId, this);
-    if (picker.exec() == QDialog::Accepted && !picker.chosenId().isEmpty())
-        openLesson(picker.chosenId());
+    m_lessons->fillMenu(menuBar()->addMenu(tr("&Lessons")));
 }
 
 void MainWindow::showKeys()

@@ -1,0 +1,97 @@
+// The window's scenario runs: what happens when a script ends (the view fits the moments; the queue keeps running) or
+// a run stalls, a practice answer's run paused where it went wrong, and the lesson calls the window forwards to its
+// LessonController (the app and the tests open lessons through the window).
+#include "lifeline/sim/duration.h"
+#include "lifeline/sim/simulation.h"
+#include "timeline/lane_model.h"
+#include "timeline/timeline_view.h"
+#include "window/lesson_controller.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
+
+#include <QLabel>
+#include <QMessageBox>
+
+namespace lifeline::ui {
+
+void MainWindow::connectScript()
+{
+    connect(m_driver, &LiveDriver::scriptEnd, this, &MainWindow::scriptEnded);
+    connect(m_driver, &LiveDriver::stalled, this, [this](const QString& why) {
+        const QString sentence = why.left(1).toUpper() + why.mid(1);
+        QMessageBox::warning(this, tr("The run stopped"),
+            tr("%1.\n\nWhat happened so far stays on the timeline. Change the setting that caused it, or open the "
+               "scenario again.")
+                .arg(sentence));
+    });
+    connect(m_driver, &LiveDriver::simulationChanged, m_scriptBanner, &QWidget::hide);
+}
+
+void MainWindow::scriptEnded()
+{
+    // The action, not the idle time after it: a view that follows live fits the moments (or the whole script).
+    if (m_timeline->followingLive() && !m_timeline->fitMoments())
+        m_timeline->fitAll();
+    m_scriptBanner->setText(tr("%1's script has ended; the queue keeps running: send messages, crash consumers, "
+                               "move sliders. Restart replays it from the start.")
+                                .arg(m_lessons->lessonId().isEmpty() ? tr("The scenario") : tr("The lesson")));
+    m_scriptBanner->show();
+}
+
+void MainWindow::showPracticeRun(const sim::Scenario& scenario, TimeMs at)
+{
+    openScenario(scenario);
+    sim::Simulation* run = simulation();
+    if (!run)
+        return;
+    const TimeMs until = at < 0 ? run->duration() : std::min(run->duration(), at + std::max<TimeMs>(5000, at / 10));
+    run->advanceTo(until);
+    m_model->sync();
+    m_timeline->setFollowLive(false);
+    m_timeline->setNow(run->now());
+    if (at >= 0)
+        m_timeline->centreOn(at);
+    else
+        m_timeline->fitAll();
+    refresh();
+    say(at >= 0 ? tr("Your answer's run, paused just after it went wrong at %1; Play goes on.")
+                      .arg(QString::fromStdString(sim::formatDuration(at)))
+                : tr("Your answer's run, paused at its end; Play goes on."));
+}
+
+bool MainWindow::openLesson(const QString& idOrNumber)
+{
+    return m_lessons->openLesson(idOrNumber);
+}
+
+void MainWindow::startLesson(const sim::Scenario& lesson)
+{
+    m_lessons->startLesson(lesson);
+}
+
+void MainWindow::applyFix(bool on)
+{
+    m_lessons->applyFix(on);
+}
+
+bool MainWindow::fixApplied() const
+{
+    return m_lessons->fixApplied();
+}
+
+QString MainWindow::lessonId() const
+{
+    return m_lessons->lessonId();
+}
+
+void MainWindow::setLesson(const QString& title, const QString& text)
+{
+    m_lessons->showText(title, text);
+}
+
+ComparisonWindow* MainWindow::compareWithFix()
+{
+    return m_lessons->compareWithFix(m_dark);
+}
+
+} // namespace lifeline::ui
