@@ -1,7 +1,7 @@
 #include "check.h"
 
-#include "lifeline/sim/duration.h"
-#include "lifeline/sim/queue_check.h"
+#include "lifeline/check/queue_check.h"
+#include "lifeline/support/duration.h"
 
 #include <filesystem>
 #include <fstream>

@@ -6,11 +6,11 @@
 #include "export/image_export.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
-#include "lifeline/sim/duration.h"
-#include "lifeline/sim/lessons.h"
-#include "lifeline/sim/reference_cards.h"
 #include "lifeline/sim/simulation.h"
-#include "lifeline/sim/summary.h"
+#include "lifeline/support/duration.h"
+#include "lifeline/teach/lessons.h"
+#include "lifeline/teach/reference_cards.h"
+#include "lifeline/teach/summary.h"
 #include "practice.h"
 
 #include <QGuiApplication>

@@ -1,7 +1,7 @@
 #include "demo.h"
 
-#include "lifeline/engine.h"
-#include "lifeline/event_text.h"
+#include "lifeline/engine/engine.h"
+#include "lifeline/run/event_text.h"
 
 #include <iomanip>
 #include <ostream>

@@ -2,10 +2,10 @@
 // with no display at all.
 #include "cli.h"
 #include "demo.h"
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 #include "lifeline/io/run_file.h"
-#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 #include "proxy.h"
 #include "serve.h"
 #include "window/gated_application.h"

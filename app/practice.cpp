@@ -1,6 +1,6 @@
 #include "practice.h"
 
-#include "lifeline/sim/practice.h"
+#include "lifeline/teach/practice.h"
 
 #include <ostream>
 

@@ -1,9 +1,9 @@
 #include "proxy.h"
 
+#include "lifeline/aws/aws_credentials.h"
 #include "lifeline/io/run_file.h"
-#include "lifeline/net/aws_credentials.h"
 #include "lifeline/observe/observer.h"
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -3,7 +3,7 @@
 // --record writing a run file when it stops.
 #pragma once
 
-#include "lifeline/outcome.h"
+#include "lifeline/support/outcome.h"
 #include "net/proxy_server.h"
 
 #include <string>

@@ -1,7 +1,7 @@
 #include "serve.h"
 
-#include "lifeline/engine.h"
-#include "lifeline/sim/duration.h"
+#include "lifeline/engine/engine.h"
+#include "lifeline/support/duration.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

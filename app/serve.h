@@ -2,7 +2,7 @@
 // (every message real clients send is a lane, live) or headless (no display needed).
 #pragma once
 
-#include "lifeline/outcome.h"
+#include "lifeline/support/outcome.h"
 #include "net/endpoint_server.h"
 
 #include <iosfwd>

@@ -8,7 +8,7 @@ endif()
 
 set(_profile_dir "${CMAKE_CURRENT_BINARY_DIR}/pgo/profile")
 # GCC names a counts file after its object's path. Both copies strip their own object folder from that path, so the
-# instrumented copy's src/engine.cpp.o counts are what lifeline_core's src/engine.cpp.o reads.
+# instrumented copy's src/engine/engine.cpp.o counts are what lifeline_core's src/engine/engine.cpp.o reads.
 set(_training_objects "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/lifeline_core_training.dir")
 set(_core_objects "${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/lifeline_core.dir")
 # A function's record in that file is found by an id GCC hashes from the object's path for functions local to their

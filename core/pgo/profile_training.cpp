@@ -7,9 +7,9 @@
 #include "lifeline/endpoint/sqs_service.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
-#include "lifeline/sim/lessons.h"
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 
 #include <cstdio>
 #include <fstream>

@@ -1,7 +1,7 @@
 // Engine figures: lifecycles per second, bytes per resident message, scaling with depth, and the ratio to a bare
 // std::deque + hash map doing the same send/receive/delete work.
 #include "bench_util.h"
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 
 #include <algorithm>
 #include <deque>

@@ -4,8 +4,8 @@
 #include "bench_util.h"
 #include "export/animation_export.h"
 #include "export/image_export.h"
-#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"
 

@@ -5,7 +5,7 @@
 // on the GUI thread (as before the worker, and as the tests drive it) and as the window plays, with the simulation on
 // its worker between frames. Apart: a repaint of the whole window (a resize, an expose), rendered into an image.
 #include "bench_util.h"
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 #include "lifeline/sim/simulation.h"
 #include "window/event_log_panel.h"
 #include "window/live_driver.h"

@@ -1,7 +1,7 @@
 // Small helpers that keep the engine tests about behaviour rather than request plumbing.
 #pragma once
 
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 
 #include <catch2/catch.hpp>
 

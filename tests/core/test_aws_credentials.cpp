@@ -1,5 +1,5 @@
 // The proxy's credentials and region, found as the AWS CLI finds them; SigV4 on AWS's own example.
-#include "lifeline/net/aws_credentials.h"
+#include "lifeline/aws/aws_credentials.h"
 
 #include <catch2/catch.hpp>
 

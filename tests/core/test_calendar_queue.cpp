@@ -1,4 +1,4 @@
-#include "lifeline/calendar_queue.h"
+#include "lifeline/support/calendar_queue.h"
 #include "reference_heap.h"
 
 #include <catch2/catch.hpp>

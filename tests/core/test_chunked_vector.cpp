@@ -1,6 +1,6 @@
 // The chunked vector's invariants (chunked_vector.h): indices never move, every element of a chunk is constructed,
 // a released chunk frees its memory and leaves the others as they were.
-#include "lifeline/chunked_vector.h"
+#include "lifeline/support/chunked_vector.h"
 
 #include <catch2/catch.hpp>
 #include <cstdint>

@@ -1,5 +1,5 @@
 // A lane's body in 16 bytes: up to 15 bytes inline, longer ones on the heap, the same text back either way.
-#include "lifeline/compact_text.h"
+#include "lifeline/support/compact_text.h"
 
 #include <catch2/catch.hpp>
 #include <string>

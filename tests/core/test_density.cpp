@@ -1,7 +1,7 @@
 // The timeline at scale: the lanes alive in a time window, and the density series that stands in for lanes when
 // they are too many to read (its counts against the engine's own, bucket by bucket).
 #include "engine_fixture.h"
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/timeline/density_series.h"
 #include "lifeline/timeline/lane_index.h"

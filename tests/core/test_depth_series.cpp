@@ -1,6 +1,6 @@
-#include "lifeline/depth_series.h"
-#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
+#include "lifeline/timeline/depth_series.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
-#include "lifeline/base64.h"
-#include "lifeline/digest.h"
-#include "lifeline/message_rules.h"
+#include "lifeline/engine/message_rules.h"
+#include "lifeline/support/base64.h"
+#include "lifeline/support/digest.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // The event log keeps an event in 8 bytes: whatever goes in comes out the same, packed or kept whole.
-#include "lifeline/engine.h"
-#include "lifeline/event_log.h"
-#include "lifeline/sim/lessons.h"
+#include "lifeline/engine/engine.h"
+#include "lifeline/run/event_log.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 
 #include <catch2/catch.hpp>
 #include <tuple>

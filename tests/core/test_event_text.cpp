@@ -1,10 +1,10 @@
 // Every event names its real cause and actor, in one vocabulary shared by the CSV, the trace, the event log and the
 // history (event_text.h).
 #include "engine_fixture.h"
-#include "lifeline/event_text.h"
 #include "lifeline/export/run_export.h"
-#include "lifeline/sim/lessons.h"
+#include "lifeline/run/event_text.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 
 #include <sstream>
 

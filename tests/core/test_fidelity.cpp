@@ -5,7 +5,7 @@
 #include "lifeline/endpoint/http.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/sqs_service.h"
-#include "lifeline/message_rules.h"
+#include "lifeline/engine/message_rules.h"
 
 using namespace lifeline;
 using namespace lifeline::test;

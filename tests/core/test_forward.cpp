@@ -1,7 +1,7 @@
 // What the recording proxy sends upstream: the client's request with its own signature dropped, addressed to the
 // upstream and signed there; and how --upstream is read.
+#include "lifeline/aws/forward.h"
 #include "lifeline/endpoint/client_identity.h"
-#include "lifeline/net/forward.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // The proxy's reader of upstream answers: lengths, chunks, answers that run to the close, and refusals.
-#include "lifeline/net/http_response_parser.h"
+#include "lifeline/aws/http_response_parser.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // The timeline's index over the event log, read incrementally: lane chains, states, actors' steps, refusals.
 #include "engine_fixture.h"
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/timeline/lane_index.h"
 

@@ -1,8 +1,8 @@
 // Every built-in lesson is run, and its fix too, and what the lesson claims is checked on the event log.
-#include "lifeline/depth_series.h"
-#include "lifeline/sim/lessons.h"
-#include "lifeline/sim/reference_cards.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
+#include "lifeline/teach/reference_cards.h"
+#include "lifeline/timeline/depth_series.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>

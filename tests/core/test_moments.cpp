@@ -1,7 +1,7 @@
 // A lesson's moments are found in the run itself: they follow a slider's change and disappear with the fix.
-#include "lifeline/sim/lessons.h"
-#include "lifeline/sim/moments.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
+#include "lifeline/teach/moments.h"
 
 #include <catch2/catch.hpp>
 #include <memory>

@@ -1,6 +1,6 @@
 // Practice exercises: each fails as given, passes with its reference answer, and a typical wrong answer fails with
 // its own why; an answer the exercise does not offer is refused by name.
-#include "lifeline/sim/practice.h"
+#include "lifeline/teach/practice.h"
 
 #include <catch2/catch.hpp>
 

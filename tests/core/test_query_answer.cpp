@@ -1,5 +1,5 @@
 // The recording proxy's reading of an upstream's query-protocol (XML) answers into the JSON protocol's shape.
-#include "lifeline/net/query_answer.h"
+#include "lifeline/aws/query_answer.h"
 
 #include <catch2/catch.hpp>
 

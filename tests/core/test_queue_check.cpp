@@ -1,9 +1,9 @@
 // `lifeline check`: each rule at its boundaries (just under, at, just over), the input errors with the field named,
 // the AWS CLI's shape read from a recorded answer, and every finding's scenario: its run shows the problem and its
 // fix removes it.
-#include "lifeline/sim/queue_check.h"
+#include "check/check_rule.h"
+#include "lifeline/check/queue_check.h"
 #include "lifeline/sim/simulation.h"
-#include "sim/check_rule.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>

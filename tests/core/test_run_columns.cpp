@@ -2,8 +2,8 @@
 // crafted table is refused with what is wrong, never decoded into nonsense or gigabytes.
 #include "io/run_columns.h"
 #include "lifeline/io/run_file.h"
-#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

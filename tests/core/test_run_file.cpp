@@ -1,6 +1,6 @@
 #include "lifeline/io/run_file.h"
-#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>

@@ -1,6 +1,6 @@
+#include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/distribution_text.h"
-#include "lifeline/sim/duration.h"
-#include "lifeline/sim/scenario.h"
+#include "lifeline/support/duration.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // A scenario's script: single calls by named clients at chosen times, each answered as SQS answers (its own error
 // codes and texts), each answer an event on the client's row and a line of the summary; a step that names what the
 // scenario lacks is a load error with its path.
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
 
 #include <catch2/catch.hpp>

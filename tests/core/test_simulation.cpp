@@ -1,4 +1,4 @@
-#include "lifeline/event_text.h"
+#include "lifeline/run/event_text.h"
 #include "lifeline/sim/simulation.h"
 #include "sim/simulation_internal.h"
 

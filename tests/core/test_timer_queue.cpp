@@ -1,4 +1,4 @@
-#include "lifeline/timer_queue.h"
+#include "lifeline/support/timer_queue.h"
 #include "reference_heap.h"
 
 #include <catch2/catch.hpp>

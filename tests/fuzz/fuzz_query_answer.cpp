@@ -1,6 +1,6 @@
 // libFuzzer: a query-protocol (XML) answer from an upstream the recording proxy does not control, read into the JSON
 // shape and then, as the answer to an action the input's first byte picks, into the Observer's lanes.
-#include "lifeline/net/query_answer.h"
+#include "lifeline/aws/query_answer.h"
 #include "lifeline/observe/observer.h"
 
 #include <nlohmann/json.hpp>

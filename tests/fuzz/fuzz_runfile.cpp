@@ -1,9 +1,9 @@
 // libFuzzer: run files (.lifeline, CBOR). A damaged or crafted file must give "'…' is not a Lifeline run file (or it
 // is damaged): <what>", never a loop or an out-of-bounds read; one that opens must be safe to view: every lane's
 // chain of origins ends and every event can be described and exported.
-#include "lifeline/event_text.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
+#include "lifeline/run/event_text.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // libFuzzer: scenario files. Any text must load or give a ScenarioError: no crash, no hang, no undefined behaviour
 // (durations of 1e300, deep nesting, odd keys). A scenario that loads is also run briefly: what loads must run.
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
 
 #include <cstddef>

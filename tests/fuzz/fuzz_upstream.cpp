@@ -1,7 +1,7 @@
 // libFuzzer: what the recording proxy reads from an upstream it does not control: the answer's bytes through the
 // response parser (fed in pieces the input chooses), then, read as a JSON answer to an action the input picks, into
 // the Observer's lanes, with the clock moved on after each.
-#include "lifeline/net/http_response_parser.h"
+#include "lifeline/aws/http_response_parser.h"
 #include "lifeline/observe/observer.h"
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // Signs requests with Lifeline's SigV4 signer, for tests/net/sigv4_vs_botocore.py: reads a JSON list of requests on
 // standard input ({method, host, path, query, headers: [[name, value]...], body, accessKeyId, secretAccessKey,
 // sessionToken, region, service, epoch}) and prints a JSON list of {amzDate, authorization}.
-#include "lifeline/net/sigv4.h"
+#include "lifeline/aws/sigv4.h"
 
 #include <iostream>
 #include <iterator>

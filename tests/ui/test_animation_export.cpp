@@ -2,7 +2,7 @@
 // lesson 7 shows the message held in flight; bad requests say why and write nothing.
 #include "export/animation_export.h"
 #include "export/image_export.h"
-#include "lifeline/sim/lessons.h"
+#include "lifeline/teach/lessons.h"
 #include "test_support.h"
 #include "timeline/timeline_style.h"
 #include "timeline/timeline_view.h"

@@ -1,6 +1,6 @@
 // The window serving the local endpoint: a real HTTP client (a QTcpSocket on loopback) creates a queue and sends a
 // message, and the message is a lane in the window. Waits in wall time, briefly, for the loopback round trips.
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 #include "loopback_client.h"
 #include "net/endpoint_server.h"
 #include "test_support.h"

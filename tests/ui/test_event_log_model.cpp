@@ -1,7 +1,7 @@
 // The event log's detail column: what each actor event means, in words (the engine stores only a number).
-#include "lifeline/event_text.h"
-#include "lifeline/sim/lessons.h"
+#include "lifeline/run/event_text.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 #include "test_support.h"
 #include "window/event_log_model.h"
 

@@ -1,6 +1,6 @@
 // Lambda pollers on the timeline: an invocation is one bar for its whole batch, its function timeout a tick where
 // the invocation would be stopped (in the crash colour when it was), and the hover says which.
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"

@@ -1,5 +1,5 @@
 // The main window over a finished run, offscreen: it shows each live queue with its exact counters.
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 #include "lifeline/io/run_file.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"

@@ -1,7 +1,7 @@
 // A lesson's moments in the window: pins on their rows, callouts where they cover no lane, the lesson panel's
 // list, N / Shift+N; and the end of a script: the view fits the moments, the queue keeps running.
-#include "lifeline/sim/duration.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/support/duration.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "timeline/moment_painter.h"

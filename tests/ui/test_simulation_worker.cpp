@@ -1,7 +1,7 @@
 // The simulation on a worker thread: the window's frames hand it a target and sync to where it is; the worker
 // advances between them, holding the gate the GUI holds while it reads. The run is the same, event for event, as one
 // advanced on the GUI thread. These tests wait for the worker to reach its target (a condition, not a sleep).
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "window/live_driver.h"

@@ -1,8 +1,8 @@
 // The UI tests' QApplication (offscreen: CTest sets QT_QPA_PLATFORM) and a lesson loader.
 #pragma once
 
-#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 
 #include <QApplication>
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 // The real main window driven offscreen as a user would: sliders, consumer tiles, the send dialog, lessons and
 // their fix, the event log and the timeline in step, themes. Virtual time only: the driver is advanced by hand.
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 #include "lifeline/sim/simulation.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"

@@ -5,8 +5,8 @@
 // written whole, or not at all.
 #pragma once
 
-#include "lifeline/outcome.h"
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
+#include "lifeline/support/outcome.h"
 
 #include <QSize>
 #include <QString>

@@ -3,7 +3,7 @@
 // the previous one, looping for ever.
 #pragma once
 
-#include "lifeline/outcome.h"
+#include "lifeline/support/outcome.h"
 
 #include <QColor>
 #include <QIODevice>

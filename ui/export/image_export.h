@@ -3,9 +3,9 @@
 // the time axis, in the light style (for print). No window is needed.
 #pragma once
 
-#include "lifeline/engine.h"
-#include "lifeline/outcome.h"
-#include "lifeline/sim/moments.h"
+#include "lifeline/engine/engine.h"
+#include "lifeline/support/outcome.h"
+#include "lifeline/teach/moments.h"
 #include "timeline/row_layout.h"
 #include "timeline/timeline_style.h"
 

@@ -3,7 +3,7 @@
 // cancelled export leaves no partial file.
 #pragma once
 
-#include "lifeline/outcome.h"
+#include "lifeline/support/outcome.h"
 
 #include <QImage>
 #include <QString>

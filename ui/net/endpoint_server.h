@@ -9,7 +9,7 @@
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/request_guard.h"
 #include "lifeline/endpoint/sqs_service.h"
-#include "lifeline/outcome.h"
+#include "lifeline/support/outcome.h"
 #include "net/http_server.h"
 
 #include <QElapsedTimer>

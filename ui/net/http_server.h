@@ -8,7 +8,7 @@
 #pragma once
 
 #include "lifeline/endpoint/http.h"
-#include "lifeline/outcome.h"
+#include "lifeline/support/outcome.h"
 
 #include <QAbstractSocket>
 #include <QElapsedTimer>

@@ -1,10 +1,10 @@
 #include "net/proxy_server.h"
 
+#include "lifeline/aws/query_answer.h"
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/sqs_action.h"
-#include "lifeline/net/query_answer.h"
-#include "lifeline/result.h"
+#include "lifeline/support/result.h"
 #include "net/upstream_connection.h"
 
 #include <QDateTime>

@@ -5,13 +5,13 @@
 // nobody else. Queue URLs in answers are passed through as the upstream wrote them (docs/decisions.md).
 #pragma once
 
-#include "lifeline/depth_series.h"
+#include "lifeline/aws/forward.h"
+#include "lifeline/aws/http_response_parser.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/request_guard.h"
-#include "lifeline/net/forward.h"
-#include "lifeline/net/http_response_parser.h"
 #include "lifeline/observe/observer.h"
-#include "lifeline/outcome.h"
+#include "lifeline/support/outcome.h"
+#include "lifeline/timeline/depth_series.h"
 #include "net/http_server.h"
 
 #include <QElapsedTimer>

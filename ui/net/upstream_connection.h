@@ -4,9 +4,9 @@
 // connection is opened again for the next request.
 #pragma once
 
-#include "lifeline/net/forward.h"
-#include "lifeline/net/http_response_parser.h"
-#include "lifeline/outcome.h"
+#include "lifeline/aws/forward.h"
+#include "lifeline/aws/http_response_parser.h"
+#include "lifeline/support/outcome.h"
 
 #include <QElapsedTimer>
 #include <QObject>

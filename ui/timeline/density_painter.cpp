@@ -1,6 +1,6 @@
 #include "timeline/density_painter.h"
 
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 #include "timeline/lane_painter.h"
 
 #include <QImage>

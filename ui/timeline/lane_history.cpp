@@ -1,6 +1,6 @@
 #include "timeline/lane_history.h"
 
-#include "lifeline/event_text.h"
+#include "lifeline/run/event_text.h"
 
 namespace lifeline::ui {
 

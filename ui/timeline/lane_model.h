@@ -4,7 +4,7 @@
 // QObject: the timeline paints from it directly, no item view shows it.
 #pragma once
 
-#include "lifeline/sim/moments.h"
+#include "lifeline/teach/moments.h"
 #include "lifeline/timeline/density_series.h"
 #include "lifeline/timeline/lane_index.h"
 

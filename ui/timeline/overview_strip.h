@@ -3,7 +3,7 @@
 // timeline there.
 #pragma once
 
-#include "lifeline/depth_series.h"
+#include "lifeline/timeline/depth_series.h"
 #include "timeline/timeline_style.h"
 
 #include <QWidget>

@@ -2,7 +2,7 @@
 // The painter's pieces (rows, lanes, actors, legend, hit test) all read it.
 #pragma once
 
-#include "lifeline/event_log.h"
+#include "lifeline/run/event_log.h"
 #include "lifeline/timeline/time_axis.h"
 
 namespace lifeline::ui {

@@ -1,7 +1,7 @@
 #include "timeline/timeline_hit.h"
 
-#include "lifeline/event_text.h"
-#include "lifeline/sim/duration.h"
+#include "lifeline/run/event_text.h"
+#include "lifeline/support/duration.h"
 #include "timeline/actor_painter.h"
 #include "timeline/density_painter.h"
 #include "timeline/lane_painter.h"

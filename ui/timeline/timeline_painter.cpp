@@ -1,6 +1,6 @@
 #include "timeline/timeline_painter.h"
 
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 #include "timeline/actor_painter.h"
 #include "timeline/compact_count.h"
 #include "timeline/density_painter.h"

@@ -2,7 +2,7 @@
 // Okabe-Ito (readable with the common colour-vision deficiencies) and every state also has its own pattern.
 #pragma once
 
-#include "lifeline/event_log.h"
+#include "lifeline/run/event_log.h"
 
 #include <QBrush>
 #include <QColor>

@@ -4,7 +4,7 @@
 // object before each zoom gesture.
 #pragma once
 
-#include "lifeline/event_log.h"
+#include "lifeline/run/event_log.h"
 
 #include <QObject>
 #include <optional>

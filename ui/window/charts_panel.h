@@ -5,7 +5,7 @@
 // every point, shown or not: a quarter of the run in view was four times the painting (3 ms a frame at 100x).
 #pragma once
 
-#include "lifeline/depth_series.h"
+#include "lifeline/timeline/depth_series.h"
 #include "window/depth_chart.h"
 
 #include <QWidget>

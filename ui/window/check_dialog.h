@@ -1,10 +1,10 @@
 // File > Check a queue: the queue's attributes as the AWS CLI prints them (pasted or from a file), its DLQ's, and the
-// consumer side in a form; Check lists the findings by severity (lifeline check's rules, core/src/sim/check_rules.cpp),
-// the selected one's what-and-why and suggestion, and "Show me" opens its scenario like a lesson, the suggestion as
-// its fix.
+// consumer side in a form; Check lists the findings by severity (lifeline check's rules,
+// core/src/check/check_rules.cpp), the selected one's what-and-why and suggestion, and "Show me" opens its scenario
+// like a lesson, the suggestion as its fix.
 #pragma once
 
-#include "lifeline/sim/queue_check.h"
+#include "lifeline/check/queue_check.h"
 #include "window/scenario_metatype.h"
 
 #include <QDialog>

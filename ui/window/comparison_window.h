@@ -3,9 +3,9 @@
 // figures that differ between them on top ("duplicate processings 2 → 0").
 #pragma once
 
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
-#include "lifeline/sim/summary.h"
+#include "lifeline/teach/summary.h"
 
 #include <QWidget>
 #include <memory>

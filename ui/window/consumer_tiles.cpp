@@ -1,6 +1,6 @@
 #include "window/consumer_tiles.h"
 
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 #include "lifeline/timeline/density_series.h"
 
 #include <QHelpEvent>

@@ -3,7 +3,7 @@
 // Series are replaced whole (one call per update, never point by point); callers downsample first.
 #pragma once
 
-#include "lifeline/event_log.h"
+#include "lifeline/run/event_log.h"
 
 #include <QColor>
 #include <QPointF>

@@ -1,7 +1,7 @@
 #include "window/event_log_model.h"
 
-#include "lifeline/event_text.h"
-#include "lifeline/sim/duration.h"
+#include "lifeline/run/event_text.h"
+#include "lifeline/support/duration.h"
 
 #include <algorithm>
 

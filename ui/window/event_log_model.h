@@ -3,7 +3,7 @@
 // the engine logged since, in one insert.
 #pragma once
 
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 
 #include <QAbstractTableModel>
 

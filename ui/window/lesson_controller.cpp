@@ -1,7 +1,7 @@
 #include "window/lesson_controller.h"
 
-#include "lifeline/sim/lessons.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 #include "timeline/timeline_view.h"
 #include "window/check_dialog.h"
 #include "window/comparison_window.h"

@@ -4,7 +4,7 @@
 // runs what the controller asks for (runRequested) and shows what it says.
 #pragma once
 
-#include "lifeline/event_log.h"
+#include "lifeline/run/event_log.h"
 
 #include <QObject>
 #include <QString>

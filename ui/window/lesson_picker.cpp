@@ -1,7 +1,7 @@
 #include "window/lesson_picker.h"
 
-#include "lifeline/sim/lessons.h"
-#include "lifeline/sim/reference_cards.h"
+#include "lifeline/teach/lessons.h"
+#include "lifeline/teach/reference_cards.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #include "window/live_queue_panel.h"
 
-#include "lifeline/queue_attributes.h"
+#include "lifeline/run/queue_attributes.h"
 #include "window/sqs_ranges.h"
 
 #include <QComboBox>

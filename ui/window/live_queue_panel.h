@@ -4,7 +4,7 @@
 // SQS's answer is shown as it came: "OK", or its code and text.
 #pragma once
 
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 
 #include <QWidget>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "window/live_source_controller.h"
 
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 #include "lifeline/io/run_file.h"
 #include "net/endpoint_server.h"
 #include "net/proxy_server.h"

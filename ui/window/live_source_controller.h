@@ -5,8 +5,8 @@
 // proxy upstream, and writes the proxy's run file (--record) once. The window shows what it says and draws each frame.
 #pragma once
 
-#include "lifeline/event_log.h"
-#include "lifeline/outcome.h"
+#include "lifeline/run/event_log.h"
+#include "lifeline/support/outcome.h"
 
 #include <QObject>
 #include <QString>

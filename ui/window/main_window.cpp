@@ -1,8 +1,8 @@
 #include "window/main_window.h"
 
-#include "lifeline/engine.h"
-#include "lifeline/sim/duration.h"
+#include "lifeline/engine/engine.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/support/duration.h"
 #include "net/endpoint_server.h"
 #include "net/proxy_server.h"
 #include "timeline/lane_history.h"

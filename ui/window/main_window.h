@@ -3,8 +3,8 @@
 // to play, pause, step, restart and set the speed; menus File, View, Simulation, Lessons and Help.
 #pragma once
 
-#include "lifeline/event_log.h"
 #include "lifeline/io/run_file.h"
+#include "lifeline/run/event_log.h"
 
 #include <QImage>
 #include <QMainWindow>

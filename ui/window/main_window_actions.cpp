@@ -1,9 +1,9 @@
 // The main window's toolbar, menus and the file and help actions behind them.
 #include "export/image_export.h"
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 #include "lifeline/export/run_export.h"
-#include "lifeline/sim/duration.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/support/duration.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"

@@ -1,8 +1,8 @@
 // The window's scenario runs: what happens when a script ends (the view fits the moments; the queue keeps running) or
 // a run stalls, a practice answer's run paused where it went wrong, and the lesson calls the window forwards to its
 // LessonController (the app and the tests open lessons through the window).
-#include "lifeline/sim/duration.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/support/duration.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 #include "window/lesson_controller.h"

@@ -1,6 +1,6 @@
 #include "window/moment_list.h"
 
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 
 #include <QResizeEvent>
 

@@ -1,6 +1,6 @@
 #include "window/practice_dialog.h"
 
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 
 #include <QButtonGroup>
 #include <QDialogButtonBox>

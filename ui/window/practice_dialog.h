@@ -4,7 +4,7 @@
 // (practice/passed/ID), with a score per topic.
 #pragma once
 
-#include "lifeline/sim/practice.h"
+#include "lifeline/teach/practice.h"
 #include "window/scenario_metatype.h"
 
 #include <QDialog>

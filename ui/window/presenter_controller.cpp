@@ -1,7 +1,7 @@
 #include "window/presenter_controller.h"
 
-#include "lifeline/sim/duration.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/support/duration.h"
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"

@@ -4,7 +4,7 @@
 // here, not another copy of the wiring in the window.
 #pragma once
 
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/observe/observer.h"
 #include "lifeline/sim/simulation.h"

@@ -1,7 +1,7 @@
 // A scenario travels in signals (PracticeDialog::showRun, CheckDialog::showScenario); a signal spy stores it.
 #pragma once
 
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
 
 #include <QMetaType>
 

@@ -2,7 +2,7 @@
 // exactly what SQS accepts, and a new limit is changed in one place.
 #pragma once
 
-#include "lifeline/queue_attributes.h"
+#include "lifeline/run/queue_attributes.h"
 
 #include <string>
 #include <utility>

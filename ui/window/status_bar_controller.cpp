@@ -1,7 +1,7 @@
 #include "window/status_bar_controller.h"
 
-#include "lifeline/engine.h"
-#include "lifeline/sim/duration.h"
+#include "lifeline/engine/engine.h"
+#include "lifeline/support/duration.h"
 
 #include <QLabel>
 #include <QStatusBar>

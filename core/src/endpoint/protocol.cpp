@@ -1,7 +1,7 @@
 #include "lifeline/endpoint/protocol.h"
 
 #include "lifeline/endpoint/sqs_action.h"
-#include "lifeline/json_depth.h"
+#include "lifeline/support/json_depth.h"
 
 #include <algorithm>
 #include <cctype>

@@ -2,9 +2,9 @@
 // ParamError, answered as SQS's error), calls the engine, and writes the JSON protocol's output shape; an engine
 // refusal becomes the answer's error. To add an action: its row in sqs_action.h, a handler here and its row in
 // kHandlers, the engine call.
-#include "lifeline/base64.h"
 #include "lifeline/endpoint/sqs_action.h"
 #include "lifeline/endpoint/sqs_service.h"
+#include "lifeline/support/base64.h"
 #include "sqs_params.h"
 
 #include <algorithm>

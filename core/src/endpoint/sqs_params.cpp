@@ -1,6 +1,6 @@
 #include "sqs_params.h"
 
-#include "lifeline/base64.h"
+#include "lifeline/support/base64.h"
 
 #include <charconv>
 

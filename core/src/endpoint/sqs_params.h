@@ -4,7 +4,7 @@
 // handlers read their parameters in a straight line instead of checking each one.
 #pragma once
 
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 
 #include <map>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
 #include "lifeline/endpoint/sqs_service.h"
 
-#include "lifeline/message_rules.h"
+#include "lifeline/engine/message_rules.h"
 #include "sqs_params.h"
 
 namespace lifeline::endpoint {

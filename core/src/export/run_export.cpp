@@ -1,6 +1,6 @@
 #include "lifeline/export/run_export.h"
 
-#include "lifeline/event_text.h"
+#include "lifeline/run/event_text.h"
 
 #include <nlohmann/json.hpp>
 #include <ostream>

@@ -5,7 +5,7 @@
 // ended and its hold time has passed, and a reader asks forgotten() before it reads one.
 #include "lifeline/run/run_store.h"
 
-#include "lifeline/splitmix.h"
+#include "lifeline/support/splitmix.h"
 
 #include <algorithm>
 

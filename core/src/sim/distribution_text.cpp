@@ -1,7 +1,7 @@
 // Distributions in words and as one typical value (distribution_text.h).
 #include "lifeline/sim/distribution_text.h"
 
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // Each is noted on the queue's row (an OperatorAction event) before it takes effect, so the timeline shows who changed
 // what and when; the engine refuses what SQS refuses, with SQS's text, and then nothing changes.
 #include "lifeline/sim/distribution_text.h"
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 #include "simulation_internal.h"
 
 #include <cmath>

@@ -2,7 +2,7 @@
 // with 43,200 s"). Each step is the engine's own call, made as its client, so SQS's rules and texts apply; its
 // answer (OK with what came back, or SQS's error code and text) is a ScriptedCall event on the client's row and a
 // line of the run's summary.
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 #include "simulation_internal.h"
 
 namespace lifeline::sim {

@@ -1,7 +1,7 @@
 // The simulation's clock loop, producers and operator actions. Consumers and Lambda pollers live in their own files.
 #include "lifeline/sim/simulation.h"
 
-#include "lifeline/sim/duration.h"
+#include "lifeline/support/duration.h"
 #include "simulation_internal.h"
 
 #include <algorithm>

@@ -1,10 +1,10 @@
-#include "lifeline/sim/summary.h"
+#include "lifeline/teach/summary.h"
 
-#include "lifeline/depth_series.h"
-#include "lifeline/event_text.h"
-#include "lifeline/sim/duration.h"
-#include "lifeline/sim/moments.h"
+#include "lifeline/run/event_text.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/support/duration.h"
+#include "lifeline/teach/moments.h"
+#include "lifeline/timeline/depth_series.h"
 #include "simulation_internal.h"
 
 namespace lifeline::sim {

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "lifeline/endpoint/http.h"
-#include "lifeline/result.h"
+#include "lifeline/support/result.h"
 
 #include <optional>
 #include <string>

@@ -5,7 +5,7 @@
 // engine completes it (renderMessages), so a long poll never holds anyone up.
 #pragma once
 
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -4,8 +4,8 @@
 // clear error and nothing else.
 #pragma once
 
-#include "lifeline/outcome.h"
 #include "lifeline/run/run_store.h"
+#include "lifeline/support/outcome.h"
 
 #include <cstdint>
 #include <iosfwd>

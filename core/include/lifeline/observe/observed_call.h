@@ -5,7 +5,7 @@
 #pragma once
 
 #include "lifeline/endpoint/sqs_action.h"
-#include "lifeline/queue_attributes.h"
+#include "lifeline/run/queue_attributes.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>

@@ -4,12 +4,12 @@
 // proxy's observer. Only a RunStore (run_store.h) writes one.
 #pragma once
 
-#include "lifeline/chunked_vector.h"
-#include "lifeline/compact_text.h"
-#include "lifeline/event_log.h"
-#include "lifeline/lane_times.h"
-#include "lifeline/queue_attributes.h"
-#include "lifeline/sqs_types.h"
+#include "lifeline/run/event_log.h"
+#include "lifeline/run/lane_times.h"
+#include "lifeline/run/queue_attributes.h"
+#include "lifeline/run/sqs_types.h"
+#include "lifeline/support/chunked_vector.h"
+#include "lifeline/support/compact_text.h"
 
 #include <cstdint>
 #include <deque>

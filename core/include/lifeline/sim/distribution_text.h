@@ -1,7 +1,7 @@
 // A processing-time distribution in words, and the one value that stands for it where a control shows one number.
 #pragma once
 
-#include "lifeline/sim/scenario.h"
+#include "lifeline/scenario/scenario.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // standard library.
 #pragma once
 
-#include "lifeline/splitmix.h"
+#include "lifeline/support/splitmix.h"
 
 #include <cmath>
 #include <cstdint>

@@ -3,12 +3,12 @@
 // same run, event for event.
 #pragma once
 
-#include "lifeline/calendar_queue.h"
-#include "lifeline/chunked_vector.h"
-#include "lifeline/engine.h"
+#include "lifeline/engine/engine.h"
+#include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/random.h"
-#include "lifeline/sim/scenario.h"
-#include "lifeline/sim/summary.h"
+#include "lifeline/support/calendar_queue.h"
+#include "lifeline/support/chunked_vector.h"
+#include "lifeline/teach/summary.h"
 
 #include <deque>
 #include <limits>

@@ -6,7 +6,7 @@
 // outgrows it (levels keep the later bucket's, counts and milliseconds add).
 #pragma once
 
-#include "lifeline/engine.h"
+#include "lifeline/run/run_view.h"
 
 #include <string>
 #include <vector>
@@ -38,7 +38,7 @@ public:
 
     // Reads what the log added since the last call; `actorNames` (by actor id) name the consumer groups. Nothing to
     // do (no new event, the clock where it was) returns at once, so a painter may ask for every band.
-    void sync(const RunView& engine, const std::vector<std::string>& actorNames);
+    void sync(const RunView& run, const std::vector<std::string>& actorNames);
     void clear();
 
     TimeMs bucketMs() const { return m_bucketMs; }

@@ -3,8 +3,8 @@
 // time-ordered steps of what it did (polls, processing, crashes), found by binary search and scanned in place.
 #pragma once
 
-#include "lifeline/chunked_vector.h"
-#include "lifeline/engine.h"
+#include "lifeline/run/run_view.h"
+#include "lifeline/support/chunked_vector.h"
 
 #include <algorithm>
 #include <array>
@@ -72,7 +72,7 @@ public:
     };
 
     // Reads the log from where the last call stopped.
-    SyncResult sync(const RunView& engine);
+    SyncResult sync(const RunView& run);
     void clear();
 
     size_t laneCount() const { return m_first.size(); }

@@ -2,7 +2,7 @@
 // export all use it, and its tests pin it at several zoom levels.
 #pragma once
 
-#include "lifeline/event_log.h"
+#include "lifeline/run/event_log.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,105 @@
+// `lifeline check`: a real queue's settings reviewed against how its consumers behave. The input is the queue's
+// attributes as `aws sqs get-queue-attributes --attribute-names All` prints them (and its DLQ's), and the consumer
+// side (processing times, consumers and their receive settings, or a Lambda trigger). Each rule that fires is a
+// finding with the user's numbers, a suggested change and a scenario that shows it happen, with the change as its
+// fix. The rules and their sources are in docs/sqs-semantics.md, section 6.
+#pragma once
+
+#include "lifeline/run/queue_attributes.h"
+#include "lifeline/scenario/scenario.h"
+#include "lifeline/support/outcome.h"
+#include "lifeline/teach/summary.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lifeline::sim {
+
+// The ranges the consumer side is read with (SQS's and Lambda's limits, and what a simulation can run): the check
+// dialog offers the same.
+struct CheckLimits {
+    static constexpr int kConsumers = 10000;
+    static constexpr int kMaxMessages = 10; // ReceiveMessage's MaxNumberOfMessages
+    static constexpr int kWaitTimeSeconds = 20;
+    static constexpr int kGroups = 1000000;
+    static constexpr double kRate = 100000; // messages per second
+    static constexpr TimeMs kLambdaShortestTimeout = 1000;
+    static constexpr TimeMs kLambdaLongestTimeout = 900000; // 15 minutes
+    static constexpr int kLambdaBatchSize = 10000;
+    static constexpr TimeMs kLambdaBatchingWindow = 300000; // MaximumBatchingWindowInSeconds: 300
+    static constexpr int kLambdaFewestConcurrency = 2; // MaximumConcurrency
+    static constexpr int kLambdaMostConcurrency = 1000;
+};
+
+struct LambdaTrigger {
+    TimeMs timeout = 3000; // the function's timeout
+    int batchSize = 10;
+    TimeMs batchingWindow = 0; // MaximumBatchingWindowInSeconds
+    int maxConcurrency = 0; // 0: not set (Lifeline simulates 5)
+    bool reportBatchItemFailures = false;
+};
+
+struct CheckInput {
+    std::string queueName = "my-queue"; // from QueueArn when the attributes have it
+    QueueAttributes queue; // the attributes, validated as SQS would
+    std::optional<QueueAttributes> deadLetterQueue; // --dlq-attributes
+    Distribution processing; // LogNormal (p50, p99), Samples, or Fixed
+    TimeMs p50 = 0; // of the processing times (of the samples when those are given)
+    TimeMs p99 = 0;
+    TimeMs mean = 0; // what sets the consumers' capacity
+    int consumers = 1;
+    int maxMessages = 1; // MaxNumberOfMessages
+    std::optional<int>
+        waitTimeSeconds; // the consumers' WaitTimeSeconds; else the queue's ReceiveMessageWaitTimeSeconds
+    std::optional<TimeMs> readTimeout; // the client's HTTP read timeout
+    bool heartbeat = false; // the consumers extend the visibility timeout while they work
+    int groups = 0; // FIFO: how many message groups the producers use (0: not said)
+    double rate = 0; // messages per second the producers send (0: not said)
+    std::optional<LambdaTrigger> lambda;
+
+    int effectiveWaitSeconds() const { return waitTimeSeconds.value_or(int(queue.receiveMessageWaitTimeSeconds)); }
+};
+
+// Reads a queue's attributes: `{"Attributes": {...}}` (the CLI's and boto3's shape) or a plain name-to-value map.
+// Read-only attributes (counts, timestamps, QueueArn) are skipped, QueueArn names the queue; an attribute SQS would
+// refuse is a failure with SQS's own text, named.
+Outcome<std::pair<std::string, QueueAttributes>> readQueueAttributes(const nlohmann::json& document);
+
+// Reads the consumer side: {"processing": {"p50": "2s", "p99": "40s"} | {"samples": [1.2, 3]} | "5s", "consumers",
+// "maxMessages", "waitTimeSeconds", "readTimeout", "heartbeat", "groups", "rate", "lambda": {"timeout", "batchSize",
+// "batchingWindow", "maxConcurrency", "reportBatchItemFailures"}}. An unknown key, a p99 below the p50 or a value out
+// of SQS's or Lambda's range is a failure naming it.
+Outcome<CheckInput> readCheckInput(
+    const nlohmann::json& attributes, const nlohmann::json* deadLetterAttributes, const nlohmann::json& consumerSide);
+
+enum class Severity { High, Medium, Low };
+const char* severityName(Severity severity);
+
+struct Finding {
+    std::string id; // stable: visibility-shorter-than-processing, no-dlq, ...
+    Severity severity = Severity::Low;
+    std::string message; // what and why, with the user's numbers
+    std::string suggestion; // the change
+    nlohmann::json scenario; // shows it, the suggestion as the lesson's fix; null where the simulation cannot
+    std::string noScenario; // why there is none
+};
+
+// Every rule that fires, by severity (high first), then in the rules' order.
+std::vector<Finding> checkQueue(const CheckInput& input);
+
+// {"findings": [{"id", "severity", "message", "suggestion"}...]}
+nlohmann::json findingsJson(const std::vector<Finding>& findings);
+std::string findingsText(const CheckInput& input, const std::vector<Finding>& findings);
+
+// The share of messages processed more than once with these settings, simulated (2,000 messages).
+double simulatedDuplicateShare(const CheckInput& input);
+
+// Whether a run's figures show the finding's problem (the generated scenario's run does, its fixed run does not).
+bool problemShows(const std::string& id, const RunSummary& summary, const CheckInput& input);
+
+// The scenario of a finding (check_scenarios.cpp); null when the simulation lacks what would show it.
+nlohmann::json findingScenario(const CheckInput& input, const Finding& finding, const nlohmann::json& fixPatch);
+
+} // namespace lifeline::sim

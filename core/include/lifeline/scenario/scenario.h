@@ -1,0 +1,198 @@
+// A scenario: queues, actors, timed actions, duration and seed; for a lesson also its texts and its fix.
+// Read from JSON (see docs/scenario-format.md); a file either loads whole or not at all.
+#pragma once
+
+#include "lifeline/run/event_log.h"
+#include "lifeline/run/queue_attributes.h"
+#include "lifeline/teach/moments.h"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace lifeline::sim {
+
+// How long one piece of work takes.
+struct Distribution {
+    enum class Kind { Fixed, Uniform, Exponential, Normal, LogNormal, Samples } kind = Kind::Fixed;
+    TimeMs a = 1000; // fixed value, uniform low, exponential mean, normal mean, log-normal p50
+    TimeMs b = 0; // uniform high, normal standard deviation, log-normal p99
+    std::vector<TimeMs> samples; // Samples: each draw is one of them, equally likely (measured processing times)
+};
+
+struct QueueSpec {
+    std::string name;
+    bool fifo = false;
+    AttributeMap attributes; // SQS attribute names, values as SQS takes them
+    std::optional<std::string> deadLetterQueue; // name of another queue in the scenario
+    int64_t maxReceiveCount = 0;
+};
+
+struct TimedMessage {
+    TimeMs at = 0;
+    std::string body;
+    std::optional<int64_t> delaySeconds;
+    std::optional<std::string> groupId;
+    std::optional<std::string> deduplicationId;
+    bool expectRefused = false; // the send is meant to be refused (a lesson shows SQS's answer)
+};
+
+struct ProducerSpec {
+    std::string name;
+    std::string queue;
+    double rate = 0; // messages per second; 0: none
+    TimeMs start = 0;
+    std::optional<TimeMs> stop;
+    std::optional<int64_t> count; // stop after this many rate-driven messages
+    std::vector<std::pair<TimeMs, int64_t>> bursts; // at, how many
+    std::vector<TimedMessage> messages;
+    std::string body = "message-{n}"; // {n} is the producer's message number, from 1
+    std::optional<int64_t> delaySeconds; // a message timer on every message
+    int64_t groups = 1; // FIFO: group ids g1..gN, round robin
+    int64_t poisonEvery = 0; // every Nth message's body says "poison"
+    bool expectRefused = false; // its sends are meant to be refused (a lesson shows SQS's answer)
+};
+
+struct CrashSpec {
+    TimeMs at = 0;
+    std::optional<TimeMs> restartAt;
+};
+
+struct ConsumerSpec {
+    std::string name; // with count > 1, consumers are named name-1, name-2, ...
+    std::string queue;
+    int64_t count = 1;
+    int64_t waitTimeSeconds = 20;
+    int64_t maxMessages = 1;
+    std::optional<int64_t> visibilityTimeout;
+    Distribution processing;
+    double failureProbability = 0;
+    bool deletes = true; // false: it finishes its work and forgets to delete (the message comes back)
+    // A failed message is made visible again at once (ChangeMessageVisibility 0) instead of waiting out its timeout.
+    bool releaseOnFailure = false;
+    std::vector<std::string> poison { "poison" }; // bodies containing one of these always fail
+    std::vector<std::string> flaky; // bodies containing one of these fail on their first receive only
+    std::optional<TimeMs> heartbeatEvery; // ChangeMessageVisibility while working
+    int64_t heartbeatVisibilityTimeout = 30; // each heartbeat sets this timeout, counted from the call
+    std::vector<CrashSpec> crashes;
+    TimeMs idleDelay = 1000; // pause after an empty receive before polling again
+    TimeMs start = 0;
+};
+
+struct LambdaSpec {
+    std::string name;
+    std::string queue;
+    int64_t batchSize = 10; // 1..10,000 on a standard queue (above 10 with a batching window), 1..10 on FIFO
+    TimeMs batchingWindow = 0; // MaximumBatchingWindowInSeconds: how long a poller gathers a batch, 0..300 s
+    std::optional<int64_t> maximumConcurrency; // the mapping's ScalingConfig.MaximumConcurrency, 2..1000
+    TimeMs timeout = 3000; // the function timeout
+    int64_t concurrency = 5; // functions running at once
+    int64_t pollers = 5; // event-source-mapping pollers
+    Distribution processing;
+    double failureProbability = 0; // a whole-batch error
+    bool reportBatchItemFailures = false;
+    double itemFailureProbability = 0; // with reportBatchItemFailures
+};
+
+struct ActionSpec {
+    TimeMs at = 0;
+    enum class Kind { SetAttributes, Purge, Redrive, Send, Crash, Restart } kind = Kind::Send;
+    std::string queue; // SetAttributes, Purge, Send; Redrive: the DLQ
+    AttributeMap attributes;
+    std::optional<std::string> destination; // Redrive
+    TimedMessage message; // Send
+    std::string consumer; // Crash, Restart
+};
+
+// One scripted call: a named client makes a single SQS call at a chosen time (docs/scenario-format.md, `script`).
+struct ScriptStep {
+    enum class Call {
+        SendMessage,
+        ReceiveMessage,
+        DeleteMessage,
+        ChangeMessageVisibility,
+        SetQueueAttributes,
+        PurgeQueue,
+        StopConsumer,
+        StartConsumer
+    };
+    TimeMs at = 0;
+    std::string as = "script"; // the client that makes it (its own row on the timeline)
+    Call call = Call::SendMessage;
+    std::string queue;
+    std::string label; // SendMessage: the name later steps use for the message
+    TimedMessage message; // SendMessage: body, delay, group and deduplication ids
+    std::optional<int64_t> waitTimeSeconds; // ReceiveMessage
+    std::optional<int64_t> maxMessages; // ReceiveMessage
+    std::optional<int64_t> visibilityTimeout; // ReceiveMessage (optional), ChangeMessageVisibility (required)
+    AttributeMap attributes; // SetQueueAttributes
+    // DeleteMessage, ChangeMessageVisibility: the message by its label (the handle of its latest scripted receive) or
+    // as what step N (from 1) received first; a handle stays usable after its timeout, as a real client's does.
+    std::string messageLabel;
+    size_t receivedBy = 0;
+    std::string consumer; // StopConsumer, StartConsumer: a consumer's name (NAME-k of several)
+};
+const char* toString(ScriptStep::Call call);
+
+struct LessonText {
+    std::string id;
+    int number = 0;
+    std::string title;
+    std::string idea;
+    std::string watch;
+    std::string trap;
+    std::string fix;
+    nlohmann::json fixPatch; // JSON Patch (RFC 6902) that turns the scenario into its fix
+    // What the fix is about, as a figure of the run's summary ("duplicates", "longestWaitMs") and its words ("first
+    // receive after its send"): Compare leads with it.
+    std::string measure;
+    std::string measureLabel;
+    std::vector<MomentSpec> moments; // the key moments, found in each run (its own and its fix's)
+};
+
+struct Scenario {
+    std::string name;
+    uint64_t seed = 1;
+    TimeMs duration = 600000;
+    std::vector<QueueSpec> queues;
+    std::vector<ProducerSpec> producers;
+    std::vector<ConsumerSpec> consumers;
+    std::vector<LambdaSpec> lambdas;
+    std::vector<ActionSpec> actions;
+    std::vector<ScriptStep> script; // in the order written; each runs at its `at`
+    std::optional<LessonText> lesson;
+    nlohmann::json source; // the JSON it was read from (for the fix and for saving)
+};
+
+struct ScenarioProblem {
+    std::string path; // producers[1].rate
+    std::string message; // must be > 0, got -3
+    std::string text() const { return path.empty() ? message : path + ": " + message; }
+};
+
+// What is wrong with a scenario: every problem found (up to kMaxScenarioProblems), the first one also as path and
+// message. text() lists them all, a line each.
+inline constexpr size_t kMaxScenarioProblems = 20;
+struct ScenarioError {
+    std::string path;
+    std::string message;
+    std::vector<ScenarioProblem> problems; // all of them, the first included; empty means just path and message
+
+    std::string text() const;
+};
+
+// Parses and validates; on any error returns every problem it found (each with its path) and no scenario. Fields
+// are checked first; references between them (queue and consumer names, what only SQS can judge) once the fields
+// are right.
+std::variant<Scenario, ScenarioError> parseScenario(const std::string& jsonText);
+std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& json);
+
+// The scenario with every queue standard (fifo false) or FIFO, names gaining or losing ".fifo" wherever they appear.
+std::variant<Scenario, ScenarioError> withQueueType(const Scenario& scenario, bool fifo);
+
+// The scenario with its lesson's fix applied (the same scenario when it has none).
+std::variant<Scenario, ScenarioError> applyFix(const Scenario& scenario);
+
+} // namespace lifeline::sim

@@ -1,0 +1,180 @@
+#include "lifeline/run/event_text.h"
+
+#include "lifeline/support/duration.h"
+
+namespace lifeline {
+
+namespace {
+std::string queueName(const RunView& engine, QueueIndex queue)
+{
+    return queue < engine.queueCount() ? engine.queueInfo(queue).name : std::string("?");
+}
+
+std::string text(const RunView& engine, const Event& e)
+{
+    return e.textIndex() < engine.log().textCount() ? engine.log().text(e.textIndex()) : std::string();
+}
+
+std::string failureText(FailureKind kind)
+{
+    switch (kind) {
+    case FailureKind::Poison:
+        return "poison message";
+    case FailureKind::TimedOut:
+        return "timed out";
+    case FailureKind::Throttled:
+        return "throttled: not invoked before its visibility timeout ended";
+    case FailureKind::Threw:
+        break;
+    }
+    return "threw an error";
+}
+
+std::string plural(uint32_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+} // namespace
+
+std::string actorName(const std::vector<std::string>& names, uint32_t actor)
+{
+    if (actor == kSqsActor)
+        return "SQS";
+    if (actor == kOperatorActor)
+        return "operator";
+    if (actor < names.size())
+        return names[actor];
+    return "client " + std::to_string(actor);
+}
+
+std::string noEffectText(NoEffectKind kind)
+{
+    switch (kind) {
+    case NoEffectKind::DeleteOfEndedMessage:
+        return "DeleteMessage OK, nothing changed: the message had already ended";
+    case NoEffectKind::DeleteWithStaleHandle:
+        return "DeleteMessage OK, nothing changed: the handle is from an earlier receive";
+    case NoEffectKind::VisibilityChangeAfterTimeout:
+        return "ChangeMessageVisibility OK, nothing changed: the handle's visibility timeout had already ended";
+    case NoEffectKind::VisibilityChangeWithStaleHandle:
+        return "ChangeMessageVisibility OK, nothing changed: the handle is from an earlier receive";
+    case NoEffectKind::DeduplicatedSend:
+        return "SendMessage OK, not stored: a duplicate of this message (same deduplication ID within 5 minutes)";
+    }
+    return "OK, nothing changed";
+}
+
+std::string eventDetail(const RunView& engine, const Event& e)
+{
+    switch (e.cause) {
+    case Cause::RequestRefused:
+    case Cause::AttributesChanged:
+    case Cause::Warning:
+    case Cause::OperatorAction:
+    case Cause::ScriptedCall:
+        return text(engine, e);
+    case Cause::Receive:
+        return "receive #" + std::to_string(e.receiveNumber());
+    case Cause::Delete:
+        return "handle of receive #" + std::to_string(e.receiveNumber());
+    case Cause::PollStarted:
+        return "waiting (poll " + std::to_string(e.pollNumber()) + ")";
+    case Cause::PollEnded:
+        return e.messagesReturned() == 0 ? std::string("empty receive")
+                                         : plural(e.messagesReturned(), "message", "messages");
+    case Cause::VisibilityChanged:
+        return "VisibilityTimeout=" + std::to_string(e.visibilitySeconds());
+    case Cause::DelayChanged:
+        return "DelaySeconds " + std::to_string(e.oldDelaySeconds()) + " -> " + std::to_string(e.newDelaySeconds());
+    case Cause::MoveToDlq:
+        return "to " + queueName(engine, e.deadLetterQueue());
+    case Cause::ArriveFromDlqSource:
+        return e.linkedLane() < engine.messageCount()
+            ? "from " + queueName(engine, engine.message(e.linkedLane()).queue)
+            : std::string();
+    case Cause::Redrive:
+        return e.linkedLane() < engine.messageCount() ? "to " + queueName(engine, engine.message(e.linkedLane()).queue)
+                                                      : std::string();
+    case Cause::ArriveFromRedrive:
+        return e.linkedLane() < engine.messageCount()
+            ? "from " + queueName(engine, engine.message(e.linkedLane()).queue)
+            : std::string();
+    case Cause::ProcessingStarted:
+        return e.duplicate() ? "duplicate processing" : "";
+    case Cause::ProcessingFailed:
+        return failureText(e.failure());
+    case Cause::ConsumerCrashed:
+        return "held " + plural(e.heldMessages(), "message", "messages");
+    case Cause::NoEffect:
+        return noEffectText(e.noEffect());
+    case Cause::ReceivedByNobody:
+        return "nobody will process it; back after the timeout";
+    default:
+        return {};
+    }
+}
+
+std::string eventSentence(const RunView& engine, const Event& e, const std::string& actor)
+{
+    const std::string by = actor.empty() || actor == "SQS" ? std::string() : " by " + actor;
+    switch (e.cause) {
+    case Cause::Send:
+        return e.to == MessageState::Delayed && e.message < engine.messageCount()
+            ? "sent" + by + ", delayed until " + sim::formatDuration(engine.times(e.message).dueAt)
+            : "sent" + by;
+    case Cause::Receive:
+        return "receive #" + std::to_string(e.receiveNumber()) + by;
+    case Cause::VisibilityTimeout:
+        return "visibility timeout ended: visible again";
+    case Cause::VisibilityChanged:
+        return e.visibilitySeconds() == 0
+            ? "visibility set to 0" + by + ": visible at once"
+            : "visibility set to " + std::to_string(e.visibilitySeconds()) + " s from now" + by;
+    case Cause::Delete:
+        return "deleted" + by;
+    case Cause::MoveToDlq:
+        return "moved to the DLQ " + queueName(engine, e.deadLetterQueue()) + " on a receive" + by;
+    case Cause::ArriveFromDlqSource:
+        return "arrived in this DLQ (same MessageId)";
+    case Cause::Expiry:
+        return "expired: retention period passed";
+    case Cause::Purge:
+        return "purged" + by;
+    case Cause::QueueDeleted:
+        return "its queue was deleted" + by;
+    case Cause::Redrive:
+        return "redriven to its source as a new message";
+    case Cause::ArriveFromRedrive:
+        return "arrived by redrive (a new message)";
+    case Cause::DelayEnded:
+        return "delay ended: visible";
+    case Cause::DelayChanged:
+        return "queue delay changed from " + std::to_string(e.oldDelaySeconds()) + " s to "
+            + std::to_string(e.newDelaySeconds()) + " s" + by + " (FIFO: applies to waiting messages)";
+    case Cause::ProcessingStarted:
+        return e.duplicate() ? "processing started" + by + ": DUPLICATE processing" : "processing started" + by;
+    case Cause::ProcessingFinished:
+        return "processing finished" + by;
+    case Cause::ProcessingFailed:
+        if (e.failure() == FailureKind::Throttled)
+            return "never processed" + by + ": throttled, no free concurrency slot before its visibility timeout ended";
+        return "processing failed" + by + " (" + failureText(e.failure()) + ")";
+    case Cause::ConsumerCrashed:
+        return actor + " crashed while holding it";
+    case Cause::RequestRefused:
+        return "refused: " + text(engine, e);
+    case Cause::NoEffect:
+        return noEffectText(e.noEffect()) + by;
+    case Cause::FirstSeen:
+        return "first seen by the proxy (sent before it started, or by a client that does not go through it): not "
+               "observed before";
+    case Cause::ReceivedByNobody:
+        return "received by " + actor + ", which is gone: nobody will process it; back after the timeout";
+    default: {
+        const std::string detail = eventDetail(engine, e);
+        return std::string(toString(e.cause)) + by + (detail.empty() ? "" : ": " + detail);
+    }
+    }
+}
+
+} // namespace lifeline

@@ -1,0 +1,600 @@
+// Reading a scenario from JSON: every error names the field by its path, says what is wrong and what is allowed,
+// and an unknown key suggests the nearest known one. Nothing is half-loaded: a scenario with any problem is not
+// returned, and every problem is reported at once (up to kMaxScenarioProblems).
+#include "lifeline/engine/engine.h"
+#include "lifeline/scenario/scenario.h"
+#include "lifeline/support/duration.h"
+#include "scenario_reading.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace lifeline::sim {
+
+namespace {
+
+using nlohmann::json;
+
+// A problem that ends the reading of the item it is in (a queue, a producer, ...): the item is skipped, the
+// reading goes on with the next one.
+struct Failure {
+    ScenarioProblem problem;
+};
+
+// Too many problems: the reading stops.
+struct TooMany { };
+
+// The problems of the parse that runs on this thread (parseScenario sets it): value readers report a problem and
+// go on with a default, so one pass finds them all.
+thread_local std::vector<ScenarioProblem>* t_problems = nullptr;
+
+void report(const std::string& path, const std::string& message)
+{
+    t_problems->push_back(ScenarioProblem { path, message });
+    if (t_problems->size() >= kMaxScenarioProblems)
+        throw TooMany {};
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& message)
+{
+    throw Failure { ScenarioProblem { path, message } };
+}
+
+// Reads one item; a Failure inside it is reported and the item left out.
+template <class Read> void guarded(Read&& read)
+{
+    try {
+        read();
+    } catch (const Failure& failure) {
+        report(failure.problem.path, failure.problem.message);
+    }
+}
+
+std::string join(const std::string& path, const std::string& key)
+{
+    return path.empty() ? key : path + "." + key;
+}
+
+std::string at(const std::string& path, size_t index)
+{
+    return path + "[" + std::to_string(index) + "]";
+}
+
+size_t editDistance(const std::string& a, const std::string& b)
+{
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t above = row[j];
+            const bool same = std::tolower(a[i - 1]) == std::tolower(b[j - 1]);
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1) });
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string describe(const json& value)
+{
+    std::string text = value.dump();
+    return text.size() > 40 ? text.substr(0, 37) + "..." : text;
+}
+
+void requireObject(const json& value, const std::string& path)
+{
+    if (!value.is_object())
+        fail(path, "must be an object, got " + describe(value));
+}
+
+// Reports each unknown key; false when there was one.
+bool checkKeys(const json& object, const std::string& path, std::initializer_list<const char*> known)
+{
+    requireObject(object, path);
+    bool allKnown = true;
+    for (const auto& item : object.items()) {
+        const std::string& key = item.key(); // not a structured binding: clang 14 cannot capture those in lambdas
+        if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; }))
+            continue;
+        std::string best;
+        size_t bestDistance = SIZE_MAX;
+        for (const char* k : known) {
+            const size_t d = editDistance(key, k);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = k;
+            }
+        }
+        std::string message = "unknown key";
+        if (bestDistance <= std::max<size_t>(2, key.size() / 3))
+            message += "; did you mean \"" + best + "\"?";
+        else {
+            message += "; known keys are";
+            for (const char* k : known)
+                message += std::string(" ") + k;
+        }
+        report(join(path, key), message);
+        allKnown = false;
+    }
+    return allKnown;
+}
+
+std::string text(const json& object, const std::string& path, const char* key, bool required = true)
+{
+    const std::string p = join(path, key);
+    if (!object.contains(key)) {
+        if (required)
+            report(p, "is required");
+        return {};
+    }
+    if (!object[key].is_string()) {
+        report(p, "must be a string, got " + describe(object[key]));
+        return {};
+    }
+    return object[key].get<std::string>();
+}
+
+std::optional<double> number(const json& object, const std::string& path, const char* key)
+{
+    if (!object.contains(key))
+        return std::nullopt;
+    if (!object[key].is_number()) {
+        report(join(path, key), "must be a number, got " + describe(object[key]));
+        return std::nullopt;
+    }
+    return object[key].get<double>();
+}
+
+std::optional<int64_t> integer(const json& object, const std::string& path, const char* key, int64_t min, int64_t max)
+{
+    if (!object.contains(key))
+        return std::nullopt;
+    const json& v = object[key];
+    if (!v.is_number_integer()) {
+        report(join(path, key), "must be a whole number, got " + describe(v));
+        return std::nullopt;
+    }
+    const int64_t value = v.get<int64_t>();
+    if (value < min || value > max) {
+        report(join(path, key),
+            "must be from " + std::to_string(min) + " to " + std::to_string(max) + ", got " + std::to_string(value));
+        return std::nullopt;
+    }
+    return value;
+}
+
+// A duration, or nothing when it is not one (reported).
+std::optional<TimeMs> durationOrReport(const json& v, const std::string& path)
+{
+    const std::optional<TimeMs> parsed = durationFromJson(v);
+    if (!parsed) {
+        report(path,
+            "must be a duration such as 90s, 15m, 2h, 500ms or a number of seconds, at most a year, got "
+                + describe(v));
+    }
+    return parsed;
+}
+
+TimeMs durationValue(const json& v, const std::string& path)
+{
+    return durationOrReport(v, path).value_or(0);
+}
+
+std::optional<TimeMs> duration(const json& object, const std::string& path, const char* key)
+{
+    if (!object.contains(key))
+        return std::nullopt;
+    return durationOrReport(object[key], join(path, key));
+}
+
+bool boolean(const json& object, const std::string& path, const char* key, bool fallback)
+{
+    if (!object.contains(key))
+        return fallback;
+    if (!object[key].is_boolean()) {
+        report(join(path, key), "must be true or false, got " + describe(object[key]));
+        return fallback;
+    }
+    return object[key].get<bool>();
+}
+
+double probability(const json& object, const std::string& path, const char* key)
+{
+    const auto value = number(object, path, key);
+    if (value && (*value < 0 || *value > 1)) {
+        report(join(path, key), "must be from 0 to 1, got " + describe(object[key]));
+        return 0;
+    }
+    return value.value_or(0);
+}
+
+Distribution distribution(const json& v, const std::string& path)
+{
+    Distribution d;
+    if (!v.is_object()) {
+        d.a = durationValue(v, path);
+        return d;
+    }
+    if (!checkKeys(v, path, { "fixed", "uniform", "exponential", "normal", "lognormal", "samples" }))
+        return d;
+    if (v.size() != 1)
+        fail(path, "must have exactly one of fixed, uniform, exponential, normal, lognormal, samples");
+    if (v.contains("lognormal") || v.contains("samples"))
+        return reading::measuredDistribution(v, path);
+    if (v.contains("fixed")) {
+        d.a = durationValue(v["fixed"], join(path, "fixed"));
+    } else if (v.contains("uniform")) {
+        const json& range = v["uniform"];
+        if (!range.is_array() || range.size() != 2)
+            fail(join(path, "uniform"), "must be [low, high], got " + describe(range));
+        d.kind = Distribution::Kind::Uniform;
+        d.a = durationValue(range[0], at(join(path, "uniform"), 0));
+        d.b = durationValue(range[1], at(join(path, "uniform"), 1));
+        if (d.b < d.a)
+            fail(join(path, "uniform"), "high must not be below low, got " + describe(range));
+    } else if (v.contains("exponential")) {
+        d.kind = Distribution::Kind::Exponential;
+        d.a = durationValue(v["exponential"], join(path, "exponential"));
+    } else {
+        const std::string p = join(path, "normal");
+        checkKeys(v["normal"], p, { "mean", "sd" });
+        d.kind = Distribution::Kind::Normal;
+        d.a = duration(v["normal"], p, "mean").value_or(1000);
+        d.b = duration(v["normal"], p, "sd").value_or(0);
+    }
+    return d;
+}
+
+const json& array(const json& object, const std::string& path, const char* key)
+{
+    static const json empty = json::array();
+    if (!object.contains(key))
+        return empty;
+    if (!object[key].is_array()) {
+        report(join(path, key), "must be a list, got " + describe(object[key]));
+        return empty;
+    }
+    return object[key];
+}
+
+// A list of texts a message's body may contain ("poison", "flaky").
+std::vector<std::string> markers(const json& v, const std::string& path, const char* key)
+{
+    const json& list = array(v, path, key);
+    std::vector<std::string> out;
+    for (size_t i = 0; i < list.size(); ++i) {
+        if (!list[i].is_string() || list[i].get<std::string>().empty())
+            fail(at(join(path, key), i), "must be a non-empty string, got " + describe(list[i]));
+        out.push_back(list[i].get<std::string>());
+    }
+    return out;
+}
+
+AttributeMap attributes(const json& object, const std::string& path)
+{
+    requireObject(object, path);
+    AttributeMap out;
+    for (const auto& [key, value] : object.items()) {
+        if (value.is_string())
+            out[key] = value.get<std::string>();
+        else if (value.is_number_integer() || value.is_boolean() || value.is_object()) // a policy may be an object
+            out[key] = value.dump();
+        else
+            report(join(path, key), "must be a string, a whole number or true/false, got " + describe(value));
+    }
+    return out;
+}
+
+TimedMessage timedMessage(const json& v, const std::string& path, bool needsTime)
+{
+    checkKeys(v, path, { "at", "body", "delaySeconds", "groupId", "deduplicationId", "queue", "expectRefused" });
+    TimedMessage m;
+    if (needsTime)
+        m.at = duration(v, path, "at").value_or(0);
+    m.body = text(v, path, "body");
+    if (v.contains("delaySeconds"))
+        m.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX); // SQS itself judges the range
+    if (v.contains("groupId"))
+        m.groupId = text(v, path, "groupId");
+    if (v.contains("deduplicationId"))
+        m.deduplicationId = text(v, path, "deduplicationId");
+    m.expectRefused = boolean(v, path, "expectRefused", false);
+    return m;
+}
+
+QueueSpec queueSpec(const json& v, const std::string& path)
+{
+    checkKeys(v, path, { "name", "type", "attributes", "deadLetter" });
+    QueueSpec q;
+    q.name = text(v, path, "name");
+    const std::string type = v.contains("type") ? text(v, path, "type") : "standard";
+    if (type != "standard" && type != "fifo")
+        fail(join(path, "type"), "must be \"standard\" or \"fifo\", got \"" + type + "\"");
+    q.fifo = type == "fifo";
+    if (q.fifo && !q.name.ends_with(".fifo"))
+        fail(join(path, "name"), "a FIFO queue's name must end in .fifo, got \"" + q.name + "\"");
+    if (v.contains("attributes"))
+        q.attributes = attributes(v["attributes"], join(path, "attributes"));
+    if (v.contains("deadLetter")) {
+        const std::string p = join(path, "deadLetter");
+        checkKeys(v["deadLetter"], p, { "queue", "maxReceiveCount" });
+        q.deadLetterQueue = text(v["deadLetter"], p, "queue");
+        q.maxReceiveCount = integer(v["deadLetter"], p, "maxReceiveCount", 1, 1000).value_or(10);
+    }
+    return q;
+}
+
+ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
+{
+    checkKeys(v, path,
+        { "name", "queue", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds", "groups",
+            "poisonEvery", "expectRefused" });
+    ProducerSpec p;
+    p.name = v.contains("name") ? text(v, path, "name") : "producer-" + std::to_string(index + 1);
+    p.queue = text(v, path, "queue");
+    if (const auto rate = number(v, path, "rate")) {
+        if (*rate <= 0 || *rate > 100000)
+            report(
+                join(path, "rate"), "must be > 0 and at most 100000 messages per second, got " + describe(v["rate"]));
+        else
+            p.rate = *rate;
+    }
+    p.start = duration(v, path, "start").value_or(0);
+    p.stop = duration(v, path, "stop");
+    p.count = integer(v, path, "count", 0, INT64_MAX / 2);
+    const json& bursts = array(v, path, "bursts");
+    for (size_t i = 0; i < bursts.size(); ++i) {
+        const std::string bp = at(join(path, "bursts"), i);
+        checkKeys(bursts[i], bp, { "at", "count" });
+        p.bursts.emplace_back(
+            duration(bursts[i], bp, "at").value_or(0), integer(bursts[i], bp, "count", 1, 1000000).value_or(1));
+    }
+    const json& messages = array(v, path, "messages");
+    for (size_t i = 0; i < messages.size(); ++i)
+        guarded([&] { p.messages.push_back(timedMessage(messages[i], at(join(path, "messages"), i), true)); });
+    if (v.contains("body"))
+        p.body = text(v, path, "body");
+    p.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX);
+    p.groups = integer(v, path, "groups", 1, 100000).value_or(1);
+    p.poisonEvery = integer(v, path, "poisonEvery", 0, INT64_MAX / 2).value_or(0);
+    p.expectRefused = boolean(v, path, "expectRefused", false);
+    return p;
+}
+
+ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
+{
+    checkKeys(v, path,
+        { "name", "queue", "count", "waitTimeSeconds", "maxMessages", "visibilityTimeout", "processing",
+            "failureProbability", "deletes", "releaseOnFailure", "poison", "flaky", "heartbeat", "crashes", "idleDelay",
+            "start" });
+    ConsumerSpec c;
+    c.name = v.contains("name") ? text(v, path, "name") : "consumer-" + std::to_string(index + 1);
+    c.queue = text(v, path, "queue");
+    c.count = integer(v, path, "count", 1, 10000).value_or(1);
+    c.waitTimeSeconds = integer(v, path, "waitTimeSeconds", 0, 20).value_or(20);
+    c.maxMessages = integer(v, path, "maxMessages", 1, 10).value_or(1);
+    c.visibilityTimeout = integer(v, path, "visibilityTimeout", 0, 43200);
+    if (v.contains("processing"))
+        c.processing = distribution(v["processing"], join(path, "processing"));
+    c.failureProbability = probability(v, path, "failureProbability");
+    c.deletes = boolean(v, path, "deletes", true);
+    c.releaseOnFailure = boolean(v, path, "releaseOnFailure", false);
+    if (v.contains("poison"))
+        c.poison = markers(v, path, "poison");
+    c.flaky = markers(v, path, "flaky");
+    if (v.contains("heartbeat")) {
+        const std::string hp = join(path, "heartbeat");
+        checkKeys(v["heartbeat"], hp, { "every", "visibilityTimeout", "extendBy" });
+        c.heartbeatEvery = duration(v["heartbeat"], hp, "every");
+        if (!c.heartbeatEvery || *c.heartbeatEvery <= 0) {
+            report(join(hp, "every"), "must be a duration above 0");
+            c.heartbeatEvery = 1000;
+        }
+        // ChangeMessageVisibility sets a timeout counted from the call; "extendBy", the old name, misled (it
+        // suggested adding) and stays as an alias.
+        c.heartbeatVisibilityTimeout = integer(v["heartbeat"], hp, "visibilityTimeout", 0, 43200)
+                                           .value_or(integer(v["heartbeat"], hp, "extendBy", 0, 43200).value_or(30));
+    }
+    const json& crashes = array(v, path, "crashes");
+    for (size_t i = 0; i < crashes.size(); ++i) {
+        const std::string cp = at(join(path, "crashes"), i);
+        checkKeys(crashes[i], cp, { "at", "restartAt" });
+        CrashSpec crash { duration(crashes[i], cp, "at").value_or(0), duration(crashes[i], cp, "restartAt") };
+        if (crash.restartAt && *crash.restartAt <= crash.at)
+            report(join(cp, "restartAt"), "must be after at");
+        c.crashes.push_back(crash);
+    }
+    c.idleDelay = duration(v, path, "idleDelay").value_or(1000);
+    if (c.idleDelay <= 0) // polling again at once after an empty short poll would let no time pass
+        report(join(path, "idleDelay"), "must be above 0, got " + formatDuration(c.idleDelay));
+    c.start = duration(v, path, "start").value_or(0);
+    return c;
+}
+
+LambdaSpec lambdaSpec(const json& v, const std::string& path, size_t index)
+{
+    checkKeys(v, path,
+        { "name", "queue", "batchSize", "batchingWindow", "maximumConcurrency", "timeout", "concurrency", "pollers",
+            "processing", "failureProbability", "reportBatchItemFailures", "itemFailureProbability" });
+    LambdaSpec l;
+    l.name = v.contains("name") ? text(v, path, "name") : "function-" + std::to_string(index + 1);
+    l.queue = text(v, path, "queue");
+    l.batchSize = integer(v, path, "batchSize", 1, 10000).value_or(10);
+    l.batchingWindow = duration(v, path, "batchingWindow").value_or(0);
+    if (l.batchingWindow < 0 || l.batchingWindow > 300000 || l.batchingWindow % 1000)
+        report(join(path, "batchingWindow"),
+            "must be whole seconds from 0s to 300s, got " + formatDuration(l.batchingWindow));
+    l.maximumConcurrency = integer(v, path, "maximumConcurrency", 2, 1000);
+    l.timeout = duration(v, path, "timeout").value_or(3000);
+    if (l.timeout < 1000 || l.timeout > 900000)
+        report(join(path, "timeout"), "must be from 1s to 15m (Lambda's limits), got " + formatDuration(l.timeout));
+    l.concurrency = integer(v, path, "concurrency", 1, 1000).value_or(5);
+    l.pollers = integer(v, path, "pollers", 1, 1000).value_or(5);
+    if (v.contains("processing"))
+        l.processing = distribution(v["processing"], join(path, "processing"));
+    l.failureProbability = probability(v, path, "failureProbability");
+    l.reportBatchItemFailures = boolean(v, path, "reportBatchItemFailures", false);
+    l.itemFailureProbability = probability(v, path, "itemFailureProbability");
+    return l;
+}
+
+ActionSpec actionSpec(const json& v, const std::string& path)
+{
+    checkKeys(v, path, { "at", "setAttributes", "purge", "redrive", "send", "crash", "restart" });
+    ActionSpec a;
+    a.at = duration(v, path, "at").value_or(0);
+    if (v.size() != 2 || !v.contains("at"))
+        fail(path, "must have \"at\" and exactly one of setAttributes, purge, redrive, send, crash, restart");
+    if (v.contains("setAttributes")) {
+        const std::string p = join(path, "setAttributes");
+        checkKeys(v["setAttributes"], p, { "queue", "attributes" });
+        a.kind = ActionSpec::Kind::SetAttributes;
+        a.queue = text(v["setAttributes"], p, "queue");
+        if (!v["setAttributes"].contains("attributes"))
+            fail(join(p, "attributes"), "is required");
+        a.attributes = attributes(v["setAttributes"]["attributes"], join(p, "attributes"));
+    } else if (v.contains("purge")) {
+        a.kind = ActionSpec::Kind::Purge;
+        a.queue = text(v, path, "purge");
+    } else if (v.contains("redrive")) {
+        const std::string p = join(path, "redrive");
+        checkKeys(v["redrive"], p, { "source", "destination" });
+        a.kind = ActionSpec::Kind::Redrive;
+        a.queue = text(v["redrive"], p, "source");
+        if (v["redrive"].contains("destination"))
+            a.destination = text(v["redrive"], p, "destination");
+    } else if (v.contains("send")) {
+        a.kind = ActionSpec::Kind::Send;
+        a.message = timedMessage(v["send"], join(path, "send"), false);
+        a.queue = text(v["send"], join(path, "send"), "queue");
+    } else if (v.contains("crash")) {
+        a.kind = ActionSpec::Kind::Crash;
+        a.consumer = text(v, path, "crash");
+    } else {
+        a.kind = ActionSpec::Kind::Restart;
+        a.consumer = text(v, path, "restart");
+    }
+    return a;
+}
+
+} // namespace
+
+namespace reading {
+void report(const std::string& path, const std::string& message)
+{
+    lifeline::sim::report(path, message);
+}
+size_t problemCount()
+{
+    return t_problems->size();
+}
+std::string at(const std::string& path, size_t index)
+{
+    return lifeline::sim::at(path, index);
+}
+std::string join(const std::string& path, const std::string& key)
+{
+    return lifeline::sim::join(path, key);
+}
+void fail(const std::string& path, const std::string& message)
+{
+    lifeline::sim::fail(path, message);
+}
+bool checkKeys(const nlohmann::json& object, const std::string& path, std::initializer_list<const char*> known)
+{
+    return lifeline::sim::checkKeys(object, path, known);
+}
+std::string text(const nlohmann::json& object, const std::string& path, const char* key)
+{
+    return lifeline::sim::text(object, path, key);
+}
+std::optional<int64_t> integer(
+    const nlohmann::json& object, const std::string& path, const char* key, int64_t min, int64_t max)
+{
+    return lifeline::sim::integer(object, path, key, min, max);
+}
+std::string nearest(const std::string& name, const std::vector<std::string>& known)
+{
+    std::string best;
+    size_t bestDistance = SIZE_MAX;
+    for (const auto& k : known) {
+        const size_t d = editDistance(name, k);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = k;
+        }
+    }
+    return bestDistance <= std::max<size_t>(2, name.size() / 3) ? best : std::string();
+}
+} // namespace reading
+
+namespace {
+
+Scenario readScenario(const json& v)
+{
+    checkKeys(v, "",
+        { "name", "seed", "duration", "queues", "producers", "consumers", "lambdas", "actions", "script", "lesson",
+            "$schema", "description" });
+    Scenario s;
+    s.source = v;
+    s.name = v.contains("name") ? text(v, "", "name") : "scenario";
+    s.seed = uint64_t(integer(v, "", "seed", 0, INT64_MAX).value_or(1));
+    if (const auto d = duration(v, "", "duration")) {
+        if (*d <= 0 || *d > 14LL * 86400000)
+            report("duration", "must be above 0 and at most 14 days, got " + formatDuration(*d));
+        s.duration = *d;
+    }
+    const json& queues = array(v, "", "queues");
+    if (queues.empty() && (!v.contains("queues") || v["queues"].is_array()))
+        report("queues", "must list at least one queue");
+    for (size_t i = 0; i < queues.size(); ++i)
+        guarded([&] { s.queues.push_back(queueSpec(queues[i], at("queues", i))); });
+    const json& producers = array(v, "", "producers");
+    for (size_t i = 0; i < producers.size(); ++i)
+        guarded([&] { s.producers.push_back(producerSpec(producers[i], at("producers", i), i)); });
+    const json& consumers = array(v, "", "consumers");
+    for (size_t i = 0; i < consumers.size(); ++i)
+        guarded([&] { s.consumers.push_back(consumerSpec(consumers[i], at("consumers", i), i)); });
+    const json& lambdas = array(v, "", "lambdas");
+    for (size_t i = 0; i < lambdas.size(); ++i)
+        guarded([&] { s.lambdas.push_back(lambdaSpec(lambdas[i], at("lambdas", i), i)); });
+    const json& actions = array(v, "", "actions");
+    for (size_t i = 0; i < actions.size(); ++i)
+        guarded([&] { s.actions.push_back(actionSpec(actions[i], at("actions", i))); });
+    if (v.contains("script"))
+        s.script = reading::readScript(v["script"], "script", s);
+    if (v.contains("lesson"))
+        guarded([&] { s.lesson = reading::readLessonText(v["lesson"], "lesson"); });
+    if (t_problems->empty())
+        reading::crossCheck(s);
+    return s;
+}
+
+} // namespace
+
+std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& v)
+{
+    std::vector<ScenarioProblem> problems;
+    t_problems = &problems;
+    std::optional<Scenario> scenario;
+    try {
+        try {
+            scenario = readScenario(v);
+        } catch (const Failure& failure) { // the top level itself is wrong (not an object, a list that is not one)
+            report(failure.problem.path, failure.problem.message);
+        } catch (const json::exception& e) { // a value the readers did not expect; never a crash
+            report("", std::string("cannot be read: ") + e.what());
+        }
+    } catch (const TooMany&) {
+    }
+    t_problems = nullptr;
+    if (problems.empty())
+        return std::move(*scenario);
+    return ScenarioError { problems.front().path, problems.front().message, std::move(problems) };
+}
+
+} // namespace lifeline::sim

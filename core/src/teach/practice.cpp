@@ -1,0 +1,326 @@
+#include "lifeline/teach/practice.h"
+
+#include "lifeline/sim/simulation.h"
+#include "lifeline/support/duration.h"
+#include "lifeline/teach/lessons.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace lifeline::sim {
+
+namespace {
+
+using nlohmann::json;
+
+// A problem in an exercise file: carried to readExercise's boundary, where it becomes a Failure.
+struct Problem : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::string textOf(const json& v, const std::string& key, bool required = true)
+{
+    const auto it = v.find(key);
+    if (it == v.end()) {
+        if (required)
+            throw Problem(key + ": is required");
+        return {};
+    }
+    if (!it->is_string())
+        throw Problem(key + ": must be a string, got " + it->dump());
+    return it->get<std::string>();
+}
+
+PracticeAnswer answerOf(const json& v, const std::string& path)
+{
+    PracticeAnswer answer;
+    if (!v.is_object())
+        throw Problem(path + ": must be {\"set\": {...}} or {\"choose\": \"X\"}");
+    if (const auto set = v.find("set"); set != v.end()) {
+        if (!set->is_object())
+            throw Problem(path + ".set: must be an object of setting names and whole numbers");
+        for (const auto& [name, value] : set->items()) {
+            if (!value.is_number_integer())
+                throw Problem(path + ".set." + name + ": must be a whole number, got " + value.dump());
+            answer.settings[name] = value.get<int64_t>();
+        }
+    }
+    if (v.contains("choose"))
+        answer.choice = textOf(v, "choose");
+    return answer;
+}
+
+PracticeCheck checkOf(const json& v, size_t i)
+{
+    const std::string path = "check[" + std::to_string(i) + "]";
+    if (!v.is_object())
+        throw Problem(path + ": must be an object with \"figure\", \"atMost\" or \"atLeast\", and \"why\"");
+    PracticeCheck check;
+    check.figure = textOf(v, "figure");
+    check.why = textOf(v, "why");
+    if (v.contains("atMost"))
+        check.atMost = v["atMost"].get<int64_t>();
+    if (v.contains("atLeast"))
+        check.atLeast = v["atLeast"].get<int64_t>();
+    if (!check.atMost && !check.atLeast)
+        throw Problem(path + ": needs \"atMost\" or \"atLeast\"");
+    return check;
+}
+
+PracticeRight rightOf(const json& v, const Exercise& e)
+{
+    const auto it = v.find("right");
+    if (it == v.end())
+        throw Problem("right: is required: the choices that are right, or the setting's range that is");
+    PracticeRight right;
+    if (!e.choices.empty()) {
+        if (!it->contains("choose") || !(*it)["choose"].is_array() || (*it)["choose"].empty())
+            throw Problem("right.choose: must list the ids of the right choices");
+        for (const auto& id : (*it)["choose"]) {
+            const bool known = id.is_string() && std::any_of(e.choices.begin(), e.choices.end(), [&](const auto& c) {
+                return c.id == id.get<std::string>();
+            });
+            if (!known)
+                throw Problem("right.choose: " + id.dump() + " is not one of the choices");
+            right.choices.push_back(id.get<std::string>());
+        }
+        return right;
+    }
+    const auto set = it->find("set");
+    if (set == it->end() || !set->is_object() || set->size() != 1)
+        throw Problem("right.set: must name the setting and its right range: {\"Name\": {\"from\": a, \"to\": b}}");
+    const std::string name = set->begin().key(); // not a structured binding: clang 14 cannot capture those
+    const json& range = set->begin().value();
+    const auto control
+        = std::find_if(e.controls.begin(), e.controls.end(), [&](const PracticeControl& c) { return c.name == name; });
+    if (control == e.controls.end())
+        throw Problem("right.set." + name + ": the exercise has no such setting");
+    if (!range.is_object() || !range.value("from", json()).is_number_integer()
+        || !range.value("to", json()).is_number_integer())
+        throw Problem("right.set." + name + ": must be {\"from\": a, \"to\": b} with whole numbers");
+    right.setting = name;
+    right.from = range["from"].get<int64_t>();
+    right.to = range["to"].get<int64_t>();
+    if (right.from > right.to || right.from < control->min || right.to > control->max)
+        throw Problem("right.set." + name + ": must be a range inside " + std::to_string(control->min) + "-"
+            + std::to_string(control->max));
+    return right;
+}
+
+void readControls(const json& v, Exercise& e)
+{
+    for (const auto& c : v.value("controls", json::array())) {
+        PracticeControl control { textOf(c, "name"), textOf(c, "path"), c.value("min", int64_t(0)),
+            c.value("max", int64_t(0)), c.value("unit", std::string()) };
+        if (control.max < control.min)
+            throw Problem("controls." + control.name + ": max is below min");
+        e.controls.push_back(std::move(control));
+    }
+    for (const auto& c : v.value("choices", json::array()))
+        e.choices.push_back(PracticeChoice { textOf(c, "id"), textOf(c, "text"), c.value("patch", json::array()) });
+    if (e.controls.empty() == e.choices.empty())
+        throw Problem("an exercise has either \"controls\" or \"choices\"");
+}
+
+Exercise exerciseOf(const json& v)
+{
+    Exercise e;
+    e.id = textOf(v, "id");
+    e.title = textOf(v, "title");
+    e.topic = textOf(v, "topic");
+    e.question = textOf(v, "question");
+    e.hint = textOf(v, "hint");
+    if (v.contains("lesson")) { // the situation is a built-in lesson as written
+        const LessonEntry* lesson = findLesson(textOf(v, "lesson"));
+        if (!lesson)
+            throw Problem("lesson: no built-in lesson \"" + textOf(v, "lesson") + "\"");
+        e.scenario = lesson->scenario.source;
+        if (v.contains("patch")) // the situation changed a little from the lesson's
+            e.scenario = e.scenario.patch(v["patch"]);
+    } else if (v.contains("scenario")) {
+        e.scenario = v["scenario"];
+    } else {
+        throw Problem("an exercise has \"lesson\" or \"scenario\"");
+    }
+    if (v.contains("until")) {
+        e.until = parseDuration(textOf(v, "until"));
+        if (!e.until)
+            throw Problem("until: must be a duration such as \"5m\"");
+    }
+    readControls(v, e);
+    const json checks = v.value("check", json::array());
+    for (size_t i = 0; i < checks.size(); ++i)
+        e.checks.push_back(checkOf(checks[i], i));
+    if (e.checks.empty())
+        throw Problem("check: must list at least one condition");
+    e.right = rightOf(v, e);
+    e.passed = textOf(v, "passed");
+    e.solution = answerOf(v.value("solution", json::object()), "solution");
+    e.wrong = answerOf(v.value("wrong", json::object()), "wrong");
+    e.wrongWhy = v.contains("wrong") ? textOf(v["wrong"], "why") : std::string();
+    if (!e.solution.isRight(e.right))
+        throw Problem("solution: is not among the right answers");
+    if (v.contains("wrong") && e.wrong.isRight(e.right))
+        throw Problem("wrong: is among the right answers");
+    return e;
+}
+
+int64_t figure(const RunSummary& summary, const std::string& name)
+{
+    if (name == "errors") {
+        int64_t n = 0;
+        for (const auto& [code, count] : summary.errorsByCode)
+            n += count;
+        return n;
+    }
+    if (name == "moments")
+        return int64_t(summary.moments.size());
+    if (name == "warnings")
+        return int64_t(summary.warnings.size());
+    // A summary's key, or a dotted path into it ("peakDepth.delayed").
+    const json all = summary.toJson();
+    const json* at = &all;
+    for (size_t start = 0; start <= name.size();) {
+        const size_t dot = std::min(name.find('.', start), name.size());
+        const auto it = at->is_object() ? at->find(name.substr(start, dot - start)) : at->end();
+        if (it == at->end())
+            throw Problem("check: no figure \"" + name + "\" in a run's summary");
+        at = &*it;
+        start = dot + 1;
+    }
+    if (!at->is_number_integer())
+        throw Problem("check: the figure \"" + name + "\" is not a number");
+    return at->get<int64_t>();
+}
+
+// {value} is the check's figure; {name} any figure of the summary (figure() names what it reads).
+std::string fill(std::string text, const RunSummary& summary, std::optional<int64_t> value = std::nullopt)
+{
+    for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
+        const size_t close = text.find('}', open);
+        if (close == std::string::npos)
+            break;
+        const std::string name = text.substr(open + 1, close - open - 1);
+        const std::string number = std::to_string(name == "value" && value ? *value : figure(summary, name));
+        text.replace(open, close - open + 1, number);
+        open += number.size();
+    }
+    return text;
+}
+
+} // namespace
+
+bool PracticeAnswer::isRight(const PracticeRight& right) const
+{
+    if (!right.choices.empty())
+        return std::find(right.choices.begin(), right.choices.end(), choice) != right.choices.end();
+    const auto value = settings.find(right.setting);
+    return value != settings.end() && value->second >= right.from && value->second <= right.to;
+}
+
+json PracticeResult::toJson() const
+{
+    json out { { "passed", passed }, { "why", why } };
+    if (at)
+        out["at"] = double(*at) / 1000.0;
+    return out;
+}
+
+Outcome<Exercise> readExercise(const std::string& jsonText)
+{
+    try {
+        return exerciseOf(json::parse(jsonText));
+    } catch (const Problem& problem) {
+        return Failure { problem.what() };
+    } catch (const json::exception& e) { // not JSON, a patch that does not apply, a value of the wrong type
+        return Failure { std::string("cannot be read: ") + e.what() };
+    }
+}
+
+const std::vector<Exercise>& practiceExercises()
+{
+    static const std::vector<Exercise> exercises = [] {
+        std::vector<Exercise> out;
+        for (const auto& [file, text] : practiceSources())
+            if (auto exercise = readExercise(text))
+                out.push_back(std::move(exercise.value()));
+        return out;
+    }();
+    return exercises;
+}
+
+const Exercise* findExercise(const std::string& id)
+{
+    const auto& all = practiceExercises();
+    const auto it = std::find_if(all.begin(), all.end(), [&](const Exercise& e) { return e.id == id; });
+    return it == all.end() ? nullptr : &*it;
+}
+
+Outcome<Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswer& answer)
+{
+    json scenario = exercise.scenario;
+    for (const auto& setting : answer.settings) { // not a structured binding: clang 14 cannot capture those
+        const std::string& name = setting.first;
+        const int64_t value = setting.second;
+        const auto control = std::find_if(exercise.controls.begin(), exercise.controls.end(),
+            [&](const PracticeControl& c) { return c.name == name; });
+        if (control == exercise.controls.end()) {
+            std::string known;
+            for (const auto& c : exercise.controls)
+                known += (known.empty() ? "" : ", ") + c.name;
+            return Failure { "this exercise has no setting \"" + name + "\""
+                + (known.empty() ? "" : "; its settings: " + known) };
+        }
+        if (value < control->min || value > control->max)
+            return Failure { name + " must be from " + std::to_string(control->min) + " to "
+                + std::to_string(control->max) + ", got " + std::to_string(value) };
+        try {
+            scenario
+                = scenario.patch(json::array({ { { "op", "add" }, { "path", control->path }, { "value", value } } }));
+        } catch (const json::exception& e) {
+            return Failure { "the setting " + name + " does not apply to this exercise's scenario: " + e.what() };
+        }
+    }
+    if (!answer.choice.empty()) {
+        const auto choice = std::find_if(exercise.choices.begin(), exercise.choices.end(),
+            [&](const PracticeChoice& c) { return c.id == answer.choice; });
+        if (choice == exercise.choices.end())
+            return Failure { "this exercise has no choice \"" + answer.choice + "\"" };
+        scenario = scenario.patch(choice->patch);
+    }
+    auto parsed = parseScenario(scenario);
+    if (auto* error = std::get_if<ScenarioError>(&parsed))
+        return Failure { "the answer makes a scenario that does not load: " + error->text() };
+    return std::get<Scenario>(std::move(parsed));
+}
+
+Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnswer& answer)
+{
+    auto scenario = answeredScenario(exercise, answer);
+    if (!scenario)
+        return scenario.error();
+    Simulation run(std::move(scenario.value()));
+    run.advanceTo(exercise.until.value_or(run.duration()));
+    if (run.stall())
+        return Failure { "this answer's run makes no progress: " + *run.stall() };
+    const RunSummary summary = run.summary();
+    PracticeResult result;
+    try {
+        for (const PracticeCheck& check : exercise.checks) {
+            const int64_t value = figure(summary, check.figure);
+            if ((check.atMost && value > *check.atMost) || (check.atLeast && value < *check.atLeast)) {
+                result.why = fill(check.why, summary, value);
+                if (!summary.moments.empty())
+                    result.at = summary.moments.front().at;
+                return result;
+            }
+        }
+        result.passed = true;
+        result.why = "passed: " + fill(exercise.passed, summary);
+    } catch (const Problem& problem) {
+        return Failure { problem.what() };
+    }
+    return result;
+}
+
+} // namespace lifeline::sim
