@@ -31,31 +31,31 @@ std::string csvField(const std::string& text)
     return out + '"';
 }
 
-void writeEventsCsv(const RunView& engine, const std::vector<std::string>& actorNames, std::ostream& out)
+void writeEventsCsv(const RunView& run, const std::vector<std::string>& actorNames, std::ostream& out)
 {
     out << "time_ms,queue,message_id,lane,from,to,cause,actor,note,body,group,dedup\r\n";
-    const EventLog& log = engine.log();
+    const EventLog& log = run.log();
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
-        out << e.time << ',' << csvField(e.queue == kNoQueue ? "" : engine.queueInfo(e.queue).name) << ','
-            << (e.message == kNoMessage ? "" : engine.messageId(e.message)) << ','
+        out << e.time << ',' << csvField(e.queue == kNoQueue ? "" : run.queueInfo(e.queue).name) << ','
+            << (e.message == kNoMessage ? "" : run.messageId(e.message)) << ','
             << (e.message == kNoMessage ? "" : std::to_string(e.message)) << ',' << toString(e.from) << ','
             << toString(e.to) << ',' << toString(e.cause) << ',' << csvField(actorName(actorNames, e.actor)) << ','
-            << csvField(eventDetail(engine, e));
+            << csvField(eventDetail(run, e));
         if (e.message == kNoMessage) {
             out << ",,,\r\n";
             continue;
         }
         // Messages are named by what they carry, not only by their send order.
-        const MessageRecord& record = engine.message(e.message);
-        const MessageExtra* extra = engine.extra(e.message);
+        const MessageRecord& record = run.message(e.message);
+        const MessageExtra* extra = run.extra(e.message);
         out << ',' << csvField(utf8Prefix(record.body, kCsvBodyCharacters)) << ','
             << csvField(extra ? extra->groupId : std::string()) << ','
             << csvField(extra ? extra->deduplicationId : std::string()) << "\r\n";
     }
 }
 
-void writeChromeTrace(const RunView& engine, const std::vector<std::string>& actorNames, std::ostream& out)
+void writeChromeTrace(const RunView& run, const std::vector<std::string>& actorNames, std::ostream& out)
 {
     using nlohmann::json;
     // Written while the log is read, one event at a time: the extra memory is a few bytes per lane (its open
@@ -70,20 +70,20 @@ void writeChromeTrace(const RunView& engine, const std::vector<std::string>& act
     };
     const auto us = [](TimeMs ms) { return ms * 1000; };
     // Names and order: a process per queue, a thread per lane.
-    for (size_t q = 0; q < engine.queueCount(); ++q) {
+    for (size_t q = 0; q < run.queueCount(); ++q) {
         emit({ { "ph", "M" }, { "name", "process_name" }, { "pid", q + 1 }, { "tid", 0 },
-            { "args", { { "name", engine.queueInfo(QueueIndex(q)).name } } } });
+            { "args", { { "name", run.queueInfo(QueueIndex(q)).name } } } });
         emit({ { "ph", "M" }, { "name", "process_sort_index" }, { "pid", q + 1 }, { "tid", 0 },
             { "args", { { "sort_index", q } } } });
     }
-    const EventLog& log = engine.log();
-    std::vector<TimeMs> since(engine.messageCount(), -1);
-    std::vector<MessageState> state(engine.messageCount(), MessageState::None);
-    std::vector<int64_t> depth(engine.queueCount() * 3, 0); // visible, in flight, delayed per queue
-    for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane) {
-        const MessageRecord& record = engine.message(lane);
+    const EventLog& log = run.log();
+    std::vector<TimeMs> since(run.messageCount(), -1);
+    std::vector<MessageState> state(run.messageCount(), MessageState::None);
+    std::vector<int64_t> depth(run.queueCount() * 3, 0); // visible, in flight, delayed per queue
+    for (MessageIndex lane = 0; lane < run.messageCount(); ++lane) {
+        const MessageRecord& record = run.message(lane);
         emit({ { "ph", "M" }, { "name", "thread_name" }, { "pid", record.queue + 1 }, { "tid", lane + 1 },
-            { "args", { { "name", engine.messageId(lane).substr(0, 8) + " (lane " + std::to_string(lane) + ")" } } } });
+            { "args", { { "name", run.messageId(lane).substr(0, 8) + " (lane " + std::to_string(lane) + ")" } } } });
         emit({ { "ph", "M" }, { "name", "thread_sort_index" }, { "pid", record.queue + 1 }, { "tid", lane + 1 },
             { "args", { { "sort_index", lane } } } });
     }
@@ -91,7 +91,7 @@ void writeChromeTrace(const RunView& engine, const std::vector<std::string>& act
         if (since[lane] < 0 || !isLive(state[lane]))
             return;
         emit({ { "ph", "X" }, { "name", toString(state[lane]) }, { "cat", "state" },
-            { "pid", engine.message(lane).queue + 1 }, { "tid", lane + 1 }, { "ts", us(since[lane]) },
+            { "pid", run.message(lane).queue + 1 }, { "tid", lane + 1 }, { "ts", us(since[lane]) },
             { "dur", us(end - since[lane]) } });
     };
     const auto counter = [&](QueueIndex q, MessageState s, int delta) {
@@ -104,11 +104,11 @@ void writeChromeTrace(const RunView& engine, const std::vector<std::string>& act
     };
     for (size_t i = 0; i < log.size(); ++i) {
         const Event& e = log[i];
-        if (e.message == kNoMessage || e.cause == Cause::RequestRefused || e.queue >= engine.queueCount()) {
+        if (e.message == kNoMessage || e.cause == Cause::RequestRefused || e.queue >= run.queueCount()) {
             if (e.cause == Cause::RequestRefused && e.queue != kNoQueue)
                 emit({ { "ph", "i" }, { "name", "refused" }, { "s", "p" }, { "pid", e.queue + 1 }, { "tid", 0 },
                     { "ts", us(e.time) },
-                    { "args", { { "error", eventDetail(engine, e) }, { "actor", actorName(actorNames, e.actor) } } } });
+                    { "args", { { "error", eventDetail(run, e) }, { "actor", actorName(actorNames, e.actor) } } } });
             continue;
         }
         const bool transition = e.from != e.to;
@@ -125,15 +125,15 @@ void writeChromeTrace(const RunView& engine, const std::vector<std::string>& act
         }
         if (!transition || e.cause == Cause::Receive || e.cause == Cause::Delete || e.cause == Cause::MoveToDlq) {
             json args { { "cause", toString(e.cause) }, { "actor", actorName(actorNames, e.actor) } };
-            const std::string note = eventDetail(engine, e);
+            const std::string note = eventDetail(run, e);
             if (!note.empty())
                 args["note"] = note;
             emit({ { "ph", "i" }, { "name", toString(e.cause) }, { "s", "t" }, { "pid", e.queue + 1 },
                 { "tid", e.message + 1 }, { "ts", us(e.time) }, { "args", args } });
         }
     }
-    for (MessageIndex lane = 0; lane < engine.messageCount(); ++lane)
-        closeSegment(lane, engine.now());
+    for (MessageIndex lane = 0; lane < run.messageCount(); ++lane)
+        closeSegment(lane, run.now());
     out << "]}\n";
 }
 

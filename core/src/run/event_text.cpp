@@ -5,14 +5,14 @@
 namespace lifeline {
 
 namespace {
-std::string queueName(const RunView& engine, QueueIndex queue)
+std::string queueName(const RunView& run, QueueIndex queue)
 {
-    return queue < engine.queueCount() ? engine.queueInfo(queue).name : std::string("?");
+    return queue < run.queueCount() ? run.queueInfo(queue).name : std::string("?");
 }
 
-std::string text(const RunView& engine, const Event& e)
+std::string text(const RunView& run, const Event& e)
 {
-    return e.textIndex() < engine.log().textCount() ? engine.log().text(e.textIndex()) : std::string();
+    return e.textIndex() < run.log().textCount() ? run.log().text(e.textIndex()) : std::string();
 }
 
 std::string failureText(FailureKind kind)
@@ -64,7 +64,7 @@ std::string noEffectText(NoEffectKind kind)
     return "OK, nothing changed";
 }
 
-std::string eventDetail(const RunView& engine, const Event& e)
+std::string eventDetail(const RunView& run, const Event& e)
 {
     switch (e.cause) {
     case Cause::RequestRefused:
@@ -72,7 +72,7 @@ std::string eventDetail(const RunView& engine, const Event& e)
     case Cause::Warning:
     case Cause::OperatorAction:
     case Cause::ScriptedCall:
-        return text(engine, e);
+        return text(run, e);
     case Cause::Receive:
         return "receive #" + std::to_string(e.receiveNumber());
     case Cause::Delete:
@@ -87,18 +87,16 @@ std::string eventDetail(const RunView& engine, const Event& e)
     case Cause::DelayChanged:
         return "DelaySeconds " + std::to_string(e.oldDelaySeconds()) + " -> " + std::to_string(e.newDelaySeconds());
     case Cause::MoveToDlq:
-        return "to " + queueName(engine, e.deadLetterQueue());
+        return "to " + queueName(run, e.deadLetterQueue());
     case Cause::ArriveFromDlqSource:
-        return e.linkedLane() < engine.messageCount()
-            ? "from " + queueName(engine, engine.message(e.linkedLane()).queue)
-            : std::string();
+        return e.linkedLane() < run.messageCount() ? "from " + queueName(run, run.message(e.linkedLane()).queue)
+                                                   : std::string();
     case Cause::Redrive:
-        return e.linkedLane() < engine.messageCount() ? "to " + queueName(engine, engine.message(e.linkedLane()).queue)
-                                                      : std::string();
+        return e.linkedLane() < run.messageCount() ? "to " + queueName(run, run.message(e.linkedLane()).queue)
+                                                   : std::string();
     case Cause::ArriveFromRedrive:
-        return e.linkedLane() < engine.messageCount()
-            ? "from " + queueName(engine, engine.message(e.linkedLane()).queue)
-            : std::string();
+        return e.linkedLane() < run.messageCount() ? "from " + queueName(run, run.message(e.linkedLane()).queue)
+                                                   : std::string();
     case Cause::ProcessingStarted:
         return e.duplicate() ? "duplicate processing" : "";
     case Cause::ProcessingFailed:
@@ -114,13 +112,13 @@ std::string eventDetail(const RunView& engine, const Event& e)
     }
 }
 
-std::string eventSentence(const RunView& engine, const Event& e, const std::string& actor)
+std::string eventSentence(const RunView& run, const Event& e, const std::string& actor)
 {
     const std::string by = actor.empty() || actor == "SQS" ? std::string() : " by " + actor;
     switch (e.cause) {
     case Cause::Send:
-        return e.to == MessageState::Delayed && e.message < engine.messageCount()
-            ? "sent" + by + ", delayed until " + sim::formatDuration(engine.times(e.message).dueAt)
+        return e.to == MessageState::Delayed && e.message < run.messageCount()
+            ? "sent" + by + ", delayed until " + sim::formatDuration(run.times(e.message).dueAt)
             : "sent" + by;
     case Cause::Receive:
         return "receive #" + std::to_string(e.receiveNumber()) + by;
@@ -133,7 +131,7 @@ std::string eventSentence(const RunView& engine, const Event& e, const std::stri
     case Cause::Delete:
         return "deleted" + by;
     case Cause::MoveToDlq:
-        return "moved to the DLQ " + queueName(engine, e.deadLetterQueue()) + " on a receive" + by;
+        return "moved to the DLQ " + queueName(run, e.deadLetterQueue()) + " on a receive" + by;
     case Cause::ArriveFromDlqSource:
         return "arrived in this DLQ (same MessageId)";
     case Cause::Expiry:
@@ -162,7 +160,7 @@ std::string eventSentence(const RunView& engine, const Event& e, const std::stri
     case Cause::ConsumerCrashed:
         return actor + " crashed while holding it";
     case Cause::RequestRefused:
-        return "refused: " + text(engine, e);
+        return "refused: " + text(run, e);
     case Cause::NoEffect:
         return noEffectText(e.noEffect()) + by;
     case Cause::FirstSeen:
@@ -171,7 +169,7 @@ std::string eventSentence(const RunView& engine, const Event& e, const std::stri
     case Cause::ReceivedByNobody:
         return "received by " + actor + ", which is gone: nobody will process it; back after the timeout";
     default: {
-        const std::string detail = eventDetail(engine, e);
+        const std::string detail = eventDetail(run, e);
         return std::string(toString(e.cause)) + by + (detail.empty() ? "" : ": " + detail);
     }
     }

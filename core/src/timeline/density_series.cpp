@@ -184,12 +184,12 @@ void DensitySeries::onActorEvent(const Event& e, const std::vector<std::string>&
     settle(actor, e.time);
 }
 
-void DensitySeries::sync(const RunView& engine, const std::vector<std::string>& actorNames)
+void DensitySeries::sync(const RunView& run, const std::vector<std::string>& actorNames)
 {
-    const EventLog& log = engine.log();
-    if (m_read == log.size() && m_syncedTo == engine.now())
+    const EventLog& log = run.log();
+    if (m_read == log.size() && m_syncedTo == run.now())
         return;
-    m_syncedTo = engine.now();
+    m_syncedTo = run.now();
     for (; m_read < log.size(); ++m_read) {
         const Event& e = log[m_read];
         extendTo(e.time);
@@ -199,9 +199,9 @@ void DensitySeries::sync(const RunView& engine, const std::vector<std::string>& 
             onActorEvent(e, actorNames);
     }
     // Activity goes on up to now: what is under way is credited so far.
-    extendTo(engine.now());
+    extendTo(run.now());
     for (ActorState& actor : m_actors)
-        settle(actor, engine.now());
+        settle(actor, run.now());
 }
 
 } // namespace lifeline

@@ -65,15 +65,15 @@ void DepthSeries::push(TimeMs time, const DepthSample& level)
     record(time);
 }
 
-void DepthSeries::sync(const RunView& engine)
+void DepthSeries::sync(const RunView& run)
 {
-    const EventLog& log = engine.log();
-    m_isDeadLetterQueue.resize(engine.queueCount(), false);
-    for (size_t q = 0; q < engine.queueCount(); ++q) {
-        const auto* attributes = engine.queueAttributes(QueueIndex(q));
+    const EventLog& log = run.log();
+    m_isDeadLetterQueue.resize(run.queueCount(), false);
+    for (size_t q = 0; q < run.queueCount(); ++q) {
+        const auto* attributes = run.queueAttributes(QueueIndex(q));
         if (attributes && attributes->redrivePolicy)
-            for (size_t d = 0; d < engine.queueCount(); ++d)
-                if (engine.queueInfo(QueueIndex(d)).arn == attributes->redrivePolicy->deadLetterTargetArn)
+            for (size_t d = 0; d < run.queueCount(); ++d)
+                if (run.queueInfo(QueueIndex(d)).arn == attributes->redrivePolicy->deadLetterTargetArn)
                     m_isDeadLetterQueue[d] = true;
     }
     const auto shift = [&](QueueIndex queue, MessageState state, int delta) {
@@ -101,7 +101,7 @@ void DepthSeries::sync(const RunView& engine)
         else if (e.cause == Cause::ProcessingStarted && e.duplicate())
             ++m_buckets[size_t(e.time / m_bucketMs)].duplicates;
     }
-    record(engine.now());
+    record(run.now());
 }
 
 } // namespace lifeline

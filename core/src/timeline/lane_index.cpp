@@ -9,12 +9,12 @@ bool LaneIndex::isActorWork(Cause cause)
     return cause == Cause::PollStarted || std::ranges::find(ActorStep::kCauses, cause) != ActorStep::kCauses.end();
 }
 
-LaneIndex::SyncResult LaneIndex::sync(const RunView& engine)
+LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
 {
     SyncResult result;
     result.firstNewLane = laneCount();
     result.firstNewActor = m_actorSteps.size();
-    const EventLog& log = engine.log();
+    const EventLog& log = run.log();
     m_log = &log;
     const size_t end = log.size();
     for (; m_read < end; ++m_read) {
