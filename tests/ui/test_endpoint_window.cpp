@@ -7,6 +7,7 @@
 #include "timeline/lane_model.h"
 #include "window/main_window.h"
 
+#include <QAction>
 #include <QTcpSocket>
 #include <QTest>
 
@@ -50,4 +51,10 @@ TEST_CASE("window: the local endpoint serves a real client and its message is a 
     window.stopEndpoint();
     CHECK(window.endpoint() == nullptr);
     CHECK(window.laneModel()->lanesOfGroup(0).size() == 1); // the run stays on screen
+    // Nothing simulates it any more: Play, Step and Restart have nothing to move, until a lesson runs again.
+    for (const char* name : { "play", "step", "restart" })
+        CHECK_FALSE(test::widget<QAction>(window, name)->isEnabled());
+    REQUIRE(window.openLesson(QStringLiteral("1")));
+    for (const char* name : { "play", "step", "restart" })
+        CHECK(test::widget<QAction>(window, name)->isEnabled());
 }

@@ -104,7 +104,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_presenter, &PresenterController::said, this, [this](const QString& text) { say(text); });
     connect(m_presenter, &PresenterController::presentingChanged, this, [this](bool on) {
         if (m_step)
-            m_step->setEnabled(!on); // Right goes to the next moment instead
+            m_step->setEnabled(!on && m_session->simulation()); // Right goes to the next moment instead
     });
     m_live = new LiveSourceController({ this, m_session, m_driver, m_timeline, m_overview, m_model, m_liveQueue });
     connect(m_live, &LiveSourceController::started, this, [this](const QString& title, const QString& text) {

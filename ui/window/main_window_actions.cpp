@@ -46,6 +46,7 @@ void MainWindow::buildToolbar()
     m_play->setShortcut(Qt::Key_Space);
     m_play->setToolTip(tr("Play or pause (Space)"));
     m_step = bar->addAction(tr("Step"), m_driver, &LiveDriver::step);
+    m_step->setObjectName(QStringLiteral("step"));
     m_step->setShortcut(Qt::Key_Right);
     m_step->setToolTip(tr("Step to the next event (Right)"));
     m_speed = new QComboBox(this);
@@ -100,6 +101,7 @@ void MainWindow::buildToolbar()
     addAction(findLanes);
     bar->addSeparator();
     m_restart = bar->addAction(tr("Restart"), this, &MainWindow::restart);
+    m_restart->setObjectName(QStringLiteral("restart"));
     m_restart->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_restart->setToolTip(tr("Run the scenario again from the start, as written (Ctrl+R)"));
     bar->addAction(m_timeline->viewState()->fitAction());

@@ -5,6 +5,7 @@
 #include "window/live_queue_panel.h"
 #include "window/live_source_controller.h"
 #include "window/main_window.h"
+#include "window/presenter_controller.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
 
@@ -54,9 +55,11 @@ void MainWindow::showLiveState()
         hint->setText(live ? tr("Real clients drive this run: each kind of client is a row under Consumers on the "
                                 "timeline.")
                            : tr("Click a consumer to crash it, again to restart it."));
-    m_play->setEnabled(!live);
-    m_step->setEnabled(!live);
-    m_restart->setEnabled(!live);
+    // Play, Step and Restart move a simulation: a saved run, or a live one after its endpoint stopped, has none.
+    const bool simulated = m_session->simulation() != nullptr;
+    m_play->setEnabled(simulated);
+    m_step->setEnabled(simulated && !m_presenter->presenting());
+    m_restart->setEnabled(simulated);
     m_speed->setEnabled(!live);
     const QSignalBlocker block(m_speed);
     if (live) {
