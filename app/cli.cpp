@@ -4,13 +4,13 @@
 #include "demo.h"
 #include "export/animation_export.h"
 #include "export/image_export.h"
+#include "lifeline/analysis/summary.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/reference_cards.h"
-#include "lifeline/teach/summary.h"
 #include "practice.h"
 
 #include <QGuiApplication>
@@ -137,7 +137,6 @@ template <class Write> bool writeFile(const std::string& path, const char* what,
 
 struct RunOutput {
     const RunView& run;
-    std::vector<std::string> names;
     std::string title;
     std::vector<sim::MomentSpec> moments;
     std::string claim; // the image's caption line
@@ -318,16 +317,12 @@ int reexport(const RunOptions& options, std::ostream& out, std::ostream& err)
     }
     const RecordedRun& recorded = opened.value();
     if (options.summary)
-        out << sim::summarizeLog(*recorded.run, recorded.actorNames)
-                   .toJson()
-                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        out << sim::summarizeLog(*recorded.run).toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';
     else
         out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.run->now()) << ": "
             << recorded.run->log().size() << " events (add --summary for the figures)\n";
-    return writeOutputs({ *recorded.run, recorded.actorNames, recorded.title, {},
-                            sim::summarizeLog(*recorded.run, recorded.actorNames).claim() },
-        options, err);
+    return writeOutputs({ *recorded.run, recorded.title, {}, sim::summarizeLog(*recorded.run).claim() }, options, err);
 }
 
 // The scenario to simulate: the lesson's or the file's, with the lesson's fix applied when asked.
@@ -433,9 +428,8 @@ int compare(sim::Scenario asWritten, const RunOptions& options, std::ostream& ou
     const bool exported = exportImage(options, runTitle(written.scenario()), err, [&](ui::ImageExportRequest request) {
         request.subtitle = claim.join(QStringLiteral("  ·  "));
         return ui::exportComparisonImage(
-            { { &written.engine().run(), written.actorNames(), moments, QObject::tr("As written") },
-                { &withFix.engine().run(), withFix.actorNames(), withFix.scenario().lesson->moments,
-                    QObject::tr("With the fix") } },
+            { { &written.engine().run(), moments, QObject::tr("As written") },
+                { &withFix.engine().run(), withFix.scenario().lesson->moments, QObject::tr("With the fix") } },
             request);
     });
     return exported ? 0 : 1;
@@ -471,24 +465,22 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             << simulation.engine().log().size() << " events (add --summary for the figures)\n";
     const auto& ran = simulation.scenario();
     return writeOutputs(
-        { simulation.engine().run(), simulation.actorNames(), runTitle(ran),
-            ran.lesson ? ran.lesson->moments : std::vector<sim::MomentSpec> {}, simulation.summary().claim(), &ran },
+        { simulation.engine().run(), runTitle(ran), ran.lesson ? ran.lesson->moments : std::vector<sim::MomentSpec> {},
+            simulation.summary().claim(), &ran },
         options, err);
 }
 
 int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& err)
 {
     const RunView& engine = run.run;
-    const auto& names = run.names;
     bool written = true;
     if (!options.traceFile.empty())
-        written &= writeFile(
-            options.traceFile, "trace", err, [&](std::ostream& file) { writeChromeTrace(engine, names, file); });
-    if (!options.csvFile.empty())
         written
-            &= writeFile(options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(engine, names, file); });
+            &= writeFile(options.traceFile, "trace", err, [&](std::ostream& file) { writeChromeTrace(engine, file); });
+    if (!options.csvFile.empty())
+        written &= writeFile(options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(engine, file); });
     if (!options.saveFile.empty()) {
-        const auto saved = saveRun(engine, names, run.title, options.saveFile);
+        const auto saved = saveRun(engine, run.title, options.saveFile);
         if (!saved) {
             err << "lifeline run: could not save the run: " << saved.message() << '\n';
             written = false;
@@ -512,7 +504,7 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
         written &= exportImage(options, run.title, err, [&](ui::ImageExportRequest request) {
             request.moments = run.moments;
             request.claim = QString::fromStdString(run.claim);
-            return ui::exportTimelineImage(engine, names, request);
+            return ui::exportTimelineImage(engine, request);
         });
     return written ? 0 : 1;
 }

@@ -41,7 +41,7 @@ void printLog(const Engine& engine, std::ostream& out)
         if (e.message != kNoMessage)
             out << "  " << engine.messageId(e.message).substr(0, 8) << "  " << toString(e.from) << " -> "
                 << toString(e.to);
-        out << "  by " << actorName({}, e.actor);
+        out << "  by " << engine.run().actorName(e.actor);
         if (e.cause == Cause::Receive)
             out << "  (receive #" << e.receiveNumber() << ")";
         out << '\n';

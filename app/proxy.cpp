@@ -252,7 +252,7 @@ int proxyHeadless(const ProxyCommand& command, const std::string& credentialSour
     if (command.record.empty())
         return 0;
     const std::string title = "proxy to " + command.proxy.upstream.url();
-    if (const auto saved = saveRun(observer.run(), server.actorNames(), title, command.record); !saved) {
+    if (const auto saved = saveRun(observer.run(), title, command.record); !saved) {
         std::cerr << "lifeline proxy: " << saved.message() << '\n';
         return 1;
     }

@@ -108,7 +108,7 @@ void runSimulationBenchmarks()
         HeapWatchingSink sink;
         std::ostream out(&sink);
         const auto traceStart = std::chrono::steady_clock::now();
-        writeChromeTrace(engine.run(), simulation.actorNames(), out);
+        writeChromeTrace(engine.run(), out);
         report("export.trace_s_hour", secondsSince(traceStart), "s");
         report("export.trace_peak_mb_hour", sink.peakExtraMegabytes(), "MB");
         report("export.trace_mb_hour", double(sink.written()) / (1024.0 * 1024.0), "MB");
@@ -116,7 +116,7 @@ void runSimulationBenchmarks()
         HeapWatchingSink runSink;
         std::ostream runOut(&runSink);
         const auto runStart = std::chrono::steady_clock::now();
-        writeRun(engine.run(), simulation.actorNames(), "hour", runOut);
+        writeRun(engine.run(), "hour", runOut);
         report("export.run_file_s_hour", secondsSince(runStart), "s");
         report("export.run_file_peak_mb_hour", runSink.peakExtraMegabytes(), "MB");
         report("export.run_file_bytes_per_message", double(runSink.written()) / messages, "bytes");

@@ -63,7 +63,7 @@ void runExportBenchmark()
     std::vector<double> times;
     for (int i = 0; i < 5; ++i) {
         const auto start = std::chrono::steady_clock::now();
-        if (const auto exported = ui::exportTimelineImage(run.engine().run(), run.actorNames(), request); !exported)
+        if (const auto exported = ui::exportTimelineImage(run.engine().run(), request); !exported)
             std::fprintf(stderr, "export failed: %s\n", exported.message().c_str());
         times.push_back(secondsSince(start) * 1000.0);
     }
@@ -110,7 +110,7 @@ void runDensityBenchmark(QImage& image)
     run.runToEnd();
     ui::LaneModel model;
     const auto syncStart = std::chrono::steady_clock::now();
-    model.setEngine(&run.engine().run(), run.actorNames());
+    model.setEngine(&run.engine().run());
     report("ui.density_model_ms", secondsSince(syncStart) * 1000.0, "ms");
     const ui::TimelineStyle style = ui::TimelineStyle::light();
     ui::TimelinePainter painter(model, style);

@@ -5,23 +5,34 @@ import pathlib
 import re
 import sys
 
-# Each folder and what it may include besides itself. The four at the top still include each other (the picture says
-# why); everything else is strict.
-TOP = {"scenario", "sim", "teach", "check"}
-BELOW_TOP = {"support", "run", "engine", "endpoint", "io", "export", "timeline", "aws", "observe"}
-ALLOWED = {
+# Each folder and the folders directly below it: the links of its library in core/CMakeLists.txt. A folder may
+# include these and whatever is below them.
+BELOW = {
     "support": set(),
     "run": {"support"},
-    "engine": {"run", "support"},
-    "io": {"run", "support"},
-    "export": {"run", "support"},
-    "timeline": {"run", "support"},
-    "endpoint": {"engine", "run", "support"},
-    "aws": {"endpoint", "run", "support"},
-    "observe": {"aws", "endpoint", "engine", "run", "support"},
+    "engine": {"run"},
+    "io": {"run"},
+    "export": {"run"},
+    "timeline": {"run"},
+    "analysis": {"timeline"},
+    "endpoint": {"engine"},
+    "aws": {"endpoint"},
+    "observe": {"aws"},
+    "scenario": {"analysis", "endpoint"},
+    "sim": {"scenario"},
+    "teach": {"sim"},
+    "check": {"sim"},
 }
-for folder in TOP:
-    ALLOWED[folder] = BELOW_TOP | TOP
+
+
+def below(folder):
+    found = set()
+    for lower in BELOW[folder]:
+        found |= {lower} | below(lower)
+    return found
+
+
+ALLOWED = {folder: below(folder) for folder in BELOW}
 
 core = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2] / "core"
 include = re.compile(r'#include "lifeline/([a-z_]+)/')
@@ -41,7 +52,21 @@ for root in (core / "src", core / "include" / "lifeline"):
             match = include.match(line)
             if match and match.group(1) != folder and match.group(1) not in ALLOWED[folder]:
                 wrong.append(f"{path}:{number}: {folder}/ includes {match.group(1)}/, which is not below it")
+# The libraries link what the table says, so the picture holds at link time too.
+cmake = (core / "CMakeLists.txt").read_text()
+for call in re.finditer(r"lifeline_core_layer\((\w+)(.*?)\)\n", cmake, re.S):
+    folder, words = call.group(1), call.group(2).split()
+    linked = set()
+    if "BELOW" in words:
+        for word in words[words.index("BELOW") + 1:]:
+            if word in ("SOURCES", "PRIVATE"):
+                break
+            linked.add(word)
+    if folder not in BELOW:
+        wrong.append(f"core/CMakeLists.txt: a library for {folder}/, which the layering does not know")
+    elif linked != BELOW[folder]:
+        wrong.append(f"core/CMakeLists.txt: lifeline_core_{folder} links {sorted(linked)}, the layering says {sorted(BELOW[folder])}")
 for line in wrong:
     print(line)
-print(f"layering: {len(wrong)} include(s) out of place")
+print(f"layering: {len(wrong)} problem(s)")
 sys.exit(1 if wrong else 0)

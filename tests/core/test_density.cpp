@@ -150,7 +150,7 @@ TEST_CASE(
     std::vector<std::pair<TimeMs, std::vector<QueueCounters>>> asSeen;
     for (TimeMs t = 249; t < 20'000; t += 250) {
         run.advanceTo(t);
-        series.sync(run.engine().run(), run.actorNames());
+        series.sync(run.engine().run());
         REQUIRE(series.bucketMs() == 10);
         std::vector<QueueCounters> counters;
         for (QueueIndex q = 0; q < 3; ++q) {
@@ -162,7 +162,7 @@ TEST_CASE(
         asSeen.emplace_back(t, counters);
     }
     run.advanceTo(20'000);
-    series.sync(run.engine().run(), run.actorNames());
+    series.sync(run.engine().run());
     size_t checked = 0;
     for (const auto& [t, counters] : asSeen) {
         for (QueueIndex q = 0; q < 3; ++q) {
@@ -196,13 +196,13 @@ TEST_CASE("density series: halving keeps the later level and adds the counts", "
     f.send(url, "a"); // at 0
     f.engine.advanceTo(150);
     f.send(url, "b"); // at 150
-    series.sync(f.engine.run(), {});
+    series.sync(f.engine.run());
     REQUIRE(series.bucketCount() == 2);
     CHECK(series.queue(0)[0].visible == 1);
     CHECK(series.queue(0)[1].visible == 2);
     f.engine.advanceTo(450); // bucket 4 does not fit: 200 ms buckets
     f.send(url, "c");
-    series.sync(f.engine.run(), {});
+    series.sync(f.engine.run());
     CHECK(series.bucketMs() == 200);
     REQUIRE(series.bucketCount() == 3);
     CHECK(series.queue(0)[0].visible == 2); // at 200 ms
@@ -221,10 +221,7 @@ TEST_CASE("density series: consumer groups share their polling and working milli
         "consumers": [{"name": "worker", "queue": "q", "count": 2, "processing": "2s"}]})"));
     run.advanceTo(10'000);
     DensitySeries series(8192, 1000);
-    series.sync(run.engine().run(), run.actorNames());
-    CHECK(actorGroupName("worker-12") == "worker");
-    CHECK(actorGroupName("worker") == "worker");
-    CHECK(actorGroupName("blue-green") == "blue-green");
+    series.sync(run.engine().run());
     REQUIRE(series.groupCount() == 1);
     CHECK(series.groupName(0) == "worker");
     CHECK(series.groupActors(0) == 2);
@@ -237,4 +234,24 @@ TEST_CASE("density series: consumer groups share their polling and working milli
     CHECK(activity[6].workingMs == 1000);
     CHECK(activity[7].workingMs == 0);
     CHECK(activity[7].pollingMs == 2000);
+}
+
+TEST_CASE("density series: a consumer's group is its spec, whatever its name looks like", "[timeline][density]")
+{
+    // "blue-2" is one consumer, not the second of "blue"; "batch-7" has two workers, batch-7-1 and batch-7-2.
+    sim::Simulation run(load(R"({"duration": "2s", "queues": [{"name": "q"}],
+        "consumers": [{"name": "blue-2", "queue": "q", "processing": "1s"},
+                      {"name": "batch-7", "queue": "q", "count": 2, "processing": "1s"}]})"));
+    run.advanceTo(2000);
+    DensitySeries series(8192, 1000);
+    series.sync(run.engine().run());
+    REQUIRE(series.groupCount() == 2);
+    CHECK(series.groupName(0) == "blue-2");
+    CHECK(series.groupActors(0) == 1);
+    CHECK(series.groupName(1) == "batch-7");
+    CHECK(series.groupActors(1) == 2);
+    const auto consumers = run.consumers();
+    REQUIRE(consumers.size() == 3);
+    CHECK(consumers[2].name == "batch-7-2");
+    CHECK(consumers[2].group == "batch-7");
 }

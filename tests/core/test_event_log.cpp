@@ -185,7 +185,7 @@ void checkAgainstRecords(const sim::Simulation& simulation)
         last = e.time;
         REQUIRE(e.time <= engine.now());
         REQUIRE((e.queue == kNoQueue || e.queue < engine.queueCount()));
-        REQUIRE(e.actor < simulation.actorNames().size());
+        REQUIRE(e.actor < simulation.engine().run().actorCount());
         if (e.message == kNoMessage)
             continue;
         REQUIRE(e.message < engine.messageCount());

@@ -34,13 +34,13 @@ std::unique_ptr<sim::Simulation> run(const char* lesson, bool fixed = false)
 TEST_CASE("actors: SQS's own transitions name SQS, the operator's changes name the operator", "[events]")
 {
     auto s = run("consumer-crash");
-    const auto names = s->actorNames();
-    REQUIRE(names.at(kSqsActor) == "SQS");
-    REQUIRE(names.at(kOperatorActor) == "operator");
+    const RunView& crashRun = s->engine().run();
+    REQUIRE(crashRun.actorName(kSqsActor) == "SQS");
+    REQUIRE(crashRun.actorName(kOperatorActor) == "operator");
     const auto timeouts = eventsOf(s->engine(), Cause::VisibilityTimeout);
     REQUIRE_FALSE(timeouts.empty());
     for (const Event& e : timeouts)
-        CHECK(actorName(names, e.actor) == "SQS");
+        CHECK(crashRun.actorName(e.actor) == "SQS");
     for (const Event& e : eventsOf(s->engine(), Cause::Receive))
         CHECK(e.actor >= kFirstActor); // a consumer
     auto delays = run("delay-queue");
@@ -57,7 +57,7 @@ TEST_CASE("actors: a move to the DLQ names the consumer whose receive triggered 
     auto s = run("poison-pill", true);
     const auto moves = eventsOf(s->engine(), Cause::MoveToDlq);
     REQUIRE(moves.size() == 1);
-    CHECK(actorName(s->actorNames(), moves[0].actor) == "worker");
+    CHECK(s->engine().run().actorName(moves[0].actor) == "worker");
     CHECK(eventDetail(s->engine().run(), moves[0]) == "to orders-dlq");
     CHECK(eventSentence(s->engine().run(), moves[0], "worker") == "moved to the DLQ orders-dlq on a receive by worker");
     const auto arrivals = eventsOf(s->engine(), Cause::ArriveFromDlqSource);
@@ -144,7 +144,7 @@ TEST_CASE("events: processing failures say why", "[events]")
     REQUIRE(lambdaFailures.size() == 1);
     CHECK(lambdaFailures[0].time == 2000);
     CHECK(eventDetail(lambda.engine().run(), lambdaFailures[0]) == "timed out");
-    CHECK(actorName(lambda.actorNames(), lambdaFailures[0].actor) == "fn/poller-1");
+    CHECK(lambda.engine().run().actorName(lambdaFailures[0].actor) == "fn/poller-1");
 }
 
 TEST_CASE("CSV: body, group and dedup name each message - notes come from the shared vocabulary", "[events][export]")
@@ -155,7 +155,7 @@ TEST_CASE("CSV: body, group and dedup name each message - notes come from the sh
     f.send("q.fifo", std::string(300, 'x'), {}, std::string("g"), std::string("d-2"));
     f.receive("q.fifo");
     std::ostringstream out;
-    writeEventsCsv(f.engine.run(), { "SQS", "operator" }, out);
+    writeEventsCsv(f.engine.run(), out);
     std::vector<std::string> rows;
     std::istringstream in(out.str());
     for (std::string line; std::getline(in, line);)

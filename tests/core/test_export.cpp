@@ -36,7 +36,7 @@ TEST_CASE("CSV: a header and one row per event - quoted as RFC 4180 asks", "[exp
 
     auto simulation = finished("changing-the-delay");
     std::ostringstream out;
-    writeEventsCsv(simulation->engine().run(), simulation->actorNames(), out);
+    writeEventsCsv(simulation->engine().run(), out);
     const auto rows = lines(out.str());
     REQUIRE(rows.size() == simulation->engine().log().size() + 1);
     CHECK(rows[0] == "time_ms,queue,message_id,lane,from,to,cause,actor,note,body,group,dedup\r");
@@ -52,7 +52,7 @@ TEST_CASE("Chrome trace: valid JSON whose X events reproduce every segment of th
 {
     auto simulation = finished("consumer-crash");
     std::ostringstream out;
-    writeChromeTrace(simulation->engine().run(), simulation->actorNames(), out);
+    writeChromeTrace(simulation->engine().run(), out);
     const auto trace = nlohmann::json::parse(out.str());
     REQUIRE(trace.contains("traceEvents"));
     // The segments the log says, per lane: (start, end, state).
@@ -94,7 +94,7 @@ TEST_CASE("Chrome trace: written as it is read - the same text as the whole docu
         auto simulation = std::make_unique<sim::Simulation>(lesson.scenario);
         simulation->advanceTo(60000);
         std::ostringstream out;
-        writeChromeTrace(simulation->engine().run(), simulation->actorNames(), out);
+        writeChromeTrace(simulation->engine().run(), out);
         const std::string text = out.str();
         const auto parsed = nlohmann::json::parse(text, nullptr, false);
         REQUIRE_FALSE(parsed.is_discarded());

@@ -294,7 +294,7 @@ TEST_CASE("The bodies' heap is counted as bodies come and go: sends, moves, redr
         f.send(url, std::string(20 + i % 7, 'x'));
     REQUIRE(f.receive(url, 10).size() == 10);
     std::ostringstream out;
-    writeRun(f.engine.run(), {}, "bodies", out);
+    writeRun(f.engine.run(), "bodies", out);
     const std::string bytes = out.str();
     auto opened = readRun(std::vector<uint8_t>(bytes.begin(), bytes.end()), "bodies.lifeline");
     REQUIRE(opened.ok());

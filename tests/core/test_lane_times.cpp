@@ -119,7 +119,7 @@ TEST_CASE(
 
     // Reopened from a run file, the lane's times are the same and kept whole again.
     std::ostringstream out;
-    writeRun(f.engine.run(), {}, "twice dead-lettered", out);
+    writeRun(f.engine.run(), "twice dead-lettered", out);
     const std::string text = out.str();
     auto reopened = readRun(std::vector<uint8_t>(text.begin(), text.end()), "memory");
     REQUIRE(reopened.ok());

@@ -349,7 +349,7 @@ TEST_CASE("lesson 13: more than 15 minutes is refused - 900 s is the limit", "[l
     CHECK(sends[0].time == 1800000);
     CHECK(sends[0].to == MessageState::Visible);
     CHECK(events(*fixed, Cause::Receive, sends[0].message).at(0).time == 1800000);
-    CHECK(fixed->actors()[sends[0].actor].name == "EventBridge Scheduler");
+    CHECK(fixed->engine().run().actorName(sends[0].actor) == "EventBridge Scheduler");
     // The text says what SQS answers, not which emulator's wording it borrows.
     CHECK(findLesson("over-fifteen-minutes")->scenario.lesson->watch.find("moto") == std::string::npos);
 }
@@ -431,7 +431,7 @@ TEST_CASE("lesson 15: dead-lettered messages stay until redriven - redriven - th
         REQUIRE(timeouts.size() == 2);
         CHECK(move.time >= timeouts.back().time);
         CHECK(move.time < 30000);
-        CHECK(stuckRun->actorNames().at(move.actor) == "broken-worker");
+        CHECK(stuckRun->engine().run().actorName(move.actor) == "broken-worker");
     }
     CHECK(moves[0].time - events(*stuckRun, Cause::VisibilityTimeout, moves[0].message).back().time == 2000);
 }
@@ -451,7 +451,7 @@ TEST_CASE("lesson 16: retention expires what nobody deletes", "[lessons]")
     REQUIRE(noEffect.size() == 1);
     CHECK(noEffect[0].time == 82000);
     CHECK(noEffect[0].noEffect() == NoEffectKind::DeleteOfEndedMessage);
-    CHECK(lost->actorNames().at(noEffect[0].actor) == "slow-mailer");
+    CHECK(lost->engine().run().actorName(noEffect[0].actor) == "slow-mailer");
     const auto kept = runLesson("retention", true)->summary();
     CHECK(kept.expired == 0);
     CHECK(kept.deleted == 3);

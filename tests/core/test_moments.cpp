@@ -1,7 +1,7 @@
 // A lesson's moments are found in the run itself: they follow a slider's change and disappear with the fix.
+#include "lifeline/analysis/moments.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/teach/lessons.h"
-#include "lifeline/teach/moments.h"
 
 #include <catch2/catch.hpp>
 #include <memory>
@@ -24,7 +24,7 @@ Scenario lessonScenario(const std::string& id, bool fix)
 
 std::vector<Moment> momentsOf(const Simulation& simulation)
 {
-    return findMoments(simulation.engine().run(), simulation.scenario().lesson->moments, simulation.actorNames());
+    return findMoments(simulation.engine().run(), simulation.scenario().lesson->moments);
 }
 
 std::string problemOf(const std::string& momentsJson)
@@ -84,10 +84,10 @@ TEST_CASE("Moments found as a live run goes are the moments of the whole run")
     MomentFinder live(simulation.scenario().lesson->moments);
     for (TimeMs t = 0; t <= simulation.duration(); t += 700) {
         simulation.advanceTo(t);
-        live.advance(simulation.engine().run(), simulation.actorNames());
+        live.advance(simulation.engine().run());
     }
     simulation.runToEnd();
-    live.advance(simulation.engine().run(), simulation.actorNames());
+    live.advance(simulation.engine().run());
     const auto whole = momentsOf(simulation);
     REQUIRE(live.moments().size() == 4);
     REQUIRE(whole.size() == 4);

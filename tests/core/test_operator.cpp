@@ -84,7 +84,9 @@ TEST_CASE("operator: add and remove consumers - a removed consumer's message com
     const size_t added = s.addConsumer("q");
     CHECK(added == 1);
     CHECK(s.consumers()[1].name == "w-2");
-    CHECK(s.actorNames().back() == "w-2");
+    const RunView& run = s.engine().run();
+    CHECK(run.actorName(s.consumers()[1].actor) == "w-2");
+    CHECK(run.actorGroup(s.consumers()[1].actor) == "w"); // its spec's name: the tiles gather it with w
     s.advanceTo(2000);
     const MessageIndex held = s.consumers()[1].holding;
     REQUIRE(held != kNoMessage);

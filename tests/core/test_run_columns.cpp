@@ -15,7 +15,7 @@ namespace {
 std::vector<uint8_t> written(const sim::Simulation& simulation, const std::string& title)
 {
     std::ostringstream out;
-    writeRun(simulation.engine().run(), simulation.actorNames(), title, out);
+    writeRun(simulation.engine().run(), title, out);
     const std::string text = out.str();
     return { text.begin(), text.end() };
 }
@@ -69,17 +69,21 @@ TEST_CASE("run file version 3: every lesson's run and a busy run reopen the same
         sim::Simulation simulation(lesson.scenario);
         simulation.advanceTo(90000);
         const auto bytes = written(simulation, lesson.scenario.name);
-        // What says which file it is comes first: a map of 12, then "format" and "version".
+        // What says which file it is comes first: a map of 13, then "format" and "version".
         REQUIRE(bytes.size() > 30);
         CHECK(std::string(bytes.begin(), bytes.begin() + 29)
-            == "\xac\x66"
+            == "\xad\x66"
                "format\x6clifeline-run\x67version");
         CHECK(bytes[29] == 3);
         auto reopened = readRun(bytes, "memory");
         INFO((reopened ? std::string() : reopened.message()));
         REQUIRE(reopened);
         CHECK(reopened->title == lesson.scenario.name);
-        CHECK(reopened->actorNames == simulation.actorNames());
+        REQUIRE(reopened->run->actorCount() == simulation.engine().run().actorCount());
+        for (uint32_t actor = 0; actor < reopened->run->actorCount(); ++actor) {
+            CHECK(reopened->run->actorName(actor) == simulation.engine().run().actorName(actor));
+            CHECK(reopened->run->actorGroup(actor) == simulation.engine().run().actorGroup(actor));
+        }
         requireSameRun(simulation.engine().run(), *reopened->run);
     }
     // More than one block of each table (16,384 items): 100 consumers on 1,000 messages/s for 30 s.

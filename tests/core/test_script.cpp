@@ -83,7 +83,7 @@ TEST_CASE("script: each call is answered as SQS answers it - the 12-hour cap cou
     std::vector<MessageIndex> lanes;
     for (size_t i = 0; i < run.engine().log().size(); ++i)
         if (const Event& e = run.engine().log()[i]; e.cause == Cause::ScriptedCall) {
-            clients.push_back(run.actorNames()[e.actor]);
+            clients.push_back(run.engine().run().actorName(e.actor));
             lanes.push_back(e.message);
         }
     CHECK(clients == std::vector<std::string> { "C1", "C2", "C2", "C2", "C2", "C2", "ops", "C1", "C2", "ops", "ops" });

@@ -166,7 +166,7 @@ TEST_CASE("a consumer that crashes while polling: its poll goes on and receives 
     const Event& last = engine.log()[engine.log().size() - 1];
     CHECK(last.cause == Cause::ReceivedByNobody);
     CHECK(last.message == 0);
-    CHECK(s.actorNames().at(last.actor) == "w");
+    CHECK(s.engine().run().actorName(last.actor) == "w");
     CHECK(eventSentence(engine.run(), last, "w")
         == "received by w, which is gone: nobody will process it; back after the timeout");
     s.advanceTo(14999);

@@ -21,10 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     for (lifeline::MessageIndex lane = 0; lane < engine.messageCount(); ++lane)
         (void)engine.firstLaneOf(lane);
     std::ostringstream csv, trace;
-    lifeline::writeEventsCsv(engine, run->actorNames, csv);
-    lifeline::writeChromeTrace(engine, run->actorNames, trace);
+    lifeline::writeEventsCsv(engine, csv);
+    lifeline::writeChromeTrace(engine, trace);
     for (size_t i = 0; i < engine.log().size(); ++i)
-        (void)lifeline::eventSentence(
-            engine, engine.log()[i], lifeline::actorName(run->actorNames, engine.log()[i].actor));
+        (void)lifeline::eventSentence(engine, engine.log()[i], engine.actorName(engine.log()[i].actor));
     return 0;
 }

@@ -90,7 +90,7 @@ TEST_CASE("endpoint: clients gone mid-response and mid-poll - the server goes on
     for (size_t i = 0; i < engine.log().size(); ++i) {
         const Event& e = engine.log()[i];
         if (e.cause == Cause::ReceivedByNobody && e.message == lane)
-            nobody = server.actorNames().at(e.actor) == "waiter/1.0";
+            nobody = engine.run().actorName(e.actor) == "waiter/1.0";
     }
     CHECK(nobody);
     // Back after its 1 s timeout, and the server still serves: the owner receives it, the second time.

@@ -44,7 +44,7 @@ TEST_CASE("event log: polls, visibility changes, crashes and failures say what h
     engine.recordActorEvent(Cause::ProcessingStarted, 1, 0, kNoQueue, 1);
 
     ui::EventLogModel model;
-    model.setEngine(&engine.run(), { "operator", "worker" });
+    model.setEngine(&engine.run());
     model.sync();
     CHECK(detailOf(model, Cause::PollEnded, 0) == QStringLiteral("empty receive"));
     CHECK(detailOf(model, Cause::PollStarted) == QStringLiteral("waiting (poll 1)"));
@@ -63,13 +63,14 @@ TEST_CASE(
     Engine engine;
     REQUIRE(engine.createQueue("q").ok());
     const std::string call = "SendMessage OK: MessageId 4f1c";
-    engine.recordActorEvent(Cause::ScriptedCall, 2, kNoMessage, 0, 0, &call);
+    const uint32_t script = engine.addActor("checkout-script");
+    engine.recordActorEvent(Cause::ScriptedCall, script, kNoMessage, 0, 0, &call);
     const std::string warning = "consumers are gone";
     engine.recordActorEvent(Cause::Warning, kSqsActor, kNoMessage, 0, 0, &warning);
     REQUIRE(engine.setQueueAttributes("q", { { "VisibilityTimeout", "70" } }).ok());
 
     ui::EventLogModel model;
-    model.setEngine(&engine.run(), { "SQS", "operator", "checkout-script" });
+    model.setEngine(&engine.run());
     const auto rowsFor = [&](const char* text) {
         model.setFilter(QString::fromLatin1(text), kNoMessage);
         std::vector<Cause> causes;
@@ -90,16 +91,15 @@ TEST_CASE("event log: every row's actor and detail are the CSV's words (one voca
     application();
     sim::Simulation simulation(std::get<sim::Scenario>(sim::applyFix(sim::findLesson("poison-pill")->scenario)));
     simulation.runToEnd();
-    const auto names = simulation.actorNames();
     ui::EventLogModel model;
-    model.setEngine(&simulation.engine().run(), names);
+    model.setEngine(&simulation.engine().run());
     const EventLog& log = simulation.engine().log();
     REQUIRE(size_t(model.rowCount()) == log.size());
     int sqsRows = 0;
     for (int row = 0; row < model.rowCount(); ++row) {
         const Event& e = log[size_t(row)];
         CHECK(model.data(model.index(row, ui::EventLogModel::Actor)).toString().toStdString()
-            == actorName(names, e.actor));
+            == simulation.engine().run().actorName(e.actor));
         CHECK(model.data(model.index(row, ui::EventLogModel::Detail)).toString().toStdString()
             == eventDetail(simulation.engine().run(), e));
         sqsRows += e.cause == Cause::VisibilityTimeout

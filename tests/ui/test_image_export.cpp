@@ -28,7 +28,7 @@ TEST_CASE(
     request.from = 0;
     request.to = 60000;
     request.title = QStringLiteral("Lesson 7");
-    REQUIRE(exportTimelineImage(simulation->engine().run(), simulation->actorNames(), request).ok());
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
     QImage image(request.path);
     REQUIRE(image.size() == QSize(1000, 400));
     // Find the in-flight colour at 15 s on some row: the message is held by worker-1 then.
@@ -49,7 +49,7 @@ TEST_CASE("image export: SVG is XML with shapes - PDF has a page", "[ui][export]
     ImageExportRequest request;
     request.title = QStringLiteral("Lesson 8");
     request.path = dir.filePath(QStringLiteral("lesson8.svg"));
-    REQUIRE(exportTimelineImage(simulation->engine().run(), simulation->actorNames(), request).ok());
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
     QFile svg(request.path);
     REQUIRE(svg.open(QIODevice::ReadOnly));
     QDomDocument document;
@@ -60,7 +60,7 @@ TEST_CASE("image export: SVG is XML with shapes - PDF has a page", "[ui][export]
         > 20);
 
     request.path = dir.filePath(QStringLiteral("lesson8.pdf"));
-    REQUIRE(exportTimelineImage(simulation->engine().run(), simulation->actorNames(), request).ok());
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
     QFile pdf(request.path);
     REQUIRE(pdf.open(QIODevice::ReadOnly));
     const QByteArray bytes = pdf.readAll();
@@ -76,14 +76,14 @@ TEST_CASE("image export: bad requests say why and a failed save keeps the earlie
     QTemporaryDir dir;
     ImageExportRequest request;
     request.path = dir.filePath(QStringLiteral("x.gif"));
-    CHECK(exportTimelineImage(simulation->engine().run(), {}, request).message()
+    CHECK(exportTimelineImage(simulation->engine().run(), request).message()
         == "unknown image type 'gif': use .png, .svg or .pdf");
     request.path = dir.filePath(QStringLiteral("x.png"));
     request.size = QSize(10, 10);
-    CHECK(exportTimelineImage(simulation->engine().run(), {}, request).message().starts_with("the size must be"));
+    CHECK(exportTimelineImage(simulation->engine().run(), request).message().starts_with("the size must be"));
     request.path = QStringLiteral("/nonexistent-directory/x.png");
     request.size = QSize(800, 600);
-    CHECK(exportTimelineImage(simulation->engine().run(), {}, request).message().starts_with("cannot write"));
+    CHECK(exportTimelineImage(simulation->engine().run(), request).message().starts_with("cannot write"));
 }
 
 TEST_CASE("image export: the SVG has one in-flight shape per in-flight segment of the log (lesson 7)", "[ui][export]")
@@ -96,7 +96,7 @@ TEST_CASE("image export: the SVG has one in-flight shape per in-flight segment o
     request.path = dir.filePath(QStringLiteral("lesson7.svg"));
     request.size = QSize(1200, 400);
     request.title = QStringLiteral("Lesson 7");
-    REQUIRE(exportTimelineImage(simulation->engine().run(), simulation->actorNames(), request).ok());
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
     // In-flight segments the log has (wider than the 3 px under which segments merge), plus the legend's swatch.
     const Engine& engine = simulation->engine();
     const double msPerPixel = double(engine.now()) / (1200 - TimelineStyle::light().labelWidth);
@@ -127,10 +127,10 @@ TEST_CASE("image export: light for print by default - the dark style on request"
     ImageExportRequest request;
     request.size = QSize(800, 300);
     request.path = dir.filePath(QStringLiteral("light.png"));
-    REQUIRE(exportTimelineImage(simulation->engine().run(), {}, request).ok());
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
     request.dark = true;
     request.path = dir.filePath(QStringLiteral("dark.png"));
-    REQUIRE(exportTimelineImage(simulation->engine().run(), {}, request).ok());
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
     // A corner of the title band is the style's background.
     CHECK(QImage(dir.filePath(QStringLiteral("light.png"))).pixelColor(790, 5) == TimelineStyle::light().background);
     CHECK(QImage(dir.filePath(QStringLiteral("dark.png"))).pixelColor(790, 5) == TimelineStyle::darkTheme().background);
@@ -152,7 +152,7 @@ TEST_CASE(
     request.path = dir.filePath(QStringLiteral("lesson8.png"));
     request.title = QStringLiteral("Lesson 8");
     request.moments = simulation->scenario().lesson->moments;
-    REQUIRE(exportTimelineImage(simulation->engine().run(), simulation->actorNames(), request).ok());
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
     const QImage image(request.path);
     REQUIRE(image.size() == QSize(1920, 1080));
     // A pixel row counts where a bar is drawn across it: 40 px or more of a message state's or a consumer's colour.
@@ -176,7 +176,7 @@ TEST_CASE("image export: the default window is the action - the height can be fi
     simulation->runToEnd();
     LaneModel model;
     model.setMomentSpecs(simulation->scenario().lesson->moments);
-    model.setEngine(&simulation->engine().run(), simulation->actorNames());
+    model.setEngine(&simulation->engine().run());
     // The last state change: the last message deleted at 85 s (sent at 40 s, received again at 75 s, 10 s of work
     // left by worker-1's 25). A tenth more, not the 4 minutes of the run.
     CHECK(actionEnd(model) == 85000 + 8500);
@@ -186,7 +186,7 @@ TEST_CASE("image export: the default window is the action - the height can be fi
     ImageExportRequest request;
     request.path = dir.filePath(QStringLiteral("fitted.png"));
     request.size = QSize(1920, 0);
-    REQUIRE(exportTimelineImage(simulation->engine().run(), simulation->actorNames(), request).ok());
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
     const QImage image(request.path);
     CHECK(image.width() == 1920);
     CHECK(image.height() > 600); // nine rows of 64 px, title, ruler, legend, callouts

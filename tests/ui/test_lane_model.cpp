@@ -14,8 +14,7 @@ TEST_CASE(
     test::application();
     auto simulation = test::lessonSimulation("visibility-too-short");
     LaneModel model;
-    const std::vector<std::string> names = simulation->actorNames();
-    model.setEngine(&simulation->engine().run(), names);
+    model.setEngine(&simulation->engine().run());
     QSignalSpy resets(&model, &LaneModel::runReset);
     QSignalSpy changes(&model, &LaneModel::lanesChanged);
     int syncs = 0;
@@ -40,10 +39,10 @@ TEST_CASE(
     REQUIRE(model.queueGroupCount() == 1);
     CHECK(model.lanesOfGroup(0) == LaneModel::Lanes { 0, 1, 2, 3, 4 });
     REQUIRE(model.shownActors().size() == 2);
-    CHECK(model.actorName(model.shownActors()[0]) == QString::fromStdString(names[model.shownActors()[0]]));
+    CHECK(model.actorName(model.shownActors()[0]) == QStringLiteral("worker-1"));
     CHECK(model.lanes().laneCount() == 5);
     // A new run resets once.
-    model.setEngine(&simulation->engine().run(), names);
+    model.setEngine(&simulation->engine().run());
     CHECK(resets.count() == 1);
 }
 
@@ -76,13 +75,14 @@ TEST_CASE("lane model: a client that only short-polls still gets a lane - its re
     ReceiveMessageRequest receive;
     receive.queue = "q";
     receive.waitTimeSeconds = 0;
-    receive.actor = 7; // an endpoint client
+    for (int client = 2; client < 7; ++client)
+        engine.addActor("a client that does nothing");
+    receive.actor = engine.addActor("127.0.0.1:5000 Boto3/1.26.27"); // an endpoint client: actor 7
+    REQUIRE(receive.actor == 7);
     engine.advanceBy(1500);
     REQUIRE(engine.receiveMessage(receive).ok());
-    std::vector<std::string> names(8, "");
-    names[7] = "127.0.0.1:5000 Boto3/1.26.27";
     LaneModel model;
-    model.setEngine(&engine.run(), names);
+    model.setEngine(&engine.run());
     REQUIRE(model.shownActors() == std::vector<uint32_t> { 7 });
     CHECK(model.actorName(7) == QStringLiteral("127.0.0.1:5000 Boto3/1.26.27"));
     const auto& steps = model.lanes().actorSteps(7);

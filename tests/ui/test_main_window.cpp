@@ -56,7 +56,7 @@ TEST_CASE("a saved run reopens in the window with the same lanes and counters", 
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->runToEnd();
     const std::string path = "/tmp/lifeline-ui-test-run.lifeline";
-    REQUIRE(saveRun(simulation->engine().run(), simulation->actorNames(), "Lesson 7", path).ok());
+    REQUIRE(saveRun(simulation->engine().run(), "Lesson 7", path).ok());
     auto opened = openRun(path);
     REQUIRE(opened.ok());
     ui::MainWindow window;

@@ -54,7 +54,7 @@ TEST_CASE("timeline at scale: a lane enters the alive list and leaves it as the 
         "consumers": [{"name": "w", "queue": "q", "count": 4, "processing": "2500ms"}]})"));
     run.runToEnd();
     LaneModel model;
-    model.setEngine(&run.engine().run(), run.actorNames());
+    model.setEngine(&run.engine().run());
     RowLayout rows(model);
     rows.setAliveOnly(true);
     rows.arrange(10'000, 11'000, 1000);
@@ -80,7 +80,7 @@ TEST_CASE(
                       {"queue": "quiet", "bursts": [{"at": "1s", "count": 3}]}]})"));
     run.runToEnd();
     LaneModel model;
-    model.setEngine(&run.engine().run(), run.actorNames());
+    model.setEngine(&run.engine().run());
     RowLayout rows(model);
     rows.arrange(0, 10'000, 43);
     CHECK_FALSE(rows.dense());
@@ -113,7 +113,7 @@ TEST_CASE("timeline at scale: lane orders put the most received and the longest 
         "consumers": [{"name": "w", "queue": "q", "processing": "100ms"}]})"));
     run.advanceTo(12'000);
     LaneModel model;
-    model.setEngine(&run.engine().run(), run.actorNames());
+    model.setEngine(&run.engine().run());
     RowLayout rows(model);
     rows.setOrder(LaneOrder::MostReceived);
     REQUIRE(run.engine().message(2).receiveCount >= 2);
@@ -141,7 +141,7 @@ TEST_CASE("timeline at scale: the 4m..5m export of ten queues at 2000 a second h
     request.from = 240'000;
     request.to = 300'000;
     request.title = QStringLiteral("Ten queues");
-    REQUIRE(exportTimelineImage(run.engine().run(), run.actorNames(), request).ok());
+    REQUIRE(exportTimelineImage(run.engine().run(), request).ok());
     QImage image(request.path);
     REQUIRE(image.size() == QSize(1920, 1080));
     // Down the middle of the image: the in-flight colour in ten separate runs (one band per queue), and the
@@ -170,7 +170,7 @@ TEST_CASE(
         "consumers": [{"name": "w", "queue": "q", "count": 2, "processing": "50ms"}]})"));
     run.advanceTo(20'000);
     LaneModel model;
-    model.setEngine(&run.engine().run(), run.actorNames());
+    model.setEngine(&run.engine().run());
     TimelineView view(&model);
     view.resize(1200, 700);
     view.setRunEnd(60'000);
@@ -251,7 +251,7 @@ TEST_CASE(
     sim::Simulation run(scenario);
     run.advanceTo(20'000);
     LaneModel model;
-    model.setEngine(&run.engine().run(), run.actorNames());
+    model.setEngine(&run.engine().run());
     RowLayout rows(model);
     rows.setAliveOnly(true);
     rows.arrange(9'000, 12'000, 1000);

@@ -44,7 +44,7 @@ struct PaintedLesson {
         : simulation(test::lessonSimulation(id))
     {
         simulation->runToEnd();
-        model.setEngine(&simulation->engine().run(), simulation->actorNames());
+        model.setEngine(&simulation->engine().run());
         painter = std::make_unique<TimelinePainter>(model, style);
         frame.now = simulation->now();
         frame.axis.fit(0, to, 1200 - style.labelWidth);
@@ -185,9 +185,8 @@ TEST_CASE("selection shows the message history and the period and comma keys ste
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->runToEnd();
     LaneModel model;
-    const std::vector<std::string> names = simulation->actorNames();
-    model.setEngine(&simulation->engine().run(), names);
-    const auto history = laneHistory(simulation->engine().run(), model.lanes(), 0, names);
+    model.setEngine(&simulation->engine().run());
+    const auto history = laneHistory(simulation->engine().run(), model.lanes(), 0);
     std::vector<QString> texts;
     for (const auto& entry : history)
         texts.push_back(entry.text);
@@ -229,8 +228,7 @@ TEST_CASE("filter by consumer - by state and by id - and Shift+drag measures a r
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    const std::vector<std::string> names = simulation->actorNames();
-    model.setEngine(&simulation->engine().run(), names);
+    model.setEngine(&simulation->engine().run());
     TimelineView view(&model);
     view.resize(1000, 400);
     view.show();
@@ -315,7 +313,7 @@ TEST_CASE("consumer lanes: back-to-back jobs stay separate boxes even when the f
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run(), simulation->actorNames());
+    model.setEngine(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::light();
     TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -451,7 +449,7 @@ TEST_CASE("timeline: a message in flight shows its visibility deadline and a hea
     const auto bracketAt = [&](TimeMs now, TimeMs t) {
         simulation.advanceTo(now);
         LaneModel model;
-        model.setEngine(&simulation.engine().run(), simulation.actorNames());
+        model.setEngine(&simulation.engine().run());
         TimelinePainter painter(model, style);
         TimelineFrame frame;
         frame.now = simulation.now();
@@ -472,7 +470,7 @@ TEST_CASE("timeline: a message in flight shows its visibility deadline and a hea
     CHECK(bracketAt(6000, 10000) != ink);
     // The hover says the time left.
     LaneModel model;
-    model.setEngine(&simulation.engine().run(), simulation.actorNames());
+    model.setEngine(&simulation.engine().run());
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
     frame.now = simulation.now();
@@ -491,7 +489,7 @@ TEST_CASE("timeline: marks stand on their own plate - never under a label - at l
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run(), simulation->actorNames());
+    model.setEngine(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::darkTheme(); // labels on in-flight bars are white, plates dark
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -533,7 +531,7 @@ TEST_CASE(
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run(), simulation->actorNames());
+    model.setEngine(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::light();
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -577,8 +575,10 @@ TEST_CASE("timeline: a click on a work box selects its message - off it the acto
     ShownView shown("visibility-too-short");
     TimelineView& view = shown.view;
     QSignalSpy actorClicks(&view, &TimelineView::actorClicked);
-    const auto names = shown.simulation->actorNames();
-    const auto actor = uint32_t(std::find(names.begin(), names.end(), "worker-1") - names.begin());
+    const RunView& run = shown.simulation->engine().run();
+    uint32_t actor = 0;
+    while (actor < run.actorCount() && run.actorName(actor) != "worker-1")
+        ++actor;
     int worker1 = -1;
     for (int r = 0; r < view.painter().totalRows(); ++r)
         if (view.painter().rowAt(r).kind == LaneModel::ActorRow && view.painter().rowAt(r).id == actor)
@@ -600,7 +600,7 @@ TEST_CASE("timeline: the legend lists what the view shows - not the whole run", 
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run(), simulation->actorNames());
+    model.setEngine(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::light();
     const TimelinePainter painter(model, style);
     TimelineFrame frame;

@@ -71,7 +71,7 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
     whole.runToEnd();
     LaneModel wholeModel;
     wholeModel.setMomentSpecs(moments);
-    wholeModel.setEngine(&whole.engine().run(), whole.actorNames());
+    wholeModel.setEngine(&whole.engine().run());
     const TimeMs to = request.to < 0 ? actionEnd(wholeModel) : request.to;
     ImageExportRequest still;
     still.size = request.size;
@@ -87,7 +87,7 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
     sim::Simulation run(scenario, request.seed);
     LaneModel model;
     model.setMomentSpecs(moments);
-    model.setEngine(&run.engine().run(), run.actorNames());
+    model.setEngine(&run.engine().run());
     // The encoder: a GIF into a QSaveFile (committed when whole), or an MP4 (renamed from FILE.part when whole).
     const bool mp4 = QFileInfo(request.path).suffix().toLower() == QStringLiteral("mp4");
     QSaveFile file(request.path);
@@ -111,7 +111,6 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
     for (int i = 0; i < frames; ++i) {
         const TimeMs t = request.from + (frames == 1 ? to - request.from : (to - request.from) * i / (frames - 1));
         run.advanceTo(t);
-        model.setActorNames(run.actorNames());
         model.sync();
         QPainter p(&image);
         paintSlide(p, image.rect(), model, style, still, to, rows);

@@ -263,14 +263,13 @@ Outcome<> writeImage(const std::vector<ModelPanel>& panels, ImageExportRequest r
 
 } // namespace
 
-Outcome<> exportTimelineImage(
-    const RunView& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request)
+Outcome<> exportTimelineImage(const RunView& engine, const ImageExportRequest& request)
 {
     if (auto refused = checkRequest(request); !refused)
         return refused;
     LaneModel model;
     model.setMomentSpecs(request.moments);
-    model.setEngine(&engine, actorNames);
+    model.setEngine(&engine);
     const TimeMs to = request.to < 0 ? actionEnd(model) : request.to;
     return writeImage({ { &model, QString() } }, request, to);
 }
@@ -285,7 +284,7 @@ Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const Im
     for (const ExportPanel& panel : panels) {
         models.push_back(std::make_unique<LaneModel>());
         models.back()->setMomentSpecs(panel.moments);
-        models.back()->setEngine(panel.run, panel.actorNames);
+        models.back()->setEngine(panel.run);
         shown.push_back({ models.back().get(), panel.heading });
         end = std::max(end, actionEnd(*models.back()));
     }

@@ -3,9 +3,9 @@
 // the time axis, in the light style (for print). No window is needed.
 #pragma once
 
+#include "lifeline/analysis/moments.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/support/outcome.h"
-#include "lifeline/teach/moments.h"
 #include "timeline/row_layout.h"
 #include "timeline/timeline_style.h"
 
@@ -36,14 +36,12 @@ struct ImageExportRequest {
 // One of the timelines of a comparison ("As written", "With the fix"), stacked on one shared time axis.
 struct ExportPanel {
     const RunView* run = nullptr;
-    std::vector<std::string> actorNames;
     std::vector<sim::MomentSpec> moments;
     QString heading; // "As written"; the panel's queue settings follow it
 };
 
 // Nothing is left half-written: the file is written whole or not at all.
-Outcome<> exportTimelineImage(
-    const RunView& engine, const std::vector<std::string>& actorNames, const ImageExportRequest& request);
+Outcome<> exportTimelineImage(const RunView& engine, const ImageExportRequest& request);
 
 // The panels stacked, each with its heading and its moments, under the request's title (its subtitle, when set,
 // under the title; its moments are not used). The axis runs to the latest panel's end unless `to` says.

@@ -121,11 +121,9 @@ uint32_t EndpointServer::actorFor(ConnectionId connection, const HttpRequest& re
         return known->second;
     // A row per kind of client (client_identity.h), not per connection: the CLI's one-shot calls share one.
     const std::string name = endpoint::clientIdentity(request.header("user-agent"), request.header("authorization"));
-    const auto [it, fresh] = m_actorByClient.try_emplace(name, uint32_t(m_actorNames.size()));
-    if (fresh) {
-        m_actorNames.push_back(name);
-        emit actorsChanged();
-    }
+    auto it = m_actorByClient.find(name);
+    if (it == m_actorByClient.end())
+        it = m_actorByClient.emplace(name, m_engine.addActor(name)).first;
     m_actorOf.emplace(connection, it->second);
     return it->second;
 }

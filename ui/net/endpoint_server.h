@@ -47,7 +47,6 @@ public:
     std::string queueUrl(const std::string& queue) const;
     // Brings the virtual clock up to the wall clock and answers the long polls that completed.
     void catchUp();
-    const std::vector<std::string>& actorNames() const { return m_actorNames; }
     size_t requestsServed() const { return m_requests; }
     size_t openConnections() const { return m_http.openConnections(); }
     size_t waitingPolls() const { return m_waiting.size(); }
@@ -55,9 +54,6 @@ public:
     size_t orphanedPolls() const { return m_orphaned.size(); }
     size_t timedOut() const { return m_http.timedOut(); } // connections closed by a timeout so far
     size_t acceptFailures() const { return m_http.acceptFailures(); } // accepts refused for want of a descriptor
-
-signals:
-    void actorsChanged();
 
 private:
     using ConnectionId = HttpServer::ConnectionId;
@@ -85,8 +81,7 @@ private:
     std::unordered_map<PollId, ParkedPoll> m_waiting;
     std::unordered_map<ConnectionId, PollId> m_pollOf; // a connection's parked poll
     std::unordered_map<PollId, uint32_t> m_orphaned; // a gone client's poll -> its actor
-    std::vector<std::string> m_actorNames { "SQS", "operator" }; // actors 0 and 1 (event_log.h)
-    std::unordered_map<std::string, uint32_t> m_actorByClient; // client identity -> actor
+    std::unordered_map<std::string, uint32_t> m_actorByClient; // client identity -> its actor in the run
     std::unordered_map<ConnectionId, uint32_t> m_actorOf; // named by its connection's first request
     size_t m_requests = 0;
 };

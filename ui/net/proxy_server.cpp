@@ -121,11 +121,9 @@ void ProxyServer::closed(ConnectionId connection, bool requestInHand)
 uint32_t ProxyServer::actorFor(const HttpRequest& request)
 {
     const std::string name = endpoint::clientIdentity(request.header("user-agent"), request.header("authorization"));
-    const auto [it, fresh] = m_actorByClient.try_emplace(name, uint32_t(m_actorNames.size()));
-    if (fresh) {
-        m_actorNames.push_back(name);
-        emit actorsChanged();
-    }
+    auto it = m_actorByClient.find(name);
+    if (it == m_actorByClient.end())
+        it = m_actorByClient.emplace(name, m_observer.addActor(name)).first;
     return it->second;
 }
 

@@ -61,7 +61,6 @@ public:
     std::string queueUrl(const std::string& queue) const; // as clients named it (empty: never seen)
     // Brings the observed run's clock up to the wall clock (delays and visibility timeouts that ended).
     void catchUp();
-    const std::vector<std::string>& actorNames() const { return m_actorNames; }
     size_t requestsForwarded() const { return m_forwarded; }
     size_t upstreamFailures() const { return m_failures; }
     const std::map<std::string, std::vector<PolledDepth>>& polledDepth() const { return m_depth; }
@@ -70,7 +69,6 @@ public:
     const DepthSeries& polledSeries() const { return m_polledSeries; }
 
 signals:
-    void actorsChanged();
     void observed(); // new events in the observed run
 
 private:
@@ -110,7 +108,6 @@ private:
     std::map<std::string, std::vector<PolledDepth>> m_depth;
     DepthSeries m_polledSeries;
     std::map<std::string, uint32_t> m_actorByClient; // "Boto3/1.26.27 AKIA12" -> actor
-    std::vector<std::string> m_actorNames { "SQS", "operator" };
     size_t m_forwarded = 0;
     size_t m_failures = 0;
 };

@@ -4,8 +4,7 @@
 
 namespace lifeline::ui {
 
-std::vector<HistoryEntry> laneHistory(
-    const RunView& engine, const LaneIndex& index, MessageIndex lane, const std::vector<std::string>& actorNames)
+std::vector<HistoryEntry> laneHistory(const RunView& engine, const LaneIndex& index, MessageIndex lane)
 {
     std::vector<HistoryEntry> out;
     if (lane >= index.laneCount())
@@ -23,7 +22,7 @@ std::vector<HistoryEntry> laneHistory(
         for (uint32_t ev = index.lane(l).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
             const Event& e = engine.log()[ev];
             HistoryEntry entry { e.time, e.queue, e.from, e.to, e.cause, e.actor, {} };
-            entry.text = QString::fromStdString(eventSentence(engine, e, actorName(actorNames, e.actor)));
+            entry.text = QString::fromStdString(eventSentence(engine, e, engine.actorName(e.actor)));
             out.push_back(std::move(entry));
         }
     }

@@ -9,10 +9,9 @@ LaneModel::LaneModel(QObject* parent)
 {
 }
 
-void LaneModel::setEngine(const RunView* engine, std::vector<std::string> actorNames)
+void LaneModel::setEngine(const RunView* engine)
 {
     m_engine = engine;
-    m_actorNames = std::move(actorNames);
     m_index.clear();
     m_density.clear();
     m_groups.clear();
@@ -35,7 +34,7 @@ void LaneModel::sync()
         m_groups.resize(queues);
     const auto result = m_index.sync(*m_engine);
     const size_t momentsBefore = m_moments.moments().size();
-    m_moments.advance(*m_engine, m_actorNames);
+    m_moments.advance(*m_engine);
     for (size_t lane = result.firstNewLane; lane < m_index.laneCount(); ++lane)
         m_groups[m_engine->message(MessageIndex(lane)).queue].lanes.push_back(MessageIndex(lane));
     // New actors: shown from their first step.
@@ -57,15 +56,13 @@ void LaneModel::sync()
 const DensitySeries& LaneModel::density() const
 {
     if (m_engine)
-        m_density.sync(*m_engine, m_actorNames); // returns at once when nothing is new
+        m_density.sync(*m_engine); // returns at once when nothing is new
     return m_density;
 }
 
 QString LaneModel::actorName(uint32_t actor) const
 {
-    if (actor < m_actorNames.size())
-        return QString::fromStdString(m_actorNames[actor]);
-    return tr("client %1").arg(actor);
+    return m_engine ? QString::fromStdString(m_engine->actorName(actor)) : tr("client %1").arg(actor);
 }
 
 size_t LaneModel::bytesUsed() const

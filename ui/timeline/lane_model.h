@@ -4,7 +4,7 @@
 // QObject: the timeline paints from it directly, no item view shows it.
 #pragma once
 
-#include "lifeline/teach/moments.h"
+#include "lifeline/analysis/moments.h"
 #include "lifeline/timeline/density_series.h"
 #include "lifeline/timeline/lane_index.h"
 
@@ -23,11 +23,8 @@ public:
     explicit LaneModel(QObject* parent = nullptr);
 
     // A new run: everything is read again (runReset, then lanesChanged).
-    void setEngine(const RunView* engine, std::vector<std::string> actorNames = {});
+    void setEngine(const RunView* engine);
     const RunView* engine() const { return m_engine; }
-    // Actors added while the run goes on (consumers added by the operator) get their names; no reset.
-    void setActorNames(std::vector<std::string> actorNames) { m_actorNames = std::move(actorNames); }
-    const std::vector<std::string>& actorNames() const { return m_actorNames; }
     // The moments to find in the runs shown from now on (a lesson's; none for other runs). Takes effect at the next
     // setEngine.
     void setMomentSpecs(std::vector<sim::MomentSpec> specs) { m_momentSpecs = std::move(specs); }
@@ -44,7 +41,7 @@ public:
     using Lanes = std::deque<MessageIndex>; // grows without moving what is there (no copy stalls mid-run)
     const Lanes& lanesOfGroup(int group) const { return m_groups[size_t(group)].lanes; }
     const std::vector<uint32_t>& shownActors() const { return m_actors; }
-    QString actorName(uint32_t actor) const;
+    QString actorName(uint32_t actor) const; // the run's name for it
     size_t bytesUsed() const;
 
 signals:
@@ -58,7 +55,6 @@ private:
     };
 
     const RunView* m_engine = nullptr;
-    std::vector<std::string> m_actorNames;
     LaneIndex m_index;
     mutable DensitySeries m_density; // brought up to date by density()
     std::vector<sim::MomentSpec> m_momentSpecs;

@@ -6,7 +6,7 @@
 // on one row stand side by side, their stems meeting at the instant.
 #pragma once
 
-#include "lifeline/teach/moments.h"
+#include "lifeline/analysis/moments.h"
 #include "timeline/timeline_style.h"
 
 #include <QPainter>

@@ -61,8 +61,8 @@ std::optional<TimelineHit> hitInstant(const LaneModel& model, const RowRef& row,
             out.row = row;
             out.from = out.to = e.time;
             out.state = entered->to;
-            const QString why = QString::fromStdString(
-                eventSentence(engine, *entered, actorName(model.actorNames(), entered->actor)));
+            const QString why
+                = QString::fromStdString(eventSentence(engine, *entered, engine.actorName(entered->actor)));
             out.text = QObject::tr("%1\n%2 for 0 ms at %3\ncause: %4")
                            .arg(QString::fromStdString(engine.messageId(row.id)),
                                QString::fromLatin1(toString(entered->to)), duration(e.time), why);
@@ -111,8 +111,7 @@ std::optional<TimelineHit> hitMessageRow(
     out.to = until;
     out.state = state;
     const MessageRecord& record = engine.message(row.id);
-    const QString why
-        = QString::fromStdString(eventSentence(engine, *cause, actorName(model.actorNames(), cause->actor)));
+    const QString why = QString::fromStdString(eventSentence(engine, *cause, engine.actorName(cause->actor)));
     out.text = QObject::tr("%1\n%2 from %3 to %4 (%5)\ncause: %6")
                    .arg(QString::fromStdString(engine.messageId(row.id)), QString::fromLatin1(toString(state)),
                        duration(since), duration(until), duration(until - since), why);

@@ -36,7 +36,7 @@ ComparisonWindow::ComparisonWindow(
         m_models[i] = new LaneModel(this);
         const auto& lesson = m_runs[i]->scenario().lesson;
         m_models[i]->setMomentSpecs(lesson ? lesson->moments : std::vector<sim::MomentSpec> {});
-        m_models[i]->setEngine(&m_runs[i]->engine().run(), m_runs[i]->actorNames());
+        m_models[i]->setEngine(&m_runs[i]->engine().run());
         auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(headings[i]), this);
         layout->addWidget(heading);
         m_views[i] = new TimelineView(m_models[i], this);

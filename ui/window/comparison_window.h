@@ -3,9 +3,9 @@
 // figures that differ between them on top ("duplicate processings 2 → 0").
 #pragma once
 
+#include "lifeline/analysis/summary.h"
 #include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
-#include "lifeline/teach/summary.h"
 
 #include <QWidget>
 #include <memory>

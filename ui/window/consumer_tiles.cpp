@@ -1,7 +1,6 @@
 #include "window/consumer_tiles.h"
 
 #include "lifeline/support/duration.h"
-#include "lifeline/timeline/density_series.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -107,8 +106,7 @@ int ConsumerTiles::layout(int width, std::vector<QRect>* rects, std::vector<Head
     // The compact grid: per consumer group (in order of first appearance), a line of counts and its cells.
     std::vector<std::string> groups;
     for (const size_t i : order)
-        if (const std::string g = actorGroupName(m_tiles[i].name);
-            std::find(groups.begin(), groups.end(), g) == groups.end())
+        if (const std::string& g = m_tiles[i].group; std::find(groups.begin(), groups.end(), g) == groups.end())
             groups.push_back(g);
     const int cols = std::max(1, (width - kGap) / (kCell + kCellGap));
     int y = kGap;
@@ -116,7 +114,7 @@ int ConsumerTiles::layout(int width, std::vector<QRect>* rects, std::vector<Head
         std::array<int, 4> counts {}; // idle, polling, working, crashed
         int n = 0;
         for (const size_t i : order) {
-            if (actorGroupName(m_tiles[i].name) != group)
+            if (m_tiles[i].group != group)
                 continue;
             ++counts[size_t(m_tiles[i].state)];
             if (rects)

@@ -12,11 +12,10 @@ EventLogModel::EventLogModel(QObject* parent)
 {
 }
 
-void EventLogModel::setEngine(const RunView* engine, std::vector<std::string> actorNames)
+void EventLogModel::setEngine(const RunView* engine)
 {
     beginResetModel();
     m_engine = engine;
-    m_actorNames = std::move(actorNames);
     m_synced = 0;
     m_rows.clear();
     endResetModel();
@@ -90,7 +89,7 @@ bool EventLogModel::matches(size_t event) const
         return true;
     if (has(toString(e.cause)))
         return true;
-    if (has(actorName(m_actorNames, e.actor)))
+    if (has(m_engine->actorName(e.actor)))
         return true;
     // Every cause whose detail is a text (a refusal's, a script's call and answer, an operator's action, ...).
     if (e.hasText() && has(m_engine->log().text(e.textIndex())))
@@ -155,7 +154,7 @@ QString EventLogModel::text(size_t event, int column) const
     case Cause:
         return QString::fromLatin1(toString(e.cause));
     case Actor:
-        return QString::fromStdString(actorName(m_actorNames, e.actor));
+        return QString::fromStdString(m_engine->actorName(e.actor));
     case Detail:
         return QString::fromStdString(eventDetail(*m_engine, e));
     }

@@ -17,8 +17,7 @@ public:
 
     explicit EventLogModel(QObject* parent = nullptr);
 
-    void setEngine(const RunView* engine, std::vector<std::string> actorNames = {});
-    void setActorNames(std::vector<std::string> actorNames) { m_actorNames = std::move(actorNames); }
+    void setEngine(const RunView* engine);
     void sync();
     // Rows whose queue, message id, cause, actor or detail contain `text` (case-insensitive); `lane` keeps only that
     // message's events (kNoMessage: all). An empty filter shows the whole log.
@@ -37,7 +36,6 @@ private:
     QString text(size_t event, int column) const;
 
     const RunView* m_engine = nullptr;
-    std::vector<std::string> m_actorNames;
     size_t m_synced = 0; // events of the log the model has read
     bool m_filtered = false;
     QString m_text;

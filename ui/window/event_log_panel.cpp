@@ -55,10 +55,10 @@ EventLogPanel::EventLogPanel(QWidget* parent)
         });
 }
 
-void EventLogPanel::setEngine(const RunView* engine, std::vector<std::string> actorNames)
+void EventLogPanel::setEngine(const RunView* engine)
 {
     m_lane = kNoMessage;
-    m_model->setEngine(engine, std::move(actorNames));
+    m_model->setEngine(engine);
     applyFilter();
 }
 

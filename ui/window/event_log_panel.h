@@ -23,7 +23,7 @@ public:
     QLineEdit* filterText() const { return m_filter; }
     QCheckBox* onlySelected() const { return m_onlySelected; }
 
-    void setEngine(const RunView* engine, std::vector<std::string> actorNames);
+    void setEngine(const RunView* engine);
     // New events become rows, while the panel can be seen. Behind another dock tab (Qt moves it out of view rather
     // than hiding it) it takes none: every row inserted costs the table's header per row of the whole log (2 ms a
     // frame at 5.6 million events), and nobody sees them there. catchUp() takes them whatever it shows: when it is

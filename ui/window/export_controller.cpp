@@ -2,11 +2,11 @@
 
 #include "export/animation_export.h"
 #include "export/image_export.h"
+#include "lifeline/analysis/summary.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
-#include "lifeline/teach/summary.h"
 #include "timeline/timeline_view.h"
 #include "window/live_driver.h"
 #include "window/run_session.h"
@@ -76,8 +76,7 @@ void ExportController::saveRunAs()
         m_window, tr("Save run"), defaultFileName(QStringLiteral("lifeline")), tr("Lifeline run (*.lifeline)"));
     if (path.isEmpty())
         return;
-    const auto saved
-        = saveRun(*engine, m_session->actorNames(), m_presentation.title().toStdString(), path.toStdString());
+    const auto saved = saveRun(*engine, m_presentation.title().toStdString(), path.toStdString());
     if (!saved)
         QMessageBox::warning(
             m_window, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(saved.message())));
@@ -97,9 +96,9 @@ void ExportController::exportData(bool trace)
         return;
     std::ostringstream out;
     if (trace)
-        writeChromeTrace(*engine, m_session->actorNames(), out);
+        writeChromeTrace(*engine, out);
     else
-        writeEventsCsv(*engine, m_session->actorNames(), out);
+        writeEventsCsv(*engine, out);
     QSaveFile file(path);
     const std::string text = out.str();
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), qint64(text.size())) != qint64(text.size())
@@ -114,7 +113,7 @@ QString ExportController::claimText() const
     if (const sim::Simulation* simulation = m_session->simulation())
         return QString::fromStdString(simulation->summary().claim());
     const RunView* engine = m_session->run();
-    return engine ? QString::fromStdString(sim::summarizeLog(*engine, m_session->actorNames()).claim()) : QString();
+    return engine ? QString::fromStdString(sim::summarizeLog(*engine).claim()) : QString();
 }
 
 std::optional<QSize> ExportController::askSize(const QString& title, const QString& initial) const
@@ -159,7 +158,7 @@ void ExportController::exportImage()
     request.claim = claimText();
     if (const sim::Simulation* simulation = m_session->simulation(); simulation && simulation->scenario().lesson)
         request.moments = simulation->scenario().lesson->moments;
-    const auto exported = exportTimelineImage(*engine, m_session->actorNames(), request);
+    const auto exported = exportTimelineImage(*engine, request);
     if (!exported)
         QMessageBox::warning(m_window, tr("Export image"),
             tr("The image was not saved: %1").arg(QString::fromStdString(exported.message())));

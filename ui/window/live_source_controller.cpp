@@ -123,7 +123,7 @@ void LiveSourceController::saveProxyRecord()
         return;
     const QString path = std::exchange(m_proxyRecordPath, QString());
     m_window.session->catchUpLive();
-    const auto saved = saveRun(*m_window.session->run(), m_window.session->actorNames(), "proxy", path.toStdString());
+    const auto saved = saveRun(*m_window.session->run(), "proxy", path.toStdString());
     if (!saved)
         QMessageBox::warning(m_window.window, tr("Recording proxy"),
             tr("The run could not be written: %1").arg(QString::fromStdString(saved.message())));

@@ -136,10 +136,6 @@ void MainWindow::connectPanels()
 {
     connect(m_session, &RunSession::sourceChanged, this, &MainWindow::bindPanels);
     connectScript();
-    connect(m_session, &RunSession::actorsChanged, this, [this] {
-        m_model->setActorNames(actorNames());
-        m_eventLog->model()->setActorNames(actorNames());
-    });
     connect(m_driver, &LiveDriver::advanced, this, [this](TimeMs now) {
         m_timeline->setNow(now);
         if (m_timeline->selected() != kNoMessage)
@@ -193,7 +189,7 @@ void MainWindow::connectPanels()
     });
     connect(m_liveQueue, &LiveQueuePanel::applied, this, [this](const QString& what) { say(what); });
     connect(m_liveQueue, &LiveQueuePanel::refused, this, [this](const QString& error) { say(error, 12000); });
-    connect(m_controls, &QueueControls::consumersChanged, this, &MainWindow::actorsChanged);
+    connect(m_controls, &QueueControls::consumersChanged, m_tiles, &ConsumerTiles::sync);
     connect(m_controls, &QueueControls::queueTypeRequested, this, &MainWindow::setQueueType);
     connect(m_controls, &QueueControls::sendRequested, this, &MainWindow::showSendDialog);
 }
@@ -338,7 +334,7 @@ void MainWindow::showDetails(MessageIndex lane)
         html += QStringLiteral("<i>%1</i><br>")
                     .arg(QString::fromUtf8(record.body.view().substr(0, 200)).toHtmlEscaped());
     html += QStringLiteral("<table cellspacing=0 cellpadding=2>");
-    const auto history = laneHistory(*run(), m_model->lanes(), lane, actorNames());
+    const auto history = laneHistory(*run(), m_model->lanes(), lane);
     for (const auto& entry : history) {
         html += QStringLiteral("<tr><td align=right>%1</td><td>%2</td><td>%3</td></tr>")
                     .arg(QString::fromStdString(sim::formatDuration(entry.time)),
@@ -362,13 +358,6 @@ void MainWindow::toggleConsumerOfActor(uint32_t actor)
             m_tiles->toggle(i);
             return;
         }
-}
-
-void MainWindow::actorsChanged()
-{
-    if (simulation())
-        m_session->refreshActorNames(); // the lanes and the log get the names through actorsChanged
-    m_tiles->sync();
 }
 
 void MainWindow::showSendDialog()
@@ -407,13 +396,13 @@ void MainWindow::bindPanels()
     m_driver->setSimulation(simulation);
     m_model->setMomentSpecs(simulation && simulation->scenario().lesson ? simulation->scenario().lesson->moments
                                                                         : std::vector<sim::MomentSpec> {});
-    m_model->setEngine(engine, actorNames());
+    m_model->setEngine(engine);
     m_overview->setEngine(engine);
     m_controls->setSimulation(simulation);
     m_tiles->setSimulation(simulation);
     // A proxied run's depth is what the upstream reports (its lanes are only what the proxy saw).
     m_charts->setSource(engine, proxy() ? &proxy()->polledSeries() : &m_overview->series());
-    m_eventLog->setEngine(engine, actorNames());
+    m_eventLog->setEngine(engine);
     showLiveState();
 }
 
@@ -449,11 +438,6 @@ sim::Simulation* MainWindow::simulation() const
 EndpointServer* MainWindow::endpoint() const
 {
     return m_session->endpoint();
-}
-
-const std::vector<std::string>& MainWindow::actorNames() const
-{
-    return m_session->actorNames();
 }
 
 void MainWindow::runChanged()

@@ -136,7 +136,6 @@ private:
     // The session has a new source: every panel reads it (the one place where they are rewired).
     void bindPanels();
     void showStill(const RunView& engine); // a run that does not move: fitted, not following
-    const std::vector<std::string>& actorNames() const;
     void buildToolbar();
     void buildMenus();
     void buildViewMenu(QMenu* view);
@@ -150,7 +149,6 @@ private:
     void showKeys();
     void showDetails(MessageIndex lane);
     void toggleConsumerOfActor(uint32_t actor);
-    void actorsChanged(); // consumers were added: names for the lanes and the log
     void changeSpeed(int steps);
     void showLiveState(); // the toolbar says "Live" and the clock is the wall clock's while real clients drive the run
     void say(const QString& text, int ms = 6000);

@@ -46,7 +46,6 @@ void RunSession::showSimulation(std::unique_ptr<sim::Simulation> simulation)
     Source next;
     next.kind = Kind::Simulation;
     next.run = &simulation->engine().run();
-    next.actorNames = simulation->actorNames();
     next.simulation = std::move(simulation);
     replace(std::move(next));
 }
@@ -56,7 +55,6 @@ void RunSession::showRecorded(std::unique_ptr<RecordedRun> run)
     Source next;
     next.kind = Kind::Recorded;
     next.run = run->run.get();
-    next.actorNames = run->actorNames;
     next.recorded = std::move(run);
     replace(std::move(next));
 }
@@ -68,9 +66,7 @@ void RunSession::showEndpoint(std::unique_ptr<lifeline::Engine> engine, Endpoint
     next.run = &engine->run();
     next.ownedEngine = std::move(engine);
     next.server = server;
-    next.actorNames = server->actorNames();
     server->setParent(this);
-    connect(server, &EndpointServer::actorsChanged, this, &RunSession::refreshActorNames);
     replace(std::move(next));
 }
 
@@ -81,9 +77,7 @@ void RunSession::showProxy(std::unique_ptr<observe::Observer> observer, ProxySer
     next.run = &observer->run();
     next.observer = std::move(observer);
     next.proxy = server;
-    next.actorNames = server->actorNames();
     server->setParent(this);
-    connect(server, &ProxyServer::actorsChanged, this, &RunSession::refreshActorNames);
     replace(std::move(next));
 }
 
@@ -106,17 +100,6 @@ void RunSession::showRun(const lifeline::RunView& run)
 void RunSession::stopServing()
 {
     release(m_source);
-}
-
-void RunSession::refreshActorNames()
-{
-    if (m_source.simulation)
-        m_source.actorNames = m_source.simulation->actorNames();
-    else if (m_source.server)
-        m_source.actorNames = m_source.server->actorNames();
-    else if (m_source.proxy)
-        m_source.actorNames = m_source.proxy->actorNames();
-    emit actorsChanged();
 }
 
 } // namespace lifeline::ui

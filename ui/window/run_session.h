@@ -52,14 +52,9 @@ public:
     // Brings a live run's clock up to the wall clock.
     void catchUpLive();
     const RecordedRun* recorded() const { return m_source.recorded.get(); }
-    // Indexed by actor id: the simulation's consumers and pollers, the saved run's actors, the endpoint's clients.
-    const std::vector<std::string>& actorNames() const { return m_source.actorNames; }
-    // The simulation added consumers, or a new client connected: re-reads the names (emits actorsChanged).
-    void refreshActorNames();
 
 signals:
     void sourceChanged();
-    void actorsChanged();
 
 private:
     struct Source {
@@ -71,7 +66,6 @@ private:
         EndpointServer* server = nullptr;
         std::unique_ptr<observe::Observer> observer; // the proxy's
         ProxyServer* proxy = nullptr;
-        std::vector<std::string> actorNames;
     };
     void replace(Source next);
     static void release(Source& source); // stops the source's server, if any

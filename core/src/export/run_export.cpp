@@ -31,7 +31,7 @@ std::string csvField(const std::string& text)
     return out + '"';
 }
 
-void writeEventsCsv(const RunView& run, const std::vector<std::string>& actorNames, std::ostream& out)
+void writeEventsCsv(const RunView& run, std::ostream& out)
 {
     out << "time_ms,queue,message_id,lane,from,to,cause,actor,note,body,group,dedup\r\n";
     const EventLog& log = run.log();
@@ -40,7 +40,7 @@ void writeEventsCsv(const RunView& run, const std::vector<std::string>& actorNam
         out << e.time << ',' << csvField(e.queue == kNoQueue ? "" : run.queueInfo(e.queue).name) << ','
             << (e.message == kNoMessage ? "" : run.messageId(e.message)) << ','
             << (e.message == kNoMessage ? "" : std::to_string(e.message)) << ',' << toString(e.from) << ','
-            << toString(e.to) << ',' << toString(e.cause) << ',' << csvField(actorName(actorNames, e.actor)) << ','
+            << toString(e.to) << ',' << toString(e.cause) << ',' << csvField(run.actorName(e.actor)) << ','
             << csvField(eventDetail(run, e));
         if (e.message == kNoMessage) {
             out << ",,,\r\n";
@@ -55,7 +55,7 @@ void writeEventsCsv(const RunView& run, const std::vector<std::string>& actorNam
     }
 }
 
-void writeChromeTrace(const RunView& run, const std::vector<std::string>& actorNames, std::ostream& out)
+void writeChromeTrace(const RunView& run, std::ostream& out)
 {
     using nlohmann::json;
     // Written while the log is read, one event at a time: the extra memory is a few bytes per lane (its open
@@ -108,7 +108,7 @@ void writeChromeTrace(const RunView& run, const std::vector<std::string>& actorN
             if (e.cause == Cause::RequestRefused && e.queue != kNoQueue)
                 emit({ { "ph", "i" }, { "name", "refused" }, { "s", "p" }, { "pid", e.queue + 1 }, { "tid", 0 },
                     { "ts", us(e.time) },
-                    { "args", { { "error", eventDetail(run, e) }, { "actor", actorName(actorNames, e.actor) } } } });
+                    { "args", { { "error", eventDetail(run, e) }, { "actor", run.actorName(e.actor) } } } });
             continue;
         }
         const bool transition = e.from != e.to;
@@ -124,7 +124,7 @@ void writeChromeTrace(const RunView& run, const std::vector<std::string>& actorN
                         { "delayed", depth[size_t(e.queue) * 3 + 2] } } } });
         }
         if (!transition || e.cause == Cause::Receive || e.cause == Cause::Delete || e.cause == Cause::MoveToDlq) {
-            json args { { "cause", toString(e.cause) }, { "actor", actorName(actorNames, e.actor) } };
+            json args { { "cause", toString(e.cause) }, { "actor", run.actorName(e.actor) } };
             const std::string note = eventDetail(run, e);
             if (!note.empty())
                 args["note"] = note;

@@ -3,6 +3,7 @@
 #include "cbor_head.h"
 #include "run_columns.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -130,11 +131,13 @@ namespace {
 // not make a viewer read out of bounds or loop (a DLQ chain points only backwards, so following it ends).
 class RunReader {
 public:
-    RunReader(RunStore& run, size_t actorCount)
+    explicit RunReader(RunStore& run)
         : m_run(run)
-        , m_actorCount(actorCount)
     {
     }
+    // The actors after SQS and the operator, with their groups (files before the groups were kept: each gathered
+    // by its name without a "-N" count, as the window did then).
+    void readActors(const std::vector<std::string>& names, const nlohmann::json* groups);
     void read(const nlohmann::json& run, int version);
 
 private:
@@ -146,8 +149,25 @@ private:
     void acceptLane(MessageRecord&& record, const LaneTimes& times, MessageIdParts id);
 
     RunStore& m_run;
-    size_t m_actorCount;
 };
+
+// "worker-12" -> "worker": how a file without groups names a consumer's.
+std::string groupFromName(const std::string& name)
+{
+    const size_t dash = name.find_last_of('-');
+    if (dash == std::string::npos || dash == 0 || dash + 1 == name.size())
+        return name;
+    const bool counted
+        = std::all_of(name.begin() + long(dash) + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return counted ? name.substr(0, dash) : name;
+}
+
+void RunReader::readActors(const std::vector<std::string>& names, const nlohmann::json* groups)
+{
+    const bool grouped = groups && groups->is_array() && groups->size() == names.size();
+    for (size_t i = kFirstActor; i < names.size(); ++i)
+        m_run.addActor(names[i], grouped ? (*groups)[i].get<std::string>() : groupFromName(names[i]));
+}
 
 void RunReader::read(const nlohmann::json& run, int version)
 {
@@ -233,7 +253,7 @@ void RunReader::acceptEvent(const Event& event, size_t messages)
     check(event.from < MessageState::Count && event.to < MessageState::Count, where + " has no known state");
     const TimeMs previous = log.size() > 0 ? log[log.size() - 1].time : 0;
     check(event.time >= previous && event.time <= m_run.now(), where + " is out of time order");
-    checkReferences(event, where, { m_run.queueCount(), messages, log.textCount(), m_actorCount });
+    checkReferences(event, where, { m_run.queueCount(), messages, log.textCount(), m_run.actorCount() });
     m_run.addRecordedEvent(event);
 }
 
@@ -326,10 +346,14 @@ void writeTexts(const EventLog& log, std::ostream& out)
 
 // The run as one CBOR map, written while it is read (never a document of the whole run in memory): what says which
 // file it is first, then the small parts, then the events and the lanes as compressed columns.
-void writeRun(
-    const RunView& run, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out)
+void writeRun(const RunView& run, const std::string& title, std::ostream& out)
 {
-    cborHead(out, 5, 12);
+    std::vector<std::string> actorNames, actorGroups;
+    for (uint32_t actor = 0; actor < run.actorCount(); ++actor) {
+        actorNames.push_back(run.actorName(actor));
+        actorGroups.push_back(run.actorGroup(actor));
+    }
+    cborHead(out, 5, 13);
     cborValue(out, "format");
     cborValue(out, kFormat);
     cborValue(out, "version");
@@ -340,6 +364,8 @@ void writeRun(
     cborValue(out, run.now());
     cborValue(out, "actors");
     cborValue(out, actorNames);
+    cborValue(out, "actorGroups");
+    cborValue(out, actorGroups);
     cborValue(out, "queues");
     cborValue(out, queuesOf(run));
     cborValue(out, "texts");
@@ -358,10 +384,12 @@ void writeRun(
 
 // Version 2: the map {actors, events, extras, format, messages, now, queues, texts, title, version} as nlohmann
 // encodes it at once (keys in its sorted order), each event and lane a CBOR array.
-void writeRunVersion2(
-    const RunView& run, const std::vector<std::string>& actorNames, const std::string& title, std::ostream& out)
+void writeRunVersion2(const RunView& run, const std::string& title, std::ostream& out)
 {
     const EventLog& log = run.log();
+    std::vector<std::string> actorNames;
+    for (uint32_t actor = 0; actor < run.actorCount(); ++actor)
+        actorNames.push_back(run.actorName(actor));
     cborHead(out, 5, 10);
     cborValue(out, "actors");
     cborValue(out, actorNames);
@@ -397,8 +425,7 @@ void writeRunVersion2(
     cborValue(out, 2);
 }
 
-Outcome<> saveRun(
-    const RunView& run, const std::vector<std::string>& actorNames, const std::string& title, const std::string& path)
+Outcome<> saveRun(const RunView& run, const std::string& title, const std::string& path)
 {
     // Whole or nothing: write beside, then rename over.
     const std::string temporary = path + ".part";
@@ -410,7 +437,7 @@ Outcome<> saveRun(
         if (!out)
             return Failure { "cannot write '" + path + "': " + std::strerror(errno) };
         try {
-            writeRun(run, actorNames, title, out);
+            writeRun(run, title, out);
         } catch (const std::exception& e) { // the compressor's memory ran out
             out.close();
             std::remove(temporary.c_str());
@@ -509,11 +536,13 @@ Outcome<RecordedRun> readRun(const std::vector<uint8_t>& bytes, const std::strin
     const int version = int(stated);
     RecordedRun out;
     try {
-        out.actorNames = run.at("actors").get<std::vector<std::string>>();
+        auto actorNames = run.at("actors").get<std::vector<std::string>>();
         if (version == 1) // actor 0 was SQS and the operator at once (see actorFromVersion1)
-            out.actorNames.insert(out.actorNames.begin(), "SQS");
+            actorNames.insert(actorNames.begin(), "SQS");
         out.run = std::make_unique<RunStore>();
-        RunReader(*out.run, out.actorNames.size()).read(run, version);
+        RunReader reader(*out.run);
+        reader.readActors(actorNames, run.contains("actorGroups") ? &run["actorGroups"] : nullptr);
+        reader.read(run, version);
         out.title = run.contains("title") && run["title"].is_string() ? run["title"].get<std::string>() : "";
     } catch (const std::exception& e) {
         std::string what = e.what();

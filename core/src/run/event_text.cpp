@@ -36,17 +36,6 @@ std::string plural(uint32_t n, const char* one, const char* many)
 }
 } // namespace
 
-std::string actorName(const std::vector<std::string>& names, uint32_t actor)
-{
-    if (actor == kSqsActor)
-        return "SQS";
-    if (actor == kOperatorActor)
-        return "operator";
-    if (actor < names.size())
-        return names[actor];
-    return "client " + std::to_string(actor);
-}
-
 std::string noEffectText(NoEffectKind kind)
 {
     switch (kind) {

@@ -100,9 +100,27 @@ size_t RunView::bytesUsed() const
     return bytes;
 }
 
+std::string RunView::actorName(uint32_t actor) const
+{
+    return actor < m_actors.size() ? m_actors[actor].name : "client " + std::to_string(actor);
+}
+
+std::string RunView::actorGroup(uint32_t actor) const
+{
+    return actor < m_actors.size() ? m_actors[actor].group : actorName(actor);
+}
+
 RunStore::RunStore(uint64_t idSeed, TimeMs historyMs)
     : RunView(idSeed, historyMs)
 {
+}
+
+uint32_t RunStore::addActor(std::string name, std::string group)
+{
+    if (group.empty())
+        group = name;
+    m_actors.push_back(Actor { std::move(name), std::move(group) });
+    return uint32_t(m_actors.size() - 1);
 }
 
 QueueIndex RunStore::addQueue(QueueInfo queue)

@@ -1,8 +1,8 @@
 // A scenario's `lesson` object: what the lesson panel shows (idea, what to watch, the trap, the fix), the patch that
 // turns the scenario into its fix, the measure Compare leads with, and the key moments. The simulation never reads
 // it: a lesson is teaching content over a scenario.
-#include "lifeline/teach/moments.h"
-#include "lifeline/teach/summary.h"
+#include "lifeline/analysis/moments.h"
+#include "lifeline/analysis/summary.h"
 #include "scenario_reading.h"
 
 namespace lifeline::sim::reading {

@@ -1,7 +1,7 @@
 // Reading a lesson's "moments" list: each entry names its pattern ("when"), its caption and optional filters. A
 // problem names its path and what is allowed, like every other field of a scenario.
+#include "lifeline/analysis/moments.h"
 #include "lifeline/support/duration.h"
-#include "lifeline/teach/moments.h"
 #include "scenario_reading.h"
 
 #include <algorithm>
@@ -151,7 +151,7 @@ std::optional<MomentSpec> readOne(const json& v, const std::string& path)
 
 } // namespace
 
-std::vector<MomentSpec> readMomentSpecs(const json& list, const std::string& path)
+std::vector<MomentSpec> reading::readMomentSpecs(const json& list, const std::string& path)
 {
     std::vector<MomentSpec> specs;
     if (!list.is_array()) {

@@ -32,6 +32,9 @@ Distribution measuredDistribution(const nlohmann::json& v, const std::string& pa
 // A scenario's `lesson`: its texts, fix, measure and key moments (lesson_specs.cpp).
 LessonText readLessonText(const nlohmann::json& v, const std::string& path);
 
+// A lesson's "moments" list; a moment with a problem is reported and left out (moment_specs.cpp).
+std::vector<MomentSpec> readMomentSpecs(const nlohmann::json& list, const std::string& path);
+
 // A scenario's `script`, read against the queues and consumers already read (script_specs.cpp).
 std::vector<ScriptStep> readScript(const nlohmann::json& list, const std::string& path, const Scenario& scenario);
 

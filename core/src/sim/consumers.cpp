@@ -176,7 +176,7 @@ bool Simulation::crashConsumer(size_t index)
         if (p.failNext)
             return false;
         p.failNext = true;
-        const std::string note = m_actors[p.actor].name + ": its next invocation fails";
+        const std::string note = m_engine.run().actorName(p.actor) + ": its next invocation fails";
         m_engine.recordActorEvent(Cause::OperatorAction, kOperatorActor, kNoMessage,
             m_engine.queueIndex(m_scenario.lambdas[p.lambda].queue).value_or(kNoQueue), 0, &note);
         return true;
@@ -226,6 +226,7 @@ std::vector<ConsumerStatus> Simulation::consumers() const
     for (const auto& c : m_consumers) {
         ConsumerStatus status;
         status.name = c->stats.name;
+        status.group = m_engine.run().actorGroup(c->actor);
         status.queue = c->spec->queue;
         status.actor = c->actor;
         status.state = c->state;
@@ -240,7 +241,8 @@ std::vector<ConsumerStatus> Simulation::consumers() const
     for (const auto& p : m_pollers) {
         ConsumerStatus status;
         status.lambda = true;
-        status.name = m_actors[p->actor].name;
+        status.name = m_engine.run().actorName(p->actor);
+        status.group = m_engine.run().actorGroup(p->actor);
         status.queue = m_scenario.lambdas[p->lambda].queue;
         status.actor = p->actor;
         status.throttled = p->held;

@@ -63,7 +63,7 @@ size_t Simulation::addConsumer(const std::string& queue)
     auto consumer = std::make_unique<Consumer>(*spec);
     consumer->stats.name = spec->name + "-" + std::to_string(siblings + 1);
     const size_t index = m_consumers.size();
-    consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index);
+    consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index, spec->name);
     m_consumers.push_back(std::move(consumer));
     noteOperator(queue, "add consumer " + m_consumers[index]->stats.name);
     schedule(m_engine.now(), ConsumerPoll, uint32_t(index), 0);

@@ -17,9 +17,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
     , m_random(seed.value_or(m_scenario.seed))
 {
     // Actors 0 and 1 are SQS itself and the operator (event_log.h); the scenario's actors follow.
-    m_actors.push_back(ActorInfo { "SQS", ActorKind::Sqs });
-    m_actorSlots.push_back({ ActorKind::Sqs, 0 });
-    m_actors.push_back(ActorInfo { "operator", ActorKind::Operator });
+    m_actorSlots.push_back({ ActorKind::Sqs, 0 }); // the run's actors 0 and 1
     m_actorSlots.push_back({ ActorKind::Operator, 0 });
     for (const auto& q : m_scenario.queues) {
         AttributeMap attributes = q.attributes;
@@ -54,7 +52,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
             auto consumer = std::make_unique<Consumer>(spec);
             consumer->stats.name = spec.count == 1 ? spec.name : spec.name + "-" + std::to_string(k);
             const size_t index = m_consumers.size();
-            consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index);
+            consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index, spec.name);
             m_consumers.push_back(std::move(consumer));
             schedule(spec.start, ConsumerPoll, uint32_t(index), 0);
             for (const auto& crash : spec.crashes) {
@@ -85,7 +83,8 @@ void Simulation::setUpLambdas()
             auto poller = std::make_unique<Poller>();
             poller->lambda = l;
             const size_t index = m_pollers.size();
-            poller->actor = addActor(spec.name + "/poller-" + std::to_string(k), ActorKind::LambdaPoller, index);
+            poller->actor = addActor(
+                spec.name + "/poller-" + std::to_string(k), ActorKind::LambdaPoller, index, spec.name + "/poller");
             if (k == 1)
                 firstPoller = poller->actor;
             m_pollers.push_back(std::move(poller));
@@ -109,19 +108,10 @@ void Simulation::setUpLambdas()
     }
 }
 
-std::vector<std::string> Simulation::actorNames() const
+uint32_t Simulation::addActor(const std::string& name, ActorKind kind, size_t slot, const std::string& group)
 {
-    std::vector<std::string> names;
-    for (const auto& actor : m_actors)
-        names.push_back(actor.name);
-    return names;
-}
-
-uint32_t Simulation::addActor(const std::string& name, ActorKind kind, size_t slot)
-{
-    m_actors.push_back(ActorInfo { name, kind });
     m_actorSlots.push_back({ kind, slot });
-    return uint32_t(m_actors.size() - 1);
+    return m_engine.addActor(name, group);
 }
 
 void Simulation::schedule(TimeMs at, int kind, uint32_t index, uint64_t token)
@@ -228,7 +218,7 @@ bool Simulation::progressing(const Agenda& item)
 std::string Simulation::describeStep(const Agenda& item) const
 {
     const auto consumer = [&] { return m_consumers[item.index]->stats.name; };
-    const auto poller = [&] { return m_actors[m_pollers[item.index]->actor].name; };
+    const auto poller = [&] { return m_engine.run().actorName(m_pollers[item.index]->actor); };
     switch (item.kind) {
     case ProducerRate:
     case ProducerBurst:

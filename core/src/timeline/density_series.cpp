@@ -6,17 +6,6 @@
 
 namespace lifeline {
 
-std::string actorGroupName(const std::string& actorName)
-{
-    const size_t dash = actorName.find_last_of('-');
-    if (dash == std::string::npos || dash == 0 || dash + 1 == actorName.size())
-        return actorName;
-    for (size_t i = dash + 1; i < actorName.size(); ++i)
-        if (actorName[i] < '0' || actorName[i] > '9')
-            return actorName;
-    return actorName.substr(0, dash);
-}
-
 DensitySeries::DensitySeries(size_t maxBuckets, TimeMs initialBucketMs)
     : m_maxBuckets(std::max<size_t>(maxBuckets, 2))
     , m_initialBucketMs(std::max<TimeMs>(initialBucketMs, 1))
@@ -144,14 +133,13 @@ void DensitySeries::settle(ActorState& actor, TimeMs time)
     actor.activity = actor.working > 0 ? Activity::Working : actor.polling ? Activity::Polling : Activity::Idle;
 }
 
-void DensitySeries::onActorEvent(const Event& e, const std::vector<std::string>& actorNames)
+void DensitySeries::onActorEvent(const RunView& run, const Event& e)
 {
     if (e.actor >= m_actors.size())
         m_actors.resize(e.actor + 1);
     ActorState& actor = m_actors[e.actor];
-    if (actor.group < 0) { // its first step: join the group its name says
-        const std::string name
-            = actorGroupName(e.actor < actorNames.size() ? actorNames[e.actor] : "actor-" + std::to_string(e.actor));
+    if (actor.group < 0) { // its first step: join its group
+        const std::string name = run.actorGroup(e.actor);
         auto it = std::find_if(m_groups.begin(), m_groups.end(), [&](const Group& g) { return g.name == name; });
         if (it == m_groups.end()) {
             m_groups.push_back(Group { name, 0, std::vector<ActivityDensity>(m_bucketCount) });
@@ -184,7 +172,7 @@ void DensitySeries::onActorEvent(const Event& e, const std::vector<std::string>&
     settle(actor, e.time);
 }
 
-void DensitySeries::sync(const RunView& run, const std::vector<std::string>& actorNames)
+void DensitySeries::sync(const RunView& run)
 {
     const EventLog& log = run.log();
     if (m_read == log.size() && m_syncedTo == run.now())
@@ -196,7 +184,7 @@ void DensitySeries::sync(const RunView& run, const std::vector<std::string>& act
         if (e.message != kNoMessage && e.queue != kNoQueue && e.cause != Cause::RequestRefused && e.from != e.to)
             onMessageEvent(e);
         if (e.actor >= kFirstActor && LaneIndex::isActorWork(e.cause))
-            onActorEvent(e, actorNames);
+            onActorEvent(run, e);
     }
     // Activity goes on up to now: what is under way is credited so far.
     extendTo(run.now());

@@ -5,10 +5,10 @@
 // fix. The rules and their sources are in docs/sqs-semantics.md, section 6.
 #pragma once
 
+#include "lifeline/analysis/summary.h"
 #include "lifeline/run/queue_attributes.h"
 #include "lifeline/scenario/scenario.h"
 #include "lifeline/support/outcome.h"
-#include "lifeline/teach/summary.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -125,6 +125,11 @@ public:
     // given, is stored and its index becomes the event's detail.
     void recordActorEvent(Cause cause, uint32_t actor, MessageIndex lane = kNoMessage, QueueIndex queue = kNoQueue,
         uint32_t detail = 0, const std::string* text = nullptr);
+    // A new actor in the run's table (RunStore::addActor): its index is what events name it by.
+    uint32_t addActor(std::string name, std::string group = {})
+    {
+        return m_run.addActor(std::move(name), std::move(group));
+    }
 
     // --- what viewers read -------------------------------------------------------------------------------
     // The run so far: every viewer reads it through this (the forwards below are for the rules' own callers).

@@ -15,8 +15,8 @@ namespace lifeline {
 // The CSV's columns: time_ms, queue, message_id, lane, from, to, cause, actor, note, body (its first
 // kCsvBodyCharacters characters), group, dedup. Actors and notes are named by event_text.h, as everywhere else.
 inline constexpr size_t kCsvBodyCharacters = 256;
-void writeEventsCsv(const RunView& run, const std::vector<std::string>& actorNames, std::ostream& out);
-void writeChromeTrace(const RunView& run, const std::vector<std::string>& actorNames, std::ostream& out);
+void writeEventsCsv(const RunView& run, std::ostream& out);
+void writeChromeTrace(const RunView& run, std::ostream& out);
 
 // The first `characters` UTF-8 characters of a text (never half a character).
 std::string utf8Prefix(std::string_view text, size_t characters);

@@ -26,6 +26,8 @@ public:
     Observer& operator=(const Observer&) = delete;
 
     const RunView& run() const { return *m_run; }
+    // A client in the run's actor table (a group of its own); its index is what observe() and pollStarted() take.
+    uint32_t addActor(const std::string& name) { return m_run->addActor(name); }
 
     // Moves the clock to `time` (never backwards), firing what SQS's rules say happens on the way: delays and
     // visibility timeouts that end, messages whose retention passes.

@@ -9,9 +9,6 @@
 
 namespace lifeline {
 
-// "SQS" for actor 0 and "operator" for actor 1 whatever the table says; else the table's name, or "client N".
-std::string actorName(const std::vector<std::string>& names, uint32_t actor);
-
 // The short detail of an event, as the CSV's note and the event log's detail column show it: "receive #2",
 // "VisibilityTimeout=25", "DelaySeconds 10 -> 0", "empty receive", "poison message", "to jobs-dlq", SQS's error text.
 // Empty where the cause says it all.

@@ -28,6 +28,10 @@ public:
     void setQueueArn(QueueIndex queue, std::string arn);
     void setQueueAlive(QueueIndex queue, bool alive) { m_queues[queue].alive = alive; }
 
+    // --- actors --------------------------------------------------------------------------------------------------
+    // A new actor at the end of the table; its index names it in events. Without a group it is a group of its own.
+    uint32_t addActor(std::string name, std::string group = {});
+
     // --- events --------------------------------------------------------------------------------------------------
     uint32_t addText(std::string text) { return m_log.addText(std::move(text)); }
     // An event that changes no lane's state, at the clock: an actor's decision, a queue's, a refusal, a request that

@@ -36,6 +36,14 @@ inline MessageIdParts asUuid(uint64_t hi, uint64_t lo)
     return { (hi & 0xffffffffffff0fffULL) | 0x4000ULL, (lo & 0x3fffffffffffffffULL) | 0x8000000000000000ULL };
 }
 
+// Who acted in a run; the log's events name an actor by its index (Event::actor).
+struct Actor {
+    std::string name; // "worker-2", "Boto3/1.34 AKIA12"
+    // What it is one of: a simulation's consumer spec for each of its workers ("worker" for worker-1 and worker-2);
+    // its own name for every other actor. The consumer tiles and the density rows gather actors by it.
+    std::string group;
+};
+
 // Where a lane's MessageId comes from (RunView::messageIdParts): it is not kept in the lane, which a simulation holds
 // millions of.
 enum class IdSource : uint8_t {
@@ -119,6 +127,13 @@ public:
         return index < m_queues.size() ? &m_queues[index].attributes : nullptr;
     }
 
+    // The actors, by the index events name them with: 0 is SQS and 1 the operator (event_log.h); a simulation adds its
+    // producers, consumers and pollers, a server its clients.
+    size_t actorCount() const { return m_actors.size(); }
+    // An actor the run does not know (a damaged file's) reads as "client N", its group its name.
+    std::string actorName(uint32_t actor) const;
+    std::string actorGroup(uint32_t actor) const;
+
     // Every lane's extras, by the index MessageRecord::extra holds (a run file writes them as one table).
     const std::vector<MessageExtra>& extras() const { return m_extras; }
 
@@ -155,6 +170,7 @@ protected:
     std::vector<MessageExtra> m_extras;
     std::vector<uint32_t> m_freeExtras; // slots of forgotten lanes' extras
     size_t m_bodyHeapBytes = 0; // the heap of every held lane's body and malloc's header for it
+    std::vector<Actor> m_actors { { "SQS", "SQS" }, { "operator", "operator" } }; // kSqsActor, kOperatorActor
     std::deque<QueueInfo> m_queues; // a deque: an entry stays where it is as queues are added (QueueState points to it)
     std::vector<LaneChunk> m_laneChunks; // with a bounded history only
     size_t m_firstHeldChunk = 0;

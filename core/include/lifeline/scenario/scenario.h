@@ -2,9 +2,9 @@
 // Read from JSON (see docs/scenario-format.md); a file either loads whole or not at all.
 #pragma once
 
+#include "lifeline/analysis/moments.h"
 #include "lifeline/run/event_log.h"
 #include "lifeline/run/queue_attributes.h"
-#include "lifeline/teach/moments.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -3,12 +3,12 @@
 // same run, event for event.
 #pragma once
 
+#include "lifeline/analysis/summary.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/random.h"
 #include "lifeline/support/calendar_queue.h"
 #include "lifeline/support/chunked_vector.h"
-#include "lifeline/teach/summary.h"
 
 #include <deque>
 #include <limits>
@@ -21,11 +21,6 @@ namespace lifeline::sim {
 
 enum class ActorKind { Producer, Consumer, LambdaPoller, Operator, Sqs, ScriptClient };
 
-struct ActorInfo {
-    std::string name;
-    ActorKind kind = ActorKind::Consumer;
-};
-
 enum class ConsumerState { Idle, Polling, Working, Crashed };
 
 // What a consumer's processing of a message will do, decided from its body when it is received.
@@ -34,6 +29,7 @@ enum class Fate : uint8_t { Works, Poison, FailsOnce };
 // What a consumer tile shows.
 struct ConsumerStatus {
     std::string name;
+    std::string group; // the run's group of its actor (RunView::actorGroup)
     std::string queue;
     uint32_t actor = 0;
     ConsumerState state = ConsumerState::Idle;
@@ -94,8 +90,6 @@ public:
 
     // actor id -> who (0 is SQS itself, 1 the operator: event_log.h); names match the scenario (consumers as name-1,
     // name-2 ...).
-    const std::vector<ActorInfo>& actors() const { return m_actors; }
-    std::vector<std::string> actorNames() const; // indexed by actor id
     const std::vector<std::string>& warnings() const { return m_warnings; }
     size_t duplicateProcessings() const { return m_duplicates; }
 
@@ -134,7 +128,8 @@ private:
     };
     Processing& processingOf(MessageIndex lane);
 
-    uint32_t addActor(const std::string& name, ActorKind kind, size_t slot);
+    // A new actor in the run (its group: RunStore::addActor) and the runtime its events go to.
+    uint32_t addActor(const std::string& name, ActorKind kind, size_t slot, const std::string& group = {});
     void schedule(TimeMs at, int kind, uint32_t index, uint64_t token = 0);
     void run(const Agenda& item);
     // Counts a step at the present instant; false (and m_stall set) when the run makes no progress.
@@ -191,7 +186,6 @@ private:
     // message.
     std::vector<Agenda> m_present;
     size_t m_presentNext = 0;
-    std::vector<ActorInfo> m_actors;
     std::vector<std::pair<ActorKind, size_t>> m_actorSlots; // actor id -> its runtime
     std::vector<std::unique_ptr<Producer>> m_producers;
     std::vector<std::unique_ptr<Consumer>> m_consumers;

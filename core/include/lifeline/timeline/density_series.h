@@ -29,16 +29,13 @@ struct ActivityDensity {
     uint32_t workingMs = 0; // ... working on a message
 };
 
-// The group a consumer belongs to: its name without the "-N" its count added ("worker-12" -> "worker").
-std::string actorGroupName(const std::string& actorName);
-
 class DensitySeries {
 public:
     explicit DensitySeries(size_t maxBuckets = 8192, TimeMs initialBucketMs = 10);
 
-    // Reads what the log added since the last call; `actorNames` (by actor id) name the consumer groups. Nothing to
-    // do (no new event, the clock where it was) returns at once, so a painter may ask for every band.
-    void sync(const RunView& run, const std::vector<std::string>& actorNames);
+    // Reads what the log added since the last call; actors are gathered by their group (RunView::actorGroup). Nothing
+    // to do (no new event, the clock where it was) returns at once, so a painter may ask for every band.
+    void sync(const RunView& run);
     void clear();
 
     TimeMs bucketMs() const { return m_bucketMs; }
@@ -72,7 +69,7 @@ private:
     void extendTo(TimeMs time); // buckets up to the one holding `time`, carrying each queue's levels
     void halve();
     void onMessageEvent(const Event& e);
-    void onActorEvent(const Event& e, const std::vector<std::string>& actorNames);
+    void onActorEvent(const RunView& run, const Event& e);
     void settle(ActorState& actor, TimeMs time); // credits the actor's activity since `since` and reads it anew
     void credit(Group& group, Activity activity, TimeMs from, TimeMs to);
 

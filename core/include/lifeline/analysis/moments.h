@@ -3,7 +3,7 @@
 // disappear when the fix removes the problem.
 #pragma once
 
-#include "lifeline/engine/engine.h"
+#include "lifeline/run/run_view.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -57,10 +57,6 @@ struct MomentSpec {
     int64_t limit = 1; // how many occurrences to show, the earliest first
 };
 
-// Reads a lesson's "moments" list; problems are reported with their path to the scenario reader running on this
-// thread (scenario_reading.h), and a moment with one is left out.
-std::vector<MomentSpec> readMomentSpecs(const nlohmann::json& list, const std::string& path);
-
 struct Moment {
     TimeMs at = 0;
     MessageIndex lane = kNoMessage; // the message it is about, when there is one
@@ -78,13 +74,12 @@ public:
     explicit MomentFinder(std::vector<MomentSpec> specs = {});
 
     const std::vector<MomentSpec>& specs() const { return m_specs; }
-    void advance(const RunView& engine, const std::vector<std::string>& actorNames);
+    void advance(const RunView& run);
     const std::vector<Moment>& moments() const { return m_moments; }
 
 private:
-    void read(const RunView& engine, const Event& e, const std::vector<std::string>& actorNames);
-    void found(const RunView& engine, MomentKind kind, const Event& e, uint32_t about,
-        const std::vector<std::string>& actorNames);
+    void read(const RunView& run, const Event& e);
+    void found(const RunView& run, MomentKind kind, const Event& e, uint32_t about);
     bool matches(const RunView& engine, const MomentSpec& spec, const Event& e) const;
     std::string caption(
         const RunView& engine, std::string text, const Event& e, QueueIndex queue, const std::string& consumer) const;
@@ -106,7 +101,6 @@ private:
 };
 
 // Every moment of a finished (or recorded) run at once.
-std::vector<Moment> findMoments(
-    const RunView& engine, const std::vector<MomentSpec>& specs, const std::vector<std::string>& actorNames);
+std::vector<Moment> findMoments(const RunView& run, const std::vector<MomentSpec>& specs);
 
 } // namespace lifeline::sim

@@ -1,6 +1,6 @@
 // Finding a lesson's moments in a run's event log. The patterns that need more than one event (a timeout while
 // someone still works, a timeout after a crash) follow each live lane's receiver and workers.
-#include "lifeline/teach/moments.h"
+#include "lifeline/analysis/moments.h"
 
 #include "lifeline/run/event_text.h"
 #include "lifeline/support/duration.h"
@@ -131,18 +131,18 @@ MomentFinder::MomentFinder(std::vector<MomentSpec> specs)
 {
 }
 
-void MomentFinder::advance(const RunView& engine, const std::vector<std::string>& actorNames)
+void MomentFinder::advance(const RunView& engine)
 {
     const EventLog& log = engine.log();
     // A bounded history may have released what was not read yet: those events are gone for moments too.
     m_next = std::max(m_next, log.firstRetained());
     for (; m_next < log.size() && !m_done; ++m_next)
-        read(engine, log[m_next], actorNames);
+        read(engine, log[m_next]);
     if (m_done)
         m_next = log.size();
 }
 
-void MomentFinder::read(const RunView& engine, const Event& e, const std::vector<std::string>& actorNames)
+void MomentFinder::read(const RunView& engine, const Event& e)
 {
     LaneWork* lane = nullptr;
     if (e.message != kNoMessage)
@@ -173,19 +173,19 @@ void MomentFinder::read(const RunView& engine, const Event& e, const std::vector
         m_crashedAt.erase(e.actor);
         break;
     case Cause::VisibilityTimeout: {
-        found(engine, MomentKind::VisibleAgain, e, lane->receiver, actorNames);
+        found(engine, MomentKind::VisibleAgain, e, lane->receiver);
         if (!lane->working.empty())
-            found(engine, MomentKind::VisibleWhileWorking, e, lane->working.front(), actorNames);
+            found(engine, MomentKind::VisibleWhileWorking, e, lane->working.front());
         const auto crashed = m_crashedAt.find(lane->receiver);
         if (lane->receivedByNobody || (crashed != m_crashedAt.end() && crashed->second >= lane->receivedAt))
-            found(engine, MomentKind::BackAfterCrash, e, lane->receiver, actorNames);
+            found(engine, MomentKind::BackAfterCrash, e, lane->receiver);
         break;
     }
     default:
         break;
     }
     if (const auto kind = singleEventKind(e))
-        found(engine, *kind, e, e.actor, actorNames);
+        found(engine, *kind, e, e.actor);
     // A lane that ended needs no more following.
     if (lane && isLive(e.from) && !isLive(e.to))
         m_lanes.erase(e.message);
@@ -252,8 +252,7 @@ std::string MomentFinder::caption(
     return text;
 }
 
-void MomentFinder::found(
-    const RunView& engine, MomentKind kind, const Event& e, uint32_t about, const std::vector<std::string>& actorNames)
+void MomentFinder::found(const RunView& engine, MomentKind kind, const Event& e, uint32_t about)
 {
     bool done = true;
     for (size_t i = 0; i < m_specs.size(); ++i) {
@@ -267,7 +266,7 @@ void MomentFinder::found(
             moment.actor = about;
             moment.onActorRow = kind == MomentKind::Crash || kind == MomentKind::EmptyReceive;
             moment.spec = i;
-            moment.caption = caption(engine, spec.caption, e, moment.queue, actorName(actorNames, about));
+            moment.caption = caption(engine, spec.caption, e, moment.queue, engine.actorName(about));
             m_moments.push_back(std::move(moment));
         }
         done = done && m_found[i] >= spec.limit;
@@ -275,11 +274,10 @@ void MomentFinder::found(
     m_done = done;
 }
 
-std::vector<Moment> findMoments(
-    const RunView& engine, const std::vector<MomentSpec>& specs, const std::vector<std::string>& actorNames)
+std::vector<Moment> findMoments(const RunView& engine, const std::vector<MomentSpec>& specs)
 {
     MomentFinder finder(specs);
-    finder.advance(engine, actorNames);
+    finder.advance(engine);
     return finder.moments();
 }
 

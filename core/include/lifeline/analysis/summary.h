@@ -1,7 +1,7 @@
 // What a run amounts to: the figures `lifeline run --summary` prints, computed from the event log.
 #pragma once
 
-#include "lifeline/engine/engine.h"
+#include "lifeline/run/run_view.h"
 
 #include <cstdint>
 #include <map>
@@ -85,8 +85,8 @@ nlohmann::json comparisonJson(const RunSummary& asWritten, const RunSummary& fix
 struct Moment;
 // How a summary names a moment's row: the consumer's name (a crash, an empty receive), the lane's label (its
 // MessageId's first 8 characters) or the queue's name.
-std::string momentLaneLabel(const RunView& engine, const Moment& moment, const std::vector<std::string>& actorNames);
+std::string momentLaneLabel(const RunView& run, const Moment& moment);
 
-RunSummary summarizeLog(const RunView& engine, const std::vector<std::string>& actorNames);
+RunSummary summarizeLog(const RunView& run);
 
 } // namespace lifeline::sim

@@ -1,0 +1,258 @@
+#include "lifeline/analysis/summary.h"
+
+#include "lifeline/analysis/moments.h"
+#include "lifeline/run/event_text.h"
+#include "lifeline/support/duration.h"
+#include "lifeline/timeline/depth_series.h"
+
+namespace lifeline::sim {
+
+nlohmann::json RunSummary::toJson() const
+{
+    nlohmann::json consumersJson = nlohmann::json::array();
+    for (const auto& c : consumers)
+        consumersJson.push_back({ { "name", c.name }, { "received", c.received }, { "finished", c.finished },
+            { "failed", c.failed }, { "heldAtCrash", c.heldAtCrash } });
+    nlohmann::json momentsJson = nlohmann::json::array();
+    for (const auto& m : moments)
+        momentsJson.push_back({ { "at", double(m.at) / 1000.0 }, { "lane", m.lane }, { "caption", m.caption } });
+    nlohmann::json out {
+        { "until", double(until) / 1000.0 },
+        { "sent", sent },
+        { "received", received },
+        { "deleted", deleted },
+        { "duplicates", duplicates },
+        { "deadLettered", deadLettered },
+        { "expired", expired },
+        { "emptyReceives", emptyReceives },
+        { "longestWaitMs", longestWaitMs },
+        { "shortestWaitMs", shortestWaitMs },
+        { "longestToDeleteMs", longestToDeleteMs },
+        { "longestToDlqMs", longestToDlqMs },
+        { "errorsByCode", errorsByCode },
+        { "peakDepth",
+            { { "visible", peak.visible }, { "inFlight", peak.inFlight }, { "delayed", peak.delayed },
+                { "deadLetterQueues", peak.deadLetterQueues } } },
+        { "consumers", consumersJson },
+        { "warnings", warnings },
+        { "moments", momentsJson },
+    };
+    if (!steps.empty()) {
+        nlohmann::json stepsJson = nlohmann::json::array();
+        for (const auto& step : steps)
+            stepsJson.push_back({ { "at", double(step.at) / 1000.0 }, { "as", step.as }, { "call", step.call },
+                { "answer", step.answer } });
+        out["steps"] = stepsJson;
+    }
+    return out;
+}
+
+std::string RunSummary::claim() const
+{
+    std::string text;
+    const auto add = [&text](int64_t n, const char* one, const char* many) {
+        if (n <= 0)
+            return;
+        text += (text.empty() ? "" : " \u00b7 ") + std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    add(duplicates, "duplicate processing", "duplicate processings");
+    add(deadLettered, "moved to a DLQ", "moved to a DLQ");
+    add(expired, "expired", "expired");
+    int64_t refused = 0;
+    for (const auto& [code, count] : errorsByCode)
+        refused += count;
+    add(refused, "refused request", "refused requests");
+    if (text.empty() && emptyReceives >= 10 * std::max<int64_t>(1, received))
+        add(emptyReceives, "empty receive", "empty receives");
+    if (text.empty())
+        add(deleted, "deleted, none twice", "deleted, none twice");
+    return text;
+}
+
+std::string FigureChange::text() const
+{
+    const bool duration = figure.ends_with("Ms");
+    const auto value = [duration](int64_t v) { return duration ? describeDuration(v) : std::to_string(v); };
+    return label + " " + value(asWritten) + " \u2192 " + value(fixed);
+}
+
+namespace {
+
+std::vector<FigureChange> figuresOf(const RunSummary& a, const RunSummary& b)
+{
+    const auto errors = [](const RunSummary& s) {
+        int64_t n = 0;
+        for (const auto& [code, count] : s.errorsByCode)
+            n += count;
+        return n;
+    };
+    return {
+        { "duplicates", "duplicate processings", a.duplicates, b.duplicates },
+        { "deadLettered", "moved to a DLQ", a.deadLettered, b.deadLettered },
+        { "expired", "expired", a.expired, b.expired },
+        { "errors", "refused requests", errors(a), errors(b) },
+        { "received", "receives", a.received, b.received },
+        { "emptyReceives", "empty receives", a.emptyReceives, b.emptyReceives },
+        { "deleted", "deleted", a.deleted, b.deleted },
+        { "sent", "sent", a.sent, b.sent },
+        { "longestWaitMs", "longest wait from send to first receive", a.longestWaitMs, b.longestWaitMs },
+        { "shortestWaitMs", "shortest wait from send to first receive", a.shortestWaitMs, b.shortestWaitMs },
+        { "longestToDeleteMs", "longest from send to delete", a.longestToDeleteMs, b.longestToDeleteMs },
+        { "longestToDlqMs", "longest from send to a dead-letter queue", a.longestToDlqMs, b.longestToDlqMs },
+        { "moments", "key moments", int64_t(a.moments.size()), int64_t(b.moments.size()) },
+    };
+}
+
+} // namespace
+
+const std::vector<std::string>& comparedFigures()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const auto& f : figuresOf({}, {}))
+            out.push_back(f.figure);
+        return out;
+    }();
+    return names;
+}
+
+bool isComparedFigure(const std::string& figure)
+{
+    const auto& names = comparedFigures();
+    return std::find(names.begin(), names.end(), figure) != names.end();
+}
+
+std::vector<FigureChange> compareSummaries(
+    const RunSummary& a, const RunSummary& b, const std::string& measure, const std::string& measureLabel)
+{
+    std::vector<FigureChange> changed;
+    for (auto& f : figuresOf(a, b)) {
+        if (f.figure == measure) {
+            f.label = measureLabel.empty() ? f.label : measureLabel;
+            changed.insert(changed.begin(), f);
+        } else if (f.asWritten != f.fixed) {
+            changed.push_back(f);
+        }
+    }
+    return changed;
+}
+
+nlohmann::json comparisonJson(const RunSummary& asWritten, const RunSummary& fixed)
+{
+    nlohmann::json differences = nlohmann::json::array();
+    for (const auto& change : compareSummaries(asWritten, fixed))
+        differences.push_back(
+            { { "figure", change.figure }, { "asWritten", change.asWritten }, { "fixed", change.fixed } });
+    return { { "asWritten", asWritten.toJson() }, { "fixed", fixed.toJson() }, { "differences", differences } };
+}
+
+namespace {
+// Peak depth by state: the depth series keeps each bucket's peak, so its largest bucket is the run's peak.
+RunSummary::Peak peakOf(const RunView& engine)
+{
+    RunSummary::Peak peak;
+    DepthSeries depth(2, std::max<TimeMs>(1, engine.now() + 1));
+    depth.sync(engine);
+    for (const DepthSample& b : depth.buckets()) {
+        peak.visible = std::max<int64_t>(peak.visible, b.visible);
+        peak.inFlight = std::max<int64_t>(peak.inFlight, b.inFlight);
+        peak.delayed = std::max<int64_t>(peak.delayed, b.delayed);
+        peak.deadLetterQueues = std::max<int64_t>(peak.deadLetterQueues, b.deadLetter);
+    }
+    return peak;
+}
+} // namespace
+
+RunSummary summarizeLog(const RunView& engine)
+{
+    RunSummary s;
+    s.until = engine.now();
+    s.peak = peakOf(engine);
+    // Consumers, as far as the log tells: every actor that received a message, in the order they first did.
+    std::map<uint32_t, size_t> consumerOf;
+    const auto consumer = [&](uint32_t actor) -> ConsumerSummary& {
+        auto [it, added] = consumerOf.emplace(actor, s.consumers.size());
+        if (added)
+            s.consumers.push_back(ConsumerSummary { engine.actorName(actor), 0, 0, 0, 0 });
+        return s.consumers[it->second];
+    };
+    const EventLog& log = engine.log();
+    TimeMs shortestWait = INT64_MAX;
+    for (size_t i = 0; i < log.size(); ++i) {
+        const Event& e = log[i];
+        switch (e.cause) {
+        case Cause::Send:
+            ++s.sent;
+            break;
+        case Cause::Receive:
+            ++s.received;
+            if (e.receiveNumber() == 1) {
+                const TimeMs wait = e.time - engine.times(e.message).sentAt;
+                s.longestWaitMs = std::max(s.longestWaitMs, wait);
+                shortestWait = std::min(shortestWait, wait);
+            }
+            if (e.actor >= kFirstActor)
+                ++consumer(e.actor).received;
+            break;
+        case Cause::Delete:
+            ++s.deleted;
+            s.longestToDeleteMs = std::max(s.longestToDeleteMs, e.time - engine.times(e.message).sentAt);
+            break;
+        case Cause::MoveToDlq:
+            ++s.deadLettered;
+            s.longestToDlqMs = std::max(s.longestToDlqMs, e.time - engine.times(e.message).sentAt);
+            break;
+        case Cause::Expiry:
+            ++s.expired;
+            break;
+        case Cause::PollEnded:
+            s.emptyReceives += e.messagesReturned() == 0;
+            break;
+        case Cause::ProcessingStarted:
+            s.duplicates += e.duplicate();
+            break;
+        case Cause::ProcessingFinished:
+            if (consumerOf.count(e.actor))
+                ++consumer(e.actor).finished;
+            break;
+        case Cause::ProcessingFailed:
+            if (consumerOf.count(e.actor))
+                ++consumer(e.actor).failed;
+            break;
+        case Cause::ConsumerCrashed:
+            if (consumerOf.count(e.actor))
+                consumer(e.actor).heldAtCrash += e.heldMessages();
+            break;
+        case Cause::Warning:
+            s.warnings.push_back(log.text(e.textIndex()));
+            break;
+        case Cause::ScriptedCall: { // "ChangeMessageVisibility m1 VisibilityTimeout=43200: OK"
+            const std::string& text = log.text(e.textIndex());
+            const size_t space = text.find(' ');
+            s.steps.push_back({ e.time, engine.actorName(e.actor), text.substr(0, space),
+                space == std::string::npos ? std::string() : text.substr(space + 1) });
+            break;
+        }
+        case Cause::RequestRefused: {
+            const std::string& text = log.text(e.textIndex());
+            ++s.errorsByCode[text.substr(0, text.find(':'))];
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    s.shortestWaitMs = shortestWait == INT64_MAX ? 0 : shortestWait;
+    return s;
+}
+
+std::string momentLaneLabel(const RunView& engine, const Moment& moment)
+{
+    if (moment.onActorRow)
+        return engine.actorName(moment.actor);
+    if (moment.lane != kNoMessage)
+        return engine.messageId(moment.lane).substr(0, 8);
+    return moment.queue != kNoQueue ? engine.queueInfo(moment.queue).name : std::string();
+}
+
+} // namespace lifeline::sim
