@@ -7,6 +7,8 @@
 #include "lifeline/endpoint/sqs_service.h"
 #include "lifeline/engine/message_rules.h"
 
+#include <sstream>
+
 using namespace lifeline;
 using namespace lifeline::test;
 using json = nlohmann::json;
@@ -177,4 +179,84 @@ TEST_CASE("fidelity: the query protocol's empty lists are empty - AttributeName.
     const auto json1 = endpoint::decodeRequest(request("X-Amz-Target: AmazonSQS.ReceiveMessage\r\n",
         R"({"QueueUrl": "q", "AttributeNames": ["SenderId"], "MessageSystemAttributeNames": ["All"]})"));
     CHECK(json1.params.contains("MessageSystemAttributeNames"));
+}
+
+TEST_CASE("fidelity: AddPermission writes the Policy as AWS does - RemovePermission takes it back", "[fidelity]")
+{
+    Fixture f;
+    f.create("q");
+    const std::string arn = f.arn("q"); // arn:aws:sqs:us-east-1:000000000000:q
+    std::string own; // the queue's account: the ARN's fifth field
+    std::istringstream fields(arn);
+    for (int field = 0; field < 5; ++field)
+        std::getline(fields, own, ':');
+    const auto policy = [&] {
+        const auto attributes = f.engine.getQueueAttributes("q", { "Policy" }).value();
+        return attributes.count("Policy") ? json::parse(attributes.at("Policy")) : json();
+    };
+    REQUIRE(f.engine.addPermission("q", "crossaccountpermission", { "668614515564", own }, { "ReceiveMessage" }).ok());
+    const json statement { { "Sid", "crossaccountpermission" }, { "Effect", "Allow" },
+        { "Principal", { { "AWS", { "arn:aws:iam::668614515564:root", "arn:aws:iam::" + own + ":root" } } } },
+        { "Action", "SQS:ReceiveMessage" }, { "Resource", arn } };
+    CHECK(policy()
+        == json { { "Version", "2008-10-17" }, { "Id", arn + "/SQSDefaultPolicy" }, { "Statement", { statement } } });
+    // AWS's key order, as a client that prints the attribute sees it.
+    CHECK(
+        f.engine.getQueueAttributes("q", { "Policy" })
+            .value()
+            .at("Policy")
+            .starts_with(R"({"Version":"2008-10-17","Id":")" + arn
+                + R"(/SQSDefaultPolicy","Statement":[{"Sid":"crossaccountpermission","Effect":"Allow","Principal":{"AWS":[)"));
+    // A label once: the second is refused and changes nothing.
+    const json before = policy();
+    CHECK(f.engine.addPermission("q", "crossaccountpermission", { own }, { "SendMessage" }).error()
+        == makeError(codes::InvalidParameterValue,
+            "Value crossaccountpermission for parameter Label is invalid. Reason: Already exists."));
+    CHECK(policy() == before);
+    REQUIRE(f.engine.addPermission("q", "two", { own }, { "SendMessage", "DeleteMessage" }).ok());
+    CHECK(policy()["Statement"][1]["Action"] == json { "SQS:SendMessage", "SQS:DeleteMessage" });
+    CHECK(policy()["Statement"][1]["Principal"]["AWS"] == "arn:aws:iam::" + own + ":root");
+    // Removed one at a time; the last takes the Policy with it.
+    REQUIRE(f.engine.removePermission("q", "crossaccountpermission").ok());
+    REQUIRE(policy()["Statement"].size() == 1);
+    CHECK(policy()["Statement"][0]["Sid"] == "two");
+    REQUIRE(f.engine.removePermission("q", "two").ok());
+    CHECK(policy().is_null());
+    CHECK(f.engine.removePermission("q", "two").error()
+        == makeError(
+            codes::InvalidParameterValue, "Value two for parameter Label is invalid. Reason: can't find label."));
+    // Every part is required; an unknown queue is SQS's usual refusal.
+    CHECK(f.engine.addPermission("q", "", { own }, { "SendMessage" }).error()
+        == makeError(codes::MissingParameter, "The request must contain the parameter Label."));
+    CHECK(f.engine.addPermission("q", "x", {}, { "SendMessage" }).error()
+        == makeError(codes::MissingParameter, "The request must contain the parameter AWSAccountIds."));
+    CHECK(f.engine.addPermission("q", "x", { own }, {}).error()
+        == makeError(codes::MissingParameter, "The request must contain the parameter Actions."));
+    CHECK(f.engine.addPermission("nope", "x", { own }, { "SendMessage" }).error().code
+        == "AWS.SimpleQueueService.NonExistentQueue");
+    CHECK(policy().is_null());
+}
+
+TEST_CASE(
+    "fidelity: AddPermission and RemovePermission over the query protocol's numbered lists", "[fidelity][endpoint]")
+{
+    Engine engine;
+    endpoint::SqsService service(engine);
+    service.call("CreateQueue", json { { "QueueName", "q" } }, endpoint::CallContext {});
+    const auto add = endpoint::decodeRequest(request(kForm,
+        "Action=AddPermission&QueueUrl=q&Label=l1&AWSAccountId.1=111122223333&AWSAccountId.2=444455556666"
+        "&ActionName.1=SendMessage"));
+    CHECK(add.params
+        == json { { "QueueUrl", "q" }, { "Label", "l1" }, { "AWSAccountIds", { "111122223333", "444455556666" } },
+            { "Actions", { "SendMessage" } } });
+    CHECK_FALSE(service.call(add.action, add.params, endpoint::CallContext {}).error);
+    const auto policy = json::parse(engine.getQueueAttributes("q", { "Policy" }).value().at("Policy"));
+    CHECK(policy["Statement"][0]["Principal"]["AWS"]
+        == json { "arn:aws:iam::111122223333:root", "arn:aws:iam::444455556666:root" });
+    const auto noLabel = endpoint::decodeRequest(request(kForm, "Action=RemovePermission&QueueUrl=q"));
+    CHECK(service.call(noLabel.action, noLabel.params, endpoint::CallContext {}).error
+        == makeError(codes::MissingParameter, "The request must contain the parameter Label."));
+    const auto remove = endpoint::decodeRequest(request(kForm, "Action=RemovePermission&QueueUrl=q&Label=l1"));
+    CHECK_FALSE(service.call(remove.action, remove.params, endpoint::CallContext {}).error);
+    CHECK(engine.getQueueAttributes("q", { "Policy" }).value().empty());
 }

@@ -36,6 +36,11 @@ expect "redelivered after the timeout" "$(cut -f1,2 <<<"$second")" "hello	2"
 sqs delete-message --queue-url "$url" --receipt-handle "$(cut -f3 <<<"$second")"
 expect "deleted" "$(sqs get-queue-attributes --queue-url "$url" --attribute-names All \
     --query 'Attributes.[ApproximateNumberOfMessages,ApproximateNumberOfMessagesNotVisible]')" "0	0"
+sqs add-permission --queue-url "$url" --label SendFromPartner --aws-account-ids 111122223333 --actions SendMessage
+expect "add-permission" "$(sqs get-queue-attributes --queue-url "$url" --attribute-names Policy --query Attributes.Policy)" \
+    '{"Version":"2008-10-17","Id":"arn:aws:sqs:us-east-1:000000000000:course/SQSDefaultPolicy","Statement":[{"Sid":"SendFromPartner","Effect":"Allow","Principal":{"AWS":"arn:aws:iam::111122223333:root"},"Action":"SQS:SendMessage","Resource":"arn:aws:sqs:us-east-1:000000000000:course"}]}'
+sqs remove-permission --queue-url "$url" --label SendFromPartner
+expect "remove-permission" "$(sqs get-queue-attributes --queue-url "$url" --attribute-names Policy --query Attributes.Policy)" "None"
 set +e
 error=$(sqs get-queue-url --queue-name nope 2>&1)
 status=$?

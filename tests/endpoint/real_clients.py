@@ -200,6 +200,20 @@ def long_poll_returns_as_soon_as_a_message_arrives():
 
 
 @case
+def permissions_are_kept_in_the_policy():
+    url = queue("shared")
+    grant = lambda: sqs.add_permission(QueueUrl=url, Label="crossaccountpermission", AWSAccountIds=["111122223333"],
+                                       Actions=["SendMessage"])
+    grant()
+    statement = json.loads(count(url, "Policy"))["Statement"][0]
+    assert statement["Principal"] == {"AWS": "arn:aws:iam::111122223333:root"}, statement
+    assert statement["Action"] == "SQS:SendMessage", statement
+    expect_error(grant, "test_sqs_permission_lifecycle", "get-queue-policy-attribute-second-account-same-label")
+    sqs.remove_permission(QueueUrl=url, Label="crossaccountpermission")
+    assert "Attributes" not in sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy"])
+
+
+@case
 def recorded_errors_match_aws():
     expect_error(lambda: sqs.get_queue_url(QueueName="does-not-exist"), "test_non_existent_queue",
                  "queue-does-not-exist-query" if protocol == "query" else "queue-does-not-exist")

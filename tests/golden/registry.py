@@ -12,8 +12,6 @@ def replays(test_name, *protocols):
 
 # Entries not replayed, and why.
 SKIPPED = {
-    "test_sqs_permission_lifecycle": "AddPermission and RemovePermission write IAM policy documents; Lifeline has no "
-                                     "IAM and does not take these actions (docs/decisions.md)",
 }
 
 # Labels of a replayed entry that are not compared, and why.

@@ -17,6 +17,31 @@ def tag_untag(c):
     c.record("get-tag-after-untag", c.sqs.list_queue_tags(QueueUrl=url))
 
 
+@replays("test_sqs_permission_lifecycle")
+def permission_lifecycle(c):
+    # The recording's inputs, read from its answers: another account and the queue's own, then the own one alone.
+    url = c.queue()
+    own = c.arn(url).split(":")[4]
+    policy = lambda: c.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["Policy"])
+    grant = lambda label, accounts: c.sqs.add_permission(
+        QueueUrl=url, Label=label, AWSAccountIds=accounts, Actions=["ReceiveMessage"])
+    c.record("add-permission-response", grant("crossaccountpermission", ["668614515564", own]))
+    c.record("get-queue-policy-attribute", policy())
+    c.record("remove-permission-response", c.sqs.remove_permission(QueueUrl=url, Label="crossaccountpermission"))
+    c.record("get-queue-policy-attribute-after-removal", policy())
+    grant("crossaccountpermission", [own])
+    c.record("get-queue-policy-attribute-first-account-same-label", policy())
+    c.error(lambda: grant("crossaccountpermission", [own]), "get-queue-policy-attribute-second-account-same-label")
+    grant("crossaccountpermission2", [own])
+    c.record("get-queue-policy-attribute-second-account-different-label", policy())
+    c.sqs.remove_permission(QueueUrl=url, Label="crossaccountpermission")
+    c.record("get-queue-policy-attribute-delete-first-permission", policy())
+    c.sqs.remove_permission(QueueUrl=url, Label="crossaccountpermission2")
+    c.record("get-queue-policy-attribute-delete-second-permission", policy())
+    c.error(lambda: c.sqs.remove_permission(QueueUrl=url, Label="crossaccountpermission2"),
+            "get-queue-policy-attribute-delete-non-existent-label")
+
+
 @replays("test_create_fifo_queue_with_different_attributes_raises_error")
 def fifo_exists_differently(c):
     c.queue(fifo=True, ContentBasedDeduplication="true")

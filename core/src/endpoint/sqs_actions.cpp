@@ -272,6 +272,19 @@ void listQueueTags(Call& c)
         c.out()["Tags"] = json(tags.value());
 }
 
+void addPermission(Call& c)
+{
+    const std::string queue = c.queue();
+    c.refused(c.engine.addPermission(queue, required(c.params, "Label"), stringList(c.params, "AWSAccountIds"),
+        stringList(c.params, "Actions"), c.context.actor));
+}
+
+void removePermission(Call& c)
+{
+    const std::string queue = c.queue();
+    c.refused(c.engine.removePermission(queue, required(c.params, "Label"), c.context.actor));
+}
+
 void startMessageMoveTask(Call& c)
 {
     auto handle = c.engine.startMessageMoveTask(required(c.params, "SourceArn"), optString(c.params, "DestinationArn"),
@@ -341,6 +354,8 @@ constexpr std::array<std::pair<SqsAction, Handler>, size_t(SqsAction::Count)> kH
     { SqsAction::TagQueue, tagQueue },
     { SqsAction::UntagQueue, untagQueue },
     { SqsAction::ListQueueTags, listQueueTags },
+    { SqsAction::AddPermission, addPermission },
+    { SqsAction::RemovePermission, removePermission },
 } };
 
 constexpr bool inActionOrder()

@@ -33,6 +33,8 @@ enum class SqsAction : uint8_t {
     TagQueue,
     UntagQueue,
     ListQueueTags,
+    AddPermission,
+    RemovePermission,
     Count
 };
 
@@ -67,6 +69,8 @@ inline constexpr std::array<SqsActionInfo, size_t(SqsAction::Count)> kSqsActions
     { SqsAction::TagQueue, "TagQueue", false, false, false },
     { SqsAction::UntagQueue, "UntagQueue", false, false, false },
     { SqsAction::ListQueueTags, "ListQueueTags", true, false, true },
+    { SqsAction::AddPermission, "AddPermission", false, false, false },
+    { SqsAction::RemovePermission, "RemovePermission", false, false, false },
 } };
 
 constexpr const SqsActionInfo& infoOf(SqsAction action)

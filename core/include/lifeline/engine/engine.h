@@ -81,6 +81,11 @@ public:
         const std::string& name, const std::map<std::string, std::string>& tags, uint32_t actor = kOperatorActor);
     Status untagQueue(const std::string& name, const std::vector<std::string>& keys, uint32_t actor = kOperatorActor);
     Result<std::map<std::string, std::string>> listQueueTags(const std::string& name) const;
+    // A statement in the queue's Policy allowing `actions` ("SendMessage") to `accounts`, labelled; and its removal
+    // (the last one removes the Policy). Kept and given back as AWS writes it; nothing is enforced (no IAM).
+    Status addPermission(const std::string& name, const std::string& label, const std::vector<std::string>& accounts,
+        const std::vector<std::string>& actions, uint32_t actor = kOperatorActor);
+    Status removePermission(const std::string& name, const std::string& label, uint32_t actor = kOperatorActor);
     Result<QueueCounters> counters(const std::string& name) const;
 
     // --- messages ----------------------------------------------------------------------------------------
