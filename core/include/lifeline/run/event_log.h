@@ -77,7 +77,7 @@ enum class Cause : uint8_t {
     Count
 };
 // Room for this many causes: the log's table of kinds and every reader that keeps a flag per cause are sized by it,
-// so a new cause needs no other change there (HACKING: "Add a cause").
+// so a new cause needs no other change there (HACKING.md, Conventions: "Events").
 inline constexpr uint32_t kCauseCapacity = 128;
 static_assert(uint32_t(Cause::Count) <= kCauseCapacity);
 
