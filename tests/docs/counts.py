@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The lesson and exercise counts that the README, the manual page and the metainfo state match the files in
-resources/lessons/ and resources/practice/ (HACKING.md, "Add a lesson"). Prints each stale count and exits 1."""
+resources/lessons/ and resources/practice/ (HACKING.md, "Add a lesson"), and docs/sqs-semantics.md's section 6 has
+a row for every rule of `lifeline check` (HACKING.md, "Add a rule"). Prints what is stale and exits 1."""
 import pathlib
 import re
 import sys
@@ -39,7 +40,18 @@ for name, pattern, count, written in STATED:
     for stated in found:
         if stated != written(count):
             wrong.append(f"{name}: says {stated} where the files are {written(count)} (/{pattern}/)")
+# Every CheckRule defined in core/src/check has its row: | `id` | when | severity | why |.
+rules = []
+for source in sorted((root / "core" / "src" / "check").glob("*.cpp")):
+    rules += re.findall(r'const CheckRule k\w+ \{ "([a-z0-9-]+)"', source.read_text())
+semantics = (root / "docs" / "sqs-semantics.md").read_text()
+section = semantics[semantics.find("## 6."):]
+for rule in rules:
+    if f"| `{rule}` |" not in section:
+        wrong.append(f"docs/sqs-semantics.md: section 6 has no row for the check rule `{rule}`")
+if not rules:
+    wrong.append("core/src/check: no CheckRule found: update tests/docs/counts.py with the new way rules are defined")
 for line in wrong:
     print(line)
-print(f"counts: {lessons} lessons, {exercises} exercises; {len(wrong)} stale")
+print(f"counts: {lessons} lessons, {exercises} exercises, {len(rules)} check rules; {len(wrong)} stale")
 sys.exit(1 if wrong else 0)
