@@ -27,6 +27,9 @@ _lifeline()
         --format)
             COMPREPLY=($(compgen -W "text json" -- "$cur"))
             return ;;
+        --fail-on)
+            COMPREPLY=($(compgen -W "high medium low" -- "$cur"))
+            return ;;
         --until|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--rate|--lambda|--upstream|--region|--profile|--poll-attributes)
             return ;;
     esac
@@ -48,7 +51,7 @@ _lifeline()
             options="--help" ;;
         check)
             options="--attributes --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
-                     --heartbeat --groups --rate --lambda --consumer --format --scenario-out --help" ;;
+                     --heartbeat --groups --rate --lambda --consumer --format --scenario-out --fail-on --help" ;;
         serve)
             options="--port --bind --headless --history --speed --allow-origin --allow-host --allow-get-actions
                      --help" ;;
