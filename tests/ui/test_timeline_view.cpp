@@ -210,15 +210,15 @@ TEST_CASE("selection shows the message history and the period and comma keys ste
     view.select(0);
     view.centreOn(0);
     QTest::keyClick(&view, Qt::Key_Period);
-    const auto centre = [&] {
-        return view.frame().axis.start
-            + TimeMs((1000 - view.timelineStyle().labelWidth) * view.frame().axis.msPerPixel / 2);
-    };
-    CHECK(std::abs(centre() - 5000) <= 1); // the crash
+    const TimeMs halfView = TimeMs((1000 - view.timelineStyle().labelWidth) * view.frame().axis.msPerPixel / 2);
+    const auto centre = [&] { return view.frame().axis.start + halfView; };
+    // Centred on each event, as far as the view can go: it never starts before 0 s.
+    CHECK(std::abs(centre() - std::max<TimeMs>(5000, halfView)) <= 1); // the crash
     QTest::keyClick(&view, Qt::Key_Period);
-    CHECK(std::abs(centre() - 30000) <= 1); // the timeout and the second receive
+    CHECK(std::abs(centre() - std::max<TimeMs>(30000, halfView)) <= 1); // the timeout and the second receive
     QTest::keyClick(&view, Qt::Key_Comma);
-    CHECK(std::abs(centre() - 5000) <= 1);
+    CHECK(std::abs(centre() - std::max<TimeMs>(5000, halfView)) <= 1);
+    CHECK(view.frame().axis.start >= 0);
     CHECK_FALSE(view.followingLive());
 }
 
@@ -628,4 +628,28 @@ TEST_CASE("timeline: the legend lists what the view shows - not the whole run", 
     legend.setContent(late);
     CHECK(legend.names()
         == QStringList { QStringLiteral("Consumers:"), QStringLiteral("polling"), QStringLiteral("working") });
+}
+
+TEST_CASE("timeline: the view never shows time before 0 s - moments - centring - dragging - zooming", "[ui][timeline]")
+{
+    test::application();
+    ShownView shown("life-of-a-message"); // its first moment, the receive, is at 0 s
+    TimelineView& view = shown.view;
+    shown.model.setMomentSpecs(shown.simulation->scenario().lesson->moments);
+    shown.model.setEngine(&shown.simulation->engine().run());
+    REQUIRE_FALSE(shown.model.moments().empty());
+    REQUIRE(shown.model.moments().front().at < 10000);
+    view.focusMoment(1);
+    CHECK(view.frame().axis.start == 0);
+    CHECK(view.frame().focusedMoment == 1);
+    view.centreOn(2000);
+    CHECK(view.frame().axis.start == 0);
+    const double scale = view.frame().axis.msPerPixel;
+    view.panPixels(500); // dragging the timeline to the right: toward earlier times
+    CHECK(view.frame().axis.start == 0);
+    CHECK(view.frame().axis.msPerPixel == scale); // the scale stays
+    view.zoomAround(view.timelineStyle().labelWidth + 10, 0.25); // zooming out near the left edge
+    CHECK(view.frame().axis.start == 0);
+    QTest::keyClick(&view, Qt::Key_N); // the first moment again, by key
+    CHECK(view.frame().axis.start >= 0);
 }

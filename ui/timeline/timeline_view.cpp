@@ -138,6 +138,15 @@ void TimelineView::setNow(TimeMs now)
         const double span = timeWidth() * m_frame.axis.msPerPixel;
         m_frame.axis.start = std::max<TimeMs>(0, now - TimeMs(span * 0.9));
     }
+    viewMoved();
+}
+
+void TimelineView::viewMoved()
+{
+    // Nothing happens before 0 s: however the view got there (a moment early in the run, a drag, a zoom at the
+    // left edge), it starts at 0 at the earliest, keeping its scale.
+    m_frame.axis.start = std::max<TimeMs>(0, m_frame.axis.start);
+    m_steppedTo.reset();
     emit viewChanged();
     update();
 }
@@ -146,8 +155,7 @@ void TimelineView::centreOn(TimeMs time)
 {
     setFollowLive(false);
     m_frame.axis.start = time - TimeMs(timeWidth() * m_frame.axis.msPerPixel / 2);
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::setFilter(const LaneFilter& filter)
@@ -176,17 +184,24 @@ void TimelineView::stepEvent(int direction)
     if (m_frame.selected == kNoMessage || !m_model->engine())
         return;
     const auto times = laneEventTimes(*m_model->engine(), m_model->lanes(), m_frame.selected);
-    const TimeMs centre = m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel / 2);
+    // "Here" is the event stepped to last, while the view has not moved since (near 0 s the view cannot be centred
+    // on it); else the middle of the view.
+    const TimeMs centre = m_steppedTo.value_or(m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel / 2));
     const TimeMs slack = TimeMs(m_frame.axis.msPerPixel); // within a pixel counts as "here"
+    std::optional<TimeMs> target;
     if (direction > 0) {
         const auto next = std::upper_bound(times.begin(), times.end(), centre + slack);
         if (next != times.end())
-            centreOn(*next);
+            target = *next;
     } else {
         const auto previous = std::lower_bound(times.begin(), times.end(), centre - slack);
         if (previous != times.begin())
-            centreOn(*std::prev(previous));
+            target = *std::prev(previous);
     }
+    if (!target)
+        return;
+    centreOn(*target);
+    m_steppedTo = target;
 }
 
 void TimelineView::fitAll()
@@ -194,16 +209,14 @@ void TimelineView::fitAll()
     m_state->beginZoom(window());
     m_state->endZoomGesture();
     m_frame.axis.fit(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }), timeWidth());
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::fitRun()
 {
     m_state->clearHistory();
     m_frame.axis.fit(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }), timeWidth());
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::zoomBack()
@@ -214,8 +227,7 @@ void TimelineView::zoomBack()
     setFollowLive(false);
     m_frame.axis.start = previous->start;
     m_frame.axis.msPerPixel = previous->msPerPixel;
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::showWindow(TimeMs start, double msPerPixel)
@@ -225,8 +237,7 @@ void TimelineView::showWindow(TimeMs start, double msPerPixel)
     setFollowLive(false);
     m_frame.axis.start = start;
     m_frame.axis.msPerPixel = msPerPixel;
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::zoomAround(double x, double factor)
@@ -237,8 +248,7 @@ void TimelineView::zoomAround(double x, double factor)
     axis.zoomAround(x, factor);
     m_frame.axis.start = axis.start;
     m_frame.axis.msPerPixel = axis.msPerPixel;
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::panPixels(double dx)
@@ -246,8 +256,7 @@ void TimelineView::panPixels(double dx)
     m_state->endZoomGesture();
     m_frame.axis.panPixels(dx);
     setFollowLive(false);
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::scrollRows(int rows)
@@ -269,6 +278,8 @@ bool TimelineView::followingLive() const
 
 void TimelineView::select(MessageIndex lane)
 {
+    if (lane != m_frame.selected)
+        m_steppedTo.reset();
     m_frame.selected = lane;
     if (lane != kNoMessage) {
         const int row = m_painter.rowOfLane(lane);
@@ -370,8 +381,7 @@ void TimelineView::focusMoment(int number)
     if (moment.lane != kNoMessage && !moment.onActorRow)
         select(moment.lane);
     emit momentFocused(number);
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::stepMoment(int direction)
@@ -402,8 +412,7 @@ void TimelineView::fitRange(TimeMs from, TimeMs to)
     m_state->beginZoom(window());
     m_state->endZoomGesture();
     m_frame.axis.fit(from, std::max(from + 1, to), timeWidth());
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::fitKey()
@@ -423,8 +432,7 @@ void TimelineView::fitKey()
     m_state->endZoomGesture();
     const TimeMs end = std::max(times.back(), std::min(m_frame.now, times.back() + 1000));
     m_frame.axis.fit(times.front() - 1000, end + 1000, timeWidth());
-    emit viewChanged();
-    update();
+    viewMoved();
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event)

@@ -7,6 +7,7 @@
 #include "timeline/view_state.h"
 
 #include <QWidget>
+#include <optional>
 
 namespace lifeline::ui {
 
@@ -82,6 +83,7 @@ protected:
 
 private:
     double timeWidth() const { return std::max(1, width() - m_style.labelWidth); }
+    void viewMoved(); // after the axis changed: clamps it at 0 s, says so (viewChanged) and repaints
     void stepEvent(int direction); // `.` and `,`: the selected lane's next or previous event
     void fitKey(); // F: the selection, then the whole run
     // Fits the rows to the window before a paint, keeping the row under the mouse (else the top one) in place.
@@ -99,6 +101,7 @@ private:
     TimeMs m_runEnd = 0;
     bool m_dragging = false;
     bool m_lastKeyWasFit = false;
+    std::optional<TimeMs> m_steppedTo; // the event `.` or `,` centred on last, until the view moves otherwise
     bool m_aliveChosen = false; // the user set "alive in view": no automatic switch any more
     bool m_measuring = false;
     QPoint m_dragFrom;

@@ -298,8 +298,12 @@ void MainWindow::openScenario(const sim::Scenario& scenario)
 
 void MainWindow::restart()
 {
-    if (m_scenario)
-        openScenario(*std::make_unique<sim::Scenario>(*m_scenario));
+    if (!m_scenario)
+        return;
+    // Replays: the run starts again from 0 s and plays, as the toolbar's tooltip and the README say.
+    openScenario(*std::make_unique<sim::Scenario>(*m_scenario));
+    m_driver->play();
+    say(tr("Playing again from the start."));
 }
 
 void MainWindow::setQueueType(bool fifo)
