@@ -29,14 +29,15 @@ TEST_CASE("window: live mode says Live - fixes the speed to the endpoint's - and
     application();
     ui::MainWindow window;
     REQUIRE(window.openLesson(QStringLiteral("1")));
-    CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("10×"));
+    // Lesson 1's two minutes at 5×: its story in 24 s of wall time.
+    CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("5×"));
     ui::EndpointOptions options;
     options.port = 0;
-    options.speed = 5;
+    options.speed = 30;
     REQUIRE(window.startEndpoint(options).ok());
     CHECK(test::widget<QAction>(window, "play")->text() == QStringLiteral("● Live"));
     CHECK_FALSE(test::widget<QAction>(window, "play")->isEnabled());
-    CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("5×"));
+    CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("30×"));
     CHECK_FALSE(test::widget<QComboBox>(window, "speed")->isEnabled());
     CHECK(test::widget<ui::LiveQueuePanel>(window, "liveQueue")->isVisibleTo(&window));
     CHECK_FALSE(test::widget<ui::QueueControls>(window, "queueControls")->isVisibleTo(&window));
@@ -44,7 +45,7 @@ TEST_CASE("window: live mode says Live - fixes the speed to the endpoint's - and
     // The endpoint's run stays on screen with nothing simulating it: Play waits for the next simulation.
     CHECK_FALSE(test::widget<QAction>(window, "play")->isEnabled());
     CHECK(test::widget<QComboBox>(window, "speed")->currentText()
-        == QStringLiteral("10×")); // the simulation's speed is back
+        == QStringLiteral("5×")); // the simulation's speed is back
     CHECK(test::widget<QComboBox>(window, "speed")->isEnabled());
     CHECK(test::widget<ui::QueueControls>(window, "queueControls")->isVisibleTo(&window));
     CHECK_FALSE(test::widget<ui::LiveQueuePanel>(window, "liveQueue")->isVisibleTo(&window));

@@ -208,15 +208,28 @@ void TimelineView::fitAll()
 {
     m_state->beginZoom(window());
     m_state->endZoomGesture();
-    m_frame.axis.fit(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }), timeWidth());
-    viewMoved();
+    fitKept(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }));
 }
 
 void TimelineView::fitRun()
 {
     m_state->clearHistory();
-    m_frame.axis.fit(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }), timeWidth());
+    fitKept(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }));
+}
+
+void TimelineView::fitKept(TimeMs from, TimeMs to)
+{
+    m_frame.axis.fit(from, to, timeWidth());
     viewMoved();
+    m_fitted = Fitted { from, to, m_frame.axis.start, m_frame.axis.msPerPixel };
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // A fitted range stays fitted as the window or its docks change size, until the view moves otherwise.
+    if (m_fitted && m_fitted->start == m_frame.axis.start && m_fitted->msPerPixel == m_frame.axis.msPerPixel)
+        fitKept(m_fitted->from, m_fitted->to);
 }
 
 void TimelineView::zoomBack()
@@ -301,11 +314,13 @@ void TimelineView::paintEvent(QPaintEvent*)
 void TimelineView::wheelEvent(QWheelEvent* event)
 {
     const double notches = event->angleDelta().y() / 120.0;
-    if (event->modifiers() & Qt::ControlModifier)
+    if (event->modifiers() & Qt::ControlModifier) {
         zoomAround(event->position().x(), std::pow(1.25, notches));
-    else if (event->modifiers() & Qt::ShiftModifier)
+        emit viewTaken();
+    } else if (event->modifiers() & Qt::ShiftModifier) {
         panPixels(notches * 60);
-    else
+        emit viewTaken();
+    } else
         scrollRows(int(-notches * 3));
     event->accept();
 }
@@ -348,11 +363,13 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
     case Qt::Key_Escape:
         m_frame.measureFrom = m_frame.measureTo = -1;
         select(kNoMessage);
-        break;
+        event->accept();
+        return;
     default:
         QWidget::keyPressEvent(event);
         return;
     }
+    emit viewTaken(); // every key above moves the view
     event->accept();
 }
 
@@ -395,24 +412,12 @@ void TimelineView::stepMoment(int direction)
     focusMoment(std::clamp(next, 1, count));
 }
 
-bool TimelineView::fitMoments()
-{
-    const auto& moments = m_model->moments();
-    if (moments.empty())
-        return false;
-    const TimeMs first = moments.front().at, last = moments.back().at;
-    const TimeMs margin = std::max<TimeMs>(5000, (last - first) / 8);
-    fitRange(std::max<TimeMs>(0, first - margin), last + margin);
-    return true;
-}
-
 void TimelineView::fitRange(TimeMs from, TimeMs to)
 {
     setFollowLive(false);
     m_state->beginZoom(window());
     m_state->endZoomGesture();
-    m_frame.axis.fit(from, std::max(from + 1, to), timeWidth());
-    viewMoved();
+    fitKept(from, std::max(from + 1, to));
 }
 
 void TimelineView::fitKey()
@@ -462,6 +467,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event)
         const QPoint now = event->position().toPoint();
         if ((now - m_pressAt).manhattanLength() > 3) {
             panPixels(now.x() - m_dragFrom.x());
+            emit viewTaken();
             scrollRows((m_dragFrom.y() - now.y()) / m_style.rowHeight);
             if ((m_dragFrom.y() - now.y()) / m_style.rowHeight != 0)
                 m_dragFrom.setY(now.y());
@@ -485,6 +491,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
         return;
     if (const int moment = m_painter.momentAt(rect(), m_frame, event->position().toPoint())) {
         focusMoment(moment);
+        emit viewTaken();
         return;
     }
     // A click on a band's label lists its queue's lanes; on an expanded queue's name, back to its band.

@@ -61,15 +61,13 @@ public:
     void focusMoment(int number);
     void stepMoment(int direction);
     int focusedMoment() const { return m_frame.focusedMoment; }
-    // Fits the moments' time span (the end of a lesson's script: the action, not the idle time after it); false
-    // when there are none.
-    bool fitMoments();
 
 signals:
     void laneSelected(lifeline::MessageIndex lane); // kNoMessage when cleared
     void actorClicked(uint32_t actor); // a click on an actor's row off its work (the window crashes or restarts it)
     void followLiveChanged(bool following);
     void viewChanged(); // zoom, pan or "now" moved the visible window
+    void viewTaken(); // the user zoomed, panned, fitted or went to a moment or an event: the view is theirs now
     void momentFocused(int number);
 
 protected:
@@ -79,11 +77,13 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
     double timeWidth() const { return std::max(1, width() - m_style.labelWidth); }
     void viewMoved(); // after the axis changed: clamps it at 0 s, says so (viewChanged) and repaints
+    void fitKept(TimeMs from, TimeMs to); // fits the range, and keeps it fitted through resizes (m_fitted)
     void stepEvent(int direction); // `.` and `,`: the selected lane's next or previous event
     void fitKey(); // F: the selection, then the whole run
     // Fits the rows to the window before a paint, keeping the row under the mouse (else the top one) in place.
@@ -101,6 +101,12 @@ private:
     TimeMs m_runEnd = 0;
     bool m_dragging = false;
     bool m_lastKeyWasFit = false;
+    struct Fitted {
+        TimeMs from, to; // the range fitted
+        TimeMs start; // the axis it gave: a view still showing it is refitted when its width changes
+        double msPerPixel;
+    };
+    std::optional<Fitted> m_fitted;
     std::optional<TimeMs> m_steppedTo; // the event `.` or `,` centred on last, until the view moves otherwise
     bool m_aliveChosen = false; // the user set "alive in view": no automatic switch any more
     bool m_measuring = false;

@@ -3,6 +3,9 @@
 #include "window/simulation_gate.h"
 #include "window/simulation_worker.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace lifeline::ui {
 
 namespace {
@@ -66,6 +69,20 @@ void LiveDriver::pause()
         return;
     m_timer.stop();
     emit playingChanged(false);
+}
+
+const std::vector<int>& LiveDriver::speeds()
+{
+    static const std::vector<int> offered { 1, 2, 5, 10, 30, 100, 300, 1000, 3000 };
+    return offered;
+}
+
+int LiveDriver::pacedSpeed(TimeMs storyMs)
+{
+    constexpr double kWallSeconds = 30; // long enough to follow, short enough to watch twice
+    const auto distance = [&](int speed) { return std::abs(std::log(double(storyMs) / 1000.0 / speed / kWallSeconds)); };
+    return *std::min_element(
+        speeds().begin(), speeds().end(), [&](int a, int b) { return distance(a) < distance(b); });
 }
 
 void LiveDriver::setSpeed(double speed)

@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QTimer>
 #include <memory>
+#include <vector>
 
 namespace lifeline::ui {
 
@@ -43,6 +44,11 @@ public:
     {
         return workerCouldRun && 2 * (lastTarget - now) > asked;
     }
+    // The speeds the toolbar offers, virtual seconds per wall second.
+    static const std::vector<int>& speeds();
+    // The offered speed at which a story of `storyMs` plays in about half a minute of wall time (the nearest, by
+    // ratio, to 30 s): a lesson of 2 minutes at 5×, one of 20 minutes at 30×.
+    static int pacedSpeed(TimeMs storyMs);
 
 public slots:
     void play();

@@ -39,6 +39,7 @@
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
+#include <algorithm>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -76,6 +77,11 @@ MainWindow::MainWindow(QWidget* parent)
     timelineLayout->setSpacing(0);
     m_lessons = new LessonController({ this, m_model, m_timeline });
     connect(m_lessons, &LessonController::runRequested, this, [this](const sim::Scenario& scenario) {
+        // A lesson plays at a pace it can be followed: its story in about half a minute (the speed box shows it,
+        // the user can change it).
+        const auto speeds = LiveDriver::speeds();
+        const auto paced = std::find(speeds.begin(), speeds.end(), LiveDriver::pacedSpeed(scenario.duration));
+        m_speed->setCurrentIndex(int(paced - speeds.begin()));
         openScenario(scenario);
         m_driver->play();
     });
@@ -153,6 +159,12 @@ void MainWindow::connectPanels()
         m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
     });
     connect(m_overview, &OverviewStrip::timeRequested, m_timeline, &TimelineView::centreOn);
+    connect(m_overview, &OverviewStrip::timeRequested, this, &MainWindow::storyTaken);
+    connect(m_timeline, &TimelineView::viewTaken, this, &MainWindow::storyTaken);
+    connect(m_timeline, &TimelineView::followLiveChanged, this, [this](bool following) {
+        if (following)
+            storyTaken(); // the user asked the view to follow: it keeps following
+    });
     connect(m_timeline, &TimelineView::laneSelected, this, [this](MessageIndex lane) {
         showDetails(lane);
         m_eventLog->showLane(lane);
@@ -291,9 +303,19 @@ void MainWindow::openScenario(const sim::Scenario& scenario)
     m_overview->setRunEnd(simulation->duration());
     m_timeline->setRunEnd(simulation->duration());
     m_timeline->setNow(simulation->now());
-    m_timeline->setFollowLive(true);
+    // A lesson's story is framed from the start, from 0 s to its script's end, the now line moving across it; until
+    // the user takes the view (storyTaken) it moves only when the script ends. Another scenario follows live.
+    m_storyFramed = m_scenario->lesson.has_value();
+    m_timeline->setFollowLive(!m_storyFramed);
+    if (m_storyFramed)
+        m_timeline->fitRun(); // and fitted again as the window takes its size
     m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
     refresh();
+}
+
+void MainWindow::storyTaken()
+{
+    m_storyFramed = false;
 }
 
 void MainWindow::restart()
@@ -446,6 +468,7 @@ EndpointServer* MainWindow::endpoint() const
 
 void MainWindow::runChanged()
 {
+    storyTaken(); // a crash, a setting or a message of the user's: the view is left where it is from now on
     m_model->sync();
     m_timeline->update();
     refresh();

@@ -152,6 +152,9 @@ private:
     void changeSpeed(int steps);
     void showLiveState(); // the toolbar says "Live" and the clock is the wall clock's while real clients drive the run
     void say(const QString& text, int ms = 6000);
+    // The user moved the view, crashed a consumer, sent a message or changed a setting: the view stays where they
+    // put it (no framing by the window until the next run).
+    void storyTaken();
     // The run changed between the clock's steps (a crash, a slider, a message sent by hand): every view reads it.
     void runChanged();
 
@@ -167,6 +170,7 @@ private:
     QTextBrowser* m_details;
     LiveDriver* m_driver;
     QLabel* m_scriptBanner;
+    bool m_storyFramed = false; // a lesson's story framed by the window, not yet taken by the user
     bool m_docksArranged = false;
     QLabel* m_summary;
     StatusBarController* m_status = nullptr;

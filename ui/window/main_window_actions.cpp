@@ -51,7 +51,7 @@ void MainWindow::buildToolbar()
     m_step->setToolTip(tr("Step to the next event (Right)"));
     m_speed = new QComboBox(this);
     m_speed->setObjectName(QStringLiteral("speed"));
-    for (int speed : { 1, 2, 5, 10, 30, 100, 300, 1000, 3000 })
+    for (int speed : LiveDriver::speeds())
         m_speed->addItem(QStringLiteral("%1×").arg(speed), speed);
     m_speed->setCurrentIndex(3);
     m_speed->setToolTip(tr("Virtual seconds per wall second ([ slower, ] faster)"));

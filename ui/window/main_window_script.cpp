@@ -1,4 +1,4 @@
-// The window's scenario runs: what happens when a script ends (the view fits the moments; the queue keeps running) or
+// The window's scenario runs: what happens when a script ends (a lesson's view fits its story; the queue keeps running) or
 // a run stalls, a practice answer's run paused where it went wrong, and the lesson calls the window forwards to its
 // LessonController (the app and the tests open lessons through the window).
 #include "lifeline/sim/simulation.h"
@@ -11,6 +11,7 @@
 
 #include <QLabel>
 #include <QMessageBox>
+#include <algorithm>
 
 namespace lifeline::ui {
 
@@ -27,11 +28,34 @@ void MainWindow::connectScript()
     connect(m_driver, &LiveDriver::simulationChanged, m_scriptBanner, &QWidget::hide);
 }
 
+namespace {
+// From the first send to the last change of a lane's state: the whole story, not only its key moments and not the
+// idle time after it. Empty (to <= from) when nothing was sent or nothing changed.
+std::pair<TimeMs, TimeMs> storySpan(const RunView& run)
+{
+    TimeMs from = INT64_MAX, to = INT64_MIN;
+    const EventLog& log = run.log();
+    for (size_t i = 0; i < log.size(); ++i) {
+        const Event& e = log[i];
+        if (e.cause == Cause::Send)
+            from = std::min(from, e.time);
+        if (e.from != e.to)
+            to = std::max(to, e.time);
+    }
+    return { from, to };
+}
+} // namespace
+
 void MainWindow::scriptEnded()
 {
-    // The action, not the idle time after it: a view that follows live fits the moments (or the whole script).
-    if (m_timeline->followingLive() && !m_timeline->fitMoments())
-        m_timeline->fitAll();
+    // A lesson's view the user has not taken fits the story: first send to last state change, with a margin.
+    if (m_storyFramed && run()) {
+        const auto [from, to] = storySpan(*run());
+        if (from < to) {
+            const TimeMs margin = std::max<TimeMs>(1000, (to - from) / 20);
+            m_timeline->fitRange(std::max<TimeMs>(0, from - margin), to + margin);
+        }
+    }
     m_scriptBanner->setText(tr("%1's script has ended; the queue keeps running: send messages, crash consumers, "
                                "move sliders. Restart replays it from the start.")
                                 .arg(m_lessons->lessonId().isEmpty() ? tr("The scenario") : tr("The lesson")));
