@@ -61,8 +61,8 @@ TEST_CASE("pace: every lesson's story plays in about half a minute at the speed 
     }
 }
 
-TEST_CASE("pace: a lesson opens at its pace - framed from 0 s to its end - and the view stays while it plays",
-    "[ui][pace]")
+TEST_CASE(
+    "pace: a lesson opens at its pace - framed from 0 s to its end - and the view stays while it plays", "[ui][pace]")
 {
     application();
     LessonWindow shown("8"); // four minutes
@@ -81,8 +81,8 @@ TEST_CASE("pace: a lesson opens at its pace - framed from 0 s to its end - and t
     CHECK(std::abs(shown.view->visibleTo() - 20 * 60000) <= 5000);
 }
 
-TEST_CASE("pace: when the script ends an untouched lesson's view fits its story - first send to last change",
-    "[ui][pace]")
+TEST_CASE(
+    "pace: when the script ends an untouched lesson's view fits its story - first send to last change", "[ui][pace]")
 {
     application();
     LessonWindow shown("8");

@@ -80,9 +80,9 @@ const std::vector<int>& LiveDriver::speeds()
 int LiveDriver::pacedSpeed(TimeMs storyMs)
 {
     constexpr double kWallSeconds = 30; // long enough to follow, short enough to watch twice
-    const auto distance = [&](int speed) { return std::abs(std::log(double(storyMs) / 1000.0 / speed / kWallSeconds)); };
-    return *std::min_element(
-        speeds().begin(), speeds().end(), [&](int a, int b) { return distance(a) < distance(b); });
+    const auto distance
+        = [&](int speed) { return std::abs(std::log(double(storyMs) / 1000.0 / speed / kWallSeconds)); };
+    return *std::min_element(speeds().begin(), speeds().end(), [&](int a, int b) { return distance(a) < distance(b); });
 }
 
 void LiveDriver::setSpeed(double speed)

@@ -39,9 +39,9 @@
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
-#include <algorithm>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace lifeline::ui {
 
@@ -76,15 +76,7 @@ MainWindow::MainWindow(QWidget* parent)
     timelineLayout->setContentsMargins(0, 0, 0, 0);
     timelineLayout->setSpacing(0);
     m_lessons = new LessonController({ this, m_model, m_timeline });
-    connect(m_lessons, &LessonController::runRequested, this, [this](const sim::Scenario& scenario) {
-        // A lesson plays at a pace it can be followed: its story in about half a minute (the speed box shows it,
-        // the user can change it).
-        const auto speeds = LiveDriver::speeds();
-        const auto paced = std::find(speeds.begin(), speeds.end(), LiveDriver::pacedSpeed(scenario.duration));
-        m_speed->setCurrentIndex(int(paced - speeds.begin()));
-        openScenario(scenario);
-        m_driver->play();
-    });
+    connect(m_lessons, &LessonController::runRequested, this, &MainWindow::playLesson);
     connect(m_lessons, &LessonController::practiceRunRequested, this, &MainWindow::showPracticeRun);
     connect(m_lessons, &LessonController::titleChanged, this,
         [this](const QString& title) { setWindowTitle(tr("Lifeline - %1").arg(title)); });
@@ -303,19 +295,9 @@ void MainWindow::openScenario(const sim::Scenario& scenario)
     m_overview->setRunEnd(simulation->duration());
     m_timeline->setRunEnd(simulation->duration());
     m_timeline->setNow(simulation->now());
-    // A lesson's story is framed from the start, from 0 s to its script's end, the now line moving across it; until
-    // the user takes the view (storyTaken) it moves only when the script ends. Another scenario follows live.
-    m_storyFramed = m_scenario->lesson.has_value();
-    m_timeline->setFollowLive(!m_storyFramed);
-    if (m_storyFramed)
-        m_timeline->fitRun(); // and fitted again as the window takes its size
+    frameStory();
     m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
     refresh();
-}
-
-void MainWindow::storyTaken()
-{
-    m_storyFramed = false;
 }
 
 void MainWindow::restart()

@@ -152,6 +152,9 @@ private:
     void changeSpeed(int steps);
     void showLiveState(); // the toolbar says "Live" and the clock is the wall clock's while real clients drive the run
     void say(const QString& text, int ms = 6000);
+    // A lesson from the lesson controller: at its pace (the speed box), framed, playing.
+    void playLesson(const sim::Scenario& lesson);
+    void frameStory(); // a lesson's view from 0 s to its script's end; another scenario's follows live
     // The user moved the view, crashed a consumer, sent a message or changed a setting: the view stays where they
     // put it (no framing by the window until the next run).
     void storyTaken();

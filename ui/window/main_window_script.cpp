@@ -1,5 +1,5 @@
-// The window's scenario runs: what happens when a script ends (a lesson's view fits its story; the queue keeps running) or
-// a run stalls, a practice answer's run paused where it went wrong, and the lesson calls the window forwards to its
+// The window's scenario runs: what happens when a script ends (a lesson's view fits its story; the queue keeps running)
+// or a run stalls, a practice answer's run paused where it went wrong, and the lesson calls the window forwards to its
 // LessonController (the app and the tests open lessons through the window).
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
@@ -9,6 +9,7 @@
 #include "window/live_driver.h"
 #include "window/main_window.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QMessageBox>
 #include <algorithm>
@@ -45,6 +46,32 @@ std::pair<TimeMs, TimeMs> storySpan(const RunView& run)
     return { from, to };
 }
 } // namespace
+
+void MainWindow::playLesson(const sim::Scenario& lesson)
+{
+    // A lesson plays at a pace it can be followed: its story in about half a minute (the speed box shows it, the user
+    // can change it).
+    const auto& speeds = LiveDriver::speeds();
+    const auto paced = std::find(speeds.begin(), speeds.end(), LiveDriver::pacedSpeed(lesson.duration));
+    m_speed->setCurrentIndex(int(paced - speeds.begin()));
+    openScenario(lesson);
+    m_driver->play();
+}
+
+void MainWindow::frameStory()
+{
+    // A lesson's story is framed from the start, from 0 s to its script's end, the now line moving across it; until
+    // the user takes the view (storyTaken) it moves only when the script ends. Another scenario follows live.
+    m_storyFramed = m_scenario && m_scenario->lesson.has_value();
+    m_timeline->setFollowLive(!m_storyFramed);
+    if (m_storyFramed)
+        m_timeline->fitRun(); // and fitted again as the window takes its size
+}
+
+void MainWindow::storyTaken()
+{
+    m_storyFramed = false;
+}
 
 void MainWindow::scriptEnded()
 {
