@@ -100,7 +100,9 @@ TEST_CASE(
             CHECK(slider->width() >= 90); // still long enough to drag
 }
 
-TEST_CASE("window: a selected lane's details show its body, short or long, escaped and cut at 200 bytes", "[ui]")
+TEST_CASE("window: a selected lane's details show its name, its MessageId and its body, short or long, escaped and cut "
+          "at 200 bytes",
+    "[ui]")
 {
     application();
     Engine engine;
@@ -118,11 +120,16 @@ TEST_CASE("window: a selected lane's details show its body, short or long, escap
     test::widget<ui::TimelineView>(window, "timeline")->select(0);
     CHECK(test::widget<QTextBrowser>(window, "messageDetails")
               ->toPlainText()
-              .startsWith(QString::fromStdString(engine.messageId(0)) + QStringLiteral("\nmessage-3600000\n")));
+              .startsWith(QStringLiteral("message-3600000\n") + QString::fromStdString(engine.messageId(0))
+                  + QStringLiteral("\n")));
+    // The body is the name: said once.
+    CHECK(test::widget<QTextBrowser>(window, "messageDetails")->toPlainText().count(QStringLiteral("message-3600000"))
+        == 1);
     test::widget<ui::TimelineView>(window, "timeline")->select(1);
     CHECK(test::widget<QTextBrowser>(window, "messageDetails")
               ->toPlainText()
-              .contains(QStringLiteral("\n<b>two</b> widgets & a receipt for them\n")));
+              .startsWith(QStringLiteral("<b>two</b> widgets & a…\n") + QString::fromStdString(engine.messageId(1))
+                  + QStringLiteral("\n<b>two</b> widgets & a receipt for them\n")));
     test::widget<ui::TimelineView>(window, "timeline")->select(2);
     const QString cut = QString(150, QLatin1Char('a')) + QString(50, QLatin1Char('b'));
     CHECK(test::widget<QTextBrowser>(window, "messageDetails")

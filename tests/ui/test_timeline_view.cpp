@@ -1,11 +1,13 @@
 // The timeline painted offscreen: pixel probes find each state's colour where the log says the lane is in that
 // state; selection, zoom and follow-live behave as the conventions say.
+#include "lifeline/engine/engine.h"
 #include "test_support.h"
 #include "timeline/lane_history.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"
 
+#include <QFontInfo>
 #include <QImage>
 #include <QPainter>
 #include <QSignalSpy>
@@ -652,4 +654,55 @@ TEST_CASE("timeline: the view never shows time before 0 s - moments - centring -
     CHECK(view.frame().axis.start == 0);
     QTest::keyClick(&view, Qt::Key_N); // the first moment again, by key
     CHECK(view.frame().axis.start >= 0);
+}
+
+TEST_CASE("timeline: rows grow to fill the height while lanes are few - and shrink to 18 px as lanes arrive",
+    "[ui][timeline]")
+{
+    test::application();
+    Engine engine;
+    REQUIRE(engine.createQueue("orders").ok());
+    LaneModel model;
+    model.setEngine(&engine.run());
+    TimelineView view(&model);
+    view.resize(1000, 600);
+    view.show();
+    const auto send = [&](int count) {
+        for (int i = 0; i < count; ++i) {
+            SendMessageRequest request;
+            request.queue = "orders";
+            request.body = "order " + std::to_string(engine.messageCount() + 1);
+            REQUIRE(engine.sendMessage(request).ok());
+        }
+        model.sync();
+        (void)view.grab(); // a paint arranges the rows
+    };
+    const TimelineStyle& style = view.timelineStyle();
+    // Three lanes (five rows with the queue's and the consumers'): the tallest rows, larger type, wider names.
+    send(3);
+    CHECK(view.painter().totalRows() == 5);
+    CHECK(style.rowHeight == 64);
+    CHECK(style.rowTextPixels == QFontInfo(view.font()).pixelSize() * 5 / 4);
+    CHECK(style.labelWidth == TimelineStyle::light().labelWidth * 5 / 4);
+    // Twelve: the rows fill the room between them.
+    send(9);
+    const int rows = view.painter().totalRows();
+    REQUIRE(rows == 14);
+    const int room = view.painter().roomForRows(view.rect(), true);
+    CHECK(style.rowHeight > TimelineStyle::light().rowHeight);
+    CHECK(style.rowHeight < 64);
+    CHECK(rows * style.rowHeight <= room);
+    CHECK(rows * (style.rowHeight + 1) > room);
+    // Fifty: never below the screen's 18 px (the rows scroll), with the theme's type and names.
+    send(38);
+    CHECK(style.rowHeight == TimelineStyle::light().rowHeight);
+    CHECK(style.rowTextPixels == 0);
+    CHECK(style.labelWidth == TimelineStyle::light().labelWidth);
+    // A lane is named by its body; the hover says its name and its MessageId.
+    TimelineFrame frame = view.frame();
+    TimeAxis axis = frame.axis;
+    axis.left = style.labelWidth;
+    const auto hit = hitRow(model, view.painter().rowAt(1), axis, engine.now(), int(axis.toX(0)) + 1);
+    REQUIRE(hit);
+    CHECK(hit->text.startsWith(QStringLiteral("order 1 · ") + QString::fromStdString(engine.messageId(0)) + "\n"));
 }

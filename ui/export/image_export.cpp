@@ -56,26 +56,17 @@ int paintTitle(QPainter& p, const QRect& rect, const TimelineStyle& style, const
     return y - rect.top() + base / 3;
 }
 
-// The tallest a row gets: about 64 px at 1080 lines (bars of 60), so a few lanes do not become slabs.
-int maxRowHeight(const TimelineStyle& style)
-{
-    return std::max(18, style.textPixels * 4);
-}
-
 void paintTimeline(QPainter& p, const QRect& timeline, const LaneModel& model, TimelineStyle style,
     const ImageExportRequest& request, TimeMs to, int layoutRows)
 {
     const TimeMs from = request.from;
-    // Rows fill the height up to the comfortable maximum, and shrink to show every lane when they can (down to
-    // 4 px); labels stay only where rows are tall enough. A band below them is kept for moments' callouts (a two-line
-    // callout each, up to three), so a slide shows what they say.
+    // Rows fill the height up to the tallest, and shrink to show every lane when they can (down to 3 px); labels stay
+    // only where rows are tall enough. A band below them is kept for moments' callouts, so a slide shows what they say.
     TimelinePainter probe(model, style);
-    const int callouts = std::min<int>(3, int(model.moments().size())) * (style.calloutPixels * 3 + 8);
-    const int available = timeline.height() - style.rulerHeight - probe.legendHeight(timeline.width())
-        - std::min(callouts, timeline.height() / 3);
+    const int available = probe.roomForRows(timeline, true);
     arrangeRows(probe, request, from, to, available);
-    const int rows = layoutRows > 0 ? layoutRows : probe.totalRows();
-    style.rowHeight = std::clamp(available / std::max(1, rows), 3, maxRowHeight(style));
+    style.rowHeight = layoutRows > 0 ? std::clamp(available / layoutRows, 3, style.maxRowHeight)
+                                     : probe.fillingRowHeight(available, 3);
     style.groupHeight = style.rowHeight;
     TimelinePainter painter(model, style);
     arrangeRows(painter, request, from, to, available);
@@ -137,6 +128,7 @@ TimelineStyle slideStyle(TimelineStyle s, const QSize& size)
     s.pinRadius = std::max(8, scaled(13));
     s.calloutPixels = std::max(12, scaled(16));
     s.calloutWidth = std::max(300, scaled(460));
+    s.maxRowHeight = std::max(18, s.textPixels * 4); // about 64 px at 1080 lines (bars of 60)
     return s;
 }
 
@@ -208,7 +200,7 @@ int fittingHeight(const std::vector<ModelPanel>& panels, const TimelineStyle& st
         TimelinePainter probe(*panel.model, style);
         arrangeRows(probe, request, request.from, to, 16384); // more lanes than the tallest image holds: bands
         const int callouts = std::min<int>(3, int(panel.model->moments().size())) * style.calloutPixels * 3;
-        height += style.rulerHeight + probe.legendHeight(width) + probe.totalRows() * maxRowHeight(style) + callouts
+        height += style.rulerHeight + probe.legendHeight(width) + probe.totalRows() * style.maxRowHeight + callouts
             + (panels.size() > 1 ? style.textPixels * 2 : 0);
     }
     return std::clamp(height, 150, 16384);

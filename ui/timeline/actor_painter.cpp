@@ -1,5 +1,6 @@
 #include "timeline/actor_painter.h"
 
+#include "lifeline/run/lane_name.h"
 #include "timeline/lane_painter.h"
 
 #include <QFontMetrics>
@@ -280,8 +281,8 @@ bool scriptCallOk(const std::string& answer)
 
 QString workLabel(const RunView& engine, const WorkBar& bar)
 {
-    QString label
-        = bar.messages > 1 ? QObject::tr("batch of %1").arg(bar.messages) : shortMessageId(engine, bar.firstLane);
+    QString label = bar.messages > 1 ? QObject::tr("batch of %1").arg(bar.messages)
+                                     : QString::fromStdString(laneName(engine, bar.firstLane));
     if (bar.timedOut)
         label += QObject::tr(" · timed out");
     else if (bar.failed > 0 && bar.messages > 1)

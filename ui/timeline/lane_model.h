@@ -9,6 +9,7 @@
 #include "lifeline/timeline/lane_index.h"
 
 #include <QObject>
+#include <algorithm>
 #include <deque>
 
 namespace lifeline::ui {
@@ -30,6 +31,8 @@ public:
     void setMomentSpecs(std::vector<sim::MomentSpec> specs) { m_momentSpecs = std::move(specs); }
     // The moments found so far, in time order (momentsChanged when there are more).
     const std::vector<sim::Moment>& moments() const { return m_moments.moments(); }
+    // The moments the run will have: the lesson's, or as many as were found (room is kept for their callouts).
+    size_t expectedMoments() const { return std::max(m_momentSpecs.size(), moments().size()); }
     // Reads what the engine logged since the last sync; lanesChanged when lanes, actors or states changed.
     void sync();
     const LaneIndex& lanes() const { return m_index; }

@@ -129,7 +129,7 @@ bool RowLayout::matches(MessageIndex lane, const std::vector<bool>& workedOnByNa
     if (engine.messageId(lane).starts_with(needle) || record.body.view().find(needle) != std::string::npos)
         return true;
     const MessageExtra* extra = engine.extra(lane);
-    return extra && extra->groupId == needle;
+    return extra && (extra->groupId == needle || extra->label.find(needle) != std::string::npos);
 }
 
 std::vector<bool> RowLayout::workedOnByNamedActor() const

@@ -1,6 +1,7 @@
 #include "timeline/timeline_hit.h"
 
 #include "lifeline/run/event_text.h"
+#include "lifeline/run/lane_name.h"
 #include "lifeline/support/duration.h"
 #include "timeline/actor_painter.h"
 #include "timeline/density_painter.h"
@@ -15,6 +16,14 @@ namespace {
 QString duration(TimeMs ms)
 {
     return QString::fromStdString(sim::formatDuration(ms));
+}
+
+// A hover's first line: the lane's name and its whole MessageId ("order 4 · 0b402db6-…").
+QString laneTitle(const RunView& engine, MessageIndex lane)
+{
+    const std::string id = engine.messageId(lane);
+    const std::string name = laneName(engine, lane);
+    return QString::fromStdString(id.starts_with(name) ? id : name + " · " + id);
 }
 
 std::optional<TimelineHit> hitQueueRow(const LaneModel& model, const RowRef& row, const TimeAxis& axis, int x)
@@ -64,8 +73,8 @@ std::optional<TimelineHit> hitInstant(const LaneModel& model, const RowRef& row,
             const QString why
                 = QString::fromStdString(eventSentence(engine, *entered, engine.actorName(entered->actor)));
             out.text = QObject::tr("%1\n%2 for 0 ms at %3\ncause: %4")
-                           .arg(QString::fromStdString(engine.messageId(row.id)),
-                               QString::fromLatin1(toString(entered->to)), duration(e.time), why);
+                           .arg(laneTitle(engine, row.id), QString::fromLatin1(toString(entered->to)), duration(e.time),
+                               why);
             return out;
         }
         entered = &e;
@@ -113,8 +122,8 @@ std::optional<TimelineHit> hitMessageRow(
     const MessageRecord& record = engine.message(row.id);
     const QString why = QString::fromStdString(eventSentence(engine, *cause, engine.actorName(cause->actor)));
     out.text = QObject::tr("%1\n%2 from %3 to %4 (%5)\ncause: %6")
-                   .arg(QString::fromStdString(engine.messageId(row.id)), QString::fromLatin1(toString(state)),
-                       duration(since), duration(until), duration(until - since), why);
+                   .arg(laneTitle(engine, row.id), QString::fromLatin1(toString(state)), duration(since),
+                       duration(until), duration(until - since), why);
     // In flight now: the time left before it is visible again (the bracket at the end of the dotted line).
     const TimeMs dueAt = engine.times(row.id).dueAt;
     if (state == MessageState::InFlight && record.state == MessageState::InFlight && until == engine.now()

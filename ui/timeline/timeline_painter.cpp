@@ -1,5 +1,6 @@
 #include "timeline/timeline_painter.h"
 
+#include "lifeline/run/lane_name.h"
 #include "lifeline/support/duration.h"
 #include "timeline/actor_painter.h"
 #include "timeline/compact_count.h"
@@ -30,6 +31,18 @@ QRect TimelinePainter::lanesArea(const QRect& rect, bool legend) const
 int TimelinePainter::rowsVisible(const QRect& rect) const
 {
     return lanesArea(rect, true).height() / m_style.rowHeight + 1;
+}
+
+int TimelinePainter::roomForRows(const QRect& rect, bool legend) const
+{
+    const int height = lanesArea(rect, legend).height();
+    const int callouts = int(std::min<size_t>(3, m_model.expectedMoments())) * (m_style.calloutPixels * 3 + 8);
+    return height - std::min(callouts, height / 3);
+}
+
+int TimelinePainter::fillingRowHeight(int room, int least) const
+{
+    return std::clamp(room / std::max(1, totalRows()), least, std::max(least, m_style.maxRowHeight));
 }
 
 int TimelinePainter::rowTop(const QRect& rect, const TimelineFrame& frame, int flatRow) const
@@ -156,7 +169,7 @@ QString TimelinePainter::rowLabel(const RowRef& row) const
         return QString::fromStdString(engine.queueInfo(QueueIndex(row.group)).name);
     case LaneModel::MessageRow: {
         const MessageRecord& record = engine.message(row.id);
-        QString label = shortMessageId(engine, row.id);
+        QString label = QString::fromStdString(laneName(engine, row.id));
         // The receive count, against the maxReceiveCount in force at the lane's last receive (a DLQ turned on later
         // does not relabel what was received before it), or now for a lane not received yet.
         const QueueAttributes* attributes = engine.queueAttributes(record.queue);
@@ -215,6 +228,12 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
     // Rows: only the visible ones.
     const int last = std::min(totalRows(), frame.firstRow + lanes.height() / m_style.rowHeight + 1);
     p.setClipRect(lanes);
+    const QFont before = p.font();
+    if (m_style.rowTextPixels > 0) {
+        QFont grown = before;
+        grown.setPixelSize(m_style.rowTextPixels);
+        p.setFont(grown);
+    }
     for (int r = std::max(0, frame.firstRow); r < last; ++r) {
         const RowRef row = rowAt(r);
         const bool band = row.kind == LaneModel::QueueBand || row.kind == LaneModel::ActorBand;
@@ -225,6 +244,7 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
                                    rect.width(), m_style.rowHeight);
         paintRow(p, box, rowFrame, row);
     }
+    p.setFont(before);
     p.setClipping(false);
     if (frame.selected != kNoMessage) {
         const auto rowBox = [&](int flatRow) {

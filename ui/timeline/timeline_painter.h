@@ -42,6 +42,10 @@ public:
     std::optional<RowRef> rowUnder(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
     int rowTop(const QRect& rect, const TimelineFrame& frame, int flatRow) const;
     int rowsVisible(const QRect& rect) const;
+    // What the rows may fill: the lanes area less a band below for moments' callouts (up to three, at most a third).
+    int roomForRows(const QRect& rect, bool legend) const;
+    // The row height that fills `room` with the rows there are, between `least` and the style's tallest.
+    int fillingRowHeight(int room, int least) const;
     QRect lanesArea(const QRect& rect, bool legend) const;
     // The legend's height at this width: it wraps onto more lines rather than run off the right edge.
     int legendHeight(int width) const;

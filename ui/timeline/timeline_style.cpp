@@ -53,6 +53,7 @@ TimelineStyle TimelineStyle::scaledBy(double k, int basePixels) const
     TimelineStyle s = *this;
     const auto times = [k](int px) { return int(std::lround(px * k)); };
     s.rowHeight = times(rowHeight);
+    s.maxRowHeight = times(maxRowHeight);
     s.groupHeight = times(groupHeight);
     s.labelWidth = times(labelWidth);
     s.rulerHeight = times(rulerHeight);

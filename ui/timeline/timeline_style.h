@@ -14,7 +14,8 @@ namespace lifeline::ui {
 
 struct TimelineStyle {
     bool dark = false;
-    int rowHeight = 18;
+    int rowHeight = 18; // the least a row is; rows grow to fill the height when they are few (fillingRowHeight)
+    int maxRowHeight = 64; // the tallest: a few lanes read from across a room without becoming slabs
     int groupHeight = 22;
     int labelWidth = 150;
     int rulerHeight = 26;
@@ -27,6 +28,7 @@ struct TimelineStyle {
     QColor unobserved, unobservedInk; // the recording proxy's "not observed": grey, cross-hatched
     // Sizes that grow for slides (image_export's slide style); the screen keeps these.
     int textPixels = 0; // labels, ruler and legend type; 0: the painter's font (the screen's)
+    int rowTextPixels = 0; // the rows' type when larger than that (the screen's grown rows); 0: the same
     int legendPixels = 12;
     int markPixels = 13; // a mark's glyph (✕ 2× ➜ ◆ ⊘), on a plate a little wider
     int pinRadius = 8; // a moment's numbered pin

@@ -95,12 +95,36 @@ void TimelineView::arrangeRows()
         = lanes.contains(mouse) ? m_frame.firstRow + (mouse.y() - lanes.top()) / m_style.rowHeight : m_frame.firstRow;
     const int total = m_painter.totalRows();
     const RowRef anchor = m_painter.rowAt(std::clamp(anchorRow, 0, std::max(0, total - 1)));
-    if (!m_painter.arrange(rect(), m_frame))
+    const bool changed = m_painter.arrange(rect(), m_frame);
+    // Rows fill the height while they are few (a lesson's lanes read from across a room), and shrink as lanes arrive.
+    m_style.rowHeight = m_painter.fillingRowHeight(m_painter.roomForRows(rect(), m_frame.legend), m_least.rowHeight);
+    growType();
+    if (!changed && m_frame.firstRow == 0)
         return;
-    if (const int now = m_painter.rows().rowNear(anchor, anchorRow); now >= 0 && anchorRow < total)
+    if (const int now = m_painter.rows().rowNear(anchor, anchorRow); changed && now >= 0 && anchorRow < total)
         m_frame.firstRow += now - anchorRow;
     const int maxFirst = std::max(0, m_painter.totalRows() - m_painter.rowsVisible(rect()) + 1);
     m_frame.firstRow = std::clamp(m_frame.firstRow, 0, maxFirst);
+}
+
+void TimelineView::growType()
+{
+    // Rows three lines tall get type a quarter larger, and names the room it takes: read from across a room.
+    const int base = m_least.textPixels > 0 ? m_least.textPixels : QFontInfo(font()).pixelSize();
+    const bool grown = m_style.rowHeight >= 3 * base;
+    m_style.rowTextPixels = grown ? base * 5 / 4 : 0;
+    const int labelWidth = grown ? m_least.labelWidth * 5 / 4 : m_least.labelWidth;
+    if (labelWidth == m_style.labelWidth)
+        return;
+    const bool wasFitted = keepsFit();
+    m_style.labelWidth = labelWidth;
+    if (wasFitted) // the time the view showed stays in it
+        fitKept(m_fitted->from, m_fitted->to);
+}
+
+bool TimelineView::keepsFit() const
+{
+    return m_fitted && m_fitted->start == m_frame.axis.start && m_fitted->msPerPixel == m_frame.axis.msPerPixel;
 }
 
 bool TimelineView::clickOnLabel(const RowRef& row)
@@ -121,6 +145,7 @@ void TimelineView::setStyleSheetTheme(bool dark)
     m_dark = dark;
     const TimelineStyle base = dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
     m_style = m_scale == 1 ? base : base.scaledBy(m_scale, QFontInfo(font()).pixelSize());
+    m_least = m_style;
     update();
 }
 
@@ -228,7 +253,7 @@ void TimelineView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     // A fitted range stays fitted as the window or its docks change size, until the view moves otherwise.
-    if (m_fitted && m_fitted->start == m_frame.axis.start && m_fitted->msPerPixel == m_frame.axis.msPerPixel)
+    if (keepsFit())
         fitKept(m_fitted->from, m_fitted->to);
 }
 

@@ -88,6 +88,8 @@ private:
     void fitKey(); // F: the selection, then the whole run
     // Fits the rows to the window before a paint, keeping the row under the mouse (else the top one) in place.
     void arrangeRows();
+    void growType(); // after the rows' height is known: larger type and names for rows grown tall
+    bool keepsFit() const; // the view still shows the range fitted last (m_fitted)
     bool clickOnLabel(const RowRef& row); // expands or collapses a band; true when it did
     ViewState::Window window() const { return { m_frame.axis.start, m_frame.axis.msPerPixel }; }
 
@@ -95,6 +97,7 @@ private:
     TimelineStyle m_style;
     bool m_dark = false;
     double m_scale = 1;
+    TimelineStyle m_least = TimelineStyle::light(); // the theme's sizes: rows, their type and names grow from them
     TimelinePainter m_painter;
     TimelineFrame m_frame;
     ViewState* m_state;

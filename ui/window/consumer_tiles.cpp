@@ -1,5 +1,6 @@
 #include "window/consumer_tiles.h"
 
+#include "lifeline/run/lane_name.h"
 #include "lifeline/support/duration.h"
 
 #include <QHelpEvent>
@@ -213,7 +214,7 @@ QString ConsumerTiles::holdingText(const sim::ConsumerStatus& tile) const
         return tr("%1 received, waiting\nfor a free slot").arg(tile.waiting);
     if (tile.holding == kNoMessage)
         return tile.waiting ? tr("%n received, waiting", nullptr, int(tile.waiting)) : tr("holds nothing");
-    const std::string id = m_simulation->engine().messageId(tile.holding).substr(0, 8);
+    const std::string id = laneName(m_simulation->engine().run(), tile.holding);
     const TimeMs left = tile.visibleAgainAt - now;
     QString holding = tr("holds %1").arg(QString::fromStdString(id));
     if (tile.lambda && tile.waiting > 0)

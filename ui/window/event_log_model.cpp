@@ -1,6 +1,7 @@
 #include "window/event_log_model.h"
 
 #include "lifeline/run/event_text.h"
+#include "lifeline/run/lane_name.h"
 #include "lifeline/support/duration.h"
 
 #include <algorithm>
@@ -142,8 +143,7 @@ QString EventLogModel::text(size_t event, int column) const
                        : QString())
                                    : QString::fromStdString(m_engine->queueInfo(e.queue).name);
     case Message:
-        return e.message == kNoMessage ? QString()
-                                       : QString::fromStdString(m_engine->messageId(e.message).substr(0, 8));
+        return e.message == kNoMessage ? QString() : QString::fromStdString(laneName(*m_engine, e.message));
     case From:
     case To: {
         // Events that change no state (an actor's work, a refusal) leave both columns empty.

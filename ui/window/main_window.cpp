@@ -1,6 +1,7 @@
 #include "window/main_window.h"
 
 #include "lifeline/engine/engine.h"
+#include "lifeline/run/lane_name.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
 #include "net/endpoint_server.h"
@@ -337,8 +338,12 @@ void MainWindow::showDetails(MessageIndex lane)
         return;
     }
     const MessageRecord& record = run()->message(lane);
-    QString html = QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(run()->messageId(lane)));
-    if (!record.body.empty())
+    // Its name, its MessageId, and its body unless the name is all of it.
+    const std::string name = laneName(*run(), lane);
+    QString html
+        = QStringLiteral("<b>%1</b><br>%2<br>")
+              .arg(QString::fromStdString(name).toHtmlEscaped(), QString::fromStdString(run()->messageId(lane)));
+    if (!record.body.empty() && record.body.view() != name)
         html += QStringLiteral("<i>%1</i><br>")
                     .arg(QString::fromUtf8(record.body.view().substr(0, 200)).toHtmlEscaped());
     html += QStringLiteral("<table cellspacing=0 cellpadding=2>");

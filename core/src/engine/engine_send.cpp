@@ -222,6 +222,14 @@ MessageIndex Engine::send(const SendMessageRequest& request)
     return lane;
 }
 
+void Engine::labelLane(MessageIndex lane, std::string label)
+{
+    // A deduplicated send's lane is the first send's: it keeps the name it was given first.
+    if (label.empty() || lane >= m_run.messageCount() || (m_run.extra(lane) && !m_run.extra(lane)->label.empty()))
+        return;
+    m_run.extraFor(lane).label = std::move(label);
+}
+
 Result<BatchResult<SendMessageResult>> Engine::sendMessageBatch(
     const std::string& queueName, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor)
 {

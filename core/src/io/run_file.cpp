@@ -269,6 +269,8 @@ void RunReader::readExtras(const nlohmann::json& extras, size_t messages)
         extra.origin = whole<MessageIndex>(x.at("origin"));
         check(extra.origin == kNoMessage || extra.origin < messages, "an origin refers to a lane the file lacks");
         extra.md5OfAttributes = x.at("md5OfAttributes").get<std::string>();
+        if (x.contains("label")) // files written before lanes had names have none
+            extra.label = x.at("label").get<std::string>();
         for (const auto& a : x.at("attributes"))
             extra.attributes.push_back(MessageAttribute { a.at(0).get<std::string>(),
                 { a.at(1).get<std::string>(), a.at(2).get<std::string>(), a.at(3).get<std::string>() } });
@@ -332,7 +334,7 @@ void writeExtras(const std::vector<MessageExtra>& extras, std::ostream& out)
         cborValue(out,
             { { "group", x.groupId }, { "dedup", x.deduplicationId }, { "sequence", x.sequenceNumber },
                 { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin },
-                { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes } });
+                { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes }, { "label", x.label } });
     }
 }
 

@@ -29,38 +29,6 @@ struct TooMany { };
 // go on with a default, so one pass finds them all.
 thread_local std::vector<ScenarioProblem>* t_problems = nullptr;
 
-void report(const std::string& path, const std::string& message)
-{
-    t_problems->push_back(ScenarioProblem { path, message });
-    if (t_problems->size() >= kMaxScenarioProblems)
-        throw TooMany {};
-}
-
-[[noreturn]] void fail(const std::string& path, const std::string& message)
-{
-    throw Failure { ScenarioProblem { path, message } };
-}
-
-// Reads one item; a Failure inside it is reported and the item left out.
-template <class Read> void guarded(Read&& read)
-{
-    try {
-        read();
-    } catch (const Failure& failure) {
-        report(failure.problem.path, failure.problem.message);
-    }
-}
-
-std::string join(const std::string& path, const std::string& key)
-{
-    return path.empty() ? key : path + "." + key;
-}
-
-std::string at(const std::string& path, size_t index)
-{
-    return path + "[" + std::to_string(index) + "]";
-}
-
 size_t editDistance(const std::string& a, const std::string& b)
 {
     std::vector<size_t> row(b.size() + 1);
@@ -84,33 +52,62 @@ std::string describe(const json& value)
     std::string text = value.dump();
     return text.size() > 40 ? text.substr(0, 37) + "..." : text;
 }
+} // namespace
 
-void requireObject(const json& value, const std::string& path)
+// The readers the other reading files share (scenario_reading.h).
+namespace reading {
+void report(const std::string& path, const std::string& message)
 {
-    if (!value.is_object())
-        fail(path, "must be an object, got " + describe(value));
+    t_problems->push_back(ScenarioProblem { path, message });
+    if (t_problems->size() >= kMaxScenarioProblems)
+        throw TooMany {};
 }
 
-// Reports each unknown key; false when there was one.
+size_t problemCount()
+{
+    return t_problems->size();
+}
+
+void fail(const std::string& path, const std::string& message)
+{
+    throw Failure { ScenarioProblem { path, message } };
+}
+
+std::string join(const std::string& path, const std::string& key)
+{
+    return path.empty() ? key : path + "." + key;
+}
+
+std::string at(const std::string& path, size_t index)
+{
+    return path + "[" + std::to_string(index) + "]";
+}
+
+std::string nearest(const std::string& name, const std::vector<std::string>& known)
+{
+    std::string best;
+    size_t bestDistance = SIZE_MAX;
+    for (const auto& k : known) {
+        const size_t d = editDistance(name, k);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = k;
+        }
+    }
+    return bestDistance <= std::max<size_t>(2, name.size() / 3) ? best : std::string();
+}
+
 bool checkKeys(const json& object, const std::string& path, std::initializer_list<const char*> known)
 {
-    requireObject(object, path);
+    if (!object.is_object())
+        fail(path, "must be an object, got " + describe(object));
     bool allKnown = true;
     for (const auto& item : object.items()) {
         const std::string& key = item.key(); // not a structured binding: clang 14 cannot capture those in lambdas
         if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; }))
             continue;
-        std::string best;
-        size_t bestDistance = SIZE_MAX;
-        for (const char* k : known) {
-            const size_t d = editDistance(key, k);
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = k;
-            }
-        }
         std::string message = "unknown key";
-        if (bestDistance <= std::max<size_t>(2, key.size() / 3))
+        if (const std::string best = nearest(key, std::vector<std::string>(known.begin(), known.end())); !best.empty())
             message += "; did you mean \"" + best + "\"?";
         else {
             message += "; known keys are";
@@ -123,7 +120,7 @@ bool checkKeys(const json& object, const std::string& path, std::initializer_lis
     return allKnown;
 }
 
-std::string text(const json& object, const std::string& path, const char* key, bool required = true)
+std::string text(const json& object, const std::string& path, const char* key, bool required)
 {
     const std::string p = join(path, key);
     if (!object.contains(key)) {
@@ -136,17 +133,6 @@ std::string text(const json& object, const std::string& path, const char* key, b
         return {};
     }
     return object[key].get<std::string>();
-}
-
-std::optional<double> number(const json& object, const std::string& path, const char* key)
-{
-    if (!object.contains(key))
-        return std::nullopt;
-    if (!object[key].is_number()) {
-        report(join(path, key), "must be a number, got " + describe(object[key]));
-        return std::nullopt;
-    }
-    return object[key].get<double>();
 }
 
 std::optional<int64_t> integer(const json& object, const std::string& path, const char* key, int64_t min, int64_t max)
@@ -165,6 +151,37 @@ std::optional<int64_t> integer(const json& object, const std::string& path, cons
         return std::nullopt;
     }
     return value;
+}
+} // namespace reading
+
+namespace {
+using namespace reading;
+
+// Reads one item; a Failure inside it is reported and the item left out.
+template <class Read> void guarded(Read&& read)
+{
+    try {
+        read();
+    } catch (const Failure& failure) {
+        report(failure.problem.path, failure.problem.message);
+    }
+}
+
+void requireObject(const json& value, const std::string& path)
+{
+    if (!value.is_object())
+        fail(path, "must be an object, got " + describe(value));
+}
+
+std::optional<double> number(const json& object, const std::string& path, const char* key)
+{
+    if (!object.contains(key))
+        return std::nullopt;
+    if (!object[key].is_number()) {
+        report(join(path, key), "must be a number, got " + describe(object[key]));
+        return std::nullopt;
+    }
+    return object[key].get<double>();
 }
 
 // A duration, or nothing when it is not one (reported).
@@ -291,11 +308,17 @@ AttributeMap attributes(const json& object, const std::string& path)
 
 TimedMessage timedMessage(const json& v, const std::string& path, bool needsTime)
 {
-    checkKeys(v, path, { "at", "body", "delaySeconds", "groupId", "deduplicationId", "queue", "expectRefused" });
+    checkKeys(
+        v, path, { "at", "body", "delaySeconds", "groupId", "deduplicationId", "queue", "expectRefused", "label" });
     TimedMessage m;
     if (needsTime)
         m.at = duration(v, path, "at").value_or(0);
-    m.body = text(v, path, "body");
+    if (v.contains("label")) {
+        m.label = text(v, path, "label");
+        if (v["label"].is_string() && (m.label.empty() || m.label.size() > kMaxLabelBytes))
+            fail(join(path, "label"), "must be 1 to " + std::to_string(kMaxLabelBytes) + " characters");
+    }
+    m.body = m.label.empty() || v.contains("body") ? text(v, path, "body") : m.label; // a label alone is its body
     if (v.contains("delaySeconds"))
         m.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX); // SQS itself judges the range
     if (v.contains("groupId"))
@@ -480,59 +503,6 @@ ActionSpec actionSpec(const json& v, const std::string& path)
     }
     return a;
 }
-
-} // namespace
-
-namespace reading {
-void report(const std::string& path, const std::string& message)
-{
-    lifeline::sim::report(path, message);
-}
-size_t problemCount()
-{
-    return t_problems->size();
-}
-std::string at(const std::string& path, size_t index)
-{
-    return lifeline::sim::at(path, index);
-}
-std::string join(const std::string& path, const std::string& key)
-{
-    return lifeline::sim::join(path, key);
-}
-void fail(const std::string& path, const std::string& message)
-{
-    lifeline::sim::fail(path, message);
-}
-bool checkKeys(const nlohmann::json& object, const std::string& path, std::initializer_list<const char*> known)
-{
-    return lifeline::sim::checkKeys(object, path, known);
-}
-std::string text(const nlohmann::json& object, const std::string& path, const char* key)
-{
-    return lifeline::sim::text(object, path, key);
-}
-std::optional<int64_t> integer(
-    const nlohmann::json& object, const std::string& path, const char* key, int64_t min, int64_t max)
-{
-    return lifeline::sim::integer(object, path, key, min, max);
-}
-std::string nearest(const std::string& name, const std::vector<std::string>& known)
-{
-    std::string best;
-    size_t bestDistance = SIZE_MAX;
-    for (const auto& k : known) {
-        const size_t d = editDistance(name, k);
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = k;
-        }
-    }
-    return bestDistance <= std::max<size_t>(2, name.size() / 3) ? best : std::string();
-}
-} // namespace reading
-
-namespace {
 
 Scenario readScenario(const json& v)
 {

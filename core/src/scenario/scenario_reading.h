@@ -19,7 +19,7 @@ std::string join(const std::string& path, const std::string& key); // queues[2].
 [[noreturn]] void fail(const std::string& path, const std::string& message);
 // The field readers: each reports a problem with its path and goes on with a default.
 bool checkKeys(const nlohmann::json& object, const std::string& path, std::initializer_list<const char*> known);
-std::string text(const nlohmann::json& object, const std::string& path, const char* key); // required
+std::string text(const nlohmann::json& object, const std::string& path, const char* key, bool required = true);
 std::optional<int64_t> integer(
     const nlohmann::json& object, const std::string& path, const char* key, int64_t min, int64_t max);
 // The known name nearest to `name`, when it is near enough to suggest; else empty.

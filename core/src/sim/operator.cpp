@@ -31,6 +31,8 @@ Result<SendMessageResult> Simulation::sendMessage(const std::string& queue, cons
         sendRequest(queue, message, kOperatorActor)); // a refusal is logged by the engine with SQS's text
     if (sent && sent->messageId.empty()) // the simulation's engine leaves ids unformatted; the operator sees one
         sent.value().messageId = m_engine.messageId(sent->lane);
+    if (sent)
+        m_engine.labelLane(sent->lane, message.label);
     return sent;
 }
 

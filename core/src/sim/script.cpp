@@ -81,6 +81,7 @@ void Simulation::runScriptStep(size_t index)
         }
         if (!step.label.empty())
             m_labels[step.label] = sent->lane;
+        m_engine.labelLane(sent->lane, step.label);
         answerStep(index, sent->lane,
             (step.label.empty() ? "" : step.label + " ") + "OK: MessageId "
                 + m_engine.messageId(sent->lane).substr(0, 8));

@@ -349,7 +349,9 @@ void Simulation::produce(size_t index, const TimedMessage& message)
     Producer& p = *m_producers[index];
     const int64_t n = ++p.sent;
     expandBody(p.request.body, message.body, n);
-    sendProduced(index, n, message.delaySeconds, message.groupId, message.deduplicationId);
+    const MessageIndex lane = sendProduced(index, n, message.delaySeconds, message.groupId, message.deduplicationId);
+    if (lane != kNoMessage)
+        m_engine.labelLane(lane, message.label);
 }
 
 void Simulation::produce(size_t index)
@@ -358,10 +360,10 @@ void Simulation::produce(size_t index)
     Producer& p = *m_producers[index];
     const int64_t n = ++p.sent;
     expandBody(p.request.body, p.spec->body, n);
-    sendProduced(index, n, p.spec->delaySeconds, kNone, kNone);
+    (void)sendProduced(index, n, p.spec->delaySeconds, kNone, kNone);
 }
 
-void Simulation::sendProduced(size_t index, int64_t n, const std::optional<int64_t>& delaySeconds,
+MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::optional<int64_t>& delaySeconds,
     const std::optional<std::string>& groupId, const std::optional<std::string>& deduplicationId)
 {
     Producer& p = *m_producers[index];
@@ -384,7 +386,7 @@ void Simulation::sendProduced(size_t index, int64_t n, const std::optional<int64
         request.messageDeduplicationId = spec.name + "-" + std::to_string(n);
     else
         request.messageDeduplicationId.reset();
-    (void)m_engine.send(request); // a refused send is logged by the engine where it happened
+    return m_engine.send(request); // a refused send (kNoMessage) is logged by the engine where it happened
 }
 
 void Simulation::runAction(size_t index)
@@ -427,8 +429,9 @@ void Simulation::runAction(size_t index)
     case ActionSpec::Kind::Send: {
         what = "send \"" + a.message.body + "\" to " + a.queue;
         note();
-        (void)m_engine.sendMessage(
-            sendRequest(a.queue, a.message, kOperatorActor)); // a refusal is logged by the engine where it happened
+        // A refusal is logged by the engine where it happened.
+        if (const auto sent = m_engine.sendMessage(sendRequest(a.queue, a.message, kOperatorActor)))
+            m_engine.labelLane(sent->lane, a.message.label);
         return;
     }
     case ActionSpec::Kind::Crash:

@@ -93,6 +93,8 @@ public:
     // SendMessage for a caller that wants no answer (the simulation's producers): the same checks, refusals and
     // log, without handing back the answer. The lane the message lives in, or kNoMessage when refused.
     MessageIndex send(const SendMessageRequest& request);
+    // What a scenario calls the message in this lane ("the retry"): not SQS's, only the timeline's name for it.
+    void labelLane(MessageIndex lane, std::string label);
     Result<BatchResult<SendMessageResult>> sendMessageBatch(
         const std::string& queue, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor = kOperatorActor);
     Result<ReceiveOutcome> receiveMessage(const ReceiveMessageRequest& request);

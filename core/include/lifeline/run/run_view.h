@@ -74,6 +74,7 @@ struct MessageExtra {
     std::string awsTraceHeader;
     std::string deadLetterQueueSourceArn;
     MessageIndex origin = kNoMessage; // the lane this one continues (DLQ arrival) or was redriven from
+    std::string label; // what a scenario calls the message ("the retry"): the timeline names its lane so
 };
 
 // A queue as a run knows it. Its counters follow its lanes' states (RunStore::transition keeps them).

@@ -30,6 +30,9 @@ struct QueueSpec {
     int64_t maxReceiveCount = 0;
 };
 
+// A message's label: a few words, as a lane's name ("the retry", "order 4 (poison)").
+inline constexpr size_t kMaxLabelBytes = 64;
+
 struct TimedMessage {
     TimeMs at = 0;
     std::string body;
@@ -37,6 +40,7 @@ struct TimedMessage {
     std::optional<std::string> groupId;
     std::optional<std::string> deduplicationId;
     bool expectRefused = false; // the send is meant to be refused (a lesson shows SQS's answer)
+    std::string label; // what the lesson calls it ("the retry"); its lane is named so (none: its body's first words)
 };
 
 struct ProducerSpec {

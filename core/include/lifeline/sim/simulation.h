@@ -140,7 +140,7 @@ private:
     // A producer's own message (its rate or a burst): its body and timer, no group or deduplication id given.
     void produce(size_t producer);
     // Sends the producer's message `n`, its body already in the producer's request.
-    void sendProduced(size_t producer, int64_t n, const std::optional<int64_t>& delaySeconds,
+    MessageIndex sendProduced(size_t producer, int64_t n, const std::optional<int64_t>& delaySeconds,
         const std::optional<std::string>& groupId, const std::optional<std::string>& deduplicationId);
     void runAction(size_t index);
     void noteOperator(const std::string& queue, const std::string& what);
