@@ -706,3 +706,44 @@ TEST_CASE("timeline: rows grow to fill the height while lanes are few - and shri
     REQUIRE(hit);
     CHECK(hit->text.startsWith(QStringLiteral("order 1 · ") + QString::fromStdString(engine.messageId(0)) + "\n"));
 }
+
+namespace {
+// The hover's text over `lane` at `t` in a run of `scenario` to its end (an axis of 100 ms a pixel from 0 s).
+QString hoverAt(const sim::Scenario& scenario, MessageIndex lane, TimeMs t)
+{
+    sim::Simulation simulation(scenario);
+    simulation.runToEnd();
+    LaneModel model;
+    model.setEngine(&simulation.engine().run());
+    TimeAxis axis;
+    axis.msPerPixel = 100;
+    const auto hit = hitRow(model, RowRef { LaneModel::MessageRow, 0, lane, 0 }, axis, simulation.now(), int(t / 100));
+    return hit ? hit->text : QString();
+}
+
+sim::Scenario fixed(const char* lesson)
+{
+    return std::get<sim::Scenario>(sim::applyFix(sim::findLesson(lesson)->scenario));
+}
+} // namespace
+
+TEST_CASE("timeline: a segment says what holds it - the queue's delay or a timer, the visibility timeout, a reset",
+    "[ui][timeline]")
+{
+    test::application();
+    const sim::Scenario& timer = sim::findLesson("message-timer")->scenario;
+    // Lesson 3: the retry (lane 1) waits the queue's 10 s as written; its own 60 s timer with the fix.
+    CHECK(hoverAt(timer, 1, 5000).endsWith(QStringLiteral("\nDelaySeconds 10 s")));
+    CHECK(hoverAt(timer, 1, 5000).contains(QStringLiteral("delayed 10s by the queue's DelaySeconds")));
+    CHECK(hoverAt(fixed("message-timer"), 1, 30000).endsWith(QStringLiteral("\ntimer 1 min")));
+    CHECK(hoverAt(fixed("message-timer"), 1, 30000).contains(QStringLiteral("delayed 1m by its message timer")));
+    // Lesson 8: in flight for the 10 s timeout that ran out as written; with the fix, deleted before its 60 s ran out.
+    CHECK(hoverAt(sim::findLesson("visibility-too-short")->scenario, 0, 5000)
+              .endsWith(QStringLiteral("\n#1 · visibility 10 s")));
+    CHECK(hoverAt(fixed("visibility-too-short"), 0, 5000).endsWith(QStringLiteral("\n#1 · visibility 1 min")));
+    // Lesson 9's fix: the heartbeat resets the timeout to 10 s every 5 s.
+    CHECK(hoverAt(fixed("heartbeat"), 0, 20000).endsWith(QStringLiteral("\n#1 · reset to 10 s")));
+    // A visible segment says nothing more than its state.
+    CHECK(hoverAt(sim::findLesson("visibility-too-short")->scenario, 1, 12000)
+              .endsWith(QStringLiteral("\ncause: sent by app")));
+}

@@ -1,5 +1,7 @@
 #include "timeline/lane_painter.h"
 
+#include "timeline/segment_words.h"
+
 #include <QFontMetricsF>
 #include <QObject>
 #include <algorithm>
@@ -123,25 +125,6 @@ private:
     std::optional<QFontMetricsF> m_metrics;
 };
 
-// What a segment too narrow for its label shows: the receive's number.
-QString shortStateLabel(MessageState state, uint32_t receiveCount)
-{
-    return state == MessageState::InFlight ? QStringLiteral("#%1").arg(receiveCount) : QString();
-}
-
-QString stateLabel(MessageState state, uint32_t receiveCount)
-{
-    switch (state) {
-    case MessageState::Delayed:
-        return QObject::tr("delayed");
-    case MessageState::Visible:
-        return QObject::tr("visible");
-    case MessageState::InFlight:
-        return QObject::tr("in flight #%1").arg(receiveCount);
-    default:
-        return {};
-    }
-}
 struct LaneMark {
     double x;
     QColor color;
@@ -237,16 +220,6 @@ void paintNotObserved(QPainter& p, const QRect& row, const TimeAxis& axis, TimeM
 
 } // namespace
 
-QString shortMessageId(const RunView& engine, MessageIndex lane)
-{
-    return QStringLiteral("%1").arg(uint32_t(engine.messageIdParts(lane).hi >> 32), 8, 16, QLatin1Char('0'));
-}
-
-bool isTransition(const Event& e)
-{
-    return e.cause != Cause::RequestRefused && e.from != e.to;
-}
-
 void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, MessageIndex lane)
 {
@@ -258,9 +231,6 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     const double left = axis.left, right = row.right();
     const TimeMs viewEnd = axis.toTime(right);
     SegmentWriter writer(p, style, row.top(), row.height(), left, right);
-    MessageState state = MessageState::None;
-    TimeMs since = 0;
-    uint32_t receives = 0;
     const std::vector<LaneMark> marks = laneMarks(log, index, chain, axis, left, right, style);
     std::vector<double> markXs;
     markXs.reserve(marks.size());
@@ -269,31 +239,33 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     writer.setMarks(markXs);
     if (chain.first != kNoEvent && log[chain.first].cause == Cause::FirstSeen)
         paintNotObserved(p, row, axis, engine.times(lane).sentAt, log[chain.first].time, right, style);
+    const bool atNow = frame.now == engine.now(); // the lane's deadline is now's, not a past frame's
+    SegmentReader segments(engine, lane, atNow);
     for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         const Event& e = log[ev];
+        const MessageState state = segments.current().state;
         if (e.time > viewEnd && state != MessageState::None && !isLive(state))
             break;
-        if (isTransition(e)) {
-            if (isLive(state))
-                writer.add(axis.toX(since), axis.toX(e.time), state, stateLabel(state, receives),
-                    shortStateLabel(state, receives));
-            state = e.to;
-            since = e.time;
-            if (e.cause == Cause::Receive)
-                receives = e.receiveNumber();
-            if (!isLive(state)) { // the lane ends here: an end cap in the terminal state's colour
-                writer.flush();
-                const double x = axis.toX(e.time);
-                if (x >= left && x <= right)
-                    p.fillRect(QRectF(x, row.top() + 3, 4, row.height() - 6), style.fill(state));
-            }
+        if (const auto ended = segments.read(e)) {
+            const SegmentWords words = segments.words(*ended);
+            writer.add(axis.toX(ended->start.time), axis.toX(e.time), ended->state, words.label, words.shortLabel);
+        }
+        if (isTransition(e) && !isLive(e.to)) { // the lane ends here: an end cap in the terminal state's colour
+            writer.flush();
+            const double x = axis.toX(e.time);
+            if (x >= left && x <= right)
+                p.fillRect(QRectF(x, row.top() + 3, 4, row.height() - 6), style.fill(e.to));
         }
     }
-    if (isLive(state))
-        writer.add(axis.toX(since), axis.toX(std::max(since, frame.now)), state, stateLabel(state, receives),
-            shortStateLabel(state, receives));
+    const Segment& last = segments.current();
+    const MessageState state = last.state;
+    if (isLive(state)) {
+        const SegmentWords words = segments.words(last);
+        writer.add(axis.toX(last.start.time), axis.toX(std::max(last.start.time, frame.now)), state, words.label,
+            words.shortLabel);
+    }
     writer.flush();
-    if (state == MessageState::InFlight && frame.now == engine.now())
+    if (state == MessageState::InFlight && atNow)
         paintDeadline(p, row, axis, frame.now, engine.times(lane).dueAt, right, style);
     paintMarks(p, row, marks, style);
 }

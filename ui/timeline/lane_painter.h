@@ -3,6 +3,7 @@
 #pragma once
 
 #include "timeline/lane_model.h"
+#include "timeline/segment_words.h"
 #include "timeline/timeline_frame.h"
 #include "timeline/timeline_style.h"
 
@@ -13,11 +14,6 @@ namespace lifeline::ui {
 
 // Segments narrower than this merge into one counted block; actor bars of this width or less merge into runs.
 inline constexpr double kMinSegmentPixels = 3.0;
-
-// The first 8 hex digits of the MessageId: what a lane label shows.
-QString shortMessageId(const RunView& engine, MessageIndex lane);
-// An event that changes a lane's state (a refused request changes nothing).
-bool isTransition(const Event& e);
 
 void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, MessageIndex lane);

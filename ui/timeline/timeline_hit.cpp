@@ -60,7 +60,7 @@ std::optional<TimelineHit> hitInstant(const LaneModel& model, const RowRef& row,
 {
     const RunView& engine = *model.engine();
     const LaneIndex& index = model.lanes();
-    const Event* entered = nullptr; // the transition into the state being looked at
+    std::optional<Event> entered; // the transition into the state being looked at (the log reads back copies)
     for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         const Event& e = engine.log()[ev];
         if (!isTransition(e))
@@ -77,7 +77,7 @@ std::optional<TimelineHit> hitInstant(const LaneModel& model, const RowRef& row,
                                why);
             return out;
         }
-        entered = &e;
+        entered = e;
     }
     return std::nullopt;
 }
@@ -90,40 +90,38 @@ std::optional<TimelineHit> hitMessageRow(
     const TimeMs t = axis.toTime(x);
     const RunView& engine = *model.engine();
     const LaneIndex& index = model.lanes();
-    MessageState state = MessageState::None;
-    TimeMs since = 0;
-    const Event* cause = nullptr; // the transition that began the segment under the cursor
-    for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
-        const Event& e = engine.log()[ev];
-        if (!isTransition(e))
-            continue;
-        if (e.time > t)
-            break;
-        state = e.to;
-        since = e.time;
-        cause = &e;
-    }
-    if (!isLive(state) || !cause)
-        return std::nullopt;
-    // The end of this segment: the next transition, or now.
-    TimeMs until = now;
-    for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
-        const Event& e = engine.log()[ev];
-        if (isTransition(e) && e.time > since && e.time >= t) {
-            until = e.time;
+    // The segment under the cursor: the one going on at t.
+    SegmentReader segments(engine, row.id, true);
+    std::optional<Segment> under;
+    for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent && !under; ev = index.nextOfLane(ev)) {
+        const Event e = engine.log()[ev];
+        if (e.time > t && isTransition(e) && isLive(segments.current().state)) {
+            under = segments.read(e); // it ends after t: this is the one
             break;
         }
+        (void)segments.read(e);
     }
+    if (!under && isLive(segments.current().state) && segments.current().start.time <= t)
+        under = segments.current(); // it goes on now
+    if (!under)
+        return std::nullopt;
+    const MessageState state = under->state;
+    const TimeMs since = under->start.time, until = under->end ? under->end->time : now;
     TimelineHit out;
     out.row = row;
     out.from = since;
     out.to = until;
     out.state = state;
     const MessageRecord& record = engine.message(row.id);
-    const QString why = QString::fromStdString(eventSentence(engine, *cause, engine.actorName(cause->actor)));
+    const QString why
+        = QString::fromStdString(eventSentence(engine, under->start, engine.actorName(under->start.actor)));
     out.text = QObject::tr("%1\n%2 from %3 to %4 (%5)\ncause: %6")
                    .arg(laneTitle(engine, row.id), QString::fromLatin1(toString(state)), duration(since),
                        duration(until), duration(until - since), why);
+    // What holds it, in the words the lane shows (when they say more than its state's name).
+    if (const QString words = segments.words(*under).label; state != MessageState::Visible
+        && words != QObject::tr("delayed") && !words.startsWith(QObject::tr("in flight")))
+        out.text += QStringLiteral("\n") + words;
     // In flight now: the time left before it is visible again (the bracket at the end of the dotted line).
     const TimeMs dueAt = engine.times(row.id).dueAt;
     if (state == MessageState::InFlight && record.state == MessageState::InFlight && until == engine.now()

@@ -132,7 +132,8 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
     }
     const int64_t delay
         = queue.fifo() ? queue.attributes().delaySeconds : delaySeconds.value_or(queue.attributes().delaySeconds);
-    const MessageIndex lane = newLane(queue, delay * 1000, Cause::Send, actor, 0);
+    const bool timer = !queue.fifo() && delaySeconds.has_value();
+    const MessageIndex lane = newLane(queue, delay * 1000, Cause::Send, actor, Event::sendDelay(delay, timer));
     m_run.setBody(lane, body);
     if (!attributes.empty() || groupId || traceHeader || queue.fifo()) {
         MessageExtra& e = m_run.extraFor(lane);

@@ -106,9 +106,10 @@ std::string eventSentence(const RunView& run, const Event& e, const std::string&
     const std::string by = actor.empty() || actor == "SQS" ? std::string() : " by " + actor;
     switch (e.cause) {
     case Cause::Send:
-        return e.to == MessageState::Delayed && e.message < run.messageCount()
-            ? "sent" + by + ", delayed until " + sim::formatDuration(run.times(e.message).dueAt)
-            : "sent" + by;
+        if (e.to != MessageState::Delayed || e.sentDelaySeconds() == 0)
+            return "sent" + by;
+        return "sent" + by + ", delayed " + sim::formatDuration(TimeMs(e.sentDelaySeconds()) * 1000) + " by "
+            + (e.sentWithTimer() ? "its message timer" : "the queue's DelaySeconds");
     case Cause::Receive:
         return "receive #" + std::to_string(e.receiveNumber()) + by;
     case Cause::VisibilityTimeout:

@@ -121,6 +121,12 @@ struct Event {
     MessageState to;
     Cause cause;
 
+    // Send: the delay it was sent with, in seconds (0 to 900), and whether its own message timer (SendMessage's
+    // DelaySeconds) set it rather than the queue's DelaySeconds. A delayed send with 0 comes from a run file written
+    // before sends kept their delay: how long, and why, is not known.
+    uint32_t sentDelaySeconds() const { return detail >> 1; }
+    bool sentWithTimer() const { return (detail & 1) != 0; }
+    static uint32_t sendDelay(int64_t seconds, bool timer) { return uint32_t(seconds) << 1 | (timer ? 1u : 0u); }
     // Receive: the receive's number (ApproximateReceiveCount). Delete: the number of the receive whose handle it used.
     uint32_t receiveNumber() const { return detail; }
     // VisibilityChanged: the new timeout in seconds, counted from the call (0: visible at once).

@@ -1,0 +1,46 @@
+// A lane's state segments as its events tell them, and what each says in words: what holds a delayed message (its own
+// timer or the queue's DelaySeconds, and for how long) and the visibility timeout that hides an in-flight one ("#1 ·
+// visibility 10 s"; "#1 · reset to 30 s" after ChangeMessageVisibility), so "before anyone received it" and "someone
+// is working on it" read in words. The lane painter and the hover share it.
+#pragma once
+
+#include "lifeline/run/run_view.h"
+
+#include <QString>
+#include <optional>
+
+namespace lifeline::ui {
+
+struct Segment {
+    MessageState state = MessageState::None;
+    Event start {}; // the transition that began it (the log reads events back by value: a segment keeps copies)
+    std::optional<Event> end; // the one that ended it; none: it goes on
+    std::optional<Event> change; // the last ChangeMessageVisibility (in flight) or DelaySeconds change (delayed) in it
+    uint32_t receives = 0; // the receive it is in flight for
+};
+
+struct SegmentWords {
+    QString label; // the whole words
+    QString shortLabel; // where they do not fit ("#2", "30 s"); may be empty
+};
+
+class SegmentReader {
+public:
+    // `atNow`: the segment going on is drawn at the run's now (not a past frame), so its deadline is the lane's.
+    SegmentReader(const RunView& run, MessageIndex lane, bool atNow);
+    // Reads the lane's next event (in order); returns the live segment it ended, if it ended one.
+    std::optional<Segment> read(const Event& e);
+    const Segment& current() const { return m_current; }
+    SegmentWords words(const Segment& segment) const;
+
+private:
+    const RunView& m_run;
+    MessageIndex m_lane;
+    bool m_atNow;
+    Segment m_current;
+};
+
+// An event that changes a lane's state (a refused request changes nothing).
+bool isTransition(const Event& e);
+
+} // namespace lifeline::ui
