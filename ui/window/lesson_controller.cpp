@@ -131,9 +131,8 @@ void LessonController::showLessonText(bool fixed)
     const auto q = [](const std::string& s) { return QString::fromStdString(s); };
     // With the fix applied, what to watch is the fixed run's story: the fix's text, under the lesson's idea.
     const QString title = fixed ? tr("%1 (with the fix)").arg(m_title) : m_title;
-    m_text->setText(
-        lessonHtml(title, q(text.idea), q(fixed ? text.fix : text.watch), q(text.trap), fixed ? QString() : q(text.fix))
-        + referenceCardsHtml());
+    m_text->setText(lessonHtml(
+        title, q(text.idea), q(fixed ? text.fix : text.watch), q(text.trap), fixed ? QString() : q(text.fix)));
 }
 
 void LessonController::showText(const QString& title, const QString& text)

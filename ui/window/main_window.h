@@ -147,6 +147,7 @@ private:
     void showPracticeRun(const sim::Scenario& scenario, TimeMs at);
     void showAbout();
     void showKeys();
+    void showQuickReference(); // the limits no run can show, in a window of their own
     void showDetails(MessageIndex lane);
     void toggleConsumerOfActor(uint32_t actor);
     void changeSpeed(int steps);

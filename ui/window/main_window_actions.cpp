@@ -9,6 +9,7 @@
 #include "timeline/view_state.h"
 #include "window/export_controller.h"
 #include "window/lesson_controller.h"
+#include "window/lesson_picker.h"
 #include "window/live_driver.h"
 #include "window/live_source_controller.h"
 #include "window/main_window.h"
@@ -20,6 +21,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
@@ -32,7 +34,9 @@
 #include <QSaveFile>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QTextBrowser>
 #include <QToolBar>
+#include <QVBoxLayout>
 #include <sstream>
 
 namespace lifeline::ui {
@@ -135,6 +139,7 @@ void MainWindow::buildMenus()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keys and mouse"), QKeySequence::HelpContents, this, &MainWindow::showKeys);
+    help->addAction(tr("&Quick reference"), this, &MainWindow::showQuickReference);
     help->addAction(tr("&About Lifeline"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
@@ -185,6 +190,25 @@ void MainWindow::buildSimulationAndLessonMenus()
         [this] { m_controls->stepConsumers(-1); });
 
     m_lessons->fillMenu(menuBar()->addMenu(tr("&Lessons")));
+}
+
+void MainWindow::showQuickReference()
+{
+    // One window, raised again when asked again; it stays open beside the lesson.
+    auto* dialog = findChild<QDialog*>(QStringLiteral("quickReferenceDialog"));
+    if (!dialog) {
+        dialog = new QDialog(this);
+        dialog->setObjectName(QStringLiteral("quickReferenceDialog"));
+        dialog->setWindowTitle(tr("Quick reference"));
+        auto* text = new QTextBrowser(dialog);
+        text->setObjectName(QStringLiteral("quickReference"));
+        text->setHtml(referenceCardsHtml());
+        auto* layout = new QVBoxLayout(dialog);
+        layout->addWidget(text);
+        dialog->resize(560, 520);
+    }
+    dialog->show();
+    dialog->raise();
 }
 
 void MainWindow::showKeys()
