@@ -55,21 +55,27 @@ void ChartsPanel::sync()
     const size_t first = size_t(std::max<TimeMs>(0, m_from / bucketMs - 1));
     const size_t end = std::min(buckets.size(), size_t(std::max<TimeMs>(0, m_to / bucketMs + 2)));
     for (auto& s : depth)
-        s.points.reserve(end - std::min(first, end) + 1);
+        s.points.reserve(2 * (end - std::min(first, end)) + 1);
     for (auto& s : activity)
-        s.points.reserve(end - std::min(first, end));
+        s.points.reserve(2 * (end - std::min(first, end)));
+    // Steps: a bucket's value holds across the whole bucket (at the time it happened, under the timeline's instant),
+    // never a slope from one bucket's start to the next.
+    const double now = double(m_engine->now()) / 1000.0;
+    const auto level = [](ChartSeries& s, double from, double to, double value) {
+        s.points.emplace_back(from, value);
+        s.points.emplace_back(to, value);
+    };
     for (size_t i = first; i < end; ++i) {
-        const double x = double(i) * step;
+        const double x = double(i) * step, x1 = std::min(double(i + 1) * step, std::max(x, now));
         const auto& b = buckets[i];
-        depth[0].points.emplace_back(x, b.visible);
-        depth[1].points.emplace_back(x, b.inFlight);
-        depth[2].points.emplace_back(x, b.delayed);
-        depth[3].points.emplace_back(x, b.deadLetter);
-        activity[0].points.emplace_back(x, b.emptyReceives);
-        activity[1].points.emplace_back(x, b.duplicates);
+        level(depth[0], x, x1, b.visible);
+        level(depth[1], x, x1, b.inFlight);
+        level(depth[2], x, x1, b.delayed);
+        level(depth[3], x, x1, b.deadLetter);
+        level(activity[0], x, x1, b.emptyReceives);
+        level(activity[1], x, x1, b.duplicates);
     }
     // The depth holds from the last event until now.
-    const double now = double(m_engine->now()) / 1000.0;
     if (!buckets.empty() && end == buckets.size() && now > double(buckets.size()) * step) {
         const DepthSample last = m_series->current();
         depth[0].points.emplace_back(now, last.visible);

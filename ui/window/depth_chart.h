@@ -32,6 +32,7 @@ public:
     virtual void setTitle(const QString& title) = 0;
     // What the chart draws now, for tests: per series, its point count.
     virtual std::vector<size_t> pointCounts() const = 0;
+    virtual std::vector<QPointF> points(size_t series) const = 0;
 };
 
 DepthChart* createDepthChart(QWidget* parent);

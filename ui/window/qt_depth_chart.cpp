@@ -131,6 +131,14 @@ public:
         return counts;
     }
 
+    std::vector<QPointF> points(size_t series) const override
+    {
+        if (series >= m_lines.size())
+            return {};
+        const QList<QPointF> shown = m_lines[series]->points();
+        return { shown.begin(), shown.end() };
+    }
+
 private:
     static double niceCeiling(double value)
     {
