@@ -7,7 +7,11 @@
 #include "window/live_driver.h"
 #include "window/main_window.h"
 
+#include <QAction>
 #include <QComboBox>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QTest>
 
 using namespace lifeline;
@@ -105,4 +109,47 @@ TEST_CASE("pace: the view stays where the user put it - a zoom - a crash", "[ui]
         CHECK(shown.view->visibleFrom() == from);
         CHECK(shown.view->visibleTo() == to);
     }
+}
+
+TEST_CASE("pace: stop at each key moment - the run pauses on each with its caption, Space or N goes on", "[ui][pace]")
+{
+    application();
+    LessonWindow lesson("8");
+    QAction* stops = nullptr;
+    for (QAction* menu : lesson.window.menuBar()->actions())
+        if (menu->menu() && menu->text() == QStringLiteral("&Lessons"))
+            for (QAction* item : menu->menu()->actions())
+                if (item->text() == QStringLiteral("&Stop at each key moment"))
+                    stops = item;
+    REQUIRE(stops != nullptr);
+    CHECK_FALSE(stops->isChecked()); // off unless the learner's settings say otherwise (the app's first lesson)
+    stops->setChecked(true);
+    auto* caption = test::widget<QLabel>(lesson.window, "momentStopCaption");
+    ui::LiveDriver* driver = lesson.window.driver();
+    // Playing, the run reaches lesson 8's first two moments (both at 10 s): it pauses and tells them together.
+    driver->play();
+    driver->advanceBy(12000);
+    CHECK_FALSE(driver->playing());
+    CHECK(caption->isVisible());
+    const auto& moments = lesson.window.simulation()->summary().moments;
+    REQUIRE(moments.size() >= 2);
+    CHECK(caption->text()
+        == QStringLiteral("1  %1\n2  %2\n(Space or N goes on)")
+               .arg(QString::fromStdString(moments[0].caption), QString::fromStdString(moments[1].caption)));
+    // N goes on: the caption goes, the run plays; the third moment (1m15s) stops it again.
+    QTest::keyClick(lesson.view, Qt::Key_N);
+    CHECK(driver->playing());
+    CHECK_FALSE(caption->isVisible());
+    driver->advanceBy(70000);
+    CHECK_FALSE(driver->playing());
+    CHECK(caption->text().startsWith(QStringLiteral("3  ")));
+    // Play (Space's action) goes on too; with the option off, moments pass without a stop.
+    driver->play();
+    CHECK_FALSE(caption->isVisible());
+    stops->setChecked(false);
+    lesson.window.restart();
+    driver->play();
+    driver->advanceBy(90000);
+    CHECK(driver->playing());
+    CHECK_FALSE(caption->isVisible());
 }

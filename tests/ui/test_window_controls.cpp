@@ -398,8 +398,8 @@ TEST_CASE("window: charts stay downsampled on a long run and the dark theme cove
     CHECK_FALSE(test::widget<ui::TimelineView>(window, "timeline")->timelineStyle().dark);
 }
 
-TEST_CASE("window: the charts are steps - a bucket's count holds across its bucket, at the time it happened",
-    "[ui][charts]")
+TEST_CASE(
+    "window: the charts are steps - a bucket's count holds across its bucket, at the time it happened", "[ui][charts]")
 {
     application();
     ui::MainWindow window;

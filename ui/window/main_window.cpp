@@ -18,6 +18,7 @@
 #include "window/live_driver.h"
 #include "window/live_queue_panel.h"
 #include "window/live_source_controller.h"
+#include "window/moment_stops.h"
 #include "window/presenter_controller.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
@@ -84,6 +85,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_lessons, &LessonController::said, this, [this](const QString& text) { say(text); });
     m_presenter = new PresenterController({ this, m_timeline, m_overview, m_model, m_session, m_driver, m_tiles,
         [this] { return m_lessons->title(); }, [this] { restart(); } });
+    m_momentStops = new MomentStops(m_timeline, m_model, m_driver, this);
     timelineLayout->addWidget(m_presenter->bar());
     timelineLayout->addWidget(m_overview);
     m_scriptBanner->setWordWrap(true);
@@ -536,6 +538,10 @@ void MainWindow::rememberSettings()
     // A layout the user left wins over the first-show arrangement.
     m_docksArranged = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     setDarkTheme(settings.value(QStringLiteral("view/dark"), false).toBool());
+    // A learner's first lesson stops at each key moment; after that, as they left it.
+    m_momentStops->action()->setChecked(
+        settings.value(QStringLiteral("lessons/stopAtMoments"), !settings.contains(QStringLiteral("lessons/last")))
+            .toBool());
 }
 
 void MainWindow::showEvent(QShowEvent* event)
@@ -580,6 +586,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings.setValue(QStringLiteral("window/state"), saveState());
         settings.setValue(QStringLiteral("view/dark"), m_dark);
+        settings.setValue(QStringLiteral("lessons/stopAtMoments"), m_momentStops->action()->isChecked());
         if (!m_lessons->lessonId().isEmpty())
             settings.setValue(QStringLiteral("lessons/last"), m_lessons->lessonId());
     }

@@ -41,6 +41,7 @@ class LaneModel;
 class LiveDriver;
 class ComparisonWindow;
 class ExportController;
+class MomentStops;
 class PresenterController;
 class LiveSourceController;
 class LessonController;
@@ -170,6 +171,7 @@ private:
     TimelineView* m_timeline;
     ExportController* m_exports = nullptr;
     PresenterController* m_presenter = nullptr;
+    MomentStops* m_momentStops = nullptr; // pauses a lesson on each key moment
     OverviewStrip* m_overview;
     QTextBrowser* m_details;
     LiveDriver* m_driver;

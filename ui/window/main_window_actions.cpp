@@ -13,6 +13,7 @@
 #include "window/live_driver.h"
 #include "window/live_source_controller.h"
 #include "window/main_window.h"
+#include "window/moment_stops.h"
 #include "window/presenter_controller.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
@@ -189,7 +190,10 @@ void MainWindow::buildSimulationAndLessonMenus()
     simulation->addAction(tr("Remove a &consumer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this,
         [this] { m_controls->stepConsumers(-1); });
 
-    m_lessons->fillMenu(menuBar()->addMenu(tr("&Lessons")));
+    QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
+    m_lessons->fillMenu(lessons);
+    lessons->addSeparator();
+    lessons->addAction(m_momentStops->action());
 }
 
 void MainWindow::showQuickReference()

@@ -8,6 +8,7 @@
 #include "window/lesson_controller.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
+#include "window/moment_stops.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -63,6 +64,7 @@ void MainWindow::frameStory()
     // A lesson's story is framed from the start, from 0 s to its script's end, the now line moving across it; until
     // the user takes the view (storyTaken) it moves only when the script ends. Another scenario follows live.
     m_storyFramed = m_scenario && m_scenario->lesson.has_value();
+    m_momentStops->setLessonShown(m_storyFramed);
     m_timeline->setFollowLive(!m_storyFramed);
     if (m_storyFramed)
         m_timeline->fitRun(); // and fitted again as the window takes its size

@@ -1,0 +1,45 @@
+// "Stop at each key moment": while a lesson plays, the run pauses on each key moment as it happens, its caption large
+// over the timeline, until the learner goes on (Space, N, or Play). A learner who only watches sees each point made,
+// one at a time. Off for other scenarios; on by default for a learner's first lesson (MainWindow::rememberSettings).
+#pragma once
+
+#include <QObject>
+
+class QAction;
+class QLabel;
+class QWidget;
+
+namespace lifeline::ui {
+
+class LaneModel;
+class LiveDriver;
+
+class MomentStops : public QObject {
+    Q_OBJECT
+public:
+    MomentStops(QWidget* timeline, LaneModel* model, LiveDriver* driver, QObject* parent);
+
+    QAction* action() const { return m_action; } // checkable: Lessons > Stop at each key moment
+    // A lesson's run is on show (its moments are the ones to stop at); false for another scenario.
+    void setLessonShown(bool shown);
+    bool stopped() const; // paused on a moment, its caption shown
+    QLabel* caption() const { return m_caption; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void momentsFound();
+    void goOn(); // hides the caption; the run plays again if it was stopped here
+    void placeCaption();
+
+    QWidget* m_timeline;
+    LaneModel* m_model;
+    LiveDriver* m_driver;
+    QAction* m_action;
+    QLabel* m_caption;
+    bool m_lessonShown = false;
+    size_t m_seen = 0; // the moments already stopped at (or passed) in this run
+};
+
+} // namespace lifeline::ui
