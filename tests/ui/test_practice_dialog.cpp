@@ -1,9 +1,14 @@
 // Lessons > Practice: the learner's answer from the dialog's controls, Check's result (passed, or why not and where),
 // progress kept per exercise and counted per topic, and the answered run handed to the window.
 #include "test_support.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
 #include "window/practice_dialog.h"
 
+#include <QAction>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
@@ -71,5 +76,46 @@ TEST_CASE("practice dialog: a multiple choice needs a choice - the chosen one is
     result = dialog.check();
     REQUIRE(result.has_value());
     CHECK(result->passed);
+    QSettings().remove(QStringLiteral("practice"));
+}
+
+TEST_CASE("practice: Show the run puts the exercise's run in the whole window - the dialog steps aside, the title and "
+          "the panel name the exercise",
+    "[ui][practice]")
+{
+    test::application();
+    QSettings().remove(QStringLiteral("practice"));
+    ui::MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    REQUIRE(window.openLesson(QStringLiteral("8")));
+    window.driver()->pause();
+    QAction* practice = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu() && menu->text() == QStringLiteral("&Lessons"))
+            for (QAction* item : menu->menu()->actions())
+                if (item->text() == QStringLiteral("&Practice..."))
+                    practice = item;
+    REQUIRE(practice != nullptr);
+    practice->trigger();
+    auto* dialog = window.findChild<PracticeDialog*>();
+    REQUIRE(dialog != nullptr);
+    CHECK(dialog->isVisible());
+    dialog->selectExercise(QStringLiteral("fail-fast"));
+    dialog->findChildren<QRadioButton*>()[0]->setChecked(true);
+    REQUIRE(dialog->check().has_value());
+    for (auto* button : dialog->findChildren<QPushButton*>())
+        if (button->text() == QStringLiteral("Show the run"))
+            button->click();
+    CHECK_FALSE(dialog->isVisible());
+    const QString title = QString::fromStdString(dialog->current()->title);
+    CHECK(window.windowTitle() == QStringLiteral("Lifeline - Practice: %1").arg(title));
+    CHECK(window.lessonHtmlShown().contains(QStringLiteral("<h3>Practice: %1</h3>").arg(title.toHtmlEscaped())));
+    CHECK_FALSE(window.lessonHtmlShown().contains(QStringLiteral("Lesson 8")));
+    // Practice again: the same dialog, the same exercise and answer.
+    practice->trigger();
+    CHECK(dialog->isVisible());
+    CHECK(dialog->current()->id == "fail-fast");
+    CHECK(dialog->findChildren<QRadioButton*>()[0]->isChecked());
     QSettings().remove(QStringLiteral("practice"));
 }

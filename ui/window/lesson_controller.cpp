@@ -196,7 +196,17 @@ void LessonController::showPractice()
     auto* dialog = m_window.window->findChild<PracticeDialog*>();
     if (!dialog) {
         dialog = new PracticeDialog(m_window.window);
-        connect(dialog, &PracticeDialog::showRun, this, &LessonController::practiceRunRequested);
+        connect(dialog, &PracticeDialog::showRun, this, [this, dialog](const sim::Scenario& run, TimeMs at) {
+            // The run is the exercise's, in the whole window: the dialog steps aside (Practice brings it back with
+            // the answer as it was), and the title and the panel name the exercise, not the lesson before it.
+            dialog->hide();
+            if (const sim::Exercise* exercise = dialog->current())
+                showText(tr("Practice: %1").arg(QString::fromStdString(exercise->title)),
+                    QString::fromStdString(exercise->question) + QStringLiteral("\n\n")
+                        + tr("On the timeline: the run with your answer. Practice (Ctrl+Shift+P) goes back to the "
+                             "exercise."));
+            emit practiceRunRequested(run, at);
+        });
     }
     dialog->show();
     dialog->raise();
