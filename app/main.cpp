@@ -7,6 +7,7 @@
 #include "lifeline/sim/simulation.h"
 #include "lifeline/teach/lessons.h"
 #include "proxy.h"
+#include "screenshot.h"
 #include "serve.h"
 #include "window/gated_application.h"
 #include "window/live_driver.h"
@@ -42,6 +43,8 @@ void printUsage(std::ostream& out)
            "                           window every message they send is a lane (--headless: no window)\n"
            "  lifeline proxy --upstream URL [--record FILE.lifeline] [--headless] ...\n"
            "                           a recording proxy to a real SQS: draws your own system's messages\n"
+           "  lifeline screenshot [--lesson ID | SCENARIO.json] [--at 20s] [--size 1920x1080] [--dark] [--compare]\n"
+           "               [--presenter] OUT.png   the whole window at a virtual instant, rendered offscreen\n"
            "  lifeline COMMAND --help  a command's options and an example\n"
            "  lifeline --version       print the version\n"
            "  lifeline --help          this text\n";
@@ -206,6 +209,8 @@ int main(int argc, char** argv)
         return serve(argc, argv);
     if (command == "proxy")
         return proxy(argc, argv);
+    if (command == "screenshot")
+        return lifeline::app::runScreenshot(argc, argv, std::cout, std::cerr);
     if (lifeline::app::isHeadlessCommand(command))
         return lifeline::app::runCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
     auto start = readWindowArgument(argc, argv);

@@ -10,7 +10,7 @@ _lifeline()
     command=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            run|lessons|demo|serve|proxy|practice|check) command="${COMP_WORDS[i]}"; break ;;
+            run|lessons|demo|serve|proxy|practice|check|screenshot) command="${COMP_WORDS[i]}"; break ;;
         esac
     done
 
@@ -30,7 +30,7 @@ _lifeline()
         --fail-on)
             COMPREPLY=($(compgen -W "high medium low" -- "$cur"))
             return ;;
-        --until|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--rate|--lambda|--upstream|--region|--profile|--poll-attributes)
+        --until|--at|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--rate|--lambda|--upstream|--region|--profile|--poll-attributes)
             return ;;
     esac
 
@@ -49,6 +49,8 @@ _lifeline()
             options="--set --choose --solution --help" ;;
         demo)
             options="--help" ;;
+        screenshot)
+            options="--lesson --at --size --dark --compare --presenter --help" ;;
         check)
             options="--attributes --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
                      --heartbeat --groups --rate --lambda --consumer --format --scenario-out --fail-on --help" ;;
@@ -62,7 +64,7 @@ _lifeline()
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--lesson --help --version" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "run lessons demo serve proxy practice check" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
+                COMPREPLY=($(compgen -W "run lessons demo serve proxy practice check screenshot" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
             fi
             return ;;
     esac

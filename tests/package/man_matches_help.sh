@@ -7,7 +7,7 @@ lifeline="$1"
 page="$2"
 completion="${3:-$(dirname "$0")/../../resources/completion/lifeline.bash}"
 missing=0
-for command in "" run serve proxy lessons demo practice check; do
+for command in "" run serve proxy lessons demo practice check screenshot; do
   # shellcheck disable=SC2086 # no command: the top-level help
   help=$("$lifeline" $command --help | sed "/^Examples\?:/,\$d") # not the examples: aws options there
   for option in $(grep -oE -- '--[a-z][a-z-]+' <<< "$help" | sort -u); do

@@ -1,0 +1,60 @@
+#include "window/window_shot.h"
+
+#include "window/comparison_window.h"
+#include "window/live_driver.h"
+#include "window/main_window.h"
+#include "window/presenter_controller.h"
+
+#include <QApplication>
+#include <QPixmap>
+
+namespace lifeline::ui {
+
+namespace {
+// Lets the window lay itself out (its docks arrange once it is shown at its size) and paint.
+void settle()
+{
+    for (int i = 0; i < 3; ++i)
+        QApplication::processEvents();
+}
+} // namespace
+
+WindowShot::WindowShot(const WindowShotRequest& request)
+    : m_window(std::make_unique<MainWindow>())
+    , m_size(request.size)
+{
+    m_window->resize(request.size);
+    m_window->setDarkTheme(request.dark);
+    m_window->show();
+    settle();
+    if (request.scenario.lesson)
+        m_window->startLesson(request.scenario);
+    else
+        m_window->openScenario(request.scenario);
+    LiveDriver* driver = m_window->driver();
+    driver->pause();
+    settle();
+    if (request.at > 0)
+        driver->advanceBy(request.at); // on virtual time: the run is the same whatever the machine
+    if (request.presenter) {
+        m_window->presenter()->setPresenting(true);
+        m_window->resize(request.size); // offscreen, "full screen" is the size asked for
+    }
+    if (request.compare) {
+        m_comparison = m_window->compareWithFix();
+        if (m_comparison)
+            m_comparison->resize(request.size);
+    }
+    settle();
+}
+
+WindowShot::~WindowShot() = default;
+
+QImage WindowShot::image()
+{
+    settle();
+    QWidget* shown = m_comparison ? static_cast<QWidget*>(m_comparison) : m_window.get();
+    return shown->grab().toImage();
+}
+
+} // namespace lifeline::ui
