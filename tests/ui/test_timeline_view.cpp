@@ -747,3 +747,20 @@ TEST_CASE("timeline: a segment says what holds it - the queue's delay or a timer
     CHECK(hoverAt(sim::findLesson("visibility-too-short")->scenario, 1, 12000)
               .endsWith(QStringLiteral("\ncause: sent by app")));
 }
+
+TEST_CASE("timeline: a crashed consumer's row is a box of the crash colour its word fits on", "[ui][timeline]")
+{
+    test::application();
+    // Lesson 7: worker-1 crashes at 5 s and stays down.
+    PaintedLesson lesson("consumer-crash", 60000);
+    const int row = lesson.actorRow(QStringLiteral("worker-1"));
+    REQUIRE(row >= 0);
+    TimeAxis axis = lesson.frame.axis;
+    axis.left = lesson.style.labelWidth;
+    const int top = lesson.painter->rowTop(lesson.image.rect(), lesson.frame, row);
+    const int x = int(axis.toX(30000));
+    // Filled to 3 px from the row's edges (it was a 4 px line in an 18 px row).
+    CHECK(lesson.image.pixelColor(x, top + 4) == lesson.style.crash);
+    CHECK(lesson.image.pixelColor(x, top + lesson.style.rowHeight - 5) == lesson.style.crash);
+    CHECK(lesson.image.pixelColor(x, top + 1) != lesson.style.crash);
+}

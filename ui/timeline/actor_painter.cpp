@@ -59,7 +59,8 @@ private:
         double x0 = 0, x1 = -1;
         QColor color;
     };
-    static int insetOf(int layer) { return layer == Polling ? 6 : layer == Work ? 2 : 7; }
+    // Work and a crash fill the row (a crash is a state of the consumer, its word read on it); polls are thinner.
+    static int insetOf(int layer) { return layer == Polling ? 6 : layer == Work ? 2 : 3; }
     double xOf(TimeMs t) const { return m_left + double(t - m_frame.axis.start) * m_pixelsPerMs; }
     // Hundreds of thousands of bars a frame at a far zoom: the narrow ones only extend the pending run (inline);
     // a wide one is drawn by wideBar.
@@ -123,8 +124,8 @@ void ActorRowPainter::wideBar(double x0, double x1, const QColor& color, int lay
     const QRectF box(x0, m_row.top() + inset, x1 - x0, m_row.height() - 2 * inset);
     m_p.fillRect(box, color);
     m_p.fillRect(QRectF(x0, box.top(), 1, box.height()), m_style.background);
-    if (x1 - x0 <= 60 || (!words.work && !words.label))
-        return;
+    if (x1 - x0 <= 60 || (!words.work && !words.label) || QFontMetrics(m_p.font()).height() > box.height() + 2)
+        return; // too narrow or too short for its words
     // "batch of 10 · 2 failed" where it fits, "batch of 10" where it does not.
     QString text = words.work ? workLabel(*m_model.engine(), *words.work) : *words.label;
     if (QFontMetrics(m_p.font()).horizontalAdvance(text) > box.width() - 6)

@@ -11,10 +11,17 @@
 namespace lifeline::ui {
 
 namespace {
-// A mark's plate: a little wider than its glyph (TimelineStyle::markPixels; 16 px for the screen's 13 px).
-double markHalfWidth(const TimelineStyle& style)
+// A mark's glyph: the style's size, larger in rows grown tall (up to twice, about 40 % of the row), read from a
+// distance; never taller than its row.
+int markPixels(const TimelineStyle& style, int rowHeight)
 {
-    return std::max(8.0, style.markPixels * 0.62);
+    return std::min(std::max(style.markPixels, std::min(rowHeight * 2 / 5, style.markPixels * 2)), rowHeight - 3);
+}
+
+// A mark's plate: a little wider than its glyph (16 px for the screen's 13 px).
+double markHalfWidth(const TimelineStyle& style, int rowHeight)
+{
+    return std::max(8.0, markPixels(style, rowHeight) * 0.62);
 }
 
 // Draws segments of one row, folding runs of sub-3-pixel pieces into one block that says how many it holds.
@@ -82,8 +89,9 @@ public:
             const double width = m_metrics->horizontalAdvance(text);
             double start = box.left() + 4;
             for (const double mark : m_marks)
-                if (mark + markHalfWidth(m_s) + 2 > start && mark - markHalfWidth(m_s) - 2 < start + width)
-                    start = mark + markHalfWidth(m_s) + 3;
+                if (const double half = markHalfWidth(m_s, m_height);
+                    mark + half + 2 > start && mark - half - 2 < start + width)
+                    start = mark + half + 3;
             if (start + width > box.right() - 2)
                 continue;
             m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
@@ -190,11 +198,11 @@ void paintMarks(QPainter& p, const QRect& row, const std::vector<LaneMark>& mark
     }
     QFont font = p.font();
     const QFont rowFont = font;
-    font.setPixelSize(std::min(style.markPixels, row.height() - 3));
+    font.setPixelSize(markPixels(style, row.height()));
     font.setBold(true);
     p.setFont(font);
     for (const LaneMark& m : marks) {
-        const double half = markHalfWidth(style);
+        const double half = markHalfWidth(style, row.height());
         const QRectF plate(m.x - half, row.top() + 1, 2 * half, row.height() - 2);
         QColor back = style.background;
         back.setAlpha(225);

@@ -257,15 +257,15 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
             [&](uint32_t actor) { return rowBox(m_rows.rowOfActor(actor)); });
     }
     paintMeasure(p, lanes, axis, frame);
-    const int freeTop = std::min(lanes.bottom(), rowTop(rect, frame, totalRows()));
-    paintMoments(p, lanes, freeTop, placedMoments(rect, frame), frame.focusedMoment, frame.momentCallouts, m_style);
-
-    // The "now" line.
+    // The "now" line, under the moments: their callouts are read over it, not struck through.
     const double nowX = axis.toX(frame.now);
     if (nowX >= left && nowX <= right) {
         p.setPen(QPen(m_style.now, 2));
         p.drawLine(QPointF(nowX, rect.top() + m_style.rulerHeight - 6), QPointF(nowX, lanes.bottom()));
     }
+    const int freeTop = std::min(lanes.bottom(), rowTop(rect, frame, totalRows()));
+    paintMoments(p, lanes, freeTop, placedMoments(rect, frame), frame.focusedMoment, frame.momentCallouts, m_style);
+
     paintRuler(p, QRect(rect.left(), rect.top(), rect.width(), m_style.rulerHeight), axis);
     if (frame.legend) {
         const int height = legendHeight(rect.width());

@@ -1,6 +1,7 @@
 #include "window/moment_stops.h"
 
 #include "timeline/lane_model.h"
+#include "timeline/timeline_view.h"
 #include "window/live_driver.h"
 
 #include <QAction>
@@ -13,7 +14,7 @@
 
 namespace lifeline::ui {
 
-MomentStops::MomentStops(QWidget* timeline, LaneModel* model, LiveDriver* driver, QObject* parent)
+MomentStops::MomentStops(TimelineView* timeline, LaneModel* model, LiveDriver* driver, QObject* parent)
     : QObject(parent)
     , m_timeline(timeline)
     , m_model(model)
@@ -72,6 +73,10 @@ void MomentStops::momentsFound()
     for (size_t i = first; i < moments.size(); ++i)
         lines << QStringLiteral("%1  %2").arg(i + 1).arg(QString::fromStdString(moments[i].caption));
     m_driver->pause();
+    m_pinsY = 0;
+    for (const PlacedMoment& pin : m_timeline->painter().placedMoments(m_timeline->rect(), m_timeline->frame()))
+        if (size_t(pin.number) > first)
+            m_pinsY = std::max(m_pinsY, pin.row.bottom() + 0.0);
     m_caption->setText(lines.join(QLatin1Char('\n')) + QStringLiteral("\n") + tr("(Space or N goes on)"));
     placeCaption();
     m_caption->show();
@@ -87,7 +92,7 @@ void MomentStops::goOn()
 void MomentStops::placeCaption()
 {
     // Large, centred low over the timeline, where the moments' small callouts are (it says what they say), so the
-    // lanes and the moment's pin stay in sight; opaque, in the palette's tooltip colours (both themes have them).
+    // moment's lane and pin stay in sight; opaque, in the palette's tooltip colours (both themes have them).
     QFont font = m_timeline->font();
     const int base = QFontInfo(m_timeline->font()).pixelSize();
     font.setPixelSize(std::clamp(m_timeline->height() / 18, base, base * 8 / 5)); // smaller on a small timeline
@@ -99,9 +104,10 @@ void MomentStops::placeCaption()
                                      palette.color(QPalette::ToolTipText).name(), palette.color(QPalette::Mid).name()));
     m_caption->setFixedWidth(std::max(200, std::min(m_timeline->width() - 40, 820)));
     m_caption->adjustSize();
-    const int bottomMargin = m_timeline->height() / 10; // above the legend
-    m_caption->move((m_timeline->width() - m_caption->width()) / 2,
-        std::max(0, m_timeline->height() - m_caption->height() - bottomMargin));
+    // Low (above the legend), unless the moments' rows are down there: then high, under the ruler.
+    const int low = std::max(0, m_timeline->height() - m_caption->height() - m_timeline->height() / 10);
+    const int high = m_timeline->timelineStyle().rulerHeight + 8;
+    m_caption->move((m_timeline->width() - m_caption->width()) / 2, m_pinsY > low ? high : low);
 }
 
 bool MomentStops::eventFilter(QObject* watched, QEvent* event)

@@ -13,11 +13,12 @@ namespace lifeline::ui {
 
 class LaneModel;
 class LiveDriver;
+class TimelineView;
 
 class MomentStops : public QObject {
     Q_OBJECT
 public:
-    MomentStops(QWidget* timeline, LaneModel* model, LiveDriver* driver, QObject* parent);
+    MomentStops(TimelineView* timeline, LaneModel* model, LiveDriver* driver, QObject* parent);
 
     QAction* action() const { return m_action; } // checkable: Lessons > Stop at each key moment
     // A lesson's run is on show (its moments are the ones to stop at); false for another scenario.
@@ -33,7 +34,8 @@ private:
     void goOn(); // hides the caption; the run plays again if it was stopped here
     void placeCaption();
 
-    QWidget* m_timeline;
+    TimelineView* m_timeline;
+    double m_pinsY = 0; // where the moments stopped at are drawn: the caption keeps clear of them
     LaneModel* m_model;
     LiveDriver* m_driver;
     QAction* m_action;
