@@ -109,6 +109,7 @@ int runWindow(int argc, char** argv, WindowStart start)
     lifeline::ui::MainWindow window;
     window.driver()->setThreaded(true);
     window.rememberSettings(); // layout and theme; the last lesson below
+    bool firstStart = false; // no lesson was ever opened: the start page
     if (start.serve) {
         lifeline::app::raiseOpenFileLimit();
         if (const auto started = window.startEndpoint(start.serve->endpoint); !started) {
@@ -129,6 +130,7 @@ int runWindow(int argc, char** argv, WindowStart start)
     } else if (start.recorded) {
         window.showRecordedRun(std::move(*start.recorded));
     } else if (!start.scenario) {
+        firstStart = !QSettings().contains(QStringLiteral("lessons/last"));
         const QString last = QSettings().value(QStringLiteral("lessons/last"), QStringLiteral("1")).toString();
         if (!window.openLesson(last))
             window.openLesson(QStringLiteral("1"));
@@ -140,6 +142,8 @@ int runWindow(int argc, char** argv, WindowStart start)
         window.driver()->play();
     }
     window.show();
+    if (firstStart)
+        window.showStartPage(); // the seed's question and its three doors
     const int status = application.exec();
     window.driver()->setThreaded(false); // what follows runs outside the event loop, without the gate
     window.saveProxyRecord(); // --record, when the proxy ran: once, whole or not at all

@@ -3,12 +3,15 @@
 #include "lifeline/teach/lessons.h"
 #include "test_support.h"
 #include "timeline/timeline_view.h"
+#include "window/comparison_window.h"
 #include "window/consumer_tiles.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
+#include "window/start_page.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QCommandLinkButton>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -152,4 +155,39 @@ TEST_CASE("pace: stop at each key moment - the run pauses on each with its capti
     driver->advanceBy(90000);
     CHECK(driver->playing());
     CHECK_FALSE(caption->isVisible());
+}
+
+TEST_CASE("start page: the seed's question and three doors - a door opens its lesson playing with stops, and Compare",
+    "[ui][pace]")
+{
+    application();
+    ui::MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    ui::StartPage* page = window.showStartPage();
+    REQUIRE(page != nullptr);
+    CHECK(page->isVisible());
+    CHECK(page->findChildren<QLabel*>().front()->text() == QStringLiteral("When does a message disappear, and why?"));
+    const char* titles[] = { "Lesson 2: ", "Lesson 7: ", "Lesson 10: " };
+    for (int i = 0; i < 3; ++i) {
+        auto* door
+            = test::widget<QCommandLinkButton>(*page, QStringLiteral("door%1").arg(i + 1).toLatin1().constData());
+        CHECK(door->description().startsWith(QString::fromLatin1(titles[i])));
+    }
+    test::widget<QCommandLinkButton>(*page, "door2")->click();
+    CHECK_FALSE(page->isVisible());
+    CHECK(window.lessonId() == QStringLiteral("consumer-crash"));
+    CHECK(window.driver()->playing());
+    window.driver()->pause();
+    QAction* stops = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->menu() && menu->text() == QStringLiteral("&Lessons"))
+            for (QAction* item : menu->menu()->actions())
+                if (item->text() == QStringLiteral("&Stop at each key moment"))
+                    stops = item;
+    REQUIRE(stops != nullptr);
+    CHECK(stops->isChecked());
+    CHECK(window.findChild<ui::ComparisonWindow*>() != nullptr);
+    // Asked again: the same page.
+    CHECK(window.showStartPage() == page);
 }

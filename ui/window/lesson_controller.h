@@ -60,6 +60,7 @@ public:
     // Every queue of the lesson standard or FIFO, so the fix applies to the converted lesson.
     void convertQueues(bool fifo);
     void showPractice(); // Lessons > Practice
+    void showLessonPicker(); // Lessons > All lessons, and the start page's list
     void showCheck(); // File > Check a queue
 
     bool fixApplied() const { return m_fixApplied; }
@@ -75,7 +76,6 @@ signals:
 
 private:
     void showLessonText(bool fixed); // what to watch as written, or the fixed run's story
-    void showLessonPicker();
     void enableFix(bool on);
 
     Window m_window;

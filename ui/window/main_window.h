@@ -42,6 +42,7 @@ class LiveDriver;
 class ComparisonWindow;
 class ExportController;
 class MomentStops;
+class StartPage;
 class PresenterController;
 class LiveSourceController;
 class LessonController;
@@ -127,6 +128,9 @@ public:
     // View > Compare with the fix: the lesson as written and fixed, stacked (a window of its own); none without a
     // lesson that has a fix.
     ComparisonWindow* compareWithFix();
+    // The first start's question and its three doors (Lessons > Start page): a door opens its lesson playing with a
+    // stop at each key moment, and Compare with the fix.
+    StartPage* showStartPage();
     // View > Presenter mode (F11; Esc leaves).
     PresenterController* presenter() const { return m_presenter; }
     // The File menu's saving and exports (image, animation, clipboard, trace, CSV).

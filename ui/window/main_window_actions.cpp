@@ -17,6 +17,7 @@
 #include "window/presenter_controller.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
+#include "window/start_page.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -194,6 +195,26 @@ void MainWindow::buildSimulationAndLessonMenus()
     m_lessons->fillMenu(lessons);
     lessons->addSeparator();
     lessons->addAction(m_momentStops->action());
+    lessons->addAction(tr("S&tart page..."), this, &MainWindow::showStartPage);
+}
+
+StartPage* MainWindow::showStartPage()
+{
+    auto* page = findChild<StartPage*>();
+    if (!page) {
+        page = new StartPage(this);
+        connect(page, &StartPage::doorChosen, this, [this](const QString& id) {
+            if (!openLesson(id))
+                return;
+            m_momentStops->action()->setChecked(true);
+            compareWithFix();
+        });
+        connect(page, &StartPage::lessonListChosen, m_lessons, &LessonController::showLessonPicker);
+    }
+    page->show();
+    page->raise();
+    page->activateWindow();
+    return page;
 }
 
 void MainWindow::showQuickReference()
