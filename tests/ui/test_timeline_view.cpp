@@ -764,3 +764,25 @@ TEST_CASE("timeline: a crashed consumer's row is a box of the crash colour its w
     CHECK(lesson.image.pixelColor(x, top + lesson.style.rowHeight - 5) == lesson.style.crash);
     CHECK(lesson.image.pixelColor(x, top + 1) != lesson.style.crash);
 }
+
+TEST_CASE("timeline view: now moving on a still axis repaints without moving the view - following live moves it",
+    "[ui][timeline]")
+{
+    test::application();
+    ShownView shown("visibility-too-short");
+    TimelineView& view = shown.view;
+    view.setFollowLive(false);
+    view.fitRange(0, 240000);
+    const TimeAxis axis = view.frame().axis;
+    QSignalSpy moved(&view, &TimelineView::viewChanged);
+    view.setNow(70000);
+    CHECK(moved.isEmpty());
+    CHECK(view.frame().now == 70000);
+    CHECK(view.frame().axis.start == axis.start);
+    CHECK(view.frame().axis.msPerPixel == axis.msPerPixel);
+    view.setFollowLive(true);
+    moved.clear();
+    view.setNow(900000);
+    CHECK(moved.size() == 1);
+    CHECK(view.frame().axis.start > axis.start);
+}

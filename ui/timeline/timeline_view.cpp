@@ -157,13 +157,34 @@ void TimelineView::setPresentationScale(double scale)
 
 void TimelineView::setNow(TimeMs now)
 {
+    const TimeMs before = m_frame.now;
     m_frame.now = now;
     if (followingLive()) {
         // Keep "now" at about nine tenths of the width; until the run fills the view, show it from 0.
         const double span = timeWidth() * m_frame.axis.msPerPixel;
         m_frame.axis.start = std::max<TimeMs>(0, now - TimeMs(span * 0.9));
+        viewMoved();
+        return;
     }
-    viewMoved();
+    repaintNowStrip(before, now);
+}
+
+void TimelineView::repaintNowStrip(TimeMs from, TimeMs to)
+{
+    // The axis stands still and only "now" moved: what changes on screen is the strip it crossed (the line, the
+    // segments and polls growing to it, a deadline's dotted line shrinking), so only that strip is painted
+    // (docs/decisions.md: an idle lesson's CPU). A change of the run repaints everything (lanesChanged); so does a
+    // whole repaint every quarter second, for a label that a growing segment now has room for.
+    if (!m_wholePaint.isValid() || m_wholePaint.elapsed() >= 250) {
+        update();
+        return;
+    }
+    TimeAxis axis = m_frame.axis;
+    axis.left = m_style.labelWidth;
+    const double x0 = axis.toX(std::min(from, to)), x1 = axis.toX(std::max(from, to));
+    if (x1 < m_style.labelWidth - 8 || x0 > width() + 8)
+        return; // not in view
+    update(QRect(int(x0) - 6, 0, int(x1 - x0) + 14, height()));
 }
 
 void TimelineView::viewMoved()
@@ -329,8 +350,10 @@ void TimelineView::select(MessageIndex lane)
     update();
 }
 
-void TimelineView::paintEvent(QPaintEvent*)
+void TimelineView::paintEvent(QPaintEvent* event)
 {
+    if (event->rect().contains(rect()))
+        m_wholePaint.start();
     arrangeRows();
     QPainter p(this);
     m_painter.paint(p, rect(), m_frame);

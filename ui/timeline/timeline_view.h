@@ -6,6 +6,7 @@
 #include "timeline/timeline_painter.h"
 #include "timeline/view_state.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 #include <optional>
 
@@ -83,6 +84,7 @@ protected:
 private:
     double timeWidth() const { return std::max(1, width() - m_style.labelWidth); }
     void viewMoved(); // after the axis changed: clamps it at 0 s, says so (viewChanged) and repaints
+    void repaintNowStrip(TimeMs from, TimeMs to); // "now" moved and nothing else: the strip it crossed
     void fitKept(TimeMs from, TimeMs to); // fits the range, and keeps it fitted through resizes (m_fitted)
     void stepEvent(int direction); // `.` and `,`: the selected lane's next or previous event
     void fitKey(); // F: the selection, then the whole run
@@ -110,6 +112,7 @@ private:
         double msPerPixel;
     };
     std::optional<Fitted> m_fitted;
+    QElapsedTimer m_wholePaint; // since the last paint of the whole view
     std::optional<TimeMs> m_steppedTo; // the event `.` or `,` centred on last, until the view moves otherwise
     bool m_aliveChosen = false; // the user set "alive in view": no automatic switch any more
     bool m_measuring = false;
