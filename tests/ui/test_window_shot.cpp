@@ -5,6 +5,7 @@
 #include "test_support.h"
 #include "timeline/timeline_view.h"
 #include "window/main_window.h"
+#include "window/presenter_controller.h"
 #include "window/window_shot.h"
 
 using namespace lifeline;
@@ -58,4 +59,11 @@ TEST_CASE("window shot: the same request gives the same picture - and Compare sh
     WindowShot shot(compare);
     REQUIRE(shot.comparison() != nullptr);
     CHECK(shot.image().size() == QSize(1366, 768));
+    // Presenter mode at the size asked for (offscreen, full screen would be the platform's 800x800).
+    WindowShotRequest presenter = lesson8({ 1366, 768 });
+    presenter.presenter = true;
+    WindowShot presenting(presenter);
+    CHECK(presenting.window().presenter()->presenting());
+    CHECK(presenting.window().size() == QSize(1366, 768));
+    CHECK(presenting.image().size() == QSize(1366, 768));
 }

@@ -38,7 +38,9 @@ WindowShot::WindowShot(const WindowShotRequest& request)
         driver->advanceBy(request.at); // on virtual time: the run is the same whatever the machine
     if (request.presenter) {
         m_window->presenter()->setPresenting(true);
-        m_window->resize(request.size); // offscreen, "full screen" is the size asked for
+        // Offscreen, "full screen" is the platform's own screen (800x800): the size asked for stands for it.
+        m_window->showNormal();
+        m_window->resize(request.size);
     }
     if (request.compare) {
         m_comparison = m_window->compareWithFix();
@@ -54,7 +56,9 @@ QImage WindowShot::image()
 {
     settle();
     QWidget* shown = m_comparison ? static_cast<QWidget*>(m_comparison) : m_window.get();
-    return shown->grab().toImage();
+    QImage image = shown->grab().toImage();
+    // The size asked for, whatever the platform allowed the window (a screen smaller than it).
+    return image.size() == m_size ? image : image.scaled(m_size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
 }
 
 } // namespace lifeline::ui
