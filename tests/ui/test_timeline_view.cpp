@@ -786,3 +786,51 @@ TEST_CASE("timeline view: now moving on a still axis repaints without moving the
     CHECK(moved.size() == 1);
     CHECK(view.frame().axis.start > axis.start);
 }
+
+TEST_CASE("timeline view: the consumers' rows are pinned in a strip - arriving lanes and scrolling never move them",
+    "[ui][timeline]")
+{
+    test::application();
+    // Lesson 14: sixteen lanes in two FIFO queues and three consumers, in a view too short for every row.
+    auto simulation = test::lessonSimulation("fifo-message-groups");
+    simulation->advanceTo(30000);
+    LaneModel model;
+    model.setEngine(&simulation->engine().run());
+    TimelineView view(&model);
+    view.resize(1000, 360);
+    view.show();
+    view.setFollowLive(false);
+    view.fitRange(0, 120000);
+    (void)view.grab();
+    const TimelinePainter& painter = view.painter();
+    const QRect strip = painter.actorStrip(view.rect(), true);
+    REQUIRE_FALSE(strip.isNull());
+    const int actorsTop = painter.totalRows() - strip.height() / view.timelineStyle().rowHeight;
+    REQUIRE(painter.rowAt(actorsTop).kind == LaneModel::ActorGroup);
+    const int worker = actorsTop + 1;
+    const int workerTop = painter.rowTop(view.rect(), view.frame(), worker);
+    CHECK(workerTop >= strip.top());
+    CHECK(workerTop < strip.bottom());
+    // Lanes arrive (ten invoices at 65 s) and outgrow the view: the strip stays at its bottom.
+    simulation->advanceTo(90000);
+    model.sync();
+    (void)view.grab();
+    const QRect after = painter.actorStrip(view.rect(), true);
+    CHECK(after.bottom() == painter.lanesArea(view.rect(), true).bottom());
+    CHECK(after.height() == 4 * view.timelineStyle().rowHeight); // the group row and three consumers
+    const int pinnedTop = painter.rowTop(view.rect(), view.frame(), painter.totalRows() - 2);
+    // Scrolling moves the lanes under a still strip, as far as the last lane and no further.
+    view.scrollRows(1000);
+    CHECK(view.frame().firstRow > 0);
+    CHECK(painter.rowTop(view.rect(), view.frame(), painter.totalRows() - 2) == pinnedTop);
+    const int lastLane = painter.scrollableRows(view.rect()) - 1;
+    CHECK(painter.rowTop(view.rect(), view.frame(), lastLane) < after.top());
+    // The mouse over the strip finds the consumer, over the lanes a lane.
+    const auto under = painter.rowUnder(view.rect(), view.frame(), QPoint(300, pinnedTop + 2));
+    REQUIRE(under);
+    CHECK(under->kind == LaneModel::ActorRow);
+    const auto lane = painter.rowUnder(
+        view.rect(), view.frame(), QPoint(300, painter.rowTop(view.rect(), view.frame(), lastLane) + 2));
+    REQUIRE(lane);
+    CHECK(lane->kind != LaneModel::ActorRow);
+}

@@ -73,6 +73,7 @@ public:
     const LaneModel::Lanes& listedLanes(int group) const { return lanesOf(group); }
 
     int totalRows() const;
+    int actorsTop() const; // the actors' group row: the rows from it on are the consumers'
     RowRef rowAt(int flatRow) const;
     int rowOfLane(MessageIndex lane) const; // -1 when not shown (filtered out, or in a band)
     int rowOfQueue(QueueIndex queue) const; // its group row; -1 when there is none
@@ -86,7 +87,6 @@ private:
     bool listing() const { return m_filter.active() || m_aliveOnly || m_order != LaneOrder::Sent; }
     int groupRows(int group) const;
     int actorRows() const;
-    int actorsTop() const; // the actors' group row
     bool matches(MessageIndex lane, const std::vector<bool>& workedOnByNamedActor) const;
     std::vector<bool> workedOnByNamedActor() const;
     void sortLanes(LaneModel::Lanes& lanes) const;

@@ -28,9 +28,27 @@ QRect TimelinePainter::lanesArea(const QRect& rect, bool legend) const
     return rect.adjusted(0, m_style.rulerHeight, 0, legend ? -legendHeight(rect.width()) : 0);
 }
 
+QRect TimelinePainter::actorStrip(const QRect& rect, bool legend) const
+{
+    const QRect lanes = lanesArea(rect, legend);
+    const int top = m_rows.actorsTop(), rows = totalRows() - top;
+    const int height = rows * m_style.rowHeight;
+    if (!m_model.engine() || rows <= 1 || height > lanes.height() * 2 / 5)
+        return {};
+    const int underLanes = lanes.top() + top * m_style.rowHeight;
+    return QRect(rect.left(), std::min(underLanes, lanes.bottom() + 1 - height), rect.width(), height);
+}
+
+int TimelinePainter::scrollableRows(const QRect& rect) const
+{
+    return actorStrip(rect, true).isNull() ? totalRows() : m_rows.actorsTop();
+}
+
 int TimelinePainter::rowsVisible(const QRect& rect) const
 {
-    return lanesArea(rect, true).height() / m_style.rowHeight + 1;
+    const QRect strip = actorStrip(rect, true);
+    const QRect lanes = lanesArea(rect, true);
+    return ((strip.isNull() ? lanes.bottom() + 1 : strip.top()) - lanes.top()) / m_style.rowHeight + 1;
 }
 
 int TimelinePainter::roomForRows(const QRect& rect, bool legend) const
@@ -47,6 +65,9 @@ int TimelinePainter::fillingRowHeight(int room, int least) const
 
 int TimelinePainter::rowTop(const QRect& rect, const TimelineFrame& frame, int flatRow) const
 {
+    // A pinned consumer's row is in its strip whatever the lanes' scroll.
+    if (const QRect strip = actorStrip(rect, frame.legend); !strip.isNull() && flatRow >= m_rows.actorsTop())
+        return strip.top() + (flatRow - m_rows.actorsTop()) * m_style.rowHeight;
     return lanesArea(rect, frame.legend).top() + (flatRow - frame.firstRow) * m_style.rowHeight;
 }
 
@@ -82,10 +103,12 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
     TimeAxis axis = frame.axis;
     axis.left = rect.left() + m_style.labelWidth;
     const TimeMs from = axis.start, to = axis.toTime(rect.right());
-    const QRect lanes = lanesArea(rect, frame.legend);
-    const int last = std::min(totalRows(), frame.firstRow + lanes.height() / m_style.rowHeight + 1);
     bool actorsShown = false;
-    for (int r = std::max(0, frame.firstRow); r < last; ++r) {
+    std::vector<int> shownRows;
+    for (const RowSpan& span : visibleRows(rect, frame))
+        for (int r = span.from; r < span.to; ++r)
+            shownRows.push_back(r);
+    for (const int r : shownRows) {
         const RowRef row = rowAt(r);
         actorsShown = actorsShown || row.kind == LaneModel::ActorRow || row.kind == LaneModel::ActorBand;
         if (row.kind == LaneModel::QueueBand) { // a band draws the live states and a strip of the ended ones
@@ -147,12 +170,25 @@ bool TimelinePainter::arrange(const QRect& rect, const TimelineFrame& frame)
     return m_rows.arrange(std::max<TimeMs>(0, axis.start), axis.toTime(rect.right()), legible);
 }
 
-QRect TimelinePainter::bandBox(
-    const QRect& rect, const QRect& lanes, const TimelineFrame& frame, int flatRow, const RowRef& row) const
+QRect TimelinePainter::bandBox(const QRect& rect, const TimelineFrame& frame, int flatRow, const RowRef& row) const
 {
     const int rows = row.kind == LaneModel::QueueBand ? RowLayout::kQueueBandRows : RowLayout::kActorBandRows;
-    const int top = lanes.top() + (flatRow - row.part - frame.firstRow) * m_style.rowHeight;
-    return QRect(rect.left(), top, rect.width(), rows * m_style.rowHeight);
+    return QRect(rect.left(), rowTop(rect, frame, flatRow - row.part), rect.width(), rows * m_style.rowHeight);
+}
+
+std::vector<TimelinePainter::RowSpan> TimelinePainter::visibleRows(const QRect& rect, const TimelineFrame& frame) const
+{
+    const QRect lanes = lanesArea(rect, frame.legend);
+    const QRect strip = actorStrip(rect, frame.legend);
+    const QRect above
+        = strip.isNull() ? lanes : QRect(lanes.left(), lanes.top(), lanes.width(), strip.top() - lanes.top());
+    const int first = std::max(0, frame.firstRow);
+    const int scrolled = strip.isNull() ? totalRows() : m_rows.actorsTop();
+    std::vector<RowSpan> spans { { first, std::min(scrolled, first + above.height() / m_style.rowHeight + 1), above,
+        lanes.top() } };
+    if (!strip.isNull())
+        spans.push_back({ m_rows.actorsTop(), totalRows(), strip, strip.top() });
+    return spans;
 }
 
 int TimelinePainter::legendHeight(int width) const
@@ -226,23 +262,24 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
         p.drawLine(QPointF(axis.toX(tick.time), lanes.top()), QPointF(axis.toX(tick.time), lanes.bottom()));
 
     // Rows: only the visible ones.
-    const int last = std::min(totalRows(), frame.firstRow + lanes.height() / m_style.rowHeight + 1);
-    p.setClipRect(lanes);
     const QFont before = p.font();
     if (m_style.rowTextPixels > 0) {
         QFont grown = before;
         grown.setPixelSize(m_style.rowTextPixels);
         p.setFont(grown);
     }
-    for (int r = std::max(0, frame.firstRow); r < last; ++r) {
-        const RowRef row = rowAt(r);
-        const bool band = row.kind == LaneModel::QueueBand || row.kind == LaneModel::ActorBand;
-        if (band && row.part > 0 && r > frame.firstRow)
-            continue; // drawn whole with its first row
-        const QRect box = band ? bandBox(rect, lanes, frame, r, row)
-                               : QRect(rect.left(), lanes.top() + (r - frame.firstRow) * m_style.rowHeight,
-                                   rect.width(), m_style.rowHeight);
-        paintRow(p, box, rowFrame, row);
+    for (const RowSpan& span : visibleRows(rect, frame)) {
+        p.setClipRect(span.area);
+        for (int r = span.from; r < span.to; ++r) {
+            const RowRef row = rowAt(r);
+            const bool band = row.kind == LaneModel::QueueBand || row.kind == LaneModel::ActorBand;
+            if (band && row.part > 0 && r > span.from)
+                continue; // drawn whole with its first row
+            const int top = span.top + (r - span.from) * m_style.rowHeight;
+            const QRect box
+                = band ? bandBox(rect, frame, r, row) : QRect(rect.left(), top, rect.width(), m_style.rowHeight);
+            paintRow(p, box, rowFrame, row);
+        }
     }
     p.setFont(before);
     p.setClipping(false);
@@ -393,6 +430,7 @@ std::vector<PlacedMoment> TimelinePainter::placedMoments(const QRect& rect, cons
     if (!m_model.engine())
         return placed;
     const QRect lanes = lanesArea(rect, frame.legend);
+    const QRect strip = actorStrip(rect, frame.legend);
     TimeAxis axis = frame.axis;
     axis.left = rect.left() + m_style.labelWidth;
     const auto& moments = m_model.moments();
@@ -406,6 +444,8 @@ std::vector<PlacedMoment> TimelinePainter::placedMoments(const QRect& rect, cons
         const QRect box(rect.left(), rowTop(rect, frame, row), rect.width(), m_style.rowHeight);
         if (box.bottom() < lanes.top() || box.top() > lanes.bottom())
             continue;
+        if (!strip.isNull() && row < m_rows.actorsTop() && box.top() >= strip.top())
+            continue; // a lane scrolled under the consumers' strip
         placed.push_back({ int(i) + 1, momentPinCentre(box, x, lanes, m_style.pinRadius), x, box,
             QString::fromStdString(moments[i].caption) });
     }
@@ -426,8 +466,14 @@ std::optional<RowRef> TimelinePainter::rowUnder(const QRect& rect, const Timelin
     const QRect lanes = lanesArea(rect, frame.legend);
     if (!m_model.engine() || !lanes.contains(at))
         return std::nullopt;
-    const int flat = frame.firstRow + (at.y() - lanes.top()) / m_style.rowHeight;
-    if (flat >= totalRows())
+    int flat = frame.firstRow + (at.y() - lanes.top()) / m_style.rowHeight;
+    if (const QRect strip = actorStrip(rect, frame.legend); !strip.isNull()) {
+        if (at.y() >= strip.top()) // the pinned consumers', under the lanes whatever their scroll
+            flat = at.y() <= strip.bottom() ? m_rows.actorsTop() + (at.y() - strip.top()) / m_style.rowHeight : -1;
+        else if (flat >= m_rows.actorsTop())
+            return std::nullopt; // below the last lane, above the strip
+    }
+    if (flat < 0 || flat >= totalRows())
         return std::nullopt;
     return rowAt(flat);
 }

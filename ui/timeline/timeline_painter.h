@@ -15,6 +15,7 @@
 #include <QPainter>
 #include <QRect>
 #include <optional>
+#include <vector>
 
 namespace lifeline::ui {
 
@@ -41,6 +42,12 @@ public:
     // The row under a point of the lanes area, its label column included; none over the ruler or the legend.
     std::optional<RowRef> rowUnder(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
     int rowTop(const QRect& rect, const TimelineFrame& frame, int flatRow) const;
+    // The consumers' rows in a strip of their own, so arriving lanes and scrolling never move them: under the lanes
+    // as they are unscrolled, or at the bottom once the lanes outgrow the height. Only while they take two fifths
+    // of the height or less (else every row scrolls together, as before); an empty rect when not pinned.
+    QRect actorStrip(const QRect& rect, bool legend) const;
+    // The rows that scroll: the lanes' while the consumers are pinned, else all of them.
+    int scrollableRows(const QRect& rect) const;
     int rowsVisible(const QRect& rect) const;
     // What the rows may fill: the lanes area less a band below for moments' callouts (up to three, at most a third).
     int roomForRows(const QRect& rect, bool legend) const;
@@ -68,8 +75,15 @@ public:
 private:
     void paintRow(QPainter& p, const QRect& box, const TimelineFrame& frame, const RowRef& row) const;
     // A band's rows as one box: the row `flatRow` is its part `row.part`.
-    QRect bandBox(
-        const QRect& rect, const QRect& lanes, const TimelineFrame& frame, int flatRow, const RowRef& row) const;
+    QRect bandBox(const QRect& rect, const TimelineFrame& frame, int flatRow, const RowRef& row) const;
+    // The rows a paint shows: flat rows [from, to) drawn in `area`. The lanes from the scroll position (down to the
+    // consumers' strip when it is pinned), then the pinned consumers.
+    struct RowSpan {
+        int from, to;
+        QRect area;
+        int top; // where row `from` begins
+    };
+    std::vector<RowSpan> visibleRows(const QRect& rect, const TimelineFrame& frame) const;
     void paintRuler(QPainter& p, const QRect& area, const TimeAxis& axis) const;
     void paintMeasure(QPainter& p, const QRect& lanes, const TimeAxis& axis, const TimelineFrame& frame) const;
     QString rowLabel(const RowRef& row) const;

@@ -103,7 +103,7 @@ void TimelineView::arrangeRows()
         return;
     if (const int now = m_painter.rows().rowNear(anchor, anchorRow); changed && now >= 0 && anchorRow < total)
         m_frame.firstRow += now - anchorRow;
-    const int maxFirst = std::max(0, m_painter.totalRows() - m_painter.rowsVisible(rect()) + 1);
+    const int maxFirst = std::max(0, m_painter.scrollableRows(rect()) - m_painter.rowsVisible(rect()) + 1);
     m_frame.firstRow = std::clamp(m_frame.firstRow, 0, maxFirst);
 }
 
@@ -320,7 +320,7 @@ void TimelineView::panPixels(double dx)
 
 void TimelineView::scrollRows(int rows)
 {
-    const int maxFirst = std::max(0, m_painter.totalRows() - m_painter.rowsVisible(rect()) + 1);
+    const int maxFirst = std::max(0, m_painter.scrollableRows(rect()) - m_painter.rowsVisible(rect()) + 1);
     m_frame.firstRow = std::clamp(m_frame.firstRow + rows, 0, maxFirst);
     update();
 }
@@ -343,7 +343,8 @@ void TimelineView::select(MessageIndex lane)
     if (lane != kNoMessage) {
         const int row = m_painter.rowOfLane(lane);
         const int visible = m_painter.rowsVisible(rect()) - 2;
-        if (row >= 0 && (row < m_frame.firstRow || row >= m_frame.firstRow + visible))
+        if (row >= 0 && row < m_painter.scrollableRows(rect())
+            && (row < m_frame.firstRow || row >= m_frame.firstRow + visible))
             m_frame.firstRow = std::max(0, row - visible / 2);
     }
     emit laneSelected(lane);
@@ -441,7 +442,9 @@ void TimelineView::focusMoment(int number)
     m_frame.focusedMoment = number;
     const int row = m_painter.rowOfMoment(moment);
     const int visible = m_painter.rowsVisible(rect()) - 2;
-    if (row >= 0 && (row < m_frame.firstRow + 1 || row >= m_frame.firstRow + visible))
+    // A pinned consumer's row is always in view: the lanes stay where they are.
+    if (row >= 0 && row < m_painter.scrollableRows(rect())
+        && (row < m_frame.firstRow + 1 || row >= m_frame.firstRow + visible))
         m_frame.firstRow = std::max(0, row - visible / 3);
     if (moment.lane != kNoMessage && !moment.onActorRow)
         select(moment.lane);
