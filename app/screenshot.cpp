@@ -106,7 +106,10 @@ Outcome<ScreenshotCommand> parseScreenshot(const std::vector<std::string>& args)
     }
     if (command.out.empty())
         return Failure { "where to write the image: give OUT.png (see `lifeline screenshot --help`)" };
-    command.request.scenario = scenario ? std::move(*scenario) : sim::findLesson("1")->scenario;
+    if (scenario)
+        command.request.scenario = std::move(*scenario);
+    else
+        command.request.scenario = sim::findLesson("1")->scenario;
     if (command.request.compare
         && (!command.request.scenario.lesson || command.request.scenario.lesson->fixPatch.empty()))
         return Failure { "--compare needs a lesson with a fix" };

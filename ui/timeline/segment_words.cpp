@@ -35,7 +35,7 @@ std::optional<Segment> SegmentReader::read(const Event& e)
     }
     std::optional<Segment> ended;
     if (isLive(m_current.state)) {
-        ended = std::move(m_current);
+        ended = m_current;
         ended->end = e;
     }
     const uint32_t receives = e.cause == Cause::Receive ? e.receiveNumber() : m_current.receives;
