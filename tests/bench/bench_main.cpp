@@ -9,6 +9,7 @@ void runSimulationBenchmarks();
 void runUiBenchmarks();
 void runExportBenchmark();
 void runWindowBenchmark();
+void runPaceBenchmark();
 void runEndpointBenchmark();
 void runProxyBenchmark();
 } // namespace lifeline::bench
@@ -18,7 +19,7 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui|export|window|endpoint|proxy]`: one group of figures; none: all of them.
+    // `lifeline-bench [engine|sim|ui|export|window|pace|endpoint|proxy]`: one group of figures; none: all of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
         lifeline::bench::runEngineBenchmarks();
@@ -40,6 +41,12 @@ int main(int argc, char** argv)
         int one = 1;
         QApplication application(one, argv); // widgets: the whole main window
         lifeline::bench::runWindowBenchmark();
+    }
+    if (only.empty() || only == "pace") {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        int one = 1;
+        QApplication application(one, argv);
+        lifeline::bench::runPaceBenchmark();
     }
     if (only.empty() || only == "endpoint")
         lifeline::bench::runEndpointBenchmark();

@@ -1,5 +1,6 @@
 // A lesson in the window plays at a pace it can be followed, framed from 0 s to its script's end; when the script
 // ends the view fits the story, unless the user has taken the view (zoomed, panned, crashed, sent, changed a setting).
+#include "lifeline/support/duration.h"
 #include "lifeline/teach/lessons.h"
 #include "test_support.h"
 #include "timeline/timeline_view.h"
@@ -190,4 +191,110 @@ TEST_CASE("start page: the seed's question and three doors - a door opens its le
     CHECK(window.findChild<ui::ComparisonWindow*>() != nullptr);
     // Asked again: the same page.
     CHECK(window.showStartPage() == page);
+}
+
+namespace {
+// Frames of 33 ms of wall time until the script ends (or `most` frames): how many it took.
+int framesToScriptEnd(ui::LiveDriver& driver, int most)
+{
+    int frames = 0;
+    while (!driver.scriptEnded() && frames < most) {
+        driver.frameAfter(33);
+        ++frames;
+    }
+    return frames;
+}
+} // namespace
+
+TEST_CASE("quiet waits: after two seconds without a change the clock runs 4 then 16 times faster, back at a change",
+    "[ui][pace]")
+{
+    ui::QuietWaits quiet;
+    CHECK(quiet.factor() == 1);
+    quiet.noteFrame(0, 1990, 1999, 1, false);
+    CHECK(quiet.factor() == 1);
+    quiet.noteFrame(1990, 2020, 1, 1, false); // two seconds of quiet
+    CHECK(quiet.factor() == 4);
+    quiet.noteFrame(2020, 6000, 500, 4, false);
+    quiet.noteFrame(6000, 10000, 499, 4, false);
+    CHECK(quiet.factor() == 4);
+    quiet.noteFrame(10000, 14000, 1, 4, false); // a second more
+    CHECK(quiet.factor() == 16);
+    quiet.noteFrame(14000, 30000, 33, 16, false);
+    quiet.noteFrame(30000, 32000, 33, 16, true); // a change: back to the chosen speed, shown at it
+    CHECK(quiet.factor() == 1);
+    // One span per factor, frames that follow each other joined.
+    CHECK(quiet.spans() == std::vector<ui::FastSpan> { { 2020, 14000, 4 }, { 14000, 32000, 16 } });
+    quiet.noteFrame(32000, 33000, 33, 1, false);
+    CHECK(quiet.spans().size() == 2);
+    quiet.interrupt(); // a pause, a user's action: quiet counts again from nothing
+    CHECK(quiet.factor() == 1);
+    CHECK(quiet.spans().size() == 2);
+    quiet.forget(); // a new run
+    CHECK(quiet.spans().empty());
+}
+
+TEST_CASE(
+    "quiet waits: a lesson's long waits pass faster, stop at each change, and the run is the same run", "[ui][pace]")
+{
+    application();
+    // Lesson 13: a refused send at 0 s, then twenty quiet minutes. At 30× they would take 40 s; passed faster, 5 s.
+    {
+        LessonWindow shown("13");
+        ui::LiveDriver* driver = shown.window.driver();
+        CHECK(driver->speed() == 30);
+        const int frames = framesToScriptEnd(*driver, 2000);
+        CHECK(driver->scriptEnded());
+        CHECK(frames * 33 <= 5500);
+        REQUIRE_FALSE(driver->fastSpans().empty());
+        CHECK(driver->fastSpans().back().factor == 16);
+        CHECK(shown.view->frame().fastSpans == &driver->fastSpans());
+        // The ruler says so, on the span and in its hover.
+        const ui::FastSpan last = driver->fastSpans().back();
+        const ui::TimelineFrame& frame = shown.view->frame();
+        const double x = shown.view->timelineStyle().labelWidth + frame.axis.toX((last.from + last.to) / 2);
+        const auto hover = shown.view->painter().hit(shown.view->rect(), frame, QPoint(int(x), 5));
+        REQUIRE(hover.has_value());
+        CHECK(hover->text
+            == QStringLiteral("No message changed state from %1 to %2: played 16× faster")
+                   .arg(QString::fromStdString(sim::formatDuration(last.from)),
+                       QString::fromStdString(sim::formatDuration(last.to))));
+    }
+    // Lesson 2, passed with the quiet waits faster: every change is shown at the chosen speed (a span ends in the
+    // frame's step that held a change, never later), and the log is the run's, event for event.
+    LessonWindow faster("2");
+    ui::LiveDriver* driver = faster.window.driver();
+    const TimeMs step = TimeMs(33 * driver->speed());
+    framesToScriptEnd(*driver, 20000);
+    REQUIRE(driver->scriptEnded());
+    REQUIRE_FALSE(driver->fastSpans().empty());
+    const RunView& run = faster.window.simulation()->engine().run();
+    for (const ui::FastSpan& span : driver->fastSpans())
+        for (size_t i = 0; i < run.log().size(); ++i) {
+            const Event e = run.log()[i];
+            INFO("span " << span.from << " to " << span.to << " ×" << span.factor << ", change at " << e.time);
+            if (e.from != e.to)
+                CHECK_FALSE((e.time > span.from && e.time <= span.to - step));
+        }
+    LessonWindow straight("2");
+    straight.window.driver()->advanceBy(straight.window.simulation()->duration());
+    const RunView& same = straight.window.simulation()->engine().run();
+    REQUIRE(same.log().size() == run.log().size());
+    for (size_t i = 0; i < run.log().size(); ++i) {
+        const Event a = run.log()[i], b = same.log()[i];
+        CHECK((a.time == b.time && a.message == b.message && a.cause == b.cause && a.to == b.to));
+    }
+}
+
+TEST_CASE("quiet waits: after the user crashes a consumer the clock keeps the chosen speed", "[ui][pace]")
+{
+    application();
+    LessonWindow shown("7");
+    ui::LiveDriver* driver = shown.window.driver();
+    driver->advanceBy(3000);
+    auto* tiles = test::widget<ui::ConsumerTiles>(shown.window, "consumerTiles");
+    REQUIRE_FALSE(tiles->tiles().empty());
+    tiles->toggle(0); // a crash: its message stays in flight for the timeout, and the learner watches it
+    framesToScriptEnd(*driver, 20000);
+    CHECK(driver->fastSpans().empty());
 }

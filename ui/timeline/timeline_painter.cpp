@@ -303,7 +303,7 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
     const int freeTop = std::min(lanes.bottom(), rowTop(rect, frame, totalRows()));
     paintMoments(p, lanes, freeTop, placedMoments(rect, frame), frame.focusedMoment, frame.momentCallouts, m_style);
 
-    paintRuler(p, QRect(rect.left(), rect.top(), rect.width(), m_style.rulerHeight), axis);
+    paintRuler(p, QRect(rect.left(), rect.top(), rect.width(), m_style.rulerHeight), rowFrame);
     if (frame.legend) {
         const int height = legendHeight(rect.width());
         TimelineLegend inView(m_style);
@@ -395,10 +395,36 @@ void TimelinePainter::paintMeasure(
         QObject::tr("  %1").arg(QString::fromStdString(sim::formatDuration(b - a))));
 }
 
-void TimelinePainter::paintRuler(QPainter& p, const QRect& area, const TimeAxis& axis) const
+std::vector<QRectF> TimelinePainter::paintFastSpans(QPainter& p, const QRect& area, const TimelineFrame& frame) const
 {
+    std::vector<QRectF> notes;
+    if (!frame.fastSpans)
+        return notes;
+    const TimeAxis& axis = frame.axis;
+    const QFontMetrics metrics = p.fontMetrics();
+    for (const FastSpan& span : *frame.fastSpans) {
+        const double from = std::max<double>(axis.left, axis.toX(span.from));
+        const double to = std::min<double>(area.right() + 1, axis.toX(std::min(span.to, frame.now)));
+        if (to <= from)
+            continue;
+        p.fillRect(QRectF(from, area.top(), to - from, area.height()), m_style.fastForward);
+        const QString note = QStringLiteral("»%1×").arg(span.factor);
+        const double width = metrics.horizontalAdvance(note) + 6;
+        if (to - from < width)
+            continue;
+        const QRectF box(from + 3, area.top(), width, area.height() - 4);
+        p.drawText(box, Qt::AlignLeft | Qt::AlignVCenter, note);
+        notes.push_back(box);
+    }
+    return notes;
+}
+
+void TimelinePainter::paintRuler(QPainter& p, const QRect& area, const TimelineFrame& frame) const
+{
+    const TimeAxis& axis = frame.axis;
     p.fillRect(area, m_style.groupBackground);
     p.setPen(m_style.text);
+    const std::vector<QRectF> notes = paintFastSpans(p, area, frame);
     const double width = area.right() - axis.left;
     const TimeMs step = tickStep(axis.msPerPixel);
     const QFontMetrics metrics = p.fontMetrics();
@@ -407,7 +433,9 @@ void TimelinePainter::paintRuler(QPainter& p, const QRect& area, const TimeAxis&
         const double x = axis.toX(tick.time);
         p.drawLine(QPointF(x, area.bottom() - (tick.major ? 8 : 4)), QPointF(x, area.bottom()));
         const QString label = QString::fromStdString(tickLabel(tick.time, step));
-        if (x + 3 < labelsEnd)
+        const QRectF box(x + 3, area.top(), metrics.horizontalAdvance(label), area.height());
+        const auto onNote = [&](const QRectF& note) { return note.intersects(box); };
+        if (x + 3 < labelsEnd || std::any_of(notes.begin(), notes.end(), onNote))
             continue;
         p.drawText(QRectF(x + 3, area.top(), 200, area.height() - 4), Qt::AlignLeft | Qt::AlignVCenter, label);
         labelsEnd = x + 3 + metrics.horizontalAdvance(label) + 8;
@@ -482,11 +510,22 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
 {
     if (at.x() < rect.left() + m_style.labelWidth)
         return std::nullopt;
+    TimeAxis axis = frame.axis;
+    axis.left = rect.left() + m_style.labelWidth;
+    if (at.y() < rect.top() + m_style.rulerHeight && frame.fastSpans) {
+        const TimeMs time = axis.toTime(at.x());
+        for (const FastSpan& span : *frame.fastSpans)
+            if (time >= span.from && time < std::min(span.to, frame.now))
+                return TimelineHit { .from = span.from,
+                    .to = span.to,
+                    .text = QObject::tr("No message changed state from %1 to %2: played %3× faster")
+                                .arg(QString::fromStdString(sim::formatDuration(span.from)),
+                                    QString::fromStdString(sim::formatDuration(span.to)))
+                                .arg(span.factor) };
+    }
     const auto row = rowUnder(rect, frame, at);
     if (!row)
         return std::nullopt;
-    TimeAxis axis = frame.axis;
-    axis.left = rect.left() + m_style.labelWidth;
     return hitRow(m_model, *row, axis, frame.now, at.x());
 }
 

@@ -84,7 +84,10 @@ private:
         int top; // where row `from` begins
     };
     std::vector<RowSpan> visibleRows(const QRect& rect, const TimelineFrame& frame) const;
-    void paintRuler(QPainter& p, const QRect& area, const TimeAxis& axis) const;
+    void paintRuler(QPainter& p, const QRect& area, const TimelineFrame& frame) const;
+    // The waits that played faster: the ruler under them shaded, "»16×" at each one's start. Where the notes are,
+    // returned so the ticks' labels keep off them.
+    std::vector<QRectF> paintFastSpans(QPainter& p, const QRect& area, const TimelineFrame& frame) const;
     void paintMeasure(QPainter& p, const QRect& lanes, const TimeAxis& axis, const TimelineFrame& frame) const;
     QString rowLabel(const RowRef& row) const;
     void syncLegend() const;

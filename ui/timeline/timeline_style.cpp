@@ -45,6 +45,7 @@ TimelineStyle TimelineStyle::light()
     s.polling = QColor(0xC6, 0xCB, 0xD0);
     s.unobserved = QColor(0xE6, 0xE6, 0xE6);
     s.unobservedInk = QColor(0x9A, 0x9A, 0x9A);
+    s.fastForward = QColor(0xC8, 0xCE, 0xD6);
     return s;
 }
 
@@ -85,6 +86,7 @@ TimelineStyle TimelineStyle::darkTheme()
     s.polling = QColor(0x4A, 0x4E, 0x53);
     s.unobserved = QColor(0x33, 0x35, 0x39);
     s.unobservedInk = QColor(0x6E, 0x72, 0x78);
+    s.fastForward = QColor(0x45, 0x4B, 0x54);
     return s;
 }
 

@@ -26,6 +26,7 @@ struct TimelineStyle {
     QColor patternInk; // the lines drawn over a state's colour
     QColor polling, working, failed, crash, mark, duplicate;
     QColor unobserved, unobservedInk; // the recording proxy's "not observed": grey, cross-hatched
+    QColor fastForward; // the ruler under a wait that played faster
     // Sizes that grow for slides (image_export's slide style); the screen keeps these.
     int textPixels = 0; // labels, ruler and legend type; 0: the painter's font (the screen's)
     int rowTextPixels = 0; // the rows' type when larger than that (the screen's grown rows); 0: the same

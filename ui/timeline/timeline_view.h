@@ -27,6 +27,8 @@ public:
 
     void setNow(TimeMs now); // also keeps "now" in view while following live
     void setRunEnd(TimeMs end) { m_runEnd = end; }
+    // The waits that played faster (LiveDriver::fastSpans, which outlives the view's use of it), noted on the ruler.
+    void setFastSpans(const std::vector<FastSpan>* spans) { m_frame.fastSpans = spans; }
     // The user fits the whole run: a zoom gesture that Back undoes.
     void fitAll();
     // A new run is shown fitted: not a gesture, and the zoom history starts again.

@@ -48,6 +48,8 @@ void LiveDriver::setSimulation(sim::Simulation* simulation)
     m_asked = 0;
     m_scriptEnded = false;
     m_stallNoted = false;
+    m_quiet.forget();
+    m_seenEvents = simulation ? simulation->engine().run().log().size() : 0;
     emit simulationChanged();
 }
 
@@ -57,6 +59,7 @@ void LiveDriver::play()
         return;
     m_wall.start();
     m_carry = 0;
+    m_quiet.interrupt();
     m_timer.start();
     emit playingChanged(true);
 }
@@ -83,6 +86,13 @@ int LiveDriver::pacedSpeed(TimeMs storyMs)
     const auto distance
         = [&](int speed) { return std::abs(std::log(double(storyMs) / 1000.0 / speed / kWallSeconds)); };
     return *std::min_element(speeds().begin(), speeds().end(), [&](int a, int b) { return distance(a) < distance(b); });
+}
+
+void LiveDriver::setPassQuietWaits(bool on)
+{
+    m_passQuiet = on;
+    m_quiet.interrupt(); // the spans passed so far stay on the ruler
+    m_seenEvents = m_simulation ? m_simulation->engine().run().log().size() : 0;
 }
 
 void LiveDriver::setSpeed(double speed)
@@ -131,14 +141,47 @@ void LiveDriver::step()
 
 void LiveDriver::frame()
 {
-    const qint64 wall = m_wall.restart();
+    frameAfter(m_wall.restart());
+}
+
+void LiveDriver::frameAfter(qint64 wall)
+{
+    if (!m_simulation)
+        return;
     m_carry += double(wall) * m_speed;
-    TimeMs target = m_simulation->now() + TimeMs(m_carry);
-    m_carry -= double(TimeMs(m_carry));
+    const auto step = TimeMs(m_carry);
+    m_carry -= double(step);
+    const TimeMs from = m_simulation->now();
+    const int factor = m_passQuiet && !m_scriptEnded ? m_quiet.factor() : 1;
+    TimeMs target = from + step * factor;
     // The frame that crosses the script's end stops exactly there, so what the script did is shown whole first.
     if (!m_scriptEnded)
         target = std::min(target, m_simulation->duration());
-    frameTo(target);
+    if (factor > 1) {
+        const bool changed = passQuietly(target, step);
+        m_quiet.noteFrame(from, m_simulation->now(), wall, factor, changed);
+    } else {
+        frameTo(target);
+        if (m_passQuiet)
+            m_quiet.noteFrame(from, m_simulation->now(), wall, 1,
+                QuietWaits::changedSince(m_simulation->engine().run(), m_seenEvents));
+    }
+}
+
+bool LiveDriver::passQuietly(TimeMs target, TimeMs step)
+{
+    stopWorker(); // this frame advances here, where it can stop at the first change
+    QElapsedTimer work;
+    work.start();
+    bool changed = false;
+    while (!changed && m_simulation->now() < target && !m_simulation->stall() && work.elapsed() < kWorkBudgetMs) {
+        m_simulation->advanceTo(std::min(target, m_simulation->now() + std::max<TimeMs>(1, step)));
+        changed = QuietWaits::changedSince(m_simulation->engine().run(), m_seenEvents);
+    }
+    m_model->sync();
+    emit advanced(m_simulation->now());
+    noteScriptEnd();
+    return changed;
 }
 
 void LiveDriver::frameTo(TimeMs target)

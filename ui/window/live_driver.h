@@ -7,6 +7,7 @@
 
 #include "lifeline/sim/simulation.h"
 #include "timeline/lane_model.h"
+#include "window/quiet_waits.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -37,6 +38,9 @@ public:
     // A frame with the clock at `target`: threaded, the worker chases it from now on and the view syncs to where the
     // simulation is; else the simulation advances to it here, a bounded amount of work (what play() does each frame).
     void frameTo(TimeMs target);
+    // What each timer tick does, `wall` ms of wall time after the last: the clock moves by wall x speed (faster in a
+    // quiet wait) and the view syncs. Tests call it with the wall time they choose.
+    void frameAfter(qint64 wall);
     // Threaded: is the simulation behind, at a frame? `lastTarget` was asked `asked` virtual ms ago (from the clock
     // then) and the clock is at `now`; `workerCouldRun`: the GUI let go of the gate since (else a modal dialog held it,
     // and the simulation waits for it rather than lags). Behind: less than half of what was asked was done.
@@ -49,6 +53,9 @@ public:
     // The offered speed at which a story of `storyMs` plays in about half a minute of wall time (the nearest, by
     // ratio, to 30 s): a lesson of 2 minutes at 5×, one of 20 minutes at 30×.
     static int pacedSpeed(TimeMs storyMs);
+    // A lesson's waits where nothing changes pass faster until its script ends (QuietWaits); off by default.
+    void setPassQuietWaits(bool on);
+    const std::vector<FastSpan>& fastSpans() const { return m_quiet.spans(); }
 
 public slots:
     void play();
@@ -73,6 +80,9 @@ private:
     void noteStall(); // pauses and says why, once per run
 
     void advanceSliced(TimeMs target); // on this thread, at most kWorkBudgetMs of work
+    // On this thread, toward `target` in steps of `step` (the chosen speed's frame), stopping after the first step in
+    // which a lane changed state; at most kWorkBudgetMs of work. Did one change?
+    bool passQuietly(TimeMs target, TimeMs step);
     void setLagging(bool lagging);
     void stopWorker(); // it chases nothing from the simulation's clock now: pausing, or a new simulation
 
@@ -88,6 +98,9 @@ private:
     TimeMs m_asked = 0; // threaded: virtual time the last frame asked of the worker
     uint64_t m_releasesAtFrame = 0; // threaded: SimulationGate::guiReleases() at the last frame
     bool m_scriptEnded = false;
+    bool m_passQuiet = false;
+    QuietWaits m_quiet;
+    size_t m_seenEvents = 0; // the log's events read for changes of state
 };
 
 } // namespace lifeline::ui

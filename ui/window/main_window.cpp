@@ -457,7 +457,7 @@ EndpointServer* MainWindow::endpoint() const
 
 void MainWindow::runChanged()
 {
-    storyTaken(); // a crash, a setting or a message of the user's: the view is left where it is from now on
+    userActed(); // a crash, a setting or a message of the user's: the view is left where it is from now on
     m_model->sync();
     m_timeline->update();
     refresh();

@@ -164,6 +164,9 @@ private:
     // The user moved the view, crashed a consumer, sent a message or changed a setting: the view stays where they
     // put it (no framing by the window until the next run).
     void storyTaken();
+    // The user crashed a consumer, sent a message or changed a setting: the view is theirs, and the clock keeps the
+    // chosen speed through quiet waits (they are watching what they did).
+    void userActed();
     // The run changed between the clock's steps (a crash, a slider, a message sent by hand): every view reads it.
     void runChanged();
 

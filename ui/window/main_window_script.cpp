@@ -28,6 +28,7 @@ void MainWindow::connectScript()
                 .arg(sentence));
     });
     connect(m_driver, &LiveDriver::simulationChanged, m_scriptBanner, &QWidget::hide);
+    m_timeline->setFastSpans(&m_driver->fastSpans());
 }
 
 namespace {
@@ -65,6 +66,7 @@ void MainWindow::frameStory()
     // the user takes the view (storyTaken) it moves only when the script ends. Another scenario follows live.
     m_storyFramed = m_scenario && m_scenario->lesson.has_value();
     m_momentStops->setLessonShown(m_storyFramed);
+    m_driver->setPassQuietWaits(m_storyFramed);
     m_timeline->setFollowLive(!m_storyFramed);
     if (m_storyFramed)
         m_timeline->fitRun(); // and fitted again as the window takes its size
@@ -73,6 +75,12 @@ void MainWindow::frameStory()
 void MainWindow::storyTaken()
 {
     m_storyFramed = false;
+}
+
+void MainWindow::userActed()
+{
+    storyTaken();
+    m_driver->setPassQuietWaits(false);
 }
 
 void MainWindow::scriptEnded()
