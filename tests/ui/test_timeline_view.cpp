@@ -693,8 +693,28 @@ TEST_CASE("timeline: rows grow to fill the height while lanes are few - and shri
     CHECK(style.rowHeight < 64);
     CHECK(rows * style.rowHeight <= room);
     CHECK(rows * (style.rowHeight + 1) > room);
+    // While the run plays they shrink over a few paints, a third of the way each (never past their height), and
+    // snap to it when it pauses.
+    view.setEaseRows(true);
+    const int twelve = style.rowHeight;
+    send(6);
+    const int filling = view.painter().fillingRowHeight(view.painter().roomForRows(view.rect(), true), 18);
+    REQUIRE(filling < twelve - 3);
+    CHECK(style.rowHeight == twelve - (twelve - filling) / 3);
+    std::vector<int> heights { style.rowHeight };
+    for (int paint = 0; paint < 20 && heights.back() > filling; ++paint) {
+        (void)view.grab();
+        heights.push_back(style.rowHeight);
+    }
+    CHECK(heights.back() == filling);
+    CHECK(std::is_sorted(heights.rbegin(), heights.rend()));
+    CHECK(heights.size() >= 3);
+    send(2);
+    view.setEaseRows(false);
+    (void)view.grab();
+    CHECK(style.rowHeight == view.painter().fillingRowHeight(view.painter().roomForRows(view.rect(), true), 18));
     // Fifty: never below the screen's 18 px (the rows scroll), with the theme's type and names.
-    send(38);
+    send(18);
     CHECK(style.rowHeight == TimelineStyle::light().rowHeight);
     CHECK(style.rowTextPixels == 0);
     CHECK(style.labelWidth == TimelineStyle::light().labelWidth);

@@ -96,8 +96,14 @@ void TimelineView::arrangeRows()
     const int total = m_painter.totalRows();
     const RowRef anchor = m_painter.rowAt(std::clamp(anchorRow, 0, std::max(0, total - 1)));
     const bool changed = m_painter.arrange(rect(), m_frame);
-    // Rows fill the height while they are few (a lesson's lanes read from across a room), and shrink as lanes arrive.
-    m_style.rowHeight = m_painter.fillingRowHeight(m_painter.roomForRows(rect(), m_frame.legend), m_least.rowHeight);
+    // Rows fill the height while they are few (a lesson's lanes read from across a room), and shrink as lanes arrive:
+    // while the run plays, a third of the way each paint (the eye follows a lane that moves, not one that jumps).
+    const int before = m_style.rowHeight;
+    m_rowTarget = m_painter.fillingRowHeight(m_painter.roomForRows(rect(), m_frame.legend), m_least.rowHeight);
+    m_style.rowHeight
+        = m_easeRows && m_rowTarget < before ? before - std::max(1, (before - m_rowTarget) / 3) : m_rowTarget;
+    if (m_style.rowHeight != before)
+        update(); // the whole view: this paint may have been the now line's strip
     growType();
     if (!changed && m_frame.firstRow == 0)
         return;
@@ -175,7 +181,7 @@ void TimelineView::repaintNowStrip(TimeMs from, TimeMs to)
     // segments and polls growing to it, a deadline's dotted line shrinking), so only that strip is painted
     // (docs/decisions.md: an idle lesson's CPU). A change of the run repaints everything (lanesChanged); so does a
     // whole repaint every quarter second, for a label that a growing segment now has room for.
-    if (!m_wholePaint.isValid() || m_wholePaint.elapsed() >= 250) {
+    if (!m_wholePaint.isValid() || m_wholePaint.elapsed() >= 250 || m_style.rowHeight != m_rowTarget) {
         update();
         return;
     }

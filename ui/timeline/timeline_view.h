@@ -29,6 +29,12 @@ public:
     void setRunEnd(TimeMs end) { m_runEnd = end; }
     // The waits that played faster (LiveDriver::fastSpans, which outlives the view's use of it), noted on the ruler.
     void setFastSpans(const std::vector<FastSpan>* spans) { m_frame.fastSpans = spans; }
+    // While the run plays rows shrink over a few paints as lanes arrive; paused (a screenshot, a test) they snap.
+    void setEaseRows(bool ease)
+    {
+        m_easeRows = ease;
+        update(); // paused, rows on their way snap to their height
+    }
     // The user fits the whole run: a zoom gesture that Back undoes.
     void fitAll();
     // A new run is shown fitted: not a gesture, and the zoom history starts again.
@@ -116,6 +122,8 @@ private:
     std::optional<Fitted> m_fitted;
     QElapsedTimer m_wholePaint; // since the last paint of the whole view
     std::optional<TimeMs> m_steppedTo; // the event `.` or `,` centred on last, until the view moves otherwise
+    bool m_easeRows = false;
+    int m_rowTarget = 0; // the height rows fill (fillingRowHeight); easing, they are on their way to it
     bool m_aliveChosen = false; // the user set "alive in view": no automatic switch any more
     bool m_measuring = false;
     QPoint m_dragFrom;

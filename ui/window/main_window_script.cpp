@@ -29,6 +29,7 @@ void MainWindow::connectScript()
     });
     connect(m_driver, &LiveDriver::simulationChanged, m_scriptBanner, &QWidget::hide);
     m_timeline->setFastSpans(&m_driver->fastSpans());
+    connect(m_driver, &LiveDriver::playingChanged, m_timeline, &TimelineView::setEaseRows);
 }
 
 namespace {
