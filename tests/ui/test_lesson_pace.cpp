@@ -1,8 +1,10 @@
 // A lesson in the window plays at a pace it can be followed, framed from 0 s to its script's end; when the script
 // ends the view fits the story, unless the user has taken the view (zoomed, panned, crashed, sent, changed a setting).
+#include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
 #include "lifeline/teach/lessons.h"
 #include "test_support.h"
+#include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 #include "window/comparison_window.h"
 #include "window/consumer_tiles.h"
@@ -297,4 +299,17 @@ TEST_CASE("quiet waits: after the user crashes a consumer the clock keeps the ch
     tiles->toggle(0); // a crash: its message stays in flight for the timeout, and the learner watches it
     framesToScriptEnd(*driver, 20000);
     CHECK(driver->fastSpans().empty());
+}
+
+TEST_CASE("timeline: a consumer on its first long poll has its row while the poll runs", "[ui][pace]")
+{
+    application();
+    LessonWindow shown("7"); // worker-2 starts at 1 s with a 20 s long poll that nothing answers before 30 s
+    shown.window.driver()->advanceBy(9000);
+    (void)shown.view->grab();
+    // The queue's row and order #1's, the consumers' row, worker-1's and worker-2's.
+    REQUIRE(shown.view->painter().totalRows() == 5);
+    const auto row = shown.view->painter().rowAt(4);
+    CHECK(row.kind == ui::LaneModel::ActorRow);
+    CHECK(row.id == shown.window.simulation()->consumers()[1].actor);
 }

@@ -269,3 +269,60 @@ TEST_CASE("window: presenter mode - the timeline alone and larger - its keys - E
     CHECK(window.findChild<QDockWidget*>(QStringLiteral("lessonDock"))->isVisible());
     CHECK(test::widget<ui::TimelineView>(window, "timeline")->timelineStyle().rowHeight == rowHeight);
 }
+
+TEST_CASE("window: presenter mode - Space, R, C, 1-9 and Esc work by key, and say what they did on the stage",
+    "[ui][presenter]")
+{
+    application();
+    ui::MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    REQUIRE(window.openLesson(QStringLiteral("7")));
+    ui::LiveDriver* driver = window.driver();
+    driver->pause();
+    driver->advanceBy(3000); // worker-1 holds order #1; worker-2 polls
+    window.presenter()->setPresenting(true);
+    QApplication::setActiveWindow(&window);
+    auto* timeline = test::widget<ui::TimelineView>(window, "timeline");
+    QLabel* notice = window.presenter()->notice();
+    // Space plays and pauses, though the toolbar's Play is hidden.
+    QTest::keyClick(timeline, Qt::Key_Space);
+    CHECK(driver->playing());
+    CHECK(notice->isVisible());
+    CHECK(notice->text() == QStringLiteral("Playing"));
+    QTest::keyClick(timeline, Qt::Key_Space);
+    CHECK_FALSE(driver->playing());
+    CHECK(notice->text() == QStringLiteral("Paused"));
+    // 1-9: consumer N crashes, and again restarts; a consumer the run does not have is said so.
+    QTest::keyClick(timeline, Qt::Key_2);
+    CHECK(window.simulation()->consumers()[1].state == sim::ConsumerState::Crashed);
+    CHECK(notice->text() == QStringLiteral("worker-2 crashed"));
+    QTest::keyClick(timeline, Qt::Key_2);
+    CHECK(window.simulation()->consumers()[1].state != sim::ConsumerState::Crashed);
+    CHECK(notice->text() == QStringLiteral("worker-2 restarted"));
+    QTest::keyClick(timeline, Qt::Key_9);
+    CHECK(notice->text() == QStringLiteral("No consumer 9: this run has 2"));
+    // C crashes the first working consumer; with none working it says so on the stage.
+    QTest::keyClick(timeline, Qt::Key_C);
+    CHECK(window.simulation()->consumers()[0].state == sim::ConsumerState::Crashed);
+    CHECK(notice->text() == QStringLiteral("worker-1 crashed"));
+    QTest::keyClick(timeline, Qt::Key_C);
+    CHECK(notice->text() == QStringLiteral("Nothing to crash: no consumer is working"));
+    // R replays from the start and plays, still presenting: the lanes come back as the clock moves.
+    QTest::keyClick(timeline, Qt::Key_R);
+    CHECK(window.presenter()->presenting());
+    CHECK(window.isFullScreen());
+    CHECK(driver->playing());
+    CHECK(window.simulation()->now() == 0);
+    CHECK(notice->text() == QStringLiteral("From the start"));
+    driver->pause();
+    driver->advanceBy(2000);
+    CHECK(window.presenter()->clock()->text() == QStringLiteral("2s"));
+    CHECK(timeline->painter().totalRows() >= 4); // the queue, order #1, the consumers and their two rows
+    CHECK(timeline->timelineStyle().rowHeight >= 29); // 18 px × 1.6 at the least
+    CHECK(timeline->isVisible());
+    // Esc leaves; the notice is for the stage only.
+    QTest::keyClick(timeline, Qt::Key_Escape);
+    CHECK_FALSE(window.presenter()->presenting());
+    CHECK_FALSE(window.presenter()->bar()->isVisible());
+}

@@ -37,11 +37,13 @@ void LaneModel::sync()
     m_moments.advance(*m_engine);
     for (size_t lane = result.firstNewLane; lane < m_index.laneCount(); ++lane)
         m_groups[m_engine->message(MessageIndex(lane)).queue].lanes.push_back(MessageIndex(lane));
-    // New actors: shown from their first step.
+    // New actors: shown from their first step, or from the start of their first poll (a long poll runs for 20 s
+    // before it is a step: its row is drawn, and clicked, as it runs).
     const size_t actorsBefore = m_actors.size();
     m_actorShown.resize(m_index.actorCount(), false);
     for (size_t a = 0; a < m_index.actorCount(); ++a) {
-        if (!m_actorShown[a] && !m_index.actorSteps(uint32_t(a)).empty()) {
+        const bool acted = !m_index.actorSteps(uint32_t(a)).empty() || m_index.openPollSince(uint32_t(a)) >= 0;
+        if (!m_actorShown[a] && acted) {
             m_actors.push_back(uint32_t(a));
             m_actorShown[a] = true;
         }

@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QShortcut>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 
 namespace lifeline::ui {
@@ -31,6 +32,8 @@ PresenterController::PresenterController(Stage stage)
     , m_bar(new QWidget(m_stage.window))
     , m_caption(new QLabel(m_bar))
     , m_clock(new QLabel(m_bar))
+    , m_notice(new QLabel(m_bar))
+    , m_noticeTimer(new QTimer(this))
     , m_action(new QAction(tr("&Presenter mode"), this))
 {
     auto* layout = new QHBoxLayout(m_bar);
@@ -43,7 +46,17 @@ PresenterController::PresenterController(Stage stage)
     clock.setPixelSize(44);
     clock.setBold(true);
     m_clock->setFont(clock);
+    QFont notice = caption;
+    notice.setBold(true);
+    m_notice->setFont(notice);
+    m_notice->setObjectName(QStringLiteral("presenterNotice"));
+    m_notice->setStyleSheet(QStringLiteral("color: #D52B1E;"));
+    m_notice->hide();
+    m_noticeTimer->setSingleShot(true);
+    m_noticeTimer->setInterval(4000);
+    connect(m_noticeTimer, &QTimer::timeout, m_notice, &QWidget::hide);
     layout->addWidget(m_caption, 1);
+    layout->addWidget(m_notice);
     layout->addWidget(m_clock);
     m_bar->hide();
     m_action->setShortcut(QKeySequence(Qt::Key_F11));
@@ -55,10 +68,20 @@ PresenterController::PresenterController(Stage stage)
         connect(shortcut, &QShortcut::activated, this, slot);
         m_keys.push_back(shortcut);
     };
+    // The toolbar's Play is hidden with it, and a hidden action's shortcut does not fire: Space is the mode's own.
+    key(Qt::Key_Space, [this] {
+        m_stage.driver->togglePlay();
+        tell(m_stage.driver->playing() ? tr("Playing") : tr("Paused"));
+    });
     key(Qt::Key_Right, [this] { m_stage.timeline->stepMoment(+1); });
     key(Qt::Key_Left, [this] { m_stage.timeline->stepMoment(-1); });
     key(Qt::Key_C, [this] { crashFirstWorking(); });
-    key(Qt::Key_R, [this] { m_stage.restart(); });
+    key(Qt::Key_R, [this] {
+        m_stage.restart();
+        tell(tr("From the start"));
+    });
+    for (int n = 1; n <= 9; ++n)
+        key(QKeySequence(Qt::Key_0 + n), [this, n] { toggleConsumer(size_t(n - 1)); });
     key(Qt::Key_Escape, [this] { setPresenting(false); });
     connect(m_stage.driver, &LiveDriver::advanced, this, &PresenterController::updateBar);
     connect(m_stage.timeline, &TimelineView::momentFocused, this, &PresenterController::updateBar);
@@ -123,10 +146,37 @@ void PresenterController::crashFirstWorking()
     const auto consumers = simulation->consumers();
     for (size_t i = 0; i < consumers.size(); ++i)
         if (consumers[i].state == sim::ConsumerState::Working && !consumers[i].removed) {
-            m_stage.tiles->toggle(i);
+            toggleConsumer(i);
             return;
         }
-    emit said(tr("No consumer is working right now: nothing to crash."));
+    tell(tr("Nothing to crash: no consumer is working"));
+}
+
+void PresenterController::toggleConsumer(size_t index)
+{
+    const sim::Simulation* simulation = m_stage.session->simulation();
+    if (!simulation)
+        return;
+    const auto consumers = simulation->consumers();
+    if (index >= consumers.size() || consumers[index].removed) {
+        tell(tr("No consumer %1: this run has %n", nullptr, int(consumers.size())).arg(index + 1));
+        return;
+    }
+    const bool crash = consumers[index].state != sim::ConsumerState::Crashed;
+    m_stage.tiles->toggle(index);
+    const QString name = QString::fromStdString(consumers[index].name);
+    tell(crash ? tr("%1 crashed").arg(name) : tr("%1 restarted").arg(name));
+}
+
+void PresenterController::tell(const QString& text)
+{
+    if (!m_presenting) {
+        emit said(text);
+        return;
+    }
+    m_notice->setText(text);
+    m_notice->show();
+    m_noticeTimer->start();
 }
 
 } // namespace lifeline::ui

@@ -1,6 +1,7 @@
 // Presenter mode (View > Presenter mode, F11): full screen, only the timeline with the current moment's caption and
 // a large virtual clock above it, rows and type 1.6 times larger; Space plays or pauses, Right / Left go to the next
-// / previous moment, C crashes the first working consumer, R restarts, Esc leaves. Readable from the back of a room.
+// / previous moment, C crashes the first working consumer, 1-9 crash or restart consumer N, R replays from the start,
+// Esc leaves; what a key did (or why it did nothing) is said large in the bar. Readable from the back of a room.
 // The controller owns the caption bar, the mode's action and its keys; the window hands it what the mode shows.
 #pragma once
 
@@ -14,6 +15,7 @@ class QAction;
 class QLabel;
 class QMainWindow;
 class QShortcut;
+class QTimer;
 class QWidget;
 
 namespace lifeline::ui {
@@ -51,6 +53,8 @@ public:
     bool presenting() const { return m_presenting; }
     QLabel* caption() const { return m_caption; }
     QLabel* clock() const { return m_clock; }
+    // What the last key did, large beside the caption for a few seconds (the status bar is hidden).
+    QLabel* notice() const { return m_notice; }
 
 signals:
     void presentingChanged(bool on);
@@ -59,11 +63,15 @@ signals:
 private:
     void updateBar();
     void crashFirstWorking();
+    void toggleConsumer(size_t index); // 1-9: crash consumer N, or restart it when it is crashed
+    void tell(const QString& text); // on the stage while presenting, else in the status bar
 
     Stage m_stage;
     QWidget* m_bar;
     QLabel* m_caption;
     QLabel* m_clock;
+    QLabel* m_notice;
+    QTimer* m_noticeTimer;
     QAction* m_action;
     std::vector<QShortcut*> m_keys; // live only while presenting (Right is Step otherwise)
     QByteArray m_stateBefore;
