@@ -127,6 +127,29 @@ TEST_CASE("operator: processing time and producer rate change from now on", "[si
             "rate of p: 2 per second", "rate of p: 0 per second", "processing time of q's consumers: 4s" });
 }
 
+TEST_CASE("producer rate: a producer its scenario ended shows 0 and sends again at a rate the user sets", "[operator]")
+{
+    // Ten messages at 1 a second (0 to 9 s), and one that stops at 5 s: after them both show 0 per second.
+    Simulation s(load(R"({"duration": "20s", "queues": [{"name": "q"}],
+        "producers": [{"name": "counted", "queue": "q", "rate": 1, "count": 10},
+                      {"name": "stopped", "queue": "q", "rate": 2, "stop": "5s"}]})"));
+    s.advanceTo(4000);
+    CHECK(s.producerRate(0) == 1);
+    CHECK(s.producerRate(1) == 2);
+    s.advanceTo(30000);
+    CHECK(sentCount(s) == 10 + 10); // 0..9 s; 0, 0.5, ..., 4.5 s
+    CHECK(s.producerRate(0) == 0);
+    CHECK(s.producerRate(1) == 0);
+    // Past its script the user sets 0.5 a second: it sends, at 32 s, 34 s, ... (its count and stop were the script's).
+    REQUIRE(s.setProducerRate(0, 0.5));
+    CHECK(s.producerRate(0) == 0.5);
+    s.advanceTo(40000);
+    CHECK(sentCount(s) == 20 + 5);
+    REQUIRE(s.setProducerRate(1, 1));
+    s.advanceTo(45000);
+    CHECK(sentCount(s) == 25 + 2 + 5); // counted at 42, 44 s; stopped at 41, ..., 45 s
+}
+
 TEST_CASE("operator notes print numbers with a '.' under a German locale", "[operator][locale]")
 {
     Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q"}],

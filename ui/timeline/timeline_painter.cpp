@@ -426,13 +426,12 @@ void TimelinePainter::paintRuler(QPainter& p, const QRect& area, const TimelineF
     p.setPen(m_style.text);
     const std::vector<QRectF> notes = paintFastSpans(p, area, frame);
     const double width = area.right() - axis.left;
-    const TimeMs step = tickStep(axis.msPerPixel);
     const QFontMetrics metrics = p.fontMetrics();
     double labelsEnd = -1e9; // a label that would run into the one before it is left out (its tick stays)
     for (const Tick& tick : ticks(axis, width)) {
         const double x = axis.toX(tick.time);
         p.drawLine(QPointF(x, area.bottom() - (tick.major ? 8 : 4)), QPointF(x, area.bottom()));
-        const QString label = QString::fromStdString(tickLabel(tick.time, step));
+        const QString label = QString::fromStdString(tickLabel(tick.time));
         const QRectF box(x + 3, area.top(), metrics.horizontalAdvance(label), area.height());
         const auto onNote = [&](const QRectF& note) { return note.intersects(box); };
         if (x + 3 < labelsEnd || std::any_of(notes.begin(), notes.end(), onNote))

@@ -105,6 +105,7 @@ bool Simulation::setProducerRate(size_t index, double rate)
     // the producer's start, when that is still ahead).
     ++p.rateGeneration;
     p.rate = rate;
+    p.userRate = true;
     if (rate > 0) {
         const TimeMs now = m_engine.now();
         p.rateOrigin = now < p.spec->start ? p.spec->start : now + TimeMs(std::llround(1000.0 / rate));
@@ -116,7 +117,13 @@ bool Simulation::setProducerRate(size_t index, double rate)
 
 double Simulation::producerRate(size_t index) const
 {
-    return index < m_producers.size() ? m_producers[index]->rate : 0;
+    if (index >= m_producers.size())
+        return 0;
+    // What it sends now: nothing once its scenario's count or stop ended it (until the user sets a rate).
+    const Producer& p = *m_producers[index];
+    const ProducerSpec& spec = *p.spec;
+    const bool ended = (spec.count && p.rateSent >= *spec.count) || (spec.stop && m_engine.now() >= *spec.stop);
+    return ended && !p.userRate ? 0 : p.rate;
 }
 
 } // namespace lifeline::sim

@@ -284,7 +284,7 @@ void Simulation::run(const Agenda& item)
         if (item.token >> kRateGenerationShift != p.rateGeneration)
             return; // planned at a rate the operator has since changed
         const int64_t k = int64_t(item.token & ((uint64_t(1) << kRateGenerationShift) - 1));
-        if ((spec.count && k >= *spec.count) || (spec.stop && item.at >= *spec.stop))
+        if (!p.userRate && ((spec.count && k >= *spec.count) || (spec.stop && item.at >= *spec.stop)))
             return;
         produce(item.index);
         p.rateSent = k + 1;

@@ -40,6 +40,9 @@ struct Simulation::Producer {
     int64_t rateBase = 0;
     uint64_t rateGeneration = 0;
     int64_t rateSent = 0; // rate-driven messages sent so far
+    // The user set its rate in the window: the scenario's count and stop, written for its script, no longer hold (a
+    // rate set after the script must produce).
+    bool userRate = false;
     SendMessageRequest request; // its last request, reused (its queue is set once)
 };
 

@@ -1,5 +1,7 @@
 #include "lifeline/timeline/time_axis.h"
 
+#include "lifeline/support/duration.h"
+
 namespace lifeline {
 
 TimeMs tickStep(double msPerPixel, double minPixels)
@@ -26,24 +28,9 @@ std::vector<Tick> ticks(const TimeAxis& axis, double width, double minPixels)
     return out;
 }
 
-std::string tickLabel(TimeMs time, TimeMs step)
+std::string tickLabel(TimeMs time)
 {
-    const bool negative = time < 0;
-    TimeMs t = negative ? -time : time;
-    std::string out = negative ? "-" : "";
-    if (step < 1000 && t % 1000 != 0) {
-        if (t >= 1000)
-            out += std::to_string(t / 1000) + "s";
-        return out + std::to_string(t % 1000) + "ms";
-    }
-    const TimeMs h = t / 3600000, m = (t / 60000) % 60, s = (t / 1000) % 60;
-    if (h)
-        out += std::to_string(h) + "h";
-    if (m)
-        out += std::to_string(m) + "m";
-    if (s || (!h && !m))
-        out += std::to_string(s) + "s";
-    return out;
+    return time < 0 ? "-" + sim::formatDuration(-time) : sim::formatDuration(time);
 }
 
 } // namespace lifeline
