@@ -2,6 +2,7 @@
 // advances between them, holding the gate the GUI holds while it reads. The run is the same, event for event, as one
 // advanced on the GUI thread. These tests wait for the worker to reach its target (a condition, not a sleep).
 #include "lifeline/engine/engine.h"
+#include "lifeline/scenario/scenario.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "window/live_driver.h"
@@ -134,4 +135,29 @@ TEST_CASE("worker: pausing leaves it nothing to chase - the clock stays where th
         CHECK_FALSE(driver->lagging());
         CHECK(window.simulation()->now() == 3000);
     }
+}
+
+TEST_CASE("lagging: said only after eight frames in a row fall short - a hiccup is not lagging", "[ui][worker]")
+{
+    application();
+    ui::MainWindow window;
+    auto parsed = sim::parseScenario(std::string(R"({"duration": "1h", "queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "rate": 2000}],
+        "consumers": [{"queue": "q", "count": 50, "maxMessages": 10, "processing": "10ms"}]})"));
+    window.openScenario(std::get<sim::Scenario>(parsed));
+    ui::LiveDriver* driver = window.driver();
+    driver->pause();
+    // One frame asking for an hour falls short; the next asks for nothing more and is where it was asked to be.
+    driver->frameTo(3600000);
+    REQUIRE(window.simulation()->now() < 3600000);
+    driver->frameTo(window.simulation()->now());
+    CHECK_FALSE(driver->lagging());
+    // Eight that fall short in a row: lagging, until a pause.
+    for (int frame = 1; frame <= 8; ++frame) {
+        driver->frameTo(3600000);
+        REQUIRE(window.simulation()->now() < 3600000);
+        CHECK(driver->lagging() == (frame == 8));
+    }
+    driver->pause();
+    CHECK_FALSE(driver->lagging());
 }

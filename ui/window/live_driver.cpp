@@ -11,6 +11,7 @@ namespace lifeline::ui {
 namespace {
 constexpr int kFrameMs = 33;
 constexpr qint64 kWorkBudgetMs = 12; // simulation work allowed per frame
+constexpr int kFramesBehindToLag = 8;
 } // namespace
 
 LiveDriver::LiveDriver(sim::Simulation* simulation, LaneModel* model, QObject* parent)
@@ -67,6 +68,7 @@ void LiveDriver::play()
 void LiveDriver::pause()
 {
     stopWorker(); // also when not playing: a frame (frameTo) may have handed it a target
+    m_framesBehind = 0;
     setLagging(false); // paused, nothing is behind
     if (!playing())
         return;
@@ -202,7 +204,10 @@ void LiveDriver::frameTo(TimeMs target)
         advanceSliced(target);
         lagging = m_simulation->now() < target && !m_simulation->stall();
     }
-    setLagging(lagging);
+    // A frame behind is a hiccup (the GUI was busy: a window opening, a resize); eight in a row, a quarter second, are
+    // a simulation that cannot keep up.
+    m_framesBehind = lagging ? m_framesBehind + 1 : 0;
+    setLagging(m_framesBehind >= kFramesBehindToLag);
     m_model->sync();
     emit advanced(m_simulation->now());
     noteScriptEnd();

@@ -95,6 +95,7 @@ private:
     double m_speed = 10;
     double m_carry = 0; // fractions of a virtual millisecond owed
     bool m_lagging = false;
+    int m_framesBehind = 0; // frames in a row that did not reach their target
     TimeMs m_asked = 0; // threaded: virtual time the last frame asked of the worker
     uint64_t m_releasesAtFrame = 0; // threaded: SimulationGate::guiReleases() at the last frame
     bool m_scriptEnded = false;

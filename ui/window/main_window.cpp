@@ -147,7 +147,8 @@ void MainWindow::connectPanels()
         [this](bool playing) { m_play->setText(playing ? tr("Pause") : tr("Play")); });
     connect(m_driver, &LiveDriver::laggingChanged, this, [this](bool lagging) {
         if (lagging)
-            say(tr("The simulation cannot keep up with this speed: time runs slower."));
+            say(tr("The simulation cannot keep up with %1×: time runs slower. Choose a lower speed.")
+                    .arg(m_driver->speed()));
     });
     connect(m_timeline, &TimelineView::viewChanged, this, [this] {
         m_overview->setWindow(m_timeline->visibleFrom(), m_timeline->visibleTo());
