@@ -33,6 +33,7 @@
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTextCursor>
 #include <cmath>
 
 using namespace lifeline;
@@ -251,10 +252,19 @@ TEST_CASE("window: a refused FIFO message timer shows SQS's text and changes not
     CHECK(dialog->isVisible()); // open, to fix the mistake
     CHECK(engine.messageCount() == messages);
     CHECK(countCause(engine, Cause::RequestRefused) == 1);
-    // Without the timer it goes through and the dialog closes.
+    // Ctrl+Enter and Shift+Enter in the body start a new line; nothing is sent.
     dialog->useDelay()->setChecked(false);
-    QTest::mouseClick(sendButton, Qt::LeftButton);
+    dialog->body()->setPlainText(QStringLiteral("line 1"));
+    dialog->body()->moveCursor(QTextCursor::End);
+    QTest::keyClick(dialog->body(), Qt::Key_Return, Qt::ControlModifier);
+    QTest::keyClicks(dialog->body(), QStringLiteral("line 2"));
+    QTest::keyClick(dialog->body(), Qt::Key_Enter, Qt::ShiftModifier);
+    CHECK(dialog->body()->toPlainText() == QStringLiteral("line 1\nline 2\n"));
+    CHECK(engine.messageCount() == messages);
+    // Without the timer it goes through, by Enter in the body, and the dialog closes.
+    QTest::keyClick(dialog->body(), Qt::Key_Return);
     CHECK(engine.messageCount() == messages + 1);
+    CHECK(engine.run().message(MessageIndex(messages)).body.view() == "line 1\nline 2\n");
     CHECK_FALSE(dialog->isVisible());
 }
 

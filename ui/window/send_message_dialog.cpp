@@ -3,6 +3,7 @@
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -50,6 +51,8 @@ SendMessageDialog::SendMessageDialog(sim::Simulation* simulation, const QString&
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     auto* sendButton = buttons->addButton(tr("&Send"), QDialogButtonBox::AcceptRole);
     sendButton->setDefault(true);
+    m_sendButton = sendButton;
+    m_body->installEventFilter(this);
     layout->addWidget(buttons);
     connect(m_useDelay, &QCheckBox::toggled, m_delay, &QWidget::setEnabled);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -57,6 +60,22 @@ SendMessageDialog::SendMessageDialog(sim::Simulation* simulation, const QString&
         if (send().isEmpty())
             accept();
     });
+}
+
+bool SendMessageDialog::eventFilter(QObject* watched, QEvent* event)
+{
+    // A body is mostly one line: Enter sends, as in every other field of the dialog; a new line takes Ctrl or Shift.
+    if (watched == m_body && event->type() == QEvent::KeyPress) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
+            if (key->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier))
+                m_body->insertPlainText(QStringLiteral("\n"));
+            else
+                m_sendButton->click();
+            return true;
+        }
+    }
+    return QDialog::eventFilter(watched, event);
 }
 
 QString SendMessageDialog::send()

@@ -1,6 +1,7 @@
 // Send one message by hand: body, an optional per-message delay (a message timer), and for FIFO the group and
 // deduplication ids. SQS judges it: a refusal (a timer on FIFO, a delay over 900 s, no group id) shows SQS's text
 // here, is drawn on the timeline, and nothing else changes. The dialog stays open after a refusal so it can be fixed.
+// Enter sends, from the body too; Ctrl+Enter or Shift+Enter starts a new line in the body.
 #pragma once
 
 #include "lifeline/sim/simulation.h"
@@ -11,6 +12,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QPushButton;
 class QSpinBox;
 
 namespace lifeline::ui {
@@ -30,6 +32,9 @@ public:
     // Sends what the fields say; returns SQS's error text ("Code: message"), or empty when the message was sent.
     QString send();
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 signals:
     void sent(const QString& what);
     void refused(const QString& error);
@@ -43,6 +48,7 @@ private:
     QLineEdit* m_group;
     QLineEdit* m_dedup;
     QLabel* m_error;
+    QPushButton* m_sendButton = nullptr;
 };
 
 } // namespace lifeline::ui
