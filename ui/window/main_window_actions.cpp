@@ -7,6 +7,7 @@
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"
+#include "window/consumer_tiles.h"
 #include "window/export_controller.h"
 #include "window/lesson_controller.h"
 #include "window/lesson_picker.h"
@@ -17,6 +18,7 @@
 #include "window/presenter_controller.h"
 #include "window/queue_controls.h"
 #include "window/run_session.h"
+#include "window/shortcut_table.h"
 #include "window/start_page.h"
 
 #include <QAction>
@@ -34,6 +36,7 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QScreen>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTextBrowser>
@@ -190,6 +193,14 @@ void MainWindow::buildSimulationAndLessonMenus()
         [this] { m_controls->stepConsumers(1); });
     simulation->addAction(tr("Remove a &consumer"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_X), this,
         [this] { m_controls->stepConsumers(-1); });
+    // The tiles are the crash buttons: one key away, not a score of Tab stops (their dock comes forward if tabbed).
+    simulation->addAction(tr("Consumer &tiles"), QKeySequence(Qt::CTRL | Qt::Key_T), this, [this] {
+        if (auto* tiles = findChild<QDockWidget*>(QStringLiteral("consumersDock"))) {
+            tiles->show();
+            tiles->raise();
+        }
+        m_tiles->setFocus(Qt::ShortcutFocusReason);
+    });
 
     QMenu* lessons = menuBar()->addMenu(tr("&Lessons"));
     m_lessons->fillMenu(lessons);
@@ -217,54 +228,37 @@ StartPage* MainWindow::showStartPage()
     return page;
 }
 
-void MainWindow::showQuickReference()
+namespace {
+// A text the user reads beside the window: one window per kind, raised again when asked again, scrolling when the
+// screen is short (the keys' table is taller than 768 px).
+void showTextWindow(QWidget* parent, const QString& name, const QString& title, const QString& html, QSize size)
 {
-    // One window, raised again when asked again; it stays open beside the lesson.
-    auto* dialog = findChild<QDialog*>(QStringLiteral("quickReferenceDialog"));
+    auto* dialog = parent->findChild<QDialog*>(name + QStringLiteral("Dialog"));
     if (!dialog) {
-        dialog = new QDialog(this);
-        dialog->setObjectName(QStringLiteral("quickReferenceDialog"));
-        dialog->setWindowTitle(tr("Quick reference"));
+        dialog = new QDialog(parent);
+        dialog->setObjectName(name + QStringLiteral("Dialog"));
+        dialog->setWindowTitle(title);
         auto* text = new QTextBrowser(dialog);
-        text->setObjectName(QStringLiteral("quickReference"));
-        text->setHtml(referenceCardsHtml());
+        text->setObjectName(name);
+        text->setHtml(html);
         auto* layout = new QVBoxLayout(dialog);
         layout->addWidget(text);
-        dialog->resize(560, 520);
+        const QSize screen = parent->screen()->availableGeometry().size() * 9 / 10;
+        dialog->resize(size.boundedTo(screen));
     }
     dialog->show();
     dialog->raise();
 }
+} // namespace
+
+void MainWindow::showQuickReference()
+{
+    showTextWindow(this, QStringLiteral("quickReference"), tr("Quick reference"), referenceCardsHtml(), { 560, 520 });
+}
 
 void MainWindow::showKeys()
 {
-    QMessageBox::information(this, tr("Keys and mouse"),
-        tr("<table cellpadding=3>"
-           "<tr><td><b>Space</b></td><td>play / pause</td></tr>"
-           "<tr><td><b>Right</b></td><td>step to the next event</td></tr>"
-           "<tr><td><b>[ ]</b></td><td>slower / faster</td></tr>"
-           "<tr><td><b>Ctrl+R</b></td><td>restart the run</td></tr>"
-           "<tr><td><b>W S, Ctrl+wheel</b></td><td>zoom around the cursor</td></tr>"
-           "<tr><td><b>A D, drag</b></td><td>pan</td></tr>"
-           "<tr><td><b>F</b></td><td>centre the selected lane (again, or nothing selected: the whole run)</td></tr>"
-           "<tr><td><b>Backspace, Alt+Left</b></td><td>back to the previous zoom</td></tr>"
-           "<tr><td><b>N, Shift+N</b></td><td>the lesson's next, previous key moment</td></tr>"
-           "<tr><td><b>Ctrl+Shift+B</b></td><td>compare the lesson with its fix, both stacked</td></tr>"
-           "<tr><td><b>Ctrl+Shift+P</b></td><td>practice: fix a broken setup and have it checked</td></tr>"
-           "<tr><td><b>F11</b></td><td>presenter mode: Space play, Right / Left moments, C crash, 1-9 crash or "
-           "restart consumer N, R replay, Esc leave</td></tr>"
-           "<tr><td><b>Ctrl+Shift+C</b></td><td>copy the timeline as an image (twice the view's size), for "
-           "slides</td></tr>"
-           "<tr><td><b>L</b></td><td>follow live</td></tr>"
-           "<tr><td><b>Click a lane</b></td><td>its whole history; . and , step through it; Esc clears</td></tr>"
-           "<tr><td><b>Click a consumer</b></td><td>(its tile, or its lane off a work box) crash it; again to "
-           "restart</td></tr>"
-           "<tr><td><b>Click a work box</b></td><td>select the message it worked on: arrows from its receives</td></tr>"
-           "<tr><td><b>Shift+drag</b></td><td>measure a time range</td></tr>"
-           "<tr><td><b>Ctrl+M</b></td><td>send a message</td></tr>"
-           "<tr><td><b>Ctrl+L</b></td><td>all lessons; Ctrl+Shift+F applies the fix</td></tr>"
-           "<tr><td><b>Ctrl+Shift+D</b></td><td>dark theme</td></tr>"
-           "</table>"));
+    showTextWindow(this, QStringLiteral("keys"), tr("Keys and mouse"), shortcutTableHtml(), { 640, 760 });
 }
 
 void MainWindow::showAbout()
