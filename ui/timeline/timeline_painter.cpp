@@ -514,13 +514,16 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
     if (at.y() < rect.top() + m_style.rulerHeight && frame.fastSpans) {
         const TimeMs time = axis.toTime(at.x());
         for (const FastSpan& span : *frame.fastSpans)
-            if (time >= span.from && time < std::min(span.to, frame.now))
-                return TimelineHit { .from = span.from,
-                    .to = span.to,
-                    .text = QObject::tr("No message changed state from %1 to %2: played %3× faster")
+            if (time >= span.from && time < std::min(span.to, frame.now)) {
+                TimelineHit note;
+                note.from = span.from;
+                note.to = span.to;
+                note.text = QObject::tr("No message changed state from %1 to %2: played %3× faster")
                                 .arg(QString::fromStdString(sim::formatDuration(span.from)),
                                     QString::fromStdString(sim::formatDuration(span.to)))
-                                .arg(span.factor) };
+                                .arg(span.factor);
+                return note;
+            }
     }
     const auto row = rowUnder(rect, frame, at);
     if (!row)
