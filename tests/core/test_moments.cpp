@@ -341,3 +341,26 @@ TEST_CASE("A run's claim in words - for an image's caption line")
     CHECK(claimOf("fifo-refuses-timers") == "3 refused requests");
     CHECK(claimOf("consumer-crash") == "1 deleted, none twice");
 }
+
+TEST_CASE("A lesson's measure in words as far as the run has got - an animation's subtitle frame by frame")
+{
+    const auto measuredAt = [](const std::string& id, TimeMs at) {
+        const Scenario lesson = lessonScenario(id, false);
+        Simulation simulation(lesson);
+        simulation.advanceTo(at);
+        return simulation.summary().measureClaim(lesson.lesson->measure, lesson.lesson->measureLabel);
+    };
+    // Lesson 7: the order is deleted at 40 s (worker-1 crashed holding it); until then the time is not measured.
+    CHECK(measuredAt("consumer-crash", 0) == "the order done after its send: not yet");
+    CHECK(measuredAt("consumer-crash", 39000) == "the order done after its send: not yet");
+    CHECK(measuredAt("consumer-crash", 41000) == "the order done after its send: 40 s");
+    // Lesson 8: its duplicates as they happen, 0 before the first (10 s) and 2 at the end.
+    CHECK(measuredAt("visibility-too-short", 5000) == "duplicate processings: 0");
+    CHECK(measuredAt("visibility-too-short", 240000) == "duplicate processings: 2");
+    // A counted figure and a wait: lesson 2's first receive, once there is one.
+    CHECK(measuredAt("delay-queue", 0).starts_with("first receive after its send: "));
+    // No measure: the run's claim.
+    Simulation plain(lessonScenario("consumer-crash", false));
+    plain.runToEnd();
+    CHECK(plain.summary().measureClaim("", "") == "1 deleted, none twice");
+}

@@ -76,7 +76,6 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
     ImageExportRequest still;
     still.size = request.size;
     still.title = request.title;
-    still.claim = QString::fromStdString(whole.summary().claim());
     still.dark = request.dark;
     still.from = request.from;
     const TimelineStyle style
@@ -112,6 +111,11 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
         const TimeMs t = request.from + (frames == 1 ? to - request.from : (to - request.from) * i / (frames - 1));
         run.advanceTo(t);
         model.sync();
+        // The subtitle says what the lesson measures, as far as this frame's run has got (never the end's figure
+        // from the first frame).
+        still.claim = QString::fromStdString(scenario.lesson
+                ? run.summary().measureClaim(scenario.lesson->measure, scenario.lesson->measureLabel)
+                : run.summary().claim());
         QPainter p(&image);
         paintSlide(p, image.rect(), model, style, still, to, rows);
         p.end();

@@ -122,6 +122,23 @@ bool isComparedFigure(const std::string& figure)
     return std::find(names.begin(), names.end(), figure) != names.end();
 }
 
+std::string RunSummary::measureClaim(const std::string& measure, const std::string& label) const
+{
+    for (const FigureChange& f : figuresOf(*this, *this)) {
+        if (f.figure != measure)
+            continue;
+        const std::string words = label.empty() ? f.label : label;
+        if (!f.figure.ends_with("Ms"))
+            return words + ": " + std::to_string(f.asWritten);
+        // A time is measured once what it ends with has happened at least once.
+        const bool measured = f.figure == "longestToDeleteMs" ? deleted > 0
+            : f.figure == "longestToDlqMs"                    ? deadLettered > 0
+                                                              : received > 0;
+        return words + ": " + (measured ? describeDuration(f.asWritten) : std::string("not yet"));
+    }
+    return claim();
+}
+
 std::vector<FigureChange> compareSummaries(
     const RunSummary& a, const RunSummary& b, const std::string& measure, const std::string& measureLabel)
 {

@@ -60,6 +60,10 @@ struct RunSummary {
     // empty receives only when there is nothing else to say and they outnumber the receives that found something
     // tenfold (short polling).
     std::string claim() const;
+    // A lesson's measure (LessonText::measure, a figure of comparedFigures()) in words, as far as the run has got:
+    // "the order done after its send: 40s", "duplicate processings: 2"; a time not measured yet (no receive, delete
+    // or move to a DLQ so far) is "not yet". Without a measure, claim(). An animation's frames say it as they go.
+    std::string measureClaim(const std::string& measure, const std::string& label) const;
 };
 
 // The figures of a run from its event log alone (all a recorded run has): consumers are the actors that received
