@@ -853,4 +853,10 @@ TEST_CASE("timeline view: the consumers' rows are pinned in a strip - arriving l
         view.rect(), view.frame(), QPoint(300, painter.rowTop(view.rect(), view.frame(), lastLane) + 2));
     REQUIRE(lane);
     CHECK(lane->kind != LaneModel::ActorRow);
+    // A click on the pinned consumer's name, after lanes arrived and the lanes scrolled, is that consumer's.
+    QSignalSpy actorClicks(&view, &TimelineView::actorClicked);
+    QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(20, pinnedTop + view.timelineStyle().rowHeight / 2));
+    REQUIRE(actorClicks.size() == 1);
+    CHECK(actorClicks.front().front().toUInt() == painter.rowAt(painter.totalRows() - 2).id);
+    CHECK(painter.rowAt(painter.totalRows() - 2).kind == LaneModel::ActorRow);
 }
