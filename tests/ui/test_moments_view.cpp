@@ -209,7 +209,9 @@ TEST_CASE("window: compare with the fix stacks both runs with linked zoom and th
     comparison->close();
 }
 
-TEST_CASE("window: a 1024x700 screen gets tabbed docks - a wide one the lesson's column", "[ui][layout]")
+TEST_CASE(
+    "window: a 1024x700 screen gets tabbed docks and no charts - 1366x768 its tiles - a wide one the lesson's column",
+    "[ui][layout]")
 {
     application();
     const auto dockOf = [](const ui::MainWindow& window, const char* name) {
@@ -223,6 +225,20 @@ TEST_CASE("window: a 1024x700 screen gets tabbed docks - a wide one the lesson's
         QCoreApplication::processEvents(); // the first show arranges the docks once laid out
         CHECK(small.tabifiedDockWidgets(dockOf(small, "queueDock")).contains(dockOf(small, "consumersDock")));
         CHECK(small.tabifiedDockWidgets(dockOf(small, "lessonDock")).contains(dockOf(small, "messageDock")));
+        // The charts and the event log give way to the timeline (the View menu brings them back).
+        CHECK_FALSE(dockOf(small, "chartsDock")->isVisible());
+        CHECK_FALSE(dockOf(small, "eventLogDock")->isVisible());
+    }
+    {
+        // 1366x768: short, but wide enough for the consumers' tiles (the crash buttons) beside the queue controls.
+        ui::MainWindow laptop;
+        laptop.resize(1366, 740);
+        laptop.show();
+        QCoreApplication::processEvents();
+        CHECK(laptop.tabifiedDockWidgets(dockOf(laptop, "queueDock")).isEmpty());
+        CHECK(dockOf(laptop, "consumersDock")->isVisible());
+        CHECK(laptop.tabifiedDockWidgets(dockOf(laptop, "lessonDock")).contains(dockOf(laptop, "messageDock")));
+        CHECK_FALSE(dockOf(laptop, "chartsDock")->isVisible());
     }
     ui::MainWindow wide;
     wide.resize(1440, 900);

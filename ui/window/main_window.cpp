@@ -37,7 +37,6 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
-#include <QShowEvent>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
@@ -543,41 +542,6 @@ void MainWindow::rememberSettings()
     m_momentStops->action()->setChecked(
         settings.value(QStringLiteral("lessons/stopAtMoments"), !settings.contains(QStringLiteral("lessons/last")))
             .toBool());
-}
-
-void MainWindow::showEvent(QShowEvent* event)
-{
-    QMainWindow::showEvent(event);
-    if (!m_docksArranged) {
-        m_docksArranged = true;
-        QTimer::singleShot(0, this, &MainWindow::arrangeDocks); // once the window is laid out at its size
-    }
-}
-
-void MainWindow::arrangeDocks()
-{
-    const auto dock = [this](const char* name) { return findChild<QDockWidget*>(QLatin1String(name)); };
-    QDockWidget* lesson = dock("lessonDock");
-    QDockWidget* message = dock("messageDock");
-    QDockWidget* charts = dock("chartsDock");
-    if (!lesson || !message || !charts)
-        return;
-    if (width() < 1200 || height() < 800) {
-        // A small screen (1024x700): the queue controls and the consumers share the left column as tabs, the
-        // message's history is a tab behind the lesson, the charts stay short; the timeline keeps the room.
-        tabifyDockWidget(dock("queueDock"), dock("consumersDock"));
-        dock("queueDock")->raise();
-        tabifyDockWidget(lesson, message);
-        lesson->raise();
-        resizeDocks({ charts }, { 150 }, Qt::Vertical);
-        return;
-    }
-    // Room enough: the lesson's column runs to the bottom of the window, its text reads without scrolling, the
-    // message's history below it, short charts.
-    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    resizeDocks({ lesson }, { std::min(420, width() / 4) }, Qt::Horizontal);
-    resizeDocks({ lesson, message }, { height() * 7 / 10, height() * 3 / 10 }, Qt::Vertical);
-    resizeDocks({ charts }, { std::min(200, height() / 5) }, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
