@@ -336,7 +336,9 @@ TEST_CASE("window: the event log and the timeline select the same message both w
     application();
     ui::MainWindow window;
     window.openScenario(scenario(kOneJob));
+    window.resize(1440, 900); // tall enough for the charts and the log (a short screen hides them)
     window.show();
+    QApplication::processEvents();
     window.findChild<QDockWidget*>(QStringLiteral("chartsDock"))->raise();
     window.driver()->advanceBy(30000);
     ui::EventLogPanel* log = test::widget<ui::EventLogPanel>(window, "eventLog");

@@ -83,7 +83,8 @@ TimelineStyle TimelineStyle::darkTheme()
     s.mark = QColor(0xF0, 0xF0, 0xF0);
     // On the dark background the light slate is the one that stands out: working light, polling dim.
     s.working = QColor(0x8C, 0x9B, 0xA8);
-    s.polling = QColor(0x4A, 0x4E, 0x53);
+    s.polling = QColor(0x6A, 0x6E, 0x73); // 3.2:1 on the background, as a mark must be (WCAG 1.4.11)
+    s.failed = QColor(0xC8, 0x40, 0x8A); // the common magenta is 2.3:1 on this background
     s.unobserved = QColor(0x33, 0x35, 0x39);
     s.unobservedInk = QColor(0x6E, 0x72, 0x78);
     s.fastForward = QColor(0x45, 0x4B, 0x54);

@@ -25,7 +25,10 @@ void applyApplicationTheme(bool dark)
     p.setColor(QPalette::ToolTipBase, window);
     p.setColor(QPalette::ToolTipText, text);
     p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, window);
+    // Fusion draws check boxes, slider handles and buttons from Button and outlines them from Window: a Button as
+    // dark as the window leaves them nearly invisible (1.1:1); this one stands at 2.2:1 against it with its text at
+    // 5.4:1 on it (3:1 and 4.5:1 together are out of reach on this window: tests/ui/test_contrast.cpp).
+    p.setColor(QPalette::Button, QColor(0x5A, 0x5F, 0x66));
     p.setColor(QPalette::ButtonText, text);
     p.setColor(QPalette::BrightText, QColor(0xFF, 0x6B, 0x5E));
     p.setColor(QPalette::Link, QColor(0x56, 0xB4, 0xE9));

@@ -1,0 +1,72 @@
+// Contrast measured from the palettes, as WCAG 2.1 AA asks: 4.5:1 for text, 3:1 for marks and controls (1.4.3 and
+// 1.4.11), in both themes. The light theme's hatched and lined fills (delayed, visible) and idle polling are the
+// colour-blind-safe palette's own, below 3:1 on white by design: a segment says its state by its pattern and its
+// words too (docs/decisions.md, "Contrast").
+#include "test_support.h"
+#include "timeline/timeline_style.h"
+#include "window/theme.h"
+
+#include <QApplication>
+#include <QPalette>
+#include <cmath>
+
+using namespace lifeline;
+
+namespace {
+double luminance(const QColor& c)
+{
+    const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+
+double contrast(const QColor& a, const QColor& b)
+{
+    const double x = luminance(a), y = luminance(b);
+    return (std::max(x, y) + 0.05) / (std::min(x, y) + 0.05);
+}
+} // namespace
+
+TEST_CASE("contrast: text 4.5:1 and marks 3:1 on the timeline, in both themes", "[ui][contrast]")
+{
+    for (const bool dark : { false, true }) {
+        const ui::TimelineStyle s = dark ? ui::TimelineStyle::darkTheme() : ui::TimelineStyle::light();
+        INFO((dark ? "dark" : "light"));
+        for (const QColor& under : { s.background, s.groupBackground, s.fastForward })
+            CHECK(contrast(s.text, under) >= 4.5);
+        std::vector<std::pair<const char*, QColor>> marks { { "now", s.now }, { "mark", s.mark }, { "crash", s.crash },
+            { "duplicate", s.duplicate }, { "failed", s.failed }, { "working", s.working },
+            { "in flight", s.stateColor[size_t(MessageState::InFlight)] },
+            { "deleted", s.stateColor[size_t(MessageState::Deleted)] },
+            { "dead-lettered", s.stateColor[size_t(MessageState::DeadLettered)] },
+            { "expired", s.stateColor[size_t(MessageState::Expired)] } };
+        if (dark)
+            marks.insert(marks.end(),
+                { { "polling", s.polling }, { "delayed", s.stateColor[size_t(MessageState::Delayed)] },
+                    { "visible", s.stateColor[size_t(MessageState::Visible)] },
+                    { "purged", s.stateColor[size_t(MessageState::Purged)] },
+                    { "redriven", s.stateColor[size_t(MessageState::Redriven)] } });
+        for (const auto& [name, colour] : marks) {
+            INFO(name << " " << contrast(colour, s.background));
+            CHECK(contrast(colour, s.background) >= 3.0);
+        }
+    }
+}
+
+TEST_CASE("contrast: the dark theme's controls stand out from the window, their text from them", "[ui][contrast]")
+{
+    test::application();
+    ui::applyApplicationTheme(true);
+    const QPalette p = QApplication::palette();
+    CHECK(contrast(p.color(QPalette::WindowText), p.color(QPalette::Window)) >= 4.5);
+    CHECK(contrast(p.color(QPalette::Text), p.color(QPalette::Base)) >= 4.5);
+    CHECK(contrast(p.color(QPalette::ButtonText), p.color(QPalette::Button)) >= 4.5);
+    // Check boxes, slider handles, spin box buttons and push buttons are drawn in Button on Window. 3:1 for them
+    // and 4.5:1 for the text on them would take 13.5:1 between the window and its text, and this window has 11.5:1:
+    // Button is set where both hold as nearly as they can (2:1 for the control, 4.5:1 for its text); Fusion
+    // outlines them besides. Before: 1.1:1, check boxes and handles lost in the window.
+    CHECK(contrast(p.color(QPalette::Button), p.color(QPalette::Window)) >= 2.0);
+    ui::applyApplicationTheme(false);
+    const QPalette light = QApplication::palette();
+    CHECK(contrast(light.color(QPalette::WindowText), light.color(QPalette::Window)) >= 4.5);
+    CHECK(contrast(light.color(QPalette::Text), light.color(QPalette::Base)) >= 4.5);
+}
