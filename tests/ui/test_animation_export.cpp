@@ -7,15 +7,24 @@
 #include "timeline/timeline_style.h"
 #include "timeline/timeline_view.h"
 #include "window/export_controller.h"
+#include "window/export_dialog.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
 
+#include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QImageReader>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <cmath>
+#include <functional>
 
 extern "C" {
 #include <libavformat/avformat.h>
@@ -137,4 +146,88 @@ TEST_CASE("animation: an MP4 of lesson 7 is H.264 at the asked size and length",
     request.size = QSize(641, 360);
     CHECK(exportAnimation(sim::findLesson("consumer-crash")->scenario, request).message()
         == "an MP4's width and height must be even, got 641x360");
+}
+
+namespace {
+// The open export dialog, filled in and accepted by `fill` once exportWithDialog shows it (it is modal).
+void whenExportDialogOpens(const std::function<void(ExportDialog&)>& fill)
+{
+    QTimer::singleShot(0, [fill] {
+        for (QWidget* top : QApplication::topLevelWidgets())
+            if (auto* dialog = qobject_cast<ExportDialog*>(top); dialog && dialog->isVisible()) {
+                fill(*dialog);
+                return;
+            }
+    });
+}
+} // namespace
+
+TEST_CASE(
+    "export: one dialog writes every format in one pass - with a preview - and remembers the choice", "[ui][export]")
+{
+    test::application();
+    ui::MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    REQUIRE(window.openLesson(QStringLiteral("7")));
+    window.driver()->pause();
+    window.driver()->advanceBy(40000);
+    QTemporaryDir dir;
+    const std::vector<std::pair<QString, QByteArray>> formats { { QStringLiteral("png"), QByteArray("\x89PNG") },
+        { QStringLiteral("svg"), QByteArray("<?xml") }, { QStringLiteral("pdf"), QByteArray("%PDF") },
+        { QStringLiteral("gif"), QByteArray("GIF89a") }, { QStringLiteral("mp4"), QByteArray() } };
+    for (const auto& [suffix, magic] : formats) {
+        INFO(suffix.toStdString());
+        const QString path = dir.filePath(QStringLiteral("lesson.") + suffix);
+        bool previewed = false;
+        whenExportDialogOpens([&](ExportDialog& dialog) {
+            dialog.setFormat(suffix);
+            CHECK(dialog.path()->text().endsWith(QStringLiteral(".") + suffix));
+            CHECK(dialog.fps()->isEnabled() == (suffix == QStringLiteral("gif") || suffix == QStringLiteral("mp4")));
+            dialog.size()->setCurrentIndex(3); // custom
+            dialog.customSize()->setText(QStringLiteral("480x270"));
+            dialog.fps()->setValue(4);
+            dialog.seconds()->setValue(1);
+            dialog.path()->setText(path);
+            previewed = !dialog.preview()->pixmap().isNull();
+            dialog.accept();
+        });
+        window.exports()->exportWithDialog(QStringLiteral("png"));
+        CHECK(previewed);
+        QFile written(path);
+        REQUIRE(written.open(QIODevice::ReadOnly));
+        const QByteArray head = written.read(8);
+        if (!magic.isEmpty())
+            CHECK(head.startsWith(magic));
+        else
+            CHECK(head.mid(4, 4) == QByteArray("ftyp")); // an MP4's first box
+    }
+    CHECK(QImageReader(dir.filePath(QStringLiteral("lesson.png"))).size() == QSize(480, 270));
+    CHECK(QImageReader(dir.filePath(QStringLiteral("lesson.gif"))).imageCount() == 4);
+    // A size that is not W x H is refused in the dialog, saying why; nothing is written.
+    whenExportDialogOpens([&](ExportDialog& dialog) {
+        dialog.setFormat(QStringLiteral("png"));
+        dialog.size()->setCurrentIndex(3);
+        dialog.customSize()->setText(QStringLiteral("big"));
+        dialog.path()->setText(dir.filePath(QStringLiteral("refused.png")));
+        dialog.accept();
+        CHECK(dialog.isVisible());
+        CHECK(dialog.error()->text().startsWith(QStringLiteral("Size: \"big\"")));
+        dialog.reject();
+    });
+    window.exports()->exportWithDialog(QStringLiteral("png"));
+    CHECK_FALSE(QFile::exists(dir.filePath(QStringLiteral("refused.png"))));
+    // The next dialog opens on the last choice: MP4 at 480x270 in that folder.
+    whenExportDialogOpens([&](ExportDialog& dialog) {
+        CHECK(dialog.format()->currentIndex() == 4);
+        CHECK(dialog.customSize()->text() == QStringLiteral("480x270"));
+        CHECK(QFileInfo(dialog.path()->text()).absolutePath() == QFileInfo(dir.path()).absoluteFilePath());
+        dialog.reject();
+    });
+    window.exports()->exportWithDialog(QStringLiteral("mp4"));
+    // Export slide: the view at 1920x1080, next to the last export, no dialog.
+    const QString slide = window.exports()->exportSlide();
+    REQUIRE_FALSE(slide.isEmpty());
+    CHECK(QFileInfo(slide).absolutePath() == QFileInfo(dir.path()).absoluteFilePath());
+    CHECK(QImageReader(slide).size() == QSize(1920, 1080));
 }

@@ -8,20 +8,22 @@
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
 #include "timeline/timeline_view.h"
+#include "window/export_dialog.h"
 #include "window/live_driver.h"
 #include "window/run_session.h"
 
 #include <QAction>
 #include <QClipboard>
+#include <QDir>
 #include <QFileDialog>
 #include <QGuiApplication>
-#include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
 #include <QProgressDialog>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <QTemporaryDir>
 #include <sstream>
 
 namespace lifeline::ui {
@@ -35,8 +37,9 @@ ExportController::ExportController(
     , m_presentation(std::move(presentation))
     , m_window(window)
     , m_saveRun(new QAction(tr("&Save run..."), this))
-    , m_exportImage(new QAction(tr("Export &image..."), this))
+    , m_exportImage(new QAction(tr("&Export (PNG, SVG, PDF, GIF, MP4)..."), this))
     , m_exportAnimation(new QAction(tr("Export &animation (GIF, MP4)..."), this))
+    , m_exportSlide(new QAction(tr("Export &slide (the view, 1920x1080)"), this))
     , m_copyTimeline(new QAction(tr("Co&py the timeline"), this))
     , m_exportTrace(new QAction(tr("Export &trace (Perfetto)..."), this))
     , m_exportCsv(new QAction(tr("Export &CSV..."), this))
@@ -45,8 +48,10 @@ ExportController::ExportController(
     m_exportImage->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_copyTimeline->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     connect(m_saveRun, &QAction::triggered, this, &ExportController::saveRunAs);
-    connect(m_exportImage, &QAction::triggered, this, &ExportController::exportImage);
-    connect(m_exportAnimation, &QAction::triggered, this, &ExportController::exportAnimationFile);
+    m_exportSlide->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    connect(m_exportImage, &QAction::triggered, this, [this] { exportWithDialog(QStringLiteral("png")); });
+    connect(m_exportAnimation, &QAction::triggered, this, [this] { exportWithDialog(QStringLiteral("gif")); });
+    connect(m_exportSlide, &QAction::triggered, this, &ExportController::exportSlide);
     connect(m_copyTimeline, &QAction::triggered, this, &ExportController::copyTimeline);
     connect(m_exportTrace, &QAction::triggered, this, [this] { exportData(true); });
     connect(m_exportCsv, &QAction::triggered, this, [this] { exportData(false); });
@@ -54,7 +59,7 @@ ExportController::ExportController(
 
 void ExportController::addExportActions(QMenu* menu) const
 {
-    menu->addActions({ m_exportImage, m_exportAnimation, m_copyTimeline, m_exportTrace, m_exportCsv });
+    menu->addActions({ m_exportImage, m_exportAnimation, m_exportSlide, m_copyTimeline, m_exportTrace, m_exportCsv });
 }
 
 QString ExportController::defaultFileName(const QString& suffix) const
@@ -116,54 +121,88 @@ QString ExportController::claimText() const
     return engine ? QString::fromStdString(sim::summarizeLog(*engine).claim()) : QString();
 }
 
-std::optional<QSize> ExportController::askSize(const QString& title, const QString& initial) const
+ImageExportRequest ExportController::stillRequest(const ExportChoice& choice) const
 {
-    bool ok = false;
-    const QString size = QInputDialog::getText(
-        m_window, title, tr("Size in pixels (width x height):"), QLineEdit::Normal, initial, &ok);
-    if (!ok)
-        return std::nullopt;
-    // Not "W x H": an invalid size, which the export refuses with its reason.
-    const auto parts = size.split(QLatin1Char('x'));
-    return parts.size() == 2 ? QSize(parts[0].trimmed().toInt(), parts[1].trimmed().toInt()) : QSize();
-}
-
-void ExportController::exportImage()
-{
-    const RunView* engine = m_session->run();
-    if (!engine)
-        return;
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export image"),
-        defaultFileName(QStringLiteral("png")), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
-    if (path.isEmpty())
-        return;
-    const auto size = askSize(tr("Export image"), QStringLiteral("1920x1080"));
-    if (!size)
-        return;
-    bool ok = false;
-    const QStringList ranges { tr("The action (to the last state change)"), tr("The visible window") };
-    const QString range
-        = QInputDialog::getItem(m_window, tr("Export image"), tr("What to draw:"), ranges, 0, false, &ok);
-    if (!ok)
-        return;
     ImageExportRequest request;
-    request.path = path;
-    if (range == ranges[1]) {
+    request.path = choice.path;
+    if (choice.visibleWindow) {
         request.from = std::max<TimeMs>(0, m_timeline->visibleFrom());
         request.to = m_timeline->visibleTo();
     }
-    request.size = *size;
+    request.size = choice.size;
     request.title = m_presentation.title();
     request.dark = m_presentation.dark();
     request.claim = claimText();
     if (const sim::Simulation* simulation = m_session->simulation(); simulation && simulation->scenario().lesson)
         request.moments = simulation->scenario().lesson->moments;
-    const auto exported = exportTimelineImage(*engine, request);
-    if (!exported)
-        QMessageBox::warning(m_window, tr("Export image"),
-            tr("The image was not saved: %1").arg(QString::fromStdString(exported.message())));
-    else
-        emit said(tr("Saved %1").arg(path));
+    return request;
+}
+
+QImage ExportController::previewOf(const ExportChoice& choice) const
+{
+    // The still the choice would write (an animation's: its action, as its last frame shows it), through the export
+    // itself, so the preview is what the file will be.
+    const RunView* engine = m_session->run();
+    QTemporaryDir folder;
+    if (!engine || !folder.isValid())
+        return {};
+    ExportChoice still = choice;
+    still.path = folder.filePath(QStringLiteral("preview.png"));
+    still.visibleWindow = choice.visibleWindow && !choice.animation();
+    return exportTimelineImage(*engine, stillRequest(still)) ? QImage(still.path) : QImage();
+}
+
+void ExportController::exportWithDialog(const QString& format)
+{
+    const RunView* engine = m_session->run();
+    if (!engine)
+        return;
+    ExportDialog dialog(
+        defaultFileName(format), m_timeline->size(), m_presentation.scenario() != nullptr,
+        [this](const ExportChoice& choice) { return previewOf(choice); }, m_window);
+    dialog.setFormat(format);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const auto choice = dialog.choice();
+    if (!choice)
+        return;
+    if (choice->animation()) {
+        AnimationRequest request;
+        request.path = choice->path;
+        request.size = choice->size;
+        request.fps = choice->fps;
+        request.duration = TimeMs(choice->seconds) * 1000;
+        request.title = m_presentation.title();
+        request.dark = m_presentation.dark();
+        exportAnimationTo(request);
+        return;
+    }
+    writeStill(*choice);
+}
+
+bool ExportController::writeStill(const ExportChoice& choice)
+{
+    const RunView* engine = m_session->run();
+    if (!engine)
+        return false;
+    const auto exported = exportTimelineImage(*engine, stillRequest(choice));
+    if (!exported) {
+        QMessageBox::warning(
+            m_window, tr("Export"), tr("The image was not saved: %1").arg(QString::fromStdString(exported.message())));
+        return false;
+    }
+    emit said(tr("Saved %1").arg(choice.path));
+    return true;
+}
+
+QString ExportController::exportSlide()
+{
+    // One key: the visible window as a 1920x1080 slide, next to the last export.
+    ExportChoice slide;
+    slide.path = QDir(ExportDialog::lastFolder()).filePath(defaultFileName(QStringLiteral("png")));
+    slide.size = QSize(1920, 1080);
+    slide.visibleWindow = true;
+    return writeStill(slide) ? slide.path : QString();
 }
 
 QImage ExportController::copyTimeline()
@@ -180,38 +219,6 @@ QImage ExportController::copyTimeline()
                   .arg(image.width())
                   .arg(image.height()));
     return image;
-}
-
-void ExportController::exportAnimationFile()
-{
-    if (!m_presentation.scenario()) {
-        emit said(tr("An animation replays a simulation: open a lesson or a scenario first."));
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export animation"),
-        defaultFileName(QStringLiteral("gif")), tr("Animated GIF (*.gif);;MP4 video (*.mp4)"));
-    if (path.isEmpty())
-        return;
-    const auto size = askSize(tr("Export animation"), QStringLiteral("1280x720"));
-    if (!size)
-        return;
-    bool ok = false;
-    const int fps
-        = QInputDialog::getInt(m_window, tr("Export animation"), tr("Frames a second:"), 15, kMinFps, kMaxFps, 1, &ok);
-    if (!ok)
-        return;
-    const int seconds = QInputDialog::getInt(
-        m_window, tr("Export animation"), tr("Length of the video, in seconds:"), 8, 1, 600, 1, &ok);
-    if (!ok)
-        return;
-    AnimationRequest request;
-    request.path = path;
-    request.size = *size;
-    request.fps = fps;
-    request.duration = TimeMs(seconds) * 1000;
-    request.title = m_presentation.title();
-    request.dark = m_presentation.dark();
-    exportAnimationTo(request);
 }
 
 bool ExportController::exportAnimationTo(AnimationRequest request)

@@ -9,7 +9,6 @@
 #include <QSize>
 #include <QString>
 #include <functional>
-#include <optional>
 
 class QAction;
 class QMenu;
@@ -22,6 +21,8 @@ struct Scenario;
 namespace lifeline::ui {
 
 struct AnimationRequest;
+struct ExportChoice;
+struct ImageExportRequest;
 class LiveDriver;
 class RunSession;
 class TimelineView;
@@ -49,17 +50,21 @@ public:
     bool exportAnimationTo(AnimationRequest request);
     // "lesson-2-1m30s.png": the run's title and its virtual time.
     QString defaultFileName(const QString& suffix) const;
+    // One dialog for every format (ExportDialog), opened on `format` ("png", "gif"); the file written as chosen.
+    void exportWithDialog(const QString& format);
+    // Ctrl+Shift+E: the visible window as a 1920x1080 PNG in the last export's folder, no dialog; the path written
+    // (empty when it could not be).
+    QString exportSlide();
 
 signals:
     void said(const QString& text); // for the status bar
 
 private:
     QString claimText() const; // what the run measured, for an image's caption line
-    // The size an export is drawn at, asked; none when the user cancels.
-    std::optional<QSize> askSize(const QString& title, const QString& initial) const;
+    ImageExportRequest stillRequest(const ExportChoice& choice) const;
+    QImage previewOf(const ExportChoice& choice) const; // the still the choice would write
+    bool writeStill(const ExportChoice& choice);
     void saveRunAs();
-    void exportImage();
-    void exportAnimationFile();
     void exportData(bool trace);
 
     RunSession* m_session;
@@ -70,6 +75,7 @@ private:
     QAction* m_saveRun;
     QAction* m_exportImage;
     QAction* m_exportAnimation;
+    QAction* m_exportSlide;
     QAction* m_copyTimeline;
     QAction* m_exportTrace;
     QAction* m_exportCsv;
