@@ -11,6 +11,7 @@
 #include "window/live_driver.h"
 #include "window/main_window.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -217,14 +218,19 @@ TEST_CASE(
     });
     window.exports()->exportWithDialog(QStringLiteral("png"));
     CHECK_FALSE(QFile::exists(dir.filePath(QStringLiteral("refused.png"))));
-    // The next dialog opens on the last choice: MP4 at 480x270 in that folder.
+    // The next dialog (Ctrl+E's) opens on the last choice: MP4 at 480x270 in that folder.
     whenExportDialogOpens([&](ExportDialog& dialog) {
         CHECK(dialog.format()->currentIndex() == 4);
         CHECK(dialog.customSize()->text() == QStringLiteral("480x270"));
         CHECK(QFileInfo(dialog.path()->text()).absolutePath() == QFileInfo(dir.path()).absoluteFilePath());
         dialog.reject();
     });
-    window.exports()->exportWithDialog(QStringLiteral("mp4"));
+    QAction* exportAction = nullptr; // File > Export (Ctrl+E)
+    for (QAction* action : window.findChildren<QAction*>())
+        if (action->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_E))
+            exportAction = action;
+    REQUIRE(exportAction != nullptr);
+    exportAction->trigger();
     // Export slide: the view at 1920x1080, next to the last export, no dialog.
     const QString slide = window.exports()->exportSlide();
     REQUIRE_FALSE(slide.isEmpty());

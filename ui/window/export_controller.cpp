@@ -49,7 +49,7 @@ ExportController::ExportController(
     m_copyTimeline->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     connect(m_saveRun, &QAction::triggered, this, &ExportController::saveRunAs);
     m_exportSlide->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    connect(m_exportImage, &QAction::triggered, this, [this] { exportWithDialog(QStringLiteral("png")); });
+    connect(m_exportImage, &QAction::triggered, this, [this] { exportWithDialog({}); }); // the last choice
     connect(m_exportAnimation, &QAction::triggered, this, [this] { exportWithDialog(QStringLiteral("gif")); });
     connect(m_exportSlide, &QAction::triggered, this, &ExportController::exportSlide);
     connect(m_copyTimeline, &QAction::triggered, this, &ExportController::copyTimeline);
@@ -158,9 +158,11 @@ void ExportController::exportWithDialog(const QString& format)
     if (!engine)
         return;
     ExportDialog dialog(
-        defaultFileName(format), m_timeline->size(), m_presentation.scenario() != nullptr,
-        [this](const ExportChoice& choice) { return previewOf(choice); }, m_window);
-    dialog.setFormat(format);
+        defaultFileName(format.isEmpty() ? QStringLiteral("png") : format), m_timeline->size(),
+        m_presentation.scenario() != nullptr, [this](const ExportChoice& choice) { return previewOf(choice); },
+        m_window);
+    if (!format.isEmpty())
+        dialog.setFormat(format);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const auto choice = dialog.choice();

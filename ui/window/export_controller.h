@@ -50,7 +50,8 @@ public:
     bool exportAnimationTo(AnimationRequest request);
     // "lesson-2-1m30s.png": the run's title and its virtual time.
     QString defaultFileName(const QString& suffix) const;
-    // One dialog for every format (ExportDialog), opened on `format` ("png", "gif"); the file written as chosen.
+    // One dialog for every format (ExportDialog), opened on `format` ("gif"; empty: the last export's format); the
+    // file written as chosen.
     void exportWithDialog(const QString& format);
     // Ctrl+Shift+E: the visible window as a 1920x1080 PNG in the last export's folder, no dialog; the path written
     // (empty when it could not be).
