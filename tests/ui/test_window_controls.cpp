@@ -440,6 +440,30 @@ TEST_CASE(
         CHECK(p.x() <= 40.0);
 }
 
+TEST_CASE("window: the depth chart shows the run after a jump in time, however many events it held", "[ui][charts]")
+{
+    application();
+    ui::MainWindow window;
+    window.resize(1920, 1080);
+    window.show();
+    // Thousands of events in 5 s: a jump of virtual time brings them all in one sync.
+    window.openScenario(scenario(R"({"duration": "5m", "queues": [{"name": "q"}], "producers": [{"queue": "q", "rate": 400}],
+        "consumers": [{"queue": "q", "count": 20, "processing": "500ms"}]})"));
+    window.driver()->pause();
+    QApplication::processEvents();
+    window.driver()->advanceBy(5000);
+    QApplication::processEvents();
+    auto* charts = test::widget<ui::ChartsPanel>(window, "charts");
+    int peak = 0;
+    for (const auto& b : charts->series().buckets())
+        peak = std::max(peak, b.inFlight);
+    REQUIRE(peak == 20); // 400 a second for 20 consumers: every one of them busy
+    double drawn = 0;
+    for (const QPointF& p : charts->depthChart()->points(1))
+        drawn = std::max(drawn, p.y());
+    CHECK(drawn == double(peak));
+}
+
 TEST_CASE("window: changing the queue type rebuilds the run with FIFO queues", "[ui][controls]")
 {
     application();

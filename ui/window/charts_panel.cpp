@@ -34,9 +34,11 @@ void ChartsPanel::sync()
     if (!m_engine || !m_series)
         return;
     // Redraw when something happened, or when "now" moved a bucket on (the lines reach up to now).
-    if (m_drawnEvents == m_engine->log().size() && m_engine->now() - m_drawnAt < m_series->bucketMs())
+    if (m_drawnEvents == m_engine->log().size() && m_drawnRead == m_series->eventsRead()
+        && m_engine->now() - m_drawnAt < m_series->bucketMs())
         return;
     m_drawnEvents = m_engine->log().size();
+    m_drawnRead = m_series->eventsRead();
     m_drawnAt = m_engine->now();
     const auto& buckets = m_series->buckets();
     const double step = double(m_series->bucketMs()) / 1000.0;

@@ -34,7 +34,8 @@ private:
     const DepthSeries* m_series = nullptr;
     DepthChart* m_depth;
     DepthChart* m_activity;
-    size_t m_drawnEvents = SIZE_MAX;
+    size_t m_drawnEvents = SIZE_MAX; // the log's size when last drawn
+    size_t m_drawnRead = SIZE_MAX; // and how much of it the series had read (its owner may sync it later)
     TimeMs m_drawnAt = 0;
     TimeMs m_from = 0; // the time range shown
     TimeMs m_to = INT64_MAX;

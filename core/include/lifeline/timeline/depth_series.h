@@ -33,6 +33,7 @@ public:
     TimeMs bucketMs() const { return m_bucketMs; }
     const std::vector<DepthSample>& buckets() const { return m_buckets; } // bucket i covers [i, i+1) x bucketMs
     DepthSample current() const { return m_current; }
+    size_t eventsRead() const { return m_read; } // how far into the log sync() has read
 
 private:
     void record(TimeMs time);
