@@ -7,7 +7,10 @@
 #include "window/theme.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QPalette>
+#include <QStyle>
+#include <QStyleOptionButton>
 #include <cmath>
 
 using namespace lifeline;
@@ -60,7 +63,7 @@ TEST_CASE("contrast: the dark theme's controls stand out from the window, their 
     CHECK(contrast(p.color(QPalette::WindowText), p.color(QPalette::Window)) >= 4.5);
     CHECK(contrast(p.color(QPalette::Text), p.color(QPalette::Base)) >= 4.5);
     CHECK(contrast(p.color(QPalette::ButtonText), p.color(QPalette::Button)) >= 4.5);
-    // Check boxes, slider handles, spin box buttons and push buttons are drawn in Button on Window. 3:1 for them
+    // Slider handles, spin box buttons and push buttons are drawn in Button on Window. 3:1 for them
     // and 4.5:1 for the text on them would take 13.5:1 between the window and its text, and this window has 11.5:1:
     // Button is set where both hold as nearly as they can (2:1 for the control, 4.5:1 for its text); Fusion
     // outlines them besides. Before: 1.1:1, check boxes and handles lost in the window.
@@ -69,4 +72,29 @@ TEST_CASE("contrast: the dark theme's controls stand out from the window, their 
     const QPalette light = QApplication::palette();
     CHECK(contrast(light.color(QPalette::WindowText), light.color(QPalette::Window)) >= 4.5);
     CHECK(contrast(light.color(QPalette::Text), light.color(QPalette::Base)) >= 4.5);
+}
+
+TEST_CASE("contrast: a check box's box stands out from the window in both themes", "[ui][contrast]")
+{
+    test::application();
+    for (const bool dark : { false, true }) {
+        INFO((dark ? "dark" : "light"));
+        ui::applyApplicationTheme(dark);
+        QCheckBox box(QStringLiteral("Dead-letter queue after"));
+        box.setPalette(QApplication::palette());
+        box.resize(box.sizeHint());
+        const QImage image = box.grab().toImage();
+        QStyleOptionButton option;
+        option.initFrom(&box);
+        const QRect indicator = box.style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, &box);
+        REQUIRE(indicator.width() > 4);
+        // The box's edge is its most contrasting ring of pixels: 3:1 against the window, as a control's boundary.
+        const QColor window = QApplication::palette().color(QPalette::Window);
+        double edge = 0;
+        for (int x = indicator.left(); x <= indicator.right(); ++x)
+            for (int y = indicator.top(); y <= indicator.bottom(); ++y)
+                edge = std::max(edge, contrast(image.pixelColor(x, y), window));
+        CHECK(edge >= 3.0);
+    }
+    ui::applyApplicationTheme(false);
 }

@@ -7,6 +7,7 @@
 #include "timeline/timeline_view.h"
 #include "window/charts_panel.h"
 #include "window/consumer_tiles.h"
+#include "window/depth_chart.h"
 #include "window/event_log_panel.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
@@ -447,7 +448,8 @@ TEST_CASE("window: the depth chart shows the run after a jump in time, however m
     window.resize(1920, 1080);
     window.show();
     // Thousands of events in 5 s: a jump of virtual time brings them all in one sync.
-    window.openScenario(scenario(R"({"duration": "5m", "queues": [{"name": "q"}], "producers": [{"queue": "q", "rate": 400}],
+    window.openScenario(
+        scenario(R"({"duration": "5m", "queues": [{"name": "q"}], "producers": [{"queue": "q", "rate": 400}],
         "consumers": [{"queue": "q", "count": 20, "processing": "500ms"}]})"));
     window.driver()->pause();
     QApplication::processEvents();
@@ -462,6 +464,20 @@ TEST_CASE("window: the depth chart shows the run after a jump in time, however m
     for (const QPointF& p : charts->depthChart()->points(1))
         drawn = std::max(drawn, p.y());
     CHECK(drawn == double(peak));
+}
+
+TEST_CASE("window: a narrow chart labels fewer seconds, never cutting them to \"1…\"", "[ui][charts]")
+{
+    application();
+    std::unique_ptr<ui::DepthChart> chart(ui::createDepthChart(nullptr));
+    const auto labels = [&](int width) {
+        chart->resize(width, 160);
+        chart->setTimeRange(0, 300000); // five minutes: labels of three digits
+        return 300.0 / chart->timeTickInterval();
+    };
+    // A label every 70 px at most, over the 60 % of the width the plot takes beside the legend.
+    CHECK(labels(300) <= 300 * 0.6 / 70 + 1);
+    CHECK(labels(1200) == 300.0 / 50); // wide: every 50 s, eight at most
 }
 
 TEST_CASE("window: changing the queue type rebuilds the run with FIFO queues", "[ui][controls]")

@@ -33,6 +33,7 @@ public:
     // What the chart draws now, for tests: per series, its point count.
     virtual std::vector<size_t> pointCounts() const = 0;
     virtual std::vector<QPointF> points(size_t series) const = 0;
+    virtual double timeTickInterval() const = 0; // seconds between the time axis's labels
 };
 
 DepthChart* createDepthChart(QWidget* parent);

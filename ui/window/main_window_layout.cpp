@@ -41,6 +41,8 @@ void MainWindow::arrangeDocks()
         if (width() < 1200) {
             tabifyDockWidget(dock("queueDock"), dock("consumersDock"));
             dock("queueDock")->raise();
+            // The side columns as narrow as their controls read: half the width or more for the timeline.
+            resizeDocks({ dock("queueDock"), lesson }, { 330, 230 }, Qt::Horizontal);
         }
         return;
     }

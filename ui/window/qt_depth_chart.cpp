@@ -7,8 +7,10 @@
 #include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <algorithm>
 
 namespace lifeline::ui {
 
@@ -98,7 +100,7 @@ public:
         if (to <= from)
             to = from + 1000;
         m_x->setRange(double(from) / 1000.0, double(to) / 1000.0);
-        m_x->setTickInterval(niceCeiling(double(to - from) / 1000.0 / 8));
+        spaceTimeTicks();
     }
 
     void setHighlight(TimeMs from, TimeMs to) override
@@ -139,7 +141,24 @@ public:
         return { shown.begin(), shown.end() };
     }
 
+    double timeTickInterval() const override { return m_x->tickInterval(); }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        DepthChart::resizeEvent(event);
+        spaceTimeTicks();
+    }
+
 private:
+    // A label every 70 px at most: closer, Qt Charts cuts them to "1…" (a narrow chart, a wide range).
+    void spaceTimeTicks()
+    {
+        const double seconds = m_x->max() - m_x->min();
+        const double plotWidth = std::max(140.0, double(width()) * 0.6); // the legend takes the rest
+        m_x->setTickInterval(niceCeiling(seconds / std::clamp(plotWidth / 70.0, 2.0, 8.0)));
+    }
+
     static double niceCeiling(double value)
     {
         double step = 1;

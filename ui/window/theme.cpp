@@ -1,17 +1,51 @@
 #include "window/theme.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QPalette>
-#include <QStyle>
+#include <QProxyStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 
 namespace lifeline::ui {
+
+namespace {
+// Fusion, with check boxes and radio buttons edged in half the text's colour: Fusion edges them a shade darker than
+// the window (1.7:1 in the light theme, 1.2:1 in the dark one, where the box is as dark as the window), and a
+// control's boundary needs 3:1 (WCAG 1.4.11; tests/ui/test_contrast.cpp).
+class LifelineStyle final : public QProxyStyle {
+public:
+    using QProxyStyle::QProxyStyle;
+
+    void drawPrimitive(
+        PrimitiveElement element, const QStyleOption* option, QPainter* painter, const QWidget* widget) const override
+    {
+        QProxyStyle::drawPrimitive(element, option, painter, widget);
+        if (element != PE_IndicatorCheckBox && element != PE_IndicatorRadioButton)
+            return;
+        const QColor text = option->palette.color(QPalette::WindowText);
+        const QColor window = option->palette.color(QPalette::Window);
+        const QColor edge(
+            (text.red() + window.red()) / 2, (text.green() + window.green()) / 2, (text.blue() + window.blue()) / 2);
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setBrush(Qt::NoBrush);
+        painter->setPen(QPen(edge, 1));
+        const QRectF box = QRectF(option->rect).adjusted(0.5, 0.5, -0.5, -0.5);
+        if (element == PE_IndicatorRadioButton)
+            painter->drawEllipse(box);
+        else
+            painter->drawRect(box);
+        painter->restore();
+    }
+};
+} // namespace
 
 void applyApplicationTheme(bool dark)
 {
     // Fusion draws the palette faithfully on every platform, so both themes look as designed.
     if (QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion")))
-        QApplication::setStyle(fusion);
+        QApplication::setStyle(new LifelineStyle(fusion));
     if (!dark) {
         QApplication::setPalette(QApplication::style()->standardPalette());
         return;
