@@ -4,6 +4,7 @@
 #include "test_support.h"
 #include "timeline/compact_count.h"
 #include "timeline/density_painter.h"
+#include "timeline/fitting_text.h"
 #include "timeline/lane_model.h"
 #include "timeline/row_layout.h"
 #include "timeline/timeline_painter.h"
@@ -282,4 +283,22 @@ TEST_CASE(
     CHECK(ui::compactCount(1080613) == QStringLiteral("1.08M"));
     CHECK(ui::compactCount(86400000) == QStringLiteral("86.4M"));
     CHECK(ui::compactCount(3600000000ULL) == QStringLiteral("3.60G"));
+}
+
+TEST_CASE("timeline at scale: a band's header takes its longest form that fits, never a cut one while a form fits",
+    "[ui][scale]")
+{
+    test::application();
+    const QFontMetrics metrics(QFont(QStringLiteral("DejaVu Sans"), 9));
+    const std::initializer_list<QString> forms { QStringLiteral("height: 1,200 messages"),
+        QStringLiteral("height: 1,200"), QStringLiteral("1,200") };
+    const auto width = [&](const char* text) { return metrics.horizontalAdvance(QString::fromUtf8(text)); };
+    CHECK(ui::fittingText(metrics, 400, forms) == QStringLiteral("height: 1,200 messages"));
+    CHECK(ui::fittingText(metrics, width("height: 1,200 messages") - 1, forms) == QStringLiteral("height: 1,200"));
+    CHECK(ui::fittingText(metrics, width("height: 1,200"), forms) == QStringLiteral("height: 1,200"));
+    CHECK(ui::fittingText(metrics, width("height: 1,200") - 1, forms) == QStringLiteral("1,200"));
+    // None fits: the shortest, cut to the width.
+    const QString cut = ui::fittingText(metrics, width("1,2"), forms);
+    CHECK(cut.endsWith(QChar(0x2026)));
+    CHECK(metrics.horizontalAdvance(cut) <= width("1,2"));
 }

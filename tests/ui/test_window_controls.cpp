@@ -274,6 +274,9 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     application();
     ui::MainWindow window;
     window.show();
+    // A scenario that is no lesson has no fix: no button to offer one.
+    window.openScenario(scenario(kOneJob));
+    CHECK_FALSE(test::widget<QPushButton>(window, "applyFix")->isVisible());
     // Through the Lessons menu, as a user would.
     QAction* lesson8 = nullptr;
     for (QAction* menu : window.menuBar()->actions())
@@ -290,6 +293,7 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     window.simulation()->runToEnd();
     CHECK(window.simulation()->duplicateProcessings() > 0);
     REQUIRE(test::widget<QPushButton>(window, "applyFix")->isEnabled());
+    CHECK(test::widget<QPushButton>(window, "applyFix")->isVisible());
     QTest::mouseClick(test::widget<QPushButton>(window, "applyFix"), Qt::LeftButton);
     window.driver()->pause();
     CHECK(window.fixApplied());

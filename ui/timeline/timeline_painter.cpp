@@ -5,6 +5,7 @@
 #include "timeline/actor_painter.h"
 #include "timeline/compact_count.h"
 #include "timeline/density_painter.h"
+#include "timeline/fitting_text.h"
 #include "timeline/flow_painter.h"
 #include "timeline/lane_painter.h"
 
@@ -356,11 +357,10 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
     const QFontMetrics metrics(font);
     QString text = rowLabel(row);
     // A queue band's count too wide for the header: "1.08M messages", or "1.08M", rather than "1,080,...messages".
-    if (row.kind == LaneModel::QueueBand && metrics.horizontalAdvance(text) > first.width()) {
+    if (row.kind == LaneModel::QueueBand) {
         const QString count = compactCount(m_rows.lanesOfQueue(row.group));
-        text = QObject::tr("▸ %1 messages").arg(count);
-        if (metrics.horizontalAdvance(text) > first.width())
-            text = QStringLiteral("▸ ") + count;
+        text = fittingText(
+            metrics, first.width(), { text, QObject::tr("▸ %1 messages").arg(count), QStringLiteral("▸ ") + count });
     }
     p.drawText(first, Qt::AlignVCenter | Qt::AlignLeft, metrics.elidedText(text, Qt::ElideMiddle, first.width()));
     // A band's second line: its scale, or what its colours are.
@@ -368,11 +368,12 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
         QColor secondary = m_style.text;
         secondary.setAlphaF(0.7f);
         p.setPen(secondary);
+        const QString scale = QLocale::system().toString(bandScale);
         const QString second = row.kind == LaneModel::QueueBand
-            ? QObject::tr("height: %1 messages").arg(QLocale::system().toString(bandScale))
-            : QObject::tr("working, polling");
-        p.drawText(first.translated(0, line), Qt::AlignVCenter | Qt::AlignLeft,
-            metrics.elidedText(second, Qt::ElideRight, first.width()));
+            ? fittingText(metrics, first.width(),
+                { QObject::tr("height: %1 messages").arg(scale), QObject::tr("height: %1").arg(scale), scale })
+            : fittingText(metrics, first.width(), { QObject::tr("working, polling") });
+        p.drawText(first.translated(0, line), Qt::AlignVCenter | Qt::AlignLeft, second);
     }
     p.setFont(before);
 }

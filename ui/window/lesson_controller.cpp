@@ -54,8 +54,8 @@ QWidget* LessonController::buildPanel(QWidget* below)
     m_moments->setLaneModel(m_window.model);
     layout->addWidget(m_moments);
     m_fixButton->setToolTip(tr("Run the lesson again with its fix applied, to see the difference (Ctrl+Shift+F)"));
-    m_fixButton->setEnabled(false);
     layout->addWidget(m_fixButton);
+    enableFix(false); // until a lesson with a fix opens
     layout->addWidget(below);
     panel->setMinimumWidth(220);
     return panel;
@@ -151,6 +151,7 @@ void LessonController::showText(const QString& title, const QString& text)
 void LessonController::enableFix(bool on)
 {
     m_fixButton->setEnabled(on);
+    m_fixButton->setVisible(on); // a scenario that is no lesson has no fix to offer
     m_compareAction->setEnabled(on);
 }
 

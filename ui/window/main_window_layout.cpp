@@ -39,10 +39,11 @@ void MainWindow::arrangeDocks()
             resizeDocks({ charts }, { 150 }, Qt::Vertical);
         }
         if (width() < 1200) {
+            // The side columns as narrow as their controls read, for the timeline (sized before the tabs are
+            // made: resized after, the tab bar's edge is drawn at a width that depends on when it is painted).
+            resizeDocks({ dock("queueDock"), lesson }, { 330, 230 }, Qt::Horizontal);
             tabifyDockWidget(dock("queueDock"), dock("consumersDock"));
             dock("queueDock")->raise();
-            // The side columns as narrow as their controls read: half the width or more for the timeline.
-            resizeDocks({ dock("queueDock"), lesson }, { 330, 230 }, Qt::Horizontal);
         }
         return;
     }
