@@ -169,6 +169,39 @@ TEST_CASE(
     CHECK(covered * 100 / image.height() >= 30); // 9 % before slides had their own style
 }
 
+TEST_CASE("image export: a slide of few lanes grows them rather than leave its lower half empty", "[ui][export]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.path = dir.filePath(QStringLiteral("lesson7.png"));
+    request.size = QSize(1280, 720); // the GIF's and the clipboard's slide
+    request.title = QStringLiteral("Lesson 7");
+    request.moments = simulation->scenario().lesson->moments;
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
+    const QImage image(request.path);
+    const TimelineStyle slide = slideStyle(TimelineStyle::light(), request.size);
+    std::set<QRgb> bars { slide.polling.rgb(), slide.working.rgb(), slide.failed.rgb(), slide.crash.rgb() };
+    for (const MessageState s : { MessageState::InFlight, MessageState::Deleted })
+        bars.insert(slide.stateColor[size_t(s)].rgb());
+    // Three lanes (the message, two consumers): the pixel rows their bars cross, and the lowest of them.
+    int covered = 0, lowest = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        int run = 0; // 40 px of bar side by side (the legend's swatches are narrower)
+        for (int x = slide.labelWidth * 3 / 2; x < image.width() && run < 40; ++x)
+            run = bars.count(image.pixel(x, y) | 0xff000000u) ? run + 1 : 0;
+        if (run >= 40) {
+            ++covered;
+            lowest = y;
+        }
+    }
+    INFO("bars over " << covered << " pixel rows, the lowest at " << lowest);
+    CHECK(covered >= 3 * 55); // rows of 44 px before: bars of 40
+    CHECK(lowest >= image.height() / 2); // their callouts below them, then the legend
+}
+
 TEST_CASE("image export: the default window is the action - the height can be fitted to the lanes", "[ui][export]")
 {
     test::application();

@@ -37,7 +37,8 @@ void arrangeRows(TimelinePainter& painter, const ImageExportRequest& request, Ti
 int paintTitle(QPainter& p, const QRect& rect, const TimelineStyle& style, const QStringList& lines)
 {
     const int base = std::max(11, style.textPixels);
-    const int sizes[3] = { base * 7 / 4, base * 9 / 8, base * 7 / 8 };
+    const int sizes[3]
+        = { base * 7 / 4, std::max(13, base * 9 / 8), std::max(12, base * 7 / 8) }; // read on a 720p slide
     const int textWidth = rect.width() - 2 * base;
     int y = rect.top() + base / 3;
     p.setPen(style.text);
@@ -62,8 +63,20 @@ void paintTimeline(QPainter& p, const QRect& timeline, const LaneModel& model, T
     const TimeMs from = request.from;
     // Rows fill the height up to the tallest, and shrink to show every lane when they can (down to 3 px); labels stay
     // only where rows are tall enough. A band below them is kept for moments' callouts, so a slide shows what they say.
+    int available = TimelinePainter(model, style).roomForRows(timeline, true);
+    {
+        TimelinePainter probe(model, style);
+        arrangeRows(probe, request, from, to, available);
+        // A few lanes on a tall slide: everything larger, up to half as large again, rather than a slide half empty
+        // below rows at their tallest.
+        const int rows = std::max(1, layoutRows > 0 ? layoutRows : probe.totalRows());
+        const double spare = double(available) / rows / std::max(1, style.maxRowHeight);
+        if (spare > 1.05) {
+            style = style.scaledBy(std::min(1.5, spare), style.textPixels);
+            available = TimelinePainter(model, style).roomForRows(timeline, true);
+        }
+    }
     TimelinePainter probe(model, style);
-    const int available = probe.roomForRows(timeline, true);
     arrangeRows(probe, request, from, to, available);
     style.rowHeight = layoutRows > 0 ? std::clamp(available / layoutRows, 3, style.maxRowHeight)
                                      : probe.fillingRowHeight(available, 3);
