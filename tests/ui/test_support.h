@@ -1,6 +1,7 @@
-// The UI tests' QApplication (offscreen: CTest sets QT_QPA_PLATFORM) and a lesson loader.
+// The UI tests' QApplication (offscreen: CTest sets QT_QPA_PLATFORM), a lesson loader and a scenario reader.
 #pragma once
 
+#include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/teach/lessons.h"
 
@@ -30,6 +31,15 @@ inline std::unique_ptr<sim::Simulation> lessonSimulation(const char* id)
     const auto* lesson = sim::findLesson(id);
     REQUIRE(lesson != nullptr);
     return std::make_unique<sim::Simulation>(lesson->scenario);
+}
+
+// A scenario from its JSON; the test fails, saying why, when it does not parse.
+inline sim::Scenario scenario(const std::string& json)
+{
+    auto parsed = sim::parseScenario(json);
+    if (auto* error = std::get_if<sim::ScenarioError>(&parsed))
+        FAIL(error->text());
+    return std::get<sim::Scenario>(std::move(parsed));
 }
 
 } // namespace lifeline::test

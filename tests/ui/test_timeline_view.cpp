@@ -768,6 +768,29 @@ TEST_CASE("timeline: a segment says what holds it - the queue's delay or a timer
               .endsWith(QStringLiteral("\ncause: sent by app")));
 }
 
+TEST_CASE("timeline: a message sent by hand says who sent it and what delays it", "[ui][timeline]")
+{
+    test::application();
+    sim::Simulation simulation(test::scenario(R"({"duration": "2m", "queues": [{"name": "jobs"}]})"));
+    simulation.advanceTo(10000);
+    sim::TimedMessage message;
+    message.body = "by hand";
+    message.delaySeconds = 30;
+    REQUIRE(simulation.sendMessage("jobs", message));
+    simulation.advanceTo(60000);
+    LaneModel model;
+    model.setEngine(&simulation.engine().run());
+    TimeAxis axis;
+    axis.msPerPixel = 100;
+    const auto hover = [&](TimeMs t) {
+        const auto hit = hitRow(model, RowRef { LaneModel::MessageRow, 0, 0, 0 }, axis, simulation.now(), int(t / 100));
+        return hit ? hit->text : QString();
+    };
+    CHECK(hover(20000).contains(QStringLiteral(
+        "delayed from 10s to 40s (30s)\ncause: sent by operator, delayed 30s by its message timer\ntimer 30 s")));
+    CHECK(hover(50000).endsWith(QStringLiteral("\ncause: delay ended: visible")));
+}
+
 TEST_CASE("timeline: a crashed consumer's row is a box of the crash colour its word fits on", "[ui][timeline]")
 {
     test::application();

@@ -39,16 +39,9 @@
 
 using namespace lifeline;
 using lifeline::test::application;
+using lifeline::test::scenario;
 
 namespace {
-
-sim::Scenario scenario(const std::string& json)
-{
-    auto parsed = sim::parseScenario(json);
-    if (auto* error = std::get_if<sim::ScenarioError>(&parsed))
-        FAIL(error->text());
-    return std::get<sim::Scenario>(std::move(parsed));
-}
 
 std::string attribute(const ui::MainWindow& window, const std::string& queue, const std::string& name)
 {
