@@ -364,6 +364,20 @@ TEST_CASE("browsers cannot drive the endpoint: Origin, GET changes and foreign H
            "use POST, or start lifeline serve with --allow-get-actions.");
     CHECK(
         guardRequest(requestWith("GET", "/?Action=ReceiveMessage", "Host: localhost\r\n"), "ReceiveMessage", options));
+    // HEAD: a no-cors fetch() sends it from any page, without an Origin. Refused even where GET is allowed.
+    for (const bool getAllowed : { false, true }) {
+        GuardOptions withGet = options;
+        withGet.allowGetActions = getAllowed;
+        refused
+            = guardRequest(requestWith("HEAD", "/?Action=SendMessage&QueueUrl=q&MessageBody=x", "Host: localhost\r\n"),
+                "SendMessage", withGet);
+        REQUIRE(refused.has_value());
+        CHECK(refused->message
+            == "The action SendMessage changes state and is refused over HEAD (a web page can make a browser send "
+               "HEAD); use POST.");
+    }
+    CHECK(guardRequest(
+        requestWith("PUT", "/?Action=PurgeQueue&QueueUrl=q", "Host: localhost\r\n"), "PurgeQueue", options));
     CHECK_FALSE(guardRequest(requestWith("GET", "/?Action=ListQueues", "Host: localhost\r\n"), "ListQueues", options));
     // DNS rebinding: a name that is not ours.
     refused = guardRequest(requestWith("POST", "/", "Host: attacker.example:9324\r\n"), "SendMessage", options);

@@ -63,6 +63,11 @@ try:
           403, "<Code>AccessDenied</Code><Message>Requests from web pages are refused (Origin: https://evil.example)")
     check("a change over GET", exchange(b"GET /?Action=DeleteQueue&QueueUrl=q HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
           403, "The action DeleteQueue changes state and is refused over GET")
+    # A no-cors fetch(url, {method: 'HEAD'}) from any page, without an Origin: refused as GET is (the body, if any).
+    check("a change over HEAD",
+          exchange(b"HEAD /?Action=CreateQueue&QueueName=from-a-page HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"), 403, "")
+    check("nothing made by HEAD", exchange(form("Action=ListQueues")), 200, "<ListQueuesResponse")
+    assert "from-a-page" not in exchange(form("Action=ListQueues"))[1], "HEAD created a queue"
     check("a read over GET", exchange(b"GET /?Action=ListQueues HTTP/1.1\r\nHost: localhost\r\n\r\n"), 200,
           "<ListQueuesResponse")
     check("DNS rebinding", exchange(form("Action=ListQueues").replace(b"Host: 127.0.0.1", b"Host: evil.example:9324")),

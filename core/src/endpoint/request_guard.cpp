@@ -74,10 +74,13 @@ std::optional<SqsError> guardRequest(const HttpRequest& request, const std::stri
                   "address, or start lifeline serve with --allow-host "
                 + host + ".");
     }
-    if (request.method == "GET" && !action.empty() && !isReadOnlyAction(action) && !options.allowGetActions)
-        return denied("The action " + action
-            + " changes state and is refused over GET (a web page can make a browser send GET); use POST, or start "
-              "lifeline serve with --allow-get-actions.");
+    // A change of state comes by POST: a page can make a browser send GET (an <img>) and HEAD (a no-cors fetch)
+    // without an Origin; GET only on request, HEAD never.
+    const bool getAllowed = request.method == "GET" && options.allowGetActions;
+    if (request.method != "POST" && !getAllowed && !action.empty() && !isReadOnlyAction(action))
+        return denied("The action " + action + " changes state and is refused over " + request.method
+            + " (a web page can make a browser send " + request.method + "); use POST"
+            + (request.method == "GET" ? ", or start lifeline serve with --allow-get-actions." : "."));
     return std::nullopt;
 }
 
