@@ -29,6 +29,12 @@ TEST_CASE("forward: --upstream URLs - and what is refused", "[net][forward]")
     CHECK(isLoopbackHost("127.0.0.1"));
     CHECK(isLoopbackHost("::1"));
     CHECK_FALSE(isLoopbackHost("sqs.example.com"));
+    CHECK(isLoopbackHost("127.12.0.200"));
+    CHECK(isLoopbackHost("localhost"));
+    // A name that starts like an address is a name: it resolves wherever its owner wants.
+    for (const char* name : { "127.anything.example", "127.0.0.1.example", "127.0.0", "127.0.0.256", "127..0.1",
+             "128.0.0.1", "127.0.0.1.", "app.localhost", "localhost.example" })
+        CHECK_FALSE(isLoopbackHost(name));
 
     CHECK_FALSE(parseUpstream("ftp://host", &why));
     CHECK(why == "--upstream must start with http:// or https:// (https://sqs.eu-west-1.amazonaws.com)");

@@ -30,8 +30,22 @@ std::string Upstream::url() const
 
 bool isLoopbackHost(std::string_view host)
 {
-    return host == "localhost" || host == "::1" || host == "[::1]" || host.starts_with("127.")
-        || host.ends_with(".localhost");
+    // An address, not a name's prefix: "127.attacker.example" is anywhere. Names other than localhost resolve where
+    // DNS says.
+    if (host == "localhost" || host == "::1" || host == "[::1]")
+        return true;
+    int octets = 0;
+    for (size_t at = 0; at <= host.size(); ++octets) {
+        const size_t dot = std::min(host.find('.', at), host.size());
+        const std::string_view part = host.substr(at, dot - at);
+        unsigned value = 0;
+        const auto [end, error] = std::from_chars(part.data(), part.data() + part.size(), value);
+        if (part.empty() || part.size() > 3 || error != std::errc() || end != part.data() + part.size() || value > 255
+            || (octets == 0 && value != 127))
+            return false;
+        at = dot + 1;
+    }
+    return octets == 4;
 }
 
 std::optional<Upstream> parseUpstream(std::string_view url, std::string* why)
