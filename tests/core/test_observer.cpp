@@ -1,5 +1,6 @@
 // The recording proxy's lanes: observed calls become the states SQS's rules imply, at the instants they imply, and
 // what the proxy did not see is marked, not guessed.
+#include "lifeline/analysis/summary.h"
 #include "lifeline/observe/observer.h"
 
 #include <catch2/catch.hpp>
@@ -163,8 +164,11 @@ TEST_CASE("observer: batches by entry id - visibility changes - purge - refusals
     const Event& refused = engine.log()[engine.log().size() - 1];
     CHECK(refused.cause == Cause::RequestRefused);
     CHECK(engine.log().text(refused.textIndex())
-        == "SendMessage: InvalidParameterValue (The request must contain the parameter MessageBody.)");
+        == "InvalidParameterValue: The request must contain the parameter MessageBody. (SendMessage)");
     CHECK(engine.messageCount() == 2);
+    // Counted by its code, as the engine's refusals are (it was counted as "SendMessage").
+    const auto errors = sim::summarizeLog(engine).errorsByCode;
+    CHECK(errors == std::map<std::string, int64_t> { { "InvalidParameterValue", 1 } });
 }
 
 TEST_CASE("observer: a message that shows up in another queue was moved there", "[observe]")

@@ -200,8 +200,9 @@ void Observer::observe(const ObservedCall& call, uint32_t actor)
 
 void Observer::refused(QueueIndex queue, const ObservedCall& call, uint32_t actor)
 {
-    const std::string text = call.action + ": " + call.errorCode
-        + (call.errorMessage.empty() ? std::string() : " (" + call.errorMessage + ")");
+    // As the engine words a refusal, "Code: message", then the call: the summary counts refusals by their code.
+    const std::string text = call.errorCode + ": "
+        + (call.errorMessage.empty() ? std::string("(no message)") : call.errorMessage) + " (" + call.action + ")";
     m_run->note(kNoMessage, queue, MessageState::None, Cause::RequestRefused, actor, m_run->addText(text));
 }
 
