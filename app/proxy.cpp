@@ -245,6 +245,8 @@ int proxyHeadless(const ProxyCommand& command, const std::string& credentialSour
         return 2;
     }
     std::cout << proxyBanner(server, command, credentialSource) << std::flush;
+    QObject::connect(&server, &ui::ProxyServer::callFailed, &application,
+        [](const QString& why) { std::cerr << "lifeline proxy: " << why.toStdString() << '\n'; });
     quitOnStopSignals(&application);
     application.exec();
     server.catchUp();

@@ -1,6 +1,7 @@
 // What the recording proxy sends upstream: the client's request with its own signature dropped, addressed to the
 // upstream and signed there; and how --upstream is read.
 #include "lifeline/aws/forward.h"
+#include "lifeline/aws/secret_scrub.h"
 #include "lifeline/endpoint/client_identity.h"
 
 #include <catch2/catch.hpp>
@@ -93,4 +94,39 @@ TEST_CASE("client identity: a row per kind of client - the CLI's calls share one
         == "CLI calls");
     CHECK(endpoint::clientIdentity("aws-sdk-js/3.700.0 ua/2.1", "") == "aws-sdk-js/3.700.0");
     CHECK(endpoint::clientIdentity("", "") == "client");
+}
+
+TEST_CASE("forward: an upstream text loses its secrets - SignatureDoesNotMatch quotes the token it was signed with",
+    "[net][forward]")
+{
+    const std::string token = "IQoJb3JpZ2luX2VjEJr//////////wEaCWV1LXdlc3QtMSJHMEUCIQDx+3kYZ9q/abc==";
+    // What SQS answers a request signed with a wrong secret, its canonical request quoted (headers included).
+    const std::string text
+        = "The request signature we calculated does not match the signature you provided. Check "
+          "your AWS Secret Access Key and signing method.\n\nThe Canonical String for this request "
+          "should have been\n'POST\n/\n\nhost:sqs.eu-west-1.amazonaws.com\nx-amz-date:20261204T101010Z\n"
+          "x-amz-security-token:"
+        + token
+        + "\n\nhost;x-amz-date;x-amz-security-token\n9e1f'\n\nThe String-to-Sign should have been\n'AWS4-HMAC-SHA256\n"
+          "20261204T101010Z\n20261204/eu-west-1/sqs/aws4_request\n5d41402abc4b2a76b9719d911017c592'\n";
+    const std::string scrubbed = scrubSecrets(text);
+    CHECK(scrubbed.find(token) == std::string::npos);
+    CHECK(scrubbed.find("IQoJ") == std::string::npos);
+    CHECK(scrubbed.find("x-amz-security-token:[hidden]\n") != std::string::npos);
+    // The rest reads as it did: what went wrong, the host, the date, the scope.
+    CHECK(scrubbed.starts_with("The request signature we calculated does not match the signature you provided. Check "
+                               "your AWS Secret Access Key and signing method."));
+    CHECK(scrubbed.find("host:sqs.eu-west-1.amazonaws.com\nx-amz-date:20261204T101010Z\n") != std::string::npos);
+    CHECK(scrubbed.find("20261204/eu-west-1/sqs/aws4_request") != std::string::npos);
+    // A token in a query string or in JSON, a signature, a key id, a secret.
+    CHECK(scrubSecrets("GET /?X-Amz-Security-Token=abc%2Fdef&X-Amz-Signature=0123abcd&Action=ListQueues")
+        == "GET /?X-Amz-Security-Token=[hidden]&X-Amz-Signature=[hidden]&Action=ListQueues");
+    CHECK(scrubSecrets(R"({"SessionToken": "FwoGZXIvYXdz", "AccessKeyId": "ASIAQWERTYUIOPASDFGH"})")
+        == R"({"SessionToken": "[hidden]", "AccessKeyId": "ASIA[hidden]"})");
+    CHECK(scrubSecrets("Credential=AKIAIOSFODNN7EXAMPLE/20261204/eu-west-1/sqs/aws4_request, Signature=fe5f80f77d5fa3")
+        == "Credential=AKIA[hidden]/20261204/eu-west-1/sqs/aws4_request, Signature=[hidden]");
+    CHECK(scrubSecrets("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG") == "aws_secret_access_key = [hidden]");
+    CHECK(scrubSecrets("The specified queue does not exist.") == "The specified queue does not exist.");
+    // A hostile upstream's megabytes: scanned, not recursed into.
+    CHECK(scrubSecrets("x-amz-security-token:" + std::string(4 << 20, 'A')) == "x-amz-security-token:[hidden]");
 }

@@ -94,3 +94,30 @@ TEST_CASE("query answer: elements below sixteen levels read as null, their insid
     CHECK(at->at("n").is_null()); // level 17
     CHECK(at->size() == 1);
 }
+
+namespace net = lifeline::net;
+
+TEST_CASE("upstream answer: 200,000 levels of JSON or XML read as nothing, without recursing into them", "[proxy][xml]")
+{
+    net::HttpAnswer json;
+    json.status = 200;
+    json.headers.emplace_back("content-type", "application/x-amz-json-1.0");
+    json.body = std::string(200000, '[') + std::string(200000, ']');
+    CHECK(net::answerAsJson(json) == nlohmann::json::object());
+    json.body = "{\"Messages\": " + std::string(200000, '[') + "1" + std::string(200000, ']') + "}";
+    CHECK(net::answerAsJson(json) == nlohmann::json::object());
+    // As deep as SQS's own answers: read.
+    json.body = R"({"Messages": [{"MessageId": "m", "Attributes": {"ApproximateReceiveCount": "1"}}]})";
+    CHECK(net::answerAsJson(json)["Messages"][0]["Attributes"]["ApproximateReceiveCount"] == "1");
+    net::HttpAnswer xml;
+    xml.status = 200;
+    xml.headers.emplace_back("content-type", "text/xml");
+    std::string deep;
+    for (int i = 0; i < 200000; ++i)
+        deep += "<a>";
+    for (int i = 0; i < 200000; ++i)
+        deep += "</a>";
+    xml.body
+        = "<ReceiveMessageResponse><ReceiveMessageResult>" + deep + "</ReceiveMessageResult></ReceiveMessageResponse>";
+    CHECK_NOTHROW(net::answerAsJson(xml));
+}

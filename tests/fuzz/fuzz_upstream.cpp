@@ -1,7 +1,9 @@
 // libFuzzer: what the recording proxy reads from an upstream it does not control: the answer's bytes through the
 // response parser (fed in pieces the input chooses), then, read as a JSON answer to an action the input picks, into
-// the Observer's lanes, with the clock moved on after each.
+// the Observer's lanes, with the clock moved on after each. The answer's Content-Type decides JSON or XML, as in the
+// proxy (net::answerAsJson), so both readers are fed.
 #include "lifeline/aws/http_response_parser.h"
+#include "lifeline/aws/query_answer.h"
 #include "lifeline/observe/observer.h"
 
 #include <nlohmann/json.hpp>
@@ -28,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         auto state = parser.feed(bytes.substr(at, piece));
         while (state == lifeline::net::HttpResponseParser::State::Complete) {
             const auto answer = parser.takeAnswer();
-            const auto json = nlohmann::json::parse(answer.body, nullptr, false);
+            const auto json = lifeline::net::answerAsJson(answer); // JSON or XML, as the headers say
             observer.observe(lifeline::observe::readCall(action, params, answer.status, json), 2);
             observer.advanceTo(now += 700000); // past visibility timeouts, delays and some retention
             parser.next();

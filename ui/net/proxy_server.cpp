@@ -1,6 +1,7 @@
 #include "net/proxy_server.h"
 
 #include "lifeline/aws/query_answer.h"
+#include "lifeline/aws/secret_scrub.h"
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/sqs_action.h"
@@ -19,15 +20,6 @@ using nlohmann::json;
 namespace {
 // The answer's headers a client reads; hop-by-hop ones (Connection, Transfer-Encoding, Keep-Alive) are the proxy's own.
 constexpr const char* kAnswerHeaders[] = { "content-type", "x-amzn-requestid", "x-amzn-query-error", "date" };
-
-json answerAsJson(const net::HttpAnswer& answer)
-{
-    if (answer.header("content-type").find("json") != std::string_view::npos) {
-        json parsed = json::parse(answer.body, nullptr, false);
-        return parsed.is_discarded() ? json::object() : parsed;
-    }
-    return net::queryAnswerAsJson(answer.body);
-}
 
 int64_t waitSeconds(const json& params)
 {
@@ -182,12 +174,14 @@ void ProxyServer::relay(ConnectionId connection, const PendingCall& call, const 
     for (const char* name : kAnswerHeaders)
         if (const auto value = answer.header(name); !value.empty())
             response.headers.emplace_back(name, std::string(value));
-    response.body = answer.body;
+    // An error's text loses its secrets before the client sees it too (a client of a proxy bound beyond loopback is
+    // not the owner of the credentials it signs with); a success goes as it came.
+    response.body = answer.status == 200 ? answer.body : net::scrubSecrets(answer.body);
     m_http.answer(connection, response, call.keepAlive);
     const auto& decoded = call.request;
     if (decoded.error || !observe::isObserved(decoded.action))
         return;
-    const json body = answerAsJson(answer);
+    const json body = net::answerAsJson(answer);
     const auto known = endpoint::sqsActionNamed(decoded.action);
     if ((known == endpoint::SqsAction::CreateQueue || known == endpoint::SqsAction::GetQueueUrl)
         && body.contains("QueueUrl") && body["QueueUrl"].is_string()) {
@@ -202,8 +196,15 @@ void ProxyServer::relay(ConnectionId connection, const PendingCall& call, const 
 void ProxyServer::unreachable(ConnectionId connection, const PendingCall& call, const std::string& why)
 {
     ++m_failures;
-    SqsError error = makeError(
-        "ServiceUnavailable", "Lifeline's proxy got no answer from " + m_options.upstream.url() + ": " + why, 503);
+    // A receive the upstream may have answered: its messages are in flight there, and nobody has them.
+    const bool held = call.request.action == "ReceiveMessage";
+    SqsError error = makeError("ServiceUnavailable",
+        "Lifeline's proxy got no answer from " + m_options.upstream.url() + ": " + why
+            + (held ? "; any messages it received are in flight upstream and come back after their visibility timeout"
+                    : ""),
+        503);
+    emit callFailed(QString::fromStdString(
+        (call.request.action.empty() ? std::string("a call") : call.request.action) + ": " + error.message));
     error.senderFault = false; // the service's side failed, not the request (SQS's <Type>Receiver</Type>)
     m_http.answer(
         connection, endpoint::encodeError(call.request.protocol, error, m_http.nextRequestId()), call.keepAlive);
@@ -312,7 +313,7 @@ void ProxyServer::operatorCall(
             else
                 done(false,
                     body.value("__type", std::string("HTTP ") + std::to_string(answer->status)) + ": "
-                        + body.value("message", std::string()));
+                        + net::scrubSecrets(body.value("message", std::string())));
         });
 }
 

@@ -70,6 +70,9 @@ public:
 
 signals:
     void observed(); // new events in the observed run
+    // A call the upstream did not answer, or answered with what cannot be read: the client got a 503 saying why;
+    // this says it where the user looks (the terminal, the window's status bar).
+    void callFailed(const QString& why);
 
 private:
     using ConnectionId = HttpServer::ConnectionId;

@@ -77,6 +77,7 @@ Outcome<> LiveSourceController::startProxy(const ProxyOptions& options, const QS
         return started;
     }
     m_proxyRecordPath = recordPath;
+    connect(server, &ProxyServer::callFailed, this, [this](const QString& why) { emit said(why, 15000); });
     m_window.session->showProxy(std::move(observer), server);
     m_window.timeline->setFollowLive(true);
     emit started(tr("Recording proxy %1 → %2").arg(server->address(), QString::fromStdString(options.upstream.url())),

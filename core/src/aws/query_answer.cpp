@@ -1,5 +1,8 @@
 #include "lifeline/aws/query_answer.h"
 
+#include "lifeline/endpoint/protocol.h"
+#include "lifeline/support/json_depth.h"
+
 #include <expat.h>
 #include <memory>
 #include <vector>
@@ -160,6 +163,17 @@ json queryAnswerAsJson(std::string_view xml)
         if (name.ends_with("Result") && value.is_object())
             return value;
     return json::object();
+}
+
+nlohmann::json answerAsJson(const HttpAnswer& answer)
+{
+    if (answer.header("content-type").find("json") != std::string_view::npos) {
+        if (jsonNestsDeeperThan(answer.body, endpoint::kMaxJsonNesting))
+            return nlohmann::json::object();
+        nlohmann::json parsed = nlohmann::json::parse(answer.body, nullptr, false);
+        return parsed.is_discarded() ? nlohmann::json::object() : parsed;
+    }
+    return queryAnswerAsJson(answer.body);
 }
 
 } // namespace lifeline::net

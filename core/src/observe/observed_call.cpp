@@ -1,5 +1,7 @@
 #include "lifeline/observe/observed_call.h"
 
+#include "lifeline/aws/secret_scrub.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -145,7 +147,9 @@ ObservedCall readCall(const std::string& action, const json& params, int status,
         if (answer.is_object()) {
             const std::string type = text(answer, "__type");
             call.errorCode = type.substr(type.find('#') == std::string::npos ? 0 : type.find('#') + 1);
-            call.errorMessage = answer.contains("message") ? text(answer, "message") : text(answer, "Message");
+            // Shown, logged and recorded: SignatureDoesNotMatch quotes the proxy's session token.
+            call.errorMessage
+                = net::scrubSecrets(answer.contains("message") ? text(answer, "message") : text(answer, "Message"));
         }
         return call;
     }

@@ -22,10 +22,15 @@ struct HttpAnswer {
     std::string_view header(std::string_view lowerName) const; // empty when absent
 };
 
+// The largest answer SQS can send: ten messages of 1 MiB (body and attributes), each character escaped six times
+// over at worst (a quote is XML's "&quot;"), and room for the rest. Any smaller cap refuses answers to receives
+// whose messages the upstream has already put in flight.
+inline constexpr size_t kMaxSqsAnswerBytes = size_t(10) * 1024 * 1024 * 6 + size_t(1024) * 1024;
+
 class HttpResponseParser {
 public:
     enum class State { NeedMore, Complete, Error };
-    explicit HttpResponseParser(size_t maxBytes = size_t(16) * 1024 * 1024)
+    explicit HttpResponseParser(size_t maxBytes = kMaxSqsAnswerBytes)
         : m_maxBytes(maxBytes)
     {
     }

@@ -1,0 +1,15 @@
+// Secrets taken out of a text that came from upstream before it is shown, logged or recorded: AWS's
+// SignatureDoesNotMatch quotes the canonical request it computed, headers and all, so an error text can carry the
+// session token the proxy signed with.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace lifeline::net {
+
+// Session tokens (a header, a query parameter or a JSON field), signatures and secret keys become "[hidden]";
+// an access key id keeps its four-letter kind ("ASIA[hidden]"). Everything else is left as it was.
+std::string scrubSecrets(std::string_view text);
+
+} // namespace lifeline::net
