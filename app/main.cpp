@@ -120,7 +120,8 @@ int runWindow(int argc, char** argv, WindowStart start)
         std::cerr << lifeline::app::serveWarning(*window.endpoint()) << std::flush;
     } else if (start.proxy) {
         lifeline::app::raiseOpenFileLimit();
-        if (const auto started = window.startProxy(start.proxy->proxy, QString::fromStdString(start.proxy->record));
+        if (const auto started = window.startProxy(
+                start.proxy->proxy, QString::fromStdString(start.proxy->record), start.proxy->recordEveryMs);
             !started) {
             std::cerr << "lifeline proxy: " << started.message() << '\n';
             return 2;

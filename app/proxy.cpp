@@ -4,6 +4,7 @@
 #include "lifeline/io/run_file.h"
 #include "lifeline/observe/observer.h"
 #include "lifeline/support/duration.h"
+#include "net/run_recorder.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -21,7 +22,8 @@ const char* proxyHelp()
 {
     return "Usage: lifeline proxy --upstream URL [--port 9324] [--bind 127.0.0.1] [--headless] [--record "
            "FILE.lifeline]\n"
-           "                      [--region R] [--profile P] [--poll-attributes 1s] [--insecure-upstream]\n"
+           "                      [--record-every 1m] [--region R] [--profile P] [--poll-attributes 1s]\n"
+           "                      [--insecure-upstream]\n"
            "A recording proxy: point your SQS clients at it, and it forwards every call to the upstream (Amazon SQS,\n"
            "LocalStack, ElasticMQ, ...), signed with your AWS credentials, and draws each message's life from what\n"
            "it saw. Answers go back to the clients unchanged, queue URLs included.\n"
@@ -31,8 +33,12 @@ const char* proxyHelp()
            "  --bind ADDRESS       the address to listen on (default 127.0.0.1; anything else lets others use your\n"
            "                       credentials through it)\n"
            "  --headless           no window\n"
-           "  --record FILE        write what was seen as a run file when the proxy stops (Ctrl+C), whole or not at\n"
-           "                       all; `lifeline run FILE --summary|--csv|--export` and the window reopen it\n"
+           "  --record FILE        write what was seen as a run file: at once (a path that cannot be written is\n"
+           "                       refused), every --record-every while the proxy runs, and when it stops (Ctrl+C,\n"
+           "                       SIGTERM, SIGHUP), each time whole or not at all; the window and `lifeline\n"
+           "                       run FILE` (with --summary, --csv or --export) reopen it\n"
+           "  --record-every D     how often the run file is written while the proxy runs (default 1m: a crash\n"
+           "                       loses a minute at most)\n"
            "  --region R           the upstream's region for signing (default: AWS_REGION, AWS_DEFAULT_REGION, the\n"
            "                       profile's, else us-east-1)\n"
            "  --profile P          the AWS profile whose credentials sign (default: the environment's keys, then\n"
@@ -100,6 +106,15 @@ std::optional<std::string> setPoll(ProxyCommand& c, const std::string& v)
     return std::nullopt;
 }
 
+std::optional<std::string> setRecordEvery(ProxyCommand& c, const std::string& v)
+{
+    const auto every = sim::parseDuration(v);
+    if (!every || *every < 100 || *every > 3600000)
+        return "--record-every must be a duration from 100ms to 1h (30s, 1m), got '" + v + "'";
+    c.recordEveryMs = int(*every);
+    return std::nullopt;
+}
+
 std::optional<std::string> setRecord(ProxyCommand& c, const std::string& v)
 {
     if (!v.ends_with(".lifeline"))
@@ -116,6 +131,7 @@ const std::map<std::string, Setter, std::less<>>& valueOptions()
         { "--bind", setBind },
         { "--poll-attributes", setPoll },
         { "--record", setRecord },
+        { "--record-every", setRecordEvery },
         { "--region",
             [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
                 c.regionOption = v;
@@ -227,6 +243,7 @@ void quitOnStopSignals(QObject* context)
 {
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
+    std::signal(SIGHUP, requestStop); // the terminal or the SSH session closed: stop as for Ctrl+C, recording
     auto* stopCheck = new QTimer(context);
     QObject::connect(stopCheck, &QTimer::timeout, context, [] {
         if (g_stopRequested)
@@ -240,6 +257,17 @@ int proxyHeadless(const ProxyCommand& command, const std::string& credentialSour
     QCoreApplication application(argc, argv);
     observe::Observer observer(QDateTime::currentMSecsSinceEpoch());
     ui::ProxyServer server(observer);
+    ui::RunRecorder recorder(command.record, "proxy to " + command.proxy.upstream.url(), [&]() -> const RunView& {
+        server.catchUp();
+        return observer.run();
+    });
+    if (!command.record.empty())
+        if (const auto written = recorder.start(command.recordEveryMs); !written) {
+            std::cerr << "lifeline proxy: --record: " << written.message() << '\n';
+            return 2;
+        }
+    QObject::connect(&recorder, &ui::RunRecorder::failed, &application,
+        [](const QString& why) { std::cerr << "lifeline proxy: --record: " << why.toStdString() << '\n'; });
     if (const auto started = server.start(command.proxy); !started) {
         std::cerr << "lifeline proxy: " << started.message() << '\n';
         return 2;
@@ -253,8 +281,7 @@ int proxyHeadless(const ProxyCommand& command, const std::string& credentialSour
     server.stop();
     if (command.record.empty())
         return 0;
-    const std::string title = "proxy to " + command.proxy.upstream.url();
-    if (const auto saved = saveRun(observer.run(), title, command.record); !saved) {
+    if (const auto saved = recorder.finish(); !saved) {
         std::cerr << "lifeline proxy: " << saved.message() << '\n';
         return 1;
     }

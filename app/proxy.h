@@ -17,6 +17,7 @@ struct ProxyCommand {
     std::string profile; // --profile
     std::string regionOption; // --region
     std::string record; // --record FILE.lifeline
+    int recordEveryMs = 60000; // --record-every
     bool headless = false;
     bool insecureUpstream = false;
     bool help = false;
@@ -30,8 +31,8 @@ Outcome<ProxyCommand> parseProxyOptions(const std::vector<std::string>& args);
 Outcome<std::string> resolveProxyCredentials(ProxyCommand& command);
 // The banner on standard output: where it listens, where it forwards, whose credentials (their source, never them).
 std::string proxyBanner(const ui::ProxyServer& server, const ProxyCommand& command, const std::string& source);
-// SIGINT and SIGTERM quit the application's event loop (checked every 50 ms by a timer parented to `context`), so
-// what runs after it (writing --record) still runs.
+// SIGINT, SIGTERM and SIGHUP quit the application's event loop (checked every 50 ms by a timer parented to `context`),
+// so what runs after it (writing --record) still runs.
 void quitOnStopSignals(QObject* context);
 // Runs headless until SIGINT or SIGTERM; writes --record then. 2 on bad arguments or a port that cannot be opened.
 int proxyHeadless(const ProxyCommand& command, const std::string& credentialSource, int argc, char** argv);

@@ -58,7 +58,7 @@ _lifeline()
             options="--port --bind --headless --history --speed --allow-origin --allow-host --allow-get-actions
                      --help" ;;
         proxy)
-            options="--upstream --port --bind --headless --record --region --profile --poll-attributes
+            options="--upstream --port --bind --headless --record --record-every --region --profile --poll-attributes
                      --insecure-upstream --allow-origin --allow-host --allow-get-actions --help" ;;
         *)
             if [[ "$cur" == -* ]]; then

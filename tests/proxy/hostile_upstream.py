@@ -2,7 +2,9 @@
 """`lifeline proxy` in front of an upstream that answers as no SQS should, and as SQS does at its limits: an answer
 nested 200,000 levels deep (JSON and XML), ten messages of 1 MiB whose characters all need escaping, and a
 SignatureDoesNotMatch that quotes the session token the proxy signed with. The proxy must answer every client,
-keep serving, leave the token out of everything it writes, and record the run when stopped.
+keep serving, leave the token out of everything it writes, and record the run when stopped. And its recording is
+never lost: a path that cannot be written is refused at start, SIGHUP records as Ctrl+C does, and a killed proxy
+leaves what it had written a moment before.
 
 Usage: hostile_upstream.py LIFELINE"""
 import http.client
@@ -15,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 LIFELINE = sys.argv[1]
 TOKEN = "IQoJb3JpZ2luX2VjEHostileTestToken0042/abc+def=="
@@ -55,6 +58,10 @@ class Upstream(http.server.BaseHTTPRequestHandler):
         elif mode == "deep-xml":
             body = (b"<ReceiveMessageResponse><ReceiveMessageResult>" + b"<Message>" * 200000 +
                     b"</Message>" * 200000 + b"</ReceiveMessageResult></ReceiveMessageResponse>")
+        elif mode == "send":
+            body = (b"<SendMessageResponse><SendMessageResult><MessageId>11111111-2222-4333-8444-555555555555"
+                    b"</MessageId><MD5OfMessageBody>9dd4e461268c8034f5c8564e155c67a6</MD5OfMessageBody>"
+                    b"</SendMessageResult></SendMessageResponse>")
         elif mode == "huge":  # ten messages of 1 MiB of quotes: 6 MiB each as XML
             body = xml_receive(["&quot;" * MIB] * 10)
         else:
@@ -70,15 +77,26 @@ server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
 threading.Thread(target=server.serve_forever, daemon=True).start()
 record = os.path.join(work, "hostile.lifeline")
 stderr_path = os.path.join(work, "proxy.err")
-proxy = subprocess.Popen(
-    [LIFELINE, "proxy", "--upstream", f"http://127.0.0.1:{server.server_address[1]}", "--port", "0", "--headless",
-     "--record", record, "--poll-attributes", "1h"], stdout=subprocess.PIPE, stderr=open(stderr_path, "w"), text=True,
-    env=dict(os.environ, AWS_ACCESS_KEY_ID="AKIAHOSTILETEST00042", AWS_SECRET_ACCESS_KEY="hostile-secret",
-             AWS_SESSION_TOKEN=TOKEN, AWS_REGION="eu-west-1", HOME=work))
-port = int(re.search(r"http://127\.0\.0\.1:(\d+)", proxy.stdout.readline()).group(1))
+ENV = dict(os.environ, AWS_ACCESS_KEY_ID="AKIAHOSTILETEST00042", AWS_SECRET_ACCESS_KEY="hostile-secret",
+           AWS_SESSION_TOKEN=TOKEN, AWS_REGION="eu-west-1", HOME=work)
 
 
-def call(action, extra="", mode="plain"):
+def start_proxy(record_to, *more, stderr=subprocess.DEVNULL):
+    return subprocess.Popen(
+        [LIFELINE, "proxy", "--upstream", f"http://127.0.0.1:{server.server_address[1]}", "--port", "0", "--headless",
+         "--record", record_to, "--poll-attributes", "1h", *more], stdout=subprocess.PIPE, stderr=stderr, text=True,
+        env=ENV)
+
+
+def port_of(process):
+    return int(re.search(r"http://127\.0\.0\.1:(\d+)", process.stdout.readline()).group(1))
+
+
+proxy = start_proxy(record, stderr=open(stderr_path, "w"))
+port = port_of(proxy)
+
+
+def call(action, extra="", mode="plain", port=port):
     answer_next["mode"] = mode
     body = f"Action={action}&Version=2012-11-05&QueueUrl=http://127.0.0.1/000000000000/jobs{extra}"
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -136,6 +154,47 @@ def the_run_is_recorded_and_nothing_written_holds_the_token():
     written = open(record, "rb").read() + open(stderr_path, "rb").read() + out.encode() + open(csv_path, "rb").read()
     assert b"SignatureDoesNotMatch" in open(csv_path, "rb").read(), "the refusal was not recorded"
     assert TOKEN.encode() not in written and b"IQoJ" not in written
+
+
+def lanes_in(run_file):
+    csv_path = run_file + ".csv"
+    done = subprocess.run([LIFELINE, "run", run_file, "--csv", csv_path], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return open(csv_path).read().count("11111111-2222-4333-8444-555555555555")
+
+
+@case
+def a_record_path_that_cannot_be_written_is_refused_at_start():
+    done = subprocess.run([LIFELINE, "proxy", "--upstream", "http://127.0.0.1:9", "--port", "0", "--headless",
+                           "--record", os.path.join(work, "no-such-folder", "x.lifeline")], capture_output=True,
+                          text=True, env=ENV, timeout=20)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "lifeline proxy: --record: cannot write '" in done.stderr and "No such file or directory" in done.stderr, \
+        done.stderr
+
+
+@case
+def sighup_records_as_ctrl_c_does():
+    hup_record = os.path.join(work, "hup.lifeline")
+    hup = start_proxy(hup_record)
+    assert call("SendMessage", "&MessageBody=x", mode="send", port=port_of(hup))[0] == 200
+    hup.send_signal(signal.SIGHUP)
+    hup.communicate(timeout=20)
+    assert hup.returncode == 0, hup.returncode
+    assert lanes_in(hup_record) >= 1
+
+
+@case
+def a_killed_proxy_leaves_what_it_recorded_a_moment_before():
+    kill_record = os.path.join(work, "killed.lifeline")
+    killed = start_proxy(kill_record, "--record-every", "200ms")
+    killed_port = port_of(killed)  # the banner comes after the first write
+    assert os.path.exists(kill_record), "not written at start"
+    assert call("SendMessage", "&MessageBody=x", mode="send", port=killed_port)[0] == 200
+    time.sleep(0.8)
+    killed.kill()
+    killed.wait(timeout=10)
+    assert lanes_in(kill_record) >= 1
 
 
 server.shutdown()

@@ -1,9 +1,9 @@
 #include "window/live_source_controller.h"
 
 #include "lifeline/engine/engine.h"
-#include "lifeline/io/run_file.h"
 #include "net/endpoint_server.h"
 #include "net/proxy_server.h"
+#include "net/run_recorder.h"
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
@@ -66,7 +66,9 @@ Outcome<> LiveSourceController::startEndpoint(const EndpointOptions& options)
     return {};
 }
 
-Outcome<> LiveSourceController::startProxy(const ProxyOptions& options, const QString& recordPath)
+LiveSourceController::~LiveSourceController() = default;
+
+Outcome<> LiveSourceController::startProxy(const ProxyOptions& options, const QString& recordPath, int recordEveryMs)
 {
     stop();
     m_window.driver->pause();
@@ -76,7 +78,20 @@ Outcome<> LiveSourceController::startProxy(const ProxyOptions& options, const QS
         delete server;
         return started;
     }
-    m_proxyRecordPath = recordPath;
+    if (!recordPath.isEmpty()) {
+        auto recorder = std::make_unique<RunRecorder>(recordPath.toStdString(), "proxy to " + options.upstream.url(),
+            [observer = observer.get(), server]() -> const RunView& {
+                server->catchUp();
+                return observer->run();
+            });
+        if (auto written = recorder->start(recordEveryMs); !written) {
+            delete server;
+            return Failure { "--record: " + written.message() };
+        }
+        connect(recorder.get(), &RunRecorder::failed, this,
+            [this](const QString& why) { emit said(tr("The run file could not be written: %1").arg(why), 15000); });
+        m_recorder = std::move(recorder);
+    }
     connect(server, &ProxyServer::callFailed, this, [this](const QString& why) { emit said(why, 15000); });
     m_window.session->showProxy(std::move(observer), server);
     m_window.timeline->setFollowLive(true);
@@ -120,11 +135,9 @@ void LiveSourceController::stop()
 
 void LiveSourceController::saveProxyRecord()
 {
-    if (m_proxyRecordPath.isEmpty() || !m_window.session->observer())
+    if (!m_recorder)
         return;
-    const QString path = std::exchange(m_proxyRecordPath, QString());
-    m_window.session->catchUpLive();
-    const auto saved = saveRun(*m_window.session->run(), "proxy", path.toStdString());
+    const auto saved = std::exchange(m_recorder, nullptr)->finish();
     if (!saved)
         QMessageBox::warning(m_window.window, tr("Recording proxy"),
             tr("The run could not be written: %1").arg(QString::fromStdString(saved.message())));

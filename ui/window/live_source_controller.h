@@ -2,7 +2,7 @@
 // SQS endpoint, `lifeline serve`) and the recording proxy (`lifeline proxy`). The controller starts and stops them on
 // the session, owns the endpoint's menu action and the live frame (every 33 ms: the clock caught up with the wall,
 // the lanes synced, the timeline following), binds the live Queue panel to the endpoint's service or through the
-// proxy upstream, and writes the proxy's run file (--record) once. The window shows what it says and draws each frame.
+// proxy upstream, and keeps the proxy's run file (--record). The window shows what it says and draws each frame.
 #pragma once
 
 #include "lifeline/run/event_log.h"
@@ -10,6 +10,7 @@
 
 #include <QObject>
 #include <QString>
+#include <memory>
 
 class QAction;
 class QTimer;
@@ -21,6 +22,7 @@ class LaneModel;
 class LiveDriver;
 class LiveQueuePanel;
 class OverviewStrip;
+class RunRecorder;
 class RunSession;
 class TimelineView;
 struct EndpointOptions;
@@ -41,14 +43,16 @@ public:
     };
 
     explicit LiveSourceController(Window window);
+    ~LiveSourceController() override;
 
     // A fresh engine that real clients drive over HTTP, shown live (a lane per message, a row per kind of client).
     Outcome<> startEndpoint(const EndpointOptions& options);
-    // Real clients' calls forwarded upstream and drawn live; `recordPath`, when given, is written when it stops.
-    Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath);
+    // Real clients' calls forwarded upstream and drawn live; `recordPath`, when given, is written at once (refused
+    // when it cannot be), every `recordEveryMs` and when the proxy stops (net/run_recorder.h).
+    Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath, int recordEveryMs = 60000);
     // Stops serving; the run stays on screen, still. Nothing when no live source runs.
     void stop();
-    // Writes the proxy's run file (--record), once; a message box says why when it cannot.
+    // Writes the proxy's run file (--record) a last time; a message box says why when it cannot.
     void saveProxyRecord();
     // View > Local SQS endpoint (port 9324), checkable.
     QAction* endpointAction() const { return m_endpointAction; }
@@ -69,7 +73,7 @@ private:
     Window m_window;
     QAction* m_endpointAction;
     QTimer* m_frames;
-    QString m_proxyRecordPath; // --record: written once, when the proxy stops
+    std::unique_ptr<RunRecorder> m_recorder; // --record, while the proxy runs
 };
 
 } // namespace lifeline::ui

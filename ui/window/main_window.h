@@ -98,7 +98,7 @@ public:
     EndpointServer* endpoint() const;
     // The recording proxy (`lifeline proxy`): real clients' calls forwarded upstream and drawn live. `recordPath`,
     // when given, is written when the proxy stops or the window closes.
-    Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath = {});
+    Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath = {}, int recordEveryMs = 60000);
     ProxyServer* proxy() const;
     // Writes the proxy's run file (--record), once; a message box says why when it cannot.
     void saveProxyRecord();

@@ -20,9 +20,9 @@ Outcome<> MainWindow::startEndpoint(const EndpointOptions& options)
     return m_live->startEndpoint(options);
 }
 
-Outcome<> MainWindow::startProxy(const ProxyOptions& options, const QString& recordPath)
+Outcome<> MainWindow::startProxy(const ProxyOptions& options, const QString& recordPath, int recordEveryMs)
 {
-    return m_live->startProxy(options, recordPath);
+    return m_live->startProxy(options, recordPath, recordEveryMs);
 }
 
 void MainWindow::stopEndpoint()
