@@ -26,7 +26,7 @@ const char* proxyHelp()
            "                      [--insecure-upstream]\n"
            "A recording proxy: point your SQS clients at it, and it forwards every call to the upstream (Amazon SQS,\n"
            "LocalStack, ElasticMQ, ...), signed with your AWS credentials, and draws each message's life from what\n"
-           "it saw. Answers go back to the clients unchanged, queue URLs included.\n"
+           "it saw. Answers go back to the clients unchanged, queue URLs included (an error's text without secrets).\n"
            "\n"
            "  --upstream URL       where calls go: https://sqs.eu-west-1.amazonaws.com, http://localhost:4566\n"
            "  --port N             the TCP port for clients, 0 for any free one (default 9324)\n"

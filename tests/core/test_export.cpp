@@ -33,6 +33,12 @@ TEST_CASE("CSV: a header and one row per event - quoted as RFC 4180 asks", "[exp
     CHECK(csvField("a,b") == "\"a,b\"");
     CHECK(csvField("say \"hi\"") == "\"say \"\"hi\"\"\"");
     CHECK(csvField("two\nlines") == "\"two\nlines\"");
+    // A body a spreadsheet would run (OWASP, CSV injection): an apostrophe first, quoted.
+    CHECK(csvField("=HYPERLINK(\"http://x\",\"y\")") == "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+    for (const char* formula : { "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx" })
+        CHECK(csvField(formula) == "\"'" + std::string(formula) + "\"");
+    CHECK(csvField("a=b") == "a=b"); // only at the start
+    CHECK(csvField("") == "");
 
     auto simulation = finished("changing-the-delay");
     std::ostringstream out;

@@ -20,9 +20,12 @@ std::string utf8Prefix(std::string_view text, size_t characters)
 
 std::string csvField(const std::string& text)
 {
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
+    // A text a spreadsheet would run as a formula (a body of "=HYPERLINK(...)") starts with an apostrophe and is
+    // quoted, as OWASP's CSV-injection advice says; the apostrophe is shown, never run.
+    const bool formula = !text.empty() && std::string_view("=+-@\t\r").find(text.front()) != std::string_view::npos;
+    if (!formula && text.find_first_of(",\"\r\n") == std::string::npos)
         return text;
-    std::string out = "\"";
+    std::string out = formula ? "\"'" : "\"";
     for (const char c : text) {
         if (c == '"')
             out += '"';

@@ -21,7 +21,8 @@ void writeChromeTrace(const RunView& run, std::ostream& out);
 // The first `characters` UTF-8 characters of a text (never half a character).
 std::string utf8Prefix(std::string_view text, size_t characters);
 
-// One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+// One CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180); one a spreadsheet would take for
+// a formula (it starts with =, +, -, @, a tab or a carriage return) quoted after an apostrophe.
 std::string csvField(const std::string& text);
 
 } // namespace lifeline
