@@ -9,6 +9,7 @@
 #include "proxy.h"
 #include "screenshot.h"
 #include "serve.h"
+#include "terminal_output.h"
 #include "window/gated_application.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
@@ -199,6 +200,7 @@ int serve(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    lifeline::app::makeTerminalOutputSafe();
     if (argc < 2)
         return runWindow(argc, argv, WindowStart {});
     const std::string command = argv[1];
