@@ -144,12 +144,16 @@ std::vector<std::string> Observer::queuesSeen() const
 
 void Observer::noteAttributes(const std::string& queue, const AttributeMap& attributes)
 {
+    if (!m_run->queueIndex(queue) && wasDeleted(queue))
+        return; // a poll answered after the queue was deleted
     applyAttributes(queueFor(queue), attributes);
     m_attributesKnown.insert(queue);
 }
 
 void Observer::pollStarted(const std::string& queue, uint32_t actor)
 {
+    if (!queue.empty() && !m_run->queueIndex(queue) && wasDeleted(queue))
+        return;
     m_run->note(kNoMessage, queue.empty() ? kNoQueue : queueFor(queue), MessageState::None, Cause::PollStarted, actor,
         ++m_polls);
 }
@@ -158,6 +162,8 @@ void Observer::observe(const ObservedCall& call, uint32_t actor)
 {
     if (call.queue.empty())
         return; // ListQueues and the like: nothing on a lane
+    if (!call.is(SqsAction::CreateQueue) && !m_run->queueIndex(call.queue) && wasDeleted(call.queue))
+        return; // answered after its queue was deleted (a long poll): a deleted queue stays deleted
     if (!call.ok && !m_run->queueIndex(call.queue)) { // a queue that does not exist gets no row
         refused(kNoQueue, call, actor);
         return;
@@ -206,8 +212,27 @@ void Observer::refused(QueueIndex queue, const ObservedCall& call, uint32_t acto
     m_run->note(kNoMessage, queue, MessageState::None, Cause::RequestRefused, actor, m_run->addText(text));
 }
 
+bool Observer::wasDeleted(const std::string& name) const
+{
+    for (size_t q = 0; q < m_run->queueCount(); ++q)
+        if (m_run->queueInfo(QueueIndex(q)).name == name)
+            return true; // none alive by that name (the caller asked), so this one was deleted
+    return false;
+}
+
 void Observer::send(QueueIndex queue, const ObservedSend& sent, uint32_t actor)
 {
+    // One MessageId, one lane in its queue: a FIFO send SQS deduplicated answers the first message's id, and a
+    // receive whose answer reached the proxy before the send's (long polling makes that race everyday) made the lane.
+    if (const auto known = m_laneById.find(sent.messageId);
+        known != m_laneById.end() && m_run->message(known->second).queue == queue) {
+        const MessageIndex lane = known->second;
+        if (lane < m_sendSeen.size() && m_sendSeen[lane])
+            noEffect(lane, NoEffectKind::DeduplicatedSend, actor);
+        else
+            markSendSeen(lane);
+        return;
+    }
     const QueueAttributes& attributes = *m_run->queueAttributes(queue);
     const int64_t delaySeconds = std::clamp<int64_t>(sent.delaySeconds.value_or(attributes.delaySeconds), 0, 900);
     const MessageState to = delaySeconds > 0 ? MessageState::Delayed : MessageState::Visible;
@@ -220,6 +245,7 @@ void Observer::send(QueueIndex queue, const ObservedSend& sent, uint32_t actor)
     }
     m_laneById[sent.messageId] = lane;
     m_lanesOf[queue].push_back(lane);
+    markSendSeen(lane);
     if (delaySeconds > 0) {
         LaneTimes times = m_run->times(lane);
         times.dueAt = m_run->now() + delaySeconds * 1000;
@@ -316,6 +342,13 @@ void Observer::deleteOrChange(const ObservedCall& call, uint32_t actor)
         if (seconds > 0)
             schedule(times.dueAt, lane, VisibilityEnd);
     }
+}
+
+void Observer::markSendSeen(MessageIndex lane)
+{
+    if (m_sendSeen.size() <= lane)
+        m_sendSeen.resize(size_t(lane) + 1, false);
+    m_sendSeen[lane] = true;
 }
 
 void Observer::endAll(QueueIndex queue, MessageState to, Cause cause, uint32_t actor)

@@ -68,6 +68,8 @@ private:
         QueueIndex queue, const std::string& messageId, MessageState to, Cause cause, uint32_t actor, uint32_t detail);
     void noEffect(MessageIndex lane, NoEffectKind kind, uint32_t actor);
     void send(QueueIndex queue, const ObservedSend& sent, uint32_t actor);
+    void markSendSeen(MessageIndex lane);
+    bool wasDeleted(const std::string& name) const; // a queue of that name was seen, and none is alive
     void receive(QueueIndex queue, const ObservedCall& call, uint32_t actor);
     MessageIndex laneForReceipt(QueueIndex queue, const ObservedReceipt& receipt);
     void deleteOrChange(const ObservedCall& call, uint32_t actor);
@@ -79,6 +81,7 @@ private:
     std::unique_ptr<RunStore> m_run;
     int64_t m_epochMs;
     std::unordered_map<std::string, MessageIndex> m_laneById; // a MessageId's latest lane
+    std::vector<bool> m_sendSeen; // per lane: its send's answer came through (a receive's may come first)
     std::unordered_map<std::string, Receipt> m_receipts;
     std::vector<std::vector<MessageIndex>> m_lanesOf; // per queue, for PurgeQueue and DeleteQueue
     std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
