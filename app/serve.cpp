@@ -2,6 +2,7 @@
 
 #include "lifeline/engine/engine.h"
 #include "lifeline/support/duration.h"
+#include "net/run_seed.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -16,7 +17,7 @@ namespace lifeline::app {
 
 const char* serveHelp()
 {
-    return "Usage: lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1]\n"
+    return "Usage: lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1] [--seed N]\n"
            "A local SQS endpoint for real clients (aws, boto3, the SDKs), query and JSON protocols. In the window,\n"
            "every message they send is a lane; --headless runs it with no window and no display.\n"
            "\n"
@@ -26,6 +27,8 @@ const char* serveHelp()
            "  --history D     headless: remember ended messages and events for D (90s, 10m, 2h; default 0: memory\n"
            "                  returns to its baseline once messages end). The window remembers everything.\n"
            "  --speed X       virtual time runs X times the wall clock, above 0 and at most 10000 (default 1)\n"
+           "  --seed N        MessageIds and receipt handles the same run to run (a test's fixtures); by default\n"
+           "                  each run has its own, so a handle kept from before a restart names no new message\n"
            "  --allow-origin ORIGIN  let a web page from ORIGIN (https://app.example) call it (repeatable)\n"
            "  --allow-host NAME      accept Host: NAME besides localhost and IP addresses (repeatable)\n"
            "  --allow-get-actions    accept state-changing actions over GET (AWS does; browsers abuse it)\n"
@@ -86,6 +89,16 @@ std::optional<std::string> setSpeed(ServeOptions& options, const std::string& v)
     return std::nullopt;
 }
 
+std::optional<std::string> setSeed(ServeOptions& options, const std::string& v)
+{
+    uint64_t seed = 0;
+    const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), seed);
+    if (ec != std::errc() || ptr != v.data() + v.size())
+        return "--seed must be a whole number from 0 to 18446744073709551615, got '" + v + "'";
+    options.endpoint.seed = seed;
+    return std::nullopt;
+}
+
 std::optional<std::string> allowOrigin(ServeOptions& options, const std::string& v)
 {
     options.endpoint.guard.allowedOrigins.push_back(v);
@@ -102,7 +115,7 @@ const std::map<std::string, ServeSetter, std::less<>>& serveValueOptions()
 {
     static const std::map<std::string, ServeSetter, std::less<>> options { { "--allow-origin", allowOrigin },
         { "--allow-host", allowHost }, { "--history", setHistory }, { "--port", setPort }, { "--bind", setBind },
-        { "--speed", setSpeed } };
+        { "--speed", setSpeed }, { "--seed", setSeed } };
     return options;
 }
 } // namespace
@@ -165,8 +178,10 @@ int serveHeadless(const ServeOptions& options, int argc, char** argv)
 {
     raiseOpenFileLimit();
     QCoreApplication application(argc, argv);
-    Engine engine(EngineOptions {
-        .epochMs = QDateTime::currentMSecsSinceEpoch(), .keepEndedBodies = false, .historyMs = options.historyMs });
+    Engine engine(EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(),
+        .seed = options.endpoint.seed.value_or(ui::freshRunSeed()),
+        .keepEndedBodies = false,
+        .historyMs = options.historyMs });
     ui::EndpointServer server(engine);
     if (const auto started = server.start(options.endpoint); !started) {
         std::cerr << "lifeline serve: " << started.message() << '\n';

@@ -13,6 +13,7 @@
 #include "net/http_server.h"
 
 #include <QElapsedTimer>
+#include <optional>
 #include <QObject>
 #include <QTimer>
 #include <unordered_map>
@@ -23,6 +24,7 @@ namespace lifeline::ui {
 struct EndpointOptions : HttpServerOptions {
     double speed = 1.0; // virtual seconds per wall second
     endpoint::GuardOptions guard; // what browsers may not do (Origin, GET changes, foreign Host)
+    std::optional<uint64_t> seed; // --seed: the same ids run to run; none: a fresh seed (net/run_seed.h)
 };
 
 class EndpointServer : public QObject {

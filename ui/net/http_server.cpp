@@ -101,7 +101,8 @@ bool HttpServer::exposed() const
 std::string HttpServer::nextRequestId()
 {
     char id[40];
-    std::snprintf(id, sizeof id, "00000000-0000-4000-%c000-%012" PRIx64, m_identity.requestIdGroup,
+    // The first group this run's own (RequestIds go into clients' logs: one from before a restart is not repeated).
+    std::snprintf(id, sizeof id, "%08" PRIx32 "-0000-4000-%c000-%012" PRIx64, m_runTag, m_identity.requestIdGroup,
         uint64_t(++m_requestCounter & 0xffffffffffffULL));
     return id;
 }

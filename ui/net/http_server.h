@@ -9,6 +9,7 @@
 
 #include "lifeline/endpoint/http.h"
 #include "lifeline/support/outcome.h"
+#include "net/run_seed.h"
 
 #include <QAbstractSocket>
 #include <QElapsedTimer>
@@ -104,6 +105,7 @@ private:
     size_t m_timedOut = 0;
     size_t m_acceptFailures = 0;
     uint64_t m_requestCounter = 0;
+    uint32_t m_runTag = uint32_t(freshRunSeed()); // the RequestIds' first group
 };
 
 } // namespace lifeline::ui

@@ -4,6 +4,7 @@
 #include "net/endpoint_server.h"
 #include "net/proxy_server.h"
 #include "net/run_recorder.h"
+#include "net/run_seed.h"
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
@@ -36,8 +37,9 @@ Outcome<> LiveSourceController::startEndpoint(const EndpointOptions& options)
 {
     stop();
     m_window.driver->pause();
-    auto engine = std::make_unique<Engine>(
-        EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(), .keepEndedBodies = true });
+    auto engine = std::make_unique<Engine>(EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(),
+        .seed = options.seed.value_or(freshRunSeed()),
+        .keepEndedBodies = true });
     auto* server = new EndpointServer(*engine, m_window.window);
     if (auto started = server->start(options); !started) {
         delete server;
