@@ -49,6 +49,8 @@ const char* proxyHelp()
            "  --allow-origin ORIGIN, --allow-host NAME, --allow-get-actions   as for `lifeline serve`\n"
            "  --help               this text\n"
            "\n"
+           "A TLS upstream is verified against the system's CA store, or the PEM file AWS_CA_BUNDLE (else\n"
+           "SSL_CERT_FILE) names, as the AWS CLI does.\n"
            "Credentials, signatures and session tokens are never printed, logged or recorded. An upstream that cannot\n"
            "be reached answers the client 503 ServiceUnavailable, in SQS's error shape, and the proxy goes on.\n"
            "What the proxy cannot see (a message sent before it started, or by a client that talks to the upstream\n"
@@ -223,6 +225,12 @@ Outcome<std::string> resolveProxyCredentials(ProxyCommand& command)
     if (!resolved)
         return Failure { "lifeline proxy: " + resolved.message() };
     command.proxy.credentials = resolved->credentials;
+    // A company's CA, as the AWS CLI finds it: AWS_CA_BUNDLE, else OpenSSL's SSL_CERT_FILE.
+    for (const char* name : { "AWS_CA_BUNDLE", "SSL_CERT_FILE" })
+        if (const char* bundle = std::getenv(name); bundle && *bundle && command.proxy.caBundle.empty()) {
+            command.proxy.caBundle = bundle;
+            command.caBundleSource = name;
+        }
     command.proxy.region = resolved->region.empty() ? "us-east-1" : resolved->region;
     return resolved->source;
 }
@@ -232,6 +240,9 @@ std::string proxyBanner(const ui::ProxyServer& server, const ProxyCommand& comma
     std::ostringstream out;
     out << "Lifeline recording proxy on " << server.address().toStdString() << " -> " << command.proxy.upstream.url()
         << " (region " << command.proxy.region << ", credentials from " << source << ")\n";
+    if (!command.proxy.caBundle.empty())
+        out << "TLS: the upstream is verified against " << command.proxy.caBundle << " (" << command.caBundleSource
+            << ")\n";
     out << "Try: aws --endpoint-url " << server.address().toStdString() << " sqs list-queues\n";
     if (server.exposed())
         out << "warning: bound to " << server.address().toStdString()

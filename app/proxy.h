@@ -18,6 +18,7 @@ struct ProxyCommand {
     std::string regionOption; // --region
     std::string record; // --record FILE.lifeline
     int recordEveryMs = 60000; // --record-every
+    std::string caBundleSource; // the variable that named ProxyOptions::caBundle
     bool headless = false;
     bool insecureUpstream = false;
     bool help = false;

@@ -4,7 +4,8 @@ nested 200,000 levels deep (JSON and XML), ten messages of 1 MiB whose character
 SignatureDoesNotMatch that quotes the session token the proxy signed with. The proxy must answer every client,
 keep serving, leave the token out of everything it writes, and record the run when stopped. And its recording is
 never lost: a path that cannot be written is refused at start, SIGHUP records as Ctrl+C does, and a killed proxy
-leaves what it had written a moment before.
+leaves what it had written a moment before. A TLS upstream under a company's CA is trusted through AWS_CA_BUNDLE or
+SSL_CERT_FILE, as the AWS CLI trusts it.
 
 Usage: hostile_upstream.py LIFELINE"""
 import http.client
@@ -13,6 +14,7 @@ import json
 import os
 import re
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -195,6 +197,50 @@ def a_killed_proxy_leaves_what_it_recorded_a_moment_before():
     killed.kill()
     killed.wait(timeout=10)
     assert lanes_in(kill_record) >= 1
+
+
+@case
+def a_tls_upstream_under_a_company_ca_is_trusted_through_aws_ca_bundle():
+    key, cert = os.path.join(work, "ca.key"), os.path.join(work, "ca.crt")
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                           "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    tls = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Upstream)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    tls.socket = context.wrap_socket(tls.socket, server_side=True)
+    threading.Thread(target=tls.serve_forever, daemon=True).start()
+    try:
+        for bundle_variable, trusted in ((None, False), ("AWS_CA_BUNDLE", True), ("SSL_CERT_FILE", True)):
+            env = {k: v for k, v in ENV.items() if k not in ("AWS_CA_BUNDLE", "SSL_CERT_FILE")}  # this machine's own
+            if bundle_variable:
+                env[bundle_variable] = cert
+            through = subprocess.Popen(
+                [LIFELINE, "proxy", "--upstream", f"https://127.0.0.1:{tls.server_address[1]}", "--port", "0",
+                 "--headless", "--poll-attributes", "0"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                text=True, env=env)
+            try:
+                through_port = port_of(through)
+                status, data = call("ListQueues", port=through_port)
+                assert (status == 200) == trusted, (bundle_variable, status, data[:300])
+                if not trusted:
+                    assert b"The certificate is self-signed, and untrusted" in data, data
+            finally:
+                through.terminate()
+                through.wait(timeout=10)
+    finally:
+        tls.shutdown()
+
+
+@case
+def a_ca_bundle_that_holds_no_certificate_is_refused_at_start():
+    empty = os.path.join(work, "empty.pem")
+    open(empty, "w").write("not a certificate\n")
+    done = subprocess.run([LIFELINE, "proxy", "--upstream", "https://127.0.0.1:9", "--port", "0", "--headless"],
+                          capture_output=True, text=True, env=dict(ENV, AWS_CA_BUNDLE=empty), timeout=20)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert f"the CA bundle {empty} holds no PEM certificate" in done.stderr, done.stderr
 
 
 server.shutdown()

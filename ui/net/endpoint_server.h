@@ -13,9 +13,9 @@
 #include "net/http_server.h"
 
 #include <QElapsedTimer>
-#include <optional>
 #include <QObject>
 #include <QTimer>
+#include <optional>
 #include <unordered_map>
 
 namespace lifeline::ui {

@@ -53,10 +53,16 @@ Outcome<> ProxyServer::start(const ProxyOptions& options)
 {
     stop();
     m_options = options;
+    m_trusted.clear();
+    if (!options.caBundle.empty()) {
+        m_trusted = QSslCertificate::fromPath(QString::fromStdString(options.caBundle), QSsl::Pem);
+        if (m_trusted.isEmpty())
+            return Failure { "the CA bundle " + options.caBundle + " holds no PEM certificate (or cannot be read)" };
+    }
     if (auto listening = m_http.listen(options); !listening)
         return listening;
     m_wall.start();
-    m_pollerUpstream = new UpstreamConnection(options.upstream, this);
+    m_pollerUpstream = new UpstreamConnection(options.upstream, m_trusted, this);
     m_tick.start(100);
     if (options.pollAttributesMs > 0)
         m_poll.start(options.pollAttributesMs);
@@ -131,7 +137,7 @@ void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
     }
     Client& client = m_clients[connection];
     if (!client.upstream)
-        client.upstream = new UpstreamConnection(m_options.upstream, this);
+        client.upstream = new UpstreamConnection(m_options.upstream, m_trusted, this);
     ++m_forwarded;
     catchUp();
     const uint32_t actor = actorFor(request);

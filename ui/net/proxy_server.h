@@ -15,7 +15,9 @@
 #include "net/http_server.h"
 
 #include <QElapsedTimer>
+#include <QList>
 #include <QObject>
+#include <QSslCertificate>
 #include <QTimer>
 #include <functional>
 #include <map>
@@ -33,6 +35,9 @@ struct ProxyOptions : HttpServerOptions {
     int pollAttributesMs = 1000; // GetQueueAttributes on every queue seen, this often; 0: only once per queue
     endpoint::GuardOptions guard; // what a web page may not make the proxy do with the user's credentials
     int upstreamTimeoutMs = 30000; // beyond a long poll's own wait
+    // A PEM file of the CA certificates to verify a TLS upstream against instead of the system's (AWS_CA_BUNDLE, else
+    // SSL_CERT_FILE, as the AWS CLI reads them); empty: the system's store.
+    std::string caBundle;
 };
 
 // A queue's depth as the upstream reported it (the proxy's GetQueueAttributes polls).
@@ -106,6 +111,7 @@ private:
     QElapsedTimer m_wall;
     std::unordered_map<ConnectionId, Client> m_clients;
     UpstreamConnection* m_pollerUpstream = nullptr;
+    QList<QSslCertificate> m_trusted; // from ProxyOptions::caBundle
     std::map<std::string, std::string> m_queueUrls; // name -> the QueueUrl clients use
     std::map<std::string, bool> m_attributesAsked; // queues whose attributes the proxy asked for once
     std::map<std::string, std::vector<PolledDepth>> m_depth;

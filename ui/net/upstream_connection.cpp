@@ -1,14 +1,16 @@
 #include "net/upstream_connection.h"
 
+#include <QSslConfiguration>
 #include <QSslError>
 #include <QSslSocket>
 #include <QTcpSocket>
 
 namespace lifeline::ui {
 
-UpstreamConnection::UpstreamConnection(const net::Upstream& upstream, QObject* parent)
+UpstreamConnection::UpstreamConnection(const net::Upstream& upstream, QList<QSslCertificate> trusted, QObject* parent)
     : QObject(parent)
     , m_upstream(upstream)
+    , m_trusted(std::move(trusted))
 {
     m_timeout.setSingleShot(true);
     connect(&m_timeout, &QTimer::timeout, this, [this] { fail("the upstream did not answer in time"); });
@@ -55,6 +57,11 @@ void UpstreamConnection::connectNow()
     if (m_upstream.tls) {
         auto* socket = new QSslSocket(this);
         m_socket = socket;
+        if (!m_trusted.isEmpty()) { // a company's CA, as the AWS CLI takes it (AWS_CA_BUNDLE)
+            QSslConfiguration configuration = socket->sslConfiguration();
+            configuration.setCaCertificates(m_trusted);
+            socket->setSslConfiguration(configuration);
+        }
         // Verification stays on (QSslSocket's default for a client), against the system's CA store: a certificate
         // that does not verify fails the request with its reason.
         connect(socket, &QSslSocket::encrypted, this, [this] {

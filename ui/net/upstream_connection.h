@@ -9,7 +9,9 @@
 #include "lifeline/support/outcome.h"
 
 #include <QElapsedTimer>
+#include <QList>
 #include <QObject>
+#include <QSslCertificate>
 #include <QTimer>
 #include <deque>
 #include <functional>
@@ -22,7 +24,9 @@ class UpstreamConnection : public QObject {
     Q_OBJECT
 public:
     using Done = std::function<void(Outcome<net::HttpAnswer>)>;
-    UpstreamConnection(const net::Upstream& upstream, QObject* parent = nullptr);
+    // `trusted`: the CA certificates a TLS upstream is verified against instead of the system's (AWS_CA_BUNDLE);
+    // empty: the system's.
+    UpstreamConnection(const net::Upstream& upstream, QList<QSslCertificate> trusted = {}, QObject* parent = nullptr);
     ~UpstreamConnection() override;
 
     // Sends `bytes` (a whole request) when the ones before it are answered; `done` gets the answer, or why not,
@@ -46,6 +50,7 @@ private:
     void closeSocket();
 
     net::Upstream m_upstream;
+    QList<QSslCertificate> m_trusted;
     QTcpSocket* m_socket = nullptr;
     bool m_connected = false;
     bool m_written = false; // the head request is on the wire
