@@ -129,6 +129,81 @@ TEST_CASE("check: Lambda's six times - batching window with a delay", "[check]")
         "delay-with-lambda-batching-window"));
 }
 
+TEST_CASE("check: a Lambda slower than its timeout - batches without partial failures - producers faster than the "
+          "consumers",
+    "[check]")
+{
+    // The function's timeout against the p99 of an invocation: at it, nothing; a millisecond over, high.
+    const auto lambda = [](const char* p99, const char* timeout, bool partial) {
+        return json { { "processing", { { "p50", "2s" }, { "p99", p99 } } },
+            { "lambda", { { "timeout", timeout }, { "reportBatchItemFailures", partial } } } };
+    };
+    const json queue = withDlq({ { "VisibilityTimeout", "60" } });
+    CHECK_FALSE(fires(input(queue, lambda("10s", "10s", true)), "lambda-processing-over-timeout"));
+    const auto over = checkQueue(input(queue, lambda("10001ms", "10s", true)));
+    REQUIRE(over.size() == 1);
+    CHECK(over[0].id == "lambda-processing-over-timeout");
+    CHECK(over[0].severity == Severity::High);
+    CHECK(over[0].message
+        == "An invocation takes 2s at p50 and 10.001s at p99, but the function's timeout is 10s: about 1.0 % of the "
+           "invocations time out, and a timed-out invocation fails its whole batch, which comes back after the "
+           "visibility timeout to be processed again (and, with a dead-letter queue, moves there after "
+           "maxReceiveCount tries).");
+    // The share from the processing times: half when the p50 is the timeout, a tenth of the samples over it.
+    CHECK(checkQueue(input(queue,
+              { { "processing", { { "p50", "10s" }, { "p99", "20s" } } },
+                  { "lambda", { { "timeout", "10s" }, { "reportBatchItemFailures", true } } } }))[0]
+              .message.find(": about 50 % of the invocations")
+        != std::string::npos);
+    const json samples = { { "processing", { { "samples", { 1, 1, 1, 1, 1, 1, 1, 1, 1, 12 } } } },
+        { "lambda", { { "timeout", "10s" }, { "reportBatchItemFailures", true } } } };
+    CHECK(checkQueue(input(queue, samples))[0].message.find(": about 10 % of the invocations") != std::string::npos);
+    CHECK(over[0].suggestion
+        == "Set the function's timeout to 16s (one and a half times the p99), and the queue's visibility timeout to "
+           "six times that.");
+    // Batches: of one, or reporting item failures, nothing; of two or more without, medium.
+    CHECK_FALSE(
+        fires(input(queue, { { "processing", "2s" }, { "lambda", { { "timeout", "10s" }, { "batchSize", 1 } } } }),
+            "lambda-batch-without-partial-failures"));
+    CHECK(fires(input(queue, lambda("5s", "10s", false)), "lambda-batch-without-partial-failures")); // 10 by default
+    CHECK_FALSE(fires(input(queue, lambda("5s", "10s", true)), "lambda-batch-without-partial-failures"));
+    const auto batch = checkQueue(
+        input(queue, { { "processing", "2s" }, { "lambda", { { "timeout", "10s" }, { "batchSize", 2 } } } }));
+    REQUIRE(batch.size() == 1);
+    CHECK(batch[0].id == "lambda-batch-without-partial-failures");
+    CHECK(batch[0].severity == Severity::Medium);
+    CHECK(batch[0].message.starts_with("Batches of up to 2 messages, without ReportBatchItemFailures: when one "
+                                       "message fails, the function's error fails the whole batch, and the 1 good"));
+    // Producers against the consumers' capacity: 2 consumers at 1 s take 2 a second.
+    const auto consumers = [](double rate) {
+        return json { { "processing", "1s" }, { "consumers", 2 }, { "rate", rate }, { "waitTimeSeconds", 20 } };
+    };
+    const json plain = withDlq({ { "VisibilityTimeout", "30" } });
+    CHECK_FALSE(fires(input(plain, consumers(2)), "backlog-grows"));
+    CHECK_FALSE(fires(input(plain, { { "processing", "1s" }, { "consumers", 2 }, { "waitTimeSeconds", 20 } }),
+        "backlog-grows")); // no rate given: nothing to compare
+    const auto five = checkQueue(input(plain, consumers(10)));
+    REQUIRE(five.size() == 1);
+    CHECK(five[0].id == "backlog-grows");
+    CHECK(five[0].severity == Severity::High);
+    CHECK(five[0].message
+        == "The producers send 10 messages a second, but 2 consumers at 1s a message (the mean) take 2 a second: the "
+           "backlog grows by 28800 messages an hour without end, each message waits longer than the last, and after "
+           "the retention period (96h) they expire unread.");
+    CHECK(five[0].suggestion
+        == "Run at least 13 consumers (the rate with a quarter to spare), or make processing faster.");
+    CHECK(fires(input(plain, consumers(2.01)), "backlog-grows"));
+    // A Lambda trigger: only with a maximum concurrency (without one it scales up to 1,250).
+    const json function = { { "processing", "1s" }, { "rate", 100 },
+        { "lambda", { { "timeout", "5s" }, { "batchSize", 5 }, { "reportBatchItemFailures", true } } } };
+    CHECK_FALSE(fires(input(queue, function), "backlog-grows"));
+    json capped = function;
+    capped["lambda"]["maxConcurrency"] = 10; // 10 invocations of 5 messages a second: 50
+    CHECK(fires(input(queue, capped), "backlog-grows"));
+    capped["lambda"]["maxConcurrency"] = 20;
+    CHECK_FALSE(fires(input(queue, capped), "backlog-grows"));
+}
+
 TEST_CASE("check: dead-letter rules at their boundaries", "[check]")
 {
     const json consumer = { { "processing", "1s" }, { "waitTimeSeconds", 20 } };
@@ -282,6 +357,11 @@ TEST_CASE("check: each finding's scenario shows the problem and its fix removes 
         { { "processing", "2s" }, { "groups", 1 }, { "consumers", 3 }, { "waitTimeSeconds", 20 } }));
     inputs.push_back(input(withDlq({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } }),
         { { "processing", "1s" }, { "waitTimeSeconds", 20 } }));
+    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "60" } }),
+        { { "processing", { { "p50", "4s" }, { "p99", "20s" } } },
+            { "lambda", { { "timeout", "10s" }, { "reportBatchItemFailures", true } } } }));
+    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "30" } }),
+        { { "processing", "1s" }, { "consumers", 2 }, { "rate", 10 }, { "waitTimeSeconds", 20 } }));
     std::set<std::string> shown;
     for (const auto& in : inputs)
         for (const auto& f : checkQueue(in)) {
@@ -296,7 +376,8 @@ TEST_CASE("check: each finding's scenario shows the problem and its fix removes 
         == std::set<std::string> { "visibility-shorter-than-processing", "short-polling", "no-dlq",
             "batch-exceeds-visibility", "max-receive-count-1", "lambda-visibility-under-6x",
             "delay-with-lambda-batching-window", "max-receive-count-high", "dlq-retention-not-longer",
-            "fifo-single-group", "visibility-over-retention" });
+            "fifo-single-group", "visibility-over-retention", "lambda-processing-over-timeout", "backlog-grows",
+            "lambda-batch-without-partial-failures" });
     // The one rule the simulation cannot show says so.
     const auto client = checkQueue(input(
         withDlq({ { "ReceiveMessageWaitTimeSeconds", "20" } }), { { "processing", "1s" }, { "readTimeout", "10s" } }));
@@ -306,7 +387,7 @@ TEST_CASE("check: each finding's scenario shows the problem and its fix removes 
 }
 
 TEST_CASE(
-    "check: the rules - twelve, each id once, in the report's order, a scenario and its figure together", "[check]")
+    "check: the rules - fifteen, each id once, in the report's order, a scenario and its figure together", "[check]")
 {
     std::vector<std::string> ids;
     for (const check::CheckRule* rule : check::checkRules()) {
@@ -318,9 +399,10 @@ TEST_CASE(
     }
     CHECK(ids
         == std::vector<std::string> { "visibility-shorter-than-processing", "batch-exceeds-visibility",
-            "lambda-visibility-under-6x", "delay-with-lambda-batching-window", "no-dlq", "max-receive-count-1",
-            "max-receive-count-high", "dlq-retention-not-longer", "short-polling", "client-timeout-under-wait",
-            "fifo-single-group", "visibility-over-retention" });
+            "lambda-visibility-under-6x", "lambda-processing-over-timeout", "backlog-grows",
+            "lambda-batch-without-partial-failures", "delay-with-lambda-batching-window", "no-dlq",
+            "max-receive-count-1", "max-receive-count-high", "dlq-retention-not-longer", "short-polling",
+            "client-timeout-under-wait", "fifo-single-group", "visibility-over-retention" });
     CHECK(check::findRule("no-such-rule") == nullptr);
     CHECK_FALSE(problemShows("client-timeout-under-wait", RunSummary {}, CheckInput {}));
 }

@@ -49,7 +49,8 @@ const std::vector<const CheckRule*>& checkRules();
 const CheckRule* findRule(std::string_view id);
 
 extern const CheckRule kVisibilityShorterThanProcessing, kBatchExceedsVisibility, kLambdaVisibilityUnder6x,
-    kDelayWithLambdaBatchingWindow, kVisibilityOverRetention; // check_rules_processing.cpp
+    kDelayWithLambdaBatchingWindow, kVisibilityOverRetention, kLambdaProcessingOverTimeout,
+    kLambdaBatchWithoutPartialFailures, kBacklogGrows; // check_rules_processing.cpp
 extern const CheckRule kNoDlq, kMaxReceiveCount1, kMaxReceiveCountHigh, kDlqRetentionNotLonger, kShortPolling,
     kClientTimeoutUnderWait, kFifoSingleGroup; // check_rules_delivery.cpp
 

@@ -45,9 +45,9 @@ const std::vector<const CheckRule*>& checkRules()
     // Within a severity, findings come in this order: processing against the timeouts, Lambda, dead letters,
     // polling, then FIFO groups and retention.
     static const std::vector<const CheckRule*> rules { &kVisibilityShorterThanProcessing, &kBatchExceedsVisibility,
-        &kLambdaVisibilityUnder6x, &kDelayWithLambdaBatchingWindow, &kNoDlq, &kMaxReceiveCount1, &kMaxReceiveCountHigh,
-        &kDlqRetentionNotLonger, &kShortPolling, &kClientTimeoutUnderWait, &kFifoSingleGroup,
-        &kVisibilityOverRetention };
+        &kLambdaVisibilityUnder6x, &kLambdaProcessingOverTimeout, &kBacklogGrows, &kLambdaBatchWithoutPartialFailures,
+        &kDelayWithLambdaBatchingWindow, &kNoDlq, &kMaxReceiveCount1, &kMaxReceiveCountHigh, &kDlqRetentionNotLonger,
+        &kShortPolling, &kClientTimeoutUnderWait, &kFifoSingleGroup, &kVisibilityOverRetention };
     return rules;
 }
 

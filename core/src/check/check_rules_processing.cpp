@@ -1,9 +1,12 @@
-// The rules of `lifeline check` about processing time against the queue's timeouts: a visibility timeout shorter
-// than the processing or than a batch's, a Lambda trigger's timeouts, and a visibility timeout past the retention.
+// The rules of `lifeline check` about processing against the queue's and the function's settings: a visibility
+// timeout shorter than the processing or than a batch's, a Lambda trigger's timeouts and batches, a visibility timeout
+// past the retention, and consumers slower than the producers.
 #include "check_rule.h"
 #include "lifeline/support/duration.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace lifeline::sim::check {
 
@@ -194,8 +197,186 @@ bool expiredShows(const RunSummary& s, const CheckInput&)
     return s.expired > 0;
 }
 
+// --- lambda-processing-over-timeout ---
+
+// The function's timeout that its processing fits: one and a half times the p99, within Lambda's 15 minutes.
+TimeMs fittingLambdaTimeout(const CheckInput& in)
+{
+    return std::clamp<TimeMs>(
+        (in.p99 * 3 / 2 + 999) / 1000 * 1000, CheckLimits::kLambdaShortestTimeout, CheckLimits::kLambdaLongestTimeout);
+}
+
+// The share of invocations longer than `timeout`: from the log-normal through the p50 and p99, the samples, or the
+// fixed time.
+double shareOver(const CheckInput& in, TimeMs timeout)
+{
+    if (in.processing.kind == Distribution::Kind::Samples && !in.processing.samples.empty()) {
+        const auto over = std::count_if(
+            in.processing.samples.begin(), in.processing.samples.end(), [timeout](TimeMs t) { return t > timeout; });
+        return double(over) / double(in.processing.samples.size());
+    }
+    if (in.p99 <= in.p50)
+        return in.p50 > timeout ? 1.0 : 0.0;
+    const double sigma = std::log(double(in.p99) / double(in.p50)) / 2.3263; // the 99th percentile's z
+    return 0.5 * std::erfc(std::log(double(timeout) / double(in.p50)) / sigma / std::sqrt(2.0));
+}
+
+std::optional<RuleFinding> lambdaOverTimeout(const CheckInput& in)
+{
+    if (!in.lambda || in.p99 <= in.lambda->timeout)
+        return std::nullopt;
+    return RuleFinding {
+        Severity::High,
+        "An invocation takes " + formatDuration(in.p50) + " at p50 and " + formatDuration(in.p99)
+            + " at p99, but the function's timeout is " + formatDuration(in.lambda->timeout) + ": about "
+            + percent(shareOver(in, in.lambda->timeout))
+            + " of the invocations time out, and a timed-out invocation fails its whole batch, which comes back after "
+              "the visibility timeout to be processed again (and, with a dead-letter queue, moves there after "
+              "maxReceiveCount tries).",
+        "Set the function's timeout to " + formatDuration(fittingLambdaTimeout(in))
+            + " (one and a half times the p99), and the queue's visibility timeout to six times that.",
+        json::array({ { { "op", "replace" }, { "path", "/lambdas/0/timeout" },
+                          { "value", ms(fittingLambdaTimeout(in)) } },
+            { { "op", "replace" }, { "path", "/queues/0/attributes/VisibilityTimeout" },
+                { "value",
+                    std::clamp<int64_t>(6 * fittingLambdaTimeout(in) / 1000, in.queue.visibilityTimeout, 43200) } } })
+    };
+}
+
+// Enough invocations for the tail to show (one in a hundred over the timeout at the boundary): a seed whose run shows
+// it.
+void showTimeouts(const CheckInput&, json&, ScenarioShape& shape)
+{
+    shape.count = 200;
+    shape.seekSeed = true;
+    json timedOut = moment("failed", "The invocation times out: its whole batch fails and comes back", 1);
+    timedOut["failure"] = "timed-out";
+    shape.moments = json::array({ timedOut });
+}
+
+// A batch came back: more receives than messages.
+bool timeoutsShow(const RunSummary& s, const CheckInput&)
+{
+    return s.received > s.sent;
+}
+
+// --- lambda-batch-without-partial-failures ---
+
+int messagesPerBatch(const CheckInput& in)
+{
+    return std::clamp(in.lambda ? in.lambda->batchSize : 1, 1, 10);
+}
+
+std::optional<RuleFinding> batchWithoutPartialFailures(const CheckInput& in)
+{
+    if (!in.lambda || in.lambda->batchSize <= 1 || in.lambda->reportBatchItemFailures)
+        return std::nullopt;
+    const std::string others = std::to_string(in.lambda->batchSize - 1);
+    return RuleFinding { Severity::Medium,
+        "Batches of up to " + std::to_string(in.lambda->batchSize)
+            + " messages, without ReportBatchItemFailures: when one message fails, the function's error fails the "
+              "whole batch, and the "
+            + others
+            + " good ones come back to be processed again; with a dead-letter queue they go there with the bad one "
+              "after maxReceiveCount tries.",
+        "Turn on ReportBatchItemFailures (FunctionResponseTypes) and return the ids of the messages that failed: "
+        "only those come back.",
+        replaceAt("/lambdas/0/reportBatchItemFailures", true) };
+}
+
+void showGoodMessagesFailing(const CheckInput&, json&, ScenarioShape& shape)
+{
+    json threw = moment("failed", "The batch fails on one bad message: {body}, a good one, comes back too", 1);
+    threw["failure"] = "threw";
+    shape.moments = json::array({ threw });
+}
+
+// A burst of two batches, a bad message in each.
+void poisonInEachBatch(const CheckInput& in, json& scenario, ScenarioShape& shape)
+{
+    const int perBatch = messagesPerBatch(in);
+    shape.count = 2 * perBatch;
+    json& producer = scenario["producers"][0];
+    producer.erase("rate");
+    producer.erase("count");
+    producer["bursts"] = json::array({ { { "at", "0s" }, { "count", shape.count } } });
+    producer["poisonEvery"] = perBatch;
+    producer["body"] = "message {n}";
+}
+
+// A good message was not deleted: it failed with its batch.
+bool goodMessagesFail(const RunSummary& s, const CheckInput& in)
+{
+    const int perBatch = messagesPerBatch(in);
+    const int64_t bad = (s.sent + perBatch - 1) / perBatch;
+    return s.deleted < s.sent - bad;
+}
+
+// --- backlog-grows ---
+
+// Messages a second the consumers can take: each worker one message at a time (a Lambda invocation a batch), at
+// the mean processing time. 0: unknown (a Lambda trigger without maximum concurrency scales up to 1,250).
+double capacityPerSecond(const CheckInput& in)
+{
+    const double perWorker = 1000.0 / double(std::max<TimeMs>(1, in.mean));
+    if (in.lambda)
+        return in.lambda->maxConcurrency ? perWorker * in.lambda->maxConcurrency * messagesPerBatch(in) : 0;
+    return perWorker * in.consumers;
+}
+
+// Workers for the rate with a quarter to spare.
+int64_t workersFor(const CheckInput& in)
+{
+    const double perWorker = 1000.0 / double(std::max<TimeMs>(1, in.mean)) * (in.lambda ? messagesPerBatch(in) : 1);
+    return int64_t(std::ceil(in.rate * 1.25 / perWorker));
+}
+
+std::optional<RuleFinding> backlogGrows(const CheckInput& in)
+{
+    const double capacity = capacityPerSecond(in);
+    if (in.rate <= 0 || capacity <= 0 || in.rate <= capacity)
+        return std::nullopt;
+    const auto rate = [](double r) {
+        char text[32];
+        std::snprintf(text, sizeof text, r >= 10 ? "%.0f" : "%.2g", r);
+        return std::string(text);
+    };
+    const double perHour = (in.rate - capacity) * 3600;
+    const std::string workers = in.lambda ? "at most " + std::to_string(in.lambda->maxConcurrency) + " invocations"
+                                          : std::to_string(in.consumers) + " consumers";
+    return RuleFinding { Severity::High,
+        "The producers send " + rate(in.rate) + " messages a second, but " + workers + " at " + formatDuration(in.mean)
+            + " a message (the mean) take " + rate(capacity) + " a second: the backlog grows by " + rate(perHour)
+            + " messages an hour without end, each message waits longer than the last, and after the retention period ("
+            + formatDuration(in.queue.messageRetentionPeriod * 1000) + ") they expire unread.",
+        in.lambda ? "Set the trigger's MaximumConcurrency to at least " + std::to_string(workersFor(in))
+                + " (the rate with a quarter to spare), or make the function faster."
+                  : "Run at least " + std::to_string(workersFor(in))
+                + " consumers (the rate with a quarter to spare), or make processing faster.",
+        in.lambda ? replaceAt("/lambdas/0/concurrency", std::min<int64_t>(workersFor(in), 1000))
+                  : replaceAt("/consumers/0/count", std::min<int64_t>(workersFor(in), 200)) };
+}
+
+void showBacklog(const CheckInput&, json&, ScenarioShape& shape)
+{
+    shape.count = 400;
+}
+
+// Half the backlog that the rates alone would leave once every message is sent, or more.
+bool backlogShows(const RunSummary& s, const CheckInput& in)
+{
+    const double capacity = capacityPerSecond(in);
+    const double left = in.rate > 0 ? double(s.sent) * (1.0 - capacity / in.rate) : 0;
+    return double(s.peak.visible) >= std::max(5.0, left / 2);
+}
+
 } // namespace
 
+const CheckRule kLambdaProcessingOverTimeout { "lambda-processing-over-timeout", lambdaOverTimeout, showTimeouts,
+    nullptr, timeoutsShow };
+const CheckRule kLambdaBatchWithoutPartialFailures { "lambda-batch-without-partial-failures",
+    batchWithoutPartialFailures, showGoodMessagesFailing, poisonInEachBatch, goodMessagesFail };
+const CheckRule kBacklogGrows { "backlog-grows", backlogGrows, showBacklog, nullptr, backlogShows };
 const CheckRule kVisibilityShorterThanProcessing { "visibility-shorter-than-processing", visibilityShorter,
     showDuplicatesOfRareRuns, nullptr, duplicatesShow };
 const CheckRule kBatchExceedsVisibility { "batch-exceeds-visibility", batchExceeds, showDuplicatesOfRareRuns,
