@@ -9,6 +9,7 @@ void runSimulationBenchmarks();
 void runUiBenchmarks();
 void runExportBenchmark();
 void runWindowBenchmark();
+void runIdleBenchmark();
 void runPaceBenchmark();
 void runEndpointBenchmark();
 void runProxyBenchmark();
@@ -19,7 +20,7 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui|export|window|pace|endpoint|proxy]`: one group of figures; none: all of them.
+    // `lifeline-bench [engine|sim|ui|export|window|idle|pace|endpoint|proxy]`: one group of figures; none: all of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
         lifeline::bench::runEngineBenchmarks();
@@ -41,6 +42,13 @@ int main(int argc, char** argv)
         int one = 1;
         QApplication application(one, argv); // widgets: the whole main window
         lifeline::bench::runWindowBenchmark();
+        lifeline::bench::runIdleBenchmark();
+    }
+    if (only == "idle") { // also in "window"
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        int one = 1;
+        QApplication application(one, argv);
+        lifeline::bench::runIdleBenchmark();
     }
     if (only.empty() || only == "pace") {
         qputenv("QT_QPA_PLATFORM", "offscreen");

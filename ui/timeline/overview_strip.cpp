@@ -23,6 +23,11 @@ void OverviewStrip::sync()
 {
     if (m_engine)
         m_series.sync(*m_engine);
+    // Painted again only when what it draws changed: a frame of an idle run changes nothing here.
+    const Drawn drawn { m_series.eventsRead(), m_series.buckets().size(), m_series.bucketMs(), span() };
+    if (drawn == m_drawn)
+        return;
+    m_drawn = drawn;
     update();
 }
 
@@ -41,7 +46,12 @@ void OverviewStrip::setTimelineStyle(const TimelineStyle& style)
 
 TimeMs OverviewStrip::span() const
 {
-    return std::max({ m_runEnd, m_engine ? m_engine->now() : 0, TimeMs(1000) });
+    // Past the run's end the strip grows a quarter at a time, not with every frame: each growth repaints it whole.
+    const TimeMs now = m_engine ? m_engine->now() : 0;
+    TimeMs span = std::max(m_runEnd, TimeMs(1000));
+    while (span < now)
+        span += std::max<TimeMs>(1000, span / 4);
+    return span;
 }
 
 void OverviewStrip::paintEvent(QPaintEvent*)

@@ -37,6 +37,11 @@ private:
     DepthSeries m_series { 512, 100 };
     TimelineStyle m_style = TimelineStyle::light();
     TimeMs m_from = 0, m_to = 0, m_runEnd = 0;
+    struct Drawn {
+        size_t events = 0, buckets = 0;
+        TimeMs bucketMs = 0, span = 0;
+        bool operator==(const Drawn&) const = default;
+    } m_drawn;
 };
 
 } // namespace lifeline::ui

@@ -121,6 +121,8 @@ private:
     };
     std::optional<Fitted> m_fitted;
     QElapsedTimer m_wholePaint; // since the last paint of the whole view
+    QElapsedTimer m_followMoved; // since following live last moved the axis
+    bool m_lanesChanged = false; // since the last whole paint: that paint may as well move the axis
     std::optional<TimeMs> m_steppedTo; // the event `.` or `,` centred on last, until the view moves otherwise
     bool m_easeRows = false;
     int m_rowTarget = 0; // the height rows fill (fillingRowHeight); easing, they are on their way to it

@@ -34,8 +34,10 @@ void ChartsPanel::sync()
     if (!m_engine || !m_series)
         return;
     // Redraw when something happened, or when "now" moved a bucket on (the lines reach up to now).
+    // Or when "now", where the lines end, moved on a bucket inside the time shown (past it, nothing drawn moves).
+    const bool nowShown = std::min(m_drawnAt, m_engine->now()) <= m_to + m_series->bucketMs();
     if (m_drawnEvents == m_engine->log().size() && m_drawnRead == m_series->eventsRead()
-        && m_engine->now() - m_drawnAt < m_series->bucketMs())
+        && (m_engine->now() - m_drawnAt < m_series->bucketMs() || !nowShown))
         return;
     m_drawnEvents = m_engine->log().size();
     m_drawnRead = m_series->eventsRead();

@@ -73,6 +73,19 @@ void ConsumerTiles::sync()
     relayout();
     if (shown().size() != before)
         updateGeometry();
+    // Painted again when what the tiles say changed: every frame while one counts down, never while all idle.
+    QStringList drawn;
+    const bool texts = shown().size() <= kCompactAbove;
+    for (const auto& tile : m_tiles)
+        drawn << QStringLiteral("%1 %2 %3 %4 %5")
+                     .arg(int(tile.state))
+                     .arg(tile.holding)
+                     .arg(tile.waiting)
+                     .arg(int(tile.removed) * 2 + int(tile.throttled))
+                     .arg(texts ? holdingText(tile) : QString());
+    if (drawn == m_drawn)
+        return;
+    m_drawn = std::move(drawn);
     update();
 }
 

@@ -8,6 +8,7 @@
 #include "lifeline/sim/simulation.h"
 #include "timeline/timeline_style.h"
 
+#include <QStringList>
 #include <QWidget>
 
 namespace lifeline::ui {
@@ -62,6 +63,7 @@ private:
 
     sim::Simulation* m_simulation = nullptr;
     std::vector<sim::ConsumerStatus> m_tiles;
+    QStringList m_drawn; // what each tile said when last painted
     TimelineStyle m_style = TimelineStyle::light();
     size_t m_focus = 0; // position among the shown tiles
     bool m_compact = false;

@@ -18,6 +18,11 @@ StatusBarController::StatusBarController(QStatusBar* bar)
                              "moment can be scrolled back to; a headless endpoint keeps only --history."));
     m_bar->addPermanentWidget(m_history);
     m_bar->addPermanentWidget(m_clock);
+    // The clock's text changes every frame: at a fixed size, each change repaints the label alone instead of laying
+    // out the window again (a fifth of an idle run's CPU).
+    m_clock->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_clock->setFixedSize(
+        m_clock->fontMetrics().horizontalAdvance(tr("virtual time 999h59m59.99s")) + 8, m_clock->sizeHint().height());
 }
 
 void StatusBarController::sync(const RunView* engine)
