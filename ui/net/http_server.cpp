@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <sys/resource.h>
 
 namespace lifeline::ui {
 
@@ -48,6 +49,12 @@ Outcome<> HttpServer::listen(const HttpServerOptions& options)
 {
     close();
     m_options = options;
+    // Below the process's descriptor limit, with room for its own files and sockets: a cap above it had accept fail
+    // over and over with every descriptor taken, and nobody served.
+    rlimit limit {};
+    m_maxConnections = options.maxConnections;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        m_maxConnections = std::clamp(int(std::min<rlim_t>(limit.rlim_cur, 1 << 30)) - 64, 16, options.maxConnections);
     m_server->setListenBacklogSize(1024); // a thousand long-pollers may connect at once
     m_server->setMaxPendingConnections(1024);
     if (!m_server->listen(options.bind, options.port))
@@ -110,8 +117,8 @@ std::string HttpServer::nextRequestId()
 void HttpServer::accept()
 {
     while (QTcpSocket* socket = m_server->nextPendingConnection()) {
-        if (int(m_connections.size()) >= m_options.maxConnections) {
-            socket->abort();
+        if (int(m_connections.size()) >= m_maxConnections && !shedOldestIdle()) {
+            socket->abort(); // every connection has a request under way: the newcomer waits for none of them
             socket->deleteLater();
             continue;
         }
@@ -127,6 +134,24 @@ void HttpServer::accept()
         connect(socket, &QTcpSocket::disconnected, this, [this, raw] { drop(raw); });
         updateDeadline(raw);
     }
+}
+
+bool HttpServer::shedOldestIdle()
+{
+    // At the cap, a connection that holds no request (a keep-alive left open, a client that connected and said
+    // nothing) makes way for a new one, the oldest first: a crowd of idle sockets must not lock everyone out.
+    Connection* oldest = nullptr;
+    for (const auto& [id, connection] : m_connections)
+        if (!connection->dropped && !connection->inHand && connection->phase == Connection::Phase::Idle
+            && (!oldest || id < oldest->id))
+            oldest = connection.get();
+    if (!oldest)
+        return false;
+    ++m_shed;
+    QTcpSocket* socket = oldest->socket;
+    drop(oldest);
+    socket->abort();
+    return true;
 }
 
 void HttpServer::acceptFailed(QAbstractSocket::SocketError error)

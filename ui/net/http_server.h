@@ -75,6 +75,8 @@ public:
     size_t openConnections() const { return m_connections.size(); }
     size_t timedOut() const { return m_timedOut; } // connections closed by a timeout so far
     size_t acceptFailures() const { return m_acceptFailures; } // accepts refused for want of a descriptor so far
+    size_t connectionsShed() const { return m_shed; } // idle ones closed for new ones at the cap
+    int maxConnections() const { return m_maxConnections; }
 
 private:
     struct Connection;
@@ -88,6 +90,7 @@ private:
     // Only the bytes (with the Server header); true when they say Connection: close.
     bool send(Connection* connection, const endpoint::HttpResponse& response, bool close);
     void drop(Connection* connection);
+    bool shedOldestIdle();
     void updateDeadline(Connection* connection);
     void sweepTimeouts();
     static constexpr int kDrainMs = 10000;
@@ -101,6 +104,8 @@ private:
     QElapsedTimer m_wall;
     bool m_toldOutOfDescriptors = false; // said once in the log
     std::unordered_map<ConnectionId, std::unique_ptr<Connection>> m_connections;
+    int m_maxConnections = 4096; // the option's, below the descriptor limit
+    size_t m_shed = 0; // idle connections closed to make way for new ones
     ConnectionId m_lastId = 0;
     size_t m_timedOut = 0;
     size_t m_acceptFailures = 0;
