@@ -14,6 +14,7 @@
 #include "window/main_window.h"
 #include "window/queue_controls.h"
 #include "window/send_message_dialog.h"
+#include "window/status_bar_controller.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -165,11 +166,29 @@ TEST_CASE("window: the status bar says how much history the run holds", "[ui][st
     const QString expected = QStringLiteral("history: 1 message · 5 events · 0.4 MB");
     REQUIRE(engine.log().size() == 5);
     CHECK(window.historyText() == expected);
+    // Beside it, the whole window's resident memory: more than the run's, as it holds the run and more.
     bool shown = false;
-    for (const QLabel* label : window.statusBar()->findChildren<QLabel*>())
-        shown = shown || label->text() == expected;
+    for (const QLabel* label : window.statusBar()->findChildren<QLabel*>()) {
+        const QString text = label->text();
+        if (!text.startsWith(expected + QStringLiteral(" · the window ")) || !text.endsWith(QStringLiteral(" MB")))
+            continue;
+        shown = true;
+        const double windowMb = text.section(QStringLiteral(" · the window "), 1).chopped(3).toDouble();
+        CHECK(windowMb > 0.4);
+        CHECK(windowMb == Approx(double(ui::StatusBarController::residentBytes()) / 1e6).margin(50));
+    }
     CHECK(shown);
     CHECK(engine.log().firstRetained() == 0);
+    // Past the warning's threshold (lowered here to a megabyte), the window says so once a run.
+    auto* status = window.findChild<ui::StatusBarController*>();
+    REQUIRE(status != nullptr);
+    status->setMemoryWarningBytes(1000000);
+    window.driver()->advanceBy(1000);
+    CHECK(window.statusText().startsWith(QStringLiteral("The window holds ")));
+    CHECK(window.statusText().contains(QStringLiteral("save the run (Ctrl+S) and Restart")));
+    window.statusBar()->clearMessage();
+    window.driver()->advanceBy(1000);
+    CHECK(window.statusText().isEmpty());
 }
 
 TEST_CASE("window: clicking a consumer tile crashes it and its message returns after the timeout", "[ui][consumers]")

@@ -5,6 +5,9 @@
 
 #include <QLabel>
 #include <QStatusBar>
+#include <algorithm>
+#include <fstream>
+#include <unistd.h>
 
 namespace lifeline::ui {
 
@@ -18,6 +21,9 @@ StatusBarController::StatusBarController(QStatusBar* bar)
                              "moment can be scrolled back to; a headless endpoint keeps only --history."));
     m_bar->addPermanentWidget(m_history);
     m_bar->addPermanentWidget(m_clock);
+    // Once a run, before memory runs short: at 4 GB, or at 40 % of the machine's memory when that is less.
+    const size_t physical = size_t(sysconf(_SC_PHYS_PAGES)) * size_t(sysconf(_SC_PAGESIZE));
+    m_warnAtBytes = std::min<size_t>(size_t(4) << 30, physical / 5 * 2);
     // The clock's text changes every frame: at a fixed size, each change repaints the label alone instead of laying
     // out the window again (a fifth of an idle run's CPU).
     m_clock->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -30,7 +36,37 @@ void StatusBarController::sync(const RunView* engine)
     if (!engine)
         return;
     m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(engine->now()))));
-    m_history->setText(historyText(*engine));
+    // The run's own figure beside the whole window's (the timeline's indexes, Qt, the charts): the truth about
+    // memory is the process's. Read once a second: it is a file to open.
+    if (!m_rssRead.isValid() || m_rssRead.elapsed() >= 1000 || engine != m_warnedFor) {
+        m_rssRead.start();
+        m_residentBytes = residentBytes();
+    }
+    QString text = historyText(*engine);
+    if (m_residentBytes > 0)
+        text += tr(" · the window %1 MB").arg(double(m_residentBytes) / 1e6, 0, 'f', 0);
+    m_history->setText(text);
+    warnOfMemory(engine);
+}
+
+size_t StatusBarController::residentBytes()
+{
+    std::ifstream statm("/proc/self/statm");
+    size_t pages = 0, resident = 0;
+    if (!(statm >> pages >> resident))
+        return 0;
+    return resident * size_t(sysconf(_SC_PAGESIZE));
+}
+
+void StatusBarController::warnOfMemory(const RunView* engine)
+{
+    if (engine == m_warnedFor || m_residentBytes < m_warnAtBytes)
+        return;
+    m_warnedFor = engine;
+    say(tr("The window holds %1 MB and grows with every message (the window remembers the whole run): save the run "
+           "(Ctrl+S) and Restart, or lower the producer rate, before the machine runs short of memory.")
+            .arg(double(m_residentBytes) / 1e6, 0, 'f', 0),
+        60000);
 }
 
 void StatusBarController::say(const QString& text, int ms)

@@ -1,7 +1,9 @@
-// The window's status bar: what the engine remembers (messages, events, memory) and the virtual clock as permanent
-// labels, and the messages the window says for a while ("Saved ...", "Refused: ...").
+// The window's status bar: what the engine remembers (messages, events, memory), the window's own memory, and the
+// virtual clock as permanent labels; a warning before memory runs short; and the messages the window says for a while
+// ("Saved ...", "Refused: ...").
 #pragma once
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
@@ -26,10 +28,21 @@ public:
     // "history: 3 messages · 24 events · 0.4 MB": the engine's figures, as the label shows them.
     static QString historyText(const RunView& engine);
 
+    // The process's resident memory (/proc/self/statm), 0 where it cannot be read.
+    static size_t residentBytes();
+    // Where the memory warning is given (4 GB, or 40 % of the machine's memory when less).
+    void setMemoryWarningBytes(size_t bytes) { m_warnAtBytes = bytes; }
+
 private:
+    void warnOfMemory(const RunView* engine);
+
     QStatusBar* m_bar;
     QLabel* m_history;
     QLabel* m_clock;
+    QElapsedTimer m_rssRead;
+    size_t m_residentBytes = 0;
+    size_t m_warnAtBytes = 0;
+    const RunView* m_warnedFor = nullptr; // the run the memory warning was given for (once a run)
 };
 
 } // namespace lifeline::ui
