@@ -24,6 +24,7 @@ struct HttpServer::Connection {
     bool closing = false;
     bool dropped = false; // its socket disconnected: freed on the next turn of the event loop, never inside a call
     int64_t drainBytes = 0; // refused with 413 while its body still comes: read and thrown away, then closed
+    bool writeBlocked = false; // its client reads none of its answers: no more of its requests until they drain
     enum class Phase { Idle, Head, Body, InHand } phase = Phase::Idle;
     qint64 deadline = 0; // wall ms (m_wall) past which it is closed; 0: none
 };
@@ -132,6 +133,13 @@ void HttpServer::accept()
         // Raw is safe: drop() and close() disconnect the socket before the connection goes.
         connect(socket, &QTcpSocket::readyRead, this, [this, raw] { read(raw); });
         connect(socket, &QTcpSocket::disconnected, this, [this, raw] { drop(raw); });
+        connect(socket, &QTcpSocket::bytesWritten, this, [this, raw] {
+            if (raw->writeBlocked && raw->socket->bytesToWrite() <= kMaxUnreadAnswerBytes / 4) {
+                raw->writeBlocked = false;
+                readLater(raw);
+            }
+        });
+        socket->setReadBufferSize(kReadBufferBytes);
         updateDeadline(raw);
     }
 }
@@ -174,8 +182,8 @@ void HttpServer::acceptFailed(QAbstractSocket::SocketError error)
 
 void HttpServer::read(Connection* connection)
 {
-    if (connection->dropped)
-        return;
+    if (connection->dropped || connection->writeBlocked)
+        return; // what it sends waits in the socket's bounded read buffer, then in the kernel's: the client slows
     const QByteArray bytes = connection->socket->readAll();
     if (connection->drainBytes > 0) {
         connection->drainBytes -= bytes.size();
@@ -187,9 +195,21 @@ void HttpServer::read(Connection* connection)
         return;
     HttpParser& parser = connection->parser;
     HttpParser::State state = parser.feed(std::string_view(bytes.constData(), size_t(bytes.size())));
-    // Requests are answered in order: one in hand holds up the ones behind it on the same connection.
+    // Requests are answered in order: one in hand holds up the ones behind it on the same connection. Answers its
+    // client does not read stop it (they would pile up in memory), and a turn takes a few of its requests only,
+    // so that one client pipelining thousands does not keep the others waiting.
     connection->reading = true;
+    int taken = 0;
     while (state == HttpParser::State::Complete && !connection->inHand) {
+        if (connection->socket->bytesToWrite() > kMaxUnreadAnswerBytes) {
+            connection->writeBlocked = true;
+            break;
+        }
+        if (++taken > kRequestsPerTurn) {
+            connection->reading = false;
+            readLater(connection);
+            return;
+        }
         HttpRequest request = parser.takeRequest();
         parser.next();
         connection->inHand = true;

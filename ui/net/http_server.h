@@ -94,6 +94,10 @@ private:
     void updateDeadline(Connection* connection);
     void sweepTimeouts();
     static constexpr int kDrainMs = 10000;
+    // A client that reads none of its answers: past this much unread, its next requests wait until they drain.
+    static constexpr qint64 kMaxUnreadAnswerBytes = qint64(4) << 20;
+    static constexpr int kRequestsPerTurn = 64; // of one connection's pipelined requests, before the others' turn
+    static constexpr qint64 kReadBufferBytes = qint64(1) << 20; // read ahead of the parser at most
 
     Identity m_identity;
     RequestHandler m_onRequest;
