@@ -166,32 +166,27 @@ void TimelineView::setNow(TimeMs now)
 {
     const TimeMs before = m_frame.now;
     m_frame.now = now;
-    if (followingLive()) {
-        // Keep "now" at about nine tenths of the width; until the run fills the view, show it from 0. Moving the
-        // axis repaints the whole view: while nothing on the lanes changed, ten times a second, the line moving in
-        // its strip between (an idle run playing on took 6 % of a core at 30 whole repaints a second).
-        const double span = timeWidth() * m_frame.axis.msPerPixel;
-        const TimeMs start = std::max<TimeMs>(0, now - TimeMs(span * 0.9));
-        const bool wait = !m_lanesChanged && m_followMoved.isValid() && m_followMoved.elapsed() < 100
-            && start >= m_frame.axis.start && now < m_frame.axis.start + TimeMs(span * 0.97);
-        if (wait) {
-            repaintNowStrip(before, now);
-            return;
-        }
-        m_followMoved.start();
-        m_frame.axis.start = start;
-        viewMoved();
+    // Following live keeps "now" at about nine tenths of the width (from 0 until the run fills the view). Moving the
+    // axis repaints the whole view: while nothing on the lanes changed, ten times a second, the line moving in its
+    // strip between (docs/decisions.md, "An idle run paints only what it changes").
+    const double span = timeWidth() * m_frame.axis.msPerPixel;
+    const TimeMs start = std::max<TimeMs>(0, now - TimeMs(span * 0.9));
+    const bool wait = !m_lanesChanged && m_followMoved.isValid() && m_followMoved.elapsed() < 100
+        && start >= m_frame.axis.start && now < m_frame.axis.start + TimeMs(span * 0.97);
+    if (!followingLive() || wait) {
+        repaintNowStrip(before, now);
         return;
     }
-    repaintNowStrip(before, now);
+    m_followMoved.start();
+    m_frame.axis.start = start;
+    viewMoved();
 }
 
 void TimelineView::repaintNowStrip(TimeMs from, TimeMs to)
 {
-    // The axis stands still and only "now" moved: what changes on screen is the strip it crossed (the line, the
-    // segments and polls growing to it, a deadline's dotted line shrinking), so only that strip is painted
-    // (docs/decisions.md: an idle lesson's CPU). A change of the run repaints everything (lanesChanged); so does a
-    // whole repaint every quarter second, for a label that a growing segment now has room for.
+    // Only "now" moved: only the strip it crossed changes (the line, what grows to it, a deadline's dotted line), so
+    // only it is painted (docs/decisions.md). A change of the run repaints everything (lanesChanged); so does a whole
+    // repaint every quarter second, for a label that a growing segment now has room for.
     if (!m_wholePaint.isValid() || m_wholePaint.elapsed() >= 250 || m_style.rowHeight != m_rowTarget) {
         update();
         return;
