@@ -43,7 +43,7 @@ void StatusBarController::sync(const RunView* engine)
         m_residentBytes = residentBytes();
     }
     QString text = historyText(*engine);
-    if (m_residentBytes > 0)
+    if (m_residentBytes > 0 && m_processMemoryShown)
         text += tr(" · the window %1 MB").arg(double(m_residentBytes) / 1e6, 0, 'f', 0);
     m_history->setText(text);
     warnOfMemory(engine);

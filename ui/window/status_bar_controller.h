@@ -32,6 +32,8 @@ public:
     static size_t residentBytes();
     // Where the memory warning is given (4 GB, or 40 % of the machine's memory when less).
     void setMemoryWarningBytes(size_t bytes) { m_warnAtBytes = bytes; }
+    // Off for a window shot: the same request gives the same picture, whatever this process holds.
+    void setProcessMemoryShown(bool shown) { m_processMemoryShown = shown; }
 
 private:
     void warnOfMemory(const RunView* engine);
@@ -42,6 +44,7 @@ private:
     QElapsedTimer m_rssRead;
     size_t m_residentBytes = 0;
     size_t m_warnAtBytes = 0;
+    bool m_processMemoryShown = true;
     const RunView* m_warnedFor = nullptr; // the run the memory warning was given for (once a run)
 };
 

@@ -4,6 +4,7 @@
 #include "window/live_driver.h"
 #include "window/main_window.h"
 #include "window/presenter_controller.h"
+#include "window/status_bar_controller.h"
 
 #include <QApplication>
 #include <QPixmap>
@@ -25,6 +26,8 @@ WindowShot::WindowShot(const WindowShotRequest& request)
 {
     m_window->resize(request.size);
     m_window->setDarkTheme(request.dark);
+    if (auto* status = m_window->findChild<StatusBarController*>())
+        status->setProcessMemoryShown(false);
     m_window->show();
     settle();
     if (request.scenario.lesson)
