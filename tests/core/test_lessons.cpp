@@ -80,6 +80,15 @@ TEST_CASE("lessons: every lesson file loads - in order - with every text", "[les
         CHECK_FALSE(text.title.empty());
         CHECK(text.idea.size() > 80);
         CHECK_FALSE(text.watch.empty());
+        // What to watch is read while the run plays: fifty words at most (seven ran 54 to 80).
+        size_t words = 0;
+        for (size_t at = 0; at < text.watch.size(); ++words) {
+            at = text.watch.find_first_not_of(' ', at);
+            if (at == std::string::npos)
+                break;
+            at = text.watch.find(' ', at);
+        }
+        CHECK(words <= 50);
         CHECK_FALSE(text.trap.empty());
         CHECK_FALSE(text.fix.empty());
         CHECK_FALSE(text.fixPatch.empty());
