@@ -3,7 +3,7 @@
 nested 200,000 levels deep (JSON and XML), ten messages of 1 MiB whose characters all need escaping, and a
 SignatureDoesNotMatch that quotes the session token the proxy signed with. The proxy must answer every client,
 keep serving, leave the token out of everything it writes, and record the run when stopped. And its recording is
-never lost: a path that cannot be written is refused at start, SIGHUP records as Ctrl+C does, and a killed proxy
+never lost, and a client that half-closes after its request is answered: a path that cannot be written is refused at start, SIGHUP records as Ctrl+C does, and a killed proxy
 leaves what it had written a moment before. A TLS upstream under a company's CA is trusted through AWS_CA_BUNDLE or
 SSL_CERT_FILE, as the AWS CLI trusts it.
 
@@ -14,6 +14,7 @@ import json
 import os
 import re
 import signal
+import socket
 import ssl
 import subprocess
 import sys
@@ -64,6 +65,9 @@ class Upstream(http.server.BaseHTTPRequestHandler):
             body = (b"<SendMessageResponse><SendMessageResult><MessageId>11111111-2222-4333-8444-555555555555"
                     b"</MessageId><MD5OfMessageBody>9dd4e461268c8034f5c8564e155c67a6</MD5OfMessageBody>"
                     b"</SendMessageResult></SendMessageResponse>")
+        elif mode == "slow":  # an upstream that takes its time: the client has long since said all it will say
+            time.sleep(0.3)
+            body = b"<ListQueuesResponse><ListQueuesResult></ListQueuesResult></ListQueuesResponse>"
         elif mode == "huge":  # ten messages of 1 MiB of quotes: 6 MiB each as XML
             body = xml_receive(["&quot;" * MIB] * 10)
         else:
@@ -141,6 +145,25 @@ def the_session_token_quoted_by_signature_does_not_match_is_scrubbed_from_the_an
     assert status == 403 and b"SignatureDoesNotMatch" in data, (status, data)
     assert TOKEN.encode() not in data and b"IQoJ" not in data, data
     assert b"x-amz-security-token:[hidden]" in data, data
+
+
+@case
+def a_client_that_half_closes_after_its_request_gets_the_answer():
+    answer_next["mode"] = "slow"
+    answered = 0
+    for _ in range(20):
+        body = b"Action=ListQueues&Version=2012-11-05"
+        client = socket.create_connection(("127.0.0.1", port), timeout=10)
+        client.sendall(b"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                       b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        client.shutdown(socket.SHUT_WR)  # legal TCP: "I have said all I will say"
+        answer = b""
+        while chunk := client.recv(65536):
+            answer += chunk
+        client.close()
+        answered += answer.startswith(b"HTTP/1.1 200") and b"</ListQueuesResponse>" in answer
+    assert answered == 20, f"{answered} of 20 answered"
+    assert call("ListQueues")[0] == 200
 
 
 proxy.send_signal(signal.SIGINT)

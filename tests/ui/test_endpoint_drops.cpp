@@ -4,10 +4,12 @@
 #include "lifeline/engine/engine.h"
 #include "loopback_client.h"
 #include "net/endpoint_server.h"
+#include "net/http_server.h"
 
 #include <QElapsedTimer>
 #include <QTcpSocket>
 #include <QTest>
+#include <QTimer>
 #include <arpa/inet.h>
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -177,6 +179,64 @@ TEST_CASE("endpoint: a client that half-closes after its request still gets the 
     CHECK(answered == 20);
     CHECK(engine.messageCount() == 20);
     server.stop();
+}
+
+TEST_CASE("http server: a client that half-closes after its requests gets every answer, however late, then the close",
+    "[endpoint][asan]")
+{
+    // The proxy's case: answers come from upstream long after the client's end of stream. Here they come 150 ms
+    // after each request, through the layer both servers share.
+    std::unique_ptr<ui::HttpServer> server;
+    server = std::make_unique<ui::HttpServer>(
+        ui::HttpServer::Identity { "test", '8', nullptr },
+        [&](ui::HttpServer::ConnectionId id, endpoint::HttpRequest&& request) {
+            QTimer::singleShot(150, server.get(), [&, id, body = request.body] {
+                endpoint::HttpResponse response;
+                response.body = "answer to " + body;
+                server->answer(id, response, true);
+            });
+        },
+        nullptr);
+    ui::HttpServerOptions options;
+    options.port = 0;
+    REQUIRE(server->listen(options).ok());
+    QTcpSocket client;
+    connectTo(client, server->port());
+    // Two requests pipelined, then the client's end of stream.
+    client.write(request("first") + request("second"));
+    REQUIRE(client.waitForBytesWritten(1000));
+    ::shutdown(int(client.socketDescriptor()), SHUT_WR);
+    QByteArray response;
+    const bool closed = QTest::qWaitFor(
+        [&] {
+            response += client.readAll();
+            return client.state() == QAbstractSocket::UnconnectedState;
+        },
+        3000);
+    response += client.readAll();
+    CHECK(closed); // owed nothing more, the connection closes
+    CHECK(response.count("HTTP/1.1 200 OK") == 2);
+    CHECK(response.indexOf("answer to first") >= 0);
+    CHECK(response.indexOf("answer to first") < response.indexOf("answer to second"));
+    CHECK(QTest::qWaitFor([&] { return server->openConnections() == 0; }, 1000));
+}
+
+TEST_CASE("http server: a client that half-closes mid-request is closed, owed nothing", "[endpoint][asan]")
+{
+    size_t requests = 0;
+    ui::HttpServer server(
+        { "test", '8', nullptr }, [&](ui::HttpServer::ConnectionId, endpoint::HttpRequest&&) { ++requests; }, nullptr);
+    ui::HttpServerOptions options;
+    options.port = 0;
+    REQUIRE(server.listen(options).ok());
+    QTcpSocket client;
+    connectTo(client, server.port());
+    client.write(request("whole").left(40));
+    REQUIRE(client.waitForBytesWritten(1000));
+    ::shutdown(int(client.socketDescriptor()), SHUT_WR);
+    CHECK(QTest::qWaitFor([&] { return client.state() == QAbstractSocket::UnconnectedState; }, 3000));
+    CHECK(QTest::qWaitFor([&] { return server.openConnections() == 0; }, 1000));
+    CHECK(requests == 0);
 }
 
 TEST_CASE("endpoint: a body over the limit sent whole, without Expect, gets a 413 in SQS's error shape, not a reset",

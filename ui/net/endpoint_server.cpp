@@ -18,6 +18,9 @@ EndpointServer::EndpointServer(Engine& engine, QObject* parent)
           [this](ConnectionId connection, HttpRequest&& request) { handle(connection, std::move(request)); },
           [this](ConnectionId connection, bool requestInHand) { closed(connection, requestInHand); })
 {
+    // A client that ends its stream while its long poll waits is, in practice, one that went away (TCP cannot tell a
+    // close from a half-close): the poll goes on for nobody (docs/decisions.md). Anything else it asked is answered.
+    m_http.onEndOfStream([this](ConnectionId connection) { return m_pollOf.count(connection) > 0; });
     m_wake.setSingleShot(true);
     m_wake.setTimerType(Qt::PreciseTimer);
     connect(&m_wake, &QTimer::timeout, this, &EndpointServer::catchUp);

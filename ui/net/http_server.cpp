@@ -1,13 +1,14 @@
 #include "net/http_server.h"
 
 #include "lifeline/endpoint/protocol.h"
+#include "net/client_socket.h"
 
 #include <QTcpServer>
-#include <QTcpSocket>
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace lifeline::ui {
 
@@ -15,9 +16,19 @@ using endpoint::HttpParser;
 using endpoint::HttpRequest;
 using endpoint::HttpResponse;
 
+// Hands out the accepted descriptors themselves, for ClientSocket.
+class HttpServer::Listener : public QTcpServer {
+public:
+    using QTcpServer::QTcpServer;
+    std::vector<qintptr> accepted;
+
+protected:
+    void incomingConnection(qintptr descriptor) override { accepted.push_back(descriptor); }
+};
+
 struct HttpServer::Connection {
     ConnectionId id = 0;
-    QTcpSocket* socket = nullptr;
+    ClientSocket* socket = nullptr;
     HttpParser parser;
     bool inHand = false; // a request went to the owner and is not answered yet
     bool reading = false; // inside read(): an answer given meanwhile needs no read of its own
@@ -34,7 +45,7 @@ HttpServer::HttpServer(Identity identity, RequestHandler onRequest, ClosedHandle
     , m_identity(identity)
     , m_onRequest(std::move(onRequest))
     , m_onClosed(std::move(onClosed))
-    , m_server(new QTcpServer(this))
+    , m_server(new Listener(this))
 {
     connect(&m_sweep, &QTimer::timeout, this, &HttpServer::sweepTimeouts);
     connect(m_server, &QTcpServer::newConnection, this, &HttpServer::accept);
@@ -117,29 +128,30 @@ std::string HttpServer::nextRequestId()
 
 void HttpServer::accept()
 {
-    while (QTcpSocket* socket = m_server->nextPendingConnection()) {
+    std::vector<qintptr> accepted;
+    accepted.swap(m_server->accepted);
+    for (const qintptr descriptor : accepted) {
         if (int(m_connections.size()) >= m_maxConnections && !shedOldestIdle()) {
-            socket->abort(); // every connection has a request under way: the newcomer waits for none of them
-            socket->deleteLater();
+            ::close(int(descriptor)); // every connection has a request under way: the newcomer waits for none of them
             continue;
         }
         auto connection = std::make_unique<Connection>();
         connection->id = ++m_lastId;
-        connection->socket = socket;
+        connection->socket = new ClientSocket(descriptor, kReadBufferBytes, this);
         connection->parser = HttpParser(m_options.limits);
-        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); // an answer is one write: send it now
+        ClientSocket* socket = connection->socket;
+        socket->setLowDelay(); // an answer is one write: send it now
         Connection* raw = connection.get();
         m_connections.emplace(raw->id, std::move(connection));
         // Raw is safe: drop() and close() disconnect the socket before the connection goes.
-        connect(socket, &QTcpSocket::readyRead, this, [this, raw] { read(raw); });
-        connect(socket, &QTcpSocket::disconnected, this, [this, raw] { drop(raw); });
-        connect(socket, &QTcpSocket::bytesWritten, this, [this, raw] {
+        connect(socket, &ClientSocket::readyRead, this, [this, raw] { read(raw); });
+        connect(socket, &ClientSocket::disconnected, this, [this, raw] { drop(raw); });
+        connect(socket, &ClientSocket::bytesWritten, this, [this, raw] {
             if (raw->writeBlocked && raw->socket->bytesToWrite() <= kMaxUnreadAnswerBytes / 4) {
                 raw->writeBlocked = false;
                 readLater(raw);
             }
         });
-        socket->setReadBufferSize(kReadBufferBytes);
         updateDeadline(raw);
     }
 }
@@ -156,9 +168,7 @@ bool HttpServer::shedOldestIdle()
     if (!oldest)
         return false;
     ++m_shed;
-    QTcpSocket* socket = oldest->socket;
-    drop(oldest);
-    socket->abort();
+    dropAndClose(oldest);
     return true;
 }
 
@@ -184,17 +194,17 @@ void HttpServer::read(Connection* connection)
 {
     if (connection->dropped || connection->writeBlocked)
         return; // what it sends waits in the socket's bounded read buffer, then in the kernel's: the client slows
-    const QByteArray bytes = connection->socket->readAll();
+    const std::string bytes = connection->socket->readAll();
     if (connection->drainBytes > 0) {
-        connection->drainBytes -= bytes.size();
-        if (connection->drainBytes <= 0)
+        connection->drainBytes -= int64_t(bytes.size());
+        if (connection->drainBytes <= 0 || connection->socket->peerFinished())
             connection->socket->disconnectFromHost();
         return;
     }
     if (connection->closing)
         return;
     HttpParser& parser = connection->parser;
-    HttpParser::State state = parser.feed(std::string_view(bytes.constData(), size_t(bytes.size())));
+    HttpParser::State state = parser.feed(bytes);
     // Requests are answered in order: one in hand holds up the ones behind it on the same connection. Answers its
     // client does not read stop it (they would pile up in memory), and a turn takes a few of its requests only,
     // so that one client pipelining thousands does not keep the others waiting.
@@ -225,14 +235,35 @@ void HttpServer::read(Connection* connection)
     }
     connection->reading = false;
     updateDeadline(connection);
-    if (connection->inHand)
+    if (connection->inHand) {
+        if (connection->socket->peerFinished() && m_onEndOfStream && m_onEndOfStream(connection->id))
+            dropAndClose(connection); // the owner gives the request up
         return; // the rest is read when it is answered
+    }
     if (state == HttpParser::State::Error) {
         refuse(connection);
     } else if (parser.expectsContinue()) {
         connection->socket->write("HTTP/1.1 100 Continue\r\n\r\n");
         parser.continueSent();
     }
+    closeIfFinished(connection);
+}
+
+void HttpServer::closeIfFinished(Connection* connection)
+{
+    // The client has said all it will say and every request it made is answered: nothing more can come.
+    if (connection->socket->peerFinished() && !connection->inHand && !connection->closing && !connection->dropped
+        && connection->parser.state() != HttpParser::State::Complete) {
+        connection->closing = true;
+        connection->socket->disconnectFromHost(); // after the answers, already written
+    }
+}
+
+void HttpServer::dropAndClose(Connection* connection)
+{
+    ClientSocket* socket = connection->socket;
+    drop(connection);
+    socket->abort();
 }
 
 void HttpServer::readLater(Connection* connection)
@@ -280,6 +311,8 @@ void HttpServer::answer(ConnectionId id, const HttpResponse& response, bool keep
     if (!connection->closing && !connection->reading
         && (connection->parser.state() != HttpParser::State::NeedMore || connection->parser.expectsContinue()))
         readLater(connection);
+    else if (!connection->reading)
+        closeIfFinished(connection);
 }
 
 bool HttpServer::send(Connection* connection, const HttpResponse& response, bool close)
@@ -288,11 +321,7 @@ bool HttpServer::send(Connection* connection, const HttpResponse& response, bool
     if (m_identity.serverHeader)
         out.headers.emplace_back("Server", m_identity.serverHeader);
     out.close = out.close || close;
-    const std::string bytes = out.serialize();
-    connection->socket->write(bytes.data(), qint64(bytes.size()));
-    // Out now, not on the next write notification: a client that half-closed after its request (shutdown(SHUT_WR),
-    // legal TCP) makes Qt close the socket when it reads that end of stream, and the answer must be out by then.
-    connection->socket->flush();
+    connection->socket->write(out.serialize());
     return out.close;
 }
 
@@ -314,7 +343,7 @@ void HttpServer::drop(Connection* connection)
         return;
     connection->dropped = true;
     connection->closing = true;
-    QTcpSocket* socket = connection->socket;
+    ClientSocket* socket = connection->socket;
     socket->disconnect(this); // nothing more from it reaches the connection about to go
     if (m_onClosed)
         m_onClosed(connection->id, connection->inHand);

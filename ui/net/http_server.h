@@ -3,8 +3,9 @@
 // (a parked long poll, a request gone upstream); requests behind it on the same connection wait for that answer, so
 // answers go back in order. What both servers must do alike lives here once: a 413 whose refused body is read and
 // dropped before closing (closing at once would make the client's TCP stack answer the rest with a reset that loses
-// the 413), 408 for a head or body that stalls, idle connections closed, at most so many connections, and, out of
-// file descriptors, a pause in accepting instead of a spin on a listening socket that stays readable.
+// the 413), 408 for a head or body that stalls, idle connections closed, at most so many connections, out of file
+// descriptors a pause in accepting instead of a spin on a listening socket that stays readable, and a client that
+// half-closes after its requests (it sends no more, but reads) answered however late, then closed (ClientSocket).
 #pragma once
 
 #include "lifeline/endpoint/http.h"
@@ -20,9 +21,6 @@
 #include <functional>
 #include <memory>
 #include <unordered_map>
-
-class QTcpServer;
-class QTcpSocket;
 
 namespace lifeline::ui {
 
@@ -54,9 +52,14 @@ public:
     // The connection closed (the client went away, or a timeout or an answer closed it); requestInHand: with its
     // request unanswered (answer() will find nobody to write to). Not called by close().
     using ClosedHandler = std::function<void(ConnectionId, bool requestInHand)>;
+    // The client ended its stream (it sends no more, though it may still read) while its request is in hand: true
+    // gives the request up and closes the connection now (ClosedHandler follows, with requestInHand); false, or no
+    // handler, keeps the connection open for the answer.
+    using EndOfStreamHandler = std::function<bool(ConnectionId)>;
 
     HttpServer(Identity identity, RequestHandler onRequest, ClosedHandler onClosed, QObject* parent = nullptr);
     ~HttpServer() override;
+    void onEndOfStream(EndOfStreamHandler handler) { m_onEndOfStream = std::move(handler); }
 
     // Starts listening; on failure says why (the port is taken, the address is not ours).
     Outcome<> listen(const HttpServerOptions& options);
@@ -80,6 +83,7 @@ public:
 
 private:
     struct Connection;
+    class Listener;
     void accept();
     void acceptFailed(QAbstractSocket::SocketError error);
     void read(Connection* connection);
@@ -90,6 +94,8 @@ private:
     // Only the bytes (with the Server header); true when they say Connection: close.
     bool send(Connection* connection, const endpoint::HttpResponse& response, bool close);
     void drop(Connection* connection);
+    void dropAndClose(Connection* connection);
+    void closeIfFinished(Connection* connection); // its client sends no more and is owed nothing: closed
     bool shedOldestIdle();
     void updateDeadline(Connection* connection);
     void sweepTimeouts();
@@ -102,8 +108,9 @@ private:
     Identity m_identity;
     RequestHandler m_onRequest;
     ClosedHandler m_onClosed;
+    EndOfStreamHandler m_onEndOfStream;
     HttpServerOptions m_options;
-    QTcpServer* m_server;
+    Listener* m_server;
     QTimer m_sweep; // closes connections past their deadline
     QElapsedTimer m_wall;
     bool m_toldOutOfDescriptors = false; // said once in the log
