@@ -271,3 +271,31 @@ TEST_CASE("the clock fires transitions in time order and never goes backwards", 
     CHECK(f.engine.now() == 30000);
     CHECK(f.engine.nextDueTime() == 345600000); // the retention of the first message
 }
+
+TEST_CASE("receive: an instant always ends - a thousand long polls on messages with a visibility of 0 s take one each",
+    "[receive]")
+{
+    // What `serve` runs has no actors that step on their own: at one instant the engine fires timers (each once) and
+    // answers parked polls (each once). The worst a client can ask: every message back at once, every poll waiting.
+    Fixture f;
+    f.create("q", { { "VisibilityTimeout", "0" } });
+    for (int i = 0; i < 1000; ++i) {
+        ReceiveMessageRequest request;
+        request.queue = "q";
+        request.waitTimeSeconds = 20;
+        auto r = f.engine.receiveMessage(request);
+        REQUIRE(r.ok());
+        REQUIRE(r->pending);
+    }
+    for (int i = 0; i < 10; ++i)
+        f.send("q", "m" + std::to_string(i));
+    f.engine.advanceTo(f.engine.now() + 1);
+    const auto done = f.engine.takeCompletedPolls();
+    CHECK(done.size() == 1000);
+    size_t receives = 0;
+    for (size_t i = 0; i < f.engine.log().size(); ++i)
+        receives += f.engine.log()[i].cause == Cause::Receive;
+    CHECK(receives == 1000);
+    CHECK(f.engine.pendingPollCount() == 0);
+    CHECK(f.engine.counters("q")->visible == 10); // each back at once, none lost
+}
