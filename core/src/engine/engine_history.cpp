@@ -9,7 +9,7 @@
 namespace lifeline {
 
 namespace {
-constexpr TimeMs kForgetEveryMs = 1000;
+constexpr TimeMs kForgetEveryMs = 250;
 } // namespace
 
 void Engine::trimLazyLists(QueueState& queue)
