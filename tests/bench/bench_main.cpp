@@ -9,6 +9,7 @@ void runSimulationBenchmarks();
 void runUiBenchmarks();
 void runExportBenchmark();
 void runWindowBenchmark();
+void runWindowMemoryBenchmark();
 void runIdleBenchmark();
 void runPaceBenchmark();
 void runEndpointBenchmark();
@@ -20,7 +21,8 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui|export|window|idle|pace|endpoint|proxy]`: one group of figures; none: all of them.
+    // `lifeline-bench [engine|sim|ui|export|window|idle|memory|pace|endpoint|proxy]`: one group of figures; none: all
+    // of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
         lifeline::bench::runEngineBenchmarks();
@@ -49,6 +51,12 @@ int main(int argc, char** argv)
         int one = 1;
         QApplication application(one, argv);
         lifeline::bench::runIdleBenchmark();
+    }
+    if (only.empty() || only == "memory") { // the window for 30 virtual minutes at scale: minutes of wall time
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        int one = 1;
+        QApplication application(one, argv);
+        lifeline::bench::runWindowMemoryBenchmark();
     }
     if (only.empty() || only == "pace") {
         qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -253,20 +253,6 @@ bool runCycles(int port, long cycles, int round)
 }
 
 // Resident memory of a process, in bytes (VmRSS of /proc/PID/status), or -1.
-double residentBytes(pid_t pid)
-{
-    FILE* status = std::fopen(("/proc/" + std::to_string(pid) + "/status").c_str(), "r");
-    if (!status)
-        return -1;
-    char line[256];
-    double kib = -1;
-    while (std::fgets(line, sizeof line, status))
-        if (std::strncmp(line, "VmRSS:", 6) == 0)
-            kib = std::atof(line + 6);
-    std::fclose(status);
-    return kib * 1024;
-}
-
 void stopProcess(const Server& server)
 {
     if (server.pid > 0) {

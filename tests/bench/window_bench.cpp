@@ -15,6 +15,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QFile>
 #include <QImage>
 #include <QLineEdit>
 #include <QPainter>
@@ -119,6 +120,33 @@ void runWindowBenchmark()
         ->setText(QStringLiteral("visibility-timeout"));
     report("ui.event_log_filter_ms", secondsSince(filterStart) * 1000.0, "ms");
     report("ui.event_log_events", double(events), "events");
+}
+
+// The scale example (docs/examples/ten-queues-at-scale.json: ten queues, 2,000 messages a second, 300 consumers) in
+// the window at 1920x1080 for 30 virtual minutes, a frame every virtual second, each panel as it comes; the process's
+// resident memory along the way and at the end. Goal: 1,000 MB or less at 30 minutes.
+void runWindowMemoryBenchmark()
+{
+    QFile file(QStringLiteral(LIFELINE_EXAMPLES_DIR "/ten-queues-at-scale.json"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        std::fprintf(stderr, "cannot read %s\n", qPrintable(file.fileName()));
+        return;
+    }
+    auto parsed = sim::parseScenario(file.readAll().toStdString());
+    ui::MainWindow window;
+    window.resize(1920, 1080);
+    window.openScenario(std::get<sim::Scenario>(parsed));
+    window.show();
+    QApplication::processEvents();
+    for (int second = 1; second <= 1800; ++second) {
+        window.driver()->advanceBy(1000);
+        QApplication::processEvents();
+        if (second == 300)
+            report("window.rss_mb_5min", residentBytes() / 1e6, "MB");
+        else if (second == 600)
+            report("window.rss_mb_10min", residentBytes() / 1e6, "MB");
+    }
+    report("window.rss_mb_30min", residentBytes() / 1e6, "MB");
 }
 
 } // namespace lifeline::bench
