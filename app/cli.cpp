@@ -9,6 +9,7 @@
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
+#include "lifeline/teach/course.h"
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/reference_cards.h"
 #include "practice.h"
@@ -90,10 +91,16 @@ bool wantsHelp(const std::vector<std::string>& args)
 
 int listLessons(std::ostream& out)
 {
-    for (const auto& lesson : sim::builtinLessons()) {
-        const auto& text = *lesson.scenario.lesson;
-        out << (text.number < 10 ? " " : "") << text.number << "  " << text.id;
-        out << std::string(text.id.size() < 28 ? 28 - text.id.size() : 1, ' ') << text.title << '\n';
+    // The path, block by block; each lesson with the number and id that open it (`lifeline run --lesson 10`).
+    bool first = true;
+    for (const auto& block : sim::courseBlocks()) {
+        out << (first ? "" : "\n") << block.title << ": " << block.idea << '\n';
+        first = false;
+        for (const auto& step : block.steps) {
+            const auto& text = *step.lesson->scenario.lesson;
+            out << (text.number < 10 ? "   " : "  ") << text.number << "  " << text.id;
+            out << std::string(text.id.size() < 28 ? 28 - text.id.size() : 1, ' ') << text.title << '\n';
+        }
     }
     return 0;
 }

@@ -1,0 +1,46 @@
+#include "lifeline/teach/course.h"
+
+#include <nlohmann/json.hpp>
+
+namespace lifeline::sim {
+
+const std::vector<CourseBlock>& courseBlocks()
+{
+    static const std::vector<CourseBlock> blocks = [] {
+        std::vector<CourseBlock> out;
+        const auto json = nlohmann::json::parse(courseSource(), nullptr, false);
+        if (!json.is_object() || !json.contains("blocks") || !json["blocks"].is_array())
+            return out; // a build defect the tests catch
+        for (const auto& block : json["blocks"]) {
+            if (!block.is_object())
+                continue;
+            CourseBlock parsed { block.value("id", ""), block.value("title", ""), block.value("idea", ""), {} };
+            for (const auto& step : block.value("lessons", nlohmann::json::array()))
+                if (const LessonEntry* lesson = step.is_object() ? findLesson(step.value("lesson", "")) : nullptr)
+                    parsed.steps.push_back(CourseStep { lesson, step.value("recap", "") });
+            out.push_back(std::move(parsed));
+        }
+        return out;
+    }();
+    return blocks;
+}
+
+std::optional<CoursePlace> placeInCourse(std::string_view lessonId)
+{
+    for (const auto& block : courseBlocks())
+        for (size_t i = 0; i < block.steps.size(); ++i)
+            if (block.steps[i].lesson->scenario.lesson->id == lessonId)
+                return CoursePlace { &block, i + 1 };
+    return std::nullopt;
+}
+
+std::vector<const LessonEntry*> lessonsInCourseOrder()
+{
+    std::vector<const LessonEntry*> out;
+    for (const auto& block : courseBlocks())
+        for (const auto& step : block.steps)
+            out.push_back(step.lesson);
+    return out;
+}
+
+} // namespace lifeline::sim

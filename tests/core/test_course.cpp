@@ -1,0 +1,107 @@
+// The course: every lesson on the path once, in blocks a learner climbs, old numbers and ids still opening the same
+// lesson, a recap line tying each lesson to the one before.
+#include "lifeline/teach/course.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+using namespace lifeline::sim;
+
+namespace {
+size_t words(const std::string& text)
+{
+    std::istringstream in(text);
+    size_t count = 0;
+    for (std::string word; in >> word;)
+        ++count;
+    return count;
+}
+
+std::vector<std::string> pathIds()
+{
+    std::vector<std::string> ids;
+    for (const LessonEntry* lesson : lessonsInCourseOrder())
+        ids.push_back(lesson->scenario.lesson->id);
+    return ids;
+}
+
+size_t at(const std::string& id)
+{
+    const auto ids = pathIds();
+    return size_t(std::find(ids.begin(), ids.end(), id) - ids.begin());
+}
+} // namespace
+
+TEST_CASE("course: every lesson is on the path once - every step names a lesson there is", "[course]")
+{
+    const auto raw = nlohmann::json::parse(courseSource());
+    size_t named = 0;
+    for (const auto& block : raw["blocks"])
+        named += block["lessons"].size();
+    const auto ids = pathIds();
+    CHECK(ids.size() == named); // none named that does not exist
+    CHECK(ids.size() == builtinLessons().size());
+    CHECK(std::set<std::string>(ids.begin(), ids.end()).size() == ids.size());
+}
+
+TEST_CASE("course: the blocks in the order a learner climbs them", "[course]")
+{
+    std::vector<std::string> blocks;
+    for (const auto& block : courseBlocks()) {
+        blocks.push_back(block.id);
+        CHECK_FALSE(block.title.empty());
+        CHECK_FALSE(block.idea.empty());
+        CHECK_FALSE(block.steps.empty());
+    }
+    CHECK(blocks == std::vector<std::string> { "one-message", "waiting", "failures", "fifo", "lambda", "at-scale" });
+    CHECK(pathIds().front() == "life-of-a-message");
+    // FIFO's own lessons come after FIFO is introduced by its message groups.
+    for (const char* fifoOnly : { "fifo-refuses-timers", "changing-the-delay", "fifo-deduplication" })
+        CHECK(at(fifoOnly) > at("fifo-message-groups"));
+    // A crash before a timeout too short; a heartbeat after the work that outlasts the timeout.
+    CHECK(at("visibility-protects-work") < at("consumer-crash"));
+    CHECK(at("visibility-too-short") < at("heartbeat"));
+    CHECK(at("poison-pill") < at("dlq-retention"));
+    CHECK(at("retention") < at("dlq-retention"));
+    CHECK(at("poison-pill") < at("redrive"));
+    CHECK(at("lambda-six-times") < at("lambda-partial-batch"));
+    CHECK(placeInCourse("consumer-crash")->block->id == "one-message");
+    CHECK(placeInCourse("consumer-crash")->position == 3);
+    CHECK(placeInCourse("short-vs-long-polling")->block->id == "at-scale");
+    CHECK_FALSE(placeInCourse("no-such-lesson"));
+}
+
+TEST_CASE("course: the old numbers and ids open the same lessons as before the path", "[course]")
+{
+    const std::map<int, std::string> before { { 1, "life-of-a-message" }, { 2, "delay-queue" },
+        { 3, "message-timer" }, { 4, "fifo-refuses-timers" }, { 5, "changing-the-delay" },
+        { 6, "visibility-protects-work" }, { 7, "consumer-crash" }, { 8, "visibility-too-short" }, { 9, "heartbeat" },
+        { 10, "poison-pill" }, { 11, "short-vs-long-polling" }, { 12, "lambda-six-times" },
+        { 13, "over-fifteen-minutes" }, { 14, "fifo-message-groups" }, { 15, "redrive" }, { 16, "retention" },
+        { 17, "fifo-deduplication" }, { 18, "dlq-retention" }, { 19, "purge" }, { 20, "fail-fast" },
+        { 21, "lambda-partial-batch" } };
+    for (const auto& [number, id] : before) {
+        INFO(number);
+        REQUIRE(findLesson(std::to_string(number)));
+        CHECK(findLesson(std::to_string(number))->scenario.lesson->id == id);
+        CHECK(findLesson(id)->scenario.lesson->number == number);
+    }
+}
+
+TEST_CASE("course: each lesson opens with a recap of the one before, in a line", "[course]")
+{
+    const LessonEntry* previous = nullptr;
+    for (const auto& block : courseBlocks())
+        for (const auto& step : block.steps) {
+            INFO(step.lesson->scenario.lesson->id);
+            CHECK(words(step.recap) <= 30);
+            if (!previous)
+                CHECK(step.recap.starts_with("Start here:"));
+            else
+                CHECK((step.recap.starts_with("Before: ") && step.recap.find(". Now: ") != std::string::npos));
+            previous = step.lesson;
+        }
+}
