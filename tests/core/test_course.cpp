@@ -76,13 +76,12 @@ TEST_CASE("course: the blocks in the order a learner climbs them", "[course]")
 
 TEST_CASE("course: the old numbers and ids open the same lessons as before the path", "[course]")
 {
-    const std::map<int, std::string> before { { 1, "life-of-a-message" }, { 2, "delay-queue" },
-        { 3, "message-timer" }, { 4, "fifo-refuses-timers" }, { 5, "changing-the-delay" },
-        { 6, "visibility-protects-work" }, { 7, "consumer-crash" }, { 8, "visibility-too-short" }, { 9, "heartbeat" },
-        { 10, "poison-pill" }, { 11, "short-vs-long-polling" }, { 12, "lambda-six-times" },
-        { 13, "over-fifteen-minutes" }, { 14, "fifo-message-groups" }, { 15, "redrive" }, { 16, "retention" },
-        { 17, "fifo-deduplication" }, { 18, "dlq-retention" }, { 19, "purge" }, { 20, "fail-fast" },
-        { 21, "lambda-partial-batch" } };
+    const std::map<int, std::string> before { { 1, "life-of-a-message" }, { 2, "delay-queue" }, { 3, "message-timer" },
+        { 4, "fifo-refuses-timers" }, { 5, "changing-the-delay" }, { 6, "visibility-protects-work" },
+        { 7, "consumer-crash" }, { 8, "visibility-too-short" }, { 9, "heartbeat" }, { 10, "poison-pill" },
+        { 11, "short-vs-long-polling" }, { 12, "lambda-six-times" }, { 13, "over-fifteen-minutes" },
+        { 14, "fifo-message-groups" }, { 15, "redrive" }, { 16, "retention" }, { 17, "fifo-deduplication" },
+        { 18, "dlq-retention" }, { 19, "purge" }, { 20, "fail-fast" }, { 21, "lambda-partial-batch" } };
     for (const auto& [number, id] : before) {
         INFO(number);
         REQUIRE(findLesson(std::to_string(number)));

@@ -7,6 +7,7 @@
 #include "timeline/timeline_view.h"
 #include "window/charts_panel.h"
 #include "window/consumer_tiles.h"
+#include "window/course_progress.h"
 #include "window/depth_chart.h"
 #include "window/event_log_panel.h"
 #include "window/lesson_picker.h"
@@ -26,9 +27,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -293,9 +296,12 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     QAction* lesson8 = nullptr;
     for (QAction* menu : window.menuBar()->actions())
         if (menu->text() == QStringLiteral("&Lessons"))
-            for (QAction* item : menu->menu()->actions())
-                if (item->text().startsWith(QStringLiteral("&8. ")))
-                    lesson8 = item;
+            for (QAction* block : menu->menu()->actions())
+                if (block->menu())
+                    for (QAction* item : block->menu()->actions())
+                        if (item->text().endsWith(QStringLiteral("&8. Visibility timeout shorter than processing: the "
+                                                                 "same message is processed twice")))
+                            lesson8 = item;
     REQUIRE(lesson8 != nullptr);
     lesson8->trigger();
     window.driver()->pause();
@@ -341,11 +347,63 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
             .contains(QStringLiteral("A message (body and attributes) is at most 1 MiB (1,048,576 bytes) since 2025")));
     quickReference->trigger(); // asked again: the same window
     CHECK(window.findChildren<QTextBrowser*>(QStringLiteral("quickReference")).size() == 1);
-    // The start page lists every lesson file and hands back the chosen id.
+    // The lesson list holds every lesson file, under the course's six block headings, and hands back the chosen id.
     ui::LessonPicker picker(QStringLiteral("redrive"));
-    CHECK(picker.list()->count()
-        == QDir(QStringLiteral(LIFELINE_LESSONS_DIR)).entryList({ QStringLiteral("*.json") }).size());
+    int lessons = 0;
+    QStringList headings;
+    for (int row = 0; row < picker.list()->count(); ++row) {
+        const QListWidgetItem* item = picker.list()->item(row);
+        if (item->data(Qt::UserRole).toString().isEmpty())
+            headings << item->text();
+        else
+            ++lessons;
+    }
+    CHECK(lessons == QDir(QStringLiteral(LIFELINE_LESSONS_DIR)).entryList({ QStringLiteral("*.json") }).size());
+    CHECK(headings.size() == 6);
+    CHECK(headings.front().startsWith(QStringLiteral("One message (")));
     CHECK(picker.chosenId() == QStringLiteral("redrive"));
+}
+
+TEST_CASE("course: a lesson is seen once its key moments are reached - the list, the menu and the block say so",
+    "[ui][lessons]")
+{
+    application();
+    QSettings().remove(QStringLiteral("course"));
+    QSettings().remove(QStringLiteral("practice"));
+    const auto headingOf = [](const ui::LessonPicker& picker, int row) { return picker.list()->item(row)->text(); };
+    {
+        ui::LessonPicker before;
+        CHECK(headingOf(before, 0) == QStringLiteral("One message (0 of 6 seen · 0 of 5 exercises passed)"));
+        CHECK(before.list()->item(1)->text() == QStringLiteral("    1. The life of a message: send, receive, delete"));
+    }
+    ui::MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    REQUIRE(window.openLesson(QStringLiteral("1")));
+    window.driver()->pause();
+    // Its panel opens with where it sits on the path and what it builds on.
+    CHECK(window.lessonHtmlShown().contains(
+        QStringLiteral("<p><i>One message, 1 of 6. Start here: one message, one consumer, from its send to its "
+                       "delete.</i></p>")));
+    window.driver()->advanceBy(1000);
+    CHECK_FALSE(ui::progress::lessonSeen("life-of-a-message")); // its moments are still ahead
+    window.driver()->advanceBy(window.simulation()->duration());
+    CHECK(ui::progress::lessonSeen("life-of-a-message"));
+    ui::LessonPicker after;
+    CHECK(headingOf(after, 0) == QStringLiteral("One message (1 of 6 seen · 0 of 5 exercises passed)"));
+    CHECK(after.list()->item(1)->text() == QStringLiteral("✓ 1. The life of a message: send, receive, delete"));
+    // The Lessons menu's block says it too, when it opens.
+    QMenu* block = window.findChild<QMenu*>(QStringLiteral("courseBlock-one-message"));
+    REQUIRE(block != nullptr);
+    emit qobject_cast<QMenu*>(block->parent())->aboutToShow();
+    CHECK(block->menuAction()->text() == QStringLiteral("&1 One message  (1 of 6 seen)"));
+    CHECK(block->actions().front()->text() == QStringLiteral("✓ &1. The life of a message: send, receive, delete"));
+    // An exercise passed counts in its lesson's block.
+    ui::progress::markExercisePassed("crash-comes-back");
+    CHECK(ui::progress::blockSummary(sim::courseBlocks().front())
+        == QStringLiteral("1 of 6 seen · 1 of 5 exercises passed"));
+    QSettings().remove(QStringLiteral("course"));
+    QSettings().remove(QStringLiteral("practice"));
 }
 
 TEST_CASE("window: the event log and the timeline select the same message both ways", "[ui][eventlog]")

@@ -1,10 +1,12 @@
 #include "window/lesson_controller.h"
 
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/course.h"
 #include "lifeline/teach/lessons.h"
 #include "timeline/timeline_view.h"
 #include "window/check_dialog.h"
 #include "window/comparison_window.h"
+#include "window/course_progress.h"
 #include "window/lesson_picker.h"
 #include "window/moment_list.h"
 #include "window/practice_dialog.h"
@@ -34,6 +36,17 @@ LessonController::LessonController(Window window)
     connect(m_fixButton, &QPushButton::clicked, this, [this] { applyFix(!m_fixApplied); });
     connect(m_moments, &MomentList::momentRequested, m_window.timeline, &TimelineView::focusMoment);
     connect(m_window.timeline, &TimelineView::momentFocused, m_moments, &MomentList::setFocused);
+    connect(m_window.model, &LaneModel::momentsChanged, this, &LessonController::noteMomentsReached);
+}
+
+void LessonController::noteMomentsReached()
+{
+    // A built-in lesson is seen once every key moment of its run (as written or fixed) has been reached.
+    if (!m_lesson || m_lesson->lesson->number <= 0 || m_lesson->lesson->moments.empty())
+        return;
+    if (m_window.model->moments().size() >= m_lesson->lesson->moments.size()
+        && !progress::lessonSeen(m_lessonId.toStdString()))
+        progress::markLessonSeen(m_lessonId.toStdString());
 }
 
 LessonController::~LessonController() = default;
@@ -72,12 +85,30 @@ void LessonController::fillMenu(QMenu* lessons)
             applyFix(!m_fixApplied);
     });
     lessons->addSeparator();
-    for (const auto& lesson : sim::builtinLessons()) {
-        const auto& text = *lesson.scenario.lesson;
-        const QString id = QString::fromStdString(text.id);
-        lessons->addAction(
-            QStringLiteral("&%1. %2").arg(QString::number(text.number), QString::fromStdString(text.title)), this,
-            [this, id] { openLesson(id); });
+    // A submenu per block of the path, its lessons in order; the progress read again each time it opens.
+    int blockNumber = 0;
+    for (const auto& block : sim::courseBlocks()) {
+        QMenu* menu = lessons->addMenu(QString());
+        menu->setObjectName(QStringLiteral("courseBlock-%1").arg(QString::fromStdString(block.id)));
+        const QString title = QStringLiteral("&%1 %2").arg(++blockNumber).arg(QString::fromStdString(block.title));
+        const auto refresh = [menu, title, &block] {
+            menu->menuAction()->setText(
+                tr("%1  (%2 of %3 seen)").arg(title).arg(progress::ofBlock(block).lessonsSeen).arg(block.steps.size()));
+            for (QAction* action : menu->actions())
+                action->setText((progress::lessonSeen(action->data().toString().toStdString()) ? QStringLiteral("✓ ")
+                                                                                               : QStringLiteral("    "))
+                    + action->property("lessonTitle").toString());
+        };
+        for (const auto& step : block.steps) {
+            const auto& text = *step.lesson->scenario.lesson;
+            const QString id = QString::fromStdString(text.id);
+            QAction* action = menu->addAction(QString(), this, [this, id] { openLesson(id); });
+            action->setData(id);
+            action->setProperty("lessonTitle",
+                QStringLiteral("&%1. %2").arg(QString::number(text.number), QString::fromStdString(text.title)));
+        }
+        refresh();
+        connect(lessons, &QMenu::aboutToShow, menu, refresh);
     }
 }
 
@@ -131,8 +162,16 @@ void LessonController::showLessonText(bool fixed)
     const auto q = [](const std::string& s) { return QString::fromStdString(s); };
     // With the fix applied, what to watch is the fixed run's story: the fix's text, under the lesson's idea.
     const QString title = fixed ? tr("%1 (with the fix)").arg(m_title) : m_title;
+    // Where it sits on the path and what it builds on (a built-in lesson; a check's finding has no place).
+    QString recap;
+    if (const auto place = sim::placeInCourse(text.id); place && text.number > 0)
+        recap = tr("%1, %2 of %3. %4")
+                    .arg(q(place->block->title))
+                    .arg(place->position)
+                    .arg(place->block->steps.size())
+                    .arg(q(place->step().recap));
     m_text->setText(lessonHtml(
-        title, q(text.idea), q(fixed ? text.fix : text.watch), q(text.trap), fixed ? QString() : q(text.fix)));
+        title, q(text.idea), q(fixed ? text.fix : text.watch), q(text.trap), fixed ? QString() : q(text.fix), recap));
 }
 
 void LessonController::showText(const QString& title, const QString& text)

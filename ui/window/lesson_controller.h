@@ -1,7 +1,7 @@
 // The window's lesson: the lesson panel (the lesson's text, its key moments, the fix button), the lesson on show and
-// whether its fix is applied, the Lessons menu (all lessons, practice, the fix, each lesson by number), View > Compare
-// with the fix, and File > Check a queue (a finding is shown as a lesson whose fix is the suggested change). The window
-// runs what the controller asks for (runRequested) and shows what it says.
+// whether its fix is applied, the Lessons menu (all lessons, practice, the fix, the course's blocks and their lessons),
+// View > Compare with the fix, and File > Check a queue (a finding is shown as a lesson whose fix is the suggested
+// change). The window runs what the controller asks for (runRequested) and shows what it says.
 #pragma once
 
 #include "lifeline/run/event_log.h"
@@ -77,6 +77,7 @@ signals:
 private:
     void showLessonText(bool fixed); // what to watch as written, or the fixed run's story
     void enableFix(bool on);
+    void noteMomentsReached(); // the lesson seen, for the course's progress, once every key moment was found
 
     Window m_window;
     QLabel* m_text;

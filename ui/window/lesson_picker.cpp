@@ -1,7 +1,9 @@
 #include "window/lesson_picker.h"
 
+#include "lifeline/teach/course.h"
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/reference_cards.h"
+#include "window/course_progress.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -13,10 +15,12 @@
 
 namespace lifeline::ui {
 
-QString lessonHtml(
-    const QString& title, const QString& idea, const QString& watch, const QString& trap, const QString& fix)
+QString lessonHtml(const QString& title, const QString& idea, const QString& watch, const QString& trap,
+    const QString& fix, const QString& recap)
 {
     QString html = QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
+    if (!recap.isEmpty())
+        html += QStringLiteral("<p><i>%1</i></p>").arg(recap.toHtmlEscaped());
     const auto section = [&html](const QString& heading, const QString& text) {
         if (!text.isEmpty())
             html += QStringLiteral("<p><b>%1</b> %2</p>").arg(heading.toHtmlEscaped(), text.toHtmlEscaped());
@@ -46,12 +50,12 @@ LessonPicker::LessonPicker(const QString& current, QWidget* parent)
 {
     setWindowTitle(tr("Lessons"));
     auto* layout = new QVBoxLayout(this);
-    auto* heading = new QLabel(tr("<h2>Lifeline lessons</h2><p>Each lesson runs a small scenario on a virtual clock. "
-                                  "Pick one to load it; its text stays beside the timeline, with a button that "
-                                  "applies the fix.</p>"),
+    auto* intro = new QLabel(tr("<h2>Lifeline lessons</h2><p>A path in six blocks, each lesson building on the one "
+                                "before. Each runs a small scenario on a virtual clock; its text stays beside the "
+                                "timeline, with a button that applies the fix. ✓: every key moment seen.</p>"),
         this);
-    heading->setWordWrap(true);
-    layout->addWidget(heading);
+    intro->setWordWrap(true);
+    layout->addWidget(intro);
     m_list->setWordWrap(true); // whole titles, no sideways scrolling
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_list->setMinimumWidth(340);
@@ -60,20 +64,31 @@ LessonPicker::LessonPicker(const QString& current, QWidget* parent)
     row->addWidget(m_list, 2);
     row->addWidget(m_preview, 3);
     layout->addLayout(row, 1);
-    for (const auto& lesson : sim::builtinLessons()) {
-        const auto& text = *lesson.scenario.lesson;
-        auto* item = new QListWidgetItem(
-            QStringLiteral("%1. %2").arg(text.number).arg(QString::fromStdString(text.title)), m_list);
-        item->setData(Qt::UserRole, QString::fromStdString(text.id));
-        item->setData(Qt::UserRole + 1,
-            lessonHtml(QString::fromStdString(text.title), QString::fromStdString(text.idea),
-                QString::fromStdString(text.watch), QString::fromStdString(text.trap),
-                QString::fromStdString(text.fix)));
-        if (QString::fromStdString(text.id) == current)
-            m_list->setCurrentItem(item);
+    // The path, block by block: a block's heading says what it is about and how far the learner got.
+    QFont headingFont = m_list->font();
+    headingFont.setBold(true);
+    for (const auto& block : sim::courseBlocks()) {
+        auto* heading = new QListWidgetItem(
+            tr("%1 (%2)").arg(QString::fromStdString(block.title), progress::blockSummary(block)), m_list);
+        heading->setFlags(Qt::ItemIsEnabled); // not a lesson: never chosen
+        heading->setFont(headingFont);
+        heading->setToolTip(QString::fromStdString(block.idea));
+        for (const auto& step : block.steps) {
+            const auto& text = *step.lesson->scenario.lesson;
+            const QString mark = progress::lessonSeen(text.id) ? QStringLiteral("✓ ") : QStringLiteral("    ");
+            auto* item = new QListWidgetItem(
+                QStringLiteral("%1%2. %3").arg(mark).arg(text.number).arg(QString::fromStdString(text.title)), m_list);
+            item->setData(Qt::UserRole, QString::fromStdString(text.id));
+            item->setData(Qt::UserRole + 1,
+                lessonHtml(QString::fromStdString(text.title), QString::fromStdString(text.idea),
+                    QString::fromStdString(text.watch), QString::fromStdString(text.trap),
+                    QString::fromStdString(text.fix), QString::fromStdString(step.recap)));
+            if (QString::fromStdString(text.id) == current)
+                m_list->setCurrentItem(item);
+        }
     }
-    if (!m_list->currentItem() && m_list->count() > 0)
-        m_list->setCurrentRow(0);
+    if (!m_list->currentItem() && m_list->count() > 1)
+        m_list->setCurrentRow(1); // the first lesson, under its block's heading
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
     auto* open = buttons->addButton(tr("&Open lesson"), QDialogButtonBox::AcceptRole);
     open->setDefault(true);

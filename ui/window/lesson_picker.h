@@ -1,4 +1,5 @@
-// The start page: every built-in lesson with its idea, to pick one from (Lessons > All lessons..., Ctrl+L).
+// Every built-in lesson on the course's path, block by block with the learner's progress, and its texts beside, to
+// pick one from (Lessons > All lessons..., Ctrl+L).
 #pragma once
 
 #include <QDialog>
@@ -20,9 +21,10 @@ private:
     QTextBrowser* m_preview;
 };
 
-// A lesson's texts as the side panel shows them (HTML).
-QString lessonHtml(
-    const QString& title, const QString& idea, const QString& watch, const QString& trap, const QString& fix);
+// A lesson's texts as the side panel shows them (HTML); the recap (what the lesson before taught, what this one asks)
+// under the title.
+QString lessonHtml(const QString& title, const QString& idea, const QString& watch, const QString& trap,
+    const QString& fix, const QString& recap = {});
 // The quick reference cards (sim::referenceCards): limits a run cannot show, under every lesson.
 QString referenceCardsHtml();
 

@@ -1,6 +1,7 @@
 #include "window/practice_dialog.h"
 
 #include "lifeline/support/duration.h"
+#include "window/course_progress.h"
 
 #include <QButtonGroup>
 #include <QDialogButtonBox>
@@ -10,7 +11,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -19,14 +19,9 @@
 namespace lifeline::ui {
 
 namespace {
-QString passedKey(const std::string& id)
-{
-    return QStringLiteral("practice/passed/%1").arg(QString::fromStdString(id));
-}
-
 bool passed(const std::string& id)
 {
-    return QSettings().value(passedKey(id), false).toBool();
+    return progress::exercisePassed(id);
 }
 
 // The value a control starts at: what the situation has at the control's path (the setup to fix), else its minimum.
@@ -268,7 +263,7 @@ QString PracticeDialog::resultText() const
 
 void PracticeDialog::markPassed(const sim::Exercise& exercise)
 {
-    QSettings().setValue(passedKey(exercise.id), true);
+    progress::markExercisePassed(exercise.id);
     fillTree();
 }
 

@@ -1,5 +1,6 @@
 #include "window/start_page.h"
 
+#include "lifeline/teach/course.h"
 #include "lifeline/teach/lessons.h"
 
 #include <QCommandLinkButton>
@@ -48,8 +49,15 @@ StartPage::StartPage(QWidget* parent)
         if (!lesson || !lesson->scenario.lesson)
             continue;
         const auto& text = *lesson->scenario.lesson;
-        auto* door = new QCommandLinkButton(
-            doorWords[i], tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title)), this);
+        QString where = tr("Lesson %1").arg(text.number);
+        if (const auto place = sim::placeInCourse(text.id))
+            where = tr("Lesson %1 (%2, %3 of %4)")
+                        .arg(text.number)
+                        .arg(QString::fromStdString(place->block->title))
+                        .arg(place->position)
+                        .arg(place->block->steps.size());
+        auto* door
+            = new QCommandLinkButton(doorWords[i], tr("%1: %2").arg(where, QString::fromStdString(text.title)), this);
         door->setObjectName(QStringLiteral("door%1").arg(i + 1));
         const QString id = QString::fromLatin1(doorLessons()[i]);
         connect(door, &QCommandLinkButton::clicked, this, [this, id] {
@@ -58,7 +66,8 @@ StartPage::StartPage(QWidget* parent)
         });
         layout->addWidget(door);
     }
-    auto* all = new QPushButton(tr("All %1 lessons...").arg(sim::builtinLessons().size()), this);
+    auto* all = new QPushButton(
+        tr("All %1 lessons, in %2 blocks...").arg(sim::builtinLessons().size()).arg(sim::courseBlocks().size()), this);
     all->setObjectName(QStringLiteral("allLessons"));
     connect(all, &QPushButton::clicked, this, [this] {
         accept();

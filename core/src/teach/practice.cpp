@@ -134,6 +134,7 @@ Exercise exerciseOf(const json& v)
         const LessonEntry* lesson = findLesson(textOf(v, "lesson"));
         if (!lesson)
             throw Problem("lesson: no built-in lesson \"" + textOf(v, "lesson") + "\"");
+        e.lesson = lesson->scenario.lesson->id;
         e.scenario = lesson->scenario.source;
         if (v.contains("patch")) // the situation changed a little from the lesson's
             e.scenario = e.scenario.patch(v["patch"]);
