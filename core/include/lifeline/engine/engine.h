@@ -39,9 +39,9 @@ struct EngineOptions {
     // strings costs a sixth of a simulated message. Engine::messageId() and receiptHandle() always work.
     bool idStrings = true;
     // How long the engine remembers what ended: messages that ended and events that happened longer ago than this
-    // are forgotten (released in whole chunks, a quarter of a second of virtual time apart), so memory returns to its baseline
-    // once messages end. Negative: remember everything (the window, simulations, recordings). A headless endpoint,
-    // which nobody watches, sets it (`lifeline serve --headless --history`).
+    // are forgotten (released in whole chunks, a quarter of a second of virtual time apart), so memory returns to its
+    // baseline once messages end. Negative: remember everything (the window, simulations, recordings). A headless
+    // endpoint, which nobody watches, sets it (`lifeline serve --headless --history`).
     int64_t historyMs = -1;
 };
 
