@@ -1,6 +1,8 @@
 // The course: every lesson on the path once, in blocks a learner climbs, old numbers and ids still opening the same
 // lesson, a recap line tying each lesson to the one before.
 #include "lifeline/teach/course.h"
+#include "lifeline/teach/glossary.h"
+#include "lifeline/teach/practice.h"
 
 #include <catch2/catch.hpp>
 #include <map>
@@ -103,4 +105,56 @@ TEST_CASE("course: each lesson opens with a recap of the one before, in a line",
                 CHECK((step.recap.starts_with("Before: ") && step.recap.find(". Now: ") != std::string::npos));
             previous = step.lesson;
         }
+}
+
+TEST_CASE("glossary: every term has forms and a definition - a form finds its term - links read as plain words",
+    "[course][glossary]")
+{
+    REQUIRE(glossary().size() >= 10);
+    for (const char* id : { "idempotent", "receipt-handle", "event-source-mapping", "poller", "in-flight", "redrive" })
+        CHECK(findGlossaryTerm(id) != nullptr);
+    for (const GlossaryTerm& term : glossary()) {
+        INFO(term.id);
+        CHECK_FALSE(term.forms.empty());
+        CHECK(term.definition.size() > 60);
+        for (const std::string& form : term.forms)
+            CHECK(findGlossaryTerm(form) == &term);
+    }
+    CHECK(findGlossaryTerm("In-Flight")->id == "in-flight");
+    CHECK(withoutLinks("two [[in-flight]] messages, [[DLQ]].") == "two in-flight messages, DLQ.");
+    const auto pieces = textPieces("a [[receipt handle]] and [[nonsense]]");
+    REQUIRE(pieces.size() == 4);
+    CHECK(pieces[1].term->id == "receipt-handle");
+    CHECK(pieces[3].link);
+    CHECK(pieces[3].term == nullptr);
+    CHECK(withoutLinks("an unclosed [[link") == "an unclosed [[link");
+}
+
+TEST_CASE(
+    "glossary: a term used before its link is found - a whole word only - a link to no term", "[course][glossary]")
+{
+    CHECK(glossaryLinkProblems({ "It waits [[in flight]].", "Still in flight." }).empty());
+    const auto early = glossaryLinkProblems({ "It waits in flight.", "Then [[in flight]] again." });
+    REQUIRE(early.size() == 1);
+    CHECK(early[0]
+        == "\"in flight\" is first used unlinked, at \"in flight.\nthen in flight again.\n\": write it as [[...]] "
+           "there");
+    // A queue named orders-dlq is not a use of "DLQ"; "the DLQ." at a sentence's end is.
+    CHECK(glossaryLinkProblems({ "Sent to orders-dlq and q.fifo." }).empty());
+    CHECK(glossaryLinkProblems({ "Moved to the DLQ." }).size() == 1);
+    CHECK(glossaryLinkProblems({ "[[nonsense]]" })
+        == std::vector<std::string> { "[[nonsense]] links to no glossary term" });
+}
+
+TEST_CASE("glossary: every lesson and exercise links each term where it first appears", "[course][glossary]")
+{
+    for (const LessonEntry& lesson : builtinLessons()) {
+        const auto& text = *lesson.scenario.lesson;
+        INFO("lesson " << text.id);
+        CHECK(glossaryLinkProblems({ text.idea, text.watch, text.trap, text.fix }) == std::vector<std::string> {});
+    }
+    for (const Exercise& exercise : practiceExercises()) {
+        INFO("exercise " << exercise.id);
+        CHECK(glossaryLinkProblems({ exercise.question, exercise.hint }) == std::vector<std::string> {});
+    }
 }

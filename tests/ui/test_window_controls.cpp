@@ -2,6 +2,9 @@
 // their fix, the event log and the timeline in step, themes. Virtual time only: the driver is advanced by hand.
 #include "lifeline/engine/engine.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/course.h"
+#include "lifeline/teach/glossary.h"
+#include "lifeline/teach/practice.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
@@ -10,6 +13,7 @@
 #include "window/course_progress.h"
 #include "window/depth_chart.h"
 #include "window/event_log_panel.h"
+#include "window/glossary_links.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
@@ -385,6 +389,10 @@ TEST_CASE("course: a lesson is seen once its key moments are reached - the list,
     CHECK(window.lessonHtmlShown().contains(
         QStringLiteral("<p><i>One message, 1 of 6. Start here: one message, one consumer, from its send to its "
                        "delete.</i></p>")));
+    // Its glossary links are anchors, whose definition the panel shows on them.
+    CHECK(window.lessonHtmlShown().contains(
+        QStringLiteral("<a href=\"glossary:visibility-timeout\">visibility timeout</a>")));
+    CHECK_FALSE(window.lessonHtmlShown().contains(QStringLiteral("[[")));
     window.driver()->advanceBy(1000);
     CHECK_FALSE(ui::progress::lessonSeen("life-of-a-message")); // its moments are still ahead
     window.driver()->advanceBy(window.simulation()->duration());
@@ -633,4 +641,33 @@ TEST_CASE("window: the consumer and rate boxes show what a busy scenario runs, b
     for (const auto& c : window.simulation()->consumers())
         running += c.removed ? 0 : 1;
     CHECK(running == 80);
+}
+
+TEST_CASE("glossary: every lesson's and exercise's links become anchors with a definition - no brackets are left",
+    "[ui][lessons]")
+{
+    application();
+    for (const auto& lesson : sim::builtinLessons()) {
+        const auto& text = *lesson.scenario.lesson;
+        INFO(text.id);
+        const QString html = ui::lessonHtml(QString::fromStdString(text.title), QString::fromStdString(text.idea),
+            QString::fromStdString(text.watch), QString::fromStdString(text.trap), QString::fromStdString(text.fix));
+        CHECK_FALSE(html.contains(QStringLiteral("[[")));
+        size_t links = 0;
+        for (const std::string* field : { &text.idea, &text.watch, &text.trap, &text.fix })
+            for (const auto& piece : sim::textPieces(*field))
+                links += piece.link ? 1 : 0;
+        CHECK(size_t(html.count(QStringLiteral("<a href=\"glossary:"))) == links);
+    }
+    for (const auto& exercise : sim::practiceExercises()) {
+        INFO(exercise.id);
+        CHECK_FALSE(ui::htmlWithGlossaryLinks(exercise.question).contains(QStringLiteral("[[")));
+        CHECK_FALSE(ui::withoutGlossaryLinks(exercise.hint).contains(QStringLiteral("[[")));
+    }
+    CHECK(ui::glossaryDefinitionHtml(QStringLiteral("glossary:in-flight"))
+        == QStringLiteral("<p style=\"white-space:normal\"><b>in flight</b>: Received by a consumer and not yet "
+                          "deleted: hidden from other consumers until its visibility timeout ends. "
+                          "ApproximateNumberOfMessagesNotVisible counts these messages.</p>"));
+    CHECK(ui::glossaryDefinitionHtml(QStringLiteral("https://example.com")).isEmpty());
+    CHECK(ui::glossaryDefinitionHtml(QStringLiteral("glossary:no-such-term")).isEmpty());
 }

@@ -7,6 +7,7 @@
 #include "window/check_dialog.h"
 #include "window/comparison_window.h"
 #include "window/course_progress.h"
+#include "window/glossary_links.h"
 #include "window/lesson_picker.h"
 #include "window/moment_list.h"
 #include "window/practice_dialog.h"
@@ -59,6 +60,7 @@ QWidget* LessonController::buildPanel(QWidget* below)
     m_text->setTextFormat(Qt::RichText);
     m_text->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    showGlossaryOnLinks(m_text);
     auto* scroll = new QScrollArea(panel);
     scroll->setWidget(m_text);
     scroll->setWidgetResizable(true);

@@ -4,6 +4,7 @@
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/reference_cards.h"
 #include "window/course_progress.h"
+#include "window/glossary_links.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -21,12 +22,14 @@ QString lessonHtml(const QString& title, const QString& idea, const QString& wat
     QString html = QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
     if (!recap.isEmpty())
         html += QStringLiteral("<p><i>%1</i></p>").arg(recap.toHtmlEscaped());
+    // The texts' glossary links ([[in flight]]) become anchors whose definition shows on them.
     const auto section = [&html](const QString& heading, const QString& text) {
         if (!text.isEmpty())
-            html += QStringLiteral("<p><b>%1</b> %2</p>").arg(heading.toHtmlEscaped(), text.toHtmlEscaped());
+            html += QStringLiteral("<p><b>%1</b> %2</p>")
+                        .arg(heading.toHtmlEscaped(), htmlWithGlossaryLinks(text.toStdString()));
     };
     if (!idea.isEmpty())
-        html += QStringLiteral("<p>%1</p>").arg(idea.toHtmlEscaped());
+        html += QStringLiteral("<p>%1</p>").arg(htmlWithGlossaryLinks(idea.toStdString()));
     section(LessonPicker::tr("What to watch:"), watch);
     section(LessonPicker::tr("Exam trap:"), trap);
     section(LessonPicker::tr("The fix:"), fix);
@@ -99,6 +102,7 @@ LessonPicker::LessonPicker(const QString& current, QWidget* parent)
     };
     preview();
     connect(m_list, &QListWidget::currentItemChanged, this, preview);
+    showGlossaryOnLinks(m_preview);
     connect(m_list, &QListWidget::itemActivated, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

@@ -2,6 +2,7 @@
 
 #include "lifeline/support/duration.h"
 #include "window/course_progress.h"
+#include "window/glossary_links.h"
 
 #include <QButtonGroup>
 #include <QDialogButtonBox>
@@ -67,6 +68,10 @@ PracticeDialog::PracticeDialog(QWidget* parent)
     m_title->setWordWrap(true);
     m_question->setWordWrap(true);
     m_hint->setWordWrap(true);
+    for (QLabel* text : { m_question, m_hint }) {
+        text->setTextFormat(Qt::RichText); // the glossary's links
+        showGlossaryOnLinks(text);
+    }
     m_hint->hide();
     m_result->setWordWrap(true);
     m_result->setTextFormat(Qt::RichText);
@@ -142,7 +147,7 @@ void PracticeDialog::fillTree()
         item->setText(
             0, (passed(e.id) ? QStringLiteral("✓ ") : QStringLiteral("    ")) + QString::fromStdString(e.title));
         item->setData(0, Qt::UserRole, QString::fromStdString(e.id));
-        item->setToolTip(0, QString::fromStdString(e.question));
+        item->setToolTip(0, withoutGlossaryLinks(e.question));
         auto& [done, of] = scores[e.topic];
         done += passed(e.id) ? 1 : 0;
         ++of;
@@ -182,8 +187,8 @@ void PracticeDialog::showExercise(const sim::Exercise& exercise)
     m_current = &exercise;
     m_wentWrongAt.reset();
     m_title->setText(QString::fromStdString(exercise.title));
-    m_question->setText(QString::fromStdString(exercise.question));
-    m_hint->setText(tr("Hint: %1").arg(QString::fromStdString(exercise.hint)));
+    m_question->setText(htmlWithGlossaryLinks(exercise.question));
+    m_hint->setText(tr("Hint: %1").arg(htmlWithGlossaryLinks(exercise.hint)));
     m_hint->hide();
     m_result->clear();
     m_showRun->setEnabled(false);
