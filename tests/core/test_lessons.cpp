@@ -682,3 +682,48 @@ TEST_CASE("lesson texts say what their runs show", "[lessons]")
     for (const Event& send : events(*noDelay, Cause::Send))
         CHECK(events(*noDelay, Cause::Receive, send.message).at(0).time == send.time);
 }
+
+TEST_CASE("lesson 22: only the delays postpone a first receive - the visibility timeout hides while worked on - the "
+          "long poll answers on arrival",
+    "[lessons]")
+{
+    const auto firstReceive = [](const Simulation& s, MessageIndex lane) {
+        const auto receives = events(s, Cause::Receive, lane);
+        REQUIRE_FALSE(receives.empty());
+        return receives.front().time;
+    };
+    const auto sentAt = [](const Simulation& s, MessageIndex lane) {
+        const auto sends = events(s, Cause::Send, lane);
+        REQUIRE(sends.size() == 1);
+        return sends.front().time;
+    };
+    const auto written = runLesson("four-waits", false);
+    const MessageIndex delayed = laneWithBody(*written, "delayed");
+    const MessageIndex timed = laneWithBody(*written, "timed");
+    const MessageIndex worked = laneWithBody(*written, "worked on");
+    const MessageIndex awaited = laneWithBody(*written, "awaited");
+    // Hidden before anyone had it: 15 s from the send, the queue's delay and the message's own timer alike.
+    CHECK(sentAt(*written, delayed) == 0);
+    CHECK(firstReceive(*written, delayed) == 15000);
+    CHECK(sentAt(*written, timed) == 3000);
+    CHECK(firstReceive(*written, timed) == 18000);
+    // Received at once, hidden while worked on, deleted once: the visibility timeout postponed nothing.
+    CHECK(firstReceive(*written, worked) == 0);
+    CHECK(events(*written, Cause::Receive, worked).size() == 1);
+    CHECK(events(*written, Cause::Delete, worked).front().time == 8000);
+    // The long poll waited from the start and answered the moment the message arrived; no empty answer meanwhile.
+    CHECK(sentAt(*written, awaited) == 10000);
+    CHECK(firstReceive(*written, awaited) == 10000);
+    const uint32_t poller = events(*written, Cause::Receive, awaited).front().actor;
+    for (const Event& e : events(*written, Cause::PollEnded))
+        if (e.actor == poller && e.time < 10000)
+            FAIL("the poller had an answer before the message arrived");
+    // With the delays at 0, both are received the moment they are sent; the other two change nothing.
+    const auto fixed = runLesson("four-waits", true);
+    CHECK(firstReceive(*fixed, laneWithBody(*fixed, "delayed")) == 0);
+    CHECK(firstReceive(*fixed, laneWithBody(*fixed, "timed")) == 3000);
+    CHECK(firstReceive(*fixed, laneWithBody(*fixed, "worked on")) == 0);
+    CHECK(firstReceive(*fixed, laneWithBody(*fixed, "awaited")) == 10000);
+    CHECK(written->summary().longestWaitMs == 15000);
+    CHECK(fixed->summary().longestWaitMs == 0);
+}
