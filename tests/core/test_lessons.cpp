@@ -727,3 +727,31 @@ TEST_CASE("lesson 22: only the delays postpone a first receive - the visibility 
     CHECK(written->summary().longestWaitMs == 15000);
     CHECK(fixed->summary().longestWaitMs == 0);
 }
+
+TEST_CASE("lesson 23: every payment is charged twice - idempotent chargers charge each once", "[lessons]")
+{
+    const auto written = runLesson("idempotency", false);
+    const auto fixed = runLesson("idempotency", true);
+    CHECK(written->summary().duplicates == 3);
+    CHECK(fixed->summary().duplicates == 0);
+    for (const Simulation* s : { written.get(), fixed.get() }) {
+        CHECK(s->summary().sent == 3);
+        CHECK(s->summary().deleted == 3);
+    }
+    for (MessageIndex lane = 0; lane < 3; ++lane) {
+        INFO(lane);
+        // As written: two charges, the second started when the timeout ended, 10 s after the first.
+        const auto starts = events(*written, Cause::ProcessingStarted, lane);
+        REQUIRE(starts.size() == 2);
+        CHECK(starts[1].duplicate());
+        CHECK(starts[1].time - starts[0].time == 10000);
+        CHECK(starts[1].actor != starts[0].actor);
+        // Fixed: one charge; the other charger found it in progress, charged nothing and left it.
+        CHECK(events(*fixed, Cause::ProcessingStarted, lane).size() == 1);
+        const auto left = events(*fixed, Cause::ProcessingFailed, lane);
+        REQUIRE(left.size() == 1);
+        CHECK(left[0].failure() == FailureKind::InProgressElsewhere);
+        CHECK(events(*fixed, Cause::Receive, lane).size() == 2);
+        CHECK(events(*fixed, Cause::Delete, lane).size() == 1);
+    }
+}

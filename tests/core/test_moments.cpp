@@ -252,7 +252,7 @@ TEST_CASE("A lesson's moments that do not read are load errors naming the field"
     CHECK(problemOf(R"([{"when": "crash", "caption": "c", "receive": 2}])")
         == "lesson.moments[0].receive: applies to \"when\": \"receive\" only");
     CHECK(problemOf(R"([{"when": "failed", "caption": "c", "failure": "boom"}])")
-        == "lesson.moments[0].failure: must be one of threw, poison, timed-out, throttled");
+        == "lesson.moments[0].failure: must be one of threw, poison, timed-out, throttled, in-progress");
     CHECK(problemOf(R"([{"when": "receive", "caption": "c", "limit": 0}])")
         == "lesson.moments[0].limit: must be a whole number from 1 to 20, got 0");
     CHECK(problemOf(R"([{"when": "expired", "caption": "c", "minAge": "soon"}])")

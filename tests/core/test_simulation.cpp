@@ -379,3 +379,38 @@ TEST_CASE(
     }
     CHECK(most == 4); // two batches of two
 }
+
+TEST_CASE(
+    "an idempotent consumer skips a message already processed and deletes it - processes a new one", "[simulation]")
+{
+    // forgetful processes the job and forgets to delete it, then crashes (its open long poll takes receive #2 at 5 s,
+    // for nobody); when the job comes back at 10 s, careful (which shares the record of what was processed) skips it
+    // as a repeat and deletes it. The second job is new to it.
+    Simulation s(load(R"({"seed": 1, "duration": "30s",
+        "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 5}}],
+        "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "job"}, {"at": "12s", "body": "next"}]}],
+        "consumers": [{"name": "forgetful", "queue": "q", "processing": "1s", "deletes": false,
+                       "crashes": [{"at": "2s"}]},
+                      {"name": "careful", "queue": "q", "processing": "1s", "idempotent": true, "start": "3s"}]})"));
+    s.runToEnd();
+    const auto& log = s.engine().log();
+    std::vector<std::string> careful;
+    for (size_t i = 0; i < log.size(); ++i) {
+        const Event& e = log[i];
+        if (s.engine().run().actorName(e.actor) == "careful" && e.cause != Cause::PollStarted
+            && e.cause != Cause::PollEnded)
+            careful.push_back(std::to_string(e.time) + " " + std::to_string(e.message) + " " + toString(e.cause) + " "
+                + eventDetail(s.engine().run(), e));
+    }
+    CHECK(careful
+        == std::vector<std::string> {
+            "10000 0 receive receive #3",
+            "10000 0 processing-finished a repeat, skipped",
+            "10000 0 delete handle of receive #3",
+            "12000 1 receive receive #1",
+            "12000 1 processing-started ",
+            "13000 1 processing-finished ",
+            "13000 1 delete handle of receive #1",
+        });
+    CHECK(s.summary().duplicates == 0);
+}

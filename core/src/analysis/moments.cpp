@@ -32,6 +32,7 @@ constexpr std::array<const char*, size_t(MomentKind::Count)> kKindNames {
     "redriven",
     "deleted",
     "no-effect",
+    "repeat-skipped",
 };
 
 // The kind a single event is, when it is one by itself (the two-event kinds are decided in MomentFinder::read).
@@ -70,6 +71,8 @@ std::optional<MomentKind> singleEventKind(const Event& e)
         return MomentKind::Deleted;
     case Cause::NoEffect:
         return MomentKind::NoEffect;
+    case Cause::ProcessingFinished:
+        return e.repeatSkipped() ? std::optional(MomentKind::RepeatSkipped) : std::nullopt;
     default:
         return std::nullopt;
     }

@@ -229,7 +229,7 @@ RunSummary summarizeLog(const RunView& engine)
             s.duplicates += e.duplicate();
             break;
         case Cause::ProcessingFinished:
-            if (consumerOf.count(e.actor))
+            if (consumerOf.count(e.actor) && !e.repeatSkipped()) // a repeat skipped was not processed
                 ++consumer(e.actor).finished;
             break;
         case Cause::ProcessingFailed:

@@ -118,7 +118,10 @@ void checkReferences(const Event& event, const std::string& where, const RunSize
         check(event.detail <= uint32_t(NoEffectKind::DeduplicatedSend), where + " is garbled");
         break;
     case Cause::ProcessingFailed:
-        check(event.detail <= uint32_t(FailureKind::Throttled), where + " is garbled");
+        check(event.detail <= uint32_t(FailureKind::InProgressElsewhere), where + " is garbled");
+        break;
+    case Cause::ProcessingFinished:
+        check(event.detail <= 1, where + " is garbled");
         break;
     default:
         break;

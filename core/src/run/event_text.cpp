@@ -24,6 +24,8 @@ std::string failureText(FailureKind kind)
         return "timed out";
     case FailureKind::Throttled:
         return "throttled: not invoked before its visibility timeout ended";
+    case FailureKind::InProgressElsewhere:
+        return "already in progress elsewhere: left, not processed again";
     case FailureKind::Threw:
         break;
     }
@@ -88,6 +90,8 @@ std::string eventDetail(const RunView& run, const Event& e)
                                                    : std::string();
     case Cause::ProcessingStarted:
         return e.duplicate() ? "duplicate processing" : "";
+    case Cause::ProcessingFinished:
+        return e.repeatSkipped() ? "a repeat, skipped" : "";
     case Cause::ProcessingFailed:
         return failureText(e.failure());
     case Cause::ConsumerCrashed:
@@ -142,7 +146,8 @@ std::string eventSentence(const RunView& run, const Event& e, const std::string&
     case Cause::ProcessingStarted:
         return e.duplicate() ? "processing started" + by + ": DUPLICATE processing" : "processing started" + by;
     case Cause::ProcessingFinished:
-        return "processing finished" + by;
+        return e.repeatSkipped() ? "a repeat" + by + ": already processed, skipped and deleted (idempotent)"
+                                 : "processing finished" + by;
     case Cause::ProcessingFailed:
         if (e.failure() == FailureKind::Throttled)
             return "never processed" + by + ": throttled, no free concurrency slot before its visibility timeout ended";

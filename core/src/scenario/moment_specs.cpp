@@ -14,11 +14,12 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::array<std::pair<const char*, FailureKind>, 4> kFailureNames {
+constexpr std::array<std::pair<const char*, FailureKind>, 5> kFailureNames {
     std::pair { "threw", FailureKind::Threw },
     std::pair { "poison", FailureKind::Poison },
     std::pair { "timed-out", FailureKind::TimedOut },
     std::pair { "throttled", FailureKind::Throttled },
+    std::pair { "in-progress", FailureKind::InProgressElsewhere },
 };
 
 const std::set<std::string>& knownKeys()
@@ -117,7 +118,7 @@ std::optional<MomentSpec> readOne(const json& v, const std::string& path)
             if (failure->is_string() && failure->get<std::string>() == name)
                 spec.failure = k;
         if (!spec.failure)
-            reading::report(path + ".failure", "must be one of threw, poison, timed-out, throttled");
+            reading::report(path + ".failure", "must be one of threw, poison, timed-out, throttled, in-progress");
         if (spec.kind != MomentKind::Failed && kind)
             reading::report(path + ".failure", "applies to \"when\": \"failed\" only");
     }

@@ -392,8 +392,8 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "count", "waitTimeSeconds", "maxMessages", "visibilityTimeout", "processing",
-            "failureProbability", "deletes", "releaseOnFailure", "poison", "flaky", "heartbeat", "crashes", "idleDelay",
-            "start" });
+            "failureProbability", "deletes", "releaseOnFailure", "idempotent", "poison", "flaky", "heartbeat",
+            "crashes", "idleDelay", "start" });
     ConsumerSpec c;
     c.name = v.contains("name") ? text(v, path, "name") : "consumer-" + std::to_string(index + 1);
     c.queue = text(v, path, "queue");
@@ -406,6 +406,7 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
     c.failureProbability = probability(v, path, "failureProbability");
     c.deletes = boolean(v, path, "deletes", true);
     c.releaseOnFailure = boolean(v, path, "releaseOnFailure", false);
+    c.idempotent = boolean(v, path, "idempotent", false);
     if (v.contains("poison"))
         c.poison = markers(v, path, "poison");
     c.flaky = markers(v, path, "flaky");

@@ -117,6 +117,8 @@ void Simulation::consumerStartNext(size_t index)
 void Simulation::consumerStart(size_t index, MessageIndex lane, const Receipt& receipt, Fate fate)
 {
     Consumer& c = *m_consumers[index];
+    if (c.spec->idempotent && !idempotentCheck(index, lane, receipt))
+        return; // nothing to do for it: the next one starts
     HeldMessage& held = c.current.emplace();
     held.lane = lane;
     held.receipt = receipt;
@@ -129,6 +131,26 @@ void Simulation::consumerStart(size_t index, MessageIndex lane, const Receipt& r
         c.generation);
     if (c.spec->heartbeatEvery)
         schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
+}
+
+bool Simulation::idempotentCheck(size_t index, MessageIndex lane, const Receipt& receipt)
+{
+    // The record the consumers of a queue share, as AWS Lambda Powertools' idempotency utility keeps one: a message
+    // processed already is a repeat (skipped, and deleted so it stops coming back); one still being processed by
+    // another is left alone, in flight under this receive, to come back when its timeout ends.
+    Consumer& c = *m_consumers[index];
+    const Processing& p = processingOf(lane);
+    if (!p.completed && p.active == 0)
+        return true;
+    if (p.completed) {
+        m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, lane, kNoQueue, 1); // a repeat, skipped
+        (void)m_engine.deleteMessage(c.spec->queue, receipt, c.actor); // a refusal is logged by the engine
+    } else {
+        m_engine.recordActorEvent(
+            Cause::ProcessingFailed, c.actor, lane, kNoQueue, uint32_t(FailureKind::InProgressElsewhere));
+    }
+    consumerStartNext(index);
+    return false;
 }
 
 void Simulation::consumerHeartbeat(size_t index)

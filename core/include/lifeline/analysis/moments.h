@@ -24,7 +24,7 @@ enum class MomentKind : uint8_t {
     BackAfterCrash, // a visibility timeout ends on a message its consumer held when it crashed
     DuplicateProcessing, // a consumer starts work on a message another one is on or has finished
     Crash, // a consumer crashes
-    Failed, // processing fails (with "failure": threw, poison, timed-out or throttled, that kind only)
+    Failed, // processing fails (with "failure": threw, poison, timed-out, throttled or in-progress, that kind only)
     Extended, // ChangeMessageVisibility extends an in-flight message's timeout (a heartbeat)
     EmptyReceive, // a receive returns no message
     Refused, // SQS refuses a request
@@ -34,6 +34,7 @@ enum class MomentKind : uint8_t {
     Redriven, // a move task takes a message out of the DLQ
     Deleted, // DeleteMessage ends a message
     NoEffect, // SQS answers OK and changes nothing (a late delete, a deduplicated send)
+    RepeatSkipped, // an idempotent consumer finds a message it already processed and skips the work
     Count
 };
 

@@ -87,6 +87,7 @@ enum class FailureKind : uint8_t {
     Poison, // a poison message: its processing always fails
     TimedOut, // a Lambda function ran out of its timeout
     Throttled, // a Lambda batch waited for a free concurrency slot until its visibility timeout ended: never invoked
+    InProgressElsewhere, // an idempotent consumer found the message being processed by another: left to come back
 };
 
 // What a request that changed nothing found (NoEffect's detail).
@@ -152,6 +153,8 @@ struct Event {
     }
     // ProcessingFailed.
     FailureKind failure() const { return FailureKind(detail); }
+    // ProcessingFinished: an idempotent consumer found the message already processed and skipped the work.
+    bool repeatSkipped() const { return detail == 1; }
     // ConsumerCrashed: the messages it held (received, not yet deleted).
     uint32_t heldMessages() const { return detail; }
     // DelayChanged: the queue's DelaySeconds before and after the change.

@@ -76,6 +76,9 @@ struct ConsumerSpec {
     bool deletes = true; // false: it finishes its work and forgets to delete (the message comes back)
     // A failed message is made visible again at once (ChangeMessageVisibility 0) instead of waiting out its timeout.
     bool releaseOnFailure = false;
+    // It records what it has processed (an idempotency record shared by the consumers of its queue): a message already
+    // processed is skipped and deleted, one another consumer is processing is left to come back.
+    bool idempotent = false;
     std::vector<std::string> poison { "poison" }; // bodies containing one of these always fail
     std::vector<std::string> flaky; // bodies containing one of these fail on their first receive only
     std::optional<TimeMs> heartbeatEvery; // ChangeMessageVisibility while working

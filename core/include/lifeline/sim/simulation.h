@@ -151,6 +151,9 @@ private:
     void consumerReceived(size_t index, const DeliveryList& messages, bool wasLongPoll, PollId poll);
     void consumerStartNext(size_t index);
     void consumerStart(size_t index, MessageIndex lane, const Receipt& receipt, Fate fate);
+    // An idempotent consumer looks a message up first: true when it is new work; false when it was handled (a repeat
+    // skipped and deleted, or left to another still on it), and the next one has started.
+    bool idempotentCheck(size_t index, MessageIndex lane, const Receipt& receipt);
     void consumerWorkDone(size_t index);
     void consumerHeartbeat(size_t index);
     TimeMs nextStepBound(); // nextEventTime() or earlier, cheaply (Engine::nextDueBound): for advanceTo
