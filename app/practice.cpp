@@ -1,7 +1,12 @@
 #include "practice.h"
 
+#include "drill.h"
 #include "lifeline/teach/practice.h"
 
+#include <charconv>
+#include <chrono>
+#include <iostream>
+#include <optional>
 #include <ostream>
 
 namespace lifeline::app {
@@ -11,6 +16,7 @@ namespace {
 constexpr const char* kPracticeHelp
     = "Usage: lifeline practice                       list the exercises (ID  title, one a line)\n"
       "       lifeline practice ID [--set NAME=VALUE]... [--choose X] [--solution]\n"
+      "       lifeline practice --drill N [--seed S]\n"
       "Runs an exercise with your answer and prints {\"passed\": true|false, \"why\": \"...\"}. With no answer it runs "
       "the\n"
       "exercise as given (which fails); --solution runs its reference answer.\n"
@@ -18,6 +24,9 @@ constexpr const char* kPracticeHelp
       "  --set NAME=VALUE   one of the exercise's settings, a whole number (repeatable)\n"
       "  --choose X         one of the exercise's choices (its id: A, B, ...)\n"
       "  --solution         the exercise's own answer\n"
+      "  --drill N          an exam drill: N exercises (1 to 100) drawn across topics, asked in a row (an answer a\n"
+      "                     line on standard input), then the score by topic; exit 0 when every answer passed\n"
+      "  --seed S           with --drill: the same S asks the same exercises (default: from the clock)\n"
       "  --help             this text\n"
       "\n"
       "Exit status: 0 passed, 1 not passed, 2 bad arguments (an unknown exercise, setting or value).\n"
@@ -30,6 +39,35 @@ int fail(std::ostream& err, const std::string& why)
 {
     err << "lifeline practice: " << why << '\n';
     return 2;
+}
+
+// A whole number from `text`, between low and high; nothing when it is not one.
+std::optional<uint64_t> wholeNumber(const std::string& text, uint64_t low, uint64_t high)
+{
+    uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < low || value > high)
+        return std::nullopt;
+    return value;
+}
+
+int drill(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const auto count = args.size() > 2 ? wholeNumber(args[2], 1, 100) : std::nullopt;
+    if (!count)
+        return fail(err, "--drill takes how many exercises, a whole number from 1 to 100, such as --drill 20");
+    uint64_t seed = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000;
+    for (size_t i = 3; i < args.size(); ++i) {
+        if (args[i] == "--seed" && i + 1 < args.size()) {
+            const auto given = wholeNumber(args[++i], 0, UINT64_MAX);
+            if (!given)
+                return fail(err, "--seed takes a whole number, got '" + args[i] + "'");
+            seed = *given;
+        } else {
+            return fail(err, "unknown option '" + args[i] + "' after --drill (see `lifeline practice --help`)");
+        }
+    }
+    return runDrill(size_t(*count), seed, std::cin, out);
 }
 
 } // namespace
@@ -46,6 +84,8 @@ int runPractice(const std::vector<std::string>& args, std::ostream& out, std::os
             out << e.id << "  " << e.title << '\n';
         return 0;
     }
+    if (args[1] == "--drill")
+        return drill(args, out, err);
     const sim::Exercise* exercise = sim::findExercise(args[1]);
     if (!exercise)
         return fail(err, "no exercise '" + args[1] + "' (see `lifeline practice`)");

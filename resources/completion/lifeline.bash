@@ -46,7 +46,7 @@ _lifeline()
                 COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" practice 2>/dev/null | awk '{print $1}')" -- "$cur"))
                 return
             fi
-            options="--set --choose --solution --help" ;;
+            options="--set --choose --solution --drill --seed --help" ;;
         demo)
             options="--help" ;;
         screenshot)

@@ -1,8 +1,10 @@
 // Practice exercises: each fails as given, passes with its reference answer, and a typical wrong answer fails with
 // its own why; an answer the exercise does not offer is refused by name.
+#include "lifeline/teach/drill.h"
 #include "lifeline/teach/practice.h"
 
 #include <catch2/catch.hpp>
+#include <set>
 
 using namespace lifeline;
 using namespace lifeline::sim;
@@ -130,4 +132,31 @@ TEST_CASE("practice: answers that looped for ever are refused the way AWS refuse
            "(InvalidParameterValueException: Queue visibility timeout: 0 seconds is less than Function timeout: 30 "
            "seconds); give thumbnails a VisibilityTimeout of at least 30 s (AWS recommends six times the function "
            "timeout)");
+}
+
+TEST_CASE("drill: exercises drawn across topics in turn - none twice - the same seed the same drill", "[practice]")
+{
+    std::set<std::string> topics;
+    for (const Exercise& e : practiceExercises())
+        topics.insert(e.topic);
+    const auto drill = drawDrill(20, 7);
+    REQUIRE(drill.size() == 20);
+    std::set<const Exercise*> unique(drill.begin(), drill.end());
+    CHECK(unique.size() == 20);
+    // The first round asks every topic once before any topic comes again.
+    std::set<std::string> firstRound;
+    for (size_t i = 0; i < topics.size(); ++i)
+        firstRound.insert(drill[i]->topic);
+    CHECK(firstRound == topics);
+    CHECK(drawDrill(20, 7) == drill);
+    CHECK(drawDrill(20, 8) != drill);
+    CHECK(drawDrill(1000, 7).size() == practiceExercises().size());
+    CHECK(drawDrill(0, 7).empty());
+    // Scored by topic, in the order asked.
+    std::vector<DrillAnswer> answers { { drill[0], {}, true }, { drill[1], {}, false }, { drill[0], {}, false } };
+    const auto scores = scoreByTopic(answers);
+    REQUIRE(scores.size() == (drill[0]->topic == drill[1]->topic ? 1u : 2u));
+    CHECK(scores[0].first == drill[0]->topic);
+    CHECK(scores[0].second.asked == 2);
+    CHECK(scores[0].second.passed == 1);
 }

@@ -1,0 +1,149 @@
+#include "drill.h"
+
+#include "lifeline/teach/drill.h"
+#include "lifeline/teach/glossary.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace lifeline::app {
+
+namespace {
+
+std::string trimmed(std::string text)
+{
+    const auto space = [](unsigned char c) { return std::isspace(c) != 0; };
+    text.erase(text.begin(), std::find_if_not(text.begin(), text.end(), space));
+    text.erase(std::find_if_not(text.rbegin(), text.rend(), space).base(), text.end());
+    return text;
+}
+
+// A line from the learner; nothing at the end of input.
+std::optional<std::string> readLine(std::istream& in)
+{
+    std::string line;
+    if (!std::getline(in, line))
+        return std::nullopt;
+    return trimmed(line);
+}
+
+std::optional<std::string> askChoice(const sim::Exercise& e, std::istream& in, std::ostream& out)
+{
+    std::string ids;
+    for (size_t i = 0; i < e.choices.size(); ++i) {
+        out << "  " << e.choices[i].id << ") " << e.choices[i].text << '\n';
+        ids += (i == 0 ? "" : i + 1 == e.choices.size() ? " or " : ", ") + e.choices[i].id;
+    }
+    for (;;) {
+        out << "Your answer (" << ids << "): " << std::flush;
+        auto line = readLine(in);
+        if (!line)
+            return std::nullopt;
+        std::transform(
+            line->begin(), line->end(), line->begin(), [](unsigned char c) { return char(std::toupper(c)); });
+        for (const auto& choice : e.choices)
+            if (choice.id == *line)
+                return choice.id;
+        out << "Answer with " << ids << ".\n";
+    }
+}
+
+std::optional<int64_t> askSetting(const sim::PracticeControl& control, std::istream& in, std::ostream& out)
+{
+    const std::string unit = control.unit.empty() ? "" : " " + control.unit;
+    for (;;) {
+        out << control.name << " (" << control.min << " to " << control.max << unit << "): " << std::flush;
+        const auto line = readLine(in);
+        if (!line)
+            return std::nullopt;
+        int64_t value = 0;
+        const auto [end, error] = std::from_chars(line->data(), line->data() + line->size(), value);
+        if (error == std::errc() && end == line->data() + line->size() && value >= control.min && value <= control.max)
+            return value;
+        out << control.name << " takes a whole number from " << control.min << " to " << control.max << unit << ".\n";
+    }
+}
+
+std::optional<sim::PracticeAnswer> ask(const sim::Exercise& e, std::istream& in, std::ostream& out)
+{
+    sim::PracticeAnswer answer;
+    if (!e.choices.empty()) {
+        auto choice = askChoice(e, in, out);
+        if (!choice)
+            return std::nullopt;
+        answer.choice = *choice;
+        return answer;
+    }
+    for (const auto& control : e.controls) {
+        const auto value = askSetting(control, in, out);
+        if (!value)
+            return std::nullopt;
+        answer.settings[control.name] = *value;
+    }
+    return answer;
+}
+
+// The command that runs the same answer again.
+std::string replay(const sim::DrillAnswer& a)
+{
+    std::string command = "lifeline practice " + a.exercise->id;
+    if (!a.answer.choice.empty())
+        command += " --choose " + a.answer.choice;
+    for (const auto& [name, value] : a.answer.settings)
+        command += " --set " + name + "=" + std::to_string(value);
+    return command;
+}
+
+void printScore(const std::vector<sim::DrillAnswer>& answers, size_t asked, std::ostream& out)
+{
+    const auto passed = std::count_if(answers.begin(), answers.end(), [](const auto& a) { return a.passed; });
+    out << "\nScore: " << passed << " of " << answers.size();
+    if (answers.size() < asked)
+        out << " (" << asked - answers.size() << " not answered)";
+    out << '\n';
+    for (const auto& [topic, score] : sim::scoreByTopic(answers))
+        out << "  " << topic << std::string(topic.size() < 22 ? 22 - topic.size() : 1, ' ') << score.passed << " of "
+            << score.asked << '\n';
+    if (passed == std::ptrdiff_t(answers.size()))
+        return;
+    out << "Missed (the window's Lessons > Practice shows each run; here it runs again):\n";
+    for (const auto& a : answers)
+        if (!a.passed)
+            out << "  " << replay(a) << '\n';
+}
+
+} // namespace
+
+int runDrill(size_t count, uint64_t seed, std::istream& in, std::ostream& out)
+{
+    const auto drill = sim::drawDrill(count, seed);
+    out << "Exam drill: " << drill.size() << " exercises across topics (seed " << seed << ": --seed " << seed
+        << " asks the same ones)\n";
+    std::vector<sim::DrillAnswer> answers;
+    for (size_t i = 0; i < drill.size(); ++i) {
+        const sim::Exercise& e = *drill[i];
+        out << "\nQuestion " << i + 1 << " of " << drill.size() << " \u00b7 " << e.topic << " \u00b7 " << e.id << '\n'
+            << e.title << '\n'
+            << sim::withoutLinks(e.question) << '\n';
+        const auto answer = ask(e, in, out);
+        if (!answer) {
+            out << "\n(the answers ended: the drill stops here)\n";
+            break;
+        }
+        const auto result = sim::checkAnswer(e, *answer);
+        const bool passed = result && result->passed;
+        out << (passed ? "Right: " : "Not yet: ") << (result ? result->why : result.message()) << '\n';
+        answers.push_back(sim::DrillAnswer { &e, *answer, passed });
+    }
+    printScore(answers, drill.size(), out);
+    const bool all = answers.size() == drill.size()
+        && std::all_of(answers.begin(), answers.end(), [](const auto& a) { return a.passed; });
+    return all ? 0 : 1;
+}
+
+} // namespace lifeline::app
