@@ -1,12 +1,15 @@
 // Lessons > Practice: the learner's answer from the dialog's controls, Check's result (passed, or why not and where),
 // progress kept per exercise and counted per topic, and the answered run handed to the window.
 #include "test_support.h"
+#include "window/answer_form.h"
+#include "window/drill_dialog.h"
 #include "window/live_driver.h"
 #include "window/main_window.h"
 #include "window/practice_dialog.h"
 
 #include <QAction>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
@@ -118,4 +121,55 @@ TEST_CASE("practice: Show the run puts the exercise's run in the whole window - 
     CHECK(dialog->current()->id == "fail-fast");
     CHECK(dialog->findChildren<QRadioButton*>()[0]->isChecked());
     QSettings().remove(QStringLiteral("practice"));
+}
+
+namespace {
+// Gives an answer through the form's own widgets, as a learner clicks and types.
+void give(AnswerForm& form, const sim::PracticeAnswer& answer)
+{
+    for (QRadioButton* radio : form.findChildren<QRadioButton*>())
+        if (radio->property("choice").toString().toStdString() == answer.choice)
+            radio->setChecked(true);
+    for (QSpinBox* spin : form.findChildren<QSpinBox*>())
+        if (const auto it = answer.settings.find(spin->accessibleName().toStdString()); it != answer.settings.end())
+            spin->setValue(int(it->second));
+}
+} // namespace
+
+TEST_CASE("exam drill: questions in a row, each checked when answered - the score by topic - a missed one's run",
+    "[ui][practice]")
+{
+    test::application();
+    ui::MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    QAction* drillAction = nullptr;
+    for (QAction* menu : window.menuBar()->actions())
+        if (menu->text() == QStringLiteral("&Lessons"))
+            for (QAction* item : menu->menu()->actions())
+                if (item->text() == QStringLiteral("Exam &drill..."))
+                    drillAction = item;
+    REQUIRE(drillAction != nullptr);
+    DrillDialog drill(3, 11);
+    const auto expected = sim::drawDrill(3, 11);
+    for (size_t i = 0; i < expected.size(); ++i) {
+        REQUIRE(drill.current() == expected[i]);
+        if (!expected[i]->choices.empty()) // a multiple choice needs a choice
+            CHECK_FALSE(drill.answer());
+        give(*drill.form(), i == 0 ? expected[i]->wrong : expected[i]->solution);
+        REQUIRE(drill.answer());
+        CHECK(drill.verdictText().contains(i == 0 ? QStringLiteral("Not this time") : QStringLiteral("Right.")));
+        CHECK_FALSE(drill.answer()); // answered once
+        drill.next();
+    }
+    CHECK(drill.current() == nullptr);
+    CHECK(drill.scoreText().contains(QStringLiteral("<h2>Score: 2 of 3</h2>")));
+    CHECK(drill.scoreText().contains(
+        QStringLiteral("<tr><td>%1</td>").arg(QString::fromStdString(expected[0]->topic).toHtmlEscaped())));
+    REQUIRE(drill.missed()->count() == 1);
+    CHECK(drill.missed()->item(0)->text() == QString::fromStdString(expected[0]->title));
+    QSignalSpy shown(&drill, &DrillDialog::showRun);
+    test::widget<QPushButton>(drill, "showMe")->click();
+    REQUIRE(shown.size() == 1);
+    CHECK(shown[0][0].value<sim::Scenario>().name == sim::answeredScenario(*expected[0], expected[0]->wrong)->name);
 }

@@ -7,6 +7,7 @@
 #include "window/check_dialog.h"
 #include "window/comparison_window.h"
 #include "window/course_progress.h"
+#include "window/drill_dialog.h"
 #include "window/glossary_links.h"
 #include "window/lesson_picker.h"
 #include "window/moment_list.h"
@@ -17,6 +18,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRandomGenerator>
 #include <QScrollArea>
 #include <QVBoxLayout>
 
@@ -82,6 +84,7 @@ void LessonController::fillMenu(QMenu* lessons)
         tr("&All lessons..."), QKeySequence(Qt::CTRL | Qt::Key_L), this, &LessonController::showLessonPicker);
     lessons->addAction(
         tr("&Practice..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, &LessonController::showPractice);
+    lessons->addAction(tr("Exam &drill..."), this, [this] { showDrill(); });
     lessons->addAction(tr("Apply or undo the &fix"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), this, [this] {
         if (m_fixButton->isEnabled())
             applyFix(!m_fixApplied);
@@ -244,7 +247,7 @@ void LessonController::showPractice()
             dialog->hide();
             if (const sim::Exercise* exercise = dialog->current())
                 showText(tr("Practice: %1").arg(QString::fromStdString(exercise->title)),
-                    QString::fromStdString(exercise->question) + QStringLiteral("\n\n")
+                    withoutGlossaryLinks(exercise->question) + QStringLiteral("\n\n")
                         + tr("On the timeline: the run with your answer. Practice (Ctrl+Shift+P) goes back to the "
                              "exercise."));
             emit practiceRunRequested(run, at);
@@ -253,6 +256,23 @@ void LessonController::showPractice()
     dialog->show();
     dialog->raise();
     dialog->activateWindow();
+}
+
+DrillDialog* LessonController::showDrill(std::optional<uint64_t> seed)
+{
+    // A drill of twenty, new questions each time unless a seed is given (tests).
+    auto* dialog = new DrillDialog(20, seed.value_or(QRandomGenerator::global()->generate64()), m_window.window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &DrillDialog::showRun, this, [this, dialog](const sim::Scenario& run, TimeMs at) {
+        // As practice does: the run in the whole window, the drill's score waiting behind it.
+        dialog->hide();
+        showText(tr("Exam drill: a missed question's run"),
+            tr("On the timeline: the run with the answer you gave. Close this run's view by opening the drill again "
+               "from its window (it stays open behind the main window) or start a new one from the Lessons menu."));
+        emit practiceRunRequested(run, at);
+    });
+    dialog->show();
+    return dialog;
 }
 
 void LessonController::showCheck()

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QLabel;
@@ -23,6 +24,7 @@ struct Scenario;
 namespace lifeline::ui {
 
 class ComparisonWindow;
+class DrillDialog;
 class LaneModel;
 class MomentList;
 class TimelineView;
@@ -60,6 +62,8 @@ public:
     // Every queue of the lesson standard or FIFO, so the fix applies to the converted lesson.
     void convertQueues(bool fifo);
     void showPractice(); // Lessons > Practice
+    // Lessons > Exam drill: twenty exercises across topics (the seed draws them; new ones each time by default).
+    DrillDialog* showDrill(std::optional<uint64_t> seed = std::nullopt);
     void showLessonPicker(); // Lessons > All lessons, and the start page's list
     void showCheck(); // File > Check a queue
 

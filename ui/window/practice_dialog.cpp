@@ -1,18 +1,15 @@
 #include "window/practice_dialog.h"
 
 #include "lifeline/support/duration.h"
+#include "window/answer_form.h"
 #include "window/course_progress.h"
 #include "window/glossary_links.h"
 
-#include <QButtonGroup>
 #include <QDialogButtonBox>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
-#include <QRadioButton>
-#include <QSpinBox>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <map>
@@ -25,22 +22,6 @@ bool passed(const std::string& id)
     return progress::exercisePassed(id);
 }
 
-// The value a control starts at: what the situation has at the control's path (the setup to fix), else its minimum.
-int64_t startingValue(const sim::Exercise& exercise, const sim::PracticeControl& control)
-{
-    try {
-        const auto& value = exercise.scenario.at(nlohmann::json::json_pointer(control.path));
-        if (value.is_number_integer())
-            return value.get<int64_t>();
-        if (value.is_string()) {
-            if (const auto d = sim::parseDuration(value.get<std::string>()))
-                return *d / 1000;
-            return std::stoll(value.get<std::string>());
-        }
-    } catch (const std::exception&) { // not there (a setting the situation leaves at SQS's default)
-    }
-    return control.min;
-}
 } // namespace
 
 PracticeDialog::PracticeDialog(QWidget* parent)
@@ -48,9 +29,7 @@ PracticeDialog::PracticeDialog(QWidget* parent)
     , m_tree(new QTreeWidget(this))
     , m_title(new QLabel(this))
     , m_question(new QLabel(this))
-    , m_answerBox(new QWidget(this))
-    , m_answerForm(new QFormLayout(m_answerBox))
-    , m_choices(new QButtonGroup(this))
+    , m_answer(new AnswerForm(this))
     , m_hint(new QLabel(this))
     , m_result(new QLabel(this))
     , m_score(new QLabel(this))
@@ -100,7 +79,7 @@ PracticeDialog::PracticeDialog(QWidget* parent)
     right->addWidget(m_title);
     right->addWidget(m_question);
     right->addWidget(new QLabel(tr("<b>Your answer</b>"), this));
-    right->addWidget(m_answerBox);
+    right->addWidget(m_answer);
     right->addLayout(buttons);
     right->addWidget(m_result);
     right->addWidget(m_hint);
@@ -192,49 +171,19 @@ void PracticeDialog::showExercise(const sim::Exercise& exercise)
     m_hint->hide();
     m_result->clear();
     m_showRun->setEnabled(false);
-    while (m_answerForm->rowCount() > 0)
-        m_answerForm->removeRow(0);
-    m_spins.clear();
-    for (QAbstractButton* b : m_choices->buttons())
-        m_choices->removeButton(b);
-    for (const sim::PracticeControl& control : exercise.controls) {
-        auto* spin = new QSpinBox(m_answerBox);
-        spin->setRange(int(std::clamp<int64_t>(control.min, INT32_MIN, INT32_MAX)),
-            int(std::clamp<int64_t>(control.max, INT32_MIN, INT32_MAX)));
-        spin->setValue(int(startingValue(exercise, control)));
-        if (!control.unit.empty())
-            spin->setSuffix(QStringLiteral(" ") + QString::fromStdString(control.unit));
-        spin->setAccessibleName(QString::fromStdString(control.name));
-        m_answerForm->addRow(QString::fromStdString(control.name), spin);
-        m_spins.push_back(spin);
-    }
-    for (const sim::PracticeChoice& choice : exercise.choices) {
-        auto* radio = new QRadioButton(
-            QStringLiteral("%1. %2").arg(QString::fromStdString(choice.id), QString::fromStdString(choice.text)),
-            m_answerBox);
-        radio->setProperty("choice", QString::fromStdString(choice.id));
-        m_choices->addButton(radio);
-        m_answerForm->addRow(radio);
-    }
+    m_answer->setExercise(exercise);
 }
 
 sim::PracticeAnswer PracticeDialog::answer() const
 {
-    sim::PracticeAnswer answer;
-    if (!m_current)
-        return answer;
-    for (size_t i = 0; i < m_spins.size() && i < m_current->controls.size(); ++i)
-        answer.settings[m_current->controls[i].name] = m_spins[i]->value();
-    if (QAbstractButton* chosen = m_choices->checkedButton())
-        answer.choice = chosen->property("choice").toString().toStdString();
-    return answer;
+    return m_answer->answer();
 }
 
 std::optional<sim::PracticeResult> PracticeDialog::check()
 {
     if (!m_current)
         return std::nullopt;
-    if (!m_current->choices.empty() && !m_choices->checkedButton()) {
+    if (!m_answer->complete()) {
         m_result->setText(tr("Choose an answer first."));
         return std::nullopt;
     }

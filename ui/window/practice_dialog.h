@@ -10,16 +10,15 @@
 #include <QDialog>
 #include <optional>
 
-class QButtonGroup;
-class QFormLayout;
 class QLabel;
 class QPushButton;
-class QSpinBox;
 class QTreeWidget;
 class QTreeWidgetItem;
 class QWidget;
 
 namespace lifeline::ui {
+
+class AnswerForm;
 
 class PracticeDialog : public QDialog {
     Q_OBJECT
@@ -47,10 +46,7 @@ private:
     QTreeWidget* m_tree;
     QLabel* m_title;
     QLabel* m_question;
-    QWidget* m_answerBox;
-    QFormLayout* m_answerForm;
-    QButtonGroup* m_choices;
-    std::vector<QSpinBox*> m_spins;
+    AnswerForm* m_answer;
     QLabel* m_hint;
     QLabel* m_result;
     QLabel* m_score;

@@ -1,0 +1,32 @@
+// What an exercise lets the learner answer: a spin box per setting (starting at the situation's value) or a radio
+// button per choice, and the answer they say. The practice dialog and the exam drill ask with it.
+#pragma once
+
+#include "lifeline/teach/practice.h"
+
+#include <QWidget>
+#include <vector>
+
+class QButtonGroup;
+class QFormLayout;
+class QSpinBox;
+
+namespace lifeline::ui {
+
+class AnswerForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit AnswerForm(QWidget* parent = nullptr);
+
+    void setExercise(const sim::Exercise& exercise);
+    sim::PracticeAnswer answer() const;
+    bool complete() const; // a choice picked, when the exercise asks for one
+
+private:
+    QFormLayout* m_form;
+    QButtonGroup* m_choices;
+    std::vector<QSpinBox*> m_spins;
+    const sim::Exercise* m_exercise = nullptr;
+};
+
+} // namespace lifeline::ui
