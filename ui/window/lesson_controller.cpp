@@ -263,12 +263,11 @@ DrillDialog* LessonController::showDrill(std::optional<uint64_t> seed)
     // A drill of twenty, new questions each time unless a seed is given (tests).
     auto* dialog = new DrillDialog(20, seed.value_or(QRandomGenerator::global()->generate64()), m_window.window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &DrillDialog::showRun, this, [this, dialog](const sim::Scenario& run, TimeMs at) {
-        // As practice does: the run in the whole window, the drill's score waiting behind it.
-        dialog->hide();
+    connect(dialog, &DrillDialog::showRun, this, [this](const sim::Scenario& run, TimeMs at) {
+        // The run in the whole window; the drill's score stays open in its own window beside it.
         showText(tr("Exam drill: a missed question's run"),
-            tr("On the timeline: the run with the answer you gave. Close this run's view by opening the drill again "
-               "from its window (it stays open behind the main window) or start a new one from the Lessons menu."));
+            tr("On the timeline: the run with the answer you gave. The drill's score stays open in its window: pick "
+               "another missed question there."));
         emit practiceRunRequested(run, at);
     });
     dialog->show();
