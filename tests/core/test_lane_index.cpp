@@ -172,3 +172,114 @@ TEST_CASE("lane index: the maxReceiveCount in force when a lane was received - a
     CHECK(index.maxReceiveCountAt(0, 40000) == 0u); // removed again
     CHECK_FALSE(index.maxReceiveCountAt(1, 35000).has_value()); // the DLQ itself never had a policy
 }
+
+namespace {
+// A run that forgets when asked (the window's way): history of one minute.
+EngineOptions forgettingWhenAsked()
+{
+    EngineOptions options;
+    options.historyMs = 60'000;
+    options.forgetsOnItsOwn = false;
+    return options;
+}
+
+// send, receive, delete, a millisecond apart each (4 events a cycle: send, the poll's end, receive, delete)
+void cycles(Fixture& f, const std::string& queue, int count)
+{
+    for (int i = 0; i < count; ++i) {
+        f.send(queue, "job");
+        const auto got = f.receive(queue, 1, 30, 0, kFirstActor);
+        REQUIRE(got.size() == 1);
+        REQUIRE(f.engine.deleteMessage(queue, got[0].receiptHandle).ok());
+        f.engine.advanceBy(1);
+    }
+}
+} // namespace
+
+TEST_CASE("lane index: a run that forgets its history is forgotten by the index too, chains start where the log "
+          "does",
+    "[timeline][lanes][history]")
+{
+    Fixture f { Engine(forgettingWhenAsked()) };
+    const std::string waiting = f.create("waiting");
+    const std::string jobs = f.create("jobs");
+    f.send(waiting, "nobody receives it"); // lane 0: visible for the whole run, no event after its send
+    f.send(waiting, "received late"); // lane 1: received after its send is forgotten
+    cycles(f, jobs, 20000); // lanes 2..20001, ended within 21 s
+    LaneIndex index;
+    index.sync(f.engine.run());
+    // Two minutes on, asked to forget: the first 4 chunks of events went (80,001 + 2 sends: 16,384 each).
+    f.engine.advanceTo(140'000);
+    const auto late = f.receive(waiting, 1, 600, 0, kFirstActor);
+    REQUIRE(late.size() == 1);
+    REQUIRE(late[0].lane == 0); // the oldest visible message first
+    f.engine.forgetHistory();
+    REQUIRE(f.engine.log().firstRetained() == 4 * 16384);
+    index.sync(f.engine.run());
+    CHECK(index.firstEventHeld() == 4 * 16384);
+    CHECK(index.forgottenUntil() == f.engine.log()[4 * 16384].time);
+
+    // Lane 0 was received now: its chain is the poll's receive alone, and before it it was visible.
+    CHECK(index.stateBefore(0) == MessageState::Visible);
+    CHECK(causesOf(f.engine, index, 0) == std::vector { Cause::Receive });
+    CHECK(index.bornAt(0) == index.forgottenUntil());
+    // Lane 1 is still visible and every event of it is forgotten: alive, with no chain.
+    CHECK(index.lane(1).first == kNoEvent);
+    CHECK(index.lane(1).last == kForgottenEvents);
+    CHECK(index.lane(1).state == MessageState::Visible);
+    CHECK(index.stateBefore(1) == MessageState::Visible);
+    CHECK_FALSE(index.cleared(1));
+    // The jobs whose events are all forgotten are cleared; the others chain only held events, from their first.
+    size_t cleared = 0;
+    for (MessageIndex lane = 2; lane < 20002; ++lane) {
+        if (index.cleared(lane)) {
+            ++cleared;
+            continue;
+        }
+        for (uint32_t ev = index.lane(lane).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
+            REQUIRE(ev >= index.firstEventHeld());
+            REQUIRE(f.engine.log()[ev].message == lane);
+        }
+    }
+    // The 65,536 events forgotten were the queues' creation, the two sends and 16,383 whole cycles (4 events each):
+    // their lanes are cleared; the first held event is the next cycle's send, whose lane started there.
+    CHECK(cleared == 16383);
+    CHECK(index.clearedCount() == 16383);
+    CHECK(f.engine.log()[index.firstEventHeld()].cause == Cause::Send);
+    CHECK(index.stateBefore(16385) == MessageState::None);
+    // A window over the whole run lists only what is held: the two waiting lanes and the jobs not cleared.
+    std::vector<MessageIndex> alive;
+    index.lanesAlive(0, f.engine.now(), alive);
+    CHECK(alive.size() == 2 + (20000 - 16383));
+    CHECK(alive[0] == 0);
+    CHECK(alive[1] == 1);
+    CHECK(alive[2] == 16385);
+    // The consumer's steps before the boundary are released in whole chunks of 4,096.
+    CHECK(index.firstStepHeld(kFirstActor) > 0);
+    CHECK(index.firstStepHeld(kFirstActor) % 4096 == 0);
+    CHECK(index.firstStepAt(kFirstActor, 0) == index.firstStepHeld(kFirstActor));
+}
+
+TEST_CASE("lane index: forgetting keeps the index's memory bounded over a long run", "[timeline][lanes][history]")
+{
+    Fixture f { Engine(forgettingWhenAsked()) };
+    const std::string jobs = f.create("jobs");
+    LaneIndex index;
+    const auto minute = [&] {
+        for (int second = 0; second < 60; ++second) {
+            cycles(f, jobs, 200);
+            f.engine.advanceBy(1000 - 200);
+            f.engine.forgetHistory();
+            index.sync(f.engine.run());
+        }
+    };
+    for (int i = 0; i < 3; ++i)
+        minute();
+    const size_t afterThree = index.bytesUsed();
+    for (int i = 0; i < 6; ++i)
+        minute();
+    // 108,000 more lanes and 432,000 more events: the index holds what the last minute and a chunk hold.
+    CHECK(index.laneCount() == 108'000);
+    CHECK(index.bytesUsed() <= afterThree + afterThree / 10);
+    CHECK(index.clearedCount() > 80'000);
+}

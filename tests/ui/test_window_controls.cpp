@@ -168,9 +168,11 @@ TEST_CASE("window: the status bar says how much history the run holds", "[ui][st
     window.driver()->advanceBy(2000);
     const Engine& engine = window.simulation()->engine();
     // The queue's creation, then one message: its send, its receive, the poll that returned it, its processing's start.
-    // The window forgets nothing. The megabytes are the engine's fixed tables (the log's chunks and kind table).
+    // The window keeps a run of 10 minutes (a scenario's default length) whole and a minute more (View > History kept
+    // says 10), and has forgotten nothing yet. The megabytes are the engine's fixed tables (the log's chunks and kind
+    // table).
     CHECK(engine.messageCount() == 1);
-    const QString expected = QStringLiteral("history: 1 message · 5 events · 0.4 MB");
+    const QString expected = QStringLiteral("history: 1 message · 5 events (the last 11 min kept) · 0.4 MB");
     REQUIRE(engine.log().size() == 5);
     CHECK(window.historyText() == expected);
     // Beside it, the whole window's resident memory: more than the run's, as it holds the run and more.
@@ -192,7 +194,7 @@ TEST_CASE("window: the status bar says how much history the run holds", "[ui][st
     status->setMemoryWarningBytes(1000000);
     window.driver()->advanceBy(1000);
     CHECK(window.statusText().startsWith(QStringLiteral("The window holds ")));
-    CHECK(window.statusText().contains(QStringLiteral("save the run (Ctrl+S) and Restart")));
+    CHECK(window.statusText().contains(QStringLiteral("choose a shorter View > History kept and Restart")));
     window.statusBar()->clearMessage();
     window.driver()->advanceBy(1000);
     CHECK(window.statusText().isEmpty());

@@ -183,7 +183,7 @@ void ActorRowPainter::paint()
     // Binary search for the view's start, then a few steps back to know which poll, job or crash is open there
     // (a batch's starts are one step each: go back past a whole batch).
     size_t from = index.firstStepAt(m_actor, viewStart);
-    from = from > 24 ? from - 24 : 0;
+    from = std::max(from, index.firstStepHeld(m_actor) + 24) - 24;
     for (size_t i = from; i < steps.size(); ++i) {
         const ActorStep& step = steps[i];
         const TimeMs time = step.time;
@@ -298,7 +298,7 @@ std::optional<WorkBar> workAt(const LaneModel& model, uint32_t actor, TimeMs tim
         return std::nullopt;
     const auto& steps = index.actorSteps(actor);
     size_t i = index.firstStepAt(actor, time);
-    i = i > 24 ? i - 24 : 0;
+    i = std::max(i, index.firstStepHeld(actor) + 24) - 24;
     bool working = false;
     WorkBar current;
     for (; i < steps.size() && TimeMs(steps[i].time) <= time; ++i) {

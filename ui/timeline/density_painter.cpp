@@ -100,8 +100,8 @@ std::vector<BandColumn> laneColumns(
     const LaneIndex& index = model.lanes();
     const TimeMs end = axis.toTime(x1 + 1);
     for (const MessageIndex lane : lanes) {
-        MessageState state = MessageState::None;
-        TimeMs since = 0;
+        MessageState state = index.stateBefore(lane); // None unless it began before the history held
+        TimeMs since = index.forgottenUntil();
         for (uint32_t ev = index.lane(lane).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
             const Event& e = engine.log()[ev];
             if (!isTransition(e))

@@ -17,6 +17,7 @@ void LaneModel::setEngine(const RunView* engine)
     m_groups.clear();
     m_actors.clear();
     m_actorShown.clear();
+    m_clearedDropped = 0;
     m_moments = sim::MomentFinder(m_momentSpecs);
     emit runReset();
     sync();
@@ -37,6 +38,7 @@ void LaneModel::sync()
     m_moments.advance(*m_engine);
     for (size_t lane = result.firstNewLane; lane < m_index.laneCount(); ++lane)
         m_groups[m_engine->message(MessageIndex(lane)).queue].lanes.push_back(MessageIndex(lane));
+    const bool forgot = dropClearedLanes();
     // New actors: shown from their first step, or from the start of their first poll (a long poll runs for 20 s
     // before it is a step: its row is drawn, and clicked, as it runs).
     const size_t actorsBefore = m_actors.size();
@@ -49,10 +51,30 @@ void LaneModel::sync()
         }
     }
     if (newQueues || result.firstNewLane < m_index.laneCount() || m_actors.size() > actorsBefore
-        || !result.changedLanes.empty())
+        || !result.changedLanes.empty() || forgot)
         emit lanesChanged();
     if (m_moments.moments().size() != momentsBefore)
         emit momentsChanged();
+}
+
+bool LaneModel::dropClearedLanes()
+{
+    // Lanes the run forgot leave the groups' lists. Most leave from the front, in send order; the others are swept
+    // once they are many (a long-lived lane at the front holds back those after it).
+    const size_t cleared = m_index.clearedCount();
+    if (cleared == m_clearedDropped)
+        return false;
+    size_t listed = 0;
+    for (Group& g : m_groups) {
+        while (!g.lanes.empty() && m_index.cleared(g.lanes.front()))
+            g.lanes.pop_front();
+        listed += g.lanes.size();
+    }
+    if (listed > m_index.laneCount() - cleared + cleared / 8 + 1024)
+        for (Group& g : m_groups)
+            std::erase_if(g.lanes, [this](MessageIndex lane) { return m_index.cleared(lane); });
+    m_clearedDropped = cleared;
+    return true;
 }
 
 const DensitySeries& LaneModel::density() const

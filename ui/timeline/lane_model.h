@@ -62,7 +62,11 @@ private:
     mutable DensitySeries m_density; // brought up to date by density()
     std::vector<sim::MomentSpec> m_momentSpecs;
     sim::MomentFinder m_moments;
+    // Removes the lanes the index cleared (a bounded history forgot them) from the groups; whether any went.
+    bool dropClearedLanes();
+
     std::vector<Group> m_groups; // one per queue, in queue order
+    size_t m_clearedDropped = 0; // the index's clearedCount() when the groups last dropped cleared lanes
     std::vector<uint32_t> m_actors; // actor group rows: actor ids in order of first appearance
     std::vector<bool> m_actorShown;
 };

@@ -249,6 +249,7 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
         paintNotObserved(p, row, axis, engine.times(lane).sentAt, log[chain.first].time, right, style);
     const bool atNow = frame.now == engine.now(); // the lane's deadline is now's, not a past frame's
     SegmentReader segments(engine, lane, atNow);
+    segments.beginAfterForgotten(index);
     for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         const Event& e = log[ev];
         const MessageState state = segments.current().state;

@@ -142,7 +142,7 @@ std::vector<bool> RowLayout::workedOnByNamedActor() const
             continue;
         workedOn.resize(index.laneCount(), false);
         const auto& steps = index.actorSteps(actor);
-        for (size_t i = 0; i < steps.size(); ++i)
+        for (size_t i = index.firstStepHeld(actor); i < steps.size(); ++i)
             if (steps[i].cause() == Cause::ProcessingStarted && steps[i].lane() < workedOn.size())
                 workedOn[steps[i].lane()] = true;
     }
@@ -184,6 +184,8 @@ void RowLayout::refreshFilter()
         const RunView& engine = *m_model.engine();
         m_listed.resize(size_t(m_model.queueGroupCount()));
         const auto take = [&](MessageIndex lane) {
+            if (engine.forgotten(lane) || m_model.lanes().cleared(lane))
+                return; // the run no longer knows its queue
             const QueueIndex queue = engine.message(lane).queue;
             if (queue < m_listed.size() && (!m_filter.active() || matches(lane, workedOn)))
                 m_listed[queue].push_back(lane);

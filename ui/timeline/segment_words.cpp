@@ -25,6 +25,18 @@ SegmentReader::SegmentReader(const RunView& run, MessageIndex lane, bool atNow)
 {
 }
 
+void SegmentReader::beginAfterForgotten(const LaneIndex& index)
+{
+    const MessageState before = index.stateBefore(m_lane);
+    if (!isLive(before))
+        return;
+    Event start {};
+    start.time = index.forgottenUntil();
+    start.message = m_lane;
+    start.to = before;
+    m_current = Segment { before, start, {}, {}, 0, true };
+}
+
 std::optional<Segment> SegmentReader::read(const Event& e)
 {
     if (!isTransition(e)) {
@@ -61,6 +73,8 @@ SegmentWords SegmentReader::words(const Segment& s) const
     case MessageState::Visible:
         return { QObject::tr("visible"), {} };
     case MessageState::InFlight: {
+        if (s.receives == 0)
+            return { QObject::tr("in flight"), {} };
         const QString number = QStringLiteral("#%1").arg(s.receives);
         if (s.change)
             return { QObject::tr("#%1 · reset to %2")

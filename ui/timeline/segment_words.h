@@ -5,6 +5,7 @@
 #pragma once
 
 #include "lifeline/run/run_view.h"
+#include "lifeline/timeline/lane_index.h"
 
 #include <QString>
 #include <optional>
@@ -16,7 +17,8 @@ struct Segment {
     Event start {}; // the transition that began it (the log reads events back by value: a segment keeps copies)
     std::optional<Event> end; // the one that ended it; none: it goes on
     std::optional<Event> change; // the last ChangeMessageVisibility (in flight) or DelaySeconds change (delayed) in it
-    uint32_t receives = 0; // the receive it is in flight for
+    uint32_t receives = 0; // the receive it is in flight for (0: not known, it began before the history held)
+    bool beganForgotten = false; // it began before the history the run keeps: `start` is where that history begins
 };
 
 struct SegmentWords {
@@ -28,6 +30,9 @@ class SegmentReader {
 public:
     // `atNow`: the segment going on is drawn at the run's now (not a past frame), so its deadline is the lane's.
     SegmentReader(const RunView& run, MessageIndex lane, bool atNow);
+    // A lane whose earlier events the run forgot (a bounded history) starts in the state it had where the held
+    // history begins; call before reading its first held event.
+    void beginAfterForgotten(const LaneIndex& index);
     // Reads the lane's next event (in order); returns the live segment it ended, if it ended one.
     std::optional<Segment> read(const Event& e);
     const Segment& current() const { return m_current; }

@@ -92,6 +92,7 @@ std::optional<TimelineHit> hitMessageRow(
     const LaneIndex& index = model.lanes();
     // The segment under the cursor: the one going on at t.
     SegmentReader segments(engine, row.id, true);
+    segments.beginAfterForgotten(index);
     std::optional<Segment> under;
     for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent && !under; ev = index.nextOfLane(ev)) {
         const Event e = engine.log()[ev];
@@ -113,8 +114,9 @@ std::optional<TimelineHit> hitMessageRow(
     out.to = until;
     out.state = state;
     const MessageRecord& record = engine.message(row.id);
-    const QString why
-        = QString::fromStdString(eventSentence(engine, under->start, engine.actorName(under->start.actor)));
+    const QString why = under->beganForgotten
+        ? QObject::tr("before %1, which the window no longer remembers (View > History kept)").arg(duration(since))
+        : QString::fromStdString(eventSentence(engine, under->start, engine.actorName(under->start.actor)));
     out.text = QObject::tr("%1\n%2 from %3 to %4 (%5)\ncause: %6")
                    .arg(laneTitle(engine, row.id), QString::fromLatin1(toString(state)), duration(since),
                        duration(until), duration(until - since), why);

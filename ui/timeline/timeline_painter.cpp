@@ -121,8 +121,8 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
         if (row.kind != LaneModel::MessageRow)
             continue;
         // Each segment that overlaps the window, and each mark in it.
-        MessageState state = MessageState::None;
-        TimeMs since = 0;
+        MessageState state = index.stateBefore(row.id); // None unless it began before the history held
+        TimeMs since = index.forgottenUntil();
         TimeMs segmentEnd = frame.now; // the last segment's end: now, unless the lane goes on past the window
         for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
             const Event& e = engine.log()[ev];
@@ -284,6 +284,7 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
     }
     p.setFont(before);
     p.setClipping(false);
+    paintForgotten(p, QRect(QPoint(rect.left(), lanes.top()), actorStrip(rect, frame.legend).bottomRight()), axis);
     if (frame.selected != kNoMessage) {
         const auto rowBox = [&](int flatRow) {
             const int top = rowTop(rect, frame, flatRow);
@@ -394,6 +395,32 @@ void TimelinePainter::paintMeasure(
     p.setPen(m_style.text);
     p.drawText(QRectF(x0, lanes.top() + 2, std::max(x1 - x0, 120.0), 16), Qt::AlignLeft | Qt::AlignTop,
         QObject::tr("  %1").arg(QString::fromStdString(sim::formatDuration(b - a))));
+}
+
+void TimelinePainter::paintForgotten(QPainter& p, const QRect& area, const TimeAxis& axis) const
+{
+    const TimeMs until = m_model.lanes().forgottenUntil();
+    const double from = std::max<double>(axis.left, axis.toX(0));
+    const double to = std::min<double>(area.right() + 1, axis.toX(until));
+    if (until <= 0 || to <= from)
+        return;
+    const QRectF box(from, area.top(), to - from, area.height());
+    p.fillRect(box, m_style.unobserved);
+    p.fillRect(box, QBrush(m_style.unobservedInk, Qt::BDiagPattern));
+    const QString note = QObject::tr("forgotten: the window keeps the last %1 (View > History kept)")
+                             .arg(QString::fromStdString(sim::describeDuration(m_model.engine()->historyMs())));
+    const QString shortNote = QObject::tr("forgotten");
+    const QFontMetrics metrics = p.fontMetrics();
+    const QString shown = metrics.horizontalAdvance(note) + 16 <= box.width() ? note
+        : metrics.horizontalAdvance(shortNote) + 16 <= box.width()            ? shortNote
+                                                                              : QString();
+    if (shown.isEmpty())
+        return;
+    const QRectF plate(box.left() + (box.width() - metrics.horizontalAdvance(shown) - 12) / 2,
+        box.top() + box.height() / 2 - metrics.height(), metrics.horizontalAdvance(shown) + 12, metrics.height() * 2);
+    p.fillRect(plate, m_style.background);
+    p.setPen(m_style.text);
+    p.drawText(plate, Qt::AlignCenter, shown);
 }
 
 std::vector<QRectF> TimelinePainter::paintFastSpans(QPainter& p, const QRect& area, const TimelineFrame& frame) const

@@ -89,6 +89,9 @@ private:
     // returned so the ticks' labels keep off them.
     std::vector<QRectF> paintFastSpans(QPainter& p, const QRect& area, const TimelineFrame& frame) const;
     void paintMeasure(QPainter& p, const QRect& lanes, const TimeAxis& axis, const TimelineFrame& frame) const;
+    // What the run no longer remembers (a bounded history): from the start to where the held history begins, one
+    // grey hatched area over every row, saying so, instead of rows that look empty.
+    void paintForgotten(QPainter& p, const QRect& area, const TimeAxis& axis) const;
     QString rowLabel(const RowRef& row) const;
     void syncLegend() const;
 

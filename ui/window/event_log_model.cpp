@@ -18,6 +18,7 @@ void EventLogModel::setEngine(const RunView* engine)
     beginResetModel();
     m_engine = engine;
     m_synced = 0;
+    m_firstHeld = 0;
     m_rows.clear();
     endResetModel();
     sync();
@@ -27,11 +28,12 @@ void EventLogModel::sync()
 {
     if (!m_engine)
         return;
+    dropForgotten(m_engine->log().firstRetained());
     const size_t size = m_engine->log().size();
     if (size <= m_synced)
         return;
     if (!m_filtered) {
-        beginInsertRows({}, int(m_synced), int(size) - 1);
+        beginInsertRows({}, int(m_synced - m_firstHeld), int(size - m_firstHeld) - 1);
         m_synced = size;
         endInsertRows();
         return;
@@ -48,6 +50,23 @@ void EventLogModel::sync()
     endInsertRows();
 }
 
+void EventLogModel::dropForgotten(size_t firstRetained)
+{
+    if (firstRetained <= m_firstHeld)
+        return;
+    const size_t rowsGone = m_filtered
+        ? size_t(std::lower_bound(m_rows.begin(), m_rows.end(), uint32_t(firstRetained)) - m_rows.begin())
+        : std::min(firstRetained, m_synced) - m_firstHeld;
+    if (rowsGone > 0)
+        beginRemoveRows({}, 0, int(rowsGone) - 1);
+    if (m_filtered)
+        m_rows.erase(m_rows.begin(), m_rows.begin() + std::ptrdiff_t(rowsGone));
+    m_firstHeld = firstRetained;
+    m_synced = std::max(m_synced, firstRetained);
+    if (rowsGone > 0)
+        endRemoveRows();
+}
+
 void EventLogModel::setFilter(const QString& text, MessageIndex lane)
 {
     beginResetModel();
@@ -60,7 +79,7 @@ void EventLogModel::setFilter(const QString& text, MessageIndex lane)
     m_filtered = !m_text.isEmpty() || lane != kNoMessage;
     m_rows.clear();
     if (m_filtered)
-        for (size_t e = 0; e < m_synced; ++e)
+        for (size_t e = m_firstHeld; e < m_synced; ++e)
             if (matches(e))
                 m_rows.push_back(uint32_t(e));
     endResetModel();
@@ -100,10 +119,10 @@ bool EventLogModel::matches(size_t event) const
 
 int EventLogModel::rowOfEvent(size_t event) const
 {
-    if (event >= m_synced)
+    if (event >= m_synced || event < m_firstHeld)
         return -1;
     if (!m_filtered)
-        return int(event);
+        return int(event - m_firstHeld);
     const auto at = std::lower_bound(m_rows.begin(), m_rows.end(), uint32_t(event));
     return at != m_rows.end() && *at == event ? int(at - m_rows.begin()) : -1;
 }
@@ -114,7 +133,7 @@ int EventLogModel::firstRowOfLane(MessageIndex lane) const
         return -1;
     const int rows = rowCount();
     for (int row = 0; row < rows; ++row)
-        if (m_engine->log()[eventAt(row)].message == lane)
+        if (eventAt(row) >= m_engine->log().firstRetained() && m_engine->log()[eventAt(row)].message == lane)
             return row;
     return -1;
 }
@@ -123,7 +142,7 @@ int EventLogModel::rowCount(const QModelIndex& parent) const
 {
     if (parent.isValid())
         return 0;
-    return m_filtered ? int(m_rows.size()) : int(m_synced);
+    return m_filtered ? int(m_rows.size()) : int(m_synced - m_firstHeld);
 }
 
 int EventLogModel::columnCount(const QModelIndex& parent) const
@@ -166,6 +185,8 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const
     if (!m_engine || !index.isValid() || index.row() >= rowCount())
         return {};
     const size_t event = eventAt(index.row());
+    if (event < m_engine->log().firstRetained())
+        return {}; // forgotten since the last sync (a hidden panel syncs when it is shown)
     switch (role) {
     case Qt::DisplayRole:
         return text(event, index.column());

@@ -1,6 +1,6 @@
 // Every event of the engine's log as a table row (time, queue, message, from, to, cause, actor, detail), read in
 // place: no copy of the log, only, when a filter is on, the list of matching event numbers. sync() appends what
-// the engine logged since, in one insert.
+// the engine logged since, in one insert, and removes what a bounded history forgot.
 #pragma once
 
 #include "lifeline/engine/engine.h"
@@ -22,7 +22,7 @@ public:
     // Rows whose queue, message id, cause, actor or detail contain `text` (case-insensitive); `lane` keeps only that
     // message's events (kNoMessage: all). An empty filter shows the whole log.
     void setFilter(const QString& text, MessageIndex lane);
-    size_t eventAt(int row) const { return m_filtered ? m_rows[size_t(row)] : size_t(row); }
+    size_t eventAt(int row) const { return m_filtered ? m_rows[size_t(row)] : m_firstHeld + size_t(row); }
     int rowOfEvent(size_t event) const; // -1 when filtered out or not synced yet
     int firstRowOfLane(MessageIndex lane) const;
 
@@ -33,10 +33,13 @@ public:
 
 private:
     bool matches(size_t event) const;
+    // The rows of events a bounded history released leave the table from its top.
+    void dropForgotten(size_t firstRetained);
     QString text(size_t event, int column) const;
 
     const RunView* m_engine = nullptr;
     size_t m_synced = 0; // events of the log the model has read
+    size_t m_firstHeld = 0; // the first event with a row (a bounded history forgets the ones before)
     bool m_filtered = false;
     QString m_text;
     std::string m_needle; // m_text lower-cased, UTF-8: matched against the engine's own strings, no QString per row

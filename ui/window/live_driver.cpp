@@ -107,9 +107,17 @@ void LiveDriver::advanceBy(TimeMs virtualMs)
     if (!m_simulation)
         return;
     m_simulation->advanceTo(m_simulation->now() + virtualMs);
-    m_model->sync();
+    syncModel();
     emit advanced(m_simulation->now());
     noteScriptEnd();
+}
+
+void LiveDriver::syncModel()
+{
+    // A bounded history is forgotten here, between frames, under the gate: the model reads the log right after,
+    // so nothing on screen points into what was released.
+    m_simulation->engine().forgetHistory();
+    m_model->sync();
 }
 
 void LiveDriver::noteStall()
@@ -180,7 +188,7 @@ bool LiveDriver::passQuietly(TimeMs target, TimeMs step)
         m_simulation->advanceTo(std::min(target, m_simulation->now() + std::max<TimeMs>(1, step)));
         changed = QuietWaits::changedSince(m_simulation->engine().run(), m_seenEvents);
     }
-    m_model->sync();
+    syncModel();
     emit advanced(m_simulation->now());
     noteScriptEnd();
     return changed;
@@ -208,7 +216,7 @@ void LiveDriver::frameTo(TimeMs target)
     // a simulation that cannot keep up.
     m_framesBehind = lagging ? m_framesBehind + 1 : 0;
     setLagging(m_framesBehind >= kFramesBehindToLag);
-    m_model->sync();
+    syncModel();
     emit advanced(m_simulation->now());
     noteScriptEnd();
 }

@@ -75,6 +75,7 @@ signals:
     void stalled(const QString& why); // the run stopped making progress (Simulation::stall): it is paused
 
 private:
+    void syncModel(); // forgets what the run's bounded history lets go, then brings the lanes up to date
     void frame();
     void noteScriptEnd();
     void noteStall(); // pauses and says why, once per run

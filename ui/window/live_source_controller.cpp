@@ -1,5 +1,7 @@
 #include "window/live_source_controller.h"
 
+#include "window/history_setting.h"
+
 #include "lifeline/engine/engine.h"
 #include "net/endpoint_server.h"
 #include "net/proxy_server.h"
@@ -37,9 +39,12 @@ Outcome<> LiveSourceController::startEndpoint(const EndpointOptions& options)
 {
     stop();
     m_window.driver->pause();
+    // The window keeps the history the View menu says (the endpoint's run has no end); forgotten between frames.
     auto engine = std::make_unique<Engine>(EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(),
         .seed = options.seed.value_or(freshRunSeed()),
-        .keepEndedBodies = true });
+        .keepEndedBodies = true,
+        .historyMs = m_window.history->historyMsFor(0),
+        .forgetsOnItsOwn = false });
     auto* server = new EndpointServer(*engine, m_window.window);
     if (auto started = server->start(options); !started) {
         delete server;
@@ -151,6 +156,7 @@ void LiveSourceController::frame()
     if (!session->live())
         return;
     session->catchUpLive();
+    session->forgetHistory();
     m_window.model->sync();
     const TimeMs now = session->run()->now();
     m_window.timeline->setRunEnd(std::max<TimeMs>(now + 60000, 300000));

@@ -28,6 +28,8 @@ class TimelineView;
 struct EndpointOptions;
 struct ProxyOptions;
 
+class HistorySetting;
+
 class LiveSourceController : public QObject {
     Q_OBJECT
 public:
@@ -40,6 +42,7 @@ public:
         OverviewStrip* overview;
         LaneModel* model;
         LiveQueuePanel* liveQueue; // its calls go to the endpoint's service, or upstream through the proxy
+        const HistorySetting* history; // how much of the endpoint's run the window keeps
     };
 
     explicit LiveSourceController(Window window);

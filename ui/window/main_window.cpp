@@ -17,6 +17,7 @@
 #include "window/lesson_controller.h"
 #include "window/live_driver.h"
 #include "window/live_queue_panel.h"
+#include "window/history_setting.h"
 #include "window/live_source_controller.h"
 #include "window/moment_stops.h"
 #include "window/presenter_controller.h"
@@ -106,7 +107,14 @@ MainWindow::MainWindow(QWidget* parent)
         if (m_step)
             m_step->setEnabled(!on && m_session->simulation()); // Right goes to the next moment instead
     });
-    m_live = new LiveSourceController({ this, m_session, m_driver, m_timeline, m_overview, m_model, m_liveQueue });
+    m_history = new HistorySetting(this);
+    connect(m_history, &HistorySetting::changed, this, [this](int minutes) {
+        say(minutes == 0 ? tr("The window keeps every message and event, from the next run on (Simulation > Restart).")
+                         : tr("The window keeps the last %1 minutes of a run, from the next run on (Simulation > Restart).")
+                               .arg(minutes));
+    });
+    m_live = new LiveSourceController(
+        { this, m_session, m_driver, m_timeline, m_overview, m_model, m_liveQueue, m_history });
     connect(m_live, &LiveSourceController::started, this, [this](const QString& title, const QString& text) {
         m_scenario.reset();
         setLesson(title, text);
@@ -293,7 +301,8 @@ void MainWindow::openScenario(const sim::Scenario& scenario)
     stopEndpoint(); // one run on screen at a time
     m_driver->pause();
     m_scenario = std::make_unique<sim::Scenario>(scenario);
-    m_session->showSimulation(std::make_unique<sim::Simulation>(*m_scenario));
+    m_session->showSimulation(
+        std::make_unique<sim::Simulation>(*m_scenario, std::nullopt, m_history->historyMsFor(m_scenario->duration)));
     sim::Simulation* simulation = m_session->simulation();
     m_overview->setRunEnd(simulation->duration());
     m_timeline->setRunEnd(simulation->duration());

@@ -45,6 +45,7 @@ class MomentStops;
 class StartPage;
 class PresenterController;
 class LiveSourceController;
+class HistorySetting;
 class LessonController;
 class StatusBarController;
 class MomentList;
@@ -173,6 +174,7 @@ private:
     RunSession* m_session;
     std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
     LiveSourceController* m_live = nullptr; // the local endpoint and the recording proxy
+    HistorySetting* m_history = nullptr; // View > History kept
     LessonController* m_lessons = nullptr; // the lesson panel, the lesson on show and its fix, practice, check
     LaneModel* m_model;
     TimelineView* m_timeline;

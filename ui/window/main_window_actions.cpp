@@ -12,6 +12,7 @@
 #include "window/lesson_controller.h"
 #include "window/lesson_picker.h"
 #include "window/live_driver.h"
+#include "window/history_setting.h"
 #include "window/live_source_controller.h"
 #include "window/main_window.h"
 #include "window/moment_stops.h"
@@ -171,6 +172,7 @@ void MainWindow::buildViewMenu(QMenu* view)
         if (dark != m_dark)
             setDarkTheme(dark);
     });
+    m_history->fillMenu(view->addMenu(tr("&History kept")));
     view->addSeparator();
     view->addAction(m_live->endpointAction());
     view->addSeparator();

@@ -39,7 +39,7 @@ std::pair<TimeMs, TimeMs> storySpan(const RunView& run)
 {
     TimeMs from = INT64_MAX, to = INT64_MIN;
     const EventLog& log = run.log();
-    for (size_t i = 0; i < log.size(); ++i) {
+    for (size_t i = log.firstRetained(); i < log.size(); ++i) {
         const Event& e = log[i];
         if (e.cause == Cause::Send)
             from = std::min(from, e.time);

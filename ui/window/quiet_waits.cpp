@@ -38,6 +38,7 @@ bool QuietWaits::changedSince(const RunView& run, size_t& seen)
         seen = log.size();
         return true;
     }
+    seen = std::max(seen, log.firstRetained());
     for (; seen < log.size(); ++seen) {
         const Event e = log[seen];
         if (e.from != e.to) {

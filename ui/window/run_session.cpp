@@ -81,6 +81,12 @@ void RunSession::showProxy(std::unique_ptr<observe::Observer> observer, ProxySer
     replace(std::move(next));
 }
 
+void RunSession::forgetHistory()
+{
+    if (m_source.ownedEngine)
+        m_source.ownedEngine->forgetHistory();
+}
+
 void RunSession::catchUpLive()
 {
     if (m_source.server)

@@ -51,6 +51,8 @@ public:
     bool live() const { return m_source.server || m_source.proxy; }
     // Brings a live run's clock up to the wall clock.
     void catchUpLive();
+    // Lets a bounded history go (the endpoint's engine; a simulation's is LiveDriver's to forget, frame by frame).
+    void forgetHistory();
     const RecordedRun* recorded() const { return m_source.recorded.get(); }
 
 signals:

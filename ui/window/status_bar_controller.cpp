@@ -17,8 +17,9 @@ StatusBarController::StatusBarController(QStatusBar* bar)
     , m_history(new QLabel(bar))
     , m_clock(new QLabel(bar))
 {
-    m_history->setToolTip(tr("What this run's engine remembers. The window keeps every message and event, so any "
-                             "moment can be scrolled back to; a headless endpoint keeps only --history."));
+    m_history->setToolTip(tr("What this run's engine remembers, and the memory the whole window takes. The window "
+                             "keeps the last minutes View > History kept says (a lesson its whole run); what ended "
+                             "before is forgotten and drawn as such."));
     m_bar->addPermanentWidget(m_history);
     m_bar->addPermanentWidget(m_clock);
     // Once a run, before memory runs short: at 4 GB, or at 40 % of the machine's memory when that is less.
@@ -63,8 +64,12 @@ void StatusBarController::warnOfMemory(const RunView* engine)
     if (engine == m_warnedFor || m_residentBytes < m_warnAtBytes)
         return;
     m_warnedFor = engine;
-    say(tr("The window holds %1 MB and grows with every message (the window remembers the whole run): save the run "
-           "(Ctrl+S) and Restart, or lower the producer rate, before the machine runs short of memory.")
+    say((engine->historyMs() < 0
+                ? tr("The window holds %1 MB and grows with every message (it keeps the whole run): choose a shorter "
+                     "View > History kept and Restart, or lower the producer rate, before the machine runs short of "
+                     "memory.")
+                : tr("The window holds %1 MB: choose a shorter View > History kept and Restart, or lower the producer "
+                     "rate, before the machine runs short of memory."))
             .arg(double(m_residentBytes) / 1e6, 0, 'f', 0),
         60000);
 }
@@ -83,9 +88,12 @@ QString StatusBarController::historyText(const RunView& engine)
 {
     const size_t messages = engine.messageCount();
     const size_t events = engine.log().size();
-    return tr("history: %1 · %2 · %3 MB")
+    const QString kept = engine.historyMs() < 0
+        ? QString()
+        : tr(" (the last %1 kept)").arg(QString::fromStdString(sim::describeDuration(engine.historyMs())));
+    return tr("history: %1 · %2%3 · %4 MB")
         .arg(messages == 1 ? tr("1 message") : tr("%L1 messages").arg(qulonglong(messages)),
-            events == 1 ? tr("1 event") : tr("%L1 events").arg(qulonglong(events)))
+            events == 1 ? tr("1 event") : tr("%L1 events").arg(qulonglong(events)), kept)
         .arg(double(engine.bytesUsed()) / 1e6, 0, 'f', 1);
 }
 

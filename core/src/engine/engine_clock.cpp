@@ -114,7 +114,7 @@ void Engine::advanceTo(TimeMs time)
         flushWakeups();
     }
     m_run.setNow(time);
-    if (m_options.historyMs >= 0 && now() >= m_nextForget)
+    if (m_options.historyMs >= 0 && m_options.forgetsOnItsOwn && now() >= m_nextForget)
         forgetHistory();
 }
 

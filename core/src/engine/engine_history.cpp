@@ -41,6 +41,8 @@ void Engine::trimLazyLists(QueueState& queue)
 
 void Engine::forgetHistory()
 {
+    if (m_options.historyMs < 0 || now() < m_nextForget)
+        return;
     m_nextForget = now() + kForgetEveryMs;
     size_t acting = m_polls.size() - m_freePollSlots.size() + m_moveTasks.size();
     for (const auto& queue : m_queues) {

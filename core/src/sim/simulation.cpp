@@ -10,10 +10,14 @@
 
 namespace lifeline::sim {
 
-Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed)
+Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed, int64_t historyMs)
     : m_scenario(std::move(scenario))
-    , m_engine(EngineOptions {
-          .seed = seed.value_or(m_scenario.seed), .keepEndedBodies = true, .bodyDigests = false, .idStrings = false })
+    , m_engine(EngineOptions { .seed = seed.value_or(m_scenario.seed),
+          .keepEndedBodies = true,
+          .bodyDigests = false,
+          .idStrings = false,
+          .historyMs = historyMs,
+          .forgetsOnItsOwn = false })
     , m_random(seed.value_or(m_scenario.seed))
 {
     // Actors 0 and 1 are SQS itself and the operator (event_log.h); the scenario's actors follow.

@@ -178,6 +178,7 @@ void DensitySeries::sync(const RunView& run)
     if (m_read == log.size() && m_syncedTo == run.now())
         return;
     m_syncedTo = run.now();
+    m_read = std::max(m_read, log.firstRetained()); // a bounded history forgot what was not read yet
     for (; m_read < log.size(); ++m_read) {
         const Event& e = log[m_read];
         extendTo(e.time);

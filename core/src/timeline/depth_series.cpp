@@ -88,6 +88,7 @@ void DepthSeries::sync(const RunView& run)
             m_current.inFlight += delta;
         }
     };
+    m_read = std::max(m_read, log.firstRetained()); // a bounded history forgot what was not read yet
     for (; m_read < log.size(); ++m_read) {
         const Event& e = log[m_read];
         record(e.time); // the buckets up to here carry the depth from before this event

@@ -17,6 +17,14 @@ LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
     const EventLog& log = run.log();
     m_log = &log;
     const size_t end = log.size();
+    // Events released before this index read them (a run computed ahead, then shown) are skipped: their words
+    // hold no lane events.
+    for (; m_read < log.firstRetained(); m_read += 64 - m_read % 64)
+        if (m_read / 64 >= m_isLaneEvent.size()) {
+            m_isLaneEvent.push_back(0);
+            m_wordRank.push_back(uint32_t(m_laneEvents));
+        }
+    m_read = std::max(m_read, log.firstRetained());
     for (; m_read < end; ++m_read) {
         const Event& e = log[m_read];
         const uint32_t index = uint32_t(m_read);
@@ -28,7 +36,8 @@ LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
             m_isLaneEvent.push_back(0);
             m_wordRank.push_back(uint32_t(m_laneEvents));
         }
-        if (e.message != kNoMessage) {
+        // A late event of a lane forgotten with its chunk (a second delete's refusal) has no chain to join.
+        if (e.message != kNoMessage && !m_first.released(e.message)) {
             while (laneCount() <= e.message) { // lanes appear in order; a new one starts empty
                 if ((laneCount() >> kBlockBits) >= m_blocks.size())
                     m_blocks.push_back(LaneBlock { e.time, e.time, 0, UINT32_MAX });
@@ -37,13 +46,19 @@ LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
                 m_state.push_back(MessageState::None);
             }
             const MessageState before = m_state[e.message];
+            if (cleared(e.message)) { // it has a chain again
+                --m_clearedInChunk[e.message >> kLaneChunkBits];
+                --m_clearedCount;
+            }
             m_isLaneEvent[word] |= uint64_t(1) << (m_read % 64);
             ++m_laneEvents;
             m_links.push_back(kNoEvent);
-            if (m_last[e.message] == kNoEvent)
+            if (m_last[e.message] == kNoEvent || m_last[e.message] == kForgottenEvents) {
                 m_first[e.message] = index;
-            else
+                noteHead(e.message, index);
+            } else {
                 m_links[rank(m_last[e.message])] = index;
+            }
             m_last[e.message] = index;
             if (e.cause != Cause::RequestRefused)
                 m_state[e.message] = e.to;
@@ -62,10 +77,111 @@ LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
             m_scriptCalls[e.actor].push_back(index);
         ++result.newEvents;
     }
+    if (log.firstRetained() > m_forgotten)
+        forget(run, log.firstRetained());
     std::sort(result.changedLanes.begin(), result.changedLanes.end());
     result.changedLanes.erase(
         std::unique(result.changedLanes.begin(), result.changedLanes.end()), result.changedLanes.end());
     return result;
+}
+
+std::vector<MessageIndex>& LaneIndex::headsIn(uint32_t event)
+{
+    const size_t span = (event >> kHeadSpanBits) - m_headSpansDone;
+    if (span >= m_heads.size())
+        m_heads.resize(span + 1);
+    return m_heads[span];
+}
+
+void LaneIndex::forget(const RunView& run, size_t firstHeld)
+{
+    // The log releases whole chunks of 16,384 events: the boundary is always at the start of a span of heads.
+    advanceHeads(firstHeld);
+    m_forgotten = firstHeld;
+    m_forgottenUntil = firstHeld < m_log->size() ? (*m_log)[firstHeld].time : run.now();
+    // What only the forgotten events needed: their links and rank words, whole chunks below the boundary.
+    const size_t word = firstHeld / 64;
+    const size_t firstRank = word < m_wordRank.size() ? m_wordRank[word] : m_laneEvents;
+    for (size_t chunk = 0; (chunk + 1) * decltype(m_links)::kChunkSize <= firstRank; ++chunk)
+        m_links.releaseChunk(chunk); // a chunk already released is left as it is
+    for (size_t chunk = 0; (chunk + 1) * decltype(m_isLaneEvent)::kChunkSize <= word; ++chunk) {
+        m_isLaneEvent.releaseChunk(chunk);
+        m_wordRank.releaseChunk(chunk);
+    }
+    // Steps: whole chunks whose last step is before the boundary.
+    m_firstStep.resize(m_actorSteps.size(), 0);
+    constexpr size_t kStepChunk = ChunkedVector<ActorStep, 12>::kChunkSize;
+    for (size_t actor = 0; actor < m_actorSteps.size(); ++actor) {
+        auto& steps = *m_actorSteps[actor];
+        size_t& first = m_firstStep[actor];
+        while ((first / kStepChunk + 1) * kStepChunk < steps.size()
+            && TimeMs(steps[(first / kStepChunk + 1) * kStepChunk - 1].time) < m_forgottenUntil) {
+            steps.releaseChunk(first / kStepChunk);
+            first = (first / kStepChunk + 1) * kStepChunk;
+        }
+    }
+    const auto dropForgotten = [firstHeld](std::vector<uint32_t>& events) {
+        events.erase(events.begin(), std::lower_bound(events.begin(), events.end(), uint32_t(firstHeld)));
+    };
+    for (auto& marks : m_refusals)
+        dropForgotten(marks);
+    for (auto& marks : m_notes)
+        dropForgotten(marks);
+    for (auto& [actor, calls] : m_scriptCalls)
+        dropForgotten(calls);
+}
+
+void LaneIndex::advanceHeads(size_t firstHeld)
+{
+    while ((m_headSpansDone + 1) << kHeadSpanBits <= firstHeld) {
+        std::vector<MessageIndex> lanes;
+        if (!m_heads.empty()) { // none past the front: every later span is empty too
+            lanes = std::move(m_heads.front());
+            m_heads.pop_front();
+        }
+        ++m_headSpansDone; // before noteHead() files a lane under a later span
+        for (const MessageIndex lane : lanes) {
+            if (m_first.released(lane) || m_first[lane] == kNoEvent)
+                continue;
+            uint32_t event = m_first[lane];
+            while (event != kNoEvent && event < firstHeld)
+                event = m_links[rank(event)];
+            if (event != kNoEvent) {
+                m_first[lane] = event;
+                noteHead(lane, event);
+            } else if (isLive(m_state[lane])) {
+                m_first[lane] = kNoEvent;
+                m_last[lane] = kForgottenEvents;
+            } else {
+                clearLane(lane);
+            }
+        }
+    }
+}
+
+void LaneIndex::clearLane(MessageIndex lane)
+{
+    m_first[lane] = kNoEvent;
+    m_last[lane] = kNoEvent;
+    m_duplicates.erase(lane);
+    const size_t chunk = lane >> kLaneChunkBits;
+    if (chunk >= m_clearedInChunk.size())
+        m_clearedInChunk.resize(chunk + 1, 0);
+    ++m_clearedCount;
+    if (++m_clearedInChunk[chunk] == decltype(m_first)::kChunkSize) {
+        m_first.releaseChunk(chunk);
+        m_last.releaseChunk(chunk);
+        m_state.releaseChunk(chunk);
+    }
+}
+
+MessageState LaneIndex::stateBefore(MessageIndex lane) const
+{
+    if (m_forgotten == 0 || lane >= laneCount() || m_first.released(lane))
+        return MessageState::None;
+    if (m_first[lane] == kNoEvent)
+        return m_last[lane] == kForgottenEvents ? m_state[lane] : MessageState::None;
+    return (*m_log)[m_first[lane]].from;
 }
 
 void LaneIndex::indexQueueMark(const Event& e, uint32_t index)
@@ -162,12 +278,16 @@ void LaneIndex::trackLife(const Event& e, MessageState before)
 
 TimeMs LaneIndex::bornAt(MessageIndex lane) const
 {
-    return m_first[lane] == kNoEvent ? 0 : (*m_log)[m_first[lane]].time;
+    if (stateBefore(lane) != MessageState::None) // born before what is held
+        return m_forgottenUntil;
+    return m_first.released(lane) || m_first[lane] == kNoEvent ? 0 : (*m_log)[m_first[lane]].time;
 }
 
 TimeMs LaneIndex::endedAt(MessageIndex lane) const
 {
-    return isLive(m_state[lane]) || m_last[lane] == kNoEvent ? -1 : (*m_log)[m_last[lane]].time;
+    if (m_first.released(lane) || isLive(m_state[lane]) || m_last[lane] == kNoEvent)
+        return -1;
+    return (*m_log)[m_last[lane]].time;
 }
 
 void LaneIndex::lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& out) const
@@ -180,8 +300,8 @@ void LaneIndex::lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& ou
         m_blocks.begin(), m_blocks.end(), to, [](TimeMs t, const LaneBlock& block) { return t < block.born; });
     const size_t blocks = size_t(after - m_blocks.begin());
     for (size_t b = 0; b < blocks; ++b) {
-        if (m_blocks[b].live == 0 && m_blocks[b].lastEnd < from)
-            continue;
+        if ((m_blocks[b].live == 0 && m_blocks[b].lastEnd < from) || m_first.released(b << kBlockBits))
+            continue; // a block lies inside one chunk of lanes: a released chunk's lanes are all cleared
         const size_t last = std::min(laneCount(), (b + 1) << kBlockBits);
         // No lane of the block ended before the window (a lane's last event is never before its end): all of them
         // are in it, found without reading the log (a whole run in view lists every lane each frame).
@@ -205,7 +325,7 @@ void LaneIndex::lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& ou
 size_t LaneIndex::firstStepAt(uint32_t actor, TimeMs time) const
 {
     const auto& steps = *m_actorSteps[actor];
-    size_t low = 0, high = steps.size();
+    size_t low = firstStepHeld(actor), high = steps.size();
     while (low < high) {
         const size_t mid = (low + high) / 2;
         if (TimeMs(steps[mid].time) < time)
@@ -237,6 +357,9 @@ size_t LaneIndex::bytesUsed() const
         bytes += 48 + ends.capacity() * sizeof(TimeMs);
     for (const auto& steps : m_actorSteps)
         bytes += sizeof(*steps) + steps->capacity() * sizeof(ActorStep);
+    for (const auto& heads : m_heads)
+        bytes += sizeof(heads) + heads.capacity() * sizeof(MessageIndex);
+    bytes += m_clearedInChunk.capacity() * 4 + m_firstStep.capacity() * sizeof(size_t);
     return bytes;
 }
 

@@ -43,6 +43,9 @@ struct EngineOptions {
     // baseline once messages end. Negative: remember everything (the window, simulations, recordings). A headless
     // endpoint, which nobody watches, sets it (`lifeline serve --headless --history`).
     int64_t historyMs = -1;
+    // Whether the engine forgets on its own as its clock moves (a headless endpoint), or only when forgetHistory() is
+    // called (the window: between frames, so nothing on screen still points into what is released).
+    bool forgetsOnItsOwn = true;
 };
 
 struct QueueState; // engine-internal
@@ -58,6 +61,9 @@ public:
     TimeMs now() const { return m_run.now(); }
     // Fires every transition due up to `time`, in time order, then sets the clock to `time` (never backwards).
     void advanceTo(TimeMs time);
+    // Forgets ended lanes and events older than the history kept (historyMs; nothing when it is negative). The
+    // engine calls it itself every 250 ms of virtual time unless forgetsOnItsOwn is false.
+    void forgetHistory();
     void advanceBy(TimeMs delta) { advanceTo(now() + delta); }
     // The time of the next transition the engine would fire by itself, or INT64_MAX.
     TimeMs nextDueTime();
@@ -250,8 +256,6 @@ private:
     bool endedIn(const QueueState& queue, MessageIndex lane) const;
     // The retention lists (byEnqueue, lateArrivals) without their ended fronts, compacted when mostly ended.
     void trimRetentionLists(QueueState& queue);
-    // Forgets ended lanes and events older than the history kept (historyMs), once a second of virtual time.
-    void forgetHistory();
     bool staleTimer(const Timer& timer) const; // firing it would do nothing (what fire() checks first)
 
     EngineOptions m_options;

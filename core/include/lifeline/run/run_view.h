@@ -106,6 +106,8 @@ public:
     }
     // The lane ended longer ago than the history the run keeps, and its record was released.
     bool forgotten(MessageIndex lane) const { return m_lanes.released(lane); }
+    // How long the run remembers what ended (EngineOptions::historyMs); negative: everything.
+    TimeMs historyMs() const { return m_historyMs; }
     // The lane's times (a forgotten lane's read as an empty record's).
     LaneTimes times(MessageIndex lane) const
     {

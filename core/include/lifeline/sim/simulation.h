@@ -45,7 +45,9 @@ struct ConsumerStatus {
 
 class Simulation {
 public:
-    explicit Simulation(Scenario scenario, std::optional<uint64_t> seed = std::nullopt);
+    // `historyMs`: how long the run remembers what ended (EngineOptions::historyMs; negative: all of it); its engine
+    // forgets only when asked (engine().forgetHistory(), the window's between frames).
+    explicit Simulation(Scenario scenario, std::optional<uint64_t> seed = std::nullopt, int64_t historyMs = -1);
     ~Simulation();
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;

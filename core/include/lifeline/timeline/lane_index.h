@@ -1,6 +1,12 @@
 // An incremental index over the engine's event log, built by reading only what is new: for every message lane
 // the chain of its events (4 bytes per event, 12 per lane), and for every actor (consumer, Lambda poller) the
 // time-ordered steps of what it did (polls, processing, crashes), found by binary search and scanned in place.
+//
+// A run with a bounded history (EngineOptions::historyMs) releases old events; sync() then forgets with it: a lane's
+// chain starts at its first event still held (the state before it is that event's `from`, stateBefore()), a live
+// lane none of whose events is held keeps its state alone, a lane that ended with all its events gone is cleared
+// (no chain, not alive in any window), and the index's own links, steps and marks before the boundary are released,
+// so the index stays as bounded as the run.
 #pragma once
 
 #include "lifeline/run/run_view.h"
@@ -11,6 +17,7 @@
 #include <bit>
 #include <bitset>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -19,6 +26,8 @@
 namespace lifeline {
 
 inline constexpr uint32_t kNoEvent = UINT32_MAX;
+// A live lane's last event when every event it had is forgotten (LaneChain::last): it is alive, with no chain.
+inline constexpr uint32_t kForgottenEvents = UINT32_MAX - 1;
 
 // One step of an actor's work, kept inline so the painter scans an actor's row without touching the log. It keeps
 // which of the stored kinds of step it is, not the Cause's number, so the log's causes can grow without taking lane
@@ -78,11 +87,27 @@ public:
     size_t laneCount() const { return m_first.size(); }
     LaneChain lane(MessageIndex lane) const
     {
+        if (m_first.released(lane))
+            return LaneChain {};
         const auto dup = m_duplicates.find(lane);
         return LaneChain { m_first[lane], m_last[lane], dup == m_duplicates.end() ? uint16_t(0) : dup->second,
             m_state[lane], 0 };
     }
     uint32_t nextOfLane(uint32_t event) const { return m_links[rank(event)]; }
+    // Events before this index are forgotten (the run's bounded history); 0 while everything is held.
+    size_t firstEventHeld() const { return m_forgotten; }
+    // The time before which the run is forgotten: the first held event's (0 while everything is held).
+    TimeMs forgottenUntil() const { return m_forgottenUntil; }
+    // The lane's state when the held history begins, if it had one then (its earlier events forgotten); None for a
+    // lane born since.
+    MessageState stateBefore(MessageIndex lane) const;
+    // Every event of the lane is forgotten and it ended: it has no chain and is alive in no window.
+    bool cleared(MessageIndex lane) const
+    {
+        return m_first.released(lane)
+            || (m_first[lane] == kNoEvent && m_last[lane] == kNoEvent && m_state[lane] != MessageState::None);
+    }
+    size_t clearedCount() const { return m_clearedCount; }
     // A lane's life: born with its first event; ended (-1 while live) at its last event once it is in a terminal
     // state (that is its end, unless a late request that changed nothing, such as a second delete, came after it).
     TimeMs bornAt(MessageIndex lane) const;
@@ -94,9 +119,11 @@ public:
     void lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& out) const;
 
     size_t actorCount() const { return m_actorSteps.size(); } // actor ids 0..n-1 seen so far
-    // What an actor did (polls, processing, crashes and restarts), in time order.
+    // What an actor did (polls, processing, crashes and restarts), in time order; steps before firstStepHeld() are
+    // forgotten with the run's history.
     const ChunkedVector<ActorStep, 12>& actorSteps(uint32_t actor) const { return *m_actorSteps[actor]; }
-    // The first step at or after `time` (binary search).
+    size_t firstStepHeld(uint32_t actor) const { return actor < m_firstStep.size() ? m_firstStep[actor] : 0; }
+    // The first held step at or after `time` (binary search).
     size_t firstStepAt(uint32_t actor, TimeMs time) const;
     // A poll is one step, PollEnded, whose lane field holds the poll's length in ms (a poll lasts at most 20 s);
     // the poll still waiting, if any, is here (or -1).
@@ -145,6 +172,12 @@ public:
     size_t bytesUsed() const;
 
 private:
+    // Releases what the index holds of events before `firstHeld` (the log's firstRetained()).
+    void forget(const RunView& run, size_t firstHeld);
+    void advanceHeads(size_t firstHeld); // each chain to its first held event
+    void clearLane(MessageIndex lane);
+    void noteHead(MessageIndex lane, uint32_t event) { headsIn(event).push_back(lane); }
+    std::vector<MessageIndex>& headsIn(uint32_t event);
     void indexQueueMark(const Event& e, uint32_t index); // refusals, operator actions, warnings
     void indexActorStep(const Event& e); // polls, processing, crashes; Lambda function timeouts
     void indexRedriveChange(const Event& e, const std::string& text);
@@ -170,15 +203,27 @@ private:
     size_t m_read = 0;
     const EventLog* m_log = nullptr; // the log read (the engine's, alive as long as this index is used)
     std::vector<LaneBlock> m_blocks;
-    // Chain heads as separate columns (9 bytes a lane); duplicates are rare, so they live in a map.
-    ChunkedVector<uint32_t, 14> m_first;
-    ChunkedVector<uint32_t, 14> m_last;
-    ChunkedVector<MessageState, 16> m_state;
+    // Chain heads as separate columns (9 bytes a lane); duplicates are rare, so they live in a map. A chunk of lanes
+    // all cleared is released.
+    static constexpr unsigned kLaneChunkBits = 14;
+    ChunkedVector<uint32_t, kLaneChunkBits> m_first;
+    ChunkedVector<uint32_t, kLaneChunkBits> m_last;
+    ChunkedVector<MessageState, kLaneChunkBits> m_state;
     std::unordered_map<MessageIndex, uint16_t> m_duplicates;
     // Links only for events that belong to a lane: the next event of the same lane, by the event's rank.
-    std::vector<uint64_t> m_isLaneEvent;
-    std::vector<uint32_t> m_wordRank;
+    ChunkedVector<uint64_t, 10> m_isLaneEvent;
+    ChunkedVector<uint32_t, 10> m_wordRank;
     ChunkedVector<uint32_t, 14> m_links;
+    // Forgetting: the lanes whose chain starts in each span of 1,024 events (advanced when the span is forgotten),
+    // the cleared lanes per chunk of lanes, the steps held per actor.
+    static constexpr unsigned kHeadSpanBits = 10;
+    std::deque<std::vector<MessageIndex>> m_heads; // from span m_headSpansDone on
+    size_t m_headSpansDone = 0;
+    std::vector<uint32_t> m_clearedInChunk;
+    size_t m_clearedCount = 0;
+    size_t m_forgotten = 0;
+    TimeMs m_forgottenUntil = 0;
+    std::vector<size_t> m_firstStep;
     size_t m_laneEvents = 0;
     std::vector<std::unique_ptr<ChunkedVector<ActorStep, 12>>> m_actorSteps; // chunked: no growth slack
     std::vector<std::vector<uint32_t>> m_refusals;
