@@ -142,7 +142,7 @@ Outcome<ServeOptions> parseServeOptions(const std::vector<std::string>& args)
         }
     }
     if (options.historyGiven && !options.headless && !options.help)
-        return failure("--history is for --headless (the window remembers everything)");
+        return failure("--history is for --headless (the window keeps what its View > History kept says)");
     return options;
 }
 

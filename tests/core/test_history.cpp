@@ -2,7 +2,11 @@
 // lanes and 16,384 events, and nothing that still names a forgotten lane (a timer, a receipt, a lazy list, a FIFO
 // group, a deduplication id) misreads it.
 #include "engine_fixture.h"
+#include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
+
+#include <algorithm>
+#include <fstream>
 
 #include <sstream>
 
@@ -300,4 +304,25 @@ TEST_CASE("The bodies' heap is counted as bodies come and go: sends, moves, redr
     REQUIRE(opened.ok());
     CHECK(opened.value().run->bodyHeapBytes() == f.engine.bodyHeapBytes());
     CHECK(opened.value().run->bodyHeapBytes() == walkedBodyBytes(*opened.value().run));
+}
+
+TEST_CASE("A run that forgot its start is not saved as a run file, with the reason; the CSV holds what is held")
+{
+    Fixture f { Engine(bounded(0)) };
+    const auto url = f.create("jobs");
+    cycle(f, url, 20000); // 20,000 ms of cycles
+    f.advanceSeconds(2);
+    REQUIRE(f.engine.log().firstRetained() == 4 * 16384);
+    const std::string path = "/tmp/lifeline-test-forgotten.lifeline";
+    const auto saved = saveRun(f.engine.run(), "forgotten", path);
+    REQUIRE_FALSE(saved);
+    // The first held event is a send at 16,383 ms (one cycle a millisecond, from 0).
+    CHECK(saved.message()
+        == "the run has forgotten its first 16.383 s (it keeps a bounded history), and a run file holds a whole run");
+    CHECK_FALSE(std::ifstream(path).good());
+    CHECK_FALSE(std::ifstream(path + ".part").good());
+    std::ostringstream csv;
+    writeEventsCsv(f.engine.run(), csv);
+    const std::string text = csv.str();
+    CHECK(size_t(std::count(text.begin(), text.end(), '\n')) == 1 + f.engine.log().size() - 4 * 16384);
 }

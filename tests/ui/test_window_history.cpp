@@ -137,3 +137,30 @@ TEST_CASE("window: History kept offers its choices, remembers the one taken and 
     CHECK(ui::HistorySetting().minutes() == 0); // kept in the settings
     QSettings().remove(QStringLiteral("view/historyMinutes"));
 }
+TEST_CASE("window: a run first shown after it forgot its start (a screenshot at 15 minutes) lists what it still knows",
+    "[ui][history]")
+{
+    application();
+    QSettings().remove(QStringLiteral("view/historyMinutes")); // the default: 10 minutes
+    ui::MainWindow window;
+    window.openScenario(scenario(kBusy));
+    window.driver()->advanceBy(15 * 60'000); // one step: the index reads the log only after the run forgot its start
+    const Engine& engine = window.simulation()->engine();
+    const LaneIndex& lanes = window.laneModel()->lanes();
+    REQUIRE(engine.log().firstRetained() > 0);
+    // The waiting message (lane 0) was never read by the index: what the run knows of it makes it a live lane,
+    // visible since the held history begins, in its queue's group.
+    CHECK(engine.message(0).queue == 1);
+    CHECK(lanes.lane(0).state == MessageState::Visible);
+    CHECK(lanes.lane(0).last == kForgottenEvents);
+    CHECK(lanes.stateBefore(0) == MessageState::Visible);
+    CHECK(window.laneModel()->lanesOfGroup(1) == ui::LaneModel::Lanes { 0 });
+    std::vector<MessageIndex> alive;
+    lanes.lanesAlive(engine.now() - 20'000, engine.now(), alive);
+    REQUIRE(!alive.empty());
+    CHECK(alive[0] == 0);
+    // The jobs ended before it are cleared, in no group.
+    CHECK(lanes.cleared(1));
+    const auto& jobs = window.laneModel()->lanesOfGroup(0);
+    CHECK(std::none_of(jobs.begin(), jobs.end(), [&](MessageIndex lane) { return lanes.cleared(lane); }));
+}

@@ -37,7 +37,8 @@ void LaneModel::sync()
     const size_t momentsBefore = m_moments.moments().size();
     m_moments.advance(*m_engine);
     for (size_t lane = result.firstNewLane; lane < m_index.laneCount(); ++lane)
-        m_groups[m_engine->message(MessageIndex(lane)).queue].lanes.push_back(MessageIndex(lane));
+        if (!m_index.cleared(MessageIndex(lane))) // forgotten before it was read
+            m_groups[m_engine->message(MessageIndex(lane)).queue].lanes.push_back(MessageIndex(lane));
     const bool forgot = dropClearedLanes();
     // New actors: shown from their first step, or from the start of their first poll (a long poll runs for 20 s
     // before it is a step: its row is drawn, and clicked, as it runs).

@@ -83,8 +83,12 @@ void ExportController::saveRunAs()
         return;
     const auto saved = saveRun(*engine, m_presentation.title().toStdString(), path.toStdString());
     if (!saved)
-        QMessageBox::warning(
-            m_window, tr("Save run"), tr("The run was not saved: %1").arg(QString::fromStdString(saved.message())));
+        QMessageBox::warning(m_window, tr("Save run"),
+            tr("The run was not saved: %1.%2")
+                .arg(QString::fromStdString(saved.message()),
+                    engine->log().firstRetained() > 0
+                        ? tr("\n\nTo save runs this long, choose View > History kept > Everything and restart the run.")
+                        : QString()));
     else
         emit said(tr("Saved %1").arg(path));
 }

@@ -195,7 +195,7 @@ RunSummary summarizeLog(const RunView& engine)
     };
     const EventLog& log = engine.log();
     TimeMs shortestWait = INT64_MAX;
-    for (size_t i = 0; i < log.size(); ++i) {
+    for (size_t i = log.firstRetained(); i < log.size(); ++i) { // what a bounded history still holds
         const Event& e = log[i];
         switch (e.cause) {
         case Cause::Send:

@@ -38,7 +38,7 @@ void writeEventsCsv(const RunView& run, std::ostream& out)
 {
     out << "time_ms,queue,message_id,lane,from,to,cause,actor,note,body,group,dedup\r\n";
     const EventLog& log = run.log();
-    for (size_t i = 0; i < log.size(); ++i) {
+    for (size_t i = log.firstRetained(); i < log.size(); ++i) { // what a bounded history still holds
         const Event& e = log[i];
         out << e.time << ',' << csvField(e.queue == kNoQueue ? "" : run.queueInfo(e.queue).name) << ','
             << (e.message == kNoMessage ? "" : run.messageId(e.message)) << ','
@@ -105,7 +105,7 @@ void writeChromeTrace(const RunView& run, std::ostream& out)
         if (slot >= 0)
             depth[size_t(q) * 3 + size_t(slot)] += delta;
     };
-    for (size_t i = 0; i < log.size(); ++i) {
+    for (size_t i = log.firstRetained(); i < log.size(); ++i) { // what a bounded history still holds
         const Event& e = log[i];
         if (e.message == kNoMessage || e.cause == Cause::RequestRefused || e.queue >= run.queueCount()) {
             if (e.cause == Cause::RequestRefused && e.queue != kNoQueue)

@@ -2,6 +2,7 @@
 
 #include "cbor_head.h"
 #include "run_columns.h"
+#include "lifeline/support/duration.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -432,6 +433,11 @@ void writeRunVersion2(const RunView& run, const std::string& title, std::ostream
 
 Outcome<> saveRun(const RunView& run, const std::string& title, const std::string& path)
 {
+    if (const EventLog& log = run.log(); log.firstRetained() > 0) {
+        const TimeMs until = log.firstRetained() < log.size() ? log[log.firstRetained()].time : run.now();
+        return Failure { "the run has forgotten its first " + sim::describeDuration(until)
+            + " (it keeps a bounded history), and a run file holds a whole run" };
+    }
     // Whole or nothing: write beside, then rename over.
     const std::string temporary = path + ".part";
     {

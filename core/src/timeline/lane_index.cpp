@@ -39,11 +39,14 @@ LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
         // A late event of a lane forgotten with its chunk (a second delete's refusal) has no chain to join.
         if (e.message != kNoMessage && !m_first.released(e.message)) {
             while (laneCount() <= e.message) { // lanes appear in order; a new one starts empty
+                const auto lane = MessageIndex(laneCount());
                 if ((laneCount() >> kBlockBits) >= m_blocks.size())
                     m_blocks.push_back(LaneBlock { e.time, e.time, 0, UINT32_MAX });
                 m_first.push_back(kNoEvent);
                 m_last.push_back(kNoEvent);
                 m_state.push_back(MessageState::None);
+                if (lane < e.message && log.firstRetained() > 0)
+                    adoptUnread(run, lane);
             }
             const MessageState before = m_state[e.message];
             if (cleared(e.message)) { // it has a chain again
@@ -157,6 +160,22 @@ void LaneIndex::advanceHeads(size_t firstHeld)
             }
         }
     }
+}
+
+void LaneIndex::adoptUnread(const RunView& run, MessageIndex lane)
+{
+    // Its events were released before this index read them: what the run still knows of it is all there is.
+    const bool known = !run.forgotten(lane);
+    if (known && isLive(run.message(lane).state)) {
+        m_state[lane] = run.message(lane).state;
+        m_last[lane] = kForgottenEvents;
+        ++m_blocks[lane >> kBlockBits].live;
+        return;
+    }
+    // Ended, or forgotten by the run too. A cleared lane is drawn nowhere, so a forgotten one's end is not needed: it
+    // reads as deleted.
+    m_state[lane] = known ? run.message(lane).state : MessageState::Deleted;
+    clearLane(lane);
 }
 
 void LaneIndex::clearLane(MessageIndex lane)

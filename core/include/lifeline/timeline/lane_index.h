@@ -176,6 +176,8 @@ private:
     void forget(const RunView& run, size_t firstHeld);
     void advanceHeads(size_t firstHeld); // each chain to its first held event
     void clearLane(MessageIndex lane);
+    // A lane the log named only after its first events were released unread.
+    void adoptUnread(const RunView& run, MessageIndex lane);
     void noteHead(MessageIndex lane, uint32_t event) { headsIn(event).push_back(lane); }
     std::vector<MessageIndex>& headsIn(uint32_t event);
     void indexQueueMark(const Event& e, uint32_t index); // refusals, operator actions, warnings
