@@ -37,7 +37,8 @@ void LaneModel::sync()
     const size_t momentsBefore = m_moments.moments().size();
     m_moments.advance(*m_engine);
     for (size_t lane = result.firstNewLane; lane < m_index.laneCount(); ++lane)
-        if (!m_index.cleared(MessageIndex(lane))) // forgotten before it was read
+        // Not one forgotten before it was read (the run no longer knows its queue).
+        if (!m_index.cleared(MessageIndex(lane)) && !m_engine->forgotten(MessageIndex(lane)))
             m_groups[m_engine->message(MessageIndex(lane)).queue].lanes.push_back(MessageIndex(lane));
     const bool forgot = dropClearedLanes();
     // New actors: shown from their first step, or from the start of their first poll (a long poll runs for 20 s
