@@ -123,8 +123,9 @@ void runWindowBenchmark()
 }
 
 // The scale example (docs/examples/ten-queues-at-scale.json: ten queues, 2,000 messages a second, 300 consumers) in
-// the window at 1920x1080 for 30 virtual minutes, a frame every virtual second, each panel as it comes; the process's
-// resident memory along the way and at the end. Goal: 1,000 MB or less at 30 minutes.
+// the window at 1920x1080 for an hour of virtual time, a frame every virtual second, each panel as it comes; the
+// process's resident memory along the way. Goal: 1,000 MB or less at 30 minutes; with the default history kept (10
+// minutes, View > History kept) it levels off once the run forgets, so the hour's figure is the 30 minutes'.
 void runWindowMemoryBenchmark()
 {
     QFile file(QStringLiteral(LIFELINE_EXAMPLES_DIR "/ten-queues-at-scale.json"));
@@ -138,15 +139,12 @@ void runWindowMemoryBenchmark()
     window.openScenario(std::get<sim::Scenario>(parsed));
     window.show();
     QApplication::processEvents();
-    for (int second = 1; second <= 1800; ++second) {
+    for (int second = 1; second <= 3600; ++second) {
         window.driver()->advanceBy(1000);
         QApplication::processEvents();
-        if (second == 300)
-            report("window.rss_mb_5min", residentBytes() / 1e6, "MB");
-        else if (second == 600)
-            report("window.rss_mb_10min", residentBytes() / 1e6, "MB");
+        if (second % 600 == 0 || second == 300)
+            report(("window.rss_mb_" + std::to_string(second / 60) + "min").c_str(), residentBytes() / 1e6, "MB");
     }
-    report("window.rss_mb_30min", residentBytes() / 1e6, "MB");
 }
 
 } // namespace lifeline::bench

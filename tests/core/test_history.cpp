@@ -90,21 +90,37 @@ TEST_CASE("History is kept for as long as asked: a lane is forgotten only that l
     CHECK(f.engine.forgotten(4095));
 }
 
-TEST_CASE("A chunk with one message still in the queue is kept whole, the chunks after it are forgotten")
+TEST_CASE("A message still in the queue does not hold its chunk: it is kept beside it until it ends and its hold "
+          "passes")
 {
-    Fixture f { Engine(bounded(0)) };
+    Fixture f { Engine(bounded(1000)) };
     const auto url = f.create("jobs");
     const auto other = f.create("other");
     f.send(other, "stays");
     cycle(f, url, 3 * 4096);
     f.advanceSeconds(2);
+    // Chunk 0 (lane 0 and 4,095 ended jobs) is released but for lane 0, which stays whole: its state, body, times.
     CHECK_FALSE(f.engine.forgotten(0));
-    CHECK_FALSE(f.engine.forgotten(4095));
-    CHECK(f.engine.forgotten(4096));
+    CHECK(f.engine.forgotten(1));
+    CHECK(f.engine.forgotten(4095));
     CHECK(f.engine.forgotten(8191));
-    const auto got = f.receive(other, 1);
+    CHECK(f.engine.message(0).state == MessageState::Visible);
+    CHECK(f.engine.heldMessageCount() == 4096 + 1); // the chunk being filled, and lane 0
+    const auto got = f.receive(other, 1, 30);
     REQUIRE(got.size() == 1);
+    CHECK(got[0].lane == 0);
     CHECK(got[0].body == "stays");
+    CHECK(got[0].approximateReceiveCount == 1);
+    CHECK(f.engine.times(0).dueAt == f.engine.now() + 30'000);
+    // Deleted, it is held for the history kept (a second), then forgotten like its chunk.
+    REQUIRE(f.engine.deleteMessage(other, got[0].receiptHandle).ok());
+    f.engine.advanceBy(500);
+    CHECK_FALSE(f.engine.forgotten(0));
+    CHECK(f.engine.message(0).state == MessageState::Deleted);
+    f.engine.advanceBy(750);
+    CHECK(f.engine.forgotten(0));
+    CHECK(f.engine.heldMessageCount() == 4096);
+    CHECK(f.counters(other) == counts(0, 0, 0));
 }
 
 TEST_CASE("A receipt handle of a forgotten message: deleting it again succeeds, changing its visibility is refused")

@@ -284,7 +284,7 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
     }
     p.setFont(before);
     p.setClipping(false);
-    paintForgotten(p, QRect(QPoint(rect.left(), lanes.top()), actorStrip(rect, frame.legend).bottomRight()), axis);
+    paintForgotten(p, lanes.united(actorStrip(rect, frame.legend)), axis);
     if (frame.selected != kNoMessage) {
         const auto rowBox = [&](int flatRow) {
             const int top = rowTop(rect, frame, flatRow);
@@ -372,7 +372,8 @@ void TimelinePainter::paintRow(QPainter& p, const QRect& box, const TimelineFram
         const QString scale = QLocale::system().toString(bandScale);
         const QString second = row.kind == LaneModel::QueueBand
             ? fittingText(metrics, first.width(),
-                { QObject::tr("height: %1 messages").arg(scale), QObject::tr("height: %1").arg(scale), scale })
+                { bandScale == 1 ? QObject::tr("height: 1 message") : QObject::tr("height: %1 messages").arg(scale),
+                    QObject::tr("height: %1").arg(scale), scale })
             : fittingText(metrics, first.width(), { QObject::tr("working, polling") });
         p.drawText(first.translated(0, line), Qt::AlignVCenter | Qt::AlignLeft, second);
     }

@@ -73,6 +73,11 @@ void LiveDriver::pause()
     if (!playing())
         return;
     m_timer.stop();
+    // The worker went on after the last frame: the picture catches up with the clock it stopped at.
+    if (m_simulation) {
+        syncModel();
+        emit advanced(m_simulation->now());
+    }
     emit playingChanged(false);
 }
 

@@ -69,9 +69,9 @@ MessageIdParts RunView::messageIdParts(MessageIndex lane) const
 
 const MessageExtra* RunView::extra(MessageIndex lane) const
 {
-    if (lane >= m_lanes.size() || m_lanes.released(lane))
+    if (lane >= m_lanes.size() || forgotten(lane))
         return nullptr;
-    const auto index = m_lanes[lane].extra;
+    const auto index = message(lane).extra;
     return index == UINT32_MAX ? nullptr : &m_extras[index];
 }
 
@@ -95,6 +95,9 @@ size_t RunView::bytesUsed() const
 {
     size_t bytes = m_log.bytesUsed();
     bytes += m_lanes.capacity() * sizeof(MessageRecord) + m_bodyHeapBytes;
+    // A survivor's node (its record, key, next pointer and hash) and the table's buckets.
+    bytes += m_survivors.size() * (sizeof(MessageRecord) + 32) + m_survivors.bucket_count() * sizeof(void*)
+        + m_survivorsEnded.size() * 16;
     bytes += m_extras.capacity() * sizeof(MessageExtra) + m_laneChunks.capacity() * sizeof(LaneChunk);
     bytes += m_queues.size() * sizeof(QueueInfo);
     return bytes;
@@ -182,7 +185,7 @@ MessageIndex RunStore::newLane(
 
 void RunStore::transition(MessageIndex lane, MessageState to, Cause cause, uint32_t actor, uint32_t detail)
 {
-    MessageRecord& record = m_lanes[lane];
+    MessageRecord& record = recordOf(lane);
     const MessageState from = record.state;
     QueueCounters& counters = m_queues[record.queue].counters;
     leaveCounters(counters, from);
@@ -192,13 +195,15 @@ void RunStore::transition(MessageIndex lane, MessageState to, Cause cause, uint3
         LaneChunk& chunk = m_laneChunks[lane >> kLaneChunkBits];
         --chunk.live;
         chunk.holdUntil = std::max(chunk.holdUntil, m_now + m_historyMs);
+        if (m_lanes.released(lane))
+            m_survivorsEnded.emplace_back(m_now + m_historyMs, lane);
     }
     m_log.append(Event { m_now, lane, actor, detail, record.queue, from, to, cause });
 }
 
 void RunStore::setBody(MessageIndex lane, std::string_view body)
 {
-    CompactText& held = m_lanes[lane].body;
+    CompactText& held = recordOf(lane).body;
     m_bodyHeapBytes -= bodyHeapCost(held);
     held.assign(body);
     m_bodyHeapBytes += bodyHeapCost(held);
@@ -206,7 +211,7 @@ void RunStore::setBody(MessageIndex lane, std::string_view body)
 
 void RunStore::clearBody(MessageIndex lane)
 {
-    CompactText& held = m_lanes[lane].body;
+    CompactText& held = recordOf(lane).body;
     m_bodyHeapBytes -= bodyHeapCost(held);
     held.clear();
 }
@@ -216,12 +221,12 @@ void RunStore::keepMessageId(MessageIndex lane, MessageIdParts id)
     if (m_keptIds.size() <= lane)
         m_keptIds.resize(size_t(lane) + 1);
     m_keptIds[lane] = id;
-    m_lanes[lane].idSource = IdSource::Kept;
+    recordOf(lane).idSource = IdSource::Kept;
 }
 
 MessageExtra& RunStore::extraFor(MessageIndex lane)
 {
-    MessageRecord& record = m_lanes[lane];
+    MessageRecord& record = recordOf(lane);
     if (record.extra == UINT32_MAX)
         setExtra(lane, MessageExtra {});
     return m_extras[record.extra];
@@ -229,7 +234,7 @@ MessageExtra& RunStore::extraFor(MessageIndex lane)
 
 void RunStore::setExtra(MessageIndex lane, MessageExtra extra)
 {
-    uint32_t& slot = m_lanes[lane].extra;
+    uint32_t& slot = recordOf(lane).extra;
     if (slot != UINT32_MAX) {
         m_extras[slot] = std::move(extra);
         return;
@@ -260,23 +265,49 @@ void RunStore::forgetBefore(TimeMs time)
     constexpr size_t kChunk = size_t(1) << kLaneChunkBits;
     for (size_t chunk = m_firstHeldChunk; chunk < m_laneChunks.size(); ++chunk) {
         const LaneChunk& info = m_laneChunks[chunk];
-        if (m_lanes.chunkReleased(chunk) || info.live != 0 || info.holdUntil > m_now
+        if (m_lanes.chunkReleased(chunk) || info.live > kChunk / 8 || info.holdUntil > m_now
             || (chunk + 1) * kChunk > m_lanes.size())
             continue;
-        for (size_t lane = chunk * kChunk; lane < (chunk + 1) * kChunk; ++lane) {
-            const MessageRecord& record = m_lanes[lane];
-            m_bodyHeapBytes -= bodyHeapCost(record.body);
-            if (const uint32_t slot = record.extra; slot != UINT32_MAX) {
-                m_extras[slot] = MessageExtra {};
-                m_freeExtras.push_back(slot);
-            }
-            if (record.packedTimes.wide())
-                m_wideTimes.erase(MessageIndex(lane));
-        }
-        m_lanes.releaseChunk(chunk);
+        releaseLaneChunk(chunk);
     }
     while (m_firstHeldChunk < m_laneChunks.size() && m_lanes.chunkReleased(m_firstHeldChunk))
         ++m_firstHeldChunk;
+    // Survivors that ended: forgotten once their hold passes, as their chunk would have been.
+    while (!m_survivorsEnded.empty() && m_survivorsEnded.front().first <= m_now) {
+        const MessageIndex lane = m_survivorsEnded.front().second;
+        m_survivorsEnded.pop_front();
+        const auto survivor = m_survivors.find(lane);
+        if (survivor == m_survivors.end())
+            continue;
+        m_bodyHeapBytes -= bodyHeapCost(survivor->second.body);
+        if (const uint32_t slot = survivor->second.extra; slot != UINT32_MAX) {
+            m_extras[slot] = MessageExtra {};
+            m_freeExtras.push_back(slot);
+        }
+        if (survivor->second.packedTimes.wide())
+            m_wideTimes.erase(lane);
+        m_survivors.erase(survivor);
+    }
+}
+
+void RunStore::releaseLaneChunk(size_t chunk)
+{
+    constexpr size_t kChunk = size_t(1) << kLaneChunkBits;
+    for (size_t lane = chunk * kChunk; lane < (chunk + 1) * kChunk; ++lane) {
+        MessageRecord& record = m_lanes[lane];
+        if (isLive(record.state)) { // it goes on beside the chunk, with its body, extras and times
+            m_survivors.emplace(MessageIndex(lane), std::move(record));
+            continue;
+        }
+        m_bodyHeapBytes -= bodyHeapCost(record.body);
+        if (const uint32_t slot = record.extra; slot != UINT32_MAX) {
+            m_extras[slot] = MessageExtra {};
+            m_freeExtras.push_back(slot);
+        }
+        if (record.packedTimes.wide())
+            m_wideTimes.erase(MessageIndex(lane));
+    }
+    m_lanes.releaseChunk(chunk);
 }
 
 } // namespace lifeline

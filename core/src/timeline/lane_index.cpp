@@ -37,7 +37,7 @@ LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
             m_wordRank.push_back(uint32_t(m_laneEvents));
         }
         // A late event of a lane forgotten with its chunk (a second delete's refusal) has no chain to join.
-        if (e.message != kNoMessage && !m_first.released(e.message)) {
+        if (e.message != kNoMessage && !gone(e.message)) {
             while (laneCount() <= e.message) { // lanes appear in order; a new one starts empty
                 const auto lane = MessageIndex(laneCount());
                 if ((laneCount() >> kBlockBits) >= m_blocks.size())
@@ -48,7 +48,7 @@ LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
                 if (lane < e.message && log.firstRetained() > 0)
                     adoptUnread(run, lane);
             }
-            const MessageState before = m_state[e.message];
+            const MessageState before = stateOf(e.message);
             if (cleared(e.message)) { // it has a chain again
                 --m_clearedInChunk[e.message >> kLaneChunkBits];
                 --m_clearedCount;
@@ -56,15 +56,15 @@ LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
             m_isLaneEvent[word] |= uint64_t(1) << (m_read % 64);
             ++m_laneEvents;
             m_links.push_back(kNoEvent);
-            if (m_last[e.message] == kNoEvent || m_last[e.message] == kForgottenEvents) {
-                m_first[e.message] = index;
+            if (lastOf(e.message) == kNoEvent || lastOf(e.message) == kForgottenEvents) {
+                firstOf(e.message) = index;
                 noteHead(e.message, index);
             } else {
-                m_links[rank(m_last[e.message])] = index;
+                m_links[rank(lastOf(e.message))] = index;
             }
-            m_last[e.message] = index;
+            lastOf(e.message) = index;
             if (e.cause != Cause::RequestRefused)
-                m_state[e.message] = e.to;
+                stateOf(e.message) = e.to;
             trackLife(e, before);
             if (e.cause == Cause::ProcessingStarted && e.duplicate())
                 ++m_duplicates[e.message];
@@ -144,17 +144,17 @@ void LaneIndex::advanceHeads(size_t firstHeld)
         }
         ++m_headSpansDone; // before noteHead() files a lane under a later span
         for (const MessageIndex lane : lanes) {
-            if (m_first.released(lane) || m_first[lane] == kNoEvent)
+            if (gone(lane) || firstOf(lane) == kNoEvent)
                 continue;
-            uint32_t event = m_first[lane];
+            uint32_t event = firstOf(lane);
             while (event != kNoEvent && event < firstHeld)
                 event = m_links[rank(event)];
             if (event != kNoEvent) {
-                m_first[lane] = event;
+                firstOf(lane) = event;
                 noteHead(lane, event);
-            } else if (isLive(m_state[lane])) {
-                m_first[lane] = kNoEvent;
-                m_last[lane] = kForgottenEvents;
+            } else if (isLive(stateOf(lane))) {
+                firstOf(lane) = kNoEvent;
+                lastOf(lane) = kForgottenEvents;
             } else {
                 clearLane(lane);
             }
@@ -167,40 +167,50 @@ void LaneIndex::adoptUnread(const RunView& run, MessageIndex lane)
     // Its events were released before this index read them: what the run still knows of it is all there is.
     const bool known = !run.forgotten(lane);
     if (known && isLive(run.message(lane).state)) {
-        m_state[lane] = run.message(lane).state;
-        m_last[lane] = kForgottenEvents;
+        stateOf(lane) = run.message(lane).state;
+        lastOf(lane) = kForgottenEvents;
         ++m_blocks[lane >> kBlockBits].live;
         return;
     }
     // Ended, or forgotten by the run too. A cleared lane is drawn nowhere, so a forgotten one's end is not needed: it
     // reads as deleted.
-    m_state[lane] = known ? run.message(lane).state : MessageState::Deleted;
+    stateOf(lane) = known ? run.message(lane).state : MessageState::Deleted;
     clearLane(lane);
 }
 
 void LaneIndex::clearLane(MessageIndex lane)
 {
-    m_first[lane] = kNoEvent;
-    m_last[lane] = kNoEvent;
+    firstOf(lane) = kNoEvent;
+    lastOf(lane) = kNoEvent;
     m_duplicates.erase(lane);
     const size_t chunk = lane >> kLaneChunkBits;
     if (chunk >= m_clearedInChunk.size())
         m_clearedInChunk.resize(chunk + 1, 0);
     ++m_clearedCount;
-    if (++m_clearedInChunk[chunk] == decltype(m_first)::kChunkSize) {
-        m_first.releaseChunk(chunk);
-        m_last.releaseChunk(chunk);
-        m_state.releaseChunk(chunk);
+    if (m_first.chunkReleased(chunk)) { // a survivor of its chunk: now gone too
+        m_laneSurvivors.erase(lane);
+        return;
     }
+    // A chunk of lanes all but an eighth cleared is released; the others survive beside it (a message left in a DLQ
+    // for days must not hold its neighbours).
+    constexpr size_t kChunk = decltype(m_first)::kChunkSize;
+    if (++m_clearedInChunk[chunk] < kChunk - kChunk / 8 || (chunk + 1) * kChunk > laneCount())
+        return;
+    for (size_t l = chunk * kChunk; l < (chunk + 1) * kChunk; ++l)
+        if (!cleared(MessageIndex(l)))
+            m_laneSurvivors.emplace(MessageIndex(l), LaneHead { m_first[l], m_last[l], m_state[l] });
+    m_first.releaseChunk(chunk);
+    m_last.releaseChunk(chunk);
+    m_state.releaseChunk(chunk);
 }
 
 MessageState LaneIndex::stateBefore(MessageIndex lane) const
 {
-    if (m_forgotten == 0 || lane >= laneCount() || m_first.released(lane))
+    if (m_forgotten == 0 || lane >= laneCount() || gone(lane))
         return MessageState::None;
-    if (m_first[lane] == kNoEvent)
-        return m_last[lane] == kForgottenEvents ? m_state[lane] : MessageState::None;
-    return (*m_log)[m_first[lane]].from;
+    if (firstOf(lane) == kNoEvent)
+        return lastOf(lane) == kForgottenEvents ? stateOf(lane) : MessageState::None;
+    return (*m_log)[firstOf(lane)].from;
 }
 
 void LaneIndex::indexQueueMark(const Event& e, uint32_t index)
@@ -283,7 +293,7 @@ void LaneIndex::indexActorStep(const Event& e)
 void LaneIndex::trackLife(const Event& e, MessageState before)
 {
     LaneBlock& block = m_blocks[e.message >> kBlockBits];
-    const MessageState after = m_state[e.message];
+    const MessageState after = stateOf(e.message);
     if (!isLive(before) && isLive(after))
         ++block.live;
     else if (isLive(before) && !isLive(after) && block.live > 0)
@@ -299,14 +309,14 @@ TimeMs LaneIndex::bornAt(MessageIndex lane) const
 {
     if (stateBefore(lane) != MessageState::None) // born before what is held
         return m_forgottenUntil;
-    return m_first.released(lane) || m_first[lane] == kNoEvent ? 0 : (*m_log)[m_first[lane]].time;
+    return gone(lane) || firstOf(lane) == kNoEvent ? 0 : (*m_log)[firstOf(lane)].time;
 }
 
 TimeMs LaneIndex::endedAt(MessageIndex lane) const
 {
-    if (m_first.released(lane) || isLive(m_state[lane]) || m_last[lane] == kNoEvent)
+    if (gone(lane) || isLive(stateOf(lane)) || lastOf(lane) == kNoEvent)
         return -1;
-    return (*m_log)[m_last[lane]].time;
+    return (*m_log)[lastOf(lane)].time;
 }
 
 void LaneIndex::lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& out) const
@@ -319,23 +329,31 @@ void LaneIndex::lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& ou
         m_blocks.begin(), m_blocks.end(), to, [](TimeMs t, const LaneBlock& block) { return t < block.born; });
     const size_t blocks = size_t(after - m_blocks.begin());
     for (size_t b = 0; b < blocks; ++b) {
-        if ((m_blocks[b].live == 0 && m_blocks[b].lastEnd < from) || m_first.released(b << kBlockBits))
-            continue; // a block lies inside one chunk of lanes: a released chunk's lanes are all cleared
+        if (m_blocks[b].live == 0 && m_blocks[b].lastEnd < from)
+            continue;
+        if (m_first.released(b << kBlockBits)) { // a block lies inside one chunk of lanes: only its survivors are left
+            for (auto it = m_laneSurvivors.lower_bound(MessageIndex(b << kBlockBits));
+                 it != m_laneSurvivors.end() && it->first < ((b + 1) << kBlockBits); ++it)
+                if (it->second.last != kNoEvent
+                    && (isLive(it->second.state) || (*m_log)[it->second.last].time >= from))
+                    out.push_back(it->first);
+            continue;
+        }
         const size_t last = std::min(laneCount(), (b + 1) << kBlockBits);
         // No lane of the block ended before the window (a lane's last event is never before its end): all of them
         // are in it, found without reading the log (a whole run in view lists every lane each frame).
         if (m_blocks[b].born + TimeMs(m_blocks[b].firstEndAfterBorn) >= from && b + 1 < blocks) {
             for (size_t lane = b << kBlockBits; lane < last; ++lane)
-                if (m_last[lane] != kNoEvent)
+                if (lastOf(lane) != kNoEvent)
                     out.push_back(MessageIndex(lane));
             continue;
         }
         for (size_t lane = b << kBlockBits; lane < last; ++lane) {
-            if (m_last[lane] == kNoEvent)
+            if (lastOf(lane) == kNoEvent)
                 continue;
             if (b + 1 == blocks && bornAt(MessageIndex(lane)) > to)
                 break;
-            if (isLive(m_state[lane]) || (*m_log)[m_last[lane]].time >= from)
+            if (isLive(stateOf(lane)) || (*m_log)[lastOf(lane)].time >= from)
                 out.push_back(MessageIndex(lane));
         }
     }
@@ -379,6 +397,7 @@ size_t LaneIndex::bytesUsed() const
     for (const auto& heads : m_heads)
         bytes += sizeof(heads) + heads.capacity() * sizeof(MessageIndex);
     bytes += m_clearedInChunk.capacity() * 4 + m_firstStep.capacity() * sizeof(size_t);
+    bytes += m_laneSurvivors.size() * (sizeof(LaneHead) + 48); // a map node's record, key and links
     return bytes;
 }
 

@@ -50,14 +50,14 @@ public:
     // The lane's state changes to `to`: its queue's counters follow, the change is logged, and a lane that ends
     // starts its hold in a bounded history.
     void transition(MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor, uint32_t detail = 0);
-    void countReceive(MessageIndex lane) { ++m_lanes[lane].receiveCount; }
-    void setReceiveCount(MessageIndex lane, uint32_t count) { m_lanes[lane].receiveCount = count; }
+    void countReceive(MessageIndex lane) { ++recordOf(lane).receiveCount; }
+    void setReceiveCount(MessageIndex lane, uint32_t count) { recordOf(lane).receiveCount = count; }
     void setBody(MessageIndex lane, std::string_view body);
     void clearBody(MessageIndex lane);
     // Packs the lane's times into its record, or keeps them whole beside it when they do not pack.
     void setTimes(MessageIndex lane, const LaneTimes& times)
     {
-        PackedLaneTimes& packed = m_lanes[lane].packedTimes;
+        PackedLaneTimes& packed = recordOf(lane).packedTimes;
         const bool wasWide = packed.wide();
         if (!packed.pack(times))
             m_wideTimes[lane] = times;
@@ -67,7 +67,7 @@ public:
     // The lane's MessageId is `id`, kept beside the lanes (IdSource::Kept).
     void keepMessageId(MessageIndex lane, MessageIdParts id);
     // The lane's MessageId is its origin's (IdSource::Origin): the origin's own must be drawn from the seed.
-    void idFromOrigin(MessageIndex lane) { m_lanes[lane].idSource = IdSource::Origin; }
+    void idFromOrigin(MessageIndex lane) { recordOf(lane).idSource = IdSource::Origin; }
     // The lane's extras, made empty when it has none.
     MessageExtra& extraFor(MessageIndex lane);
     void setExtra(MessageIndex lane, MessageExtra extra);
@@ -80,10 +80,14 @@ public:
     void addRecordedLane(MessageRecord record, const LaneTimes& times, MessageIdParts id);
 
     // --- a bounded history ---------------------------------------------------------------------------------------
-    // Forgets events older than `time`, and every whole chunk of lanes that have all ended and whose hold has passed.
+    // Forgets events older than `time`, and every whole chunk of lanes whose ended ones' hold has passed: the few
+    // still live (at most an eighth of it) keep their records beside the chunks until they end and their hold passes.
     void forgetBefore(TimeMs time);
 
 private:
+    // A held lane's record, in its chunk or kept beside the released chunks.
+    MessageRecord& recordOf(MessageIndex lane) { return m_lanes.released(lane) ? m_survivors.at(lane) : m_lanes[lane]; }
+    void releaseLaneChunk(size_t chunk);
     // A long body's heap block and malloc's header for it (0: kept inline).
     static size_t bodyHeapCost(const CompactText& body) { return body.heapBytes() > 0 ? body.heapBytes() + 16 : 0; }
     static void enterCounters(QueueCounters& counters, MessageState state);

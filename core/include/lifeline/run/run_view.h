@@ -102,10 +102,13 @@ public:
     // A forgotten lane (see EngineOptions::historyMs) reads as an empty record in state None.
     const MessageRecord& message(MessageIndex lane) const
     {
-        return m_lanes.released(lane) ? kForgottenMessage : m_lanes[lane];
+        if (!m_lanes.released(lane))
+            return m_lanes[lane];
+        const auto survivor = m_survivors.find(lane);
+        return survivor == m_survivors.end() ? kForgottenMessage : survivor->second;
     }
     // The lane ended longer ago than the history the run keeps, and its record was released.
-    bool forgotten(MessageIndex lane) const { return m_lanes.released(lane); }
+    bool forgotten(MessageIndex lane) const { return m_lanes.released(lane) && !m_survivors.contains(lane); }
     // How long the run remembers what ended (EngineOptions::historyMs); negative: everything.
     TimeMs historyMs() const { return m_historyMs; }
     // The lane's times (a forgotten lane's read as an empty record's).
@@ -146,7 +149,7 @@ public:
     // The heap the held lanes' long bodies take (part of bytesUsed()), counted as bodies are written and dropped.
     size_t bodyHeapBytes() const { return m_bodyHeapBytes; }
     // Lane records held (forgotten ones excluded).
-    size_t heldMessageCount() const { return m_lanes.capacity(); }
+    size_t heldMessageCount() const { return m_lanes.capacity() + m_survivors.size(); }
 
 protected:
     static constexpr size_t kLaneChunkBits = 12; // smaller chunks: each is constructed when it is added
@@ -168,6 +171,10 @@ protected:
     uint64_t m_idKey; // laneUuid's key, from the seed
     EventLog m_log;
     ChunkedVector<MessageRecord, kLaneChunkBits> m_lanes;
+    // The records of lanes still live when their chunk was released (a message left in a DLQ for days must not hold
+    // its 4,095 neighbours): kept here until they end and their hold passes.
+    std::unordered_map<MessageIndex, MessageRecord> m_survivors;
+    std::deque<std::pair<TimeMs, MessageIndex>> m_survivorsEnded; // (forget at, lane), in time order
     std::unordered_map<MessageIndex, LaneTimes> m_wideTimes; // the lanes whose times do not pack (PackedLaneTimes)
     std::vector<MessageIdParts> m_keptIds; // by lane, for the lanes whose IdSource is Kept (zero for the others)
     std::vector<MessageExtra> m_extras;

@@ -18,6 +18,7 @@
 #include <bitset>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -87,11 +88,11 @@ public:
     size_t laneCount() const { return m_first.size(); }
     LaneChain lane(MessageIndex lane) const
     {
-        if (m_first.released(lane))
+        if (gone(lane))
             return LaneChain {};
         const auto dup = m_duplicates.find(lane);
-        return LaneChain { m_first[lane], m_last[lane], dup == m_duplicates.end() ? uint16_t(0) : dup->second,
-            m_state[lane], 0 };
+        return LaneChain { firstOf(lane), lastOf(lane), dup == m_duplicates.end() ? uint16_t(0) : dup->second,
+            stateOf(lane), 0 };
     }
     uint32_t nextOfLane(uint32_t event) const { return m_links[rank(event)]; }
     // Events before this index are forgotten (the run's bounded history); 0 while everything is held.
@@ -104,8 +105,8 @@ public:
     // Every event of the lane is forgotten and it ended: it has no chain and is alive in no window.
     bool cleared(MessageIndex lane) const
     {
-        return m_first.released(lane)
-            || (m_first[lane] == kNoEvent && m_last[lane] == kNoEvent && m_state[lane] != MessageState::None);
+        return gone(lane)
+            || (firstOf(lane) == kNoEvent && lastOf(lane) == kNoEvent && stateOf(lane) != MessageState::None);
     }
     size_t clearedCount() const { return m_clearedCount; }
     // A lane's life: born with its first event; ended (-1 while live) at its last event once it is in a terminal
@@ -172,6 +173,31 @@ public:
     size_t bytesUsed() const;
 
 private:
+    struct LaneHead {
+        uint32_t first, last;
+        MessageState state;
+    };
+    // A lane's columns, in its chunk or, once the chunk is released, beside it (a survivor).
+    uint32_t& firstOf(MessageIndex lane) { return m_first.released(lane) ? m_laneSurvivors.at(lane).first : m_first[lane]; }
+    uint32_t& lastOf(MessageIndex lane) { return m_last.released(lane) ? m_laneSurvivors.at(lane).last : m_last[lane]; }
+    MessageState& stateOf(MessageIndex lane)
+    {
+        return m_state.released(lane) ? m_laneSurvivors.at(lane).state : m_state[lane];
+    }
+    uint32_t firstOf(MessageIndex lane) const
+    {
+        return m_first.released(lane) ? m_laneSurvivors.at(lane).first : m_first[lane];
+    }
+    uint32_t lastOf(MessageIndex lane) const
+    {
+        return m_last.released(lane) ? m_laneSurvivors.at(lane).last : m_last[lane];
+    }
+    MessageState stateOf(MessageIndex lane) const
+    {
+        return m_state.released(lane) ? m_laneSurvivors.at(lane).state : m_state[lane];
+    }
+    // Its chunk was released and it did not survive: cleared, with nothing kept.
+    bool gone(MessageIndex lane) const { return m_first.released(lane) && !m_laneSurvivors.contains(lane); }
     // Releases what the index holds of events before `firstHeld` (the log's firstRetained()).
     void forget(const RunView& run, size_t firstHeld);
     void advanceHeads(size_t firstHeld); // each chain to its first held event
@@ -222,6 +248,7 @@ private:
     std::deque<std::vector<MessageIndex>> m_heads; // from span m_headSpansDone on
     size_t m_headSpansDone = 0;
     std::vector<uint32_t> m_clearedInChunk;
+    std::map<MessageIndex, LaneHead> m_laneSurvivors; // ordered: a released block's survivors are a range
     size_t m_clearedCount = 0;
     size_t m_forgotten = 0;
     TimeMs m_forgottenUntil = 0;
