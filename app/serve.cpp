@@ -25,7 +25,7 @@ const char* serveHelp()
            "  --bind ADDRESS  the address to listen on (default 127.0.0.1; anything else is reachable by others)\n"
            "  --headless      no window\n"
            "  --history D     headless: remember ended messages and events for D (90s, 10m, 2h; default 0: memory\n"
-           "                  returns to its baseline once messages end). The window remembers everything.\n"
+           "                  returns to its baseline once messages end). The window: View > History kept.\n"
            "  --speed X       virtual time runs X times the wall clock, above 0 and at most 10000 (default 1)\n"
            "  --seed N        MessageIds and receipt handles the same run to run (a test's fixtures); by default\n"
            "                  each run has its own, so a handle kept from before a restart names no new message\n"

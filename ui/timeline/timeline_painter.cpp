@@ -408,17 +408,20 @@ void TimelinePainter::paintForgotten(QPainter& p, const QRect& area, const TimeA
     const QRectF box(from, area.top(), to - from, area.height());
     p.fillRect(box, m_style.unobserved);
     p.fillRect(box, QBrush(m_style.unobservedInk, Qt::BDiagPattern));
-    const QString note = QObject::tr("forgotten: the window keeps the last %1 (View > History kept)")
+    // One line where it fits, else the word and what is kept below it, else the word alone.
+    const QString kept = QObject::tr("the window keeps the last %1")
                              .arg(QString::fromStdString(sim::describeDuration(m_model.engine()->historyMs())));
-    const QString shortNote = QObject::tr("forgotten");
+    const QString word = QObject::tr("forgotten");
+    const QString line = QObject::tr("%1: %2 (View > History kept)").arg(word, kept);
     const QFontMetrics metrics = p.fontMetrics();
-    const QString shown = metrics.horizontalAdvance(note) + 16 <= box.width() ? note
-        : metrics.horizontalAdvance(shortNote) + 16 <= box.width()            ? shortNote
-                                                                              : QString();
+    const auto fits = [&](const QString& text) { return metrics.horizontalAdvance(text) + 16 <= box.width(); };
+    const QString shown = fits(line) ? line : fits(kept) ? word + QLatin1Char('\n') + kept : fits(word) ? word : QString();
     if (shown.isEmpty())
         return;
-    const QRectF plate(box.left() + (box.width() - metrics.horizontalAdvance(shown) - 12) / 2,
-        box.top() + box.height() / 2 - metrics.height(), metrics.horizontalAdvance(shown) + 12, metrics.height() * 2);
+    const int lines = int(shown.count(QLatin1Char('\n'))) + 1;
+    const double width = metrics.horizontalAdvance(lines > 1 ? kept : shown) + 12;
+    const QRectF plate(box.left() + (box.width() - width) / 2, box.top() + box.height() / 2 - metrics.height() * lines / 2.0 - 4,
+        width, metrics.height() * lines + 8);
     p.fillRect(plate, m_style.background);
     p.setPen(m_style.text);
     p.drawText(plate, Qt::AlignCenter, shown);

@@ -121,7 +121,7 @@ void LiveDriver::syncModel()
 {
     // A bounded history is forgotten here, between frames, under the gate: the model reads the log right after,
     // so nothing on screen points into what was released.
-    m_simulation->engine().forgetHistory();
+    m_simulation->forgetHistory();
     m_model->sync();
 }
 

@@ -10,7 +10,33 @@ Simulation::Processing& Simulation::processingOf(MessageIndex lane)
     lane = m_engine.firstLaneOf(lane); // a message moved to a DLQ is still the same message
     while (lane >= m_processing.size())
         m_processing.push_back({});
-    return m_processing[lane];
+    return m_processing.released(lane) ? m_processingKept[lane] : m_processing[lane];
+}
+
+void Simulation::forgetHistory()
+{
+    m_engine.forgetHistory();
+    const RunView& run = m_engine.run();
+    constexpr size_t kChunk = decltype(m_processing)::kChunkSize;
+    static_assert(kChunk == RunView::kLaneRecordChunk);
+    // A chunk the run released: what a lane still live (a survivor) or still being processed needs is kept aside.
+    for (; (m_processingChunksDone + 1) * kChunk <= m_processing.size()
+         && run.recordChunkReleased(MessageIndex(m_processingChunksDone * kChunk));
+         ++m_processingChunksDone) {
+        for (size_t lane = m_processingChunksDone * kChunk; lane < (m_processingChunksDone + 1) * kChunk; ++lane) {
+            const Processing& p = m_processing[lane];
+            if ((p.active != 0 || p.completed) && (p.active != 0 || !run.forgotten(MessageIndex(lane))))
+                m_processingKept.emplace(MessageIndex(lane), p);
+        }
+        m_processing.releaseChunk(m_processingChunksDone);
+    }
+    // The kept ones go once their lane is forgotten and nothing processes them, swept when the map has doubled.
+    if (m_processingKept.size() > 2 * m_processingKeptSwept + 1024) {
+        std::erase_if(m_processingKept, [&](const auto& kept) {
+            return kept.second.active == 0 && run.forgotten(kept.first);
+        });
+        m_processingKeptSwept = m_processingKept.size();
+    }
 }
 
 bool Simulation::startProcessing(MessageIndex lane, uint32_t actor, TimeMs functionTimeout)

@@ -109,6 +109,9 @@ public:
     }
     // The lane ended longer ago than the history the run keeps, and its record was released.
     bool forgotten(MessageIndex lane) const { return m_lanes.released(lane) && !m_survivors.contains(lane); }
+    // The chunk of lane records holding `lane` was released (the lane is forgotten or kept beside it as a survivor).
+    bool recordChunkReleased(MessageIndex lane) const { return m_lanes.released(lane); }
+    static constexpr size_t kLaneRecordChunk = size_t(1) << 12;
     // How long the run remembers what ended (EngineOptions::historyMs); negative: everything.
     TimeMs historyMs() const { return m_historyMs; }
     // The lane's times (a forgotten lane's read as an empty record's).

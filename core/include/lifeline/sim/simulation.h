@@ -66,6 +66,9 @@ public:
     static constexpr uint64_t kStallSteps = 1'000'000;
     static constexpr size_t kStallEvents = 4'000'000;
     void runToEnd() { advanceTo(duration()); }
+    // Forgets what the run's bounded history lets go (Engine::forgetHistory), and the processing records of the
+    // messages it forgot.
+    void forgetHistory();
     // The next time anything happens (an actor's step or an engine transition), or INT64_MAX.
     TimeMs nextEventTime();
 
@@ -201,6 +204,11 @@ private:
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
     // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it.
     ChunkedVector<Processing, 12> m_processing;
+    // Once the run releases a chunk of lane records, the processing records still needed (a message still live, or
+    // being processed) are kept here and the chunk released: its key is the message's first lane.
+    std::unordered_map<MessageIndex, Processing> m_processingKept;
+    size_t m_processingChunksDone = 0;
+    size_t m_processingKeptSwept = 0; // the map's size at its last sweep
     std::vector<std::string> m_warnings;
     size_t m_duplicates = 0;
     // The run-loop guard: the instant being stepped, the steps taken and the log's size when it began.
