@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <fstream>
-
 #include <sstream>
 
 using namespace lifeline;

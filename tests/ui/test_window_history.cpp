@@ -21,7 +21,8 @@ using lifeline::test::scenario;
 
 namespace {
 
-// 100 jobs a second, each done in 50 ms by one of 8 consumers (160 a second); one message on another queue that nobody receives.
+// 100 jobs a second, each done in 50 ms by one of 8 consumers (160 a second); one message on another queue that nobody
+// receives.
 const char* kBusy = R"({"duration": "1m",
     "queues": [{"name": "jobs"}, {"name": "idle"}],
     "producers": [{"queue": "idle", "messages": [{"at": "0s", "body": "waits"}]},
@@ -43,8 +44,8 @@ void playMinutes(ui::MainWindow& window, int minutes)
 
 } // namespace
 
-TEST_CASE("window: a run kept to its last 5 minutes forgets the rest everywhere and draws it as forgotten",
-    "[ui][history]")
+TEST_CASE(
+    "window: a run kept to its last 5 minutes forgets the rest everywhere and draws it as forgotten", "[ui][history]")
 {
     application();
     const KeptMinutes kept(5);

@@ -415,13 +415,16 @@ void TimelinePainter::paintForgotten(QPainter& p, const QRect& area, const TimeA
     const QString line = QObject::tr("%1: %2 (View > History kept)").arg(word, kept);
     const QFontMetrics metrics = p.fontMetrics();
     const auto fits = [&](const QString& text) { return metrics.horizontalAdvance(text) + 16 <= box.width(); };
-    const QString shown = fits(line) ? line : fits(kept) ? word + QLatin1Char('\n') + kept : fits(word) ? word : QString();
+    const QString shown = fits(line) ? line
+        : fits(kept)                 ? word + QLatin1Char('\n') + kept
+        : fits(word)                 ? word
+                                     : QString();
     if (shown.isEmpty())
         return;
     const int lines = int(shown.count(QLatin1Char('\n'))) + 1;
     const double width = metrics.horizontalAdvance(lines > 1 ? kept : shown) + 12;
-    const QRectF plate(box.left() + (box.width() - width) / 2, box.top() + box.height() / 2 - metrics.height() * lines / 2.0 - 4,
-        width, metrics.height() * lines + 8);
+    const QRectF plate(box.left() + (box.width() - width) / 2,
+        box.top() + box.height() / 2 - metrics.height() * lines / 2.0 - 4, width, metrics.height() * lines + 8);
     p.fillRect(plate, m_style.background);
     p.setPen(m_style.text);
     p.drawText(plate, Qt::AlignCenter, shown);

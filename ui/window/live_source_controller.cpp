@@ -1,7 +1,5 @@
 #include "window/live_source_controller.h"
 
-#include "window/history_setting.h"
-
 #include "lifeline/engine/engine.h"
 #include "net/endpoint_server.h"
 #include "net/proxy_server.h"
@@ -10,6 +8,7 @@
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
+#include "window/history_setting.h"
 #include "window/live_driver.h"
 #include "window/live_queue_panel.h"
 #include "window/run_session.h"

@@ -14,10 +14,10 @@
 #include "window/consumer_tiles.h"
 #include "window/event_log_panel.h"
 #include "window/export_controller.h"
+#include "window/history_setting.h"
 #include "window/lesson_controller.h"
 #include "window/live_driver.h"
 #include "window/live_queue_panel.h"
-#include "window/history_setting.h"
 #include "window/live_source_controller.h"
 #include "window/moment_stops.h"
 #include "window/presenter_controller.h"
@@ -109,9 +109,10 @@ MainWindow::MainWindow(QWidget* parent)
     });
     m_history = new HistorySetting(this);
     connect(m_history, &HistorySetting::changed, this, [this](int minutes) {
-        say(minutes == 0 ? tr("The window keeps every message and event, from the next run on (Simulation > Restart).")
-                         : tr("The window keeps the last %1 minutes of a run, from the next run on (Simulation > Restart).")
-                               .arg(minutes));
+        say(minutes == 0
+                ? tr("The window keeps every message and event, from the next run on (Simulation > Restart).")
+                : tr("The window keeps the last %1 minutes of a run, from the next run on (Simulation > Restart).")
+                      .arg(minutes));
     });
     m_live = new LiveSourceController(
         { this, m_session, m_driver, m_timeline, m_overview, m_model, m_liveQueue, m_history });

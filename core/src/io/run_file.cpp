@@ -1,8 +1,8 @@
 #include "lifeline/io/run_file.h"
 
 #include "cbor_head.h"
-#include "run_columns.h"
 #include "lifeline/support/duration.h"
+#include "run_columns.h"
 
 #include <algorithm>
 #include <cerrno>

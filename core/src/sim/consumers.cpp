@@ -32,9 +32,8 @@ void Simulation::forgetHistory()
     }
     // The kept ones go once their lane is forgotten and nothing processes them, swept when the map has doubled.
     if (m_processingKept.size() > 2 * m_processingKeptSwept + 1024) {
-        std::erase_if(m_processingKept, [&](const auto& kept) {
-            return kept.second.active == 0 && run.forgotten(kept.first);
-        });
+        std::erase_if(
+            m_processingKept, [&](const auto& kept) { return kept.second.active == 0 && run.forgotten(kept.first); });
         m_processingKeptSwept = m_processingKept.size();
     }
 }

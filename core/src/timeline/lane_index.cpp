@@ -334,8 +334,7 @@ void LaneIndex::lanesAlive(TimeMs from, TimeMs to, std::vector<MessageIndex>& ou
         if (m_first.released(b << kBlockBits)) { // a block lies inside one chunk of lanes: only its survivors are left
             for (auto it = m_laneSurvivors.lower_bound(MessageIndex(b << kBlockBits));
                  it != m_laneSurvivors.end() && it->first < ((b + 1) << kBlockBits); ++it)
-                if (it->second.last != kNoEvent
-                    && (isLive(it->second.state) || (*m_log)[it->second.last].time >= from))
+                if (it->second.last != kNoEvent && (isLive(it->second.state) || (*m_log)[it->second.last].time >= from))
                     out.push_back(it->first);
             continue;
         }

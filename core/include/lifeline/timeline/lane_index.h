@@ -178,7 +178,10 @@ private:
         MessageState state;
     };
     // A lane's columns, in its chunk or, once the chunk is released, beside it (a survivor).
-    uint32_t& firstOf(MessageIndex lane) { return m_first.released(lane) ? m_laneSurvivors.at(lane).first : m_first[lane]; }
+    uint32_t& firstOf(MessageIndex lane)
+    {
+        return m_first.released(lane) ? m_laneSurvivors.at(lane).first : m_first[lane];
+    }
     uint32_t& lastOf(MessageIndex lane) { return m_last.released(lane) ? m_laneSurvivors.at(lane).last : m_last[lane]; }
     MessageState& stateOf(MessageIndex lane)
     {
