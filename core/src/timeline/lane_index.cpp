@@ -394,7 +394,7 @@ size_t LaneIndex::bytesUsed() const
     for (const auto& steps : m_actorSteps)
         bytes += sizeof(*steps) + steps->capacity() * sizeof(ActorStep);
     for (const auto& heads : m_heads)
-        bytes += sizeof(heads) + heads.capacity() * sizeof(MessageIndex);
+        bytes += sizeof(std::vector<MessageIndex>) + heads.capacity() * sizeof(MessageIndex);
     bytes += m_clearedInChunk.capacity() * 4 + m_firstStep.capacity() * sizeof(size_t);
     bytes += m_laneSurvivors.size() * (sizeof(LaneHead) + 48); // a map node's record, key and links
     return bytes;
