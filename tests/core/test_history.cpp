@@ -321,7 +321,7 @@ TEST_CASE("The bodies' heap is counted as bodies come and go: sends, moves, redr
     CHECK(opened.value().run->bodyHeapBytes() == walkedBodyBytes(*opened.value().run));
 }
 
-TEST_CASE("A run that forgot its start is not saved as a run file, with the reason; the CSV holds what is held")
+TEST_CASE("A run that forgot its start is not saved as a run file, with the reason, and its CSV holds what is held")
 {
     Fixture f { Engine(bounded(0)) };
     const auto url = f.create("jobs");
