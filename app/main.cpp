@@ -117,7 +117,9 @@ int runWindow(int argc, char** argv, WindowStart start)
             std::cerr << "lifeline serve: " << started.message() << '\n';
             return 2;
         }
-        std::cout << lifeline::app::serveBanner(*window.endpoint(), start.serve->endpoint.speed) << std::flush;
+        std::cout << lifeline::app::serveBanner(
+            *window.endpoint(), start.serve->endpoint.speed, start.serve->endpoint.manualClock)
+                  << std::flush;
         std::cerr << lifeline::app::serveWarning(*window.endpoint()) << std::flush;
     } else if (start.proxy) {
         lifeline::app::raiseOpenFileLimit();

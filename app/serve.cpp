@@ -17,7 +17,9 @@ namespace lifeline::app {
 
 const char* serveHelp()
 {
-    return "Usage: lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1] [--seed N]\n"
+    return "Usage: lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1 | --clock "
+           "manual]\n"
+           "                      [--seed N]\n"
            "A local SQS endpoint for real clients (aws, boto3, the SDKs), query and JSON protocols. In the window,\n"
            "every message they send is a lane; --headless runs it with no window and no display.\n"
            "\n"
@@ -27,6 +29,9 @@ const char* serveHelp()
            "  --history D     headless: remember ended messages and events for D (90s, 10m, 2h; default 0: memory\n"
            "                  returns to its baseline once messages end). The window: View > History kept.\n"
            "  --speed X       virtual time runs X times the wall clock, above 0 and at most 10000 (default 1)\n"
+           "  --clock manual  virtual time stands until a test moves it: POST /_lifeline/clock/advance {\"by\": "
+           "\"30s\"}\n"
+           "                  fires every timer due, in order (GET /_lifeline/clock reads it; docs/testing.md)\n"
            "  --seed N        MessageIds and receipt handles the same run to run (a test's fixtures); by default\n"
            "                  each run has its own, so a handle kept from before a restart names no new message\n"
            "  --allow-origin ORIGIN  let a web page from ORIGIN (https://app.example) call it (repeatable)\n"
@@ -54,6 +59,16 @@ std::optional<std::string> setHistory(ServeOptions& options, const std::string& 
         return "--history must be a duration such as 0, 90s, 10m or 2h (at most a year), got '" + v + "'";
     options.historyMs = *history;
     options.historyGiven = true;
+    return std::nullopt;
+}
+
+std::optional<std::string> setClock(ServeOptions& options, const std::string& v)
+{
+    if (v != "manual" && v != "wall")
+        return "--clock must be manual (virtual time moves only when a test advances it) or wall (the default: "
+               "wall time x --speed), got '"
+            + v + "'";
+    options.endpoint.manualClock = v == "manual";
     return std::nullopt;
 }
 
@@ -114,8 +129,8 @@ std::optional<std::string> allowHost(ServeOptions& options, const std::string& v
 const std::map<std::string, ServeSetter, std::less<>>& serveValueOptions()
 {
     static const std::map<std::string, ServeSetter, std::less<>> options { { "--allow-origin", allowOrigin },
-        { "--allow-host", allowHost }, { "--history", setHistory }, { "--port", setPort }, { "--bind", setBind },
-        { "--speed", setSpeed }, { "--seed", setSeed } };
+        { "--allow-host", allowHost }, { "--clock", setClock }, { "--history", setHistory }, { "--port", setPort },
+        { "--bind", setBind }, { "--speed", setSpeed }, { "--seed", setSeed } };
     return options;
 }
 } // namespace
@@ -146,11 +161,14 @@ Outcome<ServeOptions> parseServeOptions(const std::vector<std::string>& args)
     return options;
 }
 
-std::string serveBanner(const ui::EndpointServer& server, double speed)
+std::string serveBanner(const ui::EndpointServer& server, double speed, bool manualClock)
 {
     std::ostringstream out;
-    out << "Lifeline SQS endpoint on " << server.address().toStdString() << " (virtual time x" << speed
-        << "; query and JSON protocols)\n";
+    out << "Lifeline SQS endpoint on " << server.address().toStdString();
+    if (manualClock)
+        out << " (virtual time stands until POST /_lifeline/clock/advance; query and JSON protocols)\n";
+    else
+        out << " (virtual time x" << speed << "; query and JSON protocols)\n";
     out << "Any SigV4 signature is accepted: this is a local tool, not an access-control point.\n";
     out << "Try: aws --endpoint-url " << server.address().toStdString() << " sqs create-queue --queue-name demo\n";
     return out.str();
@@ -187,7 +205,7 @@ int serveHeadless(const ServeOptions& options, int argc, char** argv)
         std::cerr << "lifeline serve: " << started.message() << '\n';
         return 2;
     }
-    std::cout << serveBanner(server, options.endpoint.speed) << std::flush;
+    std::cout << serveBanner(server, options.endpoint.speed, options.endpoint.manualClock) << std::flush;
     std::cerr << serveWarning(server) << std::flush;
     return application.exec();
 }

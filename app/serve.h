@@ -33,7 +33,7 @@ int serveHeadless(const ServeOptions& options, int argc, char** argv);
 // Lifts the soft limit on open files (connections) to the hard limit.
 void raiseOpenFileLimit();
 // What the endpoint says when it starts (address, clock, the signature note), on standard output.
-std::string serveBanner(const ui::EndpointServer& server, double speed);
+std::string serveBanner(const ui::EndpointServer& server, double speed, bool manualClock = false);
 // The warning for an address other than loopback, for standard error (empty on loopback).
 std::string serveWarning(const ui::EndpointServer& server);
 

@@ -1,6 +1,7 @@
 #include "net/endpoint_server.h"
 
 #include "lifeline/endpoint/client_identity.h"
+#include "lifeline/endpoint/control_api.h"
 #include "lifeline/endpoint/sqs_action.h"
 
 #include <cmath>
@@ -60,7 +61,7 @@ void EndpointServer::stop()
 
 void EndpointServer::catchUp()
 {
-    if (m_wall.isValid()) {
+    if (clockRuns()) {
         const TimeMs target = m_virtualAtStart + TimeMs(std::floor(double(m_wall.elapsed()) * m_options.speed));
         if (target > m_engine.now())
             m_engine.advanceTo(target);
@@ -95,7 +96,7 @@ void EndpointServer::scheduleWake()
     if (!listening())
         return;
     const TimeMs next = m_engine.nextDueTime();
-    if (next == INT64_MAX) {
+    if (next == INT64_MAX || !clockRuns()) { // a clock that stands wakes nothing: a long poll waits for an advance
         m_wake.stop();
         return;
     }
@@ -135,6 +136,10 @@ void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
 {
     ++m_requests;
     catchUp();
+    if (endpoint::isControlPath(request.path())) {
+        handleControl(connection, request);
+        return;
+    }
     const std::string requestId = m_http.nextRequestId();
     auto decoded = endpoint::decodeRequest(request);
     const bool keepAlive = request.keepAlive;
@@ -165,6 +170,49 @@ void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
     }
     answerCompletedPolls(); // a send may have woken other connections' polls
     scheduleWake();
+}
+
+void EndpointServer::rebaseClock()
+{
+    m_virtualAtStart = m_engine.now();
+    m_wall.restart();
+}
+
+void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& request)
+{
+    // Refused as an SQS call from a web page would be (an Origin, a foreign Host); the method is the parser's.
+    if (auto refused = endpoint::guardRequest(request, {}, m_options.guard)) {
+        m_http.answer(connection, endpoint::controlError(403, "origin", refused->message), request.keepAlive);
+        return;
+    }
+    auto parsed = endpoint::parseControlRequest(request);
+    if (auto* error = std::get_if<endpoint::HttpResponse>(&parsed)) {
+        m_http.answer(connection, std::move(*error), request.keepAlive);
+        return;
+    }
+    const auto& command = std::get<endpoint::ControlCommand>(parsed);
+    switch (command.kind) {
+    case endpoint::ControlCommand::Kind::ReadClock:
+        break;
+    case endpoint::ControlCommand::Kind::SetClock:
+        rebaseClock(); // from here on at the new speed, or standing
+        if (command.speed)
+            m_options.speed = *command.speed;
+        if (command.paused)
+            m_paused = *command.paused;
+        break;
+    case endpoint::ControlCommand::Kind::Advance:
+        // Every timer due inside fires in time order (the engine's own clock loop), then the polls it completed
+        // are answered; a running clock goes on from the new time.
+        m_engine.advanceTo(m_engine.now() + command.by);
+        rebaseClock();
+        answerCompletedPolls();
+        break;
+    }
+    scheduleWake();
+    m_http.answer(connection,
+        endpoint::clockResponse({ m_engine.now(), m_options.speed, m_paused, m_options.manualClock }),
+        request.keepAlive);
 }
 
 void EndpointServer::answerCompletedPolls()

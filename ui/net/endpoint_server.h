@@ -1,9 +1,10 @@
 // The local SQS endpoint on the network: HTTP/1.1 (http_server.h), on the thread of the engine it serves (so the
 // window can draw that engine live, and nothing needs a lock). Time runs at wall-clock speed x `speed` on the
-// engine's virtual clock. Each request: the clock catches up, the request is decoded (query or JSON), the service
-// answers it; a ReceiveMessage that waits parks its connection until the engine completes the poll (a message, or
-// its wait ends), so a long poll holds up nobody. Every kind of client is an actor (client_identity.h: its user
-// agent and access key prefix), so the timeline shows who received what.
+// engine's virtual clock, or, with a manual clock, only when a test moves it (the control API, control_api.h). Each
+// request: the clock catches up, the request is decoded (query or JSON), the service answers it; a ReceiveMessage that
+// waits parks its connection until the engine completes the poll (a message, or its wait ends), so a long poll holds up
+// nobody. Every kind of client is an actor (client_identity.h: its user agent and access key prefix), so the timeline
+// shows who received what.
 #pragma once
 
 #include "lifeline/endpoint/protocol.h"
@@ -23,6 +24,7 @@ namespace lifeline::ui {
 // Where it listens and its connections' limits (http_server.h), and how fast its clock runs.
 struct EndpointOptions : HttpServerOptions {
     double speed = 1.0; // virtual seconds per wall second
+    bool manualClock = false; // --clock manual: virtual time moves only when a test advances it (control_api.h)
     endpoint::GuardOptions guard; // what browsers may not do (Origin, GET changes, foreign Host)
     std::optional<uint64_t> seed; // --seed: the same ids run to run; none: a fresh seed (net/run_seed.h)
 };
@@ -68,6 +70,11 @@ private:
         bool keepAlive;
     };
     void handle(ConnectionId connection, endpoint::HttpRequest&& request);
+    // The control API (control_api.h): reads or moves the clock, answers at once.
+    void handleControl(ConnectionId connection, const endpoint::HttpRequest& request);
+    // The wall-clock time and virtual time the clock runs on from now (after a change of speed, a pause, an advance).
+    void rebaseClock();
+    bool clockRuns() const { return !m_options.manualClock && !m_paused && m_wall.isValid(); }
     void closed(ConnectionId connection, bool requestInHand);
     void answerCompletedPolls();
     void scheduleWake();
@@ -80,6 +87,7 @@ private:
     QTimer m_wake; // the engine's next transition, in wall time
     QElapsedTimer m_wall;
     TimeMs m_virtualAtStart = 0;
+    bool m_paused = false;
     std::unordered_map<PollId, ParkedPoll> m_waiting;
     std::unordered_map<ConnectionId, PollId> m_pollOf; // a connection's parked poll
     std::unordered_map<PollId, uint32_t> m_orphaned; // a gone client's poll -> its actor

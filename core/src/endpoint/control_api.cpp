@@ -1,0 +1,134 @@
+#include "lifeline/endpoint/control_api.h"
+
+#include <nlohmann/json.hpp>
+
+namespace lifeline::endpoint {
+
+namespace {
+HttpResponse jsonResponse(int status, const nlohmann::json& body)
+{
+    HttpResponse response;
+    response.status = status;
+    response.headers.emplace_back("Content-Type", "application/json");
+    response.body = body.dump();
+    return response;
+}
+
+// The body as a JSON object (an empty body is an empty object), or the 400 that says why not.
+std::variant<nlohmann::json, HttpResponse> bodyObject(const HttpRequest& request)
+{
+    if (request.body.empty())
+        return nlohmann::json::object();
+    auto parsed = nlohmann::json::parse(request.body, nullptr, false, true);
+    if (parsed.is_discarded() || !parsed.is_object())
+        return controlError(400, "body", "the body must be a JSON object, such as {\"by\": \"30s\"}");
+    return parsed;
+}
+
+// Digits (and a point) then a unit parseDuration knows: a duration, if one too long for it.
+bool shapedLikeDuration(std::string_view text)
+{
+    const size_t digits = text.find_first_not_of("0123456789.");
+    const std::string_view unit = digits == std::string_view::npos ? std::string_view() : text.substr(digits);
+    return digits != 0 && (unit.empty() || unit == "ms" || unit == "s" || unit == "m" || unit == "h" || unit == "d");
+}
+
+std::variant<ControlCommand, HttpResponse> parseAdvance(const nlohmann::json& body)
+{
+    for (const auto& [key, value] : body.items())
+        if (key != "by")
+            return controlError(400, key, "unknown field '" + key + "'; an advance takes only \"by\"");
+    if (!body.contains("by"))
+        return controlError(400, "by", "missing: how far to move the clock, such as {\"by\": \"30s\"}");
+    const auto& by = body["by"];
+    const bool backwards = (by.is_string() && by.get<std::string>().starts_with('-'))
+        || (by.is_number_integer() && by.get<int64_t>() < 0);
+    if (backwards)
+        return controlError(400, "by", "the clock only moves forward, got " + by.dump());
+    std::optional<TimeMs> ms;
+    if (by.is_string())
+        ms = sim::parseDuration(by.get<std::string>());
+    else if (by.is_number_integer())
+        ms = by.get<int64_t>();
+    if (!ms && by.is_string() && shapedLikeDuration(by.get<std::string>()))
+        return controlError(400, "by", "at most a year (366 days) at a time, got " + by.dump());
+    if (!ms)
+        return controlError(400, "by",
+            "must be a duration such as \"500ms\", \"30s\", \"15m\" or \"4d\", or a number of milliseconds, got "
+                + by.dump());
+    if (*ms > kLongestAdvanceMs)
+        return controlError(400, "by", "at most a year (366 days) at a time, got " + by.dump());
+    ControlCommand command;
+    command.kind = ControlCommand::Kind::Advance;
+    command.by = *ms;
+    return command;
+}
+
+std::variant<ControlCommand, HttpResponse> parseSetClock(const nlohmann::json& body)
+{
+    ControlCommand command;
+    command.kind = ControlCommand::Kind::SetClock;
+    for (const auto& [key, value] : body.items()) {
+        if (key == "speed") {
+            if (!value.is_number() || value.get<double>() <= 0 || value.get<double>() > kFastestSpeed)
+                return controlError(400, "speed", "must be a number above 0 and at most 10000, got " + value.dump());
+            command.speed = value.get<double>();
+        } else if (key == "paused") {
+            if (!value.is_boolean())
+                return controlError(400, "paused", "must be true or false, got " + value.dump());
+            command.paused = value.get<bool>();
+        } else {
+            return controlError(400, key, "unknown field '" + key + "'; the clock takes \"speed\" and \"paused\"");
+        }
+    }
+    if (!command.speed && !command.paused)
+        return controlError(400, "body", "nothing to set: give \"speed\", \"paused\" or both");
+    return command;
+}
+} // namespace
+
+bool isControlPath(std::string_view path)
+{
+    return path.starts_with(kControlPrefix);
+}
+
+std::variant<ControlCommand, HttpResponse> parseControlRequest(const HttpRequest& request)
+{
+    const std::string_view path = request.path();
+    const bool post = request.method == "POST";
+    if (path == "/_lifeline/clock") {
+        if (request.method == "GET")
+            return ControlCommand {};
+        if (!post)
+            return controlError(405, "method", "GET reads the clock, POST sets it; got " + request.method);
+        auto body = bodyObject(request);
+        if (auto* error = std::get_if<HttpResponse>(&body))
+            return std::move(*error);
+        return parseSetClock(std::get<nlohmann::json>(body));
+    }
+    if (path == "/_lifeline/clock/advance") {
+        if (!post)
+            return controlError(405, "method", "the clock is advanced by POST; got " + request.method);
+        auto body = bodyObject(request);
+        if (auto* error = std::get_if<HttpResponse>(&body))
+            return std::move(*error);
+        return parseAdvance(std::get<nlohmann::json>(body));
+    }
+    return controlError(404, "path",
+        "no control endpoint " + std::string(path)
+            + "; there are GET and POST /_lifeline/clock and POST /_lifeline/clock/advance");
+}
+
+HttpResponse clockResponse(const ClockState& clock)
+{
+    return jsonResponse(200,
+        { { "now_ms", clock.nowMs }, { "speed", clock.speed }, { "paused", clock.paused },
+            { "manual", clock.manual } });
+}
+
+HttpResponse controlError(int status, std::string_view field, std::string_view message)
+{
+    return jsonResponse(status, { { "error", { { "field", field }, { "message", message } } } });
+}
+
+} // namespace lifeline::endpoint

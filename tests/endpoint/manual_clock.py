@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""`lifeline serve --clock manual`: virtual time stands until the test moves it with the control API, so a test of a
+30-second visibility timeout, a 15-minute delay or a 4-day retention runs without sleeping. Raw HTTP for the exact
+JSON of the control API and its errors; boto3 (query protocol, Debian's) for what a test suite does with it.
+
+Usage: manual_clock.py LIFELINE"""
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import boto3
+import botocore.config
+
+process = subprocess.Popen([sys.argv[1], "serve", "--headless", "--port", "0", "--clock", "manual"],
+                           stdout=subprocess.PIPE, text=True)
+banner = process.stdout.readline()
+url = "http://127.0.0.1:" + re.search(r"127\.0\.0\.1:(\d+)", banner).group(1)
+
+
+def control(method, path, body=None, headers=None):
+    data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+    request = urllib.request.Request(url + path, data, headers or {}, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def check(label, got, expected):
+    assert got == expected, f"{label}: expected {expected!r}, got {got!r}"
+    print("ok  ", label)
+
+
+try:
+    assert "virtual time stands until POST /_lifeline/clock/advance" in banner, banner
+    check("the clock stands at 0", control("GET", "/_lifeline/clock"),
+          (200, {"now_ms": 0, "speed": 1.0, "paused": False, "manual": True}))
+    time.sleep(0.3)
+    check("and still at 0 after wall time passes", control("GET", "/_lifeline/clock")[1]["now_ms"], 0)
+
+    sqs = boto3.client("sqs", endpoint_url=url, region_name="us-east-1", aws_access_key_id="test",
+                       aws_secret_access_key="test",
+                       config=botocore.config.Config(retries={"max_attempts": 1}, read_timeout=30))
+    queue = sqs.create_queue(QueueName="jobs", Attributes={"VisibilityTimeout": "30"})["QueueUrl"]
+    sqs.send_message(QueueUrl=queue, MessageBody="work")
+    sqs.send_message(QueueUrl=queue, MessageBody="later", DelaySeconds=900)
+    first = sqs.receive_message(QueueUrl=queue, AttributeNames=["All"])["Messages"]
+    check("a receive takes the visible message", [m["Body"] for m in first], ["work"])
+
+    # 29.999 s on: still in flight; one more millisecond: its visibility timeout has ended.
+    check("advance 29999 ms answers the new clock", control("POST", "/_lifeline/clock/advance", {"by": 29999}),
+          (200, {"now_ms": 29999, "speed": 1.0, "paused": False, "manual": True}))
+    check("in flight until its 30 s are up", sqs.receive_message(QueueUrl=queue).get("Messages", []), [])
+    control("POST", "/_lifeline/clock/advance", {"by": "1ms"})
+    again = sqs.receive_message(QueueUrl=queue, AttributeNames=["ApproximateReceiveCount"])["Messages"]
+    check("back after 30 s, received a second time",
+          [(m["Body"], m["Attributes"]["ApproximateReceiveCount"]) for m in again], [("work", "2")])
+    sqs.delete_message(QueueUrl=queue, ReceiptHandle=again[0]["ReceiptHandle"])
+
+    # The 15-minute timer: 14m59.999s after its send nothing; at 15 minutes it is there (sent at 0).
+    control("POST", "/_lifeline/clock/advance", {"by": f"{900000 - 30000 - 1}ms"})
+    check("a 15-minute timer still delayed a millisecond before",
+          sqs.receive_message(QueueUrl=queue).get("Messages", []), [])
+    check("advance by \"1ms\"", control("POST", "/_lifeline/clock/advance", {"by": "1ms"})[1]["now_ms"], 900000)
+    check("visible at 15 minutes", [m["Body"] for m in sqs.receive_message(QueueUrl=queue)["Messages"]], ["later"])
+
+    # A long poll while the clock stands waits for the next advance, and is answered by it.
+    empty = sqs.create_queue(QueueName="empty")["QueueUrl"]
+    started = time.monotonic()
+    poll = subprocess.Popen([sys.executable, "-c", f"""
+import boto3, botocore.config
+sqs = boto3.client("sqs", endpoint_url="{url}", region_name="us-east-1", aws_access_key_id="t",
+                   aws_secret_access_key="t", config=botocore.config.Config(retries={{"max_attempts": 1}}))
+sqs.get_queue_url(QueueName="empty")  # connected and warmed up
+print("polling", flush=True)
+print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messages", [])))
+"""], stdout=subprocess.PIPE, text=True)
+    check("the poller is ready", poll.stdout.readline().strip(), "polling")
+    time.sleep(0.5)
+    check("a long poll waits while the clock stands", poll.poll(), None)
+    control("POST", "/_lifeline/clock/advance", {"by": "20s"})
+    check("the advance past its 20 s answers it, empty", poll.communicate(timeout=10)[0].strip(), "0")
+    print(f"     (answered {time.monotonic() - started:.1f} s of wall time after it began)")
+
+    # A year at once (the longest advance): the clock moves, the queue's retention ends what was left.
+    sqs.send_message(QueueUrl=empty, MessageBody="forgotten for a year")
+    year = control("POST", "/_lifeline/clock/advance", {"by": "366d"})
+    check("a year in one advance", year, (200, {"now_ms": 900000 + 20000 + 366 * 86400000, "speed": 1.0,
+                                                "paused": False, "manual": True}))
+    check("retention (4 days) removed it", sqs.receive_message(QueueUrl=empty).get("Messages", []), [])
+
+    # Bad input: a 400 (404, 405) naming the field, and the clock where it was.
+    now = control("GET", "/_lifeline/clock")[1]["now_ms"]
+    cases = [
+        ("POST", "/_lifeline/clock/advance", {"by": "-5s"}, 400, "by", "the clock only moves forward, got \"-5s\""),
+        ("POST", "/_lifeline/clock/advance", {"by": -1}, 400, "by", "the clock only moves forward, got -1"),
+        ("POST", "/_lifeline/clock/advance", {"by": "soon"}, 400, "by",
+         "must be a duration such as \"500ms\", \"30s\", \"15m\" or \"4d\", or a number of milliseconds, got \"soon\""),
+        ("POST", "/_lifeline/clock/advance", {"by": "367d"}, 400, "by",
+         "at most a year (366 days) at a time, got \"367d\""),
+        ("POST", "/_lifeline/clock/advance", {}, 400, "by",
+         "missing: how far to move the clock, such as {\"by\": \"30s\"}"),
+        ("POST", "/_lifeline/clock/advance", {"by": "1s", "to": 5}, 400, "to",
+         "unknown field 'to'; an advance takes only \"by\""),
+        ("POST", "/_lifeline/clock/advance", b"{not json", 400, "body",
+         "the body must be a JSON object, such as {\"by\": \"30s\"}"),
+        ("GET", "/_lifeline/clock/advance", None, 405, "method", "the clock is advanced by POST; got GET"),
+        ("PUT", "/_lifeline/clock", b"{}", 405, "method", "GET reads the clock, POST sets it; got PUT"),
+        ("POST", "/_lifeline/clock", {"speed": 0}, 400, "speed", "must be a number above 0 and at most 10000, got 0"),
+        ("POST", "/_lifeline/clock", {"paused": "yes"}, 400, "paused", "must be true or false, got \"yes\""),
+        ("POST", "/_lifeline/clock", {}, 400, "body", "nothing to set: give \"speed\", \"paused\" or both"),
+        ("GET", "/_lifeline/time", None, 404, "path",
+         "no control endpoint /_lifeline/time; there are GET and POST /_lifeline/clock and POST /_lifeline/clock/advance"),
+    ]
+    for method, path, body, status, field, message in cases:
+        check(f"{method} {path} {body!r}", control(method, path, body),
+              (status, {"error": {"field": field, "message": message}}))
+    check("none of them moved the clock", control("GET", "/_lifeline/clock")[1]["now_ms"], now)
+
+    # A web page may not move it (an Origin), as it may not call SQS.
+    status, answer = control("POST", "/_lifeline/clock/advance", {"by": "1s"}, {"Origin": "https://evil.example"})
+    check("a page's advance is refused", (status, answer["error"]["field"]), (403, "origin"))
+    check("and moved nothing", control("GET", "/_lifeline/clock")[1]["now_ms"], now)
+    check("speed and pause are set and read back", control("POST", "/_lifeline/clock", {"speed": 60, "paused": True}),
+          (200, {"now_ms": now, "speed": 60.0, "paused": True, "manual": True}))
+finally:
+    process.terminate()
+    process.wait(timeout=10)
+
+# Without --clock manual the clock runs on wall time x --speed; the same API pauses it and moves it.
+process = subprocess.Popen([sys.argv[1], "serve", "--headless", "--port", "0", "--speed", "100"],
+                           stdout=subprocess.PIPE, text=True)
+url = "http://127.0.0.1:" + re.search(r"127\.0\.0\.1:(\d+)", process.stdout.readline()).group(1)
+try:
+    time.sleep(0.2)
+    running = control("GET", "/_lifeline/clock")[1]
+    check("a wall clock runs (x100: 0.2 s of wall time is about 20 s)",
+          (running["manual"], running["speed"], running["now_ms"] >= 15000), (False, 100.0, True))
+    paused = control("POST", "/_lifeline/clock", {"paused": True})[1]
+    time.sleep(0.3)
+    check("paused, it stands", control("GET", "/_lifeline/clock")[1]["now_ms"], paused["now_ms"])
+    check("an advance while paused moves it by exactly that",
+          control("POST", "/_lifeline/clock/advance", {"by": "10s"})[1]["now_ms"], paused["now_ms"] + 10000)
+    control("POST", "/_lifeline/clock", {"paused": False})
+    time.sleep(0.2)
+    check("resumed, it runs on from there",
+          control("GET", "/_lifeline/clock")[1]["now_ms"] > paused["now_ms"] + 10000 + 10000, True)
+    print("all manual clock cases passed")
+finally:
+    process.terminate()
+    process.wait(timeout=10)
