@@ -5,6 +5,7 @@
 #include "lifeline/endpoint/sqs_action.h"
 
 #include <cmath>
+#include <map>
 
 namespace lifeline::ui {
 
@@ -140,6 +141,10 @@ void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
         handleControl(connection, request);
         return;
     }
+    if (request.path() == "/_aws/sqs/messages" || request.path().starts_with("/_aws/sqs/messages/")) {
+        handlePeek(connection, request);
+        return;
+    }
     const std::string requestId = m_http.nextRequestId();
     auto decoded = endpoint::decodeRequest(request);
     const bool keepAlive = request.keepAlive;
@@ -213,6 +218,66 @@ void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& r
     m_http.answer(connection,
         endpoint::clockResponse({ m_engine.now(), m_options.speed, m_paused, m_options.manualClock }),
         request.keepAlive);
+}
+
+void EndpointServer::handlePeek(ConnectionId connection, const HttpRequest& request)
+{
+    const std::string requestId = m_http.nextRequestId();
+    // As LocalStack: an AWS client's ReceiveMessage call (query or JSON), or plain parameters in the query string or
+    // a form; or the queue in the path, /_aws/sqs/messages/REGION/ACCOUNT/QUEUE.
+    const bool json = request.header("content-type") == "application/x-amz-json-1.0";
+    const auto protocol = json ? endpoint::Protocol::Json : endpoint::Protocol::Query;
+    // It reads every message's body: refused to a web page as ReceiveMessage would be.
+    if (auto refused = endpoint::guardRequest(request, {}, m_options.guard)) {
+        m_http.answer(connection, endpoint::encodeError(protocol, *refused, requestId), request.keepAlive);
+        return;
+    }
+    std::map<std::string, std::string> params;
+    if (json) {
+        const auto decoded = endpoint::decodeRequest(request);
+        for (const auto& [key, value] : decoded.params.items())
+            if (value.is_string())
+                params[key] = value.get<std::string>();
+            else if (value.is_boolean())
+                params[key] = value.get<bool>() ? "true" : "false";
+    } else {
+        for (const std::string_view text : { request.query(), std::string_view(request.body) })
+            if (const auto pairs = endpoint::splitForm(text))
+                for (const auto& [key, value] : *pairs)
+                    params[key] = value;
+    }
+    std::string queue;
+    constexpr std::string_view kByPath = "/_aws/sqs/messages/";
+    if (request.path().starts_with(kByPath)) {
+        const std::string_view rest = request.path().substr(kByPath.size());
+        queue = std::string(rest.substr(rest.rfind('/') == std::string_view::npos ? 0 : rest.rfind('/') + 1));
+    } else if (const auto url = params.find("QueueUrl"); url != params.end()) {
+        queue = url->second.substr(url->second.rfind('/') + 1);
+    }
+    const auto flag = [&](const char* name) {
+        const auto it = params.find(name);
+        return it != params.end() && (endpoint::asciiLower(it->second) == "true" || it->second == "1");
+    };
+    const bool showInvisible = flag("ShowInvisible"), showDelayed = flag("ShowDelayed");
+    auto peeked = m_engine.peekMessages(queue, showInvisible, showDelayed);
+    if (!peeked) {
+        m_http.answer(connection, endpoint::encodeError(protocol, peeked.error(), requestId), request.keepAlive);
+        return;
+    }
+    std::vector<ReceivedMessage> messages;
+    for (auto& p : peeked.value())
+        messages.push_back(std::move(p.message));
+    auto output = m_service.renderMessages(messages, endpoint::ReceiveView { { "All" }, { "All" } });
+    for (size_t i = 0; i < messages.size(); ++i) {
+        auto& m = output["Messages"][i];
+        m["ReceiptHandle"] = "SQS/BACKDOOR/ACCESS"; // LocalStack's: a peek hands out no receipt
+        const MessageState state = peeked.value()[i].state;
+        if (showInvisible)
+            m["Attributes"]["IsVisible"] = state == MessageState::Visible ? "true" : "false";
+        if (showDelayed)
+            m["Attributes"]["IsDelayed"] = state == MessageState::Delayed ? "true" : "false";
+    }
+    m_http.answer(connection, endpoint::encodeResult(protocol, "ReceiveMessage", output, requestId), request.keepAlive);
 }
 
 void EndpointServer::answerCompletedPolls()

@@ -72,6 +72,9 @@ private:
     void handle(ConnectionId connection, endpoint::HttpRequest&& request);
     // The control API (control_api.h): reads or moves the clock, answers at once.
     void handleControl(ConnectionId connection, const endpoint::HttpRequest& request);
+    // LocalStack's developer endpoint (`/_aws/sqs/messages?QueueUrl=...&ShowInvisible=true&ShowDelayed=true`): a
+    // queue's messages as ReceiveMessage's answer in the request's protocol, without receiving them.
+    void handlePeek(ConnectionId connection, const endpoint::HttpRequest& request);
     // The wall-clock time and virtual time the clock runs on from now (after a change of speed, a pause, an advance).
     void rebaseClock();
     bool clockRuns() const { return !m_options.manualClock && !m_paused && m_wall.isValid(); }

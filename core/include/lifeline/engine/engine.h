@@ -104,6 +104,14 @@ public:
     Result<BatchResult<SendMessageResult>> sendMessageBatch(
         const std::string& queue, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor = kOperatorActor);
     Result<ReceiveOutcome> receiveMessage(const ReceiveMessageRequest& request);
+    // Every message of the queue as a receive would describe it, without receiving it: no receive counted, no
+    // visibility changed (a test's look inside, the endpoint's /_aws/sqs/messages). The in-flight ones first when
+    // asked, then the visible, then the delayed when asked; each kind in send order, with its state.
+    struct PeekedMessage {
+        ReceivedMessage message;
+        MessageState state;
+    };
+    Result<std::vector<PeekedMessage>> peekMessages(const std::string& queue, bool inFlight, bool delayed) const;
     std::vector<CompletedPoll> takeCompletedPolls();
     // The same into `out` (cleared first), trading buffers with it: a caller that keeps `out` allocates nothing.
     void takeCompletedPolls(std::vector<CompletedPoll>& out);
