@@ -191,6 +191,10 @@ int serve(int argc, char** argv)
         std::cout << lifeline::app::serveHelp();
         return 0;
     }
+    if (options->printEnv) {
+        std::cout << lifeline::app::servePrintEnv(options.value());
+        return 0;
+    }
     if (options->headless)
         return lifeline::app::serveHeadless(options.value(), argc, argv);
     WindowStart start;

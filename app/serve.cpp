@@ -37,6 +37,7 @@ const char* serveHelp()
            "  --allow-origin ORIGIN  let a web page from ORIGIN (https://app.example) call it (repeatable)\n"
            "  --allow-host NAME      accept Host: NAME besides localhost and IP addresses (repeatable)\n"
            "  --allow-get-actions    accept state-changing actions over GET (AWS does; browsers abuse it)\n"
+           "  --print-env     print the shell lines that point the SDKs and the aws CLI here (eval \"$(...)\"), and stop\n"
            "  --help          this text\n"
            "\n"
            "Any SigV4 signature is accepted: it is a local tool, not an access-control point. What only a web page\n"
@@ -148,6 +149,8 @@ Outcome<ServeOptions> parseServeOptions(const std::vector<std::string>& args)
                 return failure(*refused);
         } else if (a == "--help" || a == "-h") {
             options.help = true;
+        } else if (a == "--print-env") {
+            options.printEnv = true;
         } else if (a == "--headless") {
             options.headless = true;
         } else if (a == "--allow-get-actions") {
@@ -156,9 +159,30 @@ Outcome<ServeOptions> parseServeOptions(const std::vector<std::string>& args)
             return failure("unknown option '" + a + "' (see `lifeline serve --help`)");
         }
     }
+    if (options.printEnv && options.endpoint.port == 0)
+        return failure("--print-env needs the port the server will use (--port 0 is known only once it listens)");
     if (options.historyGiven && !options.headless && !options.help)
         return failure("--history is for --headless (the window keeps what its View > History kept says)");
     return options;
+}
+
+std::string servePrintEnv(const ServeOptions& options)
+{
+    // An IPv6 address is bracketed in a URL; the credentials are any (the endpoint accepts every signature), but the
+    // SDKs refuse to sign without some.
+    const QHostAddress& bind = options.endpoint.bind;
+    const bool any = bind == QHostAddress::Any || bind == QHostAddress::AnyIPv4 || bind == QHostAddress::AnyIPv6;
+    QString host = any ? QStringLiteral("127.0.0.1") : bind.toString();
+    if (host.contains(QLatin1Char(':')))
+        host = QStringLiteral("[%1]").arg(host);
+    std::ostringstream out;
+    out << "export AWS_ENDPOINT_URL=http://" << host.toStdString() << ':' << options.endpoint.port << '\n'
+        << "export AWS_ENDPOINT_URL_SQS=http://" << host.toStdString() << ':' << options.endpoint.port << '\n'
+        << "export AWS_REGION=us-east-1\n"
+        << "export AWS_DEFAULT_REGION=us-east-1\n"
+        << "export AWS_ACCESS_KEY_ID=test\n"
+        << "export AWS_SECRET_ACCESS_KEY=test\n";
+    return out.str();
 }
 
 std::string serveBanner(const ui::EndpointServer& server, double speed, bool manualClock)

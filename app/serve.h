@@ -16,6 +16,7 @@ struct ServeOptions {
     ui::EndpointOptions endpoint;
     bool headless = false;
     bool help = false; // --help: print serveHelp() and stop
+    bool printEnv = false; // --print-env: print servePrintEnv() and stop
     // --history: how long a headless endpoint remembers messages that ended and events (EngineOptions::historyMs).
     // None by default: nobody watches a headless endpoint, and its memory returns to its baseline.
     TimeMs historyMs = 0;
@@ -24,6 +25,8 @@ struct ServeOptions {
 
 // `lifeline serve --help`.
 const char* serveHelp();
+// `lifeline serve --print-env`: the shell lines that point the AWS SDKs and CLI at this endpoint.
+std::string servePrintEnv(const ServeOptions& options);
 
 // Reads serve's arguments (after "serve"); on a bad one says why and returns nothing.
 // Why an option is refused names it: "lifeline serve: --port must be 0..65535 ...".
