@@ -5,9 +5,11 @@ JSON of the control API and its errors; boto3 (query protocol, Debian's) for wha
 
 Usage: manual_clock.py LIFELINE"""
 import json
+import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -115,7 +117,11 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
         ("POST", "/_lifeline/clock", {"paused": "yes"}, 400, "paused", "must be true or false, got \"yes\""),
         ("POST", "/_lifeline/clock", {}, 400, "body", "nothing to set: give \"speed\", \"paused\" or both"),
         ("GET", "/_lifeline/time", None, 404, "path",
-         "no control endpoint /_lifeline/time; there are GET and POST /_lifeline/clock and POST /_lifeline/clock/advance"),
+         "no control endpoint /_lifeline/time; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance "
+         "and GET /_lifeline/runs/current"),
+        ("GET", "/_lifeline/runs/current?format=png", None, 400, "format",
+         "only format=lifeline (a run file) is served, got 'png'"),
+        ("POST", "/_lifeline/runs/current", b"", 405, "method", "the run is read by GET; got POST"),
     ]
     for method, path, body, status, field, message in cases:
         check(f"{method} {path} {body!r}", control(method, path, body),
@@ -126,6 +132,17 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
     status, answer = control("POST", "/_lifeline/clock/advance", {"by": "1s"}, {"Origin": "https://evil.example"})
     check("a page's advance is refused", (status, answer["error"]["field"]), (403, "origin"))
     check("and moved nothing", control("GET", "/_lifeline/clock")[1]["now_ms"], now)
+    # The run so far as a run file, which `lifeline run` reads (a failed test's timeline).
+    with urllib.request.urlopen(url + "/_lifeline/runs/current?format=lifeline", timeout=10) as answer:
+        check("the run file's type", answer.headers.get("Content-Type"), "application/octet-stream")
+        run = answer.read()
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "run.lifeline")
+        with open(path, "wb") as file:
+            file.write(run)
+        summary = json.loads(subprocess.run([sys.argv[1], "run", path, "--summary"], capture_output=True, text=True,
+                                            check=True).stdout)
+        check("it holds the test's run: its 3 sends", summary["sent"], 3)
     check("speed and pause are set and read back", control("POST", "/_lifeline/clock", {"speed": 60, "paused": True}),
           (200, {"now_ms": now, "speed": 60.0, "paused": True, "manual": True}))
 finally:

@@ -3,9 +3,11 @@
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/control_api.h"
 #include "lifeline/endpoint/sqs_action.h"
+#include "lifeline/io/run_file.h"
 
 #include <cmath>
 #include <map>
+#include <sstream>
 
 namespace lifeline::ui {
 
@@ -206,6 +208,9 @@ void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& r
         if (command.paused)
             m_paused = *command.paused;
         break;
+    case endpoint::ControlCommand::Kind::RunFile:
+        m_http.answer(connection, runFileResponse(), request.keepAlive);
+        return;
     case endpoint::ControlCommand::Kind::Advance:
         // Every timer due inside fires in time order (the engine's own clock loop), then the polls it completed
         // are answered; a running clock goes on from the new time.
@@ -218,6 +223,22 @@ void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& r
     m_http.answer(connection,
         endpoint::clockResponse({ m_engine.now(), m_options.speed, m_paused, m_options.manualClock }),
         request.keepAlive);
+}
+
+endpoint::HttpResponse EndpointServer::runFileResponse() const
+{
+    // A run file holds a whole run: a headless server that forgot its start (--history) cannot write one.
+    if (const EventLog& log = m_engine.run().log(); log.firstRetained() > 0)
+        return endpoint::controlError(409, "history",
+            "the endpoint has forgotten the start of its run (it keeps --history); start it with a --history longer "
+            "than the test to read the run");
+    std::ostringstream out;
+    writeRun(m_engine.run(), "lifeline serve", out);
+    endpoint::HttpResponse response;
+    response.headers = { { "Content-Type", "application/octet-stream" },
+        { "Content-Disposition", "attachment; filename=\"run.lifeline\"" } };
+    response.body = out.str();
+    return response;
 }
 
 void EndpointServer::handlePeek(ConnectionId connection, const HttpRequest& request)

@@ -75,6 +75,8 @@ private:
     // LocalStack's developer endpoint (`/_aws/sqs/messages?QueueUrl=...&ShowInvisible=true&ShowDelayed=true`): a
     // queue's messages as ReceiveMessage's answer in the request's protocol, without receiving them.
     void handlePeek(ConnectionId connection, const endpoint::HttpRequest& request);
+    // The run so far as a run file (GET /_lifeline/runs/current?format=lifeline), or why not.
+    endpoint::HttpResponse runFileResponse() const;
     // The wall-clock time and virtual time the clock runs on from now (after a change of speed, a pause, an advance).
     void rebaseClock();
     bool clockRuns() const { return !m_options.manualClock && !m_paused && m_wall.isValid(); }

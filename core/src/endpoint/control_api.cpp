@@ -1,5 +1,7 @@
 #include "lifeline/endpoint/control_api.h"
 
+#include "lifeline/endpoint/protocol.h"
+
 #include <nlohmann/json.hpp>
 
 namespace lifeline::endpoint {
@@ -114,9 +116,26 @@ std::variant<ControlCommand, HttpResponse> parseControlRequest(const HttpRequest
             return std::move(*error);
         return parseAdvance(std::get<nlohmann::json>(body));
     }
+    if (path == "/_lifeline/runs/current") {
+        if (request.method != "GET")
+            return controlError(405, "method", "the run is read by GET; got " + request.method);
+        const auto pairs = splitForm(request.query());
+        if (!pairs)
+            return controlError(400, "query", "a malformed %-escape in the query string");
+        for (const auto& [key, value] : *pairs) {
+            if (key != "format")
+                return controlError(400, key, "unknown parameter '" + key + "'; the run takes only format");
+            if (value != "lifeline")
+                return controlError(400, "format", "only format=lifeline (a run file) is served, got '" + value + "'");
+        }
+        ControlCommand command;
+        command.kind = ControlCommand::Kind::RunFile;
+        return command;
+    }
     return controlError(404, "path",
         "no control endpoint " + std::string(path)
-            + "; there are GET and POST /_lifeline/clock and POST /_lifeline/clock/advance");
+            + "; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance and GET "
+              "/_lifeline/runs/current");
 }
 
 HttpResponse clockResponse(const ClockState& clock)

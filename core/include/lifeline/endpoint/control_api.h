@@ -1,9 +1,10 @@
 // The endpoint's control API for test suites, on the same port as SQS (docs/testing.md): the virtual clock belongs
 // to the test. `GET /_lifeline/clock` reads it; `POST /_lifeline/clock/advance` with `{"by": "30s"}` moves it (every
 // timer due inside fires, in order; the answer is the new clock); `POST /_lifeline/clock` with `{"speed": N}` and/or
-// `{"paused": true|false}` sets how it runs. JSON in and out; a bad request is a 400 naming the field, an unknown path
-// a 404, a change by anything but POST a 405, and none of them changes anything. This file parses and answers; the
-// server (ui/net/endpoint_server.cpp) owns the clock and applies the command.
+// `{"paused": true|false}` sets how it runs; `GET /_lifeline/runs/current?format=lifeline` is the run so far as a run
+// file (the window and `lifeline run --export` open it: a failed test's timeline). JSON in and out; a bad request is a
+// 400 naming the field, an unknown path a 404, a change by anything but POST a 405, and none of them changes anything.
+// This file parses and answers; the server (ui/net/endpoint_server.cpp) owns the clock and applies the command.
 #pragma once
 
 #include "lifeline/endpoint/http.h"
@@ -27,7 +28,7 @@ struct ClockState {
 };
 
 struct ControlCommand {
-    enum class Kind { ReadClock, SetClock, Advance };
+    enum class Kind { ReadClock, SetClock, Advance, RunFile };
     Kind kind = Kind::ReadClock;
     TimeMs by = 0; // Advance
     std::optional<double> speed; // SetClock
