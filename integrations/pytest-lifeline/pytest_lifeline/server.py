@@ -1,0 +1,99 @@
+"""One `lifeline serve --headless --clock manual` on a free port, and the calls a test makes to it.
+
+Standard library only; `client()` needs boto3 (Debian's python3-boto3, or pip's)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import urllib.error
+import urllib.request
+
+
+class LifelineError(RuntimeError):
+    """The server refused a control call (its JSON error, field and message), or could not start."""
+
+
+class LifelineSQS:
+    """A running endpoint: `endpoint_url`, `client()`, `advance("30s")`, `now_ms`, `messages(queue_url)`."""
+
+    def __init__(self, binary=None, history="1d"):
+        binary = binary or os.environ.get("LIFELINE") or shutil.which("lifeline")
+        if not binary:
+            raise LifelineError("lifeline is not on the PATH: install it, set LIFELINE, or pass --lifeline-binary")
+        # The run is kept (--history) so a failed test's timeline can be read back.
+        self._process = subprocess.Popen(
+            [binary, "serve", "--headless", "--port", "0", "--clock", "manual", "--history", history],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        banner = self._process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)", banner)
+        if not found:
+            self._process.kill()
+            raise LifelineError("lifeline serve did not start: " + (banner + self._process.stderr.read()).strip())
+        self.binary = binary
+        self.endpoint_url = found.group(0)
+
+    # --- SQS ------------------------------------------------------------------------------------------------------
+    def client(self, **kwargs):
+        """A boto3 SQS client pointed here (any credentials: the endpoint accepts every signature)."""
+        import boto3  # only the tests that want a client need boto3
+
+        options = {"endpoint_url": self.endpoint_url, "region_name": "us-east-1", "aws_access_key_id": "test",
+                   "aws_secret_access_key": "test"}
+        options.update(kwargs)
+        return boto3.client("sqs", **options)
+
+    def messages(self, queue_url, invisible=False, delayed=False):
+        """Every message of the queue without receiving it (LocalStack's /_aws/sqs/messages): dicts as boto3's
+        receive_message returns them, with IsVisible / IsDelayed attributes when asked for those messages too."""
+        request = urllib.request.Request(
+            self.endpoint_url + "/_aws/sqs/messages", json.dumps({"QueueUrl": queue_url, "ShowInvisible": invisible,
+                                                                  "ShowDelayed": delayed}).encode(),
+            {"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": "AmazonSQS.ReceiveMessage"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read()).get("Messages", [])
+
+    # --- the clock ------------------------------------------------------------------------------------------------
+    def advance(self, by):
+        """Moves virtual time on by `by` ("500ms", "30s", "15m", "4d", or milliseconds): every timer due inside fires
+        in order and the long polls it completes are answered. Returns the new time in ms."""
+        return self._control("POST", "/_lifeline/clock/advance", {"by": by})["now_ms"]
+
+    @property
+    def now_ms(self):
+        return self._control("GET", "/_lifeline/clock")["now_ms"]
+
+    def run_file(self):
+        """The run so far as a run file's bytes (`lifeline run FILE --export F.png` draws it)."""
+        with urllib.request.urlopen(self.endpoint_url + "/_lifeline/runs/current?format=lifeline", timeout=30) as a:
+            return a.read()
+
+    def save_timeline(self, folder, name):
+        """Writes NAME.lifeline and, drawn from it, NAME.png into `folder`; returns the paths written."""
+        os.makedirs(folder, exist_ok=True)
+        run = os.path.join(folder, name + ".lifeline")
+        with open(run, "wb") as file:
+            file.write(self.run_file())
+        image = os.path.join(folder, name + ".png")
+        subprocess.run([self.binary, "run", run, "--export", image, "--size", "1600x900"], check=True,
+                       capture_output=True, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"), timeout=120)
+        return run, image
+
+    def stop(self):
+        if self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+
+    def _control(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.endpoint_url + path, data, {"Content-Type": "application/json"},
+                                         method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            detail = json.loads(error.read()).get("error", {})
+            raise LifelineError(f"{path}: {detail.get('field')}: {detail.get('message')}") from None

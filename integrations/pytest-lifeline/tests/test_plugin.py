@@ -1,0 +1,70 @@
+"""The plugin's own tests: the fixture's server lives for its test and no longer, the timeline is written only for a
+test that failed (or with --lifeline-keep) and named in its report, and tests side by side get servers of their own."""
+import os
+import urllib.error
+import urllib.request
+
+import pytest
+
+from pytest_lifeline import LifelineError, LifelineSQS
+
+pytest_plugins = ["pytester"]
+
+INNER = '''
+def test_passes(lifeline_sqs):
+    sqs = lifeline_sqs.client()
+    sqs.create_queue(QueueName="ok")
+    assert lifeline_sqs.advance("1s") == 1000
+
+def test_fails(lifeline_sqs):
+    sqs = lifeline_sqs.client()
+    queue = sqs.create_queue(QueueName="jobs", Attributes={"VisibilityTimeout": "30"})["QueueUrl"]
+    sqs.send_message(QueueUrl=queue, MessageBody="job")
+    sqs.receive_message(QueueUrl=queue)
+    lifeline_sqs.advance("10s")
+    assert sqs.receive_message(QueueUrl=queue).get("Messages"), "expected the job back after 10 s"
+'''
+
+
+def test_the_server_lives_for_its_test_only(lifeline_sqs):
+    url = lifeline_sqs.endpoint_url
+    assert lifeline_sqs.now_ms == 0
+    assert lifeline_sqs.advance(1500) == 1500
+    lifeline_sqs.stop()
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(url + "/_lifeline/clock", timeout=5)
+
+
+def test_two_servers_side_by_side_have_their_own_ports_and_clocks():
+    a, b = LifelineSQS(), LifelineSQS()
+    try:
+        assert a.endpoint_url != b.endpoint_url
+        a.advance("1m")
+        assert (a.now_ms, b.now_ms) == (60000, 0)
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_a_refused_advance_raises_with_the_servers_reason(lifeline_sqs):
+    with pytest.raises(LifelineError, match=r"by: the clock only moves forward, got \"-1s\""):
+        lifeline_sqs.advance("-1s")
+    assert lifeline_sqs.now_ms == 0
+
+
+def test_a_failed_test_gets_its_timeline_and_a_passing_one_none(pytester):
+    pytester.makepyfile(INNER)
+    result = pytester.runpytest("-p", "pytest_lifeline.plugin")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*SQS timeline: .pytest-lifeline/test_fails.png*"])
+    folder = pytester.path / ".pytest-lifeline"
+    assert sorted(os.listdir(folder)) == ["test_fails.lifeline", "test_fails.png"]
+    assert (folder / "test_fails.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_keep_writes_every_tests_run(pytester):
+    pytester.makepyfile(INNER)
+    result = pytester.runpytest("-p", "pytest_lifeline.plugin", "--lifeline-keep")
+    result.assert_outcomes(passed=1, failed=1)
+    assert sorted(os.listdir(pytester.path / ".pytest-lifeline")) == [
+        "test_fails.lifeline", "test_fails.png", "test_passes.lifeline", "test_passes.png"]
