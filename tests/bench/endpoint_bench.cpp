@@ -318,7 +318,8 @@ void runProxyBenchmark()
 // one advance of a day through the control API, which fires every one of their timers. Goal: 1 s or less.
 static void advanceDayBenchmark()
 {
-    const Server server = startProcess({ LIFELINE_BINARY, "serve", "--headless", "--port", "0", "--clock", "manual" }, 0);
+    const Server server
+        = startProcess({ LIFELINE_BINARY, "serve", "--headless", "--port", "0", "--clock", "manual" }, 0);
     if (server.port == 0) {
         std::fprintf(stderr, "lifeline-bench endpoint: lifeline serve --clock manual did not start\n");
         stopProcess(server);
@@ -339,8 +340,8 @@ static void advanceDayBenchmark()
     }
     size_t inFlight = 0;
     for (int receive = 0; receive < kMessages / 10; ++receive) {
-        const std::string answer = client.request(
-            "Action=ReceiveMessage&Version=2012-11-05&MaxNumberOfMessages=10&QueueUrl=" + queue);
+        const std::string answer
+            = client.request("Action=ReceiveMessage&Version=2012-11-05&MaxNumberOfMessages=10&QueueUrl=" + queue);
         for (size_t at = answer.find("<Message>"); at != std::string::npos; at = answer.find("<Message>", at + 1))
             ++inFlight;
     }
@@ -353,8 +354,8 @@ static void advanceDayBenchmark()
     stopProcess(server);
     if (inFlight != size_t(kMessages) || clock.find("\"now_ms\":86400000") == std::string::npos
         || visible != std::to_string(kMessages)) {
-        std::fprintf(stderr, "lifeline-bench endpoint: advance: %zu in flight, clock %s, %s visible after\n",
-            inFlight, clock.c_str(), visible.c_str());
+        std::fprintf(stderr, "lifeline-bench endpoint: advance: %zu in flight, clock %s, %s visible after\n", inFlight,
+            clock.c_str(), visible.c_str());
         return;
     }
     report("serve.advance_day_ms", ms, "ms");
