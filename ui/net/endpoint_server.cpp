@@ -193,8 +193,8 @@ void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& r
         return;
     }
     auto parsed = endpoint::parseControlRequest(request);
-    if (auto* error = std::get_if<endpoint::HttpResponse>(&parsed)) {
-        m_http.answer(connection, std::move(*error), request.keepAlive);
+    if (const auto* error = std::get_if<endpoint::HttpResponse>(&parsed)) {
+        m_http.answer(connection, *error, request.keepAlive);
         return;
     }
     const auto& command = std::get<endpoint::ControlCommand>(parsed);
