@@ -54,12 +54,15 @@ Outcome<> LiveSourceController::startEndpoint(const EndpointOptions& options)
     // Shown like a simulation, but the clock is the endpoint's (wall time x speed) and the actors are its clients.
     m_window.session->showEndpoint(std::move(engine), server);
     m_window.timeline->setFollowLive(true);
+    const QString clock = options.manualClock
+        ? tr("Time stands until a test moves it: curl -X POST %1/_lifeline/clock/advance -d '{\"by\": \"30s\"}'.")
+              .arg(server->address())
+        : tr("Time runs at x%1.").arg(options.speed);
     emit started(tr("Local endpoint %1").arg(server->address()),
         tr("Point an SQS client here and watch its messages. For example:\n\naws --endpoint-url %1 sqs create-queue "
            "--queue-name demo\n\naws --endpoint-url %1 sqs send-message --queue-url %1/000000000000/demo "
-           "--message-body hello\n\nAny signature is accepted (this is a local tool). Time runs at x%2.")
-            .arg(server->address())
-            .arg(options.speed));
+           "--message-body hello\n\nAny signature is accepted (this is a local tool). %2")
+            .arg(server->address(), clock));
     m_frames->start();
     {
         const QSignalBlocker block(m_endpointAction);
