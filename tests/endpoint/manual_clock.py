@@ -64,6 +64,22 @@ try:
           [(m["Body"], m["Attributes"]["ApproximateReceiveCount"]) for m in again], [("work", "2")])
     sqs.delete_message(QueueUrl=queue, ReceiptHandle=again[0]["ReceiptHandle"])
 
+    # The lanes as JSON: what a test reads to see what happened, to the millisecond.
+    with urllib.request.urlopen(url + "/_lifeline/runs/current?format=json", timeout=10) as answer:
+        lanes = json.loads(answer.read())
+    jobs = lanes["queues"][0]
+    check("the lanes: the queue", (lanes["now_ms"], lanes["forgotten_until_ms"], jobs["name"]), (30000, 0, "jobs"))
+    work, later = jobs["lanes"]
+    check("the failed job's segments", work["segments"], [
+        {"state": "visible", "from_ms": 0, "to_ms": 0}, {"state": "in-flight", "from_ms": 0, "to_ms": 30000},
+        {"state": "visible", "from_ms": 30000, "to_ms": 30000}, {"state": "in-flight", "from_ms": 30000, "to_ms": 30000}])
+    check("its state and receives", (work["state"], [(r["at_ms"], r["receive"]) for r in work["receives"]]),
+          ("deleted", [(0, 1), (30000, 2)]))
+    check("its receives name the client", work["receives"][0]["client"].startswith("Boto3/"), True)
+    check("the 15-minute timer still delayed, its segment open",
+          (later["body"], later["state"], later["segments"]),
+          ("later", "delayed", [{"state": "delayed", "from_ms": 0, "to_ms": None}]))
+
     # The 15-minute timer: 14m59.999s after its send nothing; at 15 minutes it is there (sent at 0).
     control("POST", "/_lifeline/clock/advance", {"by": f"{900000 - 30000 - 1}ms"})
     check("a 15-minute timer still delayed a millisecond before",
@@ -120,7 +136,7 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
          "no control endpoint /_lifeline/time; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance "
          "and GET /_lifeline/runs/current"),
         ("GET", "/_lifeline/runs/current?format=png", None, 400, "format",
-         "only format=lifeline (a run file) is served, got 'png'"),
+         "format=lifeline (a run file) or format=json (the lanes) is served, got 'png'"),
         ("POST", "/_lifeline/runs/current", b"", 405, "method", "the run is read by GET; got POST"),
     ]
     for method, path, body, status, field, message in cases:

@@ -3,6 +3,7 @@
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/control_api.h"
 #include "lifeline/endpoint/sqs_action.h"
+#include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
 
 #include <cmath>
@@ -209,7 +210,7 @@ void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& r
             m_paused = *command.paused;
         break;
     case endpoint::ControlCommand::Kind::RunFile:
-        m_http.answer(connection, runFileResponse(), request.keepAlive);
+        m_http.answer(connection, command.json ? lanesResponse() : runFileResponse(), request.keepAlive);
         return;
     case endpoint::ControlCommand::Kind::Advance:
         // Every timer due inside fires in time order (the engine's own clock loop), then the polls it completed
@@ -237,6 +238,16 @@ endpoint::HttpResponse EndpointServer::runFileResponse() const
     endpoint::HttpResponse response;
     response.headers = { { "Content-Type", "application/octet-stream" },
         { "Content-Disposition", "attachment; filename=\"run.lifeline\"" } };
+    response.body = out.str();
+    return response;
+}
+
+endpoint::HttpResponse EndpointServer::lanesResponse() const
+{
+    std::ostringstream out;
+    writeLanesJson(m_engine.run(), out);
+    endpoint::HttpResponse response;
+    response.headers = { { "Content-Type", "application/json" } };
     response.body = out.str();
     return response;
 }

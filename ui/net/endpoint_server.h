@@ -77,6 +77,7 @@ private:
     void handlePeek(ConnectionId connection, const endpoint::HttpRequest& request);
     // The run so far as a run file (GET /_lifeline/runs/current?format=lifeline), or why not.
     endpoint::HttpResponse runFileResponse() const;
+    endpoint::HttpResponse lanesResponse() const; // GET /_lifeline/runs/current?format=json
     // The wall-clock time and virtual time the clock runs on from now (after a change of speed, a pause, an advance).
     void rebaseClock();
     bool clockRuns() const { return !m_options.manualClock && !m_paused && m_wall.isValid(); }

@@ -122,14 +122,16 @@ std::variant<ControlCommand, HttpResponse> parseControlRequest(const HttpRequest
         const auto pairs = splitForm(request.query());
         if (!pairs)
             return controlError(400, "query", "a malformed %-escape in the query string");
+        ControlCommand command;
+        command.kind = ControlCommand::Kind::RunFile;
         for (const auto& [key, value] : *pairs) {
             if (key != "format")
                 return controlError(400, key, "unknown parameter '" + key + "'; the run takes only format");
-            if (value != "lifeline")
-                return controlError(400, "format", "only format=lifeline (a run file) is served, got '" + value + "'");
+            if (value != "lifeline" && value != "json")
+                return controlError(400, "format",
+                    "format=lifeline (a run file) or format=json (the lanes) is served, got '" + value + "'");
+            command.json = value == "json";
         }
-        ControlCommand command;
-        command.kind = ControlCommand::Kind::RunFile;
         return command;
     }
     return controlError(404, "path",

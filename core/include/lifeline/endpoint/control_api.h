@@ -2,9 +2,10 @@
 // to the test. `GET /_lifeline/clock` reads it; `POST /_lifeline/clock/advance` with `{"by": "30s"}` moves it (every
 // timer due inside fires, in order; the answer is the new clock); `POST /_lifeline/clock` with `{"speed": N}` and/or
 // `{"paused": true|false}` sets how it runs; `GET /_lifeline/runs/current?format=lifeline` is the run so far as a run
-// file (the window and `lifeline run --export` open it: a failed test's timeline). JSON in and out; a bad request is a
-// 400 naming the field, an unknown path a 404, a change by anything but POST a 405, and none of them changes anything.
-// This file parses and answers; the server (ui/net/endpoint_server.cpp) owns the clock and applies the command.
+// file (the window and `lifeline run --export` open it: a failed test's timeline), `format=json` its lanes as JSON.
+// JSON in and out; a bad request is a 400 naming the field, an unknown path a 404, a change by anything but POST a 405,
+// and none of them changes anything. This file parses and answers; the server (ui/net/endpoint_server.cpp) owns the
+// clock and applies the command.
 #pragma once
 
 #include "lifeline/endpoint/http.h"
@@ -33,6 +34,7 @@ struct ControlCommand {
     TimeMs by = 0; // Advance
     std::optional<double> speed; // SetClock
     std::optional<bool> paused; // SetClock
+    bool json = false; // RunFile: the lanes as JSON rather than a run file
 };
 
 bool isControlPath(std::string_view path);
