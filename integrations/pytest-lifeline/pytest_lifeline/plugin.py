@@ -59,6 +59,15 @@ def lifeline_sqs(request):
 _SAVED_KEY = pytest.StashKey[list]()
 
 
+@pytest.fixture(scope="session")
+def lifeline_sqs_session(request):
+    """One local SQS for the whole session (its queues and clock shared by every test that takes it): faster to
+    start, but tests must not depend on each other's queues or time. No timeline is saved for it."""
+    server = LifelineSQS(binary=request.config.getoption("--lifeline-binary"))
+    yield server
+    server.stop()
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     saved = config.stash.get(_SAVED_KEY, [])
     if saved:

@@ -62,6 +62,22 @@ def test_a_failed_test_gets_its_timeline_and_a_passing_one_none(pytester):
     assert (folder / "test_fails.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_a_session_server_is_shared_by_the_tests_that_take_it(pytester):
+    pytester.makepyfile('''
+urls = []
+
+def test_one(lifeline_sqs_session):
+    urls.append(lifeline_sqs_session.endpoint_url)
+    lifeline_sqs_session.advance("1s")
+
+def test_two(lifeline_sqs_session):
+    urls.append(lifeline_sqs_session.endpoint_url)
+    assert urls[0] == urls[1]
+    assert lifeline_sqs_session.now_ms == 1000
+''')
+    pytester.runpytest("-p", "pytest_lifeline.plugin").assert_outcomes(passed=2)
+
+
 def test_keep_writes_every_tests_run(pytester):
     pytester.makepyfile(INNER)
     result = pytester.runpytest("-p", "pytest_lifeline.plugin", "--lifeline-keep")
