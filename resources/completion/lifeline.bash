@@ -27,6 +27,9 @@ _lifeline()
         --format)
             COMPREPLY=($(compgen -W "text json" -- "$cur"))
             return ;;
+        --clock)
+            COMPREPLY=($(compgen -W "manual wall" -- "$cur"))
+            return ;;
         --fail-on)
             COMPREPLY=($(compgen -W "high medium low" -- "$cur"))
             return ;;
@@ -55,7 +58,7 @@ _lifeline()
             options="--attributes --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
                      --heartbeat --groups --rate --lambda --consumer --format --scenario-out --fail-on --help" ;;
         serve)
-            options="--port --bind --headless --history --speed --seed --allow-origin --allow-host --allow-get-actions
+            options="--port --bind --headless --history --speed --clock --print-env --seed --allow-origin --allow-host --allow-get-actions
                      --help" ;;
         proxy)
             options="--upstream --port --bind --headless --record --record-every --region --profile --poll-attributes
