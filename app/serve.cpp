@@ -1,11 +1,13 @@
 #include "serve.h"
 
+#include "export/image_export.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/support/duration.h"
 #include "net/run_seed.h"
 
-#include <QCoreApplication>
 #include <QDateTime>
+#include <QGuiApplication>
+#include <QLoggingCategory>
 #include <charconv>
 #include <cmath>
 #include <iostream>
@@ -220,12 +222,23 @@ void raiseOpenFileLimit()
 int serveHeadless(const ServeOptions& options, int argc, char** argv)
 {
     raiseOpenFileLimit();
-    QCoreApplication application(argc, argv);
-    Engine engine(EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(),
+    // Never shown, but it draws (GET /_lifeline/runs/current?format=png): offscreen, no display needed.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Without XDG_RUNTIME_DIR (CI, containers) Qt warns that it picks one while it starts the platform; a script
+    // that reads the server's first lines would take that for its answer. Its own warnings after that are kept.
+    QLoggingCategory::setFilterRules(QStringLiteral("default.warning=false"));
+    QGuiApplication application(argc, argv);
+    QLoggingCategory::setFilterRules({});
+    auto engine = std::make_unique<Engine>(EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(),
         .seed = options.endpoint.seed.value_or(ui::freshRunSeed()),
         .keepEndedBodies = false,
         .historyMs = options.historyMs });
-    ui::EndpointServer server(engine);
+    ui::EndpointServer server(*engine);
+    server.allowReset([&engine](const EngineOptions& fresh) -> Engine& {
+        engine = std::make_unique<Engine>(fresh);
+        return *engine;
+    });
+    server.setRunImageWriter(ui::drawEndpointRun);
     if (const auto started = server.start(options.endpoint); !started) {
         std::cerr << "lifeline serve: " << started.message() << '\n';
         return 2;

@@ -133,11 +133,27 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
         ("POST", "/_lifeline/clock", {"paused": "yes"}, 400, "paused", "must be true or false, got \"yes\""),
         ("POST", "/_lifeline/clock", {}, 400, "body", "nothing to set: give \"speed\", \"paused\" or both"),
         ("GET", "/_lifeline/time", None, 404, "path",
-         "no control endpoint /_lifeline/time; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance "
-         "and GET /_lifeline/runs/current"),
-        ("GET", "/_lifeline/runs/current?format=png", None, 400, "format",
-         "format=lifeline (a run file) or format=json (the lanes) is served, got 'png'"),
+         "no control endpoint /_lifeline/time; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance, "
+         "POST /_lifeline/reset and GET /_lifeline/runs/current"),
+        ("GET", "/_lifeline/runs/current?format=gif", None, 400, "format",
+         "format=lifeline (a run file), json (the lanes), png or svg (the timeline) is served, got 'gif'"),
         ("POST", "/_lifeline/runs/current", b"", 405, "method", "the run is read by GET; got POST"),
+        ("GET", "/_lifeline/runs/current?format=png&size=100x100", None, 400, "size",
+         "must be WIDTHxHEIGHT from 200x150 to 4096x4096, such as 1600x900, got '100x100'"),
+        ("GET", "/_lifeline/runs/current?format=png&size=5000x900", None, 400, "size",
+         "must be WIDTHxHEIGHT from 200x150 to 4096x4096, such as 1600x900, got '5000x900'"),
+        ("GET", "/_lifeline/runs/current?format=json&size=800x600", None, 400, "size",
+         "sizes an image: add format=png or format=svg"),
+        ("GET", "/_lifeline/runs/current?queue=jobs", None, 400, "queue",
+         "a run file holds every queue; leave out queue, or read one queue's lanes with format=json, png or svg"),
+        ("GET", "/_lifeline/runs/current?format=png&queue=jobs", None, 400, "queue",
+         "an image draws every queue of the run; read one queue's lanes with format=json"),
+        ("GET", "/_lifeline/runs/current?format=json&queue=nope", None, 404, "queue",
+         "the run has no queue named 'nope'"),
+        ("GET", "/_lifeline/runs/current?format=json&at=5", None, 400, "at",
+         "unknown parameter 'at'; the run takes format, queue and size"),
+        ("GET", "/_lifeline/reset", None, 405, "method", "the endpoint is reset by POST; got GET"),
+        ("POST", "/_lifeline/reset", {"keep": ["jobs"]}, 400, "keep", "unknown field 'keep'; a reset takes no fields"),
     ]
     for method, path, body, status, field, message in cases:
         check(f"{method} {path} {body!r}", control(method, path, body),
@@ -159,8 +175,54 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
         summary = json.loads(subprocess.run([sys.argv[1], "run", path, "--summary"], capture_output=True, text=True,
                                             check=True).stdout)
         check("it holds the test's run: its 3 sends", summary["sent"], 3)
+    # One queue's lanes; the timeline drawn, as PNG (its size as asked) and as SVG.
+    with urllib.request.urlopen(url + "/_lifeline/runs/current?format=json&queue=empty", timeout=10) as answer:
+        one = json.loads(answer.read())
+    check("queue=empty: that queue only, its one message (expired)", ([q["name"] for q in one["queues"]],
+          [lane["state"] for lane in one["queues"][0]["lanes"]]), (["empty"], ["expired"]))
+    with urllib.request.urlopen(url + "/_lifeline/runs/current?format=png&size=800x450", timeout=30) as answer:
+        png = answer.read()
+        check("format=png: a PNG of 800x450", (answer.headers.get("Content-Type"), png[:8],
+              int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")),
+              ("image/png", b"\x89PNG\r\n\x1a\n", 800, 450))
+    with urllib.request.urlopen(url + "/_lifeline/runs/current?format=svg", timeout=30) as answer:
+        svg = answer.read().decode()
+        check("format=svg: an SVG of 1600x900 titled as the server",
+              (answer.headers.get("Content-Type"), 'width="1600"' in svg.split(">", 2)[1] or 'width="1600' in svg,
+               "<title>lifeline serve</title>" in svg), ("image/svg+xml", True, True))
     check("speed and pause are set and read back", control("POST", "/_lifeline/clock", {"speed": 60, "paused": True}),
           (200, {"now_ms": now, "speed": 60.0, "paused": True, "manual": True}))
+
+    # A reset: every queue and message gone, the clock at 0 (speed and pause as they were), ids as at the start;
+    # a long poll waiting then is answered as one whose queue was deleted.
+    first_id = lanes["queues"][0]["lanes"][0]["message_id"]
+    waiter = subprocess.Popen([sys.executable, "-c", f"""
+import boto3, botocore.config, botocore.exceptions
+sqs = boto3.client("sqs", endpoint_url="{url}", region_name="us-east-1", aws_access_key_id="t",
+                   aws_secret_access_key="t", config=botocore.config.Config(retries={{"max_attempts": 1}}))
+sqs.get_queue_url(QueueName="empty")
+print("polling", flush=True)
+try:
+    sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20)
+    print("answered")
+except botocore.exceptions.ClientError as error:
+    print(error.response["Error"]["Code"])
+"""], stdout=subprocess.PIPE, text=True)
+    check("a poller waits on 'empty'", waiter.stdout.readline().strip(), "polling")
+    time.sleep(0.3)
+    check("POST /_lifeline/reset answers the clock at 0", control("POST", "/_lifeline/reset"),
+          (200, {"now_ms": 0, "speed": 60.0, "paused": True, "manual": True}))
+    check("the waiting poll: its queue is gone", waiter.communicate(timeout=10)[0].strip(),
+          "AWS.SimpleQueueService.NonExistentQueue")
+    check("no queue is left", sqs.list_queues().get("QueueUrls", []), [])
+    jobs = sqs.create_queue(QueueName="jobs")["QueueUrl"]
+    sent = sqs.send_message(QueueUrl=jobs, MessageBody="again")
+    check("ids start again: the first message has the first id it had", sent["MessageId"], first_id)
+    with urllib.request.urlopen(url + "/_lifeline/runs/current?format=json", timeout=10) as answer:
+        after = json.loads(answer.read())
+    check("the run is a new one", ([q["name"] for q in after["queues"]], after["now_ms"],
+          [r["client"][:6] for r in after["queues"][0]["lanes"][0]["receives"]]), (["jobs"], 0, []))
+    check("an empty body or {} both reset", control("POST", "/_lifeline/reset", {})[0], 200)
 finally:
     process.terminate()
     process.wait(timeout=10)

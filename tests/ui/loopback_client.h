@@ -15,10 +15,10 @@ inline QByteArray formRequest(const QByteArray& form, const QByteArray& agent = 
         + "\r\n\r\n" + form;
 }
 
-// Sends a form and returns the whole answer (head and body, by its Content-Length).
-inline QByteArray post(QTcpSocket& socket, const QByteArray& form)
+// Sends a whole request and returns the whole answer (head and body, by its Content-Length).
+inline QByteArray exchange(QTcpSocket& socket, const QByteArray& request)
 {
-    socket.write(formRequest(form));
+    socket.write(request);
     QByteArray response;
     const bool complete = QTest::qWaitFor(
         [&] {
@@ -32,6 +32,12 @@ inline QByteArray post(QTcpSocket& socket, const QByteArray& form)
         5000);
     CHECK(complete);
     return response;
+}
+
+// Sends a form and returns the whole answer.
+inline QByteArray post(QTcpSocket& socket, const QByteArray& form)
+{
+    return exchange(socket, formRequest(form));
 }
 
 inline void connectTo(QTcpSocket& socket, quint16 port)

@@ -84,6 +84,44 @@ TEST_CASE(
     CHECK(engine.messageCount() == 1);
 }
 
+TEST_CASE(
+    "window: a test's reset of the endpoint shows a new run - the same server - ids as at the start", "[ui][live]")
+{
+    application();
+    ui::MainWindow window;
+    ui::EndpointOptions options;
+    options.port = 0;
+    options.manualClock = true;
+    options.seed = 7;
+    REQUIRE(window.startEndpoint(options).ok());
+    ui::EndpointServer* server = window.endpoint();
+    QTcpSocket socket;
+    test::connectTo(socket, server->port());
+    CHECK(post(socket, "Action=CreateQueue&QueueName=jobs").contains("<QueueUrl>"));
+    const QByteArray url = QByteArray::fromStdString(server->queueUrl("jobs"));
+    const QByteArray sent = post(socket, "Action=SendMessage&QueueUrl=" + url + "&MessageBody=first");
+    const QByteArray firstId = sent.mid(sent.indexOf("<MessageId>") + 11, 36);
+    test::exchange(socket,
+        "POST /_lifeline/clock/advance HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 13\r\n\r\n{\"by\": \"30s\"}");
+    REQUIRE(window.laneModel()->engine()->messageCount() == 1);
+
+    const QByteArray reset = test::exchange(socket, "POST /_lifeline/reset HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    CHECK(reset.startsWith("HTTP/1.1 200"));
+    CHECK(reset.endsWith(R"({"manual":true,"now_ms":0,"paused":false,"speed":1.0})"));
+    CHECK(window.endpoint() == server); // still serving, on the same port
+    const RunView& fresh = *window.laneModel()->engine();
+    CHECK(fresh.messageCount() == 0);
+    CHECK(fresh.queueCount() == 0);
+    CHECK(fresh.now() == 0);
+    CHECK(test::widget<QAction>(window, "play")->text().startsWith(QStringLiteral("● Live"))); // and its clock
+    CHECK(post(socket, "Action=CreateQueue&QueueName=jobs").contains("<QueueUrl>"));
+    const QByteArray again = post(socket, "Action=SendMessage&QueueUrl=" + url + "&MessageBody=second");
+    CHECK(again.mid(again.indexOf("<MessageId>") + 11, 36) == firstId);
+    window.laneModel()->sync();
+    CHECK(window.laneModel()->engine()->messageCount() == 1);
+    CHECK(window.laneModel()->engine()->message(0).body == "second");
+}
+
 TEST_CASE("window: the recording proxy draws what a real client does through it - its Queue panel goes upstream",
     "[ui][live][proxy]")
 {

@@ -3,6 +3,7 @@
 #include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QImage>
@@ -219,7 +220,9 @@ int fittingHeight(const std::vector<ModelPanel>& panels, const TimelineStyle& st
     return std::clamp(height, 150, 16384);
 }
 
-Outcome<> writeImage(const std::vector<ModelPanel>& panels, ImageExportRequest request, TimeMs to)
+// Paints the panels as `suffix` (png, svg or pdf) onto `out`.
+Outcome<> paintImage(
+    QIODevice& out, const QString& suffix, const std::vector<ModelPanel>& panels, ImageExportRequest request, TimeMs to)
 {
     const TimelineStyle base = request.dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
     // Sized by the width first when the height is to be found (`--size 1920x`).
@@ -228,23 +231,17 @@ Outcome<> writeImage(const std::vector<ModelPanel>& panels, ImageExportRequest r
     if (request.size.height() == 0)
         request.size.setHeight(fittingHeight(panels, style, request.size.width(), request, to));
     const QRect rect(QPoint(0, 0), request.size);
-    const QString suffix = QFileInfo(request.path).suffix().toLower();
-
-    // Written through QSaveFile: a failed save leaves any earlier file as it was.
-    QSaveFile file(request.path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
     if (suffix == QStringLiteral("png")) {
         QImage image(request.size, QImage::Format_ARGB32_Premultiplied);
         image.setDevicePixelRatio(1);
         QPainter p(&image);
         paintExport(p, rect, panels, style, request, to);
         p.end();
-        if (!image.save(&file, "PNG"))
+        if (!image.save(&out, "PNG"))
             return Failure { QObject::tr("could not encode the PNG").toStdString() };
     } else if (suffix == QStringLiteral("svg")) {
         QSvgGenerator svg;
-        svg.setOutputDevice(&file);
+        svg.setOutputDevice(&out);
         svg.setSize(request.size);
         svg.setViewBox(rect);
         svg.setTitle(request.title);
@@ -252,7 +249,7 @@ Outcome<> writeImage(const std::vector<ModelPanel>& panels, ImageExportRequest r
         paintExport(p, rect, panels, style, request, to);
         p.end();
     } else {
-        QPdfWriter pdf(&file);
+        QPdfWriter pdf(&out);
         pdf.setTitle(request.title);
         pdf.setPageSize(QPageSize(QSizeF(request.size) * 0.75, QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -261,6 +258,17 @@ Outcome<> writeImage(const std::vector<ModelPanel>& panels, ImageExportRequest r
         paintExport(p, rect, panels, style, request, to);
         p.end();
     }
+    return {};
+}
+
+Outcome<> writeImage(const std::vector<ModelPanel>& panels, const ImageExportRequest& request, TimeMs to)
+{
+    // Written through QSaveFile: a failed save leaves any earlier file as it was.
+    QSaveFile file(request.path);
+    if (!file.open(QIODevice::WriteOnly))
+        return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
+    if (auto painted = paintImage(file, QFileInfo(request.path).suffix().toLower(), panels, request, to); !painted)
+        return painted;
     if (!file.commit())
         return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
     return {};
@@ -277,6 +285,35 @@ Outcome<> exportTimelineImage(const RunView& engine, const ImageExportRequest& r
     model.setEngine(&engine);
     const TimeMs to = request.to < 0 ? actionEnd(model) : request.to;
     return writeImage({ { &model, QString() } }, request, to);
+}
+
+Outcome<QByteArray> drawTimelineImage(const RunView& run, const ImageExportRequest& request)
+{
+    if (auto refused = checkRequest(request); !refused)
+        return Failure { refused.message() };
+    LaneModel model;
+    model.setMomentSpecs(request.moments);
+    model.setEngine(&run);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    const TimeMs to = request.to < 0 ? actionEnd(model) : request.to;
+    if (auto painted
+        = paintImage(buffer, QFileInfo(request.path).suffix().toLower(), { { &model, QString() } }, request, to);
+        !painted)
+        return Failure { painted.message() };
+    return buffer.data();
+}
+
+Outcome<std::string> drawEndpointRun(const RunView& run, bool svg, int width, int height)
+{
+    ImageExportRequest request;
+    request.path = svg ? QStringLiteral("run.svg") : QStringLiteral("run.png");
+    request.size = QSize(width, height);
+    request.title = QStringLiteral("lifeline serve");
+    auto image = drawTimelineImage(run, request);
+    if (!image)
+        return Failure { image.message() };
+    return image.value().toStdString();
 }
 
 Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const ImageExportRequest& request)

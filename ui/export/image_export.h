@@ -9,6 +9,7 @@
 #include "timeline/row_layout.h"
 #include "timeline/timeline_style.h"
 
+#include <QByteArray>
 #include <QPainter>
 #include <QSize>
 #include <QString>
@@ -42,6 +43,11 @@ struct ExportPanel {
 
 // Nothing is left half-written: the file is written whole or not at all.
 Outcome<> exportTimelineImage(const RunView& engine, const ImageExportRequest& request);
+// The same image in memory (the endpoint's GET /_lifeline/runs/current?format=png); the request's path names only
+// its type (its extension).
+Outcome<QByteArray> drawTimelineImage(const RunView& run, const ImageExportRequest& request);
+// The endpoint's GET /_lifeline/runs/current?format=png|svg (EndpointServer::RunImageWriter): the whole run so far.
+Outcome<std::string> drawEndpointRun(const RunView& run, bool svg, int width, int height);
 
 // The panels stacked, each with its heading and its moments, under the request's title (its subtitle, when set,
 // under the title; its moments are not used). The axis runs to the latest panel's end unless `to` says.

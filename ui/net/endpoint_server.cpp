@@ -16,8 +16,8 @@ using endpoint::HttpRequest;
 
 EndpointServer::EndpointServer(Engine& engine, QObject* parent)
     : QObject(parent)
-    , m_engine(engine)
-    , m_service(engine)
+    , m_engine(&engine)
+    , m_service(std::in_place, engine)
     , m_http(
           { "lifeline serve", '8', "Lifeline" },
           [this](ConnectionId connection, HttpRequest&& request) { handle(connection, std::move(request)); },
@@ -43,7 +43,7 @@ Outcome<> EndpointServer::start(const EndpointOptions& options)
     if (auto listening = m_http.listen(options); !listening)
         return listening;
     m_wall.start();
-    m_virtualAtStart = m_engine.now();
+    m_virtualAtStart = m_engine->now();
     scheduleWake();
     return {};
 }
@@ -53,9 +53,9 @@ void EndpointServer::stop()
     m_wake.stop();
     // The server itself stops: nobody will ever answer a waiting poll, so SQS's side ends them too.
     for (const auto& [poll, parked] : m_waiting)
-        m_engine.cancelPoll(poll);
+        m_engine->cancelPoll(poll);
     for (const auto& [poll, actor] : m_orphaned)
-        m_engine.cancelPoll(poll);
+        m_engine->cancelPoll(poll);
     m_waiting.clear();
     m_pollOf.clear();
     m_orphaned.clear();
@@ -67,8 +67,8 @@ void EndpointServer::catchUp()
 {
     if (clockRuns()) {
         const TimeMs target = m_virtualAtStart + TimeMs(std::floor(double(m_wall.elapsed()) * m_options.speed));
-        if (target > m_engine.now())
-            m_engine.advanceTo(target);
+        if (target > m_engine->now())
+            m_engine->advanceTo(target);
     }
     answerCompletedPolls();
     scheduleWake();
@@ -80,7 +80,7 @@ endpoint::CallOutcome EndpointServer::operatorCall(const std::string& action, co
     endpoint::CallContext context;
     context.host = QStringLiteral("127.0.0.1:%1").arg(port()).toStdString();
     context.actor = kOperatorActor;
-    auto outcome = m_service.call(action, params, context);
+    auto outcome = m_service->call(action, params, context);
     answerCompletedPolls(); // a message sent may complete waiting polls
     scheduleWake();
     return outcome;
@@ -90,7 +90,7 @@ std::string EndpointServer::queueUrl(const std::string& queue) const
 {
     return QStringLiteral("http://127.0.0.1:%1/%2/")
                .arg(port())
-               .arg(QString::fromStdString(m_engine.options().accountId))
+               .arg(QString::fromStdString(m_engine->options().accountId))
                .toStdString()
         + queue;
 }
@@ -99,12 +99,12 @@ void EndpointServer::scheduleWake()
 {
     if (!listening())
         return;
-    const TimeMs next = m_engine.nextDueTime();
+    const TimeMs next = m_engine->nextDueTime();
     if (next == INT64_MAX || !clockRuns()) { // a clock that stands wakes nothing: a long poll waits for an advance
         m_wake.stop();
         return;
     }
-    const double wallMs = double(next - m_engine.now()) / m_options.speed;
+    const double wallMs = double(next - m_engine->now()) / m_options.speed;
     m_wake.start(int(std::clamp(std::ceil(wallMs), 0.0, 3600000.0)));
 }
 
@@ -131,7 +131,7 @@ uint32_t EndpointServer::actorFor(ConnectionId connection, const HttpRequest& re
     const std::string name = endpoint::clientIdentity(request.header("user-agent"), request.header("authorization"));
     auto it = m_actorByClient.find(name);
     if (it == m_actorByClient.end())
-        it = m_actorByClient.emplace(name, m_engine.addActor(name)).first;
+        it = m_actorByClient.emplace(name, m_engine->addActor(name)).first;
     m_actorOf.emplace(connection, it->second);
     return it->second;
 }
@@ -165,7 +165,7 @@ void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
     context.host = host.empty() ? QStringLiteral("localhost:%1").arg(port()).toStdString() : std::string(host);
     context.path = std::string(request.path());
     context.actor = actorFor(connection, request);
-    auto outcome = m_service.call(decoded.action, decoded.params, context);
+    auto outcome = m_service->call(decoded.action, decoded.params, context);
     if (outcome.error) {
         m_http.answer(connection, endpoint::encodeError(decoded.protocol, *outcome.error, requestId), keepAlive);
     } else if (outcome.pendingPoll) {
@@ -182,7 +182,7 @@ void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
 
 void EndpointServer::rebaseClock()
 {
-    m_virtualAtStart = m_engine.now();
+    m_virtualAtStart = m_engine->now();
     m_wall.restart();
 }
 
@@ -209,32 +209,81 @@ void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& r
         if (command.paused)
             m_paused = *command.paused;
         break;
-    case endpoint::ControlCommand::Kind::RunFile:
-        m_http.answer(connection, command.json ? lanesResponse() : runFileResponse(), request.keepAlive);
+    case endpoint::ControlCommand::Kind::ReadRun:
+        m_http.answer(connection, runResponse(command), request.keepAlive);
         return;
+    case endpoint::ControlCommand::Kind::Reset:
+        if (!m_renew) {
+            m_http.answer(
+                connection, endpoint::controlError(501, "path", "this server cannot be reset"), request.keepAlive);
+            return;
+        }
+        reset();
+        break;
     case endpoint::ControlCommand::Kind::Advance:
         // Every timer due inside fires in time order (the engine's own clock loop), then the polls it completed
         // are answered; a running clock goes on from the new time.
-        m_engine.advanceTo(m_engine.now() + command.by);
+        m_engine->advanceTo(m_engine->now() + command.by);
         rebaseClock();
         answerCompletedPolls();
         break;
     }
     scheduleWake();
     m_http.answer(connection,
-        endpoint::clockResponse({ m_engine.now(), m_options.speed, m_paused, m_options.manualClock }),
+        endpoint::clockResponse({ m_engine->now(), m_options.speed, m_paused, m_options.manualClock }),
         request.keepAlive);
+}
+
+endpoint::HttpResponse EndpointServer::runResponse(const endpoint::ControlCommand& command) const
+{
+    using Format = endpoint::ControlCommand::RunFormat;
+    const RunView& run = m_engine->run();
+    if (!command.queue.empty()) {
+        bool known = false;
+        for (size_t q = 0; q < run.queueCount() && !known; ++q)
+            known = run.queueInfo(QueueIndex(q)).name == command.queue;
+        if (!known)
+            return endpoint::controlError(404, "queue", "the run has no queue named '" + command.queue + "'");
+    }
+    endpoint::HttpResponse response;
+    switch (command.format) {
+    case Format::Lifeline:
+        return runFileResponse();
+    case Format::Json: {
+        std::ostringstream out;
+        writeLanesJson(run, out, command.queue);
+        response.headers = { { "Content-Type", "application/json" } };
+        response.body = out.str();
+        return response;
+    }
+    case Format::Png:
+    case Format::Svg: {
+        if (!command.queue.empty())
+            return endpoint::controlError(
+                400, "queue", "an image draws every queue of the run; read one queue's lanes with format=json");
+        if (!m_drawRun)
+            return endpoint::controlError(501, "format", "this server does not draw images; read format=lifeline");
+        const bool svg = command.format == Format::Svg;
+        auto image = m_drawRun(run, svg, command.width, command.height);
+        if (!image)
+            return endpoint::controlError(500, "format", "the timeline could not be drawn: " + image.message());
+        response.headers = { { "Content-Type", svg ? "image/svg+xml" : "image/png" } };
+        response.body = std::move(image.value());
+        return response;
+    }
+    }
+    return response;
 }
 
 endpoint::HttpResponse EndpointServer::runFileResponse() const
 {
     // A run file holds a whole run: a headless server that forgot its start (--history) cannot write one.
-    if (const EventLog& log = m_engine.run().log(); log.firstRetained() > 0)
+    if (const EventLog& log = m_engine->run().log(); log.firstRetained() > 0)
         return endpoint::controlError(409, "history",
             "the endpoint has forgotten the start of its run (it keeps --history); start it with a --history longer "
             "than the test to read the run");
     std::ostringstream out;
-    writeRun(m_engine.run(), "lifeline serve", out);
+    writeRun(m_engine->run(), "lifeline serve", out);
     endpoint::HttpResponse response;
     response.headers = { { "Content-Type", "application/octet-stream" },
         { "Content-Disposition", "attachment; filename=\"run.lifeline\"" } };
@@ -242,14 +291,26 @@ endpoint::HttpResponse EndpointServer::runFileResponse() const
     return response;
 }
 
-endpoint::HttpResponse EndpointServer::lanesResponse() const
+void EndpointServer::reset()
 {
-    std::ostringstream out;
-    writeLanesJson(m_engine.run(), out);
-    endpoint::HttpResponse response;
-    response.headers = { { "Content-Type", "application/json" } };
-    response.body = out.str();
-    return response;
+    // A poll waiting now is answered as one whose queue was deleted: every queue is gone.
+    for (const auto& [poll, parked] : m_waiting)
+        m_http.answer(parked.connection,
+            endpoint::encodeError(parked.protocol,
+                makeError(codes::NonExistentQueue, "The specified queue does not exist."), parked.requestId),
+            parked.keepAlive);
+    m_waiting.clear();
+    m_pollOf.clear();
+    m_orphaned.clear();
+    m_actorByClient.clear(); // the clients are actors of the old run
+    m_actorOf.clear();
+    EngineOptions options = m_engine->options();
+    options.epochMs += m_engine->now(); // SentTimestamp and the like never go back
+    m_service.reset(); // it refers to the engine that goes
+    m_engine = &m_renew(options);
+    m_service.emplace(*m_engine);
+    rebaseClock();
+    emit wasReset();
 }
 
 void EndpointServer::handlePeek(ConnectionId connection, const HttpRequest& request)
@@ -291,7 +352,7 @@ void EndpointServer::handlePeek(ConnectionId connection, const HttpRequest& requ
         return it != params.end() && (endpoint::asciiLower(it->second) == "true" || it->second == "1");
     };
     const bool showInvisible = flag("ShowInvisible"), showDelayed = flag("ShowDelayed");
-    auto peeked = m_engine.peekMessages(queue, showInvisible, showDelayed);
+    auto peeked = m_engine->peekMessages(queue, showInvisible, showDelayed);
     if (!peeked) {
         m_http.answer(connection, endpoint::encodeError(protocol, peeked.error(), requestId), request.keepAlive);
         return;
@@ -299,7 +360,7 @@ void EndpointServer::handlePeek(ConnectionId connection, const HttpRequest& requ
     std::vector<ReceivedMessage> messages;
     for (auto& p : peeked.value())
         messages.push_back(std::move(p.message));
-    auto output = m_service.renderMessages(messages, endpoint::ReceiveView { { "All" }, { "All" } });
+    auto output = m_service->renderMessages(messages, endpoint::ReceiveView { { "All" }, { "All" } });
     for (size_t i = 0; i < messages.size(); ++i) {
         auto& m = output["Messages"][i];
         m["ReceiptHandle"] = "SQS/BACKDOOR/ACCESS"; // LocalStack's: a peek hands out no receipt
@@ -314,10 +375,10 @@ void EndpointServer::handlePeek(ConnectionId connection, const HttpRequest& requ
 
 void EndpointServer::answerCompletedPolls()
 {
-    for (auto& done : m_engine.takeCompletedPolls()) {
+    for (auto& done : m_engine->takeCompletedPolls()) {
         if (const auto orphan = m_orphaned.find(done.poll); orphan != m_orphaned.end()) {
             for (const auto& m : done.messages)
-                m_engine.recordActorEvent(Cause::ReceivedByNobody, orphan->second, m.lane);
+                m_engine->recordActorEvent(Cause::ReceivedByNobody, orphan->second, m.lane);
             m_orphaned.erase(orphan);
             continue;
         }
@@ -332,7 +393,7 @@ void EndpointServer::answerCompletedPolls()
                 makeError(codes::NonExistentQueue, "The specified queue does not exist."), parked.requestId)
             : endpoint::encodeResult(parked.protocol,
                 std::string(endpoint::nameOf(endpoint::SqsAction::ReceiveMessage)),
-                m_service.renderMessages(done.messages, parked.view), parked.requestId);
+                m_service->renderMessages(done.messages, parked.view), parked.requestId);
         m_http.answer(parked.connection, response, parked.keepAlive); // the requests behind it go next
     }
 }

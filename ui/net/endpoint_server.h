@@ -7,6 +7,7 @@
 // shows who received what.
 #pragma once
 
+#include "lifeline/endpoint/control_api.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/request_guard.h"
 #include "lifeline/endpoint/sqs_service.h"
@@ -16,6 +17,7 @@
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
+#include <functional>
 #include <optional>
 #include <unordered_map>
 
@@ -32,8 +34,18 @@ struct EndpointOptions : HttpServerOptions {
 class EndpointServer : public QObject {
     Q_OBJECT
 public:
+    // POST /_lifeline/reset: the owner of the engine replaces it with one made from `options` (the same seed and
+    // account; timestamps go on from where the old clock stood) and returns it. The server first ends its long polls
+    // (their queue is gone) and forgets its clients. Without one, a reset is refused (501).
+    using EngineRenewal = std::function<Engine&(const EngineOptions& options)>;
+    // GET /_lifeline/runs/current?format=png|svg: the run drawn (the image export, which this library does not link;
+    // `svg` or PNG, `size` in pixels). Without one, such a request is refused (501).
+    using RunImageWriter = std::function<Outcome<std::string>(const RunView& run, bool svg, int width, int height)>;
+
     explicit EndpointServer(Engine& engine, QObject* parent = nullptr);
     ~EndpointServer() override;
+    void allowReset(EngineRenewal renew) { m_renew = std::move(renew); }
+    void setRunImageWriter(RunImageWriter writer) { m_drawRun = std::move(writer); }
 
     // Starts listening; on failure says why in `error` (the port is taken, the address is not ours).
     Outcome<> start(const EndpointOptions& options);
@@ -59,6 +71,10 @@ public:
     size_t timedOut() const { return m_http.timedOut(); } // connections closed by a timeout so far
     size_t acceptFailures() const { return m_http.acceptFailures(); } // accepts refused for want of a descriptor
 
+signals:
+    // A test reset the endpoint (POST /_lifeline/reset): the run shown is a new one.
+    void wasReset();
+
 private:
     using ConnectionId = HttpServer::ConnectionId;
     // A ReceiveMessage that waits: answered on its connection when the engine completes its poll.
@@ -75,9 +91,11 @@ private:
     // LocalStack's developer endpoint (`/_aws/sqs/messages?QueueUrl=...&ShowInvisible=true&ShowDelayed=true`): a
     // queue's messages as ReceiveMessage's answer in the request's protocol, without receiving them.
     void handlePeek(ConnectionId connection, const endpoint::HttpRequest& request);
-    // The run so far as a run file (GET /_lifeline/runs/current?format=lifeline), or why not.
+    // GET /_lifeline/runs/current: the run so far as a run file, its lanes as JSON or its timeline drawn, or why not.
+    endpoint::HttpResponse runResponse(const endpoint::ControlCommand& command) const;
     endpoint::HttpResponse runFileResponse() const;
-    endpoint::HttpResponse lanesResponse() const; // GET /_lifeline/runs/current?format=json
+    // Every queue and message gone, the clock at 0: a fresh engine from the owner (EngineRenewal).
+    void reset();
     // The wall-clock time and virtual time the clock runs on from now (after a change of speed, a pause, an advance).
     void rebaseClock();
     bool clockRuns() const { return !m_options.manualClock && !m_paused && m_wall.isValid(); }
@@ -86,8 +104,10 @@ private:
     void scheduleWake();
     uint32_t actorFor(ConnectionId connection, const endpoint::HttpRequest& request);
 
-    Engine& m_engine;
-    endpoint::SqsService m_service;
+    Engine* m_engine; // replaced by a reset
+    std::optional<endpoint::SqsService> m_service; // the engine's
+    EngineRenewal m_renew;
+    RunImageWriter m_drawRun;
     EndpointOptions m_options;
     HttpServer m_http;
     QTimer m_wake; // the engine's next transition, in wall time

@@ -1,5 +1,6 @@
 #include "window/live_source_controller.h"
 
+#include "export/image_export.h"
 #include "lifeline/engine/engine.h"
 #include "net/endpoint_server.h"
 #include "net/proxy_server.h"
@@ -45,6 +46,16 @@ Outcome<> LiveSourceController::startEndpoint(const EndpointOptions& options)
         .historyMs = m_window.history->historyMsFor(0),
         .forgetsOnItsOwn = false });
     auto* server = new EndpointServer(*engine, m_window.window);
+    server->allowReset([this](const EngineOptions& fresh) -> Engine& {
+        auto renewed = std::make_unique<Engine>(fresh);
+        Engine& engine = *renewed;
+        m_window.session->renewEndpointEngine(std::move(renewed));
+        return engine;
+    });
+    server->setRunImageWriter(drawEndpointRun);
+    connect(server, &EndpointServer::wasReset, this, [this] {
+        emit said(tr("A test reset the endpoint: every queue and message is gone, the clock is at 0"), 10000);
+    });
     if (auto started = server->start(options); !started) {
         delete server;
         const QSignalBlocker block(m_endpointAction);

@@ -3,6 +3,8 @@
 #include "net/endpoint_server.h"
 #include "net/proxy_server.h"
 
+#include <utility>
+
 namespace lifeline::ui {
 
 RunSession::RunSession(QObject* parent)
@@ -67,6 +69,16 @@ void RunSession::showEndpoint(std::unique_ptr<lifeline::Engine> engine, Endpoint
     next.ownedEngine = std::move(engine);
     next.server = server;
     server->setParent(this);
+    replace(std::move(next));
+}
+
+void RunSession::renewEndpointEngine(std::unique_ptr<lifeline::Engine> engine)
+{
+    Source next;
+    next.kind = Kind::Endpoint;
+    next.run = &engine->run();
+    next.ownedEngine = std::move(engine);
+    next.server = std::exchange(m_source.server, nullptr); // kept: only the old engine goes
     replace(std::move(next));
 }
 

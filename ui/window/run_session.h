@@ -33,6 +33,8 @@ public:
     void showRecorded(std::unique_ptr<RecordedRun> run);
     // The endpoint's engine and its server (the session becomes the server's parent).
     void showEndpoint(std::unique_ptr<lifeline::Engine> engine, EndpointServer* server);
+    // The endpoint was reset (POST /_lifeline/reset): the same server goes on with a fresh engine.
+    void renewEndpointEngine(std::unique_ptr<lifeline::Engine> engine);
     // The recording proxy's observed run and its server (the session becomes the server's parent).
     void showProxy(std::unique_ptr<observe::Observer> observer, ProxyServer* server);
     // A run someone else owns (tests and benchmarks).

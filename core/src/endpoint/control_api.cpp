@@ -2,7 +2,11 @@
 
 #include "lifeline/endpoint/protocol.h"
 
+#include <algorithm>
+#include <charconv>
+#include <iterator>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 namespace lifeline::endpoint {
 
@@ -87,6 +91,72 @@ std::variant<ControlCommand, HttpResponse> parseSetClock(const nlohmann::json& b
         return controlError(400, "body", "nothing to set: give \"speed\", \"paused\" or both");
     return command;
 }
+
+// "1600x900": each side within the server's limits (an image is drawn in memory).
+std::optional<std::pair<int, int>> parseImageSize(std::string_view text)
+{
+    const size_t x = text.find('x');
+    if (x == std::string_view::npos)
+        return std::nullopt;
+    const auto side = [](std::string_view digits) -> std::optional<int> {
+        int value = 0;
+        const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        if (error != std::errc() || end != digits.data() + digits.size())
+            return std::nullopt;
+        return value;
+    };
+    const auto width = side(text.substr(0, x)), height = side(text.substr(x + 1));
+    if (!width || !height || *width < kSmallestRunImage.first || *width > kLargestRunImageSide
+        || *height < kSmallestRunImage.second || *height > kLargestRunImageSide)
+        return std::nullopt;
+    return std::pair { *width, *height };
+}
+
+std::variant<ControlCommand, HttpResponse> parseReadRun(const HttpRequest& request)
+{
+    const auto pairs = splitForm(request.query());
+    if (!pairs)
+        return controlError(400, "query", "a malformed %-escape in the query string");
+    ControlCommand command;
+    command.kind = ControlCommand::Kind::ReadRun;
+    bool sized = false;
+    for (const auto& [key, value] : *pairs) {
+        if (key == "format") {
+            static const std::pair<std::string_view, ControlCommand::RunFormat> kFormats[]
+                = { { "lifeline", ControlCommand::RunFormat::Lifeline }, { "json", ControlCommand::RunFormat::Json },
+                      { "png", ControlCommand::RunFormat::Png }, { "svg", ControlCommand::RunFormat::Svg } };
+            const std::string_view asked = value;
+            const auto* found = std::find_if(std::begin(kFormats), std::end(kFormats),
+                [asked](const auto& format) { return format.first == asked; });
+            if (found == std::end(kFormats))
+                return controlError(400, "format",
+                    "format=lifeline (a run file), json (the lanes), png or svg (the timeline) is served, got '" + value
+                        + "'");
+            command.format = found->second;
+        } else if (key == "queue") {
+            if (value.empty())
+                return controlError(400, "queue", "names the queue whose lanes to read, got nothing");
+            command.queue = value;
+        } else if (key == "size") {
+            const auto size = parseImageSize(value);
+            if (!size)
+                return controlError(400, "size",
+                    "must be WIDTHxHEIGHT from 200x150 to 4096x4096, such as 1600x900, got '" + value + "'");
+            std::tie(command.width, command.height) = *size;
+            sized = true;
+        } else {
+            return controlError(400, key, "unknown parameter '" + key + "'; the run takes format, queue and size");
+        }
+    }
+    const bool image
+        = command.format == ControlCommand::RunFormat::Png || command.format == ControlCommand::RunFormat::Svg;
+    if (sized && !image)
+        return controlError(400, "size", "sizes an image: add format=png or format=svg");
+    if (!command.queue.empty() && command.format == ControlCommand::RunFormat::Lifeline)
+        return controlError(400, "queue",
+            "a run file holds every queue; leave out queue, or read one queue's lanes with format=json, png or svg");
+    return command;
+}
 } // namespace
 
 bool isControlPath(std::string_view path)
@@ -116,28 +186,28 @@ std::variant<ControlCommand, HttpResponse> parseControlRequest(const HttpRequest
             return std::move(*error);
         return parseAdvance(std::get<nlohmann::json>(body));
     }
+    if (path == "/_lifeline/reset") {
+        if (!post)
+            return controlError(405, "method", "the endpoint is reset by POST; got " + request.method);
+        auto body = bodyObject(request);
+        if (auto* error = std::get_if<HttpResponse>(&body))
+            return std::move(*error);
+        if (const auto& fields = std::get<nlohmann::json>(body); !fields.empty())
+            return controlError(
+                400, fields.begin().key(), "unknown field '" + fields.begin().key() + "'; a reset takes no fields");
+        ControlCommand command;
+        command.kind = ControlCommand::Kind::Reset;
+        return command;
+    }
     if (path == "/_lifeline/runs/current") {
         if (request.method != "GET")
             return controlError(405, "method", "the run is read by GET; got " + request.method);
-        const auto pairs = splitForm(request.query());
-        if (!pairs)
-            return controlError(400, "query", "a malformed %-escape in the query string");
-        ControlCommand command;
-        command.kind = ControlCommand::Kind::RunFile;
-        for (const auto& [key, value] : *pairs) {
-            if (key != "format")
-                return controlError(400, key, "unknown parameter '" + key + "'; the run takes only format");
-            if (value != "lifeline" && value != "json")
-                return controlError(400, "format",
-                    "format=lifeline (a run file) or format=json (the lanes) is served, got '" + value + "'");
-            command.json = value == "json";
-        }
-        return command;
+        return parseReadRun(request);
     }
     return controlError(404, "path",
         "no control endpoint " + std::string(path)
-            + "; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance and GET "
-              "/_lifeline/runs/current");
+            + "; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance, POST /_lifeline/reset and "
+              "GET /_lifeline/runs/current");
 }
 
 HttpResponse clockResponse(const ClockState& clock)

@@ -5,7 +5,7 @@
 
 namespace lifeline {
 
-void writeLanesJson(const RunView& run, std::ostream& out)
+void writeLanesJson(const RunView& run, std::ostream& out, std::string_view onlyQueue)
 {
     using nlohmann::json;
     const EventLog& log = run.log();
@@ -29,6 +29,8 @@ void writeLanesJson(const RunView& run, std::ostream& out)
     }
     json queues = json::array();
     for (size_t q = 0; q < run.queueCount(); ++q) {
+        if (!onlyQueue.empty() && run.queueInfo(QueueIndex(q)).name != onlyQueue)
+            continue;
         json entries = json::array();
         for (size_t l = 0; l < lanes.size(); ++l) {
             const auto lane = MessageIndex(l);

@@ -15,7 +15,8 @@ class LifelineError(RuntimeError):
 
 
 class LifelineSQS:
-    """A running endpoint: `endpoint_url`, `client()`, `advance("30s")`, `now_ms`, `messages(queue_url)`."""
+    """A running endpoint: `endpoint_url`, `client()`, `advance("30s")`, `now_ms`, `messages(queue_url)`, `lanes()`,
+    `reset()`, `timeline()`."""
 
     def __init__(self, binary=None, history="1d"):
         binary = binary or os.environ.get("LIFELINE") or shutil.which("lifeline")
@@ -59,25 +60,37 @@ class LifelineSQS:
         in order and the long polls it completes are answered. Returns the new time in ms."""
         return self._control("POST", "/_lifeline/clock/advance", {"by": by})["now_ms"]
 
+    def reset(self):
+        """Every queue and message gone, the clock back at 0, ids as at the start: a fresh endpoint on the same port
+        (a long poll waiting now gets NonExistentQueue). Returns the clock's new time, 0."""
+        return self._control("POST", "/_lifeline/reset", {})["now_ms"]
+
     @property
     def now_ms(self):
         return self._control("GET", "/_lifeline/clock")["now_ms"]
 
     def run_file(self):
-        """The run so far as a run file's bytes (`lifeline run FILE --export F.png` draws it)."""
-        with urllib.request.urlopen(self.endpoint_url + "/_lifeline/runs/current?format=lifeline", timeout=30) as a:
-            return a.read()
+        """The run so far as a run file's bytes (the window opens it; `lifeline run FILE --export F.png` draws it)."""
+        return self._read("/_lifeline/runs/current?format=lifeline")
+
+    def timeline(self, image_format="png", size="1600x900"):
+        """The run so far drawn by the server: PNG (or "svg") bytes."""
+        return self._read(f"/_lifeline/runs/current?format={image_format}&size={size}")
+
+    def lanes(self, queue=None):
+        """What happened, per queue: each message's state segments (to the millisecond) and receives."""
+        return json.loads(self._read("/_lifeline/runs/current?format=json" + (f"&queue={queue}" if queue else "")))
 
     def save_timeline(self, folder, name):
-        """Writes NAME.lifeline and, drawn from it, NAME.png into `folder`; returns the paths written."""
+        """Writes NAME.lifeline and NAME.png (the server's drawing of it) into `folder`; returns the paths written."""
         os.makedirs(folder, exist_ok=True)
-        run = os.path.join(folder, name + ".lifeline")
-        with open(run, "wb") as file:
-            file.write(self.run_file())
-        image = os.path.join(folder, name + ".png")
-        subprocess.run([self.binary, "run", run, "--export", image, "--size", "1600x900"], check=True,
-                       capture_output=True, env=dict(os.environ, QT_QPA_PLATFORM="offscreen"), timeout=120)
-        return run, image
+        written = []
+        for suffix, content in ((".lifeline", self.run_file()), (".png", self.timeline())):
+            path = os.path.join(folder, name + suffix)
+            with open(path, "wb") as file:
+                file.write(content)
+            written.append(path)
+        return tuple(written)
 
     def stop(self):
         if self._process.poll() is None:
@@ -86,6 +99,14 @@ class LifelineSQS:
                 self._process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self._process.kill()
+
+    def _read(self, path):
+        try:
+            with urllib.request.urlopen(self.endpoint_url + path, timeout=60) as answer:
+                return answer.read()
+        except urllib.error.HTTPError as error:
+            detail = json.loads(error.read()).get("error", {})
+            raise LifelineError(f"{path}: {detail.get('field')}: {detail.get('message')}") from None
 
     def _control(self, method, path, body=None):
         data = None if body is None else json.dumps(body).encode()

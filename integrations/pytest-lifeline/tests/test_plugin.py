@@ -84,3 +84,25 @@ def test_keep_writes_every_tests_run(pytester):
     result.assert_outcomes(passed=1, failed=1)
     assert sorted(os.listdir(pytester.path / ".pytest-lifeline")) == [
         "test_fails.lifeline", "test_fails.png", "test_passes.lifeline", "test_passes.png"]
+
+
+def test_reset_gives_a_fresh_endpoint_on_the_same_port(lifeline_sqs):
+    sqs = lifeline_sqs.client()
+    queue = sqs.create_queue(QueueName="jobs")["QueueUrl"]
+    first = sqs.send_message(QueueUrl=queue, MessageBody="one")["MessageId"]
+    lifeline_sqs.advance("5m")
+    url = lifeline_sqs.endpoint_url
+    assert lifeline_sqs.reset() == 0
+    assert (lifeline_sqs.endpoint_url, lifeline_sqs.now_ms, sqs.list_queues().get("QueueUrls", [])) == (url, 0, [])
+    queue = sqs.create_queue(QueueName="jobs")["QueueUrl"]
+    assert sqs.send_message(QueueUrl=queue, MessageBody="two")["MessageId"] == first
+    assert [(lane["body"], lane["state"]) for lane in lifeline_sqs.lanes("jobs")["queues"][0]["lanes"]] == [
+        ("two", "visible")]
+
+
+def test_the_server_draws_its_run(lifeline_sqs):
+    lifeline_sqs.client().create_queue(QueueName="drawn")
+    assert lifeline_sqs.timeline()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert lifeline_sqs.timeline("svg", "800x450").startswith(b"<?xml")
+    with pytest.raises(LifelineError, match=r"size: must be WIDTHxHEIGHT from 200x150 to 4096x4096"):
+        lifeline_sqs.timeline(size="10x10")

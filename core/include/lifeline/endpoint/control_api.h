@@ -1,8 +1,10 @@
 // The endpoint's control API for test suites, on the same port as SQS (docs/testing.md): the virtual clock belongs
 // to the test. `GET /_lifeline/clock` reads it; `POST /_lifeline/clock/advance` with `{"by": "30s"}` moves it (every
 // timer due inside fires, in order; the answer is the new clock); `POST /_lifeline/clock` with `{"speed": N}` and/or
-// `{"paused": true|false}` sets how it runs; `GET /_lifeline/runs/current?format=lifeline` is the run so far as a run
-// file (the window and `lifeline run --export` open it: a failed test's timeline), `format=json` its lanes as JSON.
+// `{"paused": true|false}` sets how it runs; `POST /_lifeline/reset` starts the endpoint again (every queue and message
+// gone, the clock at 0, ids as at the start); `GET /_lifeline/runs/current?format=lifeline` is the run so far as a run
+// file (the window and `lifeline run --export` open it: a failed test's timeline), `format=json` its lanes as JSON,
+// `format=png|svg` its timeline drawn (`&size=WxH`); `&queue=NAME` keeps one queue's lanes (JSON and images).
 // JSON in and out; a bad request is a 400 naming the field, an unknown path a 404, a change by anything but POST a 405,
 // and none of them changes anything. This file parses and answers; the server (ui/net/endpoint_server.cpp) owns the
 // clock and applies the command.
@@ -12,7 +14,9 @@
 #include "lifeline/support/duration.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 
 namespace lifeline::endpoint {
@@ -20,6 +24,9 @@ namespace lifeline::endpoint {
 inline constexpr std::string_view kControlPrefix = "/_lifeline/";
 inline constexpr TimeMs kLongestAdvanceMs = 366LL * 24 * 3600 * 1000; // a year, leap or not
 inline constexpr double kFastestSpeed = 10000; // as `lifeline serve --speed`
+inline constexpr std::pair<int, int> kRunImageSize { 1600, 900 }; // GET /_lifeline/runs/current?format=png
+inline constexpr std::pair<int, int> kSmallestRunImage { 200, 150 }; // as `lifeline run --export`
+inline constexpr int kLargestRunImageSide = 4096; // drawn in the server's memory: 64 MB at most
 
 struct ClockState {
     TimeMs nowMs = 0;
@@ -29,12 +36,16 @@ struct ClockState {
 };
 
 struct ControlCommand {
-    enum class Kind { ReadClock, SetClock, Advance, RunFile };
+    enum class Kind { ReadClock, SetClock, Advance, Reset, ReadRun };
+    enum class RunFormat { Lifeline, Json, Png, Svg };
     Kind kind = Kind::ReadClock;
     TimeMs by = 0; // Advance
     std::optional<double> speed; // SetClock
     std::optional<bool> paused; // SetClock
-    bool json = false; // RunFile: the lanes as JSON rather than a run file
+    RunFormat format = RunFormat::Lifeline; // ReadRun
+    std::string queue; // ReadRun: only this queue's lanes (empty: every queue)
+    int width = kRunImageSize.first; // ReadRun, an image
+    int height = kRunImageSize.second;
 };
 
 bool isControlPath(std::string_view path);
