@@ -755,3 +755,49 @@ TEST_CASE("lesson 23: every payment is charged twice - idempotent chargers charg
         CHECK(events(*fixed, Cause::Delete, lane).size() == 1);
     }
 }
+
+TEST_CASE(
+    "lesson 24: a concurrency limit throttles thirty pollers' batches - MaximumConcurrency paces them", "[lessons]")
+{
+    const auto limited = runLesson("lambda-maximum-concurrency", false);
+    const auto summary = limited->summary();
+    CHECK(summary.sent == 200);
+    CHECK(summary.received == 360);
+    CHECK(summary.duplicates == 55);
+    CHECK(summary.deadLettered == 15);
+    CHECK(summary.deleted == 185);
+    // Throttled batches: given back when their 30 s ended, never invoked; thirty pollers took 150 orders at 0 s.
+    std::map<TimeMs, size_t> throttledAt;
+    for (const Event& e : events(*limited, Cause::ProcessingFailed)) {
+        REQUIRE(e.failure() == FailureKind::Throttled);
+        ++throttledAt[e.time];
+    }
+    CHECK(throttledAt == std::map<TimeMs, size_t> { { 30000, 60 }, { 33525, 5 }, { 60000, 40 }, { 90000, 5 } });
+    // At most two invocations at once: the function's limit, whatever its pollers hold.
+    int running = 0, most = 0;
+    std::map<uint32_t, int> batchOf; // poller -> messages it is running
+    const EventLog& log = limited->engine().log();
+    for (size_t i = 0; i < log.size(); ++i) {
+        const Event e = log[i];
+        if (e.cause == Cause::ProcessingStarted && batchOf[e.actor]++ == 0)
+            most = std::max(most, ++running);
+        if ((e.cause == Cause::ProcessingFinished || e.cause == Cause::ProcessingFailed) && batchOf[e.actor] > 0
+            && --batchOf[e.actor] == 0)
+            --running;
+    }
+    CHECK(most == 2);
+    // Orders 136-150 move at the receive after their third, at 1 min 30 s.
+    for (const Event& e : events(*limited, Cause::MoveToDlq)) {
+        CHECK(e.time == 90000);
+        CHECK(limited->engine().message(e.message).receiveCount == 3);
+    }
+
+    const auto paced = runLesson("lambda-maximum-concurrency", true);
+    const auto fixed = paced->summary();
+    CHECK(fixed.received == 200); // each order once
+    CHECK(fixed.deleted == 200);
+    CHECK(fixed.duplicates == 0);
+    CHECK(fixed.deadLettered == 0);
+    CHECK(events(*paced, Cause::ProcessingFailed).empty()); // nothing waits for the function: nothing throttled
+    CHECK(fixed.moments.empty());
+}
