@@ -786,6 +786,7 @@ TEST_CASE(
             --running;
     }
     CHECK(most == 2);
+    CHECK(summary.peakWorking == 2); // the summary's figure, which exercises check, counts the same
     // Orders 136-150 move at the receive after their third, at 1 min 30 s.
     for (const Event& e : events(*limited, Cause::MoveToDlq)) {
         CHECK(e.time == 90000);
@@ -800,4 +801,7 @@ TEST_CASE(
     CHECK(fixed.deadLettered == 0);
     CHECK(events(*paced, Cause::ProcessingFailed).empty()); // nothing waits for the function: nothing throttled
     CHECK(fixed.moments.empty());
+    CHECK(fixed.peakWorking == 2);
+    // A crashed consumer stops working at its crash: lesson 7's two workers never overlap.
+    CHECK(runLesson("consumer-crash", false)->summary().peakWorking == 1);
 }

@@ -29,6 +29,7 @@ nlohmann::json RunSummary::toJson() const
         { "shortestWaitMs", shortestWaitMs },
         { "longestToDeleteMs", longestToDeleteMs },
         { "longestToDlqMs", longestToDlqMs },
+        { "peakWorking", peakWorking },
         { "errorsByCode", errorsByCode },
         { "peakDepth",
             { { "visible", peak.visible }, { "inFlight", peak.inFlight }, { "delayed", peak.delayed },
@@ -195,6 +196,16 @@ RunSummary summarizeLog(const RunView& engine)
     };
     const EventLog& log = engine.log();
     TimeMs shortestWait = INT64_MAX;
+    // Messages each actor is working on; an actor with any is at work (a batch is one invocation's).
+    std::map<uint32_t, int64_t> workingOn;
+    int64_t atWork = 0;
+    const auto stopsWork = [&](uint32_t actor, bool all) {
+        auto it = workingOn.find(actor);
+        if (it == workingOn.end() || it->second == 0)
+            return; // a throttled batch was never worked on
+        it->second = all ? 0 : it->second - 1;
+        atWork -= it->second == 0;
+    };
     for (size_t i = log.firstRetained(); i < log.size(); ++i) { // what a bounded history still holds
         const Event& e = log[i];
         switch (e.cause) {
@@ -227,18 +238,23 @@ RunSummary summarizeLog(const RunView& engine)
             break;
         case Cause::ProcessingStarted:
             s.duplicates += e.duplicate();
+            if (workingOn[e.actor]++ == 0)
+                s.peakWorking = std::max(s.peakWorking, ++atWork);
             break;
         case Cause::ProcessingFinished:
             if (consumerOf.count(e.actor) && !e.repeatSkipped()) // a repeat skipped was not processed
                 ++consumer(e.actor).finished;
+            stopsWork(e.actor, false);
             break;
         case Cause::ProcessingFailed:
             if (consumerOf.count(e.actor))
                 ++consumer(e.actor).failed;
+            stopsWork(e.actor, false);
             break;
         case Cause::ConsumerCrashed:
             if (consumerOf.count(e.actor))
                 consumer(e.actor).heldAtCrash += e.heldMessages();
+            stopsWork(e.actor, true);
             break;
         case Cause::Warning:
             s.warnings.push_back(log.text(e.textIndex()));

@@ -32,6 +32,9 @@ struct RunSummary {
     int64_t shortestWaitMs = 0; // the shortest (0 when nothing was received)
     int64_t longestToDeleteMs = 0; // the longest from a message's send to its delete
     int64_t longestToDlqMs = 0; // the longest from a message's send to its move to a dead-letter queue
+    // The most actors at work at once (a consumer working on its messages, a function invocation on its batch): what
+    // a database behind them sees.
+    int64_t peakWorking = 0;
     std::map<std::string, int64_t> errorsByCode;
     struct Peak {
         int64_t visible = 0;
