@@ -179,6 +179,40 @@ RunSummary::Peak peakOf(const RunView& engine)
     }
     return peak;
 }
+
+// The most actors at work at once: an actor is at work while it works on any message (a batch is one invocation's).
+int64_t peakWorkingOf(const RunView& engine)
+{
+    std::map<uint32_t, int64_t> workingOn; // messages each actor is working on
+    int64_t atWork = 0, peak = 0;
+    const auto stops = [&](uint32_t actor, bool all) {
+        auto it = workingOn.find(actor);
+        if (it == workingOn.end() || it->second == 0)
+            return; // a throttled batch was never worked on
+        it->second = all ? 0 : it->second - 1;
+        atWork -= it->second == 0;
+    };
+    const EventLog& log = engine.log();
+    for (size_t i = log.firstRetained(); i < log.size(); ++i) {
+        const Event& e = log[i];
+        if (e.cause == Cause::ProcessingStarted && workingOn[e.actor]++ == 0)
+            peak = std::max(peak, ++atWork);
+        else if (e.cause == Cause::ProcessingFinished || e.cause == Cause::ProcessingFailed)
+            stops(e.actor, false);
+        else if (e.cause == Cause::ConsumerCrashed)
+            stops(e.actor, true);
+    }
+    return peak;
+}
+
+// A script's step as its event tells it: "ChangeMessageVisibility m1 VisibilityTimeout=43200: OK".
+RunSummary::StepLine stepOf(const RunView& engine, const Event& e)
+{
+    const std::string& text = engine.log().text(e.textIndex());
+    const size_t space = text.find(' ');
+    return { e.time, engine.actorName(e.actor), text.substr(0, space),
+        space == std::string::npos ? std::string() : text.substr(space + 1) };
+}
 } // namespace
 
 RunSummary summarizeLog(const RunView& engine)
@@ -186,6 +220,7 @@ RunSummary summarizeLog(const RunView& engine)
     RunSummary s;
     s.until = engine.now();
     s.peak = peakOf(engine);
+    s.peakWorking = peakWorkingOf(engine);
     // Consumers, as far as the log tells: every actor that received a message, in the order they first did.
     std::map<uint32_t, size_t> consumerOf;
     const auto consumer = [&](uint32_t actor) -> ConsumerSummary& {
@@ -196,16 +231,6 @@ RunSummary summarizeLog(const RunView& engine)
     };
     const EventLog& log = engine.log();
     TimeMs shortestWait = INT64_MAX;
-    // Messages each actor is working on; an actor with any is at work (a batch is one invocation's).
-    std::map<uint32_t, int64_t> workingOn;
-    int64_t atWork = 0;
-    const auto stopsWork = [&](uint32_t actor, bool all) {
-        auto it = workingOn.find(actor);
-        if (it == workingOn.end() || it->second == 0)
-            return; // a throttled batch was never worked on
-        it->second = all ? 0 : it->second - 1;
-        atWork -= it->second == 0;
-    };
     for (size_t i = log.firstRetained(); i < log.size(); ++i) { // what a bounded history still holds
         const Event& e = log[i];
         switch (e.cause) {
@@ -238,34 +263,25 @@ RunSummary summarizeLog(const RunView& engine)
             break;
         case Cause::ProcessingStarted:
             s.duplicates += e.duplicate();
-            if (workingOn[e.actor]++ == 0)
-                s.peakWorking = std::max(s.peakWorking, ++atWork);
             break;
         case Cause::ProcessingFinished:
             if (consumerOf.count(e.actor) && !e.repeatSkipped()) // a repeat skipped was not processed
                 ++consumer(e.actor).finished;
-            stopsWork(e.actor, false);
             break;
         case Cause::ProcessingFailed:
             if (consumerOf.count(e.actor))
                 ++consumer(e.actor).failed;
-            stopsWork(e.actor, false);
             break;
         case Cause::ConsumerCrashed:
             if (consumerOf.count(e.actor))
                 consumer(e.actor).heldAtCrash += e.heldMessages();
-            stopsWork(e.actor, true);
             break;
         case Cause::Warning:
             s.warnings.push_back(log.text(e.textIndex()));
             break;
-        case Cause::ScriptedCall: { // "ChangeMessageVisibility m1 VisibilityTimeout=43200: OK"
-            const std::string& text = log.text(e.textIndex());
-            const size_t space = text.find(' ');
-            s.steps.push_back({ e.time, engine.actorName(e.actor), text.substr(0, space),
-                space == std::string::npos ? std::string() : text.substr(space + 1) });
+        case Cause::ScriptedCall:
+            s.steps.push_back(stepOf(engine, e));
             break;
-        }
         case Cause::RequestRefused: {
             const std::string& text = log.text(e.textIndex());
             ++s.errorsByCode[text.substr(0, text.find(':'))];
