@@ -805,3 +805,48 @@ TEST_CASE(
     // A crashed consumer stops working at its crash: lesson 7's two workers never overlap.
     CHECK(runLesson("consumer-crash", false)->summary().peakWorking == 1);
 }
+
+TEST_CASE("lesson 25: two workers fall minutes behind a flash sale - a backlog policy adds 28 at 2m30s and retires "
+          "them at 4m",
+    "[lessons]")
+{
+    const auto fixed = runLesson("scaling-on-the-backlog", false);
+    const auto summary = fixed->summary();
+    CHECK(summary.sent == 3240); // 2 a second for 7 minutes, 20 a second for 2
+    CHECK(summary.deleted == 1248); // the rest still wait when the run ends
+    CHECK(summary.longestWaitMs == 368419);
+    CHECK(summary.peakWorking == 2);
+
+    const auto scaled = runLesson("scaling-on-the-backlog", true);
+    const auto withPolicy = scaled->summary();
+    CHECK(withPolicy.deleted == 3240);
+    CHECK(withPolicy.longestWaitMs == 79000);
+    CHECK(withPolicy.peakWorking == 30);
+    const RunView& run = scaled->engine().run();
+    const EventLog& log = run.log();
+    std::vector<std::pair<TimeMs, std::string>> decisions;
+    std::map<std::string, TimeMs> firstReceive;
+    std::map<std::string, int> receivesAfterRetiring;
+    for (size_t i = 0; i < log.size(); ++i) {
+        const Event& e = log[i];
+        if (e.cause == Cause::OperatorAction)
+            decisions.emplace_back(e.time, log.text(e.textIndex()));
+        if (e.cause == Cause::Receive) {
+            firstReceive.try_emplace(run.actorName(e.actor), e.time);
+            receivesAfterRetiring[run.actorName(e.actor)] += e.time > 240000 ? 1 : 0;
+        }
+    }
+    // The policy's first look after the sale began (1 min) is at 2 min; its workers receive from 2m30s, 90 s into
+    // the surge, as the fix says; at 4 min the backlog is gone and it keeps its minimum of two.
+    CHECK(decisions
+        == std::vector<std::pair<TimeMs, std::string>> {
+            { 120000, "scaling worker: 1160 visible, 2 consumers, a target of 20 a consumer: 30" },
+            { 240000, "scaling worker: 0 visible, 30 consumers, a target of 20 a consumer: 2" } });
+    REQUIRE(firstReceive.size() == 30);
+    for (int k = 3; k <= 30; ++k) {
+        const std::string name = "worker-" + std::to_string(k);
+        CHECK(firstReceive[name] == 150000);
+        // Retired at 4 min, each leaves before its next receive: at most the one its open long poll brings.
+        CHECK(receivesAfterRetiring[name] <= 1);
+    }
+}

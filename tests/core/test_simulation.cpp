@@ -414,3 +414,56 @@ TEST_CASE(
         });
     CHECK(s.summary().duplicates == 0);
 }
+
+TEST_CASE("scaling on the backlog: consumers added after the warm-up - retired between receives - within min and max",
+    "[simulation]")
+{
+    // 100 messages at 0 s; one worker at first; a target of 10 a consumer, at most 6, looked at every 10 s.
+    Simulation simulation(load(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 30}}],
+        "producers": [{"queue": "q", "bursts": [{"at": "0s", "count": 100}]}],
+        "consumers": [{"name": "w", "queue": "q", "processing": "2s",
+                       "scaling": {"backlogPerConsumer": 10, "min": 1, "max": 6, "every": "10s", "warmUp": "5s"}}]})"));
+    simulation.runToEnd();
+    const RunView& run = simulation.engine().run();
+    const EventLog& log = run.log();
+    std::vector<std::pair<TimeMs, std::string>> notes;
+    std::map<std::string, TimeMs> firstReceive, lastReceive;
+    for (size_t i = 0; i < log.size(); ++i) {
+        const Event& e = log[i];
+        if (e.cause == Cause::OperatorAction)
+            notes.emplace_back(e.time, log.text(e.textIndex()));
+        if (e.cause == Cause::Receive) {
+            firstReceive.try_emplace(run.actorName(e.actor), e.time);
+            lastReceive[run.actorName(e.actor)] = e.time;
+        }
+    }
+    // At 10 s: 95 visible (w took one every 2 s) -> 10, clamped to 6: five more, receiving from 15 s. Then the
+    // policy follows the backlog down, the newest first, each leaving before its next receive.
+    CHECK(notes
+        == std::vector<std::pair<TimeMs, std::string>> {
+            { 10000, "scaling w: 95 visible, 1 consumer, a target of 10 a consumer: 6" },
+            { 30000, "scaling w: 45 visible, 6 consumers, a target of 10 a consumer: 5" },
+            { 40000, "scaling w: 20 visible, 5 consumers, a target of 10 a consumer: 2" },
+            { 50000, "scaling w: 10 visible, 2 consumers, a target of 10 a consumer: 1" } });
+    CHECK(firstReceive
+        == std::map<std::string, TimeMs> {
+            { "w", 0 }, { "w-2", 15000 }, { "w-3", 15000 }, { "w-4", 15000 }, { "w-5", 15000 }, { "w-6", 15000 } });
+    CHECK(lastReceive
+        == std::map<std::string, TimeMs> {
+            { "w", 68000 }, { "w-2", 49000 }, { "w-3", 39000 }, { "w-4", 39000 }, { "w-5", 39000 }, { "w-6", 29000 } });
+    CHECK(simulation.summary().deleted == 100); // the last at 70 s
+    CHECK(simulation.summary().longestToDeleteMs == 70000);
+    CHECK(simulation.summary().peakWorking == 6);
+    size_t shown = 0;
+    for (const auto& c : simulation.consumers())
+        shown += c.removed ? 0 : 1;
+    CHECK(shown == 1); // the retired leave the tiles
+
+    auto refused = parseScenario(std::string(R"({"queues": [{"name": "q"}],
+        "consumers": [{"name": "c", "queue": "q", "count": 8, "scaling": {"max": 5, "every": "500ms", "speed": 2}}]})"));
+    REQUIRE(std::holds_alternative<ScenarioError>(refused));
+    CHECK(std::get<ScenarioError>(refused).text()
+        == "consumers[0].scaling.speed: unknown key; known keys are backlogPerConsumer min max every warmUp\n"
+           "consumers[0].scaling: the consumers' count (8) must be from min to max, 1 to 5\n"
+           "consumers[0].scaling.every: must be from 1s to 1h, got 500ms");
+}

@@ -388,12 +388,32 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
     return p;
 }
 
+ScalingSpec scalingSpec(const json& v, const std::string& path, int64_t count)
+{
+    checkKeys(v, path, { "backlogPerConsumer", "min", "max", "every", "warmUp" });
+    ScalingSpec s;
+    s.backlogPerConsumer = integer(v, path, "backlogPerConsumer", 1, 1000000).value_or(10);
+    s.min = integer(v, path, "min", 0, 10000).value_or(1);
+    s.max = integer(v, path, "max", 1, 10000).value_or(std::max<int64_t>(10, count));
+    if (count < s.min || count > s.max)
+        report(path,
+            "the consumers' count (" + std::to_string(count) + ") must be from min to max, " + std::to_string(s.min)
+                + " to " + std::to_string(s.max));
+    s.every = duration(v, path, "every").value_or(60000);
+    if (s.every < 1000 || s.every > 3600000)
+        report(join(path, "every"), "must be from 1s to 1h, got " + formatDuration(s.every));
+    s.warmUp = duration(v, path, "warmUp").value_or(60000);
+    if (s.warmUp < 0 || s.warmUp > 3600000)
+        report(join(path, "warmUp"), "must be from 0s to 1h, got " + formatDuration(s.warmUp));
+    return s;
+}
+
 ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "count", "waitTimeSeconds", "maxMessages", "visibilityTimeout", "processing",
             "failureProbability", "deletes", "releaseOnFailure", "idempotent", "poison", "flaky", "heartbeat",
-            "crashes", "idleDelay", "start" });
+            "crashes", "idleDelay", "start", "scaling" });
     ConsumerSpec c;
     c.name = v.contains("name") ? text(v, path, "name") : "consumer-" + std::to_string(index + 1);
     c.queue = text(v, path, "queue");
@@ -436,6 +456,8 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
     if (c.idleDelay <= 0) // polling again at once after an empty short poll would let no time pass
         report(join(path, "idleDelay"), "must be above 0, got " + formatDuration(c.idleDelay));
     c.start = duration(v, path, "start").value_or(0);
+    if (v.contains("scaling"))
+        c.scaling = scalingSpec(v["scaling"], join(path, "scaling"), c.count);
     return c;
 }
 

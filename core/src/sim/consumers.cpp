@@ -64,6 +64,11 @@ void Simulation::consumerPoll(size_t index)
     Consumer& c = *m_consumers[index];
     if (c.state == ConsumerState::Crashed)
         return;
+    if (c.retiring) { // scaled in: it leaves between two receives, holding nothing
+        c.state = ConsumerState::Crashed;
+        c.removed = true;
+        return;
+    }
     const ConsumerSpec& spec = *c.spec;
     ReceiveMessageRequest& request = c.request;
     request.maxNumberOfMessages = spec.maxMessages;

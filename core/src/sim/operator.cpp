@@ -58,18 +58,28 @@ size_t Simulation::addConsumer(const std::string& queue)
         added.queue = queue;
         spec = &m_addedSpecs.emplace_back(std::move(added));
     }
+    noteOperator(queue, "add consumer " + spec->name + "-" + std::to_string(siblingsOf(*spec) + 1));
+    return spawnConsumer(*spec, m_engine.now());
+}
+
+size_t Simulation::spawnConsumer(const ConsumerSpec& spec, TimeMs firstPoll)
+{
     // Named after its spec, numbered past every consumer that spec ever had.
+    auto consumer = std::make_unique<Consumer>(spec);
+    consumer->stats.name = spec.name + "-" + std::to_string(siblingsOf(spec) + 1);
+    const size_t index = m_consumers.size();
+    consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index, spec.name);
+    m_consumers.push_back(std::move(consumer));
+    schedule(firstPoll, ConsumerPoll, uint32_t(index), 0);
+    return index;
+}
+
+size_t Simulation::siblingsOf(const ConsumerSpec& spec) const
+{
     size_t siblings = 0;
     for (const auto& c : m_consumers)
-        siblings += c->spec->name == spec->name ? 1 : 0;
-    auto consumer = std::make_unique<Consumer>(*spec);
-    consumer->stats.name = spec->name + "-" + std::to_string(siblings + 1);
-    const size_t index = m_consumers.size();
-    consumer->actor = addActor(consumer->stats.name, ActorKind::Consumer, index, spec->name);
-    m_consumers.push_back(std::move(consumer));
-    noteOperator(queue, "add consumer " + m_consumers[index]->stats.name);
-    schedule(m_engine.now(), ConsumerPoll, uint32_t(index), 0);
-    return index;
+        siblings += c->spec->name == spec.name ? 1 : 0;
+    return siblings;
 }
 
 bool Simulation::removeConsumer(size_t index)

@@ -51,7 +51,10 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed, int64_t 
         for (size_t m = 0; m < spec.messages.size(); ++m)
             schedule(spec.messages[m].at, ProducerMessage, uint32_t(i), m);
     }
-    for (const auto& spec : m_scenario.consumers) {
+    for (size_t i = 0; i < m_scenario.consumers.size(); ++i) {
+        const ConsumerSpec& spec = m_scenario.consumers[i];
+        if (spec.scaling)
+            schedule(spec.start + spec.scaling->every, ScalingPolicy, uint32_t(i));
         for (int64_t k = 1; k <= spec.count; ++k) {
             auto consumer = std::make_unique<Consumer>(spec);
             consumer->stats.name = spec.count == 1 ? spec.name : spec.name + "-" + std::to_string(k);
@@ -246,6 +249,8 @@ std::string Simulation::describeStep(const Agenda& item) const
         return "an operator action";
     case ScriptCall:
         return "script step " + std::to_string(item.index + 1);
+    case ScalingPolicy:
+        return "the scaling policy of " + m_scenario.consumers[item.index].name;
     }
     return "a step";
 }
@@ -336,6 +341,9 @@ void Simulation::run(const Agenda& item)
         return;
     case ScriptCall:
         runScriptStep(item.index);
+        return;
+    case ScalingPolicy:
+        applyScalingPolicy(item.index);
         return;
     }
 }

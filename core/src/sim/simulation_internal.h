@@ -74,6 +74,7 @@ struct Simulation::Consumer {
     std::optional<HeldMessage> current;
     ConsumerSummary stats;
     bool removed = false;
+    bool retiring = false; // a scaling policy took it away: it stops before its next receive
     ReceiveMessageRequest request; // its receive, kept: see the constructor
 };
 

@@ -64,6 +64,17 @@ struct CrashSpec {
     std::optional<TimeMs> restartAt;
 };
 
+// Target tracking on the backlog per consumer, as an autoscaling policy does: every `every` it looks at the queue's
+// visible messages and sets the consumers to ceil(visible / backlogPerConsumer) within [min, max]. A consumer added
+// starts receiving `warmUp` later; one taken away stops before its next receive, its work done.
+struct ScalingSpec {
+    int64_t backlogPerConsumer = 10;
+    int64_t min = 1;
+    int64_t max = 10;
+    TimeMs every = 60000; // a CloudWatch metric's period
+    TimeMs warmUp = 60000; // from the decision to the new consumer's first receive
+};
+
 struct ConsumerSpec {
     std::string name; // with count > 1, consumers are named name-1, name-2, ...
     std::string queue;
@@ -86,6 +97,7 @@ struct ConsumerSpec {
     std::vector<CrashSpec> crashes;
     TimeMs idleDelay = 1000; // pause after an empty receive before polling again
     TimeMs start = 0;
+    std::optional<ScalingSpec> scaling; // `count` consumers at the start, then as many as the policy says
 };
 
 struct LambdaSpec {

@@ -123,6 +123,7 @@ private:
         Action,
         HeldBatchExpires,
         ScriptCall,
+        ScalingPolicy, // index: the consumer spec whose policy looks at its queue
     };
     struct Producer;
     struct Consumer;
@@ -153,6 +154,11 @@ private:
     TimeMs draw(const Distribution& d);
 
     void consumerPoll(size_t index);
+    // A new consumer of `spec`, named past every one it ever had, receiving from `firstPoll`; its index.
+    size_t spawnConsumer(const ConsumerSpec& spec, TimeMs firstPoll);
+    size_t siblingsOf(const ConsumerSpec& spec) const; // consumers that spec ever had, by its name
+    // The spec's scaling policy looks at the queue's backlog and adds or retires consumers (scaling.cpp).
+    void applyScalingPolicy(size_t spec);
     void consumerReceived(size_t index, const DeliveryList& messages, bool wasLongPoll, PollId poll);
     void consumerStartNext(size_t index);
     void consumerStart(size_t index, MessageIndex lane, const Receipt& receipt, Fate fate);
