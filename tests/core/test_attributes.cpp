@@ -99,16 +99,22 @@ TEST_CASE("FIFO-only attributes on a standard queue are refused with AWS's texts
     CHECK(f.engine.listQueues().empty());
 }
 
-TEST_CASE("queue type cannot change after creation", "[attributes]")
+TEST_CASE("queue type cannot change after creation - a FIFO queue takes FifoQueue=true again", "[attributes]")
 {
     Fixture f;
     f.create("s");
     f.create("f.fifo", { { "FifoQueue", "true" } });
     CHECK(f.engine.setQueueAttributes("s", { { "FifoQueue", "true" } }).error()
         == makeError("InvalidAttributeName", "Unknown Attribute FifoQueue."));
-    CHECK(f.engine.setQueueAttributes("f.fifo", { { "FifoQueue", "true" } }).error()
+    // As AWS answers LocalStack's recorded test_set_unsupported_attribute_fifo: "true" again is taken, "false" not.
+    CHECK(f.engine.setQueueAttributes("f.fifo", { { "FifoQueue", "true" }, { "VisibilityTimeout", "45" } }).ok());
+    CHECK(f.engine.getQueueAttributes("f.fifo", { "VisibilityTimeout" }).value().at("VisibilityTimeout") == "45");
+    CHECK(f.engine.setQueueAttributes("f.fifo", { { "FifoQueue", "false" }, { "VisibilityTimeout", "50" } }).error()
         == makeError("InvalidAttributeValue",
             "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported."));
+    CHECK(f.engine.getQueueAttributes("f.fifo", { "VisibilityTimeout" }).value().at("VisibilityTimeout")
+        == "45"); // nothing of a refused set applies
+    CHECK(f.engine.setQueueAttributes("f.fifo", { { "FifoQueue", "yes" } }).error().code == "InvalidAttributeValue");
 }
 
 TEST_CASE("unknown attributes and a failing set change nothing", "[attributes]")

@@ -146,8 +146,9 @@ TEST_CASE("golden: queue errors", "[golden]")
             f.engine.createQueue("s", attributes).error());
     expectRecordedError("test_set_unsupported_attribute_standard[sqs]", "invalid-attr-name-1",
         f.engine.setQueueAttributes("q", { { "FifoQueue", "true" } }).error());
+    REQUIRE(f.engine.setQueueAttributes("f.fifo", { { "FifoQueue", "true" } }).ok()); // as the recorded test does
     expectRecordedError("test_set_unsupported_attribute_fifo[sqs]", "invalid-attr-name-2",
-        f.engine.setQueueAttributes("f.fifo", { { "FifoQueue", "true" } }).error());
+        f.engine.setQueueAttributes("f.fifo", { { "FifoQueue", "false" } }).error());
     REQUIRE(f.engine.purgeQueue("q").ok());
     expectRecordedError("test_successive_purge_calls_fail[sqs]", "purge_queue_error", f.engine.purgeQueue("q").error(),
         { { " q ", " <queue-name> " } });

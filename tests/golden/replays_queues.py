@@ -89,6 +89,7 @@ def set_fifo_queue_on_fifo(c):
     c.error(lambda: c.sqs.set_queue_attributes(QueueUrl=standard, Attributes={"FifoQueue": "true"}),
             "invalid-attr-name-1")
     fifo = c.queue(fifo=True)
+    c.sqs.set_queue_attributes(QueueUrl=fifo, Attributes={"FifoQueue": "true"})  # AWS takes it again (no label)
     c.error(lambda: c.sqs.set_queue_attributes(QueueUrl=fifo, Attributes={"FifoQueue": "false"}),
             "invalid-attr-name-2")
 

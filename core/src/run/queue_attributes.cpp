@@ -210,10 +210,11 @@ Result<QueueAttributes> applyAttributes(
         if (name == "FifoQueue") {
             if (!context.fifoQueue)
                 return unknownAttribute(name);
-            if (!context.creating)
+            const auto parsed = parseBool(value);
+            // A FIFO queue takes FifoQueue=true again, as AWS does (recorded: test_set_unsupported_attribute_fifo).
+            if (!context.creating && parsed != std::optional<bool>(true))
                 return makeError(codes::InvalidAttributeValue,
                     "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.");
-            const auto parsed = parseBool(value);
             if (!parsed)
                 return invalidValue(name);
             out.fifo = *parsed;
