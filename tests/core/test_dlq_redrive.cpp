@@ -194,6 +194,13 @@ TEST_CASE("move task errors with AWS's texts", "[redrive]")
     CHECK(missing.error()
         == makeError("ResourceNotFoundException",
             "The resource that you specified for the DestinationArn parameter doesn't exist.", 404));
+    // A destination of the other type: AWS requires the same (its text is not recorded; Lifeline's names the rule).
+    f.create("other.fifo", { { "FifoQueue", "true" } });
+    CHECK(f.engine.startMessageMoveTask(f.arn("dlq"), f.arn("other.fifo"), std::nullopt).error()
+        == makeError("InvalidParameterValue",
+            "Value arn:aws:sqs:us-east-1:000000000000:other.fifo for parameter DestinationArn is invalid. Reason: The "
+            "destination queue must be the same type as the source queue."));
+    CHECK(f.engine.listMessageMoveTasks(f.arn("dlq")).value().empty()); // nothing started
     CHECK(f.engine.cancelMessageMoveTask("not-a-handle").error()
         == makeError("InvalidParameterValue", "Value for parameter TaskHandle is invalid."));
     // {"taskId":"x","sourceArn":"arn:aws:sqs:us-east-1:000000000000:dlq"}

@@ -36,6 +36,14 @@ Result<std::string> Engine::startMessageMoveTask(const std::string& sourceArn,
         destination = findQueueByArn(*destinationArn);
         if (!destination)
             return refuse(source->index, notFound("DestinationArn"), actor);
+        // AWS requires the same type (docs/sqs-semantics.md); its text is not recorded, this one names the rule.
+        if (destination->fifo() != source->fifo())
+            return refuse(source->index,
+                makeError(codes::InvalidParameterValue,
+                    "Value " + *destinationArn
+                        + " for parameter DestinationArn is invalid. Reason: The destination queue must be the same "
+                          "type as the source queue."),
+                actor);
     }
     if (maxNumberOfMessagesPerSecond && (*maxNumberOfMessagesPerSecond < 1 || *maxNumberOfMessagesPerSecond > 500))
         return refuse(source->index,
