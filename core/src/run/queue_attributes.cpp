@@ -153,6 +153,52 @@ std::optional<SqsError> parseRedriveAllowPolicy(const std::string& text, QueueAt
     return std::nullopt;
 }
 
+bool isFifoAttribute(const std::string& name)
+{
+    return name == "FifoQueue" || name == "ContentBasedDeduplication" || name == "DeduplicationScope"
+        || name == "FifoThroughputLimit";
+}
+
+// The attributes only a FIFO queue has: refused on a standard queue with AWS's texts.
+std::optional<SqsError> applyFifoAttribute(
+    const std::string& name, const std::string& value, const AttributeChangeContext& context, QueueAttributes& out)
+{
+    if (name == "FifoQueue") {
+        if (!context.fifoQueue)
+            return unknownAttribute(name);
+        const auto parsed = parseBool(value);
+        // A FIFO queue takes FifoQueue=true again, as AWS does (recorded: test_set_unsupported_attribute_fifo).
+        if (!context.creating && parsed != std::optional<bool>(true))
+            return makeError(codes::InvalidAttributeValue,
+                "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.");
+        if (!parsed)
+            return invalidValue(name);
+        out.fifo = *parsed;
+    } else if (name == "ContentBasedDeduplication") {
+        if (!context.fifoQueue)
+            return unknownAttribute(name);
+        const auto parsed = parseBool(value);
+        if (!parsed)
+            return invalidValue(name);
+        out.contentBasedDeduplication = *parsed;
+    } else if (name == "DeduplicationScope") {
+        if (!context.fifoQueue)
+            return makeError(codes::InvalidAttributeName,
+                "You can specify the DeduplicationScope only when FifoQueue is set to true.");
+        if (value != "queue" && value != "messageGroup")
+            return invalidValue(name);
+        out.deduplicationScope = value;
+    } else { // FifoThroughputLimit
+        if (!context.fifoQueue)
+            return makeError(codes::InvalidAttributeName,
+                "You can specify the FifoThroughputLimit only when FifoQueue is set to true.");
+        if (value != "perQueue" && value != "perMessageGroupId")
+            return invalidValue(name);
+        out.fifoThroughputLimit = value;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 const std::vector<std::string>& settableAttributeNames()
@@ -207,38 +253,9 @@ Result<QueueAttributes> applyAttributes(
         }
         if (handled)
             continue;
-        if (name == "FifoQueue") {
-            if (!context.fifoQueue)
-                return unknownAttribute(name);
-            const auto parsed = parseBool(value);
-            // A FIFO queue takes FifoQueue=true again, as AWS does (recorded: test_set_unsupported_attribute_fifo).
-            if (!context.creating && parsed != std::optional<bool>(true))
-                return makeError(codes::InvalidAttributeValue,
-                    "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.");
-            if (!parsed)
-                return invalidValue(name);
-            out.fifo = *parsed;
-        } else if (name == "ContentBasedDeduplication") {
-            if (!context.fifoQueue)
-                return unknownAttribute(name);
-            const auto parsed = parseBool(value);
-            if (!parsed)
-                return invalidValue(name);
-            out.contentBasedDeduplication = *parsed;
-        } else if (name == "DeduplicationScope") {
-            if (!context.fifoQueue)
-                return makeError(codes::InvalidAttributeName,
-                    "You can specify the DeduplicationScope only when FifoQueue is set to true.");
-            if (value != "queue" && value != "messageGroup")
-                return invalidValue(name);
-            out.deduplicationScope = value;
-        } else if (name == "FifoThroughputLimit") {
-            if (!context.fifoQueue)
-                return makeError(codes::InvalidAttributeName,
-                    "You can specify the FifoThroughputLimit only when FifoQueue is set to true.");
-            if (value != "perQueue" && value != "perMessageGroupId")
-                return invalidValue(name);
-            out.fifoThroughputLimit = value;
+        if (isFifoAttribute(name)) {
+            if (auto error = applyFifoAttribute(name, value, context, out))
+                return *error;
         } else if (name == "SqsManagedSseEnabled") {
             const auto parsed = parseBool(value);
             if (!parsed)
