@@ -190,3 +190,51 @@ TEST_CASE("FIFO receive attributes", "[fifo]")
     CHECK(attributes.at("SequenceNumber") == sent.sequenceNumber);
     CHECK(attributes.size() == 7);
 }
+
+TEST_CASE("FIFO: a receive retried with its ReceiveRequestAttemptId within 5 minutes gets the same messages and "
+          "handles - until one changes",
+    "[fifo]")
+{
+    Fixture f;
+    f.create("q.fifo", kFifo);
+    for (const char* body : { "a", "b", "c" })
+        f.send("q.fifo", body, {}, "g1");
+    ReceiveMessageRequest request;
+    request.queue = "q.fifo";
+    request.maxNumberOfMessages = 2;
+    request.waitTimeSeconds = 0;
+    request.visibilityTimeout = 30;
+    request.receiveRequestAttemptId = "attempt-1";
+    const auto first = f.engine.receiveMessage(request).value().messages;
+    REQUIRE(f.bodies(first) == std::vector<std::string> { "a", "b" });
+    // 20 s on, the answer lost: the same id gets the same two, the same handles, the same receive count, and their
+    // visibility timeouts start again (30 s from now).
+    f.engine.advanceTo(20000);
+    const auto retried = f.engine.receiveMessage(request).value().messages;
+    REQUIRE(retried.size() == 2);
+    for (size_t i = 0; i < 2; ++i) {
+        CHECK(retried[i].messageId == first[i].messageId);
+        CHECK(retried[i].receiptHandle == first[i].receiptHandle);
+        CHECK(retried[i].approximateReceiveCount == 1);
+        CHECK(f.engine.times(first[i].lane).dueAt == 50000);
+    }
+    // Another id is a new receive: the group is in flight, so nothing.
+    request.receiveRequestAttemptId = "attempt-2";
+    CHECK(f.engine.receiveMessage(request).value().messages.empty());
+    // Once one of them is changed (deleted), the id no longer replays: a new receive, which gets nothing yet.
+    request.receiveRequestAttemptId = "attempt-1";
+    REQUIRE(f.engine.deleteMessage("q.fifo", first[0].receiptHandle).ok());
+    CHECK(f.engine.receiveMessage(request).value().messages.empty());
+    // After their timeout: "b" comes back (receive 2) with "c", and the id now names that answer.
+    f.engine.advanceTo(50000);
+    const auto again = f.engine.receiveMessage(request).value().messages;
+    CHECK(f.bodies(again) == std::vector<std::string> { "b", "c" });
+    CHECK(again[0].approximateReceiveCount == 2);
+    CHECK(f.engine.receiveMessage(request).value().messages[0].receiptHandle == again[0].receiptHandle);
+    // More than 5 minutes after it, the id is a new receive: their timeouts have ended, so they are received again.
+    f.engine.advanceTo(50000 + 5 * 60000);
+    const auto late = f.engine.receiveMessage(request).value().messages;
+    REQUIRE(late.size() == 2);
+    CHECK(late[0].approximateReceiveCount == 3);
+    CHECK(late[0].receiptHandle != again[0].receiptHandle);
+}

@@ -223,6 +223,20 @@ except botocore.exceptions.ClientError as error:
     check("the run is a new one", ([q["name"] for q in after["queues"]], after["now_ms"],
           [r["client"][:6] for r in after["queues"][0]["lanes"][0]["receives"]]), (["jobs"], 0, []))
     check("an empty body or {} both reset", control("POST", "/_lifeline/reset", {})[0], 200)
+
+    # A FIFO receive retried with its ReceiveRequestAttemptId (its answer lost): the same message and handle.
+    control("POST", "/_lifeline/clock", {"paused": False})
+    fifo = sqs.create_queue(QueueName="pay.fifo", Attributes={"FifoQueue": "true",
+                                                               "ContentBasedDeduplication": "true"})["QueueUrl"]
+    sqs.send_message(QueueUrl=fifo, MessageBody="charge", MessageGroupId="c1")
+    got = sqs.receive_message(QueueUrl=fifo, ReceiveRequestAttemptId="try-1", AttributeNames=["All"])["Messages"]
+    control("POST", "/_lifeline/clock/advance", {"by": "10s"})
+    again = sqs.receive_message(QueueUrl=fifo, ReceiveRequestAttemptId="try-1", AttributeNames=["All"])["Messages"]
+    check("a retried attempt id: the same handle, receive count 1",
+          (again[0]["ReceiptHandle"] == got[0]["ReceiptHandle"], again[0]["Attributes"]["ApproximateReceiveCount"]),
+          (True, "1"))
+    check("another id: a new receive, the group in flight", sqs.receive_message(
+        QueueUrl=fifo, ReceiveRequestAttemptId="try-2").get("Messages", []), [])
 finally:
     process.terminate()
     process.wait(timeout=10)

@@ -52,6 +52,14 @@ struct QueueState {
     std::unordered_map<std::string, std::pair<TimeMs, MessageIndex>> dedup; // key -> (expires, first lane)
     std::deque<std::pair<TimeMs, std::string>> dedupOrder;
     uint64_t sequence = 0;
+    // What each ReceiveRequestAttemptId received (each message's receipt and the visibility end it was left with),
+    // for a retry within 5 minutes; in the order received, so the old ones are dropped from the front.
+    struct ReceiveAttempt {
+        TimeMs at = 0;
+        std::vector<std::pair<Receipt, TimeMs>> messages;
+    };
+    std::unordered_map<std::string, ReceiveAttempt> receiveAttempts;
+    std::deque<std::pair<TimeMs, std::string>> receiveAttemptOrder;
 
     std::deque<size_t> polls; // pending long polls (slots), oldest first
     bool wakeQueued = false;
@@ -74,6 +82,7 @@ struct Engine::PendingPoll {
     uint32_t actor = kOperatorActor;
     TimeMs deadline = 0;
     bool deliveriesOnly = false; // ReceiveMessageRequest::deliveriesOnly
+    std::string attemptId; // FIFO ReceiveRequestAttemptId: its answer is kept for a retry
 };
 
 struct Engine::MoveTask {

@@ -272,6 +272,10 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
                       "include alphanumeric and punctuation characters. 1 to 128 in length."),
             request.actor);
 
+    const bool keepsAttempt = queue.fifo() && request.receiveRequestAttemptId && !request.deliveriesOnly;
+    if (keepsAttempt)
+        if (auto replayed = replayAttempt(queue, *request.receiveRequestAttemptId, visibility, request.actor))
+            return std::move(*replayed);
     ReceiveOutcome outcome;
     if (request.deliveriesOnly)
         collect(queue, size_t(max), visibility, request.actor, outcome.deliveries);
@@ -279,6 +283,8 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
         collect(queue, size_t(max), visibility, request.actor, outcome.messages);
     const size_t received = outcome.messages.size() + outcome.deliveries.size();
     if (received > 0 || wait == 0) {
+        if (keepsAttempt && received > 0)
+            rememberAttempt(queue, *request.receiveRequestAttemptId, outcome.messages);
         m_run.note(kNoMessage, queue.index, MessageState::None, Cause::PollEnded, request.actor, uint32_t(received));
         flushWakeups();
         return outcome;
@@ -298,6 +304,7 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
     poll.actor = request.actor;
     poll.deadline = now() + wait * 1000;
     poll.deliveriesOnly = request.deliveriesOnly;
+    poll.attemptId = keepsAttempt ? *request.receiveRequestAttemptId : std::string();
     outcome.pending = true;
     outcome.poll = poll.id;
     m_run.note(kNoMessage, queue.index, MessageState::None, Cause::PollStarted, request.actor, uint32_t(poll.id));
@@ -342,6 +349,8 @@ void Engine::servePolls(QueueState& queue)
             std::vector<ReceivedMessage> messages;
             if (!servePoll(queue, slot, messages))
                 return;
+            if (!m_polls[slot].attemptId.empty())
+                rememberAttempt(queue, m_polls[slot].attemptId, messages);
             completePoll(slot, messages.size(), false).messages = std::move(messages);
         }
     }

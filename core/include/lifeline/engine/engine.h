@@ -223,6 +223,12 @@ private:
         uint32_t actor);
     void deliverTo(DeliveryList& out, QueueState& queue, MessageIndex lane, int64_t visibilitySeconds, uint32_t actor);
     void describe(ReceivedMessage& m, const QueueState& queue, MessageIndex lane, const LaneTimes& times) const;
+    // FIFO ReceiveRequestAttemptId (engine_receive_attempts.cpp): what a receive with one got is kept for 5 minutes;
+    // a retry with the same id gets the same messages and receipt handles while none was changed (deleted, its
+    // visibility changed, received again), their visibility timeouts starting again.
+    void rememberAttempt(QueueState& queue, const std::string& attemptId, const std::vector<ReceivedMessage>& got);
+    std::optional<ReceiveOutcome> replayAttempt(
+        QueueState& queue, const std::string& attemptId, int64_t visibilitySeconds, uint32_t actor);
     void moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver);
     void endMessage(QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor,
         uint32_t detail = 0);
