@@ -455,3 +455,37 @@ TEST_CASE("endpoint: the action table - every name found, the read-only and obse
     CHECK(observe::isObserved("ReceiveMessage"));
     CHECK_FALSE(observe::isObserved("ListQueues"));
 }
+
+TEST_CASE(
+    "service: ListDeadLetterSourceQueues pages by MaxResults and NextToken as ListQueues does", "[endpoint][service]")
+{
+    Engine engine;
+    SqsService service(engine);
+    CallContext context { "127.0.0.1:9324", "/", 3 };
+    const auto url = [](const std::string& name) { return "http://127.0.0.1:9324/000000000000/" + name; };
+    REQUIRE_FALSE(service.call("CreateQueue", json { { "QueueName", "dlq" } }, context).error);
+    const std::string policy
+        = R"({"deadLetterTargetArn":"arn:aws:sqs:us-east-1:000000000000:dlq","maxReceiveCount":3})";
+    for (const char* name : { "a", "b", "c" })
+        REQUIRE_FALSE(
+            service
+                .call("CreateQueue", json { { "QueueName", name }, { "Attributes", { { "RedrivePolicy", policy } } } },
+                    context)
+                .error);
+    auto all = service.call("ListDeadLetterSourceQueues", json { { "QueueUrl", url("dlq") } }, context);
+    CHECK(all.output == json { { "queueUrls", { url("a"), url("b"), url("c") } } });
+    auto first
+        = service.call("ListDeadLetterSourceQueues", json { { "QueueUrl", url("dlq") }, { "MaxResults", 2 } }, context);
+    REQUIRE(first.output["queueUrls"] == json { url("a"), url("b") });
+    REQUIRE(first.output.contains("NextToken"));
+    auto rest = service.call("ListDeadLetterSourceQueues",
+        json { { "QueueUrl", url("dlq") }, { "MaxResults", 2 }, { "NextToken", first.output["NextToken"] } }, context);
+    CHECK(rest.output == json { { "queueUrls", { url("c") } } });
+    auto none = service.call("ListDeadLetterSourceQueues", json { { "QueueUrl", url("a") } }, context);
+    CHECK(none.output == json { { "queueUrls", json::array() } }); // an empty list, as AWS gives it
+    auto refused
+        = service.call("ListDeadLetterSourceQueues", json { { "QueueUrl", url("dlq") }, { "MaxResults", 0 } }, context);
+    REQUIRE(refused.error);
+    CHECK(refused.error->message
+        == "Value 0 for parameter MaxResults is invalid. Reason: MaxResults must be an integer between 1 and 1000.");
+}

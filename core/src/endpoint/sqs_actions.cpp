@@ -69,9 +69,10 @@ void getQueueUrl(Call& c)
         c.out()["QueueUrl"] = c.url(name);
 }
 
-void listQueues(Call& c)
+// A page of queue URLs under `key`, as ListQueues and ListDeadLetterSourceQueues give them: MaxResults 1 to 1000,
+// and a NextToken while there are more (only when MaxResults was given, as AWS does).
+void writeUrlPage(Call& c, const std::vector<std::string>& names, const char* key, bool alwaysList)
 {
-    const auto names = c.engine.listQueues(optString(c.params, "QueueNamePrefix").value_or(""));
     const auto max = optInteger(c.params, "MaxResults");
     if (max && (*max < 1 || *max > 1000))
         invalid("MaxResults", std::to_string(*max), "MaxResults must be an integer between 1 and 1000.");
@@ -87,10 +88,15 @@ void listQueues(Call& c)
     json urls = json::array();
     for (size_t i = start; i < names.size() && urls.size() < limit; ++i)
         urls.push_back(c.url(names[i]));
-    if (!urls.empty())
-        c.out()["QueueUrls"] = std::move(urls);
+    if (!urls.empty() || alwaysList)
+        c.out()[key] = std::move(urls);
     if (max && start + limit < names.size())
         c.out()["NextToken"] = base64Encode(std::to_string(start + limit));
+}
+
+void listQueues(Call& c)
+{
+    writeUrlPage(c, c.engine.listQueues(optString(c.params, "QueueNamePrefix").value_or("")), "QueueUrls", false);
 }
 
 void getQueueAttributes(Call& c)
@@ -247,12 +253,8 @@ void changeMessageVisibilityBatch(Call& c)
 void listDeadLetterSourceQueues(Call& c)
 {
     auto sources = c.engine.listDeadLetterSourceQueues(c.queue());
-    if (c.refused(sources))
-        return;
-    json urls = json::array();
-    for (const auto& name : sources.value())
-        urls.push_back(c.url(name));
-    c.out()["queueUrls"] = std::move(urls);
+    if (!c.refused(sources))
+        writeUrlPage(c, sources.value(), "queueUrls", true);
 }
 
 void tagQueue(Call& c)
