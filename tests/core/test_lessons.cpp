@@ -850,3 +850,32 @@ TEST_CASE("lesson 25: two workers fall minutes behind a flash sale - a backlog p
         CHECK(receivesAfterRetiring[name] <= 1);
     }
 }
+
+TEST_CASE(
+    "lesson 26: four invoices of 1.5 MB are refused - through the extended client their pointers arrive", "[lessons]")
+{
+    const auto written = runLesson("large-messages", false);
+    const auto refused = events(*written, Cause::RequestRefused);
+    REQUIRE(refused.size() == 4);
+    for (size_t i = 0; i < refused.size(); ++i)
+        CHECK(refused[i].time == TimeMs(5000 + 20000 * i)); // at 5, 25, 45 and 65 s
+    CHECK(refusedText(*written)
+        == "InvalidParameterValue: One or more parameters are invalid. Reason: Message must be shorter than 1048576 "
+           "bytes.");
+    CHECK(written->summary().sent == 0);
+    CHECK(written->summary().received == 0);
+
+    const auto pointers = runLesson("large-messages", true);
+    const auto fixed = pointers->summary();
+    CHECK(fixed.errorsByCode.empty());
+    CHECK(fixed.deleted == 4);
+    const RunView& run = pointers->engine().run();
+    REQUIRE(run.messageCount() == 4);
+    for (MessageIndex lane = 0; lane < 4; ++lane) {
+        const std::string body(run.message(lane).body.view());
+        CHECK(body
+            == R"(["software.amazon.payloadoffloading.PayloadS3Pointer",{"s3BucketName":"invoices","s3Key":"invoice-)"
+                + std::to_string(lane + 1) + R"(.pdf"}])");
+        CHECK(body.size() < 120); // a pointer: about 100 bytes where the invoice was 1.5 MB
+    }
+}

@@ -467,3 +467,20 @@ TEST_CASE("scaling on the backlog: consumers added after the warm-up - retired b
            "consumers[0].scaling: the consumers' count (8) must be from min to max, 1 to 5\n"
            "consumers[0].scaling.every: must be from 1s to 1h, got 500ms");
 }
+
+TEST_CASE("a producer's bodyBytes pads each body with spaces - at most 2 MiB", "[simulation]")
+{
+    Simulation simulation(load(R"({"duration": "10s", "queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "body": "big {n}", "bodyBytes": 300000, "messages": [{"at": "1s", "body": "one"}]}]})"));
+    simulation.runToEnd();
+    const RunView& run = simulation.engine().run();
+    REQUIRE(run.messageCount() == 1);
+    const std::string_view body = run.message(0).body.view();
+    CHECK(body.size() == 300000);
+    CHECK(body.starts_with("one "));
+    CHECK(body.find_first_not_of(' ', 3) == std::string_view::npos);
+    auto refused = parseScenario(std::string(R"({"queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "bodyBytes": 3000000}]})"));
+    REQUIRE(std::holds_alternative<ScenarioError>(refused));
+    CHECK(std::get<ScenarioError>(refused).text() == "producers[0].bodyBytes: must be from 1 to 2097152, got 3000000");
+}

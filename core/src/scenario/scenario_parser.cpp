@@ -355,7 +355,7 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds", "groups",
-            "poisonEvery", "expectRefused" });
+            "poisonEvery", "expectRefused", "bodyBytes" });
     ProducerSpec p;
     p.name = v.contains("name") ? text(v, path, "name") : "producer-" + std::to_string(index + 1);
     p.queue = text(v, path, "queue");
@@ -384,6 +384,7 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
     p.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX);
     p.groups = integer(v, path, "groups", 1, 100000).value_or(1);
     p.poisonEvery = integer(v, path, "poisonEvery", 0, INT64_MAX / 2).value_or(0);
+    p.bodyBytes = integer(v, path, "bodyBytes", 1, kLargestPaddedBody);
     p.expectRefused = boolean(v, path, "expectRefused", false);
     return p;
 }

@@ -383,6 +383,8 @@ MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::option
     SendMessageRequest& request = p.request;
     if (spec.poisonEvery > 0 && n % spec.poisonEvery == 0)
         request.body.insert(0, "poison ");
+    if (spec.bodyBytes && request.body.size() < size_t(*spec.bodyBytes))
+        request.body.resize(size_t(*spec.bodyBytes), ' '); // a large message: its words, then spaces
     request.delaySeconds = delaySeconds;
     request.actor = p.actor;
     const bool fifo = p.fifo;

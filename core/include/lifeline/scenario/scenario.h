@@ -30,6 +30,9 @@ struct QueueSpec {
     int64_t maxReceiveCount = 0;
 };
 
+// The largest body a producer pads to (`bodyBytes`): past SQS's 1 MiB, to show it refused.
+inline constexpr int64_t kLargestPaddedBody = 2 * 1024 * 1024;
+
 // A message's label: a few words, as a lane's name ("the retry", "order 4 (poison)").
 inline constexpr size_t kMaxLabelBytes = 64;
 
@@ -53,6 +56,7 @@ struct ProducerSpec {
     std::vector<std::pair<TimeMs, int64_t>> bursts; // at, how many
     std::vector<TimedMessage> messages;
     std::string body = "message-{n}"; // {n} is the producer's message number, from 1
+    std::optional<int64_t> bodyBytes; // each body padded with spaces to this size (large messages), up to 2 MiB
     std::optional<int64_t> delaySeconds; // a message timer on every message
     int64_t groups = 1; // FIFO: group ids g1..gN, round robin
     int64_t poisonEvery = 0; // every Nth message's body says "poison"
