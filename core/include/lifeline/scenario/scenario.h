@@ -31,7 +31,7 @@ struct QueueSpec {
 };
 
 // The largest body a producer pads to (`bodyBytes`): past SQS's 1 MiB, to show it refused.
-inline constexpr int64_t kLargestPaddedBody = 2 * 1024 * 1024;
+inline constexpr int64_t kLargestPaddedBody = int64_t(2) * 1024 * 1024;
 
 // A message's label: a few words, as a lane's name ("the retry", "order 4 (poison)").
 inline constexpr size_t kMaxLabelBytes = 64;
