@@ -879,3 +879,39 @@ TEST_CASE(
         CHECK(body.size() < 120); // a pointer: about 100 bytes where the invoice was 1.5 MB
     }
 }
+
+TEST_CASE("lesson 27: three services on one queue each get some orders - a topic gives each its copy, customs the EU's",
+    "[lessons]")
+{
+    // Which service received each order, in order: as written the three share the queue.
+    const auto receivers = [](const Simulation& s) {
+        std::map<std::string, std::vector<std::string>> byOrder;
+        const RunView& run = s.engine().run();
+        for (const Event& e : events(s, Cause::Receive))
+            byOrder[run.extra(e.message)->label].push_back(run.actorName(e.actor));
+        return byOrder;
+    };
+    const auto written = runLesson("fan-out", false);
+    using Names = std::vector<std::string>;
+    CHECK(receivers(*written)
+        == std::map<std::string, Names> { { "order 1 (EU)", { "billing" } }, { "order 2 (US)", { "warehouse" } },
+            { "order 3 (EU)", { "customs" } }, { "order 4 (US)", { "billing" } }, { "order 5 (EU)", { "warehouse" } },
+            { "order 6 (US)", { "customs" } } });
+    CHECK(written->summary().sent == 6);
+
+    const auto fanned = runLesson("fan-out", true);
+    const Names all { "billing", "warehouse", "customs" };
+    const Names noCustoms { "billing", "warehouse" };
+    CHECK(receivers(*fanned)
+        == std::map<std::string, Names> { { "order 1 (EU)", all }, { "order 2 (US)", noCustoms },
+            { "order 3 (EU)", all }, { "order 4 (US)", noCustoms }, { "order 5 (EU)", all },
+            { "order 6 (US)", noCustoms } });
+    const RunSummary fixed = fanned->summary();
+    CHECK(fixed.sent == 15);
+    CHECK(fixed.queues.at("eu-customs").sent == 3);
+    // The moments' captions, from each run: the receive takes the order from every other reader of its queue.
+    CHECK(written->summary().moments.at(1).caption
+        == "warehouse receives order 2 (US) from orders: no other reader of orders will get it");
+    CHECK(fixed.moments.at(2).caption
+        == "customs receives order 1 (EU) from eu-customs: no other reader of eu-customs will get it");
+}

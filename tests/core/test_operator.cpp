@@ -61,7 +61,7 @@ TEST_CASE("operator: a refused FIFO message timer changes nothing but the log", 
         "attributes": {"ContentBasedDeduplication": "true"}}]})"));
     s.advanceTo(1000);
     const size_t messages = s.engine().messageCount();
-    const auto refused = s.sendMessage("q.fifo", TimedMessage { 0, "hello", 5, "g1", {}, false, {} });
+    const auto refused = s.sendMessage("q.fifo", TimedMessage { 0, "hello", 5, "g1", {}, false, {}, {} });
     REQUIRE_FALSE(refused);
     CHECK(refused.error().message
         == "Value 5 for parameter DelaySeconds is invalid. Reason: The request include parameter that is not valid "
@@ -70,7 +70,7 @@ TEST_CASE("operator: a refused FIFO message timer changes nothing but the log", 
     const auto& log = s.engine().log();
     CHECK(log[log.size() - 1].cause == Cause::RequestRefused);
     CHECK(log[log.size() - 2].cause == Cause::OperatorAction);
-    const auto sent = s.sendMessage("q.fifo", TimedMessage { 0, "hello", {}, "g1", {}, false, {} });
+    const auto sent = s.sendMessage("q.fifo", TimedMessage { 0, "hello", {}, "g1", {}, false, {}, {} });
     REQUIRE(sent);
     CHECK(s.engine().message(sent->lane).state == MessageState::Visible);
 }

@@ -12,7 +12,7 @@ using namespace lifeline::sim;
 TEST_CASE("practice: every exercise file reads", "[practice]")
 {
     CHECK(practiceExercises().size() == practiceSources().size());
-    CHECK(practiceExercises().size() == 41);
+    CHECK(practiceExercises().size() == 42);
     for (const auto& [file, text] : practiceSources()) {
         INFO(file);
         const auto read = readExercise(text);
@@ -159,4 +159,25 @@ TEST_CASE("drill: exercises drawn across topics in turn - none twice - the same 
     CHECK(scores[0].first == drill[0]->topic);
     CHECK(scores[0].second.asked == 2);
     CHECK(scores[0].second.passed == 1);
+}
+
+TEST_CASE("practice: a figure of a consumer by name - several of one spec added up - a queue the run lacks counts 0",
+    "[practice]")
+{
+    const Exercise* exercise = findExercise("fan-out-with-filter");
+    REQUIRE(exercise != nullptr);
+    const auto why = [&](const std::string& choice) {
+        const auto result = checkAnswer(*exercise, PracticeAnswer { {}, choice });
+        REQUIRE(result.ok());
+        return result->why;
+    };
+    // billing-1..3 together: 4 of the 6 orders; no queue eu-customs in this run, and no failure for it.
+    CHECK(why("A") == "billing invoiced 4 of the 6 orders: the others went to another service");
+    CHECK(why("B")
+        == "passed: each service read its own queue: billing and the warehouse handled every order, and only the EU "
+           "orders reached customs (15 copies in all)");
+    CHECK(why("C")
+        == "6 orders reached customs' queue: only the 3 from the EU are its business, and a filter policy keeps the "
+           "others out");
+    CHECK(why("D") == "billing invoiced 2 of the 6 orders: the others went to another service");
 }

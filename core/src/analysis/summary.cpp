@@ -13,6 +13,9 @@ nlohmann::json RunSummary::toJson() const
     for (const auto& c : consumers)
         consumersJson.push_back({ { "name", c.name }, { "received", c.received }, { "finished", c.finished },
             { "failed", c.failed }, { "heldAtCrash", c.heldAtCrash } });
+    nlohmann::json queuesJson = nlohmann::json::object();
+    for (const auto& [name, q] : queues)
+        queuesJson[name] = { { "sent", q.sent }, { "received", q.received }, { "deleted", q.deleted } };
     nlohmann::json momentsJson = nlohmann::json::array();
     for (const auto& m : moments)
         momentsJson.push_back({ { "at", double(m.at) / 1000.0 }, { "lane", m.lane }, { "caption", m.caption } });
@@ -35,6 +38,7 @@ nlohmann::json RunSummary::toJson() const
             { { "visible", peak.visible }, { "inFlight", peak.inFlight }, { "delayed", peak.delayed },
                 { "deadLetterQueues", peak.deadLetterQueues } } },
         { "consumers", consumersJson },
+        { "queues", queuesJson },
         { "warnings", warnings },
         { "moments", momentsJson },
     };
@@ -236,9 +240,11 @@ RunSummary summarizeLog(const RunView& engine)
         switch (e.cause) {
         case Cause::Send:
             ++s.sent;
+            ++s.queues[engine.queueInfo(e.queue).name].sent;
             break;
         case Cause::Receive:
             ++s.received;
+            ++s.queues[engine.queueInfo(e.queue).name].received;
             if (e.receiveNumber() == 1) {
                 const TimeMs wait = e.time - engine.times(e.message).sentAt;
                 s.longestWaitMs = std::max(s.longestWaitMs, wait);
@@ -249,6 +255,7 @@ RunSummary summarizeLog(const RunView& engine)
             break;
         case Cause::Delete:
             ++s.deleted;
+            ++s.queues[engine.queueInfo(e.queue).name].deleted;
             s.longestToDeleteMs = std::max(s.longestToDeleteMs, e.time - engine.times(e.message).sentAt);
             break;
         case Cause::MoveToDlq:

@@ -5,6 +5,7 @@
 #include "lifeline/scenario/scenario.h"
 #include "scenario_reading.h"
 
+#include <algorithm>
 #include <set>
 
 namespace lifeline::sim::reading {
@@ -78,6 +79,7 @@ public:
     {
         createQueues();
         checkDeadLetters();
+        checkTopics();
         checkProducers();
         const std::set<std::string> consumers = consumerNames();
         checkLambdas();
@@ -151,11 +153,48 @@ private:
         }
     }
 
+    // SNS delivers a standard topic's messages to standard queues only: a FIFO queue subscribes to a FIFO topic.
+    void checkTopics()
+    {
+        for (size_t t = 0; t < m_s.topics.size(); ++t)
+            for (size_t i = 0; i < m_s.topics[t].subscriptions.size(); ++i) {
+                const std::string& queue = m_s.topics[t].subscriptions[i].queue;
+                const std::string path = at(at("topics", t) + ".subscriptions", i) + ".queue";
+                if (known(queue, path) && queue.ends_with(".fifo"))
+                    report(path, "an SNS standard topic cannot deliver to the FIFO queue \"" + queue + "\"");
+            }
+    }
+
+    // A producer that publishes to a topic: the topic exists, and its messages carry nothing SNS's Publish to a
+    // standard topic does not take (a per-message delay, FIFO's ids).
+    void checkPublisher(const ProducerSpec& p, const std::string& path)
+    {
+        if (!p.queue.empty())
+            report(path + ".queue", "a producer sends to a queue or publishes to a topic, not both");
+        const bool found
+            = std::any_of(m_s.topics.begin(), m_s.topics.end(), [&](const TopicSpec& t) { return t.name == p.topic; });
+        if (!found)
+            report(path + ".topic", "no topic is named \"" + p.topic + "\"");
+        if (p.delaySeconds)
+            report(path + ".delaySeconds", "a publish to an SNS topic has no delay; give the subscribed queue one");
+        for (size_t m = 0; m < p.messages.size(); ++m) {
+            const TimedMessage& message = p.messages[m];
+            if (message.delaySeconds || message.groupId || message.deduplicationId)
+                report(at(path + ".messages", m),
+                    "a publish to an SNS standard topic takes no delaySeconds, groupId "
+                    "or deduplicationId");
+        }
+    }
+
     void checkProducers()
     {
         for (size_t i = 0; i < m_s.producers.size(); ++i) {
             const auto& p = m_s.producers[i];
             const std::string path = at("producers", i);
+            if (!p.topic.empty()) {
+                checkPublisher(p, path);
+                continue;
+            }
             if (!known(p.queue, path + ".queue") || !m_scratch.queueIndex(p.queue))
                 continue;
             checkSend(m_scratch, p.queue, p.delaySeconds, p.expectRefused, path);

@@ -42,6 +42,11 @@ std::variant<Scenario, ScenarioError> withQueueType(const Scenario& scenario, bo
                 { "FifoQueue", "ContentBasedDeduplication", "DeduplicationScope", "FifoThroughputLimit" })
                 queue["attributes"].erase(fifoOnly);
     }
+    if (source.contains("topics") && source["topics"].is_array())
+        for (auto& topic : source["topics"])
+            if (topic.is_object() && topic.contains("subscriptions") && topic["subscriptions"].is_array())
+                for (auto& subscription : topic["subscriptions"])
+                    renameAt(subscription, "queue", fifo);
     for (const char* list : { "producers", "consumers", "lambdas" })
         if (source.contains(list) && source[list].is_array())
             for (auto& actor : source[list])

@@ -308,8 +308,9 @@ AttributeMap attributes(const json& object, const std::string& path)
 
 TimedMessage timedMessage(const json& v, const std::string& path, bool needsTime)
 {
-    checkKeys(
-        v, path, { "at", "body", "delaySeconds", "groupId", "deduplicationId", "queue", "expectRefused", "label" });
+    checkKeys(v, path,
+        { "at", "body", "delaySeconds", "groupId", "deduplicationId", "queue", "expectRefused", "label",
+            "attributes" });
     TimedMessage m;
     if (needsTime)
         m.at = duration(v, path, "at").value_or(0);
@@ -325,6 +326,8 @@ TimedMessage timedMessage(const json& v, const std::string& path, bool needsTime
         m.groupId = text(v, path, "groupId");
     if (v.contains("deduplicationId"))
         m.deduplicationId = text(v, path, "deduplicationId");
+    if (v.contains("attributes"))
+        m.attributes = reading::messageAttributes(v["attributes"], join(path, "attributes"));
     m.expectRefused = boolean(v, path, "expectRefused", false);
     return m;
 }
@@ -354,11 +357,12 @@ QueueSpec queueSpec(const json& v, const std::string& path)
 ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
-        { "name", "queue", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds", "groups",
-            "poisonEvery", "expectRefused", "bodyBytes" });
+        { "name", "queue", "topic", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds",
+            "groups", "poisonEvery", "expectRefused", "bodyBytes" });
     ProducerSpec p;
     p.name = v.contains("name") ? text(v, path, "name") : "producer-" + std::to_string(index + 1);
-    p.queue = text(v, path, "queue");
+    p.topic = text(v, path, "topic", false); // a producer sends to a queue or publishes to a topic
+    p.queue = text(v, path, "queue", p.topic.empty());
     if (const auto rate = number(v, path, "rate")) {
         if (*rate <= 0 || *rate > 100000)
             report(
@@ -531,8 +535,8 @@ ActionSpec actionSpec(const json& v, const std::string& path)
 Scenario readScenario(const json& v)
 {
     checkKeys(v, "",
-        { "name", "seed", "duration", "queues", "producers", "consumers", "lambdas", "actions", "script", "lesson",
-            "$schema", "description" });
+        { "name", "seed", "duration", "queues", "topics", "producers", "consumers", "lambdas", "actions", "script",
+            "lesson", "$schema", "description" });
     Scenario s;
     s.source = v;
     s.name = v.contains("name") ? text(v, "", "name") : "scenario";
@@ -547,6 +551,8 @@ Scenario readScenario(const json& v)
         report("queues", "must list at least one queue");
     for (size_t i = 0; i < queues.size(); ++i)
         guarded([&] { s.queues.push_back(queueSpec(queues[i], at("queues", i))); });
+    if (v.contains("topics"))
+        guarded([&] { s.topics = reading::readTopics(v["topics"], "topics"); });
     const json& producers = array(v, "", "producers");
     for (size_t i = 0; i < producers.size(); ++i)
         guarded([&] { s.producers.push_back(producerSpec(producers[i], at("producers", i), i)); });

@@ -36,10 +36,15 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed, int64_t 
             + "\",\"maxReceiveCount\":" + std::to_string(q.maxReceiveCount) + "}";
         (void)m_engine.setQueueAttributes(q.name, { { "RedrivePolicy", policy } }); // validated by parseScenario
     }
+    for (size_t t = 0; t < m_scenario.topics.size(); ++t)
+        m_topicActors.push_back(addActor("SNS topic " + m_scenario.topics[t].name, ActorKind::Topic, t));
     for (size_t i = 0; i < m_scenario.producers.size(); ++i) {
         const auto& spec = m_scenario.producers[i];
         auto producer = std::make_unique<Producer>(spec);
         producer->actor = addActor(spec.name, ActorKind::Producer, i);
+        for (const TopicSpec& topic : m_scenario.topics)
+            if (topic.name == spec.topic)
+                producer->topic = &topic;
         producer->rate = spec.rate;
         producer->fifo = spec.queue.ends_with(".fifo");
         producer->rateOrigin = spec.start;
@@ -230,7 +235,9 @@ std::string Simulation::describeStep(const Agenda& item) const
     case ProducerRate:
     case ProducerBurst:
     case ProducerMessage:
-        return "producer " + m_producers[item.index]->spec->name + " sends to " + m_producers[item.index]->spec->queue;
+        return "producer " + m_producers[item.index]->spec->name + " sends to "
+            + (m_producers[item.index]->topic ? "topic " + m_producers[item.index]->spec->topic
+                                              : m_producers[item.index]->spec->queue);
     case ConsumerPoll:
         return "consumer " + consumer() + " polls " + m_consumers[item.index]->spec->queue;
     case ConsumerWorkDone:
@@ -361,6 +368,11 @@ void Simulation::produce(size_t index, const TimedMessage& message)
     Producer& p = *m_producers[index];
     const int64_t n = ++p.sent;
     expandBody(p.request.body, message.body, n);
+    if (p.topic) {
+        publish(index, n, message.attributes, message.label);
+        return;
+    }
+    p.request.attributes = stringAttributes(message.attributes);
     const MessageIndex lane = sendProduced(index, n, message.delaySeconds, message.groupId, message.deduplicationId);
     if (lane != kNoMessage)
         m_engine.labelLane(lane, message.label);
@@ -372,19 +384,21 @@ void Simulation::produce(size_t index)
     Producer& p = *m_producers[index];
     const int64_t n = ++p.sent;
     expandBody(p.request.body, p.spec->body, n);
+    p.request.attributes.clear();
+    if (p.topic) {
+        publish(index, n, {}, {});
+        return;
+    }
     (void)sendProduced(index, n, p.spec->delaySeconds, kNone, kNone);
 }
 
 MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::optional<int64_t>& delaySeconds,
     const std::optional<std::string>& groupId, const std::optional<std::string>& deduplicationId)
 {
+    shapeBody(index, n);
     Producer& p = *m_producers[index];
     const ProducerSpec& spec = *p.spec;
     SendMessageRequest& request = p.request;
-    if (spec.poisonEvery > 0 && n % spec.poisonEvery == 0)
-        request.body.insert(0, "poison ");
-    if (spec.bodyBytes && request.body.size() < size_t(*spec.bodyBytes))
-        request.body.resize(size_t(*spec.bodyBytes), ' '); // a large message: its words, then spaces
     request.delaySeconds = delaySeconds;
     request.actor = p.actor;
     const bool fifo = p.fifo;
@@ -401,6 +415,16 @@ MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::option
     else
         request.messageDeduplicationId.reset();
     return m_engine.send(request); // a refused send (kNoMessage) is logged by the engine where it happened
+}
+
+void Simulation::shapeBody(size_t index, int64_t n)
+{
+    const ProducerSpec& spec = *m_producers[index]->spec;
+    std::string& body = m_producers[index]->request.body;
+    if (spec.poisonEvery > 0 && n % spec.poisonEvery == 0)
+        body.insert(0, "poison ");
+    if (spec.bodyBytes && body.size() < size_t(*spec.bodyBytes))
+        body.resize(size_t(*spec.bodyBytes), ' '); // a large message: its words, then spaces
 }
 
 void Simulation::runAction(size_t index)

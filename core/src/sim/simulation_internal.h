@@ -7,6 +7,16 @@
 
 namespace lifeline::sim {
 
+// A scenario message's attributes as SQS message attributes, each of type String.
+inline std::vector<MessageAttribute> stringAttributes(const std::map<std::string, std::string>& attributes)
+{
+    std::vector<MessageAttribute> out;
+    out.reserve(attributes.size());
+    for (const auto& [name, value] : attributes)
+        out.push_back(MessageAttribute { name, MessageAttributeValue { "String", value, {} } });
+    return out;
+}
+
 // The SendMessage request for one of a scenario's messages (an action's, the operator's, a script step's).
 inline SendMessageRequest sendRequest(const std::string& queue, const TimedMessage& message, uint32_t actor)
 {
@@ -17,6 +27,7 @@ inline SendMessageRequest sendRequest(const std::string& queue, const TimedMessa
     request.messageGroupId = message.groupId;
     request.messageDeduplicationId = message.deduplicationId;
     request.actor = actor;
+    request.attributes = stringAttributes(message.attributes);
     return request;
 }
 
@@ -30,6 +41,7 @@ struct Simulation::Producer {
         request.queue = spec.queue; // its queue is its spec's: named once, not at each message
     }
     const ProducerSpec* spec = nullptr;
+    const TopicSpec* topic = nullptr; // it publishes to this topic instead of sending to a queue
     uint32_t actor = 0;
     int64_t sent = 0; // messages sent so far: the next one's {n} is sent + 1
     bool fifo = false; // its queue's type (a name ending in .fifo: it cannot change)

@@ -19,6 +19,13 @@ struct ConsumerSummary {
     int64_t heldAtCrash = 0;
 };
 
+// One queue's share of a run: what a fan-out delivers to each subscribed queue, and what its consumers did with it.
+struct QueueFigures {
+    int64_t sent = 0;
+    int64_t received = 0;
+    int64_t deleted = 0;
+};
+
 struct RunSummary {
     int64_t until = 0; // virtual ms
     int64_t sent = 0;
@@ -43,6 +50,7 @@ struct RunSummary {
         int64_t deadLetterQueues = 0;
     } peak;
     std::vector<ConsumerSummary> consumers;
+    std::map<std::string, QueueFigures> queues; // by name: every queue the run sent to
     std::vector<std::string> warnings;
     struct MomentLine {
         TimeMs at = 0;

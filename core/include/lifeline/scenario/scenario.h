@@ -6,6 +6,7 @@
 #include "lifeline/run/event_log.h"
 #include "lifeline/run/queue_attributes.h"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -44,11 +45,14 @@ struct TimedMessage {
     std::optional<std::string> deduplicationId;
     bool expectRefused = false; // the send is meant to be refused (a lesson shows SQS's answer)
     std::string label; // what the lesson calls it ("the retry"); its lane is named so (none: its body's first words)
+    // Message attributes, each a String: what an SNS subscription's filter policy reads (and a consumer may).
+    std::map<std::string, std::string> attributes;
 };
 
 struct ProducerSpec {
     std::string name;
-    std::string queue;
+    std::string queue; // where it sends; empty when it publishes to a topic
+    std::string topic; // an SNS topic of the scenario's (fan-out); empty when it sends to a queue
     double rate = 0; // messages per second; 0: none
     TimeMs start = 0;
     std::optional<TimeMs> stop;
@@ -61,6 +65,31 @@ struct ProducerSpec {
     int64_t groups = 1; // FIFO: group ids g1..gN, round robin
     int64_t poisonEvery = 0; // every Nth message's body says "poison"
     bool expectRefused = false; // its sends are meant to be refused (a lesson shows SQS's answer)
+};
+
+// One condition of an SNS filter policy on a message attribute: the attribute is one of `values` (Equals), none of
+// them (AnythingBut), starts with values[0] (Prefix), or is present or not (Exists).
+struct FilterCondition {
+    enum class Kind { Equals, AnythingBut, Prefix, Exists } kind = Kind::Equals;
+    std::vector<std::string> values;
+    bool exists = true;
+    bool matches(const std::string* value) const; // the attribute's value, nullptr when the message has none
+};
+
+// A queue subscribed to a topic, with raw message delivery: a copy's body is the published body, its message
+// attributes the published ones. A filter policy (its MessageAttributes scope) lets a copy in when, for every
+// attribute it names, one of that attribute's conditions holds; no policy lets every message in.
+struct SubscriptionSpec {
+    std::string queue;
+    std::map<std::string, std::vector<FilterCondition>> filterPolicy;
+    bool accepts(const std::map<std::string, std::string>& attributes) const;
+};
+
+// An SNS standard topic, simulated as far as fan-out needs: a publish is delivered at once to every subscription
+// that accepts it (docs/scenario-format.md, `topics`).
+struct TopicSpec {
+    std::string name;
+    std::vector<SubscriptionSpec> subscriptions;
 };
 
 struct CrashSpec {
@@ -180,6 +209,7 @@ struct Scenario {
     uint64_t seed = 1;
     TimeMs duration = 600000;
     std::vector<QueueSpec> queues;
+    std::vector<TopicSpec> topics;
     std::vector<ProducerSpec> producers;
     std::vector<ConsumerSpec> consumers;
     std::vector<LambdaSpec> lambdas;

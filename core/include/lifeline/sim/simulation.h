@@ -19,7 +19,7 @@
 
 namespace lifeline::sim {
 
-enum class ActorKind { Producer, Consumer, LambdaPoller, Operator, Sqs, ScriptClient };
+enum class ActorKind { Producer, Consumer, LambdaPoller, Operator, Sqs, ScriptClient, Topic };
 
 enum class ConsumerState { Idle, Polling, Working, Crashed };
 
@@ -148,6 +148,12 @@ private:
     // Sends the producer's message `n`, its body already in the producer's request.
     MessageIndex sendProduced(size_t producer, int64_t n, const std::optional<int64_t>& delaySeconds,
         const std::optional<std::string>& groupId, const std::optional<std::string>& deduplicationId);
+    // The producer's message `n` padded or marked as its spec says (bodyBytes, poisonEvery), in its request.
+    void shapeBody(size_t producer, int64_t n);
+    // Publishes the producer's message `n` to its topic: a copy, sent by the topic, to every subscribed queue whose
+    // filter policy accepts the attributes, each copy's lane labelled `label` (fan_out.cpp).
+    void publish(
+        size_t producer, int64_t n, const std::map<std::string, std::string>& attributes, const std::string& label);
     void runAction(size_t index);
     void noteOperator(const std::string& queue, const std::string& what);
     void scheduleRate(size_t producer, int64_t k);
@@ -202,6 +208,7 @@ private:
     size_t m_presentNext = 0;
     std::vector<std::pair<ActorKind, size_t>> m_actorSlots; // actor id -> its runtime
     std::vector<std::unique_ptr<Producer>> m_producers;
+    std::vector<uint32_t> m_topicActors; // per topic of the scenario: the actor its deliveries come from
     std::vector<std::unique_ptr<Consumer>> m_consumers;
     std::deque<ConsumerSpec> m_addedSpecs; // for consumers added to a queue that had none (a deque: stable addresses)
     std::vector<std::unique_ptr<Poller>> m_pollers;
