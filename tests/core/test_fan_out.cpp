@@ -2,6 +2,7 @@
 #include "lifeline/analysis/summary.h"
 #include "lifeline/run/event_text.h"
 #include "lifeline/sim/simulation.h"
+#include "sim/service_access.h"
 
 #include <catch2/catch.hpp>
 
@@ -108,4 +109,120 @@ TEST_CASE("a message's attributes reach SQS as String message attributes", "[fan
     s.runToEnd();
     REQUIRE(s.engine().extra(0) != nullptr);
     CHECK(s.engine().extra(0)->attributes == std::vector<MessageAttribute> { { "region", { "String", "eu", {} } } });
+}
+
+namespace {
+// A bucket's events to a queue with this policy and key; the run's refusals' texts, and what arrived.
+struct S3Run {
+    std::vector<std::string> refusals;
+    int64_t sent = 0;
+    std::string firstBody;
+};
+
+S3Run s3Run(const std::string& policy, const std::string& kmsKey, const std::string& keys = "[]")
+{
+    nlohmann::json scenario
+        = nlohmann::json::parse(R"({"duration": "10s", "queues": [{"name": "scans", "attributes": {}}],
+        "producers": [{"name": "uploads", "queue": "scans", "s3Bucket": "scan-bucket",
+                       "messages": [{"at": "1s", "body": "page-1.pdf"}]}]})");
+    scenario["kmsKeys"] = nlohmann::json::parse(keys);
+    if (!policy.empty())
+        scenario["queues"][0]["attributes"]["Policy"] = policy;
+    if (!kmsKey.empty())
+        scenario["queues"][0]["attributes"]["KmsMasterKeyId"] = kmsKey;
+    Simulation s(load(scenario.dump()));
+    s.runToEnd();
+    S3Run out;
+    const RunView& run = s.engine().run();
+    for (size_t i = 0; i < run.log().size(); ++i)
+        if (run.log()[i].cause == Cause::RequestRefused)
+            out.refusals.push_back(run.log().text(run.log()[i].textIndex()));
+    out.sent = s.summary().sent;
+    if (run.messageCount() > 0)
+        out.firstBody = std::string(run.message(0).body.view());
+    return out;
+}
+
+std::string allowS3(const std::string& condition)
+{
+    return R"({"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": "s3.amazonaws.com"},
+        "Action": "SQS:SendMessage", "Resource": "arn:aws:sqs:us-east-1:000000000000:scans")"
+        + (condition.empty() ? std::string() : ", \"Condition\": " + condition) + "}]}";
+}
+} // namespace
+
+TEST_CASE("S3 events reach a queue whose policy allows S3 for the bucket - others are dropped with the reason",
+    "[fan-out][s3]")
+{
+    const auto allowed = s3Run(allowS3(R"({"ArnLike": {"aws:SourceArn": "arn:aws:s3:*:*:scan-*"}})"), "");
+    CHECK(allowed.refusals.empty());
+    CHECK(allowed.sent == 1);
+    const auto event = nlohmann::json::parse(allowed.firstBody);
+    CHECK(event["Records"][0]["eventSource"] == "aws:s3");
+    CHECK(event["Records"][0]["s3"]["bucket"]["name"] == "scan-bucket");
+    CHECK(event["Records"][0]["s3"]["object"]["key"] == "page-1.pdf");
+
+    CHECK(s3Run("", "").refusals
+        == std::vector<std::string> {
+            "AccessDenied: no statement of scans's policy allows s3.amazonaws.com "
+            "sqs:SendMessage for arn:aws:s3:::scan-bucket; the event is dropped (page-1.pdf)" });
+    // Another bucket's condition, an account that is not the bucket's, a condition Lifeline does not read.
+    CHECK(s3Run(allowS3(R"({"ArnEquals": {"aws:SourceArn": "arn:aws:s3:::other"}})"), "").sent == 0);
+    CHECK(s3Run(allowS3(R"({"StringEquals": {"aws:SourceAccount": "111122223333"}})"), "").sent == 0);
+    CHECK(s3Run(allowS3(R"({"StringEquals": {"aws:SourceAccount": "000000000000"}})"), "").sent == 1);
+    CHECK(s3Run(allowS3(R"({"IpAddress": {"aws:SourceIp": "10.0.0.0/8"}})"), "").sent == 0);
+    const std::string denied = R"({"Statement": [{"Effect": "Allow", "Principal": "*", "Action": "sqs:*"},
+        {"Effect": "Deny", "Principal": {"AWS": "*"}, "Action": "sqs:Send*"}]})";
+    CHECK(s3Run(denied, "").refusals
+        == std::vector<std::string> { "AccessDenied: a Deny statement of scans's policy refuses s3.amazonaws.com "
+                                      "sqs:SendMessage; the event is dropped (page-1.pdf)" });
+}
+
+TEST_CASE(
+    "S3 events to an SSE-KMS queue: the AWS managed key refuses S3 - a customer key must allow it", "[fan-out][s3]")
+{
+    const std::string policy = allowS3("");
+    CHECK(s3Run(policy, "alias/aws/sqs").refusals
+        == std::vector<std::string> { "KMS.AccessDeniedException: alias/aws/sqs is the AWS managed key: its key policy "
+                                      "cannot be changed to let s3.amazonaws.com use it; the event is dropped "
+                                      "(page-1.pdf)" });
+    CHECK(s3Run(policy, "alias/scans", R"([{"alias": "alias/scans"}])").refusals
+        == std::vector<std::string> { "KMS.AccessDeniedException: the key policy of alias/scans does not let "
+                                      "s3.amazonaws.com use it (kms:GenerateDataKey, kms:Decrypt); the event is "
+                                      "dropped (page-1.pdf)" });
+    CHECK(
+        s3Run(policy, "alias/scans", R"([{"alias": "alias/scans", "allowServices": ["s3.amazonaws.com"]}])").sent == 1);
+}
+
+TEST_CASE("IAM patterns: * any run - ? one character - case only where asked", "[fan-out][s3]")
+{
+    CHECK(iamPatternMatches("arn:aws:s3:::scan-*", "arn:aws:s3:::scan-bucket"));
+    CHECK(iamPatternMatches("*", ""));
+    CHECK(iamPatternMatches("a?c*", "abcdef"));
+    CHECK_FALSE(iamPatternMatches("a?c", "ac"));
+    CHECK_FALSE(iamPatternMatches("SQS:SendMessage", "sqs:sendmessage"));
+    CHECK(iamPatternMatches("SQS:SendMessage", "sqs:sendmessage", true));
+    CHECK(iamPatternMatches("*:*:scan", "arn:x:scan"));
+    CHECK_FALSE(iamPatternMatches("*:scan", "arn:x:scans"));
+}
+
+TEST_CASE("a subscription writes its statement into the queue's policy - without it SNS's copies are dropped",
+    "[fan-out][s3]")
+{
+    const std::string scenario = R"({"duration": "10s", "queues": [{"name": "a"}, {"name": "b"}],
+        "topics": [{"name": "t", "subscriptions": [{"queue": "a"}, {"queue": "b", "queuePolicy": false}]}],
+        "producers": [{"topic": "t", "messages": [{"at": "1s", "label": "news"}]}]})";
+    Simulation s(load(scenario));
+    s.runToEnd();
+    const auto policy = nlohmann::json::parse(s.engine().getQueueAttributes("a", { "Policy" }).value().at("Policy"));
+    CHECK(policy["Statement"]
+        == nlohmann::json::parse(
+            R"([{"Sid": "topic-t", "Effect": "Allow", "Principal": {"Service": "sns.amazonaws.com"},
+            "Action": "sqs:SendMessage", "Resource": "arn:aws:sqs:us-east-1:000000000000:a",
+            "Condition": {"ArnEquals": {"aws:SourceArn": "arn:aws:sns:us-east-1:000000000000:t"}}}])"));
+    CHECK(s.engine().getQueueAttributes("b", { "Policy" }).value().count("Policy") == 0);
+    const RunSummary summary = s.summary();
+    CHECK(summary.queues.at("a").sent == 1);
+    CHECK(summary.queues.count("b") == 0);
+    CHECK(summary.errorsByCode == std::map<std::string, int64_t> { { "AccessDenied", 1 } });
 }

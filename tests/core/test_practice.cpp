@@ -12,7 +12,7 @@ using namespace lifeline::sim;
 TEST_CASE("practice: every exercise file reads", "[practice]")
 {
     CHECK(practiceExercises().size() == practiceSources().size());
-    CHECK(practiceExercises().size() == 42);
+    CHECK(practiceExercises().size() == 43);
     for (const auto& [file, text] : practiceSources()) {
         INFO(file);
         const auto read = readExercise(text);
@@ -180,4 +180,21 @@ TEST_CASE("practice: a figure of a consumer by name - several of one spec added 
         == "6 orders reached customs' queue: only the 3 from the EU are its business, and a filter policy keeps the "
            "others out");
     CHECK(why("D") == "billing invoiced 2 of the 6 orders: the others went to another service");
+}
+
+TEST_CASE(
+    "practice: S3 events to an SSE-KMS queue - each answer's verdict names the refusal its run logged", "[practice]")
+{
+    const Exercise* exercise = findExercise("s3-events-encrypted-queue");
+    REQUIRE(exercise != nullptr);
+    const auto why = [&](const std::string& choice) {
+        const auto result = checkAnswer(*exercise, PracticeAnswer { {}, choice });
+        REQUIRE(result.ok());
+        return result->why;
+    };
+    const std::string kms = "S3 dropped 4 of the 4 events: S3 may not use the queue's KMS key to encrypt them";
+    CHECK(why("A") == kms); // a wider queue policy: the AWS managed key still refuses S3
+    CHECK(why("B") == "passed: S3 could send with the queue's key: 4 events arrived and the indexer processed 4");
+    CHECK(why("C") == kms); // a customer key whose policy does not name S3
+    CHECK(why("D") == "S3 dropped 4 of the 4 events: the queue's policy does not allow S3 to send them");
 }

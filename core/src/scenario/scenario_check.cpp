@@ -186,11 +186,33 @@ private:
         }
     }
 
+    // S3's event notifications: a bucket name as S3 takes them, to a standard queue (S3 cannot notify a FIFO queue),
+    // and nothing on the messages S3 would not send.
+    void checkBucket(const ProducerSpec& p, const std::string& path)
+    {
+        const bool named = p.s3Bucket.size() >= 3 && p.s3Bucket.size() <= 63
+            && p.s3Bucket.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789.-") == std::string::npos;
+        if (!named)
+            report(path + ".s3Bucket",
+                "must be 3 to 63 lowercase letters, digits, dots or hyphens, got \"" + p.s3Bucket + "\"");
+        if (!p.topic.empty() || p.queue.ends_with(".fifo"))
+            report(path + ".s3Bucket", "S3 notifies a standard queue: not a topic of the scenario, nor a FIFO queue");
+        if (p.delaySeconds || p.groups != 1)
+            report(path, "an S3 event notification has no delaySeconds and no group");
+        for (size_t m = 0; m < p.messages.size(); ++m)
+            if (p.messages[m].delaySeconds || p.messages[m].groupId || p.messages[m].deduplicationId)
+                report(at(path + ".messages", m),
+                    "an S3 event notification has no delaySeconds, groupId or "
+                    "deduplicationId: its body is the object's key");
+    }
+
     void checkProducers()
     {
         for (size_t i = 0; i < m_s.producers.size(); ++i) {
             const auto& p = m_s.producers[i];
             const std::string path = at("producers", i);
+            if (!p.s3Bucket.empty())
+                checkBucket(p, path);
             if (!p.topic.empty()) {
                 checkPublisher(p, path);
                 continue;

@@ -358,11 +358,12 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "topic", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds",
-            "groups", "poisonEvery", "expectRefused", "bodyBytes" });
+            "groups", "poisonEvery", "expectRefused", "bodyBytes", "s3Bucket" });
     ProducerSpec p;
     p.name = v.contains("name") ? text(v, path, "name") : "producer-" + std::to_string(index + 1);
     p.topic = text(v, path, "topic", false); // a producer sends to a queue or publishes to a topic
     p.queue = text(v, path, "queue", p.topic.empty());
+    p.s3Bucket = text(v, path, "s3Bucket", false);
     if (const auto rate = number(v, path, "rate")) {
         if (*rate <= 0 || *rate > 100000)
             report(
@@ -536,7 +537,7 @@ Scenario readScenario(const json& v)
 {
     checkKeys(v, "",
         { "name", "seed", "duration", "queues", "topics", "producers", "consumers", "lambdas", "actions", "script",
-            "lesson", "$schema", "description" });
+            "lesson", "kmsKeys", "$schema", "description" });
     Scenario s;
     s.source = v;
     s.name = v.contains("name") ? text(v, "", "name") : "scenario";
@@ -551,8 +552,7 @@ Scenario readScenario(const json& v)
         report("queues", "must list at least one queue");
     for (size_t i = 0; i < queues.size(); ++i)
         guarded([&] { s.queues.push_back(queueSpec(queues[i], at("queues", i))); });
-    if (v.contains("topics"))
-        guarded([&] { s.topics = reading::readTopics(v["topics"], "topics"); });
+    guarded([&] { reading::readServices(v, s); });
     const json& producers = array(v, "", "producers");
     for (size_t i = 0; i < producers.size(); ++i)
         guarded([&] { s.producers.push_back(producerSpec(producers[i], at("producers", i), i)); });

@@ -35,8 +35,9 @@ LessonText readLessonText(const nlohmann::json& v, const std::string& path);
 // A lesson's "moments" list; a moment with a problem is reported and left out (moment_specs.cpp).
 std::vector<MomentSpec> readMomentSpecs(const nlohmann::json& list, const std::string& path);
 
-// A scenario's `topics` and a message's `attributes` (topic_specs.cpp).
-std::vector<TopicSpec> readTopics(const nlohmann::json& list, const std::string& path);
+// A scenario's AWS services around its queues: its `topics` and `kmsKeys`, into `scenario`; and a message's
+// `attributes` (service_specs.cpp).
+void readServices(const nlohmann::json& v, Scenario& scenario);
 std::map<std::string, std::string> messageAttributes(const nlohmann::json& v, const std::string& path);
 
 // A scenario's `script`, read against the queues and consumers already read (script_specs.cpp).

@@ -38,6 +38,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed, int64_t 
     }
     for (size_t t = 0; t < m_scenario.topics.size(); ++t)
         m_topicActors.push_back(addActor("SNS topic " + m_scenario.topics[t].name, ActorKind::Topic, t));
+    addSubscriptionPolicies();
     for (size_t i = 0; i < m_scenario.producers.size(); ++i) {
         const auto& spec = m_scenario.producers[i];
         auto producer = std::make_unique<Producer>(spec);
@@ -372,6 +373,10 @@ void Simulation::produce(size_t index, const TimedMessage& message)
         publish(index, n, message.attributes, message.label);
         return;
     }
+    if (!p.spec->s3Bucket.empty()) {
+        (void)sendS3Event(index, message.label);
+        return;
+    }
     p.request.attributes = stringAttributes(message.attributes);
     const MessageIndex lane = sendProduced(index, n, message.delaySeconds, message.groupId, message.deduplicationId);
     if (lane != kNoMessage)
@@ -387,6 +392,10 @@ void Simulation::produce(size_t index)
     p.request.attributes.clear();
     if (p.topic) {
         publish(index, n, {}, {});
+        return;
+    }
+    if (!p.spec->s3Bucket.empty()) {
+        (void)sendS3Event(index, {});
         return;
     }
     (void)sendProduced(index, n, p.spec->delaySeconds, kNone, kNone);

@@ -184,6 +184,28 @@ json addedUp(const json& consumers, const std::string& name)
     return sum;
 }
 
+// Where the key at `start` ends: the longest run of the name's pieces that `at` holds (names may hold dots:
+// "KMS.AccessDeniedException", "orders.fifo"), else the next piece.
+size_t keyEnd(const json& at, const std::string& name, size_t start)
+{
+    if (at.is_object())
+        for (size_t end = name.size();;) {
+            if (at.contains(name.substr(start, end - start)))
+                return end;
+            const size_t dot = name.rfind('.', end - 1);
+            if (dot == std::string::npos || dot <= start)
+                break;
+            end = dot;
+        }
+    return std::min(name.find('.', start), name.size());
+}
+
+// A queue, a consumer or an error code the run does not list: nothing was sent, received or refused there.
+bool countsZeroWhenAbsent(const std::string& name)
+{
+    return name.starts_with("queues.") || name.starts_with("consumers.") || name.starts_with("errorsByCode.");
+}
+
 int64_t figure(const RunSummary& summary, const std::string& name)
 {
     if (name == "errors") {
@@ -197,12 +219,12 @@ int64_t figure(const RunSummary& summary, const std::string& name)
     if (name == "warnings")
         return int64_t(summary.warnings.size());
     // A summary's key, or a dotted path into it ("peakDepth.delayed"); a consumer by its name ("consumers.billing.
-    // finished"). A queue or consumer the run does not list did nothing: its figures are 0.
+    // finished"). What the run does not list counts 0 (countsZeroWhenAbsent).
     const json all = summary.toJson();
     json added; // consumers NAME-1, NAME-2, ... of one spec, their figures added up
     const json* at = &all;
     for (size_t start = 0; start <= name.size();) {
-        const size_t dot = std::min(name.find('.', start), name.size());
+        const size_t dot = keyEnd(*at, name, start);
         const std::string key = name.substr(start, dot - start);
         const json* next = nullptr;
         if (const auto it = at->is_object() ? at->find(key) : at->end(); it != at->end())
@@ -215,7 +237,7 @@ int64_t figure(const RunSummary& summary, const std::string& name)
             else if ((added = addedUp(*at, key)).is_object())
                 next = &added;
         }
-        if (!next && start > 0 && (name.starts_with("queues.") || name.starts_with("consumers.")))
+        if (!next && start > 0 && countsZeroWhenAbsent(name))
             return 0;
         if (!next)
             throw Problem("check: no figure \"" + name + "\" in a run's summary");

@@ -53,6 +53,9 @@ struct ProducerSpec {
     std::string name;
     std::string queue; // where it sends; empty when it publishes to a topic
     std::string topic; // an SNS topic of the scenario's (fan-out); empty when it sends to a queue
+    // Its messages are this S3 bucket's event notifications: S3 (the service principal s3.amazonaws.com) sends each
+    // as an S3 event naming the object (the message's body), if the queue's policy and encryption key let it.
+    std::string s3Bucket;
     double rate = 0; // messages per second; 0: none
     TimeMs start = 0;
     std::optional<TimeMs> stop;
@@ -81,6 +84,9 @@ struct FilterCondition {
 // attribute it names, one of that attribute's conditions holds; no policy lets every message in.
 struct SubscriptionSpec {
     std::string queue;
+    // The subscription adds a statement allowing the topic to the queue's policy, as the console and the CDK do;
+    // without it the queue's own policy must allow sns.amazonaws.com.
+    bool addsQueuePolicy = true;
     std::map<std::string, std::vector<FilterCondition>> filterPolicy;
     bool accepts(const std::map<std::string, std::string>& attributes) const;
 };
@@ -90,6 +96,14 @@ struct SubscriptionSpec {
 struct TopicSpec {
     std::string name;
     std::vector<SubscriptionSpec> subscriptions;
+};
+
+// A customer managed KMS key a queue may be encrypted with (KmsMasterKeyId): its alias, and the AWS services its key
+// policy lets use it (kms:GenerateDataKey and kms:Decrypt), as "s3.amazonaws.com". The AWS managed key alias/aws/sqs
+// is always there and lets no service in: its key policy cannot be changed.
+struct KmsKeySpec {
+    std::string alias;
+    std::vector<std::string> allowServices;
 };
 
 struct CrashSpec {
@@ -210,6 +224,7 @@ struct Scenario {
     TimeMs duration = 600000;
     std::vector<QueueSpec> queues;
     std::vector<TopicSpec> topics;
+    std::vector<KmsKeySpec> kmsKeys;
     std::vector<ProducerSpec> producers;
     std::vector<ConsumerSpec> consumers;
     std::vector<LambdaSpec> lambdas;

@@ -43,6 +43,8 @@ struct ConsumerStatus {
     bool throttled = false; // its batch waits for a free concurrency slot
 };
 
+struct ServiceSender;
+
 class Simulation {
 public:
     // `historyMs`: how long the run remembers what ended (EngineOptions::historyMs; negative: all of it); its engine
@@ -151,9 +153,17 @@ private:
     // The producer's message `n` padded or marked as its spec says (bodyBytes, poisonEvery), in its request.
     void shapeBody(size_t producer, int64_t n);
     // Publishes the producer's message `n` to its topic: a copy, sent by the topic, to every subscribed queue whose
-    // filter policy accepts the attributes, each copy's lane labelled `label` (fan_out.cpp).
+    // filter policy accepts the attributes, each copy's lane labelled `label` (service_senders.cpp).
     void publish(
         size_t producer, int64_t n, const std::map<std::string, std::string>& attributes, const std::string& label);
+    // Sends the producer's latest message (its body the object's key) as its bucket's S3 event notification, if the
+    // queue's policy and key let S3 in; its lane labelled `label` or the key (service_senders.cpp).
+    MessageIndex sendS3Event(size_t producer, const std::string& label);
+    // Each subscription's statement in its queue's policy, at the start (service_senders.cpp).
+    void addSubscriptionPolicies();
+    // Whether the producer's request (its queue, its actor) from this service gets in; if not, the refusal is logged
+    // on the queue's row, naming `what` was dropped.
+    bool letIn(size_t producer, const ServiceSender& sender, const std::string& what);
     void runAction(size_t index);
     void noteOperator(const std::string& queue, const std::string& what);
     void scheduleRate(size_t producer, int64_t k);

@@ -1,6 +1,7 @@
-// A scenario's SNS topics: reading `topics` and a message's `attributes`, and what a subscription's filter policy
-// lets in. The policy language is SNS's (the Amazon SNS Developer Guide, "Amazon SNS message filtering"), as far as
-// String attributes go: exact values, "anything-but", "prefix" and "exists".
+// The AWS services around a scenario's queues: its SNS topics (reading `topics` and a message's `attributes`, and
+// what a subscription's filter policy lets in) and its customer managed KMS keys (`kmsKeys`). The filter policy
+// language is SNS's (the Amazon SNS Developer Guide, "Amazon SNS message filtering"), as far as String attributes
+// go: exact values, "anything-but", "prefix" and "exists".
 #include "lifeline/scenario/scenario.h"
 #include "scenario_reading.h"
 
@@ -92,9 +93,12 @@ FilterCondition condition(const json& v, const std::string& path)
 
 SubscriptionSpec subscription(const json& v, const std::string& path)
 {
-    checkKeys(v, path, { "queue", "filterPolicy" });
+    checkKeys(v, path, { "queue", "filterPolicy", "queuePolicy" });
     SubscriptionSpec s;
     s.queue = text(v, path, "queue");
+    if (v.contains("queuePolicy") && !v["queuePolicy"].is_boolean())
+        report(join(path, "queuePolicy"), "must be true or false");
+    s.addsQueuePolicy = !v.contains("queuePolicy") || !v["queuePolicy"].is_boolean() || v["queuePolicy"].get<bool>();
     if (!v.contains("filterPolicy"))
         return s;
     const std::string policyPath = join(path, "filterPolicy");
@@ -116,6 +120,8 @@ SubscriptionSpec subscription(const json& v, const std::string& path)
 }
 
 } // namespace
+
+namespace {
 
 std::vector<TopicSpec> readTopics(const json& list, const std::string& path)
 {
@@ -139,6 +145,37 @@ std::vector<TopicSpec> readTopics(const json& list, const std::string& path)
         topics.push_back(std::move(topic));
     }
     return topics;
+}
+
+std::vector<KmsKeySpec> readKmsKeys(const json& list, const std::string& path)
+{
+    if (!list.is_array())
+        fail(path,
+            "must be a list of keys, as [{\"alias\": \"alias/uploads\", \"allowServices\": [\"s3.amazonaws.com\"]}]");
+    std::vector<KmsKeySpec> keys;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const std::string p = at(path, i);
+        checkKeys(list[i], p, { "alias", "allowServices" });
+        KmsKeySpec key;
+        key.alias = text(list[i], p, "alias");
+        if (!key.alias.starts_with("alias/") || key.alias.starts_with("alias/aws/"))
+            report(join(p, "alias"),
+                "must start with alias/ and not alias/aws/ (AWS's own keys), got \"" + key.alias + "\"");
+        if (list[i].contains("allowServices"))
+            key.allowServices = stringList(list[i]["allowServices"], join(p, "allowServices"));
+        keys.push_back(std::move(key));
+    }
+    return keys;
+}
+
+} // namespace
+
+void readServices(const json& v, Scenario& scenario)
+{
+    if (v.contains("topics"))
+        scenario.topics = readTopics(v["topics"], "topics");
+    if (v.contains("kmsKeys"))
+        scenario.kmsKeys = readKmsKeys(v["kmsKeys"], "kmsKeys");
 }
 
 std::map<std::string, std::string> messageAttributes(const json& v, const std::string& path)
