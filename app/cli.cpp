@@ -13,6 +13,7 @@
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/reference_cards.h"
 #include "practice.h"
+#include "quiet_start.h"
 
 #include <QGuiApplication>
 #include <QStringList>
@@ -377,7 +378,7 @@ bool exportImage(const RunOptions& options, const std::string& title, std::ostre
     int argc = 1;
     char name[] = "lifeline";
     char* argv[] = { name, nullptr };
-    QGuiApplication application(argc, argv);
+    const app::QuietlyStarted<QGuiApplication> application(argc, argv);
     ui::ImageExportRequest request;
     request.path = QString::fromStdString(options.imageFile);
     request.size = QSize(options.width, options.height);

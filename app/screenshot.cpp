@@ -2,6 +2,7 @@
 
 #include "lifeline/support/duration.h"
 #include "lifeline/teach/lessons.h"
+#include "quiet_start.h"
 
 #include <QApplication>
 #include <QFont>
@@ -129,7 +130,7 @@ int runScreenshot(int argc, char** argv, std::ostream& out, std::ostream& err)
         return 2;
     }
     qputenv("QT_QPA_PLATFORM", "offscreen"); // rendered, never shown: no display needed
-    QApplication application(argc, argv);
+    const app::QuietlyStarted<QApplication> application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Lifeline")); // no settings read or written: the defaults
     ui::WindowShot shot(command.value().request);
     const QString path = QString::fromStdString(command.value().out);

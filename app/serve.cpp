@@ -4,10 +4,10 @@
 #include "lifeline/engine/engine.h"
 #include "lifeline/support/duration.h"
 #include "net/run_seed.h"
+#include "quiet_start.h"
 
 #include <QDateTime>
 #include <QGuiApplication>
-#include <QLoggingCategory>
 #include <charconv>
 #include <cmath>
 #include <iostream>
@@ -224,11 +224,7 @@ int serveHeadless(const ServeOptions& options, int argc, char** argv)
     raiseOpenFileLimit();
     // Never shown, but it draws (GET /_lifeline/runs/current?format=png): offscreen, no display needed.
     qputenv("QT_QPA_PLATFORM", "offscreen");
-    // Without XDG_RUNTIME_DIR (CI, containers) Qt warns that it picks one while it starts the platform; a script
-    // that reads the server's first lines would take that for its answer. Its own warnings after that are kept.
-    QLoggingCategory::setFilterRules(QStringLiteral("default.warning=false"));
-    QGuiApplication application(argc, argv);
-    QLoggingCategory::setFilterRules({});
+    const app::QuietlyStarted<QGuiApplication> application(argc, argv); // a script reads the server's first lines
     auto engine = std::make_unique<Engine>(EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(),
         .seed = options.endpoint.seed.value_or(ui::freshRunSeed()),
         .keepEndedBodies = false,
