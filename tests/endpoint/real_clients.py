@@ -214,6 +214,21 @@ def permissions_are_kept_in_the_policy():
 
 
 @case
+def a_fair_queue_serves_the_quiet_tenant_first():
+    # The probe: 200 of tenant A, 50 of them held in flight, then 5 of tenant B; AWS serves B first.
+    url = queue("tenants", VisibilityTimeout="3600")
+    for start in range(0, 200, 10):
+        sqs.send_message_batch(QueueUrl=url, Entries=[
+            {"Id": str(i), "MessageBody": f"a{i + 1}", "MessageGroupId": "tenant-a"} for i in range(start, start + 10)])
+    for _ in range(5):
+        sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)
+    sqs.send_message_batch(QueueUrl=url, Entries=[
+        {"Id": str(i), "MessageBody": f"b{i + 1}", "MessageGroupId": "tenant-b"} for i in range(5)])
+    got = [m["Body"] for m in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]]
+    assert got == ["b1", "b2", "b3", "b4", "b5", "a51", "a52", "a53", "a54", "a55"], got
+
+
+@case
 def recorded_errors_match_aws():
     expect_error(lambda: sqs.get_queue_url(QueueName="does-not-exist"), "test_non_existent_queue",
                  "queue-does-not-exist-query" if protocol == "query" else "queue-does-not-exist")

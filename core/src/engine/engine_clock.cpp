@@ -132,6 +132,7 @@ void Engine::fire(const Timer& timer)
         QueueState& queue = *m_queues[record.queue];
         m_run.transition(
             timer.target, MessageState::Visible, timer.kind == DelayEnd ? Cause::DelayEnded : Cause::VisibilityTimeout);
+        countTenant(queue, timer.target, expected, MessageState::Visible);
         markAvailable(queue, timer.target);
         return;
     }

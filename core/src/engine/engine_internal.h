@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <functional>
+#include <optional>
 #include <queue>
 #include <unordered_map>
 
@@ -21,6 +22,27 @@ struct FifoGroup {
     std::deque<MessageIndex> messages;
     bool queued = false; // in QueueState::candidates
 };
+
+// A tenant of a standard queue (fair queues): the messages sent with one MessageGroupId.
+struct FairTenant {
+    int64_t waiting = 0; // visible or delayed: its backlog
+    int64_t inFlight = 0;
+    TimeMs lastSendAt = 0;
+    bool noisy = false;
+    std::deque<MessageIndex> held; // its visible messages passed over while it is noisy, oldest first (lazy)
+};
+
+// A standard queue's tenants, from its first message with a MessageGroupId (docs/decisions.md, "Fair queues").
+struct FairTenants {
+    std::unordered_map<std::string, uint32_t> byName;
+    std::vector<FairTenant> tenants;
+    std::vector<uint32_t> noisy; // the noisy tenants, in the order they turned noisy
+};
+
+// A tenant is noisy from when it holds at least this many messages in flight, and more than a tenth of the queue's;
+// it is quiet again once its backlog drains or it has sent nothing for five minutes (AWS-doc).
+inline constexpr int64_t kNoisyInFlight = 30;
+inline constexpr TimeMs kNoisyQuietAfterMs = TimeMs(5) * 60 * 1000;
 
 // What the rules keep of a queue beside the run's entry for it (QueueInfo: its name, attributes, counters).
 struct QueueState {
@@ -60,6 +82,8 @@ struct QueueState {
     };
     std::unordered_map<std::string, ReceiveAttempt> receiveAttempts;
     std::deque<std::pair<TimeMs, std::string>> receiveAttemptOrder;
+
+    std::optional<FairTenants> fair; // standard queues with tenants
 
     std::deque<size_t> polls; // pending long polls (slots), oldest first
     bool wakeQueued = false;

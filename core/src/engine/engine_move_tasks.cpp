@@ -112,6 +112,7 @@ void Engine::redriveOne(MoveTask& task, QueueState& source, MessageIndex lane)
         addToGroup(*destination, arrival, arrivalExtra.groupId);
     }
     m_run.setExtra(arrival, std::move(arrivalExtra));
+    enterTenant(*destination, arrival, false);
     if (m_run.message(arrival).state == MessageState::Visible)
         markAvailable(*destination, arrival);
     ++task.moved;

@@ -64,7 +64,9 @@ void Engine::markAvailable(QueueState& queue, MessageIndex lane)
 void Engine::endMessage(
     QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor, uint32_t detail)
 {
+    const MessageState from = m_run.message(lane).state;
     m_run.transition(lane, to, cause, actor, detail);
+    countTenant(queue, lane, from, to);
     // The lane stays; its body too when viewers want it (and it is short), else it is released.
     if (!m_options.keepEndedBodies || m_run.message(lane).body.size() > kKeptBodyBytes)
         m_run.clearBody(lane);
@@ -116,6 +118,7 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
         addToGroup(dlq, arrival, arrivalExtra.groupId);
     }
     m_run.setExtra(arrival, std::move(arrivalExtra));
+    enterTenant(dlq, arrival, false);
     // The same MessageId: drawn from the source's lane when it was (one step back, through the arrival's origin);
     // kept beside the lanes otherwise (a message dead-lettered twice, a lane from a run file).
     if (copyOfDrawnId)
@@ -146,6 +149,7 @@ LaneTimes Engine::deliver(MessageIndex lane, int64_t visibilitySeconds, uint32_t
     m_run.setTimes(lane, times);
     addTimer(times.dueAt, VisibilityEnd, lane);
     m_run.transition(lane, MessageState::InFlight, Cause::Receive, actor, m_run.message(lane).receiveCount);
+    countTenant(*m_queues[m_run.message(lane).queue], lane, MessageState::Visible, MessageState::InFlight);
     return times;
 }
 
@@ -195,6 +199,10 @@ template <class Out>
 void Engine::collect(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, Out& out)
 {
     if (!queue.fifo()) {
+        if (queue.fair && !queue.fair->noisy.empty()) {
+            collectFair(queue, max, visibilitySeconds, actor, out);
+            return;
+        }
         while (out.size() < max && !queue.ready.empty()) {
             const MessageIndex lane = queue.ready.front();
             queue.ready.pop_front();

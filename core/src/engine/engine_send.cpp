@@ -152,6 +152,7 @@ SendMessageResult Engine::enqueue(QueueState& queue, const std::string& body, st
         }
         result.md5OfMessageAttributes = e.md5OfAttributes;
         result.sequenceNumber = e.sequenceNumber;
+        enterTenant(queue, lane, true);
     }
     if (m_options.idStrings)
         result.messageId = messageId(lane);

@@ -236,6 +236,7 @@ std::optional<SqsError> Engine::changeVisibilityOne(
                   "beyond the limit [43200 seconds]");
     if (seconds == 0) {
         m_run.transition(receipt.lane, MessageState::Visible, Cause::VisibilityChanged, actor, 0);
+        countTenant(queue, receipt.lane, MessageState::InFlight, MessageState::Visible);
         markAvailable(queue, receipt.lane);
         return std::nullopt;
     }

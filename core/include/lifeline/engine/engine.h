@@ -167,6 +167,8 @@ public:
     size_t queueCount() const { return m_run.queueCount(); }
     const QueueInfo& queueInfo(QueueIndex index) const { return m_run.queueInfo(index); }
     std::optional<QueueIndex> queueIndex(const std::string& name) const { return m_run.queueIndex(name); }
+    // A standard queue's noisy tenants (fair queues), by MessageGroupId, sorted; none for an unknown queue.
+    std::vector<std::string> noisyTenants(const std::string& queue) const;
     const QueueAttributes* queueAttributes(QueueIndex index) const { return m_run.queueAttributes(index); }
     const EngineOptions& options() const { return m_options; }
     // Memory the engine holds for messages, queues and the log (an estimate from capacities and a running count of
@@ -230,6 +232,13 @@ private:
     std::optional<ReceiveOutcome> replayAttempt(
         QueueState& queue, const std::string& attemptId, int64_t visibilitySeconds, uint32_t actor);
     void moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver);
+    // Fair queues (engine_fair.cpp): a standard queue's tenants, counted as their messages arrive (a send counts as
+    // the tenant's latest) and change state; a receive takes quiet tenants' messages first while any is noisy.
+    void enterTenant(QueueState& queue, MessageIndex lane, bool sent);
+    void countTenant(QueueState& queue, MessageIndex lane, MessageState from, MessageState to);
+    void setNoisy(QueueState& queue, uint32_t tenant, bool noisy);
+    template <class Out>
+    void collectFair(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, Out& out);
     void endMessage(QueueState& queue, MessageIndex lane, MessageState to, Cause cause, uint32_t actor = kSqsActor,
         uint32_t detail = 0);
     void markAvailable(QueueState& queue, MessageIndex lane);

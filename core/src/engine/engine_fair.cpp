@@ -1,0 +1,141 @@
+// Fair queues: a standard queue whose messages carry a MessageGroupId serves its tenants fairly ("How Amazon SQS fair
+// queues work", SQS Developer Guide). A tenant is noisy once it holds 30 or more messages in flight and more than a
+// tenth of the queue's; while any tenant is noisy a receive takes quiet tenants' messages first, in the queue's order,
+// then noisy tenants', the one with the fewest in flight first. A noisy tenant is quiet again when its backlog has
+// drained or it has sent nothing for five minutes; nothing is ever dropped or throttled. What the docs leave open,
+// and the second measure (a tenant's share of processing time) this leaves out: docs/decisions.md, "Fair queues".
+#include "engine_internal.h"
+
+#include <algorithm>
+
+namespace lifeline {
+
+namespace {
+
+// The tenant index of a lane on a queue with tenants, or -1 (no MessageGroupId: a tenant of its own, never noisy).
+int64_t tenantIndex(const FairTenants& fair, const MessageExtra* extra)
+{
+    if (!extra || extra->groupId.empty())
+        return -1;
+    const auto it = fair.byName.find(extra->groupId);
+    return it == fair.byName.end() ? -1 : int64_t(it->second);
+}
+
+bool waitingState(MessageState s)
+{
+    return s == MessageState::Visible || s == MessageState::Delayed;
+}
+
+} // namespace
+
+void Engine::enterTenant(QueueState& queue, MessageIndex lane, bool sent)
+{
+    const MessageExtra* e = m_run.extra(lane);
+    if (queue.fifo() || !e || e->groupId.empty())
+        return;
+    if (!queue.fair)
+        queue.fair.emplace();
+    FairTenants& fair = *queue.fair;
+    const auto [it, added] = fair.byName.emplace(e->groupId, uint32_t(fair.tenants.size()));
+    if (added)
+        fair.tenants.emplace_back();
+    if (sent)
+        fair.tenants[it->second].lastSendAt = now();
+    countTenant(queue, lane, MessageState::None, m_run.message(lane).state);
+}
+
+void Engine::countTenant(QueueState& queue, MessageIndex lane, MessageState from, MessageState to)
+{
+    if (!queue.fair)
+        return;
+    const int64_t index = tenantIndex(*queue.fair, m_run.extra(lane));
+    if (index < 0)
+        return;
+    FairTenant& t = queue.fair->tenants[size_t(index)];
+    t.waiting += int64_t(waitingState(to)) - int64_t(waitingState(from));
+    t.inFlight += int64_t(to == MessageState::InFlight) - int64_t(from == MessageState::InFlight);
+    if (!t.noisy && t.inFlight >= kNoisyInFlight && t.inFlight * 10 > queue.counters().inFlight)
+        setNoisy(queue, uint32_t(index), true);
+    else if (t.noisy && t.waiting == 0)
+        setNoisy(queue, uint32_t(index), false); // its backlog drained
+}
+
+void Engine::setNoisy(QueueState& queue, uint32_t tenant, bool noisy)
+{
+    FairTenants& fair = *queue.fair;
+    FairTenant& t = fair.tenants[tenant];
+    t.noisy = noisy;
+    if (noisy) {
+        fair.noisy.push_back(tenant);
+        return;
+    }
+    std::erase(fair.noisy, tenant);
+    // What it was passed over for waited longest: back at the front, in its order.
+    queue.ready.insert(queue.ready.begin(), t.held.begin(), t.held.end());
+    t.held.clear();
+}
+
+template <class Out>
+void Engine::collectFair(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, Out& out)
+{
+    FairTenants& fair = *queue.fair;
+    for (size_t i = fair.noisy.size(); i-- > 0;)
+        if (now() - fair.tenants[fair.noisy[i]].lastSendAt >= kNoisyQuietAfterMs)
+            setNoisy(queue, fair.noisy[i], false);
+    const auto receivable = [&](MessageIndex lane) {
+        if (gone(lane))
+            return false; // an entry of a message that ended long ago
+        const MessageRecord& record = m_run.message(lane);
+        return record.state == MessageState::Visible && record.queue == queue.index;
+    };
+    // Quiet tenants' messages first, in the queue's order; a noisy tenant's are set aside for it.
+    while (out.size() < max && !queue.ready.empty()) {
+        const MessageIndex lane = queue.ready.front();
+        queue.ready.pop_front();
+        if (!receivable(lane))
+            continue;
+        const int64_t index = tenantIndex(fair, m_run.extra(lane));
+        if (index >= 0 && fair.tenants[size_t(index)].noisy) {
+            fair.tenants[size_t(index)].held.push_back(lane);
+            continue;
+        }
+        if (takeOrDeadLetter(queue, lane, actor))
+            deliverTo(out, queue, lane, visibilitySeconds, actor);
+    }
+    // Then the noisy tenants', the one with the fewest in flight first (each message counts as it is received).
+    while (out.size() < max) {
+        FairTenant* next = nullptr;
+        for (const uint32_t index : fair.noisy) {
+            FairTenant& t = fair.tenants[index];
+            while (!t.held.empty() && !receivable(t.held.front()))
+                t.held.pop_front();
+            if (!t.held.empty() && (!next || t.inFlight < next->inFlight))
+                next = &t;
+        }
+        if (!next)
+            return;
+        const MessageIndex lane = next->held.front();
+        next->held.pop_front();
+        if (takeOrDeadLetter(queue, lane, actor))
+            deliverTo(out, queue, lane, visibilitySeconds, actor);
+    }
+}
+
+template void Engine::collectFair(QueueState&, size_t, int64_t, uint32_t, std::vector<ReceivedMessage>&);
+template void Engine::collectFair(QueueState&, size_t, int64_t, uint32_t, DeliveryList&);
+
+std::vector<std::string> Engine::noisyTenants(const std::string& queueName) const
+{
+    std::vector<std::string> out;
+    const auto index = queueIndex(queueName);
+    if (!index || !m_queues[*index]->fair)
+        return out;
+    const FairTenants& fair = *m_queues[*index]->fair;
+    for (const auto& [name, tenant] : fair.byName)
+        if (fair.tenants[tenant].noisy)
+            out.push_back(name);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+} // namespace lifeline
