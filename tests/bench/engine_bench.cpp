@@ -18,11 +18,15 @@ namespace {
 constexpr int kMessages = 1000000;
 const std::string kBody32 = "0123456789abcdef0123456789abcdef"; // 32 bytes
 
-// Sends `count` messages, then receives them 10 at a time and deletes each: returns seconds.
-double engineLifecycles(int count)
+// Sends `count` messages, then receives them 10 at a time and deletes each: returns seconds. With `tenants`, the
+// messages carry MessageGroupIds round robin over that many tenants (a fair queue's bookkeeping).
+double engineLifecycles(int count, int tenants = 0)
 {
     Engine engine;
     (void)engine.createQueue("bench"); // a fresh engine: it cannot be refused
+    std::vector<std::string> groups;
+    for (int t = 0; t < tenants; ++t)
+        groups.push_back("tenant-" + std::to_string(t));
     SendMessageRequest send;
     send.queue = "bench";
     send.body = kBody32;
@@ -31,8 +35,11 @@ double engineLifecycles(int count)
     receive.maxNumberOfMessages = 10;
     receive.waitTimeSeconds = 0;
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < count; ++i)
+    for (int i = 0; i < count; ++i) {
+        if (tenants > 0)
+            send.messageGroupId = groups[size_t(i % tenants)];
         (void)engine.sendMessage(send); // timed, not checked: the tests check sends
+    }
     int deleted = 0;
     while (deleted < count) {
         const auto got = engine.receiveMessage(receive);
@@ -144,6 +151,16 @@ void runEngineBenchmarks()
     const double shallow = bestOf(3, [] { return secondsPerLifecycleAtDepth(1000, 200000); });
     report("engine.scaling_ratio", deep / shallow, "x");
     report("engine.baseline_ratio", engineSeconds / baselineSeconds, "x");
+    // Fair queues' cost: the same lifecycles with 1,000 tenants against none (goal: within 1.5x), in turns.
+    double withTenants = 1e100;
+    double without = 1e100;
+    for (int i = 0; i < 3; ++i) {
+        malloc_trim(0);
+        withTenants = std::min(withTenants, engineLifecycles(kMessages / 5, 1000));
+        malloc_trim(0);
+        without = std::min(without, engineLifecycles(kMessages / 5));
+    }
+    report("engine.tenants_1000_ratio", withTenants / without, "x");
 }
 
 } // namespace lifeline::bench
