@@ -2,6 +2,7 @@
 // more than a tenth of the queue's is noisy, and a receive then serves quiet tenants first ("How Amazon SQS fair
 // queues work", SQS Developer Guide).
 #include "engine_fixture.h"
+#include "lifeline/run/event_text.h"
 
 using namespace lifeline;
 using namespace lifeline::test;
@@ -118,4 +119,31 @@ TEST_CASE("fair queues: a noisy tenant's messages back from flight wait behind t
     // "redelivery order (standard)").
     CHECK(take(f, "jobs", 3) == std::vector<std::string> { "b1", "a31", "a32" });
     CHECK(f.counters("jobs").inFlight == 23);
+}
+
+TEST_CASE(
+    "fair queues: a tenant turning noisy and quiet again is noted on the queue's row, with its group id", "[fair]")
+{
+    Fixture f;
+    f.create("jobs", { { "VisibilityTimeout", "43200" } });
+    for (int i = 1; i <= 40; ++i)
+        f.send("jobs", "a" + std::to_string(i), {}, std::string("tenant-a"));
+    f.advanceSeconds(7);
+    take(f, "jobs", 30);
+    f.advanceSeconds(300);
+    take(f, "jobs", 1); // five minutes without sends: quiet at this receive
+    std::vector<std::string> notes;
+    const RunView& run = f.engine.run();
+    for (size_t i = 0; i < run.log().size(); ++i) {
+        const Event& e = run.log()[i];
+        if (e.cause == Cause::TenantNoisy || e.cause == Cause::TenantQuiet)
+            notes.push_back(
+                std::to_string(e.time / 1000) + " " + run.queueInfo(e.queue).name + " " + eventSentence(run, e, "SQS"));
+    }
+    CHECK(notes
+        == std::vector<std::string> {
+            "7 jobs tenant tenant-a noisy: 30 or more of its messages in flight, over a tenth of the queue's; quiet "
+            "tenants are served first",
+            "307 jobs tenant tenant-a quiet again: its backlog drained or it sent nothing for 5 minutes",
+        });
 }

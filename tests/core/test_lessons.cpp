@@ -1,5 +1,6 @@
 // Every built-in lesson is run, and its fix too, and what the lesson claims is checked on the event log.
 #include "lifeline/sim/simulation.h"
+#include "lifeline/support/duration.h"
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/reference_cards.h"
 #include "lifeline/timeline/depth_series.h"
@@ -914,4 +915,92 @@ TEST_CASE("lesson 27: three services on one queue each get some orders - a topic
         == "warehouse receives order 2 (US) from orders: no other reader of orders will get it");
     CHECK(fixed.moments.at(2).caption
         == "customs receives order 1 (EU) from eu-customs: no other reader of eu-customs will get it");
+}
+
+namespace {
+// Lesson 28 run with its workers changed: as written, or with each tenant's MessageGroupId.
+std::unique_ptr<Simulation> runFairQueues(bool fix, int64_t workers)
+{
+    const LessonEntry* lesson = findLesson("fair-queues");
+    REQUIRE(lesson != nullptr);
+    Scenario scenario = lesson->scenario;
+    if (fix) {
+        auto fixed = applyFix(scenario);
+        REQUIRE(std::holds_alternative<Scenario>(fixed));
+        scenario = std::get<Scenario>(std::move(fixed));
+    }
+    scenario.consumers.at(0).count = workers;
+    auto simulation = std::make_unique<Simulation>(std::move(scenario));
+    simulation->runToEnd();
+    return simulation;
+}
+
+// When bistro's jobs were sent and first received, and how long the longest waited: from the log.
+TimeMs longestBistroWait(const Simulation& s)
+{
+    TimeMs longest = 0;
+    for (const Event& e : events(s, Cause::Receive))
+        if (e.receiveNumber() == 1 && s.engine().message(e.message).body.view().starts_with("bistro"))
+            longest = std::max(longest, e.time - s.engine().times(e.message).sentAt);
+    return longest;
+}
+} // namespace
+
+TEST_CASE("Lesson 28: bistro's jobs wait minutes behind acme's flood, seconds once each tenant has a MessageGroupId")
+{
+    const auto written = runFairQueues(false, 4);
+    const auto fixed = runFairQueues(true, 4);
+    const RunSummary a = written->summary(), b = fixed->summary();
+    CHECK(a.producers.at("acme").sent == 600);
+    CHECK(a.producers.at("bistro").sent == 28);
+    CHECK(a.producers.at("bistro").longestWaitMs == 136000);
+    CHECK(longestBistroWait(*written) == 136000);
+    CHECK(b.producers.at("bistro").longestWaitMs == 6000);
+    CHECK(longestBistroWait(*fixed) == 6000);
+    // No tenant is noisy without group ids; with them acme turns noisy once its burst is in flight, until it drains.
+    CHECK(events(*written, Cause::TenantNoisy).empty());
+    const auto noisy = events(*fixed, Cause::TenantNoisy);
+    const auto quiet = events(*fixed, Cause::TenantQuiet);
+    REQUIRE(noisy.size() == 1);
+    REQUIRE(quiet.size() == 1);
+    CHECK(noisy[0].time == 6000);
+    CHECK(fixed->engine().log().text(noisy[0].textIndex()) == "acme");
+    CHECK(quiet[0].time == 156000);
+    // The compare headline leads with bistro's wait, from the runs.
+    const auto changes = compareSummaries(a, b, "producers.bistro.longestWaitMs", "bistro's longest wait");
+    REQUIRE_FALSE(changes.empty());
+    CHECK(changes[0].text() == "bistro's longest wait 2 min 16 s \u2192 6 s");
+    CHECK(a.moments.at(0).caption
+        == "worker-4 receives bistro job 1 only now, 2 min 16 s after its send: it waited behind every job acme sent "
+           "before it");
+    CHECK(b.moments.at(0).caption
+        == "acme turns noisy: a flood of its jobs in flight, so receives take the other tenants' jobs first");
+}
+
+TEST_CASE("Lesson 28 with more or fewer workers: the figures and captions follow the run")
+{
+    for (const int64_t workers : { 5, 6, 10 }) {
+        const auto written = runFairQueues(false, workers);
+        const auto fixed = runFairQueues(true, workers);
+        const RunSummary a = written->summary(), b = fixed->summary();
+        INFO(workers << " workers");
+        CHECK(a.producers.at("bistro").longestWaitMs == longestBistroWait(*written));
+        CHECK(b.producers.at("bistro").longestWaitMs == longestBistroWait(*fixed));
+        CHECK(b.producers.at("bistro").longestWaitMs < a.producers.at("bistro").longestWaitMs);
+        CHECK(b.producers.at("bistro").longestWaitMs <= 10000); // acme noisy: bistro's jobs served first
+        // The caption's wait is bistro job 1's own (sent at 10 s), whenever this run received it; a run where no
+        // job of bistro's waited a minute has no such moment.
+        REQUIRE(a.moments.empty() == (a.producers.at("bistro").longestWaitMs < 60000));
+        if (a.moments.empty())
+            continue;
+        CHECK(a.moments[0].caption.find(", " + describeDuration(a.moments[0].at - 10000) + " after its send")
+            != std::string::npos);
+    }
+    // Three workers never reach bistro's first job before the run ends: its wait is the run's remaining three
+    // minutes less its send at 10 s, and no caption claims a receive.
+    const auto starved = runFairQueues(false, 3);
+    CHECK(starved->summary().producers.at("bistro").received == 0);
+    CHECK(starved->summary().producers.at("bistro").longestWaitMs == 170000);
+    CHECK(starved->summary().moments.empty());
+    CHECK(runFairQueues(true, 3)->summary().producers.at("bistro").longestWaitMs <= 10000);
 }

@@ -245,10 +245,12 @@ TEST_CASE("A lesson's moments that do not read are load errors naming the field"
         == "lesson.moments[0].when: unknown pattern; did you mean \"visible-while-working\"?");
     CHECK(problemOf(R"([{"when": "crash", "caption": "{consumr} crashed"}])")
         == "lesson.moments[0].caption: unknown placeholder {consumr}; known are {consumer}, {queue}, {receive}, "
-           "{ordinal}, {age}, {sinceReceive}, {sentAt}, {time}, {body}, {dlq}, {reason}, {maxReceiveCount}, "
-           "{retention}");
+           "{ordinal}, {age}, {sinceReceive}, {sentAt}, {time}, {body}, {dlq}, {reason}, {tenant}, "
+           "{maxReceiveCount}, {retention}");
     CHECK(problemOf(R"([{"when": "crash", "caption": "moved to {dlq}"}])")
         == "lesson.moments[0].caption: {dlq} is filled in only by \"when\": \"dead-lettered\"");
+    CHECK(problemOf(R"([{"when": "receive", "caption": "{tenant} floods the queue"}])")
+        == "lesson.moments[0].caption: {tenant} is filled in only by \"when\": \"tenant-noisy\"");
     CHECK(problemOf(R"([{"when": "crash", "caption": "c", "receive": 2}])")
         == "lesson.moments[0].receive: applies to \"when\": \"receive\" only");
     CHECK(problemOf(R"([{"when": "failed", "caption": "c", "failure": "boom"}])")

@@ -1,5 +1,6 @@
 #include "timeline/lane_painter.h"
 
+#include "lifeline/timeline/noisy_spans.h"
 #include "timeline/segment_words.h"
 
 #include <QFontMetricsF>
@@ -279,9 +280,40 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     paintMarks(p, row, marks, style);
 }
 
+namespace {
+// Fair queues: a band along the queue's row while a tenant is noisy, named where it fits ("tenant-a noisy"); tenants
+// noisy at once share the row's height.
+void paintNoisyTenants(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
+    const TimelineStyle& style, QueueIndex queue)
+{
+    const std::vector<NoisySpan> spans = noisySpans(*model.engine(), model.lanes(), queue, frame.now);
+    int levels = 1;
+    for (const NoisySpan& s : spans)
+        levels = std::max(levels, s.slot + 1);
+    const double height = double(row.height() - 4) / levels;
+    QColor fill = style.crash;
+    fill.setAlphaF(0.22F);
+    for (const NoisySpan& s : spans) {
+        const double left = std::max(frame.axis.toX(s.from), frame.axis.left);
+        const double right = std::min(frame.axis.toX(s.to), double(row.right()));
+        if (right <= left)
+            continue;
+        const QRectF band(left, row.top() + 2 + s.slot * height, right - left, height);
+        p.fillRect(band, fill);
+        p.fillRect(QRectF(left, band.top(), 2, band.height()), style.crash);
+        const QString name = QObject::tr("%1 noisy").arg(QString::fromStdString(s.tenant));
+        if (QFontMetricsF(p.font()).horizontalAdvance(name) + 8 <= band.width() && band.height() >= 10) {
+            p.setPen(style.text);
+            p.drawText(band.adjusted(6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, name);
+        }
+    }
+}
+} // namespace
+
 void paintQueueRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, QueueIndex queue)
 {
+    paintNoisyTenants(p, row, frame, model, style, queue);
     // Operator actions and warnings first: a refusal at the same instant (a refused change) is drawn over them.
     double lastNote = -1e9;
     const EventLog& events = model.engine()->log();

@@ -3,6 +3,7 @@
 #include "lifeline/run/event_text.h"
 #include "lifeline/run/lane_name.h"
 #include "lifeline/support/duration.h"
+#include "lifeline/timeline/noisy_spans.h"
 #include "timeline/actor_painter.h"
 #include "timeline/density_painter.h"
 #include "timeline/lane_painter.h"
@@ -51,6 +52,18 @@ std::optional<TimelineHit> hitQueueRow(const LaneModel& model, const RowRef& row
                       .arg(duration(e.time), QString::fromStdString(eventDetail(engine, e)));
             return out;
         }
+    }
+    // A noisy tenant's band (fair queues): who, from when to when, and what it means for the others.
+    for (const NoisySpan& s : noisySpans(engine, model.lanes(), QueueIndex(row.group), engine.now())) {
+        if (x < axis.toX(s.from) || x > axis.toX(s.to))
+            continue;
+        out.from = s.from;
+        out.to = s.to;
+        out.text = (s.open ? QObject::tr("%1 noisy since %2") : QObject::tr("%1 noisy from %2 to %3"))
+                       .arg(QString::fromStdString(s.tenant), duration(s.from), duration(s.to))
+            + QObject::tr("\n30 or more of its messages in flight, over a tenth of the queue's: receives serve the "
+                          "quiet tenants' messages first");
+        return out;
     }
     return std::nullopt;
 }

@@ -33,6 +33,7 @@ constexpr std::array<const char*, size_t(MomentKind::Count)> kKindNames {
     "deleted",
     "no-effect",
     "repeat-skipped",
+    "tenant-noisy",
 };
 
 // The kind a single event is, when it is one by itself (the two-event kinds are decided in MomentFinder::read).
@@ -73,6 +74,8 @@ std::optional<MomentKind> singleEventKind(const Event& e)
         return MomentKind::NoEffect;
     case Cause::ProcessingFinished:
         return e.repeatSkipped() ? std::optional(MomentKind::RepeatSkipped) : std::nullopt;
+    case Cause::TenantNoisy:
+        return MomentKind::TenantNoisy;
     default:
         return std::nullopt;
     }
@@ -246,6 +249,8 @@ std::string MomentFinder::caption(
         replaceAll(text, "{dlq}", engine.queueInfo(e.deadLetterQueue()).name);
     if (e.cause == Cause::RequestRefused)
         replaceAll(text, "{reason}", refusalReason(engine.log().text(e.textIndex())));
+    if (e.cause == Cause::TenantNoisy)
+        replaceAll(text, "{tenant}", engine.log().text(e.textIndex()));
     // The queue's settings in force now: in a live run the moment is found within a frame of its event.
     if (const QueueAttributes* attributes = engine.queueAttributes(queue)) {
         replaceAll(text, "{retention}", describeDuration(attributes->messageRetentionPeriod * 1000));

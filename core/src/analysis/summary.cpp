@@ -5,6 +5,8 @@
 #include "lifeline/support/duration.h"
 #include "lifeline/timeline/depth_series.h"
 
+#include <optional>
+
 namespace lifeline::sim {
 
 nlohmann::json RunSummary::toJson() const
@@ -16,6 +18,9 @@ nlohmann::json RunSummary::toJson() const
     nlohmann::json queuesJson = nlohmann::json::object();
     for (const auto& [name, q] : queues)
         queuesJson[name] = { { "sent", q.sent }, { "received", q.received }, { "deleted", q.deleted } };
+    nlohmann::json producersJson = nlohmann::json::object();
+    for (const auto& [name, p] : producers)
+        producersJson[name] = { { "sent", p.sent }, { "received", p.received }, { "longestWaitMs", p.longestWaitMs } };
     nlohmann::json momentsJson = nlohmann::json::array();
     for (const auto& m : moments)
         momentsJson.push_back({ { "at", double(m.at) / 1000.0 }, { "lane", m.lane }, { "caption", m.caption } });
@@ -39,6 +44,7 @@ nlohmann::json RunSummary::toJson() const
                 { "deadLetterQueues", peak.deadLetterQueues } } },
         { "consumers", consumersJson },
         { "queues", queuesJson },
+        { "producers", producersJson },
         { "warnings", warnings },
         { "moments", momentsJson },
     };
@@ -108,6 +114,30 @@ std::vector<FigureChange> figuresOf(const RunSummary& a, const RunSummary& b)
     };
 }
 
+// One producer's figure ("producers.NAME.longestWaitMs"): its name may hold dots, its figure's key does not.
+std::optional<FigureChange> producerFigure(const RunSummary& a, const RunSummary& b, const std::string& measure)
+{
+    static const std::string prefix = "producers.";
+    const size_t dot = measure.rfind('.');
+    if (!measure.starts_with(prefix) || dot <= prefix.size())
+        return std::nullopt;
+    const std::string name = measure.substr(prefix.size(), dot - prefix.size());
+    const std::string key = measure.substr(dot + 1);
+    const auto figure = [&](const RunSummary& s) -> int64_t {
+        const auto it = s.producers.find(name);
+        if (it == s.producers.end())
+            return 0;
+        return key == "sent" ? it->second.sent : key == "received" ? it->second.received : it->second.longestWaitMs;
+    };
+    if (key == "sent")
+        return FigureChange { measure, name + "'s messages sent", figure(a), figure(b) };
+    if (key == "received")
+        return FigureChange { measure, name + "'s messages received", figure(a), figure(b) };
+    if (key == "longestWaitMs")
+        return FigureChange { measure, name + "'s longest wait from send to first receive", figure(a), figure(b) };
+    return std::nullopt;
+}
+
 } // namespace
 
 const std::vector<std::string>& comparedFigures()
@@ -124,11 +154,19 @@ const std::vector<std::string>& comparedFigures()
 bool isComparedFigure(const std::string& figure)
 {
     const auto& names = comparedFigures();
-    return std::find(names.begin(), names.end(), figure) != names.end();
+    return std::find(names.begin(), names.end(), figure) != names.end() || producerFigure({}, {}, figure).has_value();
 }
 
 std::string RunSummary::measureClaim(const std::string& measure, const std::string& label) const
 {
+    if (const auto f = producerFigure(*this, *this, measure)) {
+        const std::string words = label.empty() ? f->label : label;
+        if (!f->figure.ends_with("Ms"))
+            return words + ": " + std::to_string(f->asWritten);
+        const std::string name = measure.substr(10, measure.rfind('.') - 10);
+        const bool measured = producers.contains(name) && producers.at(name).received > 0;
+        return words + ": " + (measured ? describeDuration(f->asWritten) : std::string("not yet"));
+    }
     for (const FigureChange& f : figuresOf(*this, *this)) {
         if (f.figure != measure)
             continue;
@@ -148,6 +186,10 @@ std::vector<FigureChange> compareSummaries(
     const RunSummary& a, const RunSummary& b, const std::string& measure, const std::string& measureLabel)
 {
     std::vector<FigureChange> changed;
+    if (auto f = producerFigure(a, b, measure)) {
+        f->label = measureLabel.empty() ? f->label : measureLabel;
+        changed.push_back(*f);
+    }
     for (auto& f : figuresOf(a, b)) {
         if (f.figure == measure) {
             f.label = measureLabel.empty() ? f.label : measureLabel;
@@ -217,6 +259,54 @@ RunSummary::StepLine stepOf(const RunView& engine, const Event& e)
     return { e.time, engine.actorName(e.actor), text.substr(0, space),
         space == std::string::npos ? std::string() : text.substr(space + 1) };
 }
+// The waits from a send to its first receive: the run's longest and shortest, and each producer's (ProducerFigures,
+// with its sends). A producer's message still waiting at the end has waited at least until then: a tenant starved to
+// the end of the run is not one that never waited.
+class Waits {
+public:
+    Waits(const RunView& engine, RunSummary& s)
+        : m_engine(engine)
+        , m_s(s)
+    {
+    }
+    void sent(const Event& e)
+    {
+        if (e.actor < kFirstActor)
+            return; // SQS's own (a redrive) or the operator's
+        ++m_s.producers[m_engine.actorName(e.actor)].sent;
+        if (m_senderOf.size() <= e.message)
+            m_senderOf.resize(size_t(e.message) + 1, 0);
+        m_senderOf[e.message] = e.actor;
+    }
+    void firstReceive(const Event& e)
+    {
+        const TimeMs wait = e.time - m_engine.times(e.message).sentAt;
+        m_s.longestWaitMs = std::max(m_s.longestWaitMs, wait);
+        m_shortest = std::min(m_shortest, wait);
+        if (e.message >= m_senderOf.size() || m_senderOf[e.message] == 0)
+            return;
+        ProducerFigures& p = m_s.producers[m_engine.actorName(m_senderOf[e.message])];
+        ++p.received;
+        p.longestWaitMs = std::max(p.longestWaitMs, wait);
+        m_senderOf[e.message] = 0; // its wait is counted
+    }
+    void finish()
+    {
+        m_s.shortestWaitMs = m_shortest == INT64_MAX ? 0 : m_shortest;
+        for (MessageIndex lane = 0; lane < m_senderOf.size(); ++lane) {
+            if (m_senderOf[lane] == 0 || m_engine.forgotten(lane) || !isLive(m_engine.message(lane).state))
+                continue;
+            ProducerFigures& p = m_s.producers[m_engine.actorName(m_senderOf[lane])];
+            p.longestWaitMs = std::max(p.longestWaitMs, m_s.until - m_engine.times(lane).sentAt);
+        }
+    }
+
+private:
+    const RunView& m_engine;
+    RunSummary& m_s;
+    std::vector<uint32_t> m_senderOf; // by lane: who sent it, until its first receive (0: none, or counted)
+    TimeMs m_shortest = INT64_MAX;
+};
 } // namespace
 
 RunSummary summarizeLog(const RunView& engine)
@@ -234,22 +324,20 @@ RunSummary summarizeLog(const RunView& engine)
         return s.consumers[it->second];
     };
     const EventLog& log = engine.log();
-    TimeMs shortestWait = INT64_MAX;
+    Waits waits(engine, s);
     for (size_t i = log.firstRetained(); i < log.size(); ++i) { // what a bounded history still holds
         const Event& e = log[i];
         switch (e.cause) {
         case Cause::Send:
             ++s.sent;
             ++s.queues[engine.queueInfo(e.queue).name].sent;
+            waits.sent(e);
             break;
         case Cause::Receive:
             ++s.received;
             ++s.queues[engine.queueInfo(e.queue).name].received;
-            if (e.receiveNumber() == 1) {
-                const TimeMs wait = e.time - engine.times(e.message).sentAt;
-                s.longestWaitMs = std::max(s.longestWaitMs, wait);
-                shortestWait = std::min(shortestWait, wait);
-            }
+            if (e.receiveNumber() == 1)
+                waits.firstReceive(e);
             if (e.actor >= kFirstActor)
                 ++consumer(e.actor).received;
             break;
@@ -298,7 +386,7 @@ RunSummary summarizeLog(const RunView& engine)
             break;
         }
     }
-    s.shortestWaitMs = shortestWait == INT64_MAX ? 0 : shortestWait;
+    waits.finish();
     return s;
 }
 

@@ -38,7 +38,7 @@ void Engine::enterTenant(QueueState& queue, MessageIndex lane, bool sent)
     FairTenants& fair = *queue.fair;
     const auto [it, added] = fair.byName.emplace(e->groupId, uint32_t(fair.tenants.size()));
     if (added)
-        fair.tenants.emplace_back();
+        fair.tenants.emplace_back().name = &it->first;
     if (sent)
         fair.tenants[it->second].lastSendAt = now();
     countTenant(queue, lane, MessageState::None, m_run.message(lane).state);
@@ -65,6 +65,8 @@ void Engine::setNoisy(QueueState& queue, uint32_t tenant, bool noisy)
     FairTenants& fair = *queue.fair;
     FairTenant& t = fair.tenants[tenant];
     t.noisy = noisy;
+    m_run.note(kNoMessage, queue.index, MessageState::None, noisy ? Cause::TenantNoisy : Cause::TenantQuiet, kSqsActor,
+        m_run.addText(*t.name));
     if (noisy) {
         fair.noisy.push_back(tenant);
         return;

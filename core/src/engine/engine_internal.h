@@ -25,6 +25,7 @@ struct FifoGroup {
 
 // A tenant of a standard queue (fair queues): the messages sent with one MessageGroupId.
 struct FairTenant {
+    const std::string* name = nullptr; // its MessageGroupId: the key in FairTenants::byName (nodes do not move)
     int64_t waiting = 0; // visible or delayed: its backlog
     int64_t inFlight = 0;
     TimeMs lastSendAt = 0;

@@ -94,6 +94,10 @@ const char* toString(Cause cause)
         return "scripted-call";
     case Cause::FirstSeen:
         return "first-seen";
+    case Cause::TenantNoisy:
+        return "tenant-noisy";
+    case Cause::TenantQuiet:
+        return "tenant-quiet";
     case Cause::Count:
         break;
     }

@@ -63,6 +63,8 @@ std::string eventDetail(const RunView& run, const Event& e)
     case Cause::Warning:
     case Cause::OperatorAction:
     case Cause::ScriptedCall:
+    case Cause::TenantNoisy:
+    case Cause::TenantQuiet:
         return text(run, e);
     case Cause::Receive:
         return "receive #" + std::to_string(e.receiveNumber());
@@ -161,6 +163,12 @@ std::string eventSentence(const RunView& run, const Event& e, const std::string&
     case Cause::FirstSeen:
         return "first seen by the proxy (sent before it started, or by a client that does not go through it): not "
                "observed before";
+    case Cause::TenantNoisy:
+        return "tenant " + text(run, e)
+            + " noisy: 30 or more of its messages in flight, over a tenth of the queue's; quiet tenants are served "
+              "first";
+    case Cause::TenantQuiet:
+        return "tenant " + text(run, e) + " quiet again: its backlog drained or it sent nothing for 5 minutes";
     case Cause::ReceivedByNobody:
         return "received by " + actor + ", which is gone: nobody will process it; back after the timeout";
     default: {

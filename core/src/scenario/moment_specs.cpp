@@ -41,11 +41,12 @@ std::optional<TimeMs> age(const json& v, const char* key, const std::string& pat
 }
 
 // The caption's placeholders must be ones the finder fills in (MomentSpec::caption lists them): a typo would show
-// as "{consumr}" to the learner. {dlq} and {reason} are filled in only by the event that has them.
+// as "{consumr}" to the learner. {dlq}, {reason} and {tenant} are filled in only by the event that has them.
 bool captionReads(const std::string& caption, MomentKind kind, const std::string& path)
 {
     static const std::vector<std::string> kKnown { "{consumer}", "{queue}", "{receive}", "{ordinal}", "{age}",
-        "{sinceReceive}", "{sentAt}", "{time}", "{body}", "{dlq}", "{reason}", "{maxReceiveCount}", "{retention}" };
+        "{sinceReceive}", "{sentAt}", "{time}", "{body}", "{dlq}", "{reason}", "{tenant}", "{maxReceiveCount}",
+        "{retention}" };
     for (size_t open = caption.find('{'); open != std::string::npos; open = caption.find('{', open + 1)) {
         const size_t close = caption.find('}', open);
         const std::string name
@@ -57,11 +58,12 @@ bool captionReads(const std::string& caption, MomentKind kind, const std::string
             reading::report(path, "unknown placeholder " + name + "; known are " + known);
             return false;
         }
-        if ((name == "{dlq}" && kind != MomentKind::DeadLettered)
-            || (name == "{reason}" && kind != MomentKind::Refused)) {
-            reading::report(path,
-                name + " is filled in only by \"when\": \"" + std::string(name == "{dlq}" ? "dead-lettered" : "refused")
-                    + "\"");
+        const MomentKind fills = name == "{dlq}" ? MomentKind::DeadLettered
+            : name == "{reason}"                 ? MomentKind::Refused
+            : name == "{tenant}"                 ? MomentKind::TenantNoisy
+                                                 : kind;
+        if (fills != kind) {
+            reading::report(path, name + " is filled in only by \"when\": \"" + toString(fills) + "\"");
             return false;
         }
     }

@@ -177,6 +177,8 @@ private:
             report(path + ".topic", "no topic is named \"" + p.topic + "\"");
         if (p.delaySeconds)
             report(path + ".delaySeconds", "a publish to an SNS topic has no delay; give the subscribed queue one");
+        if (!p.groupId.empty())
+            report(path + ".groupId", "a publish to an SNS standard topic takes no groupId");
         for (size_t m = 0; m < p.messages.size(); ++m) {
             const TimedMessage& message = p.messages[m];
             if (message.delaySeconds || message.groupId || message.deduplicationId)
@@ -197,7 +199,7 @@ private:
                 "must be 3 to 63 lowercase letters, digits, dots or hyphens, got \"" + p.s3Bucket + "\"");
         if (!p.topic.empty() || p.queue.ends_with(".fifo"))
             report(path + ".s3Bucket", "S3 notifies a standard queue: not a topic of the scenario, nor a FIFO queue");
-        if (p.delaySeconds || p.groups != 1)
+        if (p.delaySeconds || p.groups != 1 || !p.groupId.empty())
             report(path, "an S3 event notification has no delaySeconds and no group");
         for (size_t m = 0; m < p.messages.size(); ++m)
             if (p.messages[m].delaySeconds || p.messages[m].groupId || p.messages[m].deduplicationId)
@@ -213,6 +215,8 @@ private:
             const std::string path = at("producers", i);
             if (!p.s3Bucket.empty())
                 checkBucket(p, path);
+            if (!p.groupId.empty() && p.groups != 1)
+                report(path + ".groupId", "one groupId for every message, or groups g1..gN: not both");
             if (!p.topic.empty()) {
                 checkPublisher(p, path);
                 continue;

@@ -320,8 +320,7 @@ TimedMessage timedMessage(const json& v, const std::string& path, bool needsTime
             fail(join(path, "label"), "must be 1 to " + std::to_string(kMaxLabelBytes) + " characters");
     }
     m.body = m.label.empty() || v.contains("body") ? text(v, path, "body") : m.label; // a label alone is its body
-    if (v.contains("delaySeconds"))
-        m.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX); // SQS itself judges the range
+    m.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX); // SQS itself judges the range
     if (v.contains("groupId"))
         m.groupId = text(v, path, "groupId");
     if (v.contains("deduplicationId"))
@@ -358,7 +357,7 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "topic", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds",
-            "groups", "poisonEvery", "expectRefused", "bodyBytes", "s3Bucket" });
+            "groups", "groupId", "poisonEvery", "expectRefused", "bodyBytes", "s3Bucket" });
     ProducerSpec p;
     p.name = v.contains("name") ? text(v, path, "name") : "producer-" + std::to_string(index + 1);
     p.topic = text(v, path, "topic", false); // a producer sends to a queue or publishes to a topic
@@ -388,6 +387,7 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
         p.body = text(v, path, "body");
     p.delaySeconds = integer(v, path, "delaySeconds", INT32_MIN, INT32_MAX);
     p.groups = integer(v, path, "groups", 1, 100000).value_or(1);
+    p.groupId = text(v, path, "groupId", false);
     p.poisonEvery = integer(v, path, "poisonEvery", 0, INT64_MAX / 2).value_or(0);
     p.bodyBytes = integer(v, path, "bodyBytes", 1, kLargestPaddedBody);
     p.expectRefused = boolean(v, path, "expectRefused", false);

@@ -413,6 +413,8 @@ MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::option
     const bool fifo = p.fifo;
     if (groupId)
         request.messageGroupId = groupId;
+    else if (!spec.groupId.empty())
+        request.messageGroupId = spec.groupId;
     else if (fifo)
         request.messageGroupId = "g" + std::to_string((n - 1) % spec.groups + 1);
     else

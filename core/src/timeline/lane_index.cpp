@@ -130,6 +130,8 @@ void LaneIndex::forget(const RunView& run, size_t firstHeld)
         dropForgotten(marks);
     for (auto& marks : m_notes)
         dropForgotten(marks);
+    for (auto& marks : m_tenantMarks)
+        dropForgotten(marks);
     for (auto& [actor, calls] : m_scriptCalls)
         dropForgotten(calls);
 }
@@ -225,6 +227,10 @@ void LaneIndex::indexQueueMark(const Event& e, uint32_t index)
         if (e.queue >= m_notes.size())
             m_notes.resize(e.queue + 1);
         m_notes[e.queue].push_back(index);
+    } else if (e.cause == Cause::TenantNoisy || e.cause == Cause::TenantQuiet) {
+        if (e.queue >= m_tenantMarks.size())
+            m_tenantMarks.resize(e.queue + 1);
+        m_tenantMarks[e.queue].push_back(index);
     }
 }
 

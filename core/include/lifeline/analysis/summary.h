@@ -26,6 +26,15 @@ struct QueueFigures {
     int64_t deleted = 0;
 };
 
+// One producer's (or client's) messages: how long they waited for their first receive. What fair queues protect is a
+// quiet tenant's wait while another floods the queue; a producer stands for a tenant whether or not it sends a
+// MessageGroupId.
+struct ProducerFigures {
+    int64_t sent = 0;
+    int64_t received = 0; // of its messages, those received at least once
+    int64_t longestWaitMs = 0; // from a send to its first receive (or to the run's end, for one never received)
+};
+
 struct RunSummary {
     int64_t until = 0; // virtual ms
     int64_t sent = 0;
@@ -51,6 +60,7 @@ struct RunSummary {
     } peak;
     std::vector<ConsumerSummary> consumers;
     std::map<std::string, QueueFigures> queues; // by name: every queue the run sent to
+    std::map<std::string, ProducerFigures> producers; // by name: every actor that sent (not the operator)
     std::vector<std::string> warnings;
     struct MomentLine {
         TimeMs at = 0;
@@ -91,7 +101,8 @@ struct FigureChange {
 // lesson's words, whether it changed or not.
 std::vector<FigureChange> compareSummaries(const RunSummary& asWritten, const RunSummary& fixed,
     const std::string& measure = {}, const std::string& measureLabel = {});
-// The figures compareSummaries knows, by their summary keys.
+// The figures compareSummaries knows, by their summary keys. A measure may also be one producer's figure,
+// "producers.NAME.longestWaitMs" (or .sent, .received): a lesson's quiet tenant.
 const std::vector<std::string>& comparedFigures();
 bool isComparedFigure(const std::string& figure);
 // {"asWritten": {...}, "fixed": {...}, "differences": [{"figure", "asWritten", "fixed"}]}

@@ -74,6 +74,10 @@ enum class Cause : uint8_t {
     // The recording proxy's first sighting of a message it did not see sent (None -> Visible, then its receive at
     // the same instant): the lane's time before it, from MessageRecord::sentAt, was not observed.
     FirstSeen,
+    // Fair queues: a standard queue's tenant (a MessageGroupId) turns noisy, and quiet again; no state change, message
+    // kNoMessage; detail = index into EventLog::text() holding the tenant's MessageGroupId.
+    TenantNoisy,
+    TenantQuiet,
     Count
 };
 // Room for this many causes: the log's table of kinds and every reader that keeps a flag per cause are sized by it,
@@ -136,7 +140,8 @@ struct Event {
     QueueIndex deadLetterQueue() const { return QueueIndex(detail); }
     // ArriveFromDlqSource: the source lane. Redrive: the new lane in the destination. ArriveFromRedrive: the DLQ lane.
     MessageIndex linkedLane() const { return detail; }
-    // RequestRefused, AttributesChanged, Warning, OperatorAction: the index of the event's text in EventLog::text().
+    // RequestRefused, AttributesChanged, Warning, OperatorAction, TenantNoisy, TenantQuiet: the index of the event's
+    // text in EventLog::text().
     uint32_t textIndex() const { return detail; }
     // PollStarted: the poll's number.
     uint32_t pollNumber() const { return detail; }
@@ -167,7 +172,8 @@ struct Event {
     bool hasText() const
     {
         return cause == Cause::RequestRefused || cause == Cause::AttributesChanged || cause == Cause::Warning
-            || cause == Cause::OperatorAction || cause == Cause::ScriptedCall;
+            || cause == Cause::OperatorAction || cause == Cause::ScriptedCall || cause == Cause::TenantNoisy
+            || cause == Cause::TenantQuiet;
     }
 };
 static_assert(sizeof(Event) == 32 && std::is_trivial_v<Event>);

@@ -66,6 +66,8 @@ struct ProducerSpec {
     std::optional<int64_t> bodyBytes; // each body padded with spaces to this size (large messages), up to 2 MiB
     std::optional<int64_t> delaySeconds; // a message timer on every message
     int64_t groups = 1; // FIFO: group ids g1..gN, round robin
+    std::string
+        groupId; // every message's MessageGroupId (a standard queue's tenant, a FIFO queue's one group); "": none
     int64_t poisonEvery = 0; // every Nth message's body says "poison"
     bool expectRefused = false; // its sends are meant to be refused (a lesson shows SQS's answer)
 };

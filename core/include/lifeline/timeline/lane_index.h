@@ -164,6 +164,13 @@ public:
         static const std::vector<uint32_t> none;
         return queue < m_notes.size() ? m_notes[queue] : none;
     }
+    // Fair queues: a tenant turning noisy and quiet again, per queue (log indexes of TenantNoisy and TenantQuiet, in
+    // time order): a band on the queue's row while a tenant is noisy.
+    const std::vector<uint32_t>& tenantMarks(QueueIndex queue) const
+    {
+        static const std::vector<uint32_t> none;
+        return queue < m_tenantMarks.size() ? m_tenantMarks[queue] : none;
+    }
 
     // The queue's maxReceiveCount in force at `time` (0: no DLQ then), from the RedrivePolicy changes the log shows;
     // none when the log shows no change (the queue's current policy is the one there has been).
@@ -209,7 +216,7 @@ private:
     void adoptUnread(const RunView& run, MessageIndex lane);
     void noteHead(MessageIndex lane, uint32_t event) { headsIn(event).push_back(lane); }
     std::vector<MessageIndex>& headsIn(uint32_t event);
-    void indexQueueMark(const Event& e, uint32_t index); // refusals, operator actions, warnings
+    void indexQueueMark(const Event& e, uint32_t index); // refusals, operator actions, warnings, noisy tenants
     void indexActorStep(const Event& e); // polls, processing, crashes; Lambda function timeouts
     void indexRedriveChange(const Event& e, const std::string& text);
     // The position of a lane event among all lane events: a bit per log event plus a count per 64 of them.
@@ -260,6 +267,7 @@ private:
     std::vector<std::unique_ptr<ChunkedVector<ActorStep, 12>>> m_actorSteps; // chunked: no growth slack
     std::vector<std::vector<uint32_t>> m_refusals;
     std::vector<std::vector<uint32_t>> m_notes;
+    std::vector<std::vector<uint32_t>> m_tenantMarks;
     std::vector<std::vector<std::pair<TimeMs, uint32_t>>> m_redrive; // per queue: (when, maxReceiveCount) changes
     std::vector<TimeMs> m_openPoll;
     std::vector<TimeMs> m_functionTimeout; // per actor
