@@ -1,10 +1,11 @@
 // The timeline at scale: the lanes alive in a time window, and the density series that stands in for lanes when
-// they are too many to read (its counts against the engine's own, bucket by bucket).
+// they are too many to read (its counts against the engine's own, bucket by bucket), and whose each message is.
 #include "engine_fixture.h"
 #include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/timeline/density_series.h"
 #include "lifeline/timeline/lane_index.h"
+#include "lifeline/timeline/lane_tenants.h"
 
 #include <catch2/catch.hpp>
 #include <variant>
@@ -254,4 +255,38 @@ TEST_CASE("density series: a consumer's group is its spec, whatever its name loo
     REQUIRE(consumers.size() == 3);
     CHECK(consumers[2].name == "batch-7-2");
     CHECK(consumers[2].group == "batch-7");
+}
+
+TEST_CASE("lane tenants: a standard queue's MessageGroupId, else the sender - a FIFO queue's groups are not tenants",
+    "[density][tenants]")
+{
+    sim::Simulation run(load(R"({"duration": "5s",
+        "queues": [{"name": "jobs"}, {"name": "orders.fifo", "type": "fifo",
+                    "attributes": {"ContentBasedDeduplication": "true"}}],
+        "producers": [{"name": "acme", "queue": "jobs", "bursts": [{"at": "1s", "count": 2}], "groupId": "tenant-a"},
+                      {"name": "bistro", "queue": "jobs", "bursts": [{"at": "2s", "count": 1}]},
+                      {"name": "shop", "queue": "orders.fifo", "bursts": [{"at": "3s", "count": 2}],
+                       "groupId": "order-1"}],
+        "script": [{"at": "4s", "call": "SendMessage", "queue": "jobs", "body": "scripted"}]})"));
+    run.runToEnd();
+    const RunView& view = run.engine().run();
+    LaneTenants tenants;
+    tenants.sync(view);
+    REQUIRE(view.messageCount() == 6);
+    const auto nameOf = [&](MessageIndex lane) {
+        const uint32_t t = tenants.tenantOf(lane);
+        return t == LaneTenants::kNone ? std::string("none") : tenants.name(t);
+    };
+    CHECK(nameOf(0) == "tenant-a");
+    CHECK(nameOf(1) == "tenant-a");
+    CHECK(nameOf(2) == "bistro");
+    CHECK(nameOf(3) == "shop"); // its group keeps order; its sender is the tenant
+    CHECK(nameOf(4) == "shop");
+    CHECK(nameOf(5) == "script"); // a script's client is a sender like a producer
+    CHECK(tenants.tenantsOfQueue(0) == 3);
+    CHECK(tenants.tenantsOfQueue(1) == 1);
+    CHECK(tenants.tenantCount() == 4);
+    // Read again from where it stopped: nothing new, nothing counted twice.
+    tenants.sync(view);
+    CHECK(tenants.tenantsOfQueue(0) == 3);
 }

@@ -302,3 +302,68 @@ TEST_CASE("timeline at scale: a band's header takes its longest form that fits, 
     CHECK(cut.endsWith(QChar(0x2026)));
     CHECK(metrics.horizontalAdvance(cut) <= width("1,2"));
 }
+
+TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under it, as lanes", "[ui][scale][tenants]")
+{
+    test::application();
+    // acme's 200 jobs at 1 s, bistro's one a second from 2 s to 20 s, one slow worker: bistro's
+    // jobs wait behind the flood, and are what a band must not hide.
+    const auto scenario = [](const std::string& acme, const std::string& bistro, int bistroRate) {
+        return load(R"({"duration": "30s", "queues": [{"name": "jobs"}],
+            "producers": [{"name": "acme", "queue": "jobs", "bursts": [{"at": "1s", "count": 200}]
+                           )"
+            + acme + R"(, "body": "acme job {n}"},
+                          {"name": "bistro", "queue": "jobs", "rate": )"
+            + std::to_string(bistroRate) + R"(, "start": "2s", "stop": "20s", "body": "bistro job {n}")" + bistro
+            + R"(}],
+            "consumers": [{"name": "w", "queue": "jobs", "processing": "1s"}]})");
+    };
+    sim::Simulation run(scenario("", "", 1));
+    run.advanceTo(10'500);
+    LaneModel model;
+    model.setEngine(&run.engine().run());
+    RowLayout rows(model);
+    rows.arrange(0, 30'000, 60);
+    REQUIRE(rows.isBand(0));
+    CHECK(rows.tenantLanes(0).size() == 9); // sent at 2, 3, ..., 10 s
+    // Live: the run's lanes grow in place, the ones kept apart with them, and the rows say they changed.
+    run.runToEnd();
+    model.sync();
+    CHECK(rows.arrange(0, 30'000, 60));
+    const LaneModel::Lanes& apart = rows.tenantLanes(0);
+    REQUIRE(apart.size() == 18); // sends at 2, 3, ..., 19 s
+    for (size_t i = 0; i < apart.size(); ++i)
+        CHECK(run.engine().run().message(apart[i]).body.view() == "bistro job " + std::to_string(i + 1));
+    CHECK(rows.totalRows() == 1 + RowLayout::kQueueBandRows + 18 + 1 + 1);
+    CHECK(rows.rowAt(3).kind == LaneModel::QueueBand);
+    CHECK(rows.rowAt(4).kind == LaneModel::MessageRow);
+    CHECK(rows.rowAt(4).id == apart[0]);
+    CHECK(rows.rowOfLane(apart[17]) == 21);
+    CHECK(rows.rowOfLane(0) == -1); // acme's first job: in the band
+    CHECK(rows.rowAt(22).kind == LaneModel::ActorGroup);
+    // Expanded, the queue lists every lane again; a queue with one tenant keeps nothing apart.
+    rows.setExpanded(0, true);
+    CHECK(rows.tenantLanes(0).empty());
+    CHECK(rows.rowOfLane(0) == 1);
+
+    // The same tenants named by MessageGroupId: the fair queue's tenants are the ones kept apart.
+    sim::Simulation grouped(scenario(R"(, "groupId": "acme")", R"(, "groupId": "bistro")", 1));
+    grouped.runToEnd();
+    model.setEngine(&grouped.engine().run());
+    RowLayout groupedRows(model);
+    groupedRows.arrange(0, 30'000, 60);
+    REQUIRE(groupedRows.isBand(0));
+    CHECK(groupedRows.tenantLanes(0).size() == 18);
+    CHECK(model.tenants().name(model.tenants().tenantOf(groupedRows.tenantLanes(0)[0])) == "bistro");
+
+    // More small tenants' lanes than kTenantLanesAtMost: the band keeps them all.
+    sim::Simulation many(scenario("", "", 4));
+    many.runToEnd();
+    model.setEngine(&many.engine().run());
+    RowLayout manyRows(model);
+    manyRows.arrange(0, 30'000, 60);
+    REQUIRE(manyRows.isBand(0));
+    CHECK(many.engine().run().messageCount() == 200 + 72);
+    CHECK(manyRows.tenantLanes(0).empty());
+    CHECK(manyRows.totalRows() == 1 + RowLayout::kQueueBandRows + 1 + 1);
+}

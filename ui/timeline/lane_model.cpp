@@ -13,6 +13,7 @@ void LaneModel::setEngine(const RunView* engine)
 {
     m_engine = engine;
     m_index.clear();
+    m_tenants.clear();
     m_density.clear();
     m_groups.clear();
     m_actors.clear();
@@ -34,6 +35,7 @@ void LaneModel::sync()
     if (newQueues)
         m_groups.resize(queues);
     const auto result = m_index.sync(*m_engine);
+    m_tenants.sync(*m_engine);
     const size_t momentsBefore = m_moments.moments().size();
     m_moments.advance(*m_engine);
     for (size_t lane = result.firstNewLane; lane < m_index.laneCount(); ++lane)
@@ -93,7 +95,7 @@ QString LaneModel::actorName(uint32_t actor) const
 
 size_t LaneModel::bytesUsed() const
 {
-    size_t bytes = m_index.bytesUsed();
+    size_t bytes = m_index.bytesUsed() + m_tenants.bytesUsed();
     for (const auto& g : m_groups)
         bytes += sizeof(Group) + g.lanes.size() * sizeof(MessageIndex);
     return bytes + m_actors.capacity() * sizeof(uint32_t) + m_actorShown.capacity() / 8;

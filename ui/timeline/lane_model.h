@@ -7,6 +7,7 @@
 #include "lifeline/analysis/moments.h"
 #include "lifeline/timeline/density_series.h"
 #include "lifeline/timeline/lane_index.h"
+#include "lifeline/timeline/lane_tenants.h"
 
 #include <QObject>
 #include <algorithm>
@@ -36,6 +37,8 @@ public:
     // Reads what the engine logged since the last sync; lanesChanged when lanes, actors or states changed.
     void sync();
     const LaneIndex& lanes() const { return m_index; }
+    // Whose each message is (a tenant: its MessageGroupId on a standard queue, else its sender).
+    const LaneTenants& tenants() const { return m_tenants; }
     // Messages by state and consumers' activity over time, per queue and consumer group: the density bands. Read
     // from the log when first asked for (only a view with bands needs it), then as the log grows.
     const DensitySeries& density() const;
@@ -59,6 +62,7 @@ private:
 
     const RunView* m_engine = nullptr;
     LaneIndex m_index;
+    LaneTenants m_tenants;
     mutable DensitySeries m_density; // brought up to date by density()
     std::vector<sim::MomentSpec> m_momentSpecs;
     sim::MomentFinder m_moments;

@@ -1,6 +1,7 @@
 #include "timeline/row_layout.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace lifeline::ui {
 
@@ -84,6 +85,47 @@ size_t RowLayout::shownLanes() const
 bool RowLayout::isBand(int group) const
 {
     return m_dense && lanesOf(group).size() > kBandAbove && !m_expanded.contains(QueueIndex(group));
+}
+
+const LaneModel::Lanes& RowLayout::tenantLanes(int group) const
+{
+    static const LaneModel::Lanes none;
+    return size_t(group) < m_tenantLanes.size() && isBand(group) ? m_tenantLanes[size_t(group)] : none;
+}
+
+bool RowLayout::splitTenants()
+{
+    // The smallest tenants, as many as fit kTenantLanesAtMost, never the largest: the band is the flood's.
+    std::vector<LaneModel::Lanes> split(size_t(m_model.queueGroupCount()));
+    const LaneTenants& tenants = m_model.tenants();
+    for (int g = 0; g < m_model.queueGroupCount(); ++g) {
+        if (!isBand(g) || tenants.tenantsOfQueue(QueueIndex(g)) < 2)
+            continue;
+        std::unordered_map<uint32_t, size_t> counts;
+        for (const MessageIndex lane : lanesOf(g))
+            if (const uint32_t tenant = tenants.tenantOf(lane); tenant != LaneTenants::kNone)
+                ++counts[tenant];
+        std::vector<std::pair<size_t, uint32_t>> bySize;
+        bySize.reserve(counts.size());
+        for (const auto& [tenant, count] : counts)
+            bySize.emplace_back(count, tenant);
+        std::sort(bySize.begin(), bySize.end());
+        std::vector<uint32_t> small;
+        size_t taken = 0;
+        for (size_t i = 0; i + 1 < bySize.size() && taken + bySize[i].first <= kTenantLanesAtMost; ++i) {
+            taken += bySize[i].first;
+            small.push_back(bySize[i].second);
+        }
+        if (small.empty())
+            continue;
+        for (const MessageIndex lane : lanesOf(g))
+            if (std::find(small.begin(), small.end(), tenants.tenantOf(lane)) != small.end())
+                split[size_t(g)].push_back(lane);
+    }
+    if (split == m_tenantLanes)
+        return false;
+    m_tenantLanes = std::move(split);
+    return true;
 }
 
 bool RowLayout::actorsAsBands() const
@@ -203,6 +245,7 @@ void RowLayout::refreshFilter()
             sortLanes(lanes);
     }
     m_dense = m_densityAllowed && m_legibleRows > 0 && shownLanes() > size_t(m_legibleRows);
+    splitTenants();
 }
 
 bool RowLayout::arrange(TimeMs from, TimeMs to, int legibleRows)
@@ -213,15 +256,19 @@ bool RowLayout::arrange(TimeMs from, TimeMs to, int legibleRows)
     m_from = from;
     m_to = to;
     m_legibleRows = legibleRows;
-    if (!windowMoved && !roomChanged && !(logGrew && listing()))
+    if (!windowMoved && !roomChanged && !(logGrew && listing())) {
+        // Listed lanes are read anew as the log grows; the run's own lanes grow in place, their tenants with them.
+        if (logGrew && m_dense)
+            return splitTenants();
         return false;
+    }
     refreshFilter();
     return true;
 }
 
 int RowLayout::groupRows(int group) const
 {
-    return 1 + (isBand(group) ? kQueueBandRows : int(lanesOf(group).size()));
+    return 1 + (isBand(group) ? kQueueBandRows + int(tenantLanes(group).size()) : int(lanesOf(group).size()));
 }
 
 int RowLayout::actorRows() const
@@ -251,8 +298,10 @@ RowRef RowLayout::rowAt(int flatRow) const
         if (flatRow == 0)
             return RowRef { LaneModel::QueueGroup, g, 0, 0 };
         if (flatRow < rows) {
-            if (isBand(g))
+            if (isBand(g) && flatRow - 1 < kQueueBandRows)
                 return RowRef { LaneModel::QueueBand, g, 0, flatRow - 1 };
+            if (isBand(g))
+                return RowRef { LaneModel::MessageRow, g, tenantLanes(g)[size_t(flatRow - 1 - kQueueBandRows)], 0 };
             return RowRef { LaneModel::MessageRow, g, lanesOf(g)[size_t(flatRow - 1)], 0 };
         }
         flatRow -= rows;
@@ -296,15 +345,16 @@ int RowLayout::rowOfLane(MessageIndex lane) const
     if (!m_model.engine() || lane >= m_model.lanes().laneCount())
         return -1;
     const int group = int(m_model.engine()->message(lane).queue);
-    if (group >= m_model.queueGroupCount() || isBand(group))
+    if (group >= m_model.queueGroupCount())
         return -1;
-    const auto& lanes = lanesOf(group);
+    const bool band = isBand(group);
+    const auto& lanes = band ? tenantLanes(group) : lanesOf(group);
     // In send order a binary search finds it; another order is searched through.
     const auto it = m_order == LaneOrder::Sent ? std::lower_bound(lanes.begin(), lanes.end(), lane)
                                                : std::find(lanes.begin(), lanes.end(), lane);
     if (it == lanes.end() || *it != lane)
         return -1; // filtered out
-    return rowOfQueue(QueueIndex(group)) + 1 + int(it - lanes.begin());
+    return rowOfQueue(QueueIndex(group)) + 1 + (band ? kQueueBandRows : 0) + int(it - lanes.begin());
 }
 
 int RowLayout::rowNear(const RowRef& row, int oldFlatRow) const

@@ -5,7 +5,9 @@
 // visible time window are listed (in a stable order, so following live shows the messages that are live), and when
 // those are more than the rows can show legibly (arrange()'s `legibleRows`) a queue with many of them draws as a
 // density band (messages by state over time) and the consumers as one band per consumer group, until zooming in or
-// expanding the queue makes its lanes legible again.
+// expanding the queue makes its lanes legible again. A band keeps apart, as lanes under it, the messages of a queue's
+// small tenants (LaneTenants) when another tenant's flood is what made it a band: the few waiting behind the many are
+// what a shared queue's trouble looks like.
 #pragma once
 
 #include "timeline/lane_model.h"
@@ -46,6 +48,7 @@ public:
     static constexpr int kActorBandRows = 2; // and a consumer group's
     static constexpr size_t kBandAbove = 12; // in density mode, a queue with more lanes than this is a band
     static constexpr size_t kActorBandsAbove = 24; // ... and this many consumers become bands per group
+    static constexpr size_t kTenantLanesAtMost = 48; // a band's small tenants shown as lanes: this many lanes in all
 
     explicit RowLayout(const LaneModel& model);
 
@@ -71,6 +74,8 @@ public:
     size_t shownLanes() const; // listed, bands' lanes included
     size_t lanesOfQueue(int group) const { return lanesOf(group).size(); }
     const LaneModel::Lanes& listedLanes(int group) const { return lanesOf(group); }
+    // The lanes a band shows under it: its small tenants' (empty unless the queue is a band shared by tenants).
+    const LaneModel::Lanes& tenantLanes(int group) const;
 
     int totalRows() const;
     int actorsTop() const; // the actors' group row: the rows from it on are the consumers'
@@ -90,6 +95,7 @@ private:
     bool matches(MessageIndex lane, const std::vector<bool>& workedOnByNamedActor) const;
     std::vector<bool> workedOnByNamedActor() const;
     void sortLanes(LaneModel::Lanes& lanes) const;
+    bool splitTenants(); // the bands' tenantLanes; whether they changed
 
     const LaneModel& m_model;
     LaneFilter m_filter;
@@ -102,6 +108,7 @@ private:
     int m_legibleRows = 0;
     size_t m_eventsRead = SIZE_MAX; // the log as of the last listing
     std::vector<LaneModel::Lanes> m_listed; // per group, while listing
+    std::vector<LaneModel::Lanes> m_tenantLanes; // per group: a band's small tenants' lanes
     std::vector<MessageIndex> m_alive; // scratch for the alive lanes
 };
 
