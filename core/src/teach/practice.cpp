@@ -249,15 +249,20 @@ int64_t figure(const RunSummary& summary, const std::string& name)
     return at->get<int64_t>();
 }
 
-// {value} is the check's figure; {name} any figure of the summary (figure() names what it reads).
-std::string fill(std::string text, const RunSummary& summary, std::optional<int64_t> value = std::nullopt)
+// {value} is the check's figure; {name} any figure of the summary (figure() names what it reads). A figure in
+// milliseconds (its name ends in "Ms") reads as a duration, "2 min 16 s", as a learner says it.
+std::string fill(std::string text, const RunSummary& summary, std::optional<int64_t> value = std::nullopt,
+    const std::string& valueName = {})
 {
     for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
         const size_t close = text.find('}', open);
         if (close == std::string::npos)
             break;
         const std::string name = text.substr(open + 1, close - open - 1);
-        const std::string number = std::to_string(name == "value" && value ? *value : figure(summary, name));
+        const bool isValue = name == "value" && value;
+        const int64_t n = isValue ? *value : figure(summary, name);
+        const std::string number = (isValue ? valueName : name).ends_with("Ms") ? sim::describeDuration(n)
+                                                                                 : std::to_string(n);
         text.replace(open, close - open + 1, number);
         open += number.size();
     }
@@ -365,7 +370,7 @@ Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnsw
         for (const PracticeCheck& check : exercise.checks) {
             const int64_t value = figure(summary, check.figure);
             if ((check.atMost && value > *check.atMost) || (check.atLeast && value < *check.atLeast)) {
-                result.why = fill(check.why, summary, value);
+                result.why = fill(check.why, summary, value, check.figure);
                 if (!summary.moments.empty())
                     result.at = summary.moments.front().at;
                 return result;
