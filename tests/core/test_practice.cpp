@@ -12,7 +12,7 @@ using namespace lifeline::sim;
 TEST_CASE("practice: every exercise file reads", "[practice]")
 {
     CHECK(practiceExercises().size() == practiceSources().size());
-    CHECK(practiceExercises().size() == 44);
+    CHECK(practiceExercises().size() == 45);
     for (const auto& [file, text] : practiceSources()) {
         INFO(file);
         const auto read = readExercise(text);
@@ -197,4 +197,27 @@ TEST_CASE(
     CHECK(why("B") == "passed: S3 could send with the queue's key: 4 events arrived and the indexer processed 4");
     CHECK(why("C") == kms); // a customer key whose policy does not name S3
     CHECK(why("D") == "S3 dropped 4 of the 4 events: the queue's policy does not allow S3 to send them");
+}
+
+TEST_CASE("practice: a fair queue - each answer's verdict is its own run's - only group ids serve smallshop in time",
+    "[practice]")
+{
+    const Exercise* exercise = findExercise("fair-queue-tenants");
+    REQUIRE(exercise != nullptr);
+    const auto why = [&](const std::string& choice) {
+        const auto result = checkAnswer(*exercise, PracticeAnswer { {}, choice });
+        REQUIRE(result.ok());
+        return result->why;
+    };
+    const auto waited = [](const std::string& wait) {
+        return "a smallshop report waited " + wait + " for its first receive: it queued behind bigcorp's export";
+    };
+    CHECK(checkAnswer(*exercise, {})->why == waited("2 min 8 s"));
+    CHECK(why("A") == waited("1 min 8 s")); // more workers drain the export sooner; smallshop still waits behind it
+    CHECK(why("B")
+        == "passed: receives served smallshop's reports ahead of bigcorp's export: its longest wait was 8 s, and all "
+           "428 reports were done");
+    CHECK(why("C") == waited("2 min 10 s")); // the export only starts later
+    // FIFO serves smallshop in time, but bigcorp's group goes one batch at a time: 175 of its 400 in 3 minutes.
+    CHECK(why("D") == "only 203 of the 428 reports were done in the 3 minutes");
 }
