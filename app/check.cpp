@@ -17,7 +17,7 @@ using nlohmann::json;
 constexpr const char* kCheckHelp
     = "Usage: lifeline check --attributes FILE.json [--dlq-attributes FILE.json] --processing p50=2s,p99=40s\n"
       "       [--consumers N] [--max-messages N] [--wait-time S] [--read-timeout D] [--heartbeat] [--groups N]\n"
-      "       [--rate R] [--lambda timeout=30s,batch=10,window=0s,concurrency=5,partial]\n"
+      "       [--tenants N] [--rate R] [--lambda timeout=30s,batch=10,window=0s,concurrency=5,partial]\n"
       "       [--consumer FILE.json] [--format text|json] [--scenario-out DIR] [--fail-on high|medium|low]\n"
       "Reviews a queue's settings against how its consumers behave. The attributes are what\n"
       "`aws sqs get-queue-attributes --attribute-names All` prints (or a plain name-to-value map).\n"
@@ -30,7 +30,9 @@ constexpr const char* kCheckHelp
       "  --wait-time S          their WaitTimeSeconds (default: the queue's ReceiveMessageWaitTimeSeconds)\n"
       "  --read-timeout D       the client's HTTP read timeout\n"
       "  --heartbeat            the consumers extend the visibility timeout while they work\n"
-      "  --groups N             FIFO: message groups the producers use\n"
+      "  --groups N             the MessageGroupIds the producers use (FIFO: groups; standard: tenants)\n"
+      "  --tenants N            tenants sharing the queue (a standard queue's tenants without MessageGroupIds\n"
+      "                         wait behind each other's bursts)\n"
       "  --rate R               messages per second the producers send\n"
       "  --lambda SPEC          a Lambda trigger instead of consumers: timeout (required), batch, window,\n"
       "                         concurrency, partial (ReportBatchItemFailures)\n"
@@ -167,6 +169,8 @@ void readOption(const std::string& a, const std::string& v, CheckOptions& o)
         o.given["readTimeout"] = v;
     else if (a == "--groups")
         o.given["groups"] = number(v, a, true);
+    else if (a == "--tenants")
+        o.given["tenants"] = number(v, a, true);
     else if (a == "--rate")
         o.given["rate"] = number(v, a, false);
     else if (a == "--lambda")

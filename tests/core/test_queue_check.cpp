@@ -280,7 +280,7 @@ TEST_CASE("check: bad input names the field - SQS's own text for an attribute", 
         == "processing.p99: 1s is below the p50 (2s)");
     CHECK(error(ok, { { "processing", "1s" }, { "workers", 3 } })
         == "consumer side: unknown key \"workers\" (known: consumers, groups, heartbeat, lambda, maxMessages, "
-           "processing, rate, readTimeout, waitTimeSeconds)");
+           "processing, rate, readTimeout, tenants, waitTimeSeconds)");
     CHECK(error({ { "VisibilityTimeout", "50000" } }, { { "processing", "1s" } })
         == "attributes: InvalidAttributeValue: Invalid value for the parameter VisibilityTimeout.");
     CHECK(error({ { "VisibilityTimout", "30" } }, { { "processing", "1s" } })
@@ -362,6 +362,9 @@ TEST_CASE("check: each finding's scenario shows the problem and its fix removes 
             { "lambda", { { "timeout", "10s" }, { "reportBatchItemFailures", true } } } }));
     inputs.push_back(input(withDlq({ { "VisibilityTimeout", "30" } }),
         { { "processing", "1s" }, { "consumers", 2 }, { "rate", 10 }, { "waitTimeSeconds", 20 } }));
+    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "30" } }),
+        { { "processing", "1s" }, { "consumers", 4 }, { "maxMessages", 10 }, { "tenants", 3 },
+            { "waitTimeSeconds", 20 } }));
     std::set<std::string> shown;
     for (const auto& in : inputs)
         for (const auto& f : checkQueue(in)) {
@@ -377,7 +380,7 @@ TEST_CASE("check: each finding's scenario shows the problem and its fix removes 
             "batch-exceeds-visibility", "max-receive-count-1", "lambda-visibility-under-6x",
             "delay-with-lambda-batching-window", "max-receive-count-high", "dlq-retention-not-longer",
             "fifo-single-group", "visibility-over-retention", "lambda-processing-over-timeout", "backlog-grows",
-            "lambda-batch-without-partial-failures" });
+            "lambda-batch-without-partial-failures", "tenants-without-group-id" });
     // The one rule the simulation cannot show says so.
     const auto client = checkQueue(input(
         withDlq({ { "ReceiveMessageWaitTimeSeconds", "20" } }), { { "processing", "1s" }, { "readTimeout", "10s" } }));
@@ -387,7 +390,7 @@ TEST_CASE("check: each finding's scenario shows the problem and its fix removes 
 }
 
 TEST_CASE(
-    "check: the rules - fifteen, each id once, in the report's order, a scenario and its figure together", "[check]")
+    "check: the rules - sixteen, each id once, in the report's order, a scenario and its figure together", "[check]")
 {
     std::vector<std::string> ids;
     for (const check::CheckRule* rule : check::checkRules()) {
@@ -402,7 +405,59 @@ TEST_CASE(
             "lambda-visibility-under-6x", "lambda-processing-over-timeout", "backlog-grows",
             "lambda-batch-without-partial-failures", "delay-with-lambda-batching-window", "no-dlq",
             "max-receive-count-1", "max-receive-count-high", "dlq-retention-not-longer", "short-polling",
-            "client-timeout-under-wait", "fifo-single-group", "visibility-over-retention" });
+            "client-timeout-under-wait", "fifo-single-group", "tenants-without-group-id",
+            "visibility-over-retention" });
     CHECK(check::findRule("no-such-rule") == nullptr);
     CHECK_FALSE(problemShows("client-timeout-under-wait", RunSummary {}, CheckInput {}));
+}
+
+TEST_CASE("check: tenants on a standard queue without group ids - from 30 in flight - each scenario shows its wait",
+    "[check][tenants]")
+{
+    const json attributes = withDlq({ { "VisibilityTimeout", "60" } });
+    const auto side = [](int consumers, int maxMessages, int tenants) {
+        return json { { "processing", "1s" }, { "consumers", consumers }, { "maxMessages", maxMessages },
+            { "tenants", tenants }, { "waitTimeSeconds", 20 } };
+    };
+    const std::string id = "tenants-without-group-id";
+    CHECK_FALSE(fires(input(attributes, side(30, 1, 1)), id)); // one tenant: nobody to wait behind it
+    CHECK(fires(input(attributes, side(30, 1, 2)), id));
+    CHECK_FALSE(fires(input(attributes, side(29, 1, 2)), id)); // never 30 in flight: never noisy
+    CHECK(fires(input(attributes, side(3, 10, 2)), id));
+    json grouped = side(30, 1, 2);
+    grouped["groups"] = 2;
+    CHECK_FALSE(fires(input(attributes, grouped), id)); // already a fair queue
+    json fifo = attributes;
+    fifo["FifoQueue"] = "true";
+    CHECK_FALSE(fires(input(fifo, side(30, 1, 2)), id));
+    const auto findings = checkQueue(input(attributes, side(4, 10, 3)));
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].severity == Severity::Medium);
+    CHECK(findings[0].message
+        == "3 tenants share this standard queue and send without a MessageGroupId: SQS hands messages out roughly in "
+           "the order they came, so a burst of 1,000 from one tenant holds every other tenant's next message for about "
+           "4 min 10 s (what your consumers take to work through it).");
+    CHECK(readCheckInput(attributes, nullptr, { { "processing", "1s" }, { "tenants", 0 } }).message()
+        == "tenants: must be a whole number from 1 to 1000000, got 0");
+
+    // Over consumers, batches, processing tails and a Lambda trigger: the quiet tenants wait behind the burst as
+    // written, and not with a group id per tenant.
+    std::vector<json> sides { side(30, 1, 2), side(4, 10, 3), side(200, 1, 5),
+        { { "processing", { { "p50", "2s" }, { "p99", "30s" } } }, { "consumers", 40 }, { "tenants", 2 },
+            { "waitTimeSeconds", 20 } },
+        { { "processing", "1s" }, { "tenants", 2 }, { "lambda", { { "timeout", "5s" }, { "batchSize", 10 } } } } };
+    for (const json& consumerSide : sides) {
+        INFO(consumerSide.dump());
+        const CheckInput in = input(withDlq({ { "VisibilityTimeout", "60" } }), consumerSide);
+        const auto all = checkQueue(in);
+        const auto f = std::find_if(all.begin(), all.end(), [&](const Finding& x) { return x.id == id; });
+        REQUIRE(f != all.end());
+        const RunSummary before = runOf(f->scenario, false);
+        const RunSummary after = runOf(f->scenario, true);
+        CHECK(problemShows(id, before, in));
+        CHECK_FALSE(problemShows(id, after, in));
+        CHECK(after.producers.at("tenant-2").longestWaitMs * 3 < before.producers.at("tenant-2").longestWaitMs);
+        CHECK(after.sent == before.sent);
+        CHECK(after.deleted == before.deleted); // nothing dropped or throttled: the same work, in another order
+    }
 }

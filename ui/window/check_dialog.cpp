@@ -59,7 +59,8 @@ CheckDialog::CheckDialog(QWidget* parent)
     , m_waitTime(whole(this, -1, sim::CheckLimits::kWaitTimeSeconds, -1, tr("the queue's")))
     , m_readTimeout(seconds(this, 0, 3600, tr("not set")))
     , m_heartbeat(new QCheckBox(tr("extend the visibility timeout while working"), this))
-    , m_groups(whole(this, 0, sim::CheckLimits::kGroups, 0, tr("not FIFO / not said")))
+    , m_groups(whole(this, 0, sim::CheckLimits::kGroups, 0, tr("none / not said")))
+    , m_tenants(whole(this, 0, sim::CheckLimits::kTenants, 0, tr("not said")))
     , m_rate(new QDoubleSpinBox(this))
     , m_lambda(new QCheckBox(tr("a Lambda trigger instead of consumers"), this))
     , m_lambdaTimeout(seconds(this, 30, double(sim::CheckLimits::kLambdaLongestTimeout) / 1000))
@@ -136,7 +137,9 @@ QLayout* CheckDialog::inputColumn()
     form->addRow(tr("WaitTimeSeconds"), m_waitTime);
     form->addRow(tr("HTTP read timeout"), m_readTimeout);
     form->addRow(QString(), m_heartbeat);
-    form->addRow(tr("FIFO message groups"), m_groups);
+    form->addRow(tr("MessageGroupIds used"), m_groups);
+    m_groups->setToolTip(tr("A FIFO queue's message groups; on a standard queue, the tenants' group ids"));
+    form->addRow(tr("Tenants sharing it"), m_tenants);
     form->addRow(tr("Producers' rate"), m_rate);
     form->addRow(QString(), m_lambda);
     form->addRow(tr("Function timeout"), m_lambdaTimeout);
@@ -199,6 +202,8 @@ json CheckDialog::consumerSide() const
         side["heartbeat"] = true;
     if (m_groups->value() > 0)
         side["groups"] = m_groups->value();
+    if (m_tenants->value() > 0)
+        side["tenants"] = m_tenants->value();
     if (m_rate->value() > 0)
         side["rate"] = m_rate->value();
     return side;

@@ -54,6 +54,7 @@ private:
     QDoubleSpinBox* m_readTimeout; // 0: not said
     QCheckBox* m_heartbeat;
     QSpinBox* m_groups; // 0: not said
+    QSpinBox* m_tenants; // 0: not said
     QDoubleSpinBox* m_rate; // 0: not said
     QCheckBox* m_lambda;
     QDoubleSpinBox* m_lambdaTimeout;

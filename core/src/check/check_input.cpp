@@ -127,8 +127,8 @@ LambdaTrigger readLambda(const json& v)
 void readConsumerSide(const json& v, CheckInput& in)
 {
     knownKeys(v, "consumer side",
-        { "processing", "consumers", "maxMessages", "waitTimeSeconds", "readTimeout", "heartbeat", "groups", "rate",
-            "lambda" });
+        { "processing", "consumers", "maxMessages", "waitTimeSeconds", "readTimeout", "heartbeat", "groups", "tenants",
+            "rate", "lambda" });
     if (!v.contains("processing"))
         throw Bad { "processing: how long a message takes is needed (p50 and p99, samples, or one duration)" };
     readProcessing(v["processing"], in);
@@ -148,6 +148,8 @@ void readConsumerSide(const json& v, CheckInput& in)
     }
     if (v.contains("groups"))
         in.groups = int(wholeNumber(v["groups"], "groups", 1, CheckLimits::kGroups));
+    if (v.contains("tenants"))
+        in.tenants = int(wholeNumber(v["tenants"], "tenants", 1, CheckLimits::kTenants));
     if (v.contains("rate")) {
         if (!v["rate"].is_number() || v["rate"].get<double>() <= 0 || v["rate"].get<double>() > CheckLimits::kRate)
             throw Bad { "rate: must be a number of messages per second above 0 and at most 100,000" };

@@ -30,6 +30,7 @@ struct ScenarioShape {
     nlohmann::json moments = nlohmann::json::array();
     nlohmann::json fix; // the lesson's fixPatch: the finding's fix unless the shape writes another
     bool seekSeed = false; // a rare event: try seeds until the run shows it and its fixed run does not
+    nlohmann::json measure; // the lesson's measure (its compare headline's first figure); null: none
 };
 
 struct CheckRule {
@@ -52,7 +53,7 @@ extern const CheckRule kVisibilityShorterThanProcessing, kBatchExceedsVisibility
     kDelayWithLambdaBatchingWindow, kVisibilityOverRetention, kLambdaProcessingOverTimeout,
     kLambdaBatchWithoutPartialFailures, kBacklogGrows; // check_rules_processing.cpp
 extern const CheckRule kNoDlq, kMaxReceiveCount1, kMaxReceiveCountHigh, kDlqRetentionNotLonger, kShortPolling,
-    kClientTimeoutUnderWait, kFifoSingleGroup; // check_rules_delivery.cpp
+    kClientTimeoutUnderWait, kFifoSingleGroup, kTenantsWithoutGroupId; // check_rules_delivery.cpp
 
 // --- words (check_rules.cpp) ---
 std::string seconds(int64_t s); // "30s", "2m"

@@ -43,11 +43,12 @@ json replaceAttribute(const std::string& name, int64_t value)
 const std::vector<const CheckRule*>& checkRules()
 {
     // Within a severity, findings come in this order: processing against the timeouts, Lambda, dead letters,
-    // polling, then FIFO groups and retention.
+    // polling, then FIFO groups, tenants and retention.
     static const std::vector<const CheckRule*> rules { &kVisibilityShorterThanProcessing, &kBatchExceedsVisibility,
         &kLambdaVisibilityUnder6x, &kLambdaProcessingOverTimeout, &kBacklogGrows, &kLambdaBatchWithoutPartialFailures,
         &kDelayWithLambdaBatchingWindow, &kNoDlq, &kMaxReceiveCount1, &kMaxReceiveCountHigh, &kDlqRetentionNotLonger,
-        &kShortPolling, &kClientTimeoutUnderWait, &kFifoSingleGroup, &kVisibilityOverRetention };
+        &kShortPolling, &kClientTimeoutUnderWait, &kFifoSingleGroup, &kTenantsWithoutGroupId,
+        &kVisibilityOverRetention };
     return rules;
 }
 

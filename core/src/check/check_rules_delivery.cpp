@@ -1,9 +1,11 @@
 // The rules of `lifeline check` about messages that fail and how consumers ask: the dead-letter queue and its
-// settings, short polling and a client timeout under the wait, and a FIFO queue's single group.
+// settings, short polling and a client timeout under the wait, a FIFO queue's single group, and tenants sharing a
+// standard queue without MessageGroupIds.
 #include "check_rule.h"
 #include "lifeline/support/duration.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace lifeline::sim::check {
@@ -241,8 +243,115 @@ bool oneInFlight(const RunSummary& s, const CheckInput& in)
     return s.peak.inFlight <= in.maxMessages;
 }
 
+// --- tenants-without-group-id ---
+
+// What one tenant's burst does to the others, with the consumers as the scenario runs them (at most 200; a Lambda
+// trigger without a MaximumConcurrency at the 5 invocations Lifeline simulates): a burst that takes them a minute to
+// drain, or four batches' time if that is longer (no fewer than 300 messages, no more than 20,000).
+struct TenantBurst {
+    int64_t inFlight = 0; // messages the consumers hold at most
+    int64_t count = 0; // the noisy tenant's burst
+    double drainSeconds = 0; // how long the consumers take to work through it
+    TimeMs batchMs = 0; // one consumer's receive, worked through
+};
+
+TenantBurst tenantBurst(const CheckInput& in)
+{
+    const double perWorker = 1000.0 / double(std::max<TimeMs>(1, in.mean));
+    TenantBurst b;
+    double perSecond = 0;
+    if (in.lambda) {
+        const int batch = in.lambda->batchingWindow > 0 ? in.lambda->batchSize : std::min(in.lambda->batchSize, 10);
+        const int invocations = in.lambda->maxConcurrency ? in.lambda->maxConcurrency : 5;
+        b.inFlight = int64_t(invocations) * batch;
+        perSecond = perWorker * invocations * batch;
+        b.batchMs = in.mean;
+    } else {
+        b.inFlight = int64_t(in.consumers) * in.maxMessages;
+        perSecond = perWorker * std::min(in.consumers, 200);
+        b.batchMs = in.mean * in.maxMessages;
+    }
+    const double wanted = std::max(60.0, 4.0 * double(b.batchMs) / 1000.0);
+    b.count = std::clamp<int64_t>(int64_t(std::ceil(wanted * perSecond)), 300, 20000);
+    b.drainSeconds = double(b.count) / perSecond;
+    return b;
+}
+
+// SQS counts a tenant noisy from 30 messages in flight (and by its share of processing time, which Lifeline does not
+// simulate): with fewer in flight, no tenant ever is, and a group id changes nothing the scenario could show.
+constexpr int64_t kNoisyInFlight = 30;
+
+std::optional<RuleFinding> tenantsWithoutGroupId(const CheckInput& in)
+{
+    if (in.queue.fifo || in.tenants < 2 || in.groups > 0)
+        return std::nullopt;
+    const TenantBurst burst = tenantBurst(in);
+    if (burst.inFlight < kNoisyInFlight)
+        return std::nullopt;
+    const double perSecond = double(burst.count) / burst.drainSeconds;
+    const TimeMs thousand = TimeMs(std::llround(1000.0 / perSecond * 1000.0));
+    return RuleFinding { Severity::Medium,
+        std::to_string(in.tenants)
+            + " tenants share this standard queue and send without a MessageGroupId: SQS hands messages out roughly "
+              "in the order they came, so a burst of 1,000 from one tenant holds every other tenant's next message "
+              "for about "
+            + describeDuration(thousand) + " (what your consumers take to work through it).",
+        "Send each message with its tenant's id as MessageGroupId: the standard queue becomes a fair queue, and while "
+        "one tenant holds a flood in flight, receives serve the other tenants' messages first (no change to the "
+        "consumers or the throughput).",
+        nullptr };
+}
+
+// A tenant's burst, and up to three others sending a few messages while it drains; the fix names each tenant.
+void tenantsShape(const CheckInput& in, json&, ScenarioShape& shape)
+{
+    const TenantBurst burst = tenantBurst(in);
+    shape.count = 8; // the quiet tenants' messages: the run's length is theirs, plus the burst's drain
+    shape.extra = int64_t(std::ceil(burst.drainSeconds)) + 10;
+    shape.moments = json::array(
+        { { { "when", "receive" }, { "receive", 1 }, { "body", "tenant-2" },
+              { "minAge", ms(TimeMs(burst.drainSeconds * 500)) },
+              { "caption",
+                  "{consumer} receives {body} only now, {age} after its send: it waited behind tenant-1's burst" } },
+            moment("tenant-noisy", "{tenant} turns noisy: receives serve the other tenants' messages first") });
+    shape.measure = { { "figure", "producers.tenant-2.longestWaitMs" },
+        { "label", "tenant-2's longest wait for a first receive" } };
+}
+
+void tenantsActors(const CheckInput& in, json& scenario, ScenarioShape& shape)
+{
+    const TenantBurst burst = tenantBurst(in);
+    json producers = json::array({ { { "name", "tenant-1" }, { "queue", in.queueName },
+        { "bursts", json::array({ { { "at", "5s" }, { "count", burst.count } } }) },
+        { "body", "tenant-1 message {n}" } } });
+    // The others start a tenth of the way into the drain and send their messages over its first half.
+    const TimeMs start = 5000 + TimeMs(burst.drainSeconds * 100);
+    const double rate = double(shape.count) / std::max(1.0, burst.drainSeconds / 2);
+    for (int t = 2; t <= std::min(in.tenants, 4); ++t) {
+        const std::string name = "tenant-" + std::to_string(t);
+        producers.push_back({ { "name", name }, { "queue", in.queueName }, { "rate", rate }, { "start", ms(start) },
+            { "count", shape.count }, { "body", name + " message {n}" } });
+    }
+    scenario["producers"] = producers;
+    shape.fix = json::array();
+    for (size_t p = 0; p < producers.size(); ++p)
+        shape.fix.push_back({ { "op", "add" }, { "path", "/producers/" + std::to_string(p) + "/groupId" },
+            { "value", producers[p]["name"] } });
+}
+
+// Another tenant's message waited half the burst's drain, or two batches' time if that is longer.
+bool othersWait(const RunSummary& s, const CheckInput& in)
+{
+    const TenantBurst burst = tenantBurst(in);
+    const TimeMs bound = std::max(TimeMs(burst.drainSeconds * 500), 2 * burst.batchMs);
+    return std::any_of(s.producers.begin(), s.producers.end(),
+        [&](const auto& p) { return p.first != "tenant-1" && p.second.longestWaitMs >= bound; });
+}
+
 } // namespace
 
+const CheckRule kTenantsWithoutGroupId { "tenants-without-group-id", tenantsWithoutGroupId, tenantsShape, tenantsActors,
+    othersWait };
 const CheckRule kNoDlq { "no-dlq", noDlq, showPoisonWithoutDlq, poisonEvery, poisonCycles };
 const CheckRule kMaxReceiveCount1 { "max-receive-count-1", maxReceiveCountOne, showOneFailureMoves, transientFailures,
     deadLettered };

@@ -194,6 +194,8 @@ json findingScenario(const CheckInput& in, const Finding& finding, const json& f
         { "trap", "SQS's defaults are not wrong in general; they are wrong for these consumers." },
         { "fix", finding.suggestion }, { "moments", shape.moments },
         { "fixPatch", shape.fix.is_array() ? shape.fix : json::array() } };
+    if (shape.measure.is_object())
+        s["lesson"]["measure"] = shape.measure;
     if (shape.seekSeed)
         seedThatShows(s, in, id);
     return s;

@@ -261,8 +261,8 @@ std::string fill(std::string text, const RunSummary& summary, std::optional<int6
         const std::string name = text.substr(open + 1, close - open - 1);
         const bool isValue = name == "value" && value;
         const int64_t n = isValue ? *value : figure(summary, name);
-        const std::string number = (isValue ? valueName : name).ends_with("Ms") ? sim::describeDuration(n)
-                                                                                 : std::to_string(n);
+        const std::string number
+            = (isValue ? valueName : name).ends_with("Ms") ? sim::describeDuration(n) : std::to_string(n);
         text.replace(open, close - open + 1, number);
         open += number.size();
     }

@@ -24,6 +24,7 @@ struct CheckLimits {
     static constexpr int kMaxMessages = 10; // ReceiveMessage's MaxNumberOfMessages
     static constexpr int kWaitTimeSeconds = 20;
     static constexpr int kGroups = 1000000;
+    static constexpr int kTenants = 1000000;
     static constexpr double kRate = 100000; // messages per second
     static constexpr TimeMs kLambdaShortestTimeout = 1000;
     static constexpr TimeMs kLambdaLongestTimeout = 900000; // 15 minutes
@@ -55,7 +56,8 @@ struct CheckInput {
         waitTimeSeconds; // the consumers' WaitTimeSeconds; else the queue's ReceiveMessageWaitTimeSeconds
     std::optional<TimeMs> readTimeout; // the client's HTTP read timeout
     bool heartbeat = false; // the consumers extend the visibility timeout while they work
-    int groups = 0; // FIFO: how many message groups the producers use (0: not said)
+    int groups = 0; // how many MessageGroupIds the producers use (0: not said, or none on a standard queue)
+    int tenants = 0; // tenants sharing the queue (0: not said)
     double rate = 0; // messages per second the producers send (0: not said)
     std::optional<LambdaTrigger> lambda;
 
@@ -68,9 +70,9 @@ struct CheckInput {
 Outcome<std::pair<std::string, QueueAttributes>> readQueueAttributes(const nlohmann::json& document);
 
 // Reads the consumer side: {"processing": {"p50": "2s", "p99": "40s"} | {"samples": [1.2, 3]} | "5s", "consumers",
-// "maxMessages", "waitTimeSeconds", "readTimeout", "heartbeat", "groups", "rate", "lambda": {"timeout", "batchSize",
-// "batchingWindow", "maxConcurrency", "reportBatchItemFailures"}}. An unknown key, a p99 below the p50 or a value out
-// of SQS's or Lambda's range is a failure naming it.
+// "maxMessages", "waitTimeSeconds", "readTimeout", "heartbeat", "groups", "tenants", "rate", "lambda": {"timeout",
+// "batchSize", "batchingWindow", "maxConcurrency", "reportBatchItemFailures"}}. An unknown key, a p99 below the p50 or
+// a value out of SQS's or Lambda's range is a failure naming it.
 Outcome<CheckInput> readCheckInput(
     const nlohmann::json& attributes, const nlohmann::json* deadLetterAttributes, const nlohmann::json& consumerSide);
 
