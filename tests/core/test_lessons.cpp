@@ -4,6 +4,7 @@
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/reference_cards.h"
 #include "lifeline/timeline/depth_series.h"
+#include "lifeline/timeline/tenant_series.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -1003,4 +1004,49 @@ TEST_CASE("Lesson 28 with more or fewer workers: the figures and captions follow
     CHECK(starved->summary().producers.at("bistro").longestWaitMs == 170000);
     CHECK(starved->summary().moments.empty());
     CHECK(runFairQueues(true, 3)->summary().producers.at("bistro").longestWaitMs <= 10000);
+}
+
+TEST_CASE("Lesson 28's charts: each tenant's dwell climbs while it waits - the fair queue's metrics from the run",
+    "[lessons][tenants]")
+{
+    const auto written = runFairQueues(false, 4);
+    const auto fixed = runFairQueues(true, 4);
+    TenantSeries a, b;
+    a.sync(written->engine().run());
+    b.sync(fixed->engine().run());
+    REQUIRE(a.shared());
+    REQUIRE(a.dwellNames() == std::vector<std::string> { "acme", "bistro" });
+    REQUIRE(b.dwellNames() == std::vector<std::string> { "acme", "bistro" });
+    const auto peak = [](const TenantSeries& s, size_t line) {
+        return *std::max_element(s.dwell()[line].begin(), s.dwell()[line].end());
+    };
+    // The longest dwell is the summary's longest wait for a first receive, read as the wait climbed.
+    CHECK(peak(a, 1) == written->summary().producers.at("bistro").longestWaitMs);
+    CHECK(peak(b, 1) == fixed->summary().producers.at("bistro").longestWaitMs);
+    CHECK(peak(a, 1) == 136000);
+    CHECK(peak(b, 1) == 6000);
+    const auto at
+        = [](const TenantSeries& s, size_t line, TimeMs t) { return s.dwell()[line][size_t(t / s.bucketMs())]; };
+    // As written, bistro's first job (sent at 10 s) has waited 50 s at 60 s, and 110 s at 120 s.
+    CHECK(at(a, 1, 60'000) >= 50'000);
+    CHECK(at(a, 1, 60'000) <= 50'000 + a.bucketMs());
+    CHECK(at(a, 1, 120'000) >= 110'000);
+    // No group ids: no fair queue, no noisy group, nothing counted in quiet groups.
+    for (const TenantSample& sample : a.buckets())
+        CHECK((sample.noisyGroups == 0 && sample.quietVisible == 0 && sample.quietInFlight == 0));
+    // With them, acme is the one noisy group from 6 s to 156 s, and bistro's messages are the quiet groups'.
+    const auto sample = [](const TenantSeries& s, TimeMs t) { return s.buckets()[size_t(t / s.bucketMs())]; };
+    CHECK(sample(b, 3'000).noisyGroups == 0);
+    CHECK(sample(b, 60'000).noisyGroups == 1);
+    CHECK(sample(b, 170'000).noisyGroups == 0);
+    int32_t quietPeak = 0; // while acme is noisy
+    for (size_t i = size_t(10'000 / b.bucketMs()); i < size_t(150'000 / b.bucketMs()); ++i) {
+        const TenantSample& s = b.buckets()[i];
+        quietPeak = std::max(quietPeak, s.quietVisible + s.quietInFlight + s.quietDelayed);
+    }
+    CHECK(quietPeak >= 1);
+    // Only bistro's: one job every 5 s, each received within 6 s and worked within a worker's batch of ten.
+    CHECK(quietPeak <= 4);
+    // Before acme turns noisy its own messages are quiet too: all 600 at 5.5 s.
+    CHECK(sample(b, 5'500).quietVisible + sample(b, 5'500).quietInFlight == 600);
 }

@@ -1,6 +1,7 @@
 // The timeline at scale: the lanes alive in view, the switch to density bands and back, lane orders, the still
 // export of a 600,000-message run (never blank), and the consumer tiles as a compact grid.
 #include "export/image_export.h"
+#include "lifeline/teach/lessons.h"
 #include "test_support.h"
 #include "timeline/compact_count.h"
 #include "timeline/density_painter.h"
@@ -366,4 +367,22 @@ TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under i
     CHECK(many.engine().run().messageCount() == 200 + 72);
     CHECK(manyRows.tenantLanes(0).empty());
     CHECK(manyRows.totalRows() == 1 + RowLayout::kQueueBandRows + 1 + 1);
+}
+
+TEST_CASE("timeline at scale: a fair queue's band says its noisy groups at the instant hovered", "[ui][scale][tenants]")
+{
+    test::application();
+    const sim::LessonEntry* lesson = sim::findLesson("fair-queues");
+    REQUIRE(lesson != nullptr);
+    auto fixed = sim::applyFix(lesson->scenario);
+    REQUIRE(std::holds_alternative<sim::Scenario>(fixed));
+    sim::Simulation run(std::get<sim::Scenario>(std::move(fixed)));
+    run.runToEnd();
+    LaneModel model;
+    model.setEngine(&run.engine().run());
+    // acme is noisy from 6 s to 156 s (tests/core/test_lessons.cpp): said at 60 s, not at 3 s nor at 170 s.
+    CHECK(queueBandText(model, 0, 60'000)
+              .contains(QStringLiteral("\nnoisy groups: 1 (acme): receives serve the quiet groups first")));
+    CHECK_FALSE(queueBandText(model, 0, 3'000).contains(QStringLiteral("noisy")));
+    CHECK_FALSE(queueBandText(model, 0, 170'000).contains(QStringLiteral("noisy")));
 }

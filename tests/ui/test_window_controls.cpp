@@ -525,6 +525,42 @@ TEST_CASE(
         CHECK(p.x() <= 40.0);
 }
 
+TEST_CASE("window: a queue shared by tenants charts each tenant's dwell and the fair queue's metrics", "[ui][charts]")
+{
+    application();
+    ui::MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    REQUIRE(window.openLesson(QStringLiteral("28")));
+    window.driver()->pause();
+    window.driver()->advanceBy(60000);
+    QApplication::processEvents();
+    auto* charts = test::widget<ui::ChartsPanel>(window, "charts");
+    // acme and bistro send to one queue: their dwell in place of the empty receives.
+    CHECK(charts->activityChart()->isHidden());
+    CHECK_FALSE(charts->dwellChart()->isHidden());
+    CHECK_FALSE(charts->fairChart()->isHidden());
+    REQUIRE(charts->dwellChart()->pointCounts().size() == 2);
+    // As written, bistro's first job (sent at 10 s) has waited 50 s at 60 s: its line is at 50 there.
+    double bistro = 0;
+    for (const QPointF& p : charts->dwellChart()->points(1))
+        if (p.x() <= 60.0)
+            bistro = std::max(bistro, p.y());
+    CHECK(bistro >= 49.9);
+    CHECK(bistro <= 50.0 + double(charts->tenants().bucketMs()) / 1000.0);
+    // No group ids: no fair queue, no noisy group.
+    for (const QPointF& p : charts->fairChart()->points(0))
+        CHECK(p.y() == 0);
+
+    // One queue, one producer: the activity chart as before.
+    window.openScenario(scenario(R"({"duration": "1m", "queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "rate": 1}], "consumers": [{"queue": "q"}]})"));
+    window.driver()->advanceBy(5000);
+    QApplication::processEvents();
+    CHECK_FALSE(charts->activityChart()->isHidden());
+    CHECK(charts->dwellChart()->isHidden());
+}
+
 TEST_CASE("window: the depth chart shows the run after a jump in time, however many events it held", "[ui][charts]")
 {
     application();

@@ -1,6 +1,7 @@
 #include "timeline/density_painter.h"
 
 #include "lifeline/support/duration.h"
+#include "lifeline/timeline/noisy_spans.h"
 #include "timeline/lane_painter.h"
 
 #include <QImage>
@@ -254,6 +255,14 @@ QString queueBandText(const LaneModel& model, QueueIndex queue, TimeMs at)
         text += QObject::tr(", %1 moved to the DLQ").arg(count(c.deadLettered));
     if (c.expired > 0)
         text += QObject::tr(", %1 expired").arg(count(c.expired));
+    // A fair queue's noisy groups then (CloudWatch's ApproximateNumberOfNoisyGroups, and which they are).
+    QStringList noisy;
+    for (const NoisySpan& span : noisySpans(*model.engine(), model.lanes(), queue, model.engine()->now()))
+        if (span.from <= at && (at < span.to || span.open))
+            noisy << QString::fromStdString(span.tenant);
+    if (!noisy.isEmpty())
+        text += QObject::tr("\nnoisy groups: %1 (%2): receives serve the quiet groups first")
+                    .arg(count(noisy.size()), noisy.join(QStringLiteral(", ")));
     return text + QObject::tr("\nToo many lanes to read here: zoom in, or click the queue's name to list them.");
 }
 

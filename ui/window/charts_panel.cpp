@@ -4,6 +4,8 @@
 
 #include <QHBoxLayout>
 #include <algorithm>
+#include <array>
+#include <cmath>
 
 namespace lifeline::ui {
 
@@ -11,13 +13,20 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     : QWidget(parent)
     , m_depth(createDepthChart(this))
     , m_activity(createDepthChart(this))
+    , m_dwell(createDepthChart(this))
+    , m_fair(createDepthChart(this))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_depth, 3);
     layout->addWidget(m_activity, 2);
+    layout->addWidget(m_dwell, 2);
+    layout->addWidget(m_fair, 2);
     m_depth->setTitle(tr("Queue depth (peak per bucket)"));
     m_activity->setTitle(tr("Empty receives and duplicates (per bucket)"));
+    m_dwell->setTitle(tr("Dwell per tenant: oldest not yet received (s)"));
+    m_dwell->hide();
+    m_fair->hide();
     setMinimumHeight(150); // its axes still read; a 1024x700 screen keeps the timeline readable above it
 }
 
@@ -25,6 +34,7 @@ void ChartsPanel::setSource(const RunView* engine, const DepthSeries* series)
 {
     m_engine = engine;
     m_series = series;
+    m_tenants.clear();
     m_drawnEvents = SIZE_MAX;
     sync();
 }
@@ -89,12 +99,71 @@ void ChartsPanel::sync()
     }
     m_depth->setSeries(depth);
     m_activity->setSeries(activity);
+    drawTenants(first, end);
+}
+
+void ChartsPanel::drawTenants(size_t first, size_t end)
+{
+    m_tenants.sync(*m_engine);
+    const bool shared = m_tenants.shared();
+    m_activity->setVisible(!shared);
+    m_dwell->setVisible(shared);
+    m_fair->setVisible(shared);
+    if (!shared)
+        return;
+    // Okabe and Ito's colours, told apart with any colour vision: one per tenant line.
+    static const std::array<QColor, TenantSeries::kTenantLines + 1> kTenantColours { QColor(0x00, 0x72, 0xb2),
+        QColor(0xe6, 0x9f, 0x00), QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7), QColor(0xd5, 0x5e, 0x00),
+        QColor(0x99, 0x99, 0x99) };
+    const TimelineStyle style = TimelineStyle::light();
+    std::vector<ChartSeries> dwell;
+    for (size_t line = 0; line < m_tenants.dwellNames().size(); ++line)
+        dwell.push_back({ QString::fromStdString(m_tenants.dwellNames()[line]), kTenantColours[line], {} });
+    std::vector<ChartSeries> fair {
+        { tr("noisy groups"), style.failed, {} },
+        { tr("visible in quiet groups"), style.stateColor[size_t(MessageState::Visible)], {} },
+        { tr("in flight in quiet groups"), style.stateColor[size_t(MessageState::InFlight)], {} },
+        { tr("delayed in quiet groups"), style.stateColor[size_t(MessageState::Delayed)], {} },
+    };
+    const double step = double(m_tenants.bucketMs()) / 1000.0;
+    const double now = double(m_engine->now()) / 1000.0;
+    const size_t buckets = m_tenants.buckets().size();
+    // The depth chart's range of buckets, in this series' own (it may have merged at another time).
+    const size_t from
+        = std::min(buckets, size_t(double(first) * double(m_series->bucketMs()) / double(m_tenants.bucketMs())));
+    const size_t to = std::min(
+        buckets, size_t(std::ceil(double(end) * double(m_series->bucketMs()) / double(m_tenants.bucketMs()))) + 1);
+    for (size_t i = from; i < to; ++i) {
+        const double x = double(i) * step, x1 = std::min(double(i + 1) * step, std::max(x, now));
+        for (size_t line = 0; line < dwell.size(); ++line) {
+            const int32_t ms = m_tenants.dwell()[line][i];
+            // No message waiting: the line drops to 0 (it waited nothing), as CloudWatch's age does.
+            const double seconds = ms == TenantSeries::kNoDwell ? 0.0 : double(ms) / 1000.0;
+            dwell[line].points.emplace_back(x, seconds);
+            dwell[line].points.emplace_back(x1, seconds);
+        }
+        const TenantSample& b = m_tenants.buckets()[i];
+        const int32_t values[] { b.noisyGroups, b.quietVisible, b.quietInFlight, b.quietDelayed };
+        for (size_t k = 0; k < fair.size(); ++k) {
+            fair[k].points.emplace_back(x, values[k]);
+            fair[k].points.emplace_back(x1, values[k]);
+        }
+    }
+    m_dwell->setSeries(dwell);
+    m_fair->setSeries(fair);
+    // The count of noisy groups is small beside the messages: the title says it as it is now.
+    const int32_t noisy = m_tenants.current().noisyGroups;
+    if (!m_tenants.fair())
+        m_fair->setTitle(tr("Fair queue: none (no MessageGroupIds sent)"));
+    else
+        m_fair->setTitle(noisy == 1 ? tr("Fair queue: 1 noisy group now; messages in quiet groups")
+                                    : tr("Fair queue: %1 noisy groups now; messages in quiet groups").arg(noisy));
 }
 
 void ChartsPanel::setTimeRange(TimeMs from, TimeMs to)
 {
-    m_depth->setTimeRange(from, to);
-    m_activity->setTimeRange(from, to);
+    for (DepthChart* chart : { m_depth, m_activity, m_dwell, m_fair })
+        chart->setTimeRange(from, to);
     if (from == m_from && to == m_to)
         return;
     m_from = from;
@@ -106,14 +175,14 @@ void ChartsPanel::setTimeRange(TimeMs from, TimeMs to)
 void ChartsPanel::setHighlight(TimeMs from, TimeMs to)
 {
     m_highlight = { from, to };
-    m_depth->setHighlight(from, to);
-    m_activity->setHighlight(from, to);
+    for (DepthChart* chart : { m_depth, m_activity, m_dwell, m_fair })
+        chart->setHighlight(from, to);
 }
 
 void ChartsPanel::setDark(bool dark)
 {
-    m_depth->setDark(dark);
-    m_activity->setDark(dark);
+    for (DepthChart* chart : { m_depth, m_activity, m_dwell, m_fair })
+        chart->setDark(dark);
 }
 
 } // namespace lifeline::ui
