@@ -24,7 +24,12 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     layout->addWidget(m_fair, 2);
     m_depth->setTitle(tr("Queue depth (peak per bucket)"));
     m_activity->setTitle(tr("Empty receives and duplicates (per bucket)"));
-    m_dwell->setTitle(tr("Dwell per tenant: oldest not yet received (s)"));
+    m_dwell->setTitle(tr("Dwell per tenant (s)"));
+    m_dwell->setToolTip(tr("Per tenant, how long its oldest message not yet received has waited since its send: a "
+                           "message's dwell up to its first receive, climbing while it waits"));
+    m_fair->setToolTip(tr("A standard queue whose messages carry MessageGroupIds is a fair queue. CloudWatch's "
+                          "ApproximateNumberOfNoisyGroups, and the messages visible, in flight and delayed in quiet "
+                          "groups (all but the noisy groups')"));
     m_dwell->hide();
     m_fair->hide();
     setMinimumHeight(150); // its axes still read; a 1024x700 screen keeps the timeline readable above it
@@ -121,9 +126,9 @@ void ChartsPanel::drawTenants(size_t first, size_t end)
         dwell.push_back({ QString::fromStdString(m_tenants.dwellNames()[line]), kTenantColours[line], {} });
     std::vector<ChartSeries> fair {
         { tr("noisy groups"), style.failed, {} },
-        { tr("visible in quiet groups"), style.stateColor[size_t(MessageState::Visible)], {} },
-        { tr("in flight in quiet groups"), style.stateColor[size_t(MessageState::InFlight)], {} },
-        { tr("delayed in quiet groups"), style.stateColor[size_t(MessageState::Delayed)], {} },
+        { tr("quiet: visible"), style.stateColor[size_t(MessageState::Visible)], {} },
+        { tr("quiet: in flight"), style.stateColor[size_t(MessageState::InFlight)], {} },
+        { tr("quiet: delayed"), style.stateColor[size_t(MessageState::Delayed)], {} },
     };
     const double step = double(m_tenants.bucketMs()) / 1000.0;
     const double now = double(m_engine->now()) / 1000.0;
@@ -154,10 +159,10 @@ void ChartsPanel::drawTenants(size_t first, size_t end)
     // The count of noisy groups is small beside the messages: the title says it as it is now.
     const int32_t noisy = m_tenants.current().noisyGroups;
     if (!m_tenants.fair())
-        m_fair->setTitle(tr("Fair queue: none (no MessageGroupIds sent)"));
+        m_fair->setTitle(tr("Fair queue: none"));
     else
-        m_fair->setTitle(noisy == 1 ? tr("Fair queue: 1 noisy group now; messages in quiet groups")
-                                    : tr("Fair queue: %1 noisy groups now; messages in quiet groups").arg(noisy));
+        m_fair->setTitle(
+            noisy == 1 ? tr("Fair queue: 1 noisy group now") : tr("Fair queue: %1 noisy groups now").arg(noisy));
 }
 
 void ChartsPanel::setTimeRange(TimeMs from, TimeMs to)
