@@ -101,6 +101,21 @@ TEST_CASE("ListQueues by prefix and tags", "[queues]")
     REQUIRE(f.engine.tagQueue("orders", { { "team", "a" }, { "env", "dev" } }).ok());
     REQUIRE(f.engine.untagQueue("orders", { "env" }).ok());
     CHECK(f.engine.listQueueTags("orders").value() == std::map<std::string, std::string> { { "team", "a" } });
+    // Tags and TagKeys are required: none is SQS's MissingParameter, and the tags stay as they were.
+    const auto noTags = f.engine.tagQueue("orders", {});
+    REQUIRE_FALSE(noTags.ok());
+    CHECK(noTags.error().code == "MissingParameter");
+    CHECK(noTags.error().message == "The request must contain the parameter Tags.");
+    const auto noKeys = f.engine.untagQueue("orders", {});
+    REQUIRE_FALSE(noKeys.ok());
+    CHECK(noKeys.error().message == "The request must contain the parameter TagKeys.");
+    CHECK(f.engine.listQueueTags("orders").value() == std::map<std::string, std::string> { { "team", "a" } });
+    // More than 50 is "not recommended" by the API reference, not refused.
+    std::map<std::string, std::string> many;
+    for (int i = 0; i < 60; ++i)
+        many["k" + std::to_string(i)] = "v";
+    CHECK(f.engine.tagQueue("orders", many).ok());
+    CHECK(f.engine.listQueueTags("orders").value().size() == 61);
 }
 
 TEST_CASE("queue events are logged", "[queues][log]")

@@ -358,6 +358,11 @@ Status Engine::tagQueue(const std::string& name, const std::map<std::string, std
     auto found = requireQueue(name);
     if (!found)
         return refuse(kNoQueue, found.error(), actor);
+    // Tags is required (the API reference); an empty map is no Tags, as the query protocol can only send it. More
+    // than 50 tags is "not recommended", not refused (docs/decisions.md).
+    if (tags.empty())
+        return refuse(found.value()->index,
+            makeError(codes::MissingParameter, "The request must contain the parameter Tags."), actor);
     for (const auto& [key, value] : tags)
         found.value()->tags[key] = value;
     return Ok {};
@@ -368,6 +373,9 @@ Status Engine::untagQueue(const std::string& name, const std::vector<std::string
     auto found = requireQueue(name);
     if (!found)
         return refuse(kNoQueue, found.error(), actor);
+    if (keys.empty())
+        return refuse(found.value()->index,
+            makeError(codes::MissingParameter, "The request must contain the parameter TagKeys."), actor);
     for (const auto& key : keys)
         found.value()->tags.erase(key);
     return Ok {};
