@@ -6,6 +6,7 @@
 #include "lifeline/timeline/density_series.h"
 #include "lifeline/timeline/lane_index.h"
 #include "lifeline/timeline/lane_tenants.h"
+#include "lifeline/timeline/tenant_series.h"
 
 #include <catch2/catch.hpp>
 #include <variant>
@@ -289,4 +290,29 @@ TEST_CASE("lane tenants: a standard queue's MessageGroupId, else the sender - a 
     // Read again from where it stopped: nothing new, nothing counted twice.
     tenants.sync(view);
     CHECK(tenants.tenantsOfQueue(0) == 3);
+}
+
+TEST_CASE("tenant series: a bounded history that forgot unread events - no forgotten wait climbs, counts from the run",
+    "[density][tenants]")
+{
+    // Two tenants at 200 a second each for 10 minutes, kept for 10 s: the log releases chunks long before the end.
+    sim::Simulation run(load(R"({"duration": "10m", "queues": [{"name": "jobs"}],
+        "producers": [{"name": "a", "queue": "jobs", "rate": 200, "groupId": "a"},
+                      {"name": "b", "queue": "jobs", "rate": 200, "groupId": "b"}],
+        "consumers": [{"name": "w", "queue": "jobs", "count": 10, "maxMessages": 10, "processing": "10ms"}]})"),
+        std::nullopt, 10'000);
+    TenantSeries series;
+    run.advanceTo(5'000);
+    series.sync(run.engine().run());
+    run.runToEnd(); // read nothing in between: the events of minutes 1 to 9 are forgotten
+    run.forgetHistory(); // as the window's driver does
+    REQUIRE(run.engine().run().log().firstRetained() > series.eventsRead());
+    series.sync(run.engine().run());
+    CHECK(series.eventsRead() == run.engine().run().log().size());
+    // Every message waits milliseconds: after the gap no line climbs from a wait whose receive was never read.
+    for (size_t line = 0; line < series.dwell().size(); ++line)
+        CHECK(series.dwell()[line].back() < 1'000);
+    const QueueCounters& counters = run.engine().run().queueInfo(0).counters;
+    CHECK(series.current().quietVisible + series.current().quietInFlight + series.current().quietDelayed
+        == counters.visible + counters.inFlight + counters.delayed);
 }

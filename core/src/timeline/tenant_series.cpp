@@ -100,28 +100,47 @@ void TenantSeries::recount()
     }
 }
 
-void TenantSeries::onMessageEvent(const RunView& run, const Event& e)
+// A send joins its group's counts (a MessageGroupId on a standard queue: the queue is fair from then on) and its
+// tenant's waiting messages.
+void TenantSeries::onSend(const RunView& run, const Event& e)
 {
-    if (e.queue >= m_queues.size())
-        m_queues.resize(size_t(e.queue) + 1);
     FairQueue& q = m_queues[e.queue];
-    if (e.cause == Cause::Send && !run.queueInfo(e.queue).fifo) {
-        const MessageExtra* extra = run.extra(e.message);
-        if (extra && !extra->groupId.empty()) {
-            q.fair = true;
-            m_groupOf[e.message] = &q.groups.try_emplace(extra->groupId).first->first;
-        }
+    const MessageExtra* extra = run.extra(e.message);
+    if (extra && !extra->groupId.empty() && !run.queueInfo(e.queue).fifo) {
+        q.fair = true;
+        m_groupOf[e.message] = &q.groups.try_emplace(extra->groupId).first->first;
     }
+    if (const uint32_t tenant = m_tenants.tenantOf(e.message); tenant != LaneTenants::kNone) {
+        const size_t line = lineOf(tenant);
+        m_waiting[line].emplace(e.time, e.message);
+        m_waitingOf[e.message] = { line, e.time };
+    }
+}
+
+void TenantSeries::onMessageEvent(const Event& e)
+{
+    FairQueue& q = m_queues[e.queue];
     q.all.shift(e.from, -1);
     q.all.shift(e.to, +1);
-    const auto group = m_groupOf.find(e.message);
-    if (group != m_groupOf.end()) {
+    if (const auto group = m_groupOf.find(e.message); group != m_groupOf.end()) {
         Counts& counts = q.groups[*group->second];
         counts.shift(e.from, -1);
         counts.shift(e.to, +1);
         if (!isLive(e.to))
             m_groupOf.erase(group); // its counts are done: the map holds live messages only
     }
+    // A message waits from its send to its first receive, or to its end if it never had one (expired, purged).
+    if (e.cause != Cause::Receive && isLive(e.to))
+        return;
+    const auto waiting = m_waitingOf.find(e.message);
+    if (waiting == m_waitingOf.end())
+        return;
+    const auto [line, sent] = waiting->second;
+    // Its last instant of waiting counts: a message received after 2 minutes waited 2 minutes.
+    int32_t& at = m_dwell[line][size_t(e.time / m_bucketMs)];
+    at = std::max(at, int32_t(std::clamp<TimeMs>(e.time - sent, 0, INT32_MAX)));
+    m_waiting[line].erase({ sent, e.message });
+    m_waitingOf.erase(waiting);
 }
 
 size_t TenantSeries::lineOf(uint32_t tenant)
@@ -142,29 +161,33 @@ size_t TenantSeries::lineOf(uint32_t tenant)
     return m_dwell.size() - 1;
 }
 
-// A message waits from its send to its first receive, or to its end if it never had one (expired, purged).
-void TenantSeries::onWaitEvent(const Event& e)
+// A bounded history released events before they were read: the counts are read again from the run's states now
+// (its counters, and the lanes known to be in a group), and a message whose first receive or end went unread no longer
+// waits (kept, a forgotten wait would climb for ever). A group's messages sent in the gap are not counted in it.
+void TenantSeries::catchUp(const RunView& run)
 {
-    if (e.cause == Cause::Send) {
-        const uint32_t tenant = m_tenants.tenantOf(e.message);
-        if (tenant == LaneTenants::kNone)
-            return;
-        const size_t line = lineOf(tenant);
-        m_waiting[line].emplace(e.time, e.message);
-        m_waitingOf[e.message] = { line, e.time };
-        return;
+    std::erase_if(m_waitingOf, [&](const auto& entry) {
+        const MessageIndex lane = entry.first;
+        const MessageRecord& m = run.message(lane);
+        const bool waits = !run.forgotten(lane) && m.receiveCount == 0 && isLive(m.state);
+        if (!waits)
+            m_waiting[entry.second.first].erase({ entry.second.second, lane });
+        return !waits;
+    });
+    std::erase_if(m_groupOf,
+        [&](const auto& entry) { return run.forgotten(entry.first) || !isLive(run.message(entry.first).state); });
+    for (FairQueue& q : m_queues)
+        for (auto& [name, counts] : q.groups)
+            counts = Counts {};
+    for (const auto& [lane, group] : m_groupOf) {
+        const MessageRecord& m = run.message(lane);
+        if (m.queue < m_queues.size())
+            m_queues[m.queue].groups[*group].shift(m.state, +1);
     }
-    if (e.cause != Cause::Receive && isLive(e.to))
-        return;
-    const auto waiting = m_waitingOf.find(e.message);
-    if (waiting == m_waitingOf.end())
-        return;
-    const auto [line, sent] = waiting->second;
-    // Its last instant of waiting counts: a message received after 2 minutes waited 2 minutes.
-    int32_t& at = m_dwell[line][size_t(e.time / m_bucketMs)];
-    at = std::max(at, int32_t(std::clamp<TimeMs>(e.time - sent, 0, INT32_MAX)));
-    m_waiting[line].erase({ sent, e.message });
-    m_waitingOf.erase(waiting);
+    for (size_t q = 0; q < m_queues.size() && q < run.queueCount(); ++q) {
+        const QueueCounters& c = run.queueInfo(QueueIndex(q)).counters;
+        m_queues[q].all = Counts { int32_t(c.visible), int32_t(c.inFlight), int32_t(c.delayed) };
+    }
 }
 
 void TenantSeries::sync(const RunView& run)
@@ -172,29 +195,39 @@ void TenantSeries::sync(const RunView& run)
     m_tenants.sync(run);
     for (size_t q = 0; q < run.queueCount() && !m_shared; ++q)
         m_shared = m_tenants.tenantsOfQueue(QueueIndex(q)) >= 2;
+    m_queues.resize(std::max(m_queues.size(), run.queueCount()));
     const EventLog& log = run.log();
-    m_read = std::max(m_read, log.firstRetained()); // a bounded history forgot what was not read yet
+    // After a gap the events still held are already in the run's states: their sends and noisy turns are read, and
+    // the counts taken from the run (catchUp).
+    const bool gap = log.firstRetained() > m_read;
+    m_read = std::max(m_read, log.firstRetained());
     for (; m_read < log.size(); ++m_read) {
         const Event& e = log[m_read];
-        record(e.time); // the buckets up to here carry the levels from before this event
+        if (!gap)
+            record(e.time); // the buckets up to here carry the levels from before this event
         if (e.cause == Cause::TenantNoisy || e.cause == Cause::TenantQuiet) {
-            if (e.queue >= m_queues.size())
-                m_queues.resize(size_t(e.queue) + 1);
             auto& noisy = m_queues[e.queue].noisy;
             if (e.cause == Cause::TenantNoisy)
                 noisy.insert(log.text(e.textIndex()));
             else
                 noisy.erase(log.text(e.textIndex()));
         } else if (e.message != kNoMessage && e.from != e.to && e.cause != Cause::RequestRefused
-            && e.queue != kNoQueue) {
-            onMessageEvent(run, e);
-            onWaitEvent(e);
+            && e.queue < m_queues.size()) {
+            if (e.cause == Cause::Send)
+                onSend(run, e);
+            if (!gap)
+                onMessageEvent(e);
         } else {
             continue;
         }
-        recount();
-        record(e.time);
+        if (!gap) {
+            recount();
+            record(e.time);
+        }
     }
+    if (gap)
+        catchUp(run);
+    recount();
     record(run.now());
 }
 

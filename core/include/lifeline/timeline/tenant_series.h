@@ -70,10 +70,11 @@ private:
 
     void record(TimeMs time);
     void merge();
-    void onMessageEvent(const RunView& run, const Event& e);
-    void onWaitEvent(const Event& e);
+    void onSend(const RunView& run, const Event& e);
+    void onMessageEvent(const Event& e);
     size_t lineOf(uint32_t tenant);
     void recount();
+    void catchUp(const RunView& run);
 
     size_t m_maxBuckets;
     TimeMs m_initialBucketMs;
