@@ -327,11 +327,12 @@ void cborValue(std::ostream& out, const nlohmann::json& value)
 }
 
 // The small parts every version shares: a lane's rare extras (attributes, FIFO ids, DLQ origin).
-void writeExtras(const std::vector<MessageExtra>& extras, std::ostream& out)
+void writeExtras(const RunView& run, std::ostream& out)
 {
     using nlohmann::json;
-    cborHead(out, 4, extras.size());
-    for (const MessageExtra& x : extras) {
+    cborHead(out, 4, run.extras().size());
+    for (size_t i = 0; i < run.extras().size(); ++i) {
+        const MessageExtra& x = run.extras()[i];
         json attributes = json::array();
         for (const auto& a : x.attributes)
             attributes.push_back({ a.name, a.value.dataType, a.value.stringValue, a.value.binaryValue });
@@ -377,7 +378,7 @@ void writeRun(const RunView& run, const std::string& title, std::ostream& out)
     cborValue(out, "texts");
     writeTexts(run.log(), out);
     cborValue(out, "extras");
-    writeExtras(run.extras(), out);
+    writeExtras(run, out);
     cborValue(out, "eventCount");
     cborValue(out, run.log().size());
     cborValue(out, "events");
@@ -406,7 +407,7 @@ void writeRunVersion2(const RunView& run, const std::string& title, std::ostream
         cborValue(out, { e.time, e.message, e.actor, e.detail, e.queue, int(e.from), int(e.to), int(e.cause) });
     }
     cborValue(out, "extras");
-    writeExtras(run.extras(), out);
+    writeExtras(run, out);
     cborValue(out, "format");
     cborValue(out, kFormat);
     cborValue(out, "messages");

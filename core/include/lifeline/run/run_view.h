@@ -144,7 +144,8 @@ public:
     std::string actorGroup(uint32_t actor) const;
 
     // Every lane's extras, by the index MessageRecord::extra holds (a run file writes them as one table).
-    const std::vector<MessageExtra>& extras() const { return m_extras; }
+    static constexpr size_t kExtraChunkBits = 8; // 256 extras a chunk: a run with few holds little
+    const ChunkedVector<MessageExtra, kExtraChunkBits>& extras() const { return m_extras; }
 
     // Memory the run holds for lanes, extras and the log (an estimate from capacities and a running count of the
     // bodies, so it is cheap to ask every frame).
@@ -180,7 +181,7 @@ protected:
     std::deque<std::pair<TimeMs, MessageIndex>> m_survivorsEnded; // (forget at, lane), in time order
     std::unordered_map<MessageIndex, LaneTimes> m_wideTimes; // the lanes whose times do not pack (PackedLaneTimes)
     std::vector<MessageIdParts> m_keptIds; // by lane, for the lanes whose IdSource is Kept (zero for the others)
-    std::vector<MessageExtra> m_extras;
+    ChunkedVector<MessageExtra, kExtraChunkBits> m_extras; // chunked: a run with many grows without moving them
     std::vector<uint32_t> m_freeExtras; // slots of forgotten lanes' extras
     size_t m_bodyHeapBytes = 0; // the heap of every held lane's body and malloc's header for it
     std::vector<Actor> m_actors { { "SQS", "SQS" }, { "operator", "operator" } }; // kSqsActor, kOperatorActor
