@@ -21,7 +21,7 @@ const char* serveHelp()
 {
     return "Usage: lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1 | --clock "
            "manual]\n"
-           "                      [--seed N]\n"
+           "                      [--seed N] [--quotas]\n"
            "A local SQS endpoint for real clients (aws, boto3, the SDKs), query and JSON protocols. In the window,\n"
            "every message they send is a lane; --headless runs it with no window and no display.\n"
            "\n"
@@ -36,6 +36,9 @@ const char* serveHelp()
            "                  fires every timer due, in order (GET /_lifeline/clock reads it; docs/testing.md)\n"
            "  --seed N        MessageIds and receipt handles the same run to run (a test's fixtures); by default\n"
            "                  each run has its own, so a handle kept from before a restart names no new message\n"
+           "  --quotas        SQS's quotas: 120,000 messages in flight (a standard queue's short poll answers\n"
+           "                  OverLimit), a FIFO queue's 300 calls a second per action (70,000 in high-throughput\n"
+           "                  mode) before ThrottlingException. Off by default: nothing is limited\n"
            "  --allow-origin ORIGIN  let a web page from ORIGIN (https://app.example) call it (repeatable)\n"
            "  --allow-host NAME      accept Host: NAME besides localhost and IP addresses (repeatable)\n"
            "  --allow-get-actions    accept state-changing actions over GET (AWS does; browsers abuse it)\n"
@@ -158,6 +161,8 @@ Outcome<ServeOptions> parseServeOptions(const std::vector<std::string>& args)
             options.headless = true;
         } else if (a == "--allow-get-actions") {
             options.endpoint.guard.allowGetActions = true;
+        } else if (a == "--quotas") {
+            options.endpoint.quotas = true;
         } else {
             return failure("unknown option '" + a + "' (see `lifeline serve --help`)");
         }
@@ -228,7 +233,8 @@ int serveHeadless(const ServeOptions& options, int argc, char** argv)
     auto engine = std::make_unique<Engine>(EngineOptions { .epochMs = QDateTime::currentMSecsSinceEpoch(),
         .seed = options.endpoint.seed.value_or(ui::freshRunSeed()),
         .keepEndedBodies = false,
-        .historyMs = options.historyMs });
+        .historyMs = options.historyMs,
+        .quotas = options.endpoint.quotas });
     ui::EndpointServer server(*engine);
     server.allowReset([&engine](const EngineOptions& fresh) -> Engine& {
         engine = std::make_unique<Engine>(fresh);

@@ -59,7 +59,7 @@ _lifeline()
                      --heartbeat --groups --tenants --rate --lambda --consumer --format --scenario-out --fail-on --help" ;;
         serve)
             options="--port --bind --headless --history --speed --clock --print-env --seed --allow-origin --allow-host --allow-get-actions
-                     --help" ;;
+                     --quotas --help" ;;
         proxy)
             options="--upstream --port --bind --headless --record --record-every --region --profile --poll-attributes
                      --insecure-upstream --allow-origin --allow-host --allow-get-actions --help" ;;

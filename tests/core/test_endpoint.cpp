@@ -489,3 +489,32 @@ TEST_CASE(
     CHECK(refused.error->message
         == "Value 0 for parameter MaxResults is invalid. Reason: MaxResults must be an integer between 1 and 1000.");
 }
+
+TEST_CASE("service: with quotas a FIFO queue's 301st SendMessage in a second is ThrottlingException on the wire",
+    "[endpoint][service][quotas]")
+{
+    Engine engine(EngineOptions { .quotas = true });
+    SqsService service(engine);
+    CallContext context { "127.0.0.1:9324", "/", 3 };
+    const auto created = service.call(
+        "CreateQueue", json { { "QueueName", "jobs.fifo" }, { "Attributes", { { "FifoQueue", "true" } } } }, context);
+    REQUIRE_FALSE(created.error);
+    const std::string url = created.output["QueueUrl"];
+    const auto send = [&](int i) {
+        return service.call("SendMessage",
+            json { { "QueueUrl", url }, { "MessageBody", "m" + std::to_string(i) }, { "MessageGroupId", "g" },
+                { "MessageDeduplicationId", "m" + std::to_string(i) } },
+            context);
+    };
+    for (int i = 0; i < 300; ++i)
+        REQUIRE_FALSE(send(i).error);
+    const auto throttled = send(300);
+    REQUIRE(throttled.error);
+    const HttpResponse asJson = encodeError(Protocol::Json, *throttled.error, "rid");
+    CHECK(asJson.status == 400);
+    CHECK(json::parse(asJson.body)["__type"] == "com.amazonaws.sqs#ThrottlingException");
+    CHECK(json::parse(asJson.body)["message"] == "The request was denied due to request throttling.");
+    const HttpResponse asXml = encodeError(Protocol::Query, *throttled.error, "rid");
+    CHECK(asXml.body.find("<Code>ThrottlingException</Code>") != std::string::npos);
+    CHECK(engine.counters("jobs.fifo")->visible == 300);
+}

@@ -29,6 +29,7 @@ struct EndpointOptions : HttpServerOptions {
     bool manualClock = false; // --clock manual: virtual time moves only when a test advances it (control_api.h)
     endpoint::GuardOptions guard; // what browsers may not do (Origin, GET changes, foreign Host)
     std::optional<uint64_t> seed; // --seed: the same ids run to run; none: a fresh seed (net/run_seed.h)
+    bool quotas = false; // --quotas: SQS's in-flight and FIFO throughput quotas (EngineOptions::quotas)
 };
 
 class EndpointServer : public QObject {

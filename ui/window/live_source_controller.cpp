@@ -44,7 +44,8 @@ Outcome<> LiveSourceController::startEndpoint(const EndpointOptions& options)
         .seed = options.seed.value_or(freshRunSeed()),
         .keepEndedBodies = true,
         .historyMs = m_window.history->historyMsFor(0),
-        .forgetsOnItsOwn = false });
+        .forgetsOnItsOwn = false,
+        .quotas = options.quotas });
     auto* server = new EndpointServer(*engine, m_window.window);
     server->allowReset([this](const EngineOptions& fresh) -> Engine& {
         auto renewed = std::make_unique<Engine>(fresh);

@@ -3,6 +3,7 @@
 
 #include "lifeline/engine/engine.h"
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <optional>
@@ -85,6 +86,13 @@ struct QueueState {
     std::deque<std::pair<TimeMs, std::string>> receiveAttemptOrder;
 
     std::optional<FairTenants> fair; // standard queues with tenants
+
+    // With EngineOptions::quotas, a FIFO queue's calls in the current virtual second, per QuotaAction.
+    struct CallsThisSecond {
+        int64_t second = -1;
+        int64_t calls = 0;
+    };
+    std::array<CallsThisSecond, 3> callsThisSecond {};
 
     std::deque<size_t> polls; // pending long polls (slots), oldest first
     bool wakeQueued = false;

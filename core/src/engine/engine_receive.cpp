@@ -198,6 +198,8 @@ void Engine::describe(ReceivedMessage& m, const QueueState& queue, MessageIndex 
 template <class Out>
 void Engine::collect(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, Out& out)
 {
+    if (const size_t room = inFlightRoom(queue); room < max - std::min(max, out.size()))
+        max = out.size() + room; // SQS's in-flight quota (EngineOptions::quotas)
     if (!queue.fifo()) {
         if (queue.fair && !queue.fair->noisy.empty()) {
             collectFair(queue, max, visibilitySeconds, actor, out);
@@ -278,6 +280,17 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
                 "Value " + *request.receiveRequestAttemptId
                     + " for parameter ReceiveRequestAttemptId is invalid. Reason: ReceiveRequestAttemptId can only "
                       "include alphanumeric and punctuation characters. 1 to 128 in length."),
+            request.actor);
+
+    if (auto throttled = throttle(queue, QuotaAction::Receive))
+        return refuse(queue.index, *throttled, request.actor);
+    // The text a real response carried (2014); AWS documents the error, not its words (docs/decisions.md, "Quotas").
+    if (!queue.fifo() && wait == 0 && inFlightRoom(queue) == 0)
+        return refuse(queue.index,
+            makeError(codes::OverLimit,
+                "Too many messages have been received without being deleted.\nPlease delete your received messages "
+                "or let them timeout before receiving more.",
+                403),
             request.actor);
 
     const bool keepsAttempt = queue.fifo() && request.receiveRequestAttemptId && !request.deliveriesOnly;

@@ -201,6 +201,8 @@ Result<QueueState*> Engine::admitSend(const SendMessageRequest& request)
     if (auto error = validateSend(queue, request.body, request.delaySeconds, request.attributes, request.messageGroupId,
             request.messageDeduplicationId, false))
         return refuse(queue.index, *error, request.actor);
+    if (auto throttled = throttle(queue, QuotaAction::Send))
+        return refuse(queue.index, *throttled, request.actor);
     return &queue;
 }
 
@@ -267,6 +269,8 @@ Result<BatchResult<SendMessageResult>> Engine::sendMessageBatch(
                     actor);
         }
     }
+    if (auto throttled = throttle(queue, QuotaAction::Send))
+        return refuse(queue.index, *throttled, actor);
     BatchResult<SendMessageResult> out;
     for (const auto& e : entries) {
         if (auto error = validateSend(

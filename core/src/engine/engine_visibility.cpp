@@ -148,6 +148,8 @@ Status Engine::deleteMessage(const std::string& queueName, const std::string& re
     if (receiptHandle.empty())
         return refuse(queue.index,
             makeError(codes::MissingParameter, "The request must contain the parameter ReceiptHandle."), actor);
+    if (auto throttled = throttle(queue, QuotaAction::Delete))
+        return refuse(queue.index, *throttled, actor);
     if (auto error = deleteOne(queue, receiptHandle, actor))
         return refuse(queue.index, *error, actor);
     flushWakeups();
@@ -160,6 +162,8 @@ Status Engine::deleteMessage(const std::string& queueName, const Receipt& receip
     if (!found)
         return refuse(kNoQueue, found.error(), actor);
     QueueState& queue = *found.value();
+    if (auto throttled = throttle(queue, QuotaAction::Delete))
+        return refuse(queue.index, *throttled, actor);
     if (auto error = deleteOne(queue, receipt, actor))
         return refuse(queue.index, *error, actor);
     flushWakeups();
@@ -175,6 +179,8 @@ Result<BatchResult<bool>> Engine::deleteMessageBatch(
     QueueState& queue = *found.value();
     if (auto error = validateBatchShape(entries, "DeleteMessageBatchRequestEntry"))
         return refuse(queue.index, *error, actor);
+    if (auto throttled = throttle(queue, QuotaAction::Delete))
+        return refuse(queue.index, *throttled, actor);
     auto out = applyToEach(
         entries, [&](const DeleteMessageBatchEntry& e) { return deleteOne(queue, e.receiptHandle, actor); },
         [&](const SqsError& error) { refuse(queue.index, error, actor); });

@@ -533,38 +533,38 @@ ActionSpec actionSpec(const json& v, const std::string& path)
     return a;
 }
 
+// Each entry of the list `key` read by `read(entry, path, index)`, its problems reported and the others read on.
+template <class T, class Read> void readEach(const json& v, const char* key, std::vector<T>& out, Read read)
+{
+    const json& list = array(v, "", key);
+    for (size_t i = 0; i < list.size(); ++i)
+        guarded([&] { out.push_back(read(list[i], at(key, i), i)); });
+}
+
 Scenario readScenario(const json& v)
 {
     checkKeys(v, "",
         { "name", "seed", "duration", "queues", "topics", "producers", "consumers", "lambdas", "actions", "script",
-            "lesson", "kmsKeys", "$schema", "description" });
+            "lesson", "kmsKeys", "quotas", "$schema", "description" });
     Scenario s;
     s.source = v;
     s.name = v.contains("name") ? text(v, "", "name") : "scenario";
     s.seed = uint64_t(integer(v, "", "seed", 0, INT64_MAX).value_or(1));
+    s.quotas = boolean(v, "", "quotas", false);
     if (const auto d = duration(v, "", "duration")) {
         if (*d <= 0 || *d > 14LL * 86400000)
             report("duration", "must be above 0 and at most 14 days, got " + formatDuration(*d));
         s.duration = *d;
     }
-    const json& queues = array(v, "", "queues");
-    if (queues.empty() && (!v.contains("queues") || v["queues"].is_array()))
+    if (array(v, "", "queues").empty() && (!v.contains("queues") || v["queues"].is_array()))
         report("queues", "must list at least one queue");
-    for (size_t i = 0; i < queues.size(); ++i)
-        guarded([&] { s.queues.push_back(queueSpec(queues[i], at("queues", i))); });
+    readEach(v, "queues", s.queues, [](const json& q, const std::string& path, size_t) { return queueSpec(q, path); });
     guarded([&] { reading::readServices(v, s); });
-    const json& producers = array(v, "", "producers");
-    for (size_t i = 0; i < producers.size(); ++i)
-        guarded([&] { s.producers.push_back(producerSpec(producers[i], at("producers", i), i)); });
-    const json& consumers = array(v, "", "consumers");
-    for (size_t i = 0; i < consumers.size(); ++i)
-        guarded([&] { s.consumers.push_back(consumerSpec(consumers[i], at("consumers", i), i)); });
-    const json& lambdas = array(v, "", "lambdas");
-    for (size_t i = 0; i < lambdas.size(); ++i)
-        guarded([&] { s.lambdas.push_back(lambdaSpec(lambdas[i], at("lambdas", i), i)); });
-    const json& actions = array(v, "", "actions");
-    for (size_t i = 0; i < actions.size(); ++i)
-        guarded([&] { s.actions.push_back(actionSpec(actions[i], at("actions", i))); });
+    readEach(v, "producers", s.producers, producerSpec);
+    readEach(v, "consumers", s.consumers, consumerSpec);
+    readEach(v, "lambdas", s.lambdas, lambdaSpec);
+    readEach(
+        v, "actions", s.actions, [](const json& a, const std::string& path, size_t) { return actionSpec(a, path); });
     if (v.contains("script"))
         s.script = reading::readScript(v["script"], "script", s);
     if (v.contains("lesson"))

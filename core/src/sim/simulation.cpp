@@ -17,7 +17,8 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed, int64_t 
           .bodyDigests = false,
           .idStrings = false,
           .historyMs = historyMs,
-          .forgetsOnItsOwn = false })
+          .forgetsOnItsOwn = false,
+          .quotas = m_scenario.quotas })
     , m_random(seed.value_or(m_scenario.seed))
 {
     // Actors 0 and 1 are SQS itself and the operator (event_log.h); the scenario's actors follow.

@@ -46,6 +46,11 @@ struct EngineOptions {
     // Whether the engine forgets on its own as its clock moves (a headless endpoint), or only when forgetHistory() is
     // called (the window: between frames, so nothing on screen still points into what is released).
     bool forgetsOnItsOwn = true;
+    // SQS's quotas (engine_quotas.cpp; docs/decisions.md, "Quotas"): at most 120,000 messages in flight on a queue
+    // (a standard queue's short poll answers OverLimit, a FIFO queue's receive returns fewer), and a FIFO queue's
+    // 300 SendMessage, ReceiveMessage and DeleteMessage calls each a second (70,000 in high-throughput mode) before
+    // ThrottlingException. Off by default so lessons stay simple: `lifeline serve --quotas`, a scenario's "quotas".
+    bool quotas = false;
 };
 
 struct QueueState; // engine-internal
@@ -232,6 +237,11 @@ private:
     std::optional<ReceiveOutcome> replayAttempt(
         QueueState& queue, const std::string& attemptId, int64_t visibilitySeconds, uint32_t actor);
     void moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver);
+    // Quotas (engine_quotas.cpp), with EngineOptions::quotas: a FIFO queue's calls a second per action (the call is
+    // counted unless it is refused), and how many more messages the queue can hold in flight.
+    enum class QuotaAction : uint8_t { Send, Receive, Delete };
+    std::optional<SqsError> throttle(QueueState& queue, QuotaAction action);
+    size_t inFlightRoom(const QueueState& queue) const;
     // Fair queues (engine_fair.cpp): a standard queue's tenants, counted as their messages arrive (a send counts as
     // the tenant's latest) and change state; a receive takes quiet tenants' messages first while any is noisy.
     void enterTenant(QueueState& queue, MessageIndex lane, bool sent);

@@ -224,6 +224,7 @@ struct Scenario {
     std::string name;
     uint64_t seed = 1;
     TimeMs duration = 600000;
+    bool quotas = false; // SQS's in-flight and FIFO throughput quotas (EngineOptions::quotas)
     std::vector<QueueSpec> queues;
     std::vector<TopicSpec> topics;
     std::vector<KmsKeySpec> kmsKeys;

@@ -36,6 +36,8 @@ inline constexpr const char* TooManyEntriesInBatchRequest = "AWS.SimpleQueueServ
 inline constexpr const char* InvalidBatchEntryId = "AWS.SimpleQueueService.InvalidBatchEntryId";
 inline constexpr const char* BatchEntryIdsNotDistinct = "AWS.SimpleQueueService.BatchEntryIdsNotDistinct";
 inline constexpr const char* BatchRequestTooLong = "AWS.SimpleQueueService.BatchRequestTooLong";
+inline constexpr const char* OverLimit = "OverLimit";
+inline constexpr const char* ThrottlingException = "ThrottlingException";
 inline constexpr const char* ResourceNotFound = "ResourceNotFoundException";
 } // namespace codes
 
