@@ -1,10 +1,13 @@
 #include "check.h"
 
 #include "lifeline/check/queue_check.h"
+#include "lifeline/check/template_reader.h"
 #include "lifeline/support/duration.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -16,6 +19,7 @@ using nlohmann::json;
 
 constexpr const char* kCheckHelp
     = "Usage: lifeline check --attributes FILE.json [--dlq-attributes FILE.json] --processing p50=2s,p99=40s\n"
+      "       lifeline check --template FILE.yaml|FILE.json [consumer options]\n"
       "       [--consumers N] [--max-messages N] [--wait-time S] [--read-timeout D] [--heartbeat] [--groups N]\n"
       "       [--tenants N] [--rate R] [--lambda timeout=30s,batch=10,window=0s,concurrency=5,partial]\n"
       "       [--consumer FILE.json] [--format text|json] [--scenario-out DIR] [--fail-on high|medium|low]\n"
@@ -24,6 +28,8 @@ constexpr const char* kCheckHelp
       "\n"
       "  --attributes FILE      the queue's attributes\n"
       "  --dlq-attributes FILE  its dead-letter queue's attributes\n"
+      "  --template FILE        every queue of a CloudFormation, SAM or CDK template (YAML or JSON): its DLQ,\n"
+      "                         its Lambda trigger and Metadata: {lifeline: {processing: ...}} read from it\n"
       "  --processing P         how long a message takes: p50=2s,p99=40s, samples=1.2,3,40 (seconds), or 5s\n"
       "  --consumers N          consumers (default 1)\n"
       "  --max-messages N       their MaxNumberOfMessages (default 1)\n"
@@ -140,6 +146,7 @@ json lambda(const std::string& text)
 
 struct CheckOptions {
     json attributes;
+    std::string templateFile; // --template: every queue of a CloudFormation, SAM or CDK template
     json consumer = json::object();
     json given = json::object(); // the consumer side's options given on the command line
     std::optional<json> dlq;
@@ -153,6 +160,8 @@ void readOption(const std::string& a, const std::string& v, CheckOptions& o)
 {
     if (a == "--attributes")
         o.attributes = readJsonFile(v, a);
+    else if (a == "--template")
+        o.templateFile = v;
     else if (a == "--dlq-attributes")
         o.dlq = readJsonFile(v, a);
     else if (a == "--consumer")
@@ -203,6 +212,91 @@ CheckOptions readOptions(const std::vector<std::string>& args)
     return o;
 }
 
+// Severity counts down from High: a finding at failOn or above fails the check.
+bool failsAt(const std::vector<sim::Finding>& findings, sim::Severity failOn)
+{
+    return std::any_of(
+        findings.begin(), findings.end(), [&](const sim::Finding& f) { return int(f.severity) <= int(failOn); });
+}
+
+// DIR/PREFIXID.json per finding that has a scenario; what could not be written, if anything.
+std::optional<std::string> writeScenarios(
+    const std::vector<sim::Finding>& findings, const std::string& dir, const std::string& prefix)
+{
+    if (dir.empty())
+        return std::nullopt;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    for (const auto& f : findings) {
+        if (f.scenario.is_null())
+            continue;
+        std::ofstream file(std::filesystem::path(dir) / (prefix + f.id + ".json"));
+        file << f.scenario.dump(2) << '\n';
+        if (!file)
+            return "--scenario-out: cannot write " + dir + "/" + prefix + f.id + ".json";
+    }
+    return std::nullopt;
+}
+
+// --template: each queue of the template reviewed with what the template says of its consumers (a Lambda trigger,
+// Metadata: {lifeline: {...}}), the command line's options over it. A DLQ with no consumer of its own is its
+// source's. Exit 2 for a template that cannot be read or a queue whose consumer side is incomplete.
+int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& err)
+{
+    std::ifstream file(options.templateFile, std::ios::binary);
+    if (!file)
+        return fail(err, "--template: cannot read " + options.templateFile);
+    std::ostringstream text;
+    text << file.rdbuf();
+    const auto queues = sim::readTemplate(text.str(), options.templateFile);
+    if (!queues)
+        return fail(err, "--template: " + queues.message());
+    json report = json::array();
+    bool failed = false;
+    for (const sim::TemplateQueue& q : queues.value()) {
+        const std::string where = options.templateFile + ":" + std::to_string(q.line);
+        if (!q.deadLetterOf.empty()) {
+            if (options.format == "json")
+                report.push_back({ { "queue", q.logicalId }, { "file", options.templateFile }, { "line", q.line },
+                    { "deadLetterOf", q.deadLetterOf } });
+            else
+                out << q.logicalId << " (" << where << "): the dead-letter queue of " << q.deadLetterOf << "\n\n";
+            continue;
+        }
+        json consumer = q.consumer;
+        consumer.update(options.consumer);
+        consumer.update(options.given);
+        const json* dlq = q.deadLetterAttributes.is_null() ? nullptr : &q.deadLetterAttributes;
+        const auto input = sim::readCheckInput(q.attributes, dlq, consumer);
+        if (!input && input.message().starts_with("processing:"))
+            return fail(err,
+                where + ": " + q.logicalId + ": " + input.message()
+                    + ": give --processing, or Metadata: {lifeline: {processing: ...}} on the queue or its function");
+        if (!input)
+            return fail(err, where + ": " + q.logicalId + ": " + input.message());
+        const auto findings = sim::checkQueue(input.value());
+        if (auto unwritten = writeScenarios(findings, options.scenarioDir, q.logicalId + "-"))
+            return fail(err, *unwritten);
+        failed = failed || failsAt(findings, options.failOn);
+        if (options.format == "json") {
+            json entry = sim::findingsJson(findings);
+            entry["queue"] = q.logicalId;
+            entry["file"] = options.templateFile;
+            entry["line"] = q.line;
+            entry["unknown"] = q.unknown;
+            report.push_back(entry);
+            continue;
+        }
+        out << q.logicalId << " (" << where << ")\n";
+        for (const auto& u : q.unknown)
+            out << "  not fixed by the template: " << u << '\n';
+        out << sim::findingsText(input.value(), findings) << '\n';
+    }
+    if (options.format == "json")
+        out << json { { "queues", report } }.dump(2) << '\n';
+    return failed ? 1 : 0;
+}
+
 } // namespace
 
 int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -218,37 +312,26 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
     } catch (const Bad& bad) {
         return fail(err, bad.message);
     }
-    auto& [attributes, consumer, given, dlq, format, scenarioDir, failOn] = options;
-    if (attributes.is_null())
-        return fail(err, "--attributes FILE.json is needed (what `aws sqs get-queue-attributes` prints)");
-    if (!consumer.is_object())
+    if (!options.consumer.is_object())
         return fail(err, "--consumer: must be a JSON object");
-    consumer.update(given);
-    const auto input = sim::readCheckInput(attributes, dlq ? &*dlq : nullptr, consumer);
+    if (!options.templateFile.empty())
+        return checkTemplate(options, out, err);
+    if (options.attributes.is_null())
+        return fail(
+            err, "--attributes FILE.json (what `aws sqs get-queue-attributes` prints) or --template FILE is needed");
+    json consumer = options.consumer;
+    consumer.update(options.given);
+    const auto input = sim::readCheckInput(options.attributes, options.dlq ? &*options.dlq : nullptr, consumer);
     if (!input)
         return fail(err, input.message());
     const auto findings = sim::checkQueue(input.value());
-    if (!scenarioDir.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(scenarioDir, ec);
-        for (const auto& f : findings) {
-            if (f.scenario.is_null())
-                continue;
-            std::ofstream file(std::filesystem::path(scenarioDir) / (f.id + ".json"));
-            file << f.scenario.dump(2) << '\n';
-            if (!file)
-                return fail(err, "--scenario-out: cannot write " + scenarioDir + "/" + f.id + ".json");
-        }
-    }
-    if (format == "json")
+    if (auto unwritten = writeScenarios(findings, options.scenarioDir, ""))
+        return fail(err, *unwritten);
+    if (options.format == "json")
         out << sim::findingsJson(findings).dump(2) << '\n';
     else
         out << sim::findingsText(input.value(), findings);
-    // Severity counts down from High: a finding at failOn or above fails the check.
-    for (const auto& f : findings)
-        if (int(f.severity) <= int(failOn))
-            return 1;
-    return 0;
+    return failsAt(findings, options.failOn) ? 1 : 0;
 }
 
 } // namespace lifeline::app

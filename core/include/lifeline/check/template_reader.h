@@ -1,0 +1,33 @@
+// The queues an infrastructure template declares, read for `lifeline check --template`: a CloudFormation or SAM
+// template (JSON or YAML, the short forms !Ref, !GetAtt and !Sub included) or a synthesised CDK one
+// (cdk.out/*.template.json). Each AWS::SQS::Queue with its dead-letter queue resolved, and the Lambda triggers that
+// read it (AWS::Lambda::EventSourceMapping, an AWS::Serverless::Function's SQS event) with the function's timeout.
+// Values a template does not fix (a parameter without a default, an import) are named, never guessed.
+#pragma once
+
+#include "lifeline/support/outcome.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace lifeline::sim {
+
+struct TemplateQueue {
+    std::string logicalId; // the resource's key under Resources
+    int line = 0; // 1-based line of that key in the file (0: not known)
+    nlohmann::json attributes; // name -> value, as `aws sqs get-queue-attributes` prints them (QueueArn included)
+    nlohmann::json deadLetterAttributes; // the DLQ's, or null
+    // The consumer side the template says: "lambda" for a trigger, the rest from Metadata: {lifeline: {...}}.
+    nlohmann::json consumer = nlohmann::json::object();
+    std::vector<std::string> unknown; // "VisibilityTimeout: !Ref Visibility, a parameter without a default"
+    // Another queue's dead-letter queue with no consumer of its own said: reviewed as part of its source.
+    std::string deadLetterOf;
+};
+
+// Every queue of the template, by logical id. A file that is not YAML or JSON, or a template
+// without Resources, fails, naming the file (and the line where the YAML breaks). A dead-letter queue outside the
+// template (a literal ARN) leaves deadLetterAttributes null, as a check without --dlq-attributes.
+Outcome<std::vector<TemplateQueue>> readTemplate(const std::string& text, const std::string& fileName);
+
+} // namespace lifeline::sim

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""`lifeline check --template`: a SAM app and a CDK-synthesised template with known problems, and the SAM app's clean
+twin, give exact findings per queue at the resource's line; a DLQ is its source's; bad templates exit 2 naming the
+file and what is wrong.
+
+Usage: check_templates.py LIFELINE DATA_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+lifeline, data = sys.argv[1], sys.argv[2]
+
+
+def check(label, got, expected):
+    assert got == expected, f"{label}: expected {expected!r}, got {got!r}"
+    print("ok  ", label)
+
+
+def run(*args):
+    done = subprocess.run([lifeline, "check", *args], capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout, done.stderr
+
+
+def queues(name, *options):
+    status, out, err = run("--template", os.path.join(data, name), "--format", "json", *options)
+    assert err == "", err
+    summary = {}
+    for q in json.loads(out)["queues"]:
+        summary[q["queue"]] = (q["line"], q.get("deadLetterOf") or [(f["id"], f["severity"]) for f in q["findings"]],
+                               q.get("unknown", []))
+    return status, summary
+
+
+status, got = queues("sam-orders.yaml")
+check("SAM: exit 1 on a high finding", status, 1)
+check("SAM: each queue's findings at its line", got, {
+    "OrdersQueue": (17, [("lambda-visibility-under-6x", "high"), ("lambda-batch-without-partial-failures", "medium"),
+                         ("no-dlq", "medium")],
+                    ["MessageRetentionPeriod: !Ref RetentionSeconds, a parameter without a default"]),
+    "ReportsDLQ": (53, "ReportsQueue", []),
+    "ReportsQueue": (40, [("visibility-shorter-than-processing", "high"), ("short-polling", "low")], []),
+})
+status, got = queues("sam-orders-fixed.yaml", "--fail-on", "low")
+check("SAM's clean twin: exit 0 even at --fail-on low", status, 0)
+check("SAM's clean twin: no finding on any queue", got, {
+    "OrdersDLQ": (25, "OrdersQueue", []), "OrdersQueue": (15, [], []),
+    "ReportsDLQ": (63, "ReportsQueue", []), "ReportsQueue": (47, [], []),
+})
+status, got = queues("cdk-ingest.template.json")
+check("CDK: the trigger read through an EventSourceMapping and the function's Timeout", got, {
+    "IngestDLQ0C3B8F2E": (17, "IngestQueue6F4D1A2B", []),
+    "IngestQueue6F4D1A2B": (3, [("lambda-visibility-under-6x", "high")], []),
+})
+check("CDK: exit 1", status, 1)
+
+status, out, _ = run("--template", os.path.join(data, "sam-orders.yaml"))
+check("text: the queue and its line, then what the template leaves open",
+      out.splitlines()[:2], ["OrdersQueue (" + os.path.join(data, "sam-orders.yaml") + ":17)",
+                             "  not fixed by the template: MessageRetentionPeriod: !Ref RetentionSeconds, a parameter "
+                             "without a default"])
+# The command line's consumer options go over the template's.
+status, got = queues("sam-orders.yaml", "--wait-time", "20")
+check("--wait-time 20 over the template's consumers: no short-polling finding", got["ReportsQueue"][1],
+      [("visibility-shorter-than-processing", "high")])
+
+with tempfile.TemporaryDirectory() as scratch:
+    def bad(label, text, message):
+        path = os.path.join(scratch, "t.yaml")
+        with open(path, "w") as f:
+            f.write(text)
+        status, out, err = run("--template", path)
+        check(label + ": exit 2", status, 2)
+        check(label + ": the message", err.strip(), "lifeline check: " + message.replace("FILE", path))
+
+    bad("not YAML", "Resources: [unclosed\n", "--template: FILE: not YAML or JSON: end of sequence flow not found "
+        "(line 2)")
+    bad("no Resources", "AWSTemplateFormatVersion: '2010-09-09'\n",
+        "--template: FILE: has no Resources (not a CloudFormation, SAM or CDK template)")
+    bad("a queue whose consumer side is not said",
+        "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n",
+        "FILE:2: Jobs: processing: how long a message takes is needed (p50 and p99, samples, or one duration): give "
+        "--processing, or Metadata: {lifeline: {processing: ...}} on the queue or its function")
+    bad("Metadata.lifeline not a map",
+        "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Metadata:\n      lifeline: fast\n",
+        "--template: FILE: Resources.Jobs.Metadata.lifeline: must be a map (processing, consumers, ...)")
+    bad("a trigger Lambda refuses",
+        "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties: {VisibilityTimeout: 10}\n"
+        "  Fn:\n    Type: AWS::Serverless::Function\n    Metadata: {lifeline: {processing: 1s}}\n"
+        "    Properties:\n      Timeout: 60\n      Events:\n        Q: {Type: SQS, Properties: {Queue: !GetAtt Jobs.Arn}}\n",
+        "FILE:2: Jobs: lambda.timeout: Lambda refuses this trigger (InvalidParameterValueException: Queue visibility "
+        "timeout: 10 seconds is less than Function timeout: 60 seconds); raise the queue's VisibilityTimeout to at "
+        "least six times the function timeout")
+    status, _, err = run("--template", os.path.join(scratch, "missing.yaml"))
+    check("a missing file: exit 2", (status, err.strip()),
+          (2, "lifeline check: --template: cannot read " + os.path.join(scratch, "missing.yaml")))
+print("all template checks passed")
