@@ -1,6 +1,7 @@
 #include "check.h"
 
 #include "lifeline/check/queue_check.h"
+#include "lifeline/check/sarif_report.h"
 #include "lifeline/check/template_reader.h"
 #include "lifeline/support/duration.h"
 
@@ -43,8 +44,9 @@ constexpr const char* kCheckHelp
       "  --lambda SPEC          a Lambda trigger instead of consumers: timeout (required), batch, window,\n"
       "                         concurrency, partial (ReportBatchItemFailures)\n"
       "  --consumer FILE        the consumer side as JSON (see docs/check.md); options given override it\n"
-      "  --format F             text (default) or json: {\"findings\": [{\"id\", \"severity\", \"message\", "
-      "\"suggestion\"}]}\n"
+      "  --format F             text (default), json: {\"findings\": [{\"id\", \"severity\", \"message\", "
+      "\"suggestion\"}]},\n"
+      "                         or sarif: SARIF 2.1.0 for code scanning, each finding at its queue's file and line\n"
       "  --scenario-out DIR     write DIR/ID.json per finding: a scenario that shows it, the suggestion as its fix\n"
       "  --fail-on LEVEL        exit 1 on a finding of this severity or above: high (default), medium or low\n"
       "  --help                 this text\n"
@@ -146,6 +148,7 @@ json lambda(const std::string& text)
 
 struct CheckOptions {
     json attributes;
+    std::string attributesFile; // where a SARIF result points
     std::string templateFile; // --template: every queue of a CloudFormation, SAM or CDK template
     json consumer = json::object();
     json given = json::object(); // the consumer side's options given on the command line
@@ -158,9 +161,10 @@ struct CheckOptions {
 // One option and its value into `o`; a Bad names what is wrong.
 void readOption(const std::string& a, const std::string& v, CheckOptions& o)
 {
-    if (a == "--attributes")
+    if (a == "--attributes") {
         o.attributes = readJsonFile(v, a);
-    else if (a == "--template")
+        o.attributesFile = v;
+    } else if (a == "--template")
         o.templateFile = v;
     else if (a == "--dlq-attributes")
         o.dlq = readJsonFile(v, a);
@@ -184,7 +188,7 @@ void readOption(const std::string& a, const std::string& v, CheckOptions& o)
         o.given["rate"] = number(v, a, false);
     else if (a == "--lambda")
         o.given["lambda"] = lambda(v);
-    else if (a == "--format" && (v == "text" || v == "json"))
+    else if (a == "--format" && (v == "text" || v == "json" || v == "sarif"))
         o.format = v;
     else if (a == "--scenario-out")
         o.scenarioDir = v;
@@ -252,10 +256,13 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
     if (!queues)
         return fail(err, "--template: " + queues.message());
     json report = json::array();
+    std::vector<sim::CheckedQueue> checked;
     bool failed = false;
     for (const sim::TemplateQueue& q : queues.value()) {
         const std::string where = options.templateFile + ":" + std::to_string(q.line);
         if (!q.deadLetterOf.empty()) {
+            if (options.format == "sarif")
+                continue;
             if (options.format == "json")
                 report.push_back({ { "queue", q.logicalId }, { "file", options.templateFile }, { "line", q.line },
                     { "deadLetterOf", q.deadLetterOf } });
@@ -278,6 +285,9 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
         if (auto unwritten = writeScenarios(findings, options.scenarioDir, q.logicalId + "-"))
             return fail(err, *unwritten);
         failed = failed || failsAt(findings, options.failOn);
+        checked.push_back({ options.templateFile, q.line, q.logicalId, findings });
+        if (options.format == "sarif")
+            continue;
         if (options.format == "json") {
             json entry = sim::findingsJson(findings);
             entry["queue"] = q.logicalId;
@@ -294,6 +304,8 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
     }
     if (options.format == "json")
         out << json { { "queues", report } }.dump(2) << '\n';
+    else if (options.format == "sarif")
+        out << sim::findingsSarif(checked, LIFELINE_VERSION).dump(2) << '\n';
     return failed ? 1 : 0;
 }
 
@@ -329,6 +341,11 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return fail(err, *unwritten);
     if (options.format == "json")
         out << sim::findingsJson(findings).dump(2) << '\n';
+    else if (options.format == "sarif")
+        out << sim::findingsSarif(
+            { { options.attributesFile, 0, input.value().queueName, findings } }, LIFELINE_VERSION)
+                   .dump(2)
+            << '\n';
     else
         out << sim::findingsText(input.value(), findings);
     return failsAt(findings, options.failOn) ? 1 : 0;

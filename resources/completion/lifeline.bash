@@ -21,11 +21,11 @@ _lifeline()
         --order)
             COMPREPLY=($(compgen -W "sent received age state" -- "$cur"))
             return ;;
-        --export|--csv|--trace|--save|--record|--attributes|--dlq-attributes|--consumer|--scenario-out)
+        --export|--csv|--trace|--save|--record|--attributes|--template|--dlq-attributes|--consumer|--scenario-out)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --format)
-            COMPREPLY=($(compgen -W "text json" -- "$cur"))
+            COMPREPLY=($(compgen -W "text json sarif" -- "$cur"))
             return ;;
         --clock)
             COMPREPLY=($(compgen -W "manual wall" -- "$cur"))

@@ -4,11 +4,14 @@ twin, give exact findings per queue at the resource's line; a DLQ is its source'
 file and what is wrong.
 
 Usage: check_templates.py LIFELINE DATA_DIR"""
+import copy
 import json
 import os
 import subprocess
 import sys
 import tempfile
+
+import jsonschema
 
 lifeline, data = sys.argv[1], sys.argv[2]
 
@@ -64,6 +67,43 @@ check("text: the queue and its line, then what the template leaves open",
 status, got = queues("sam-orders.yaml", "--wait-time", "20")
 check("--wait-time 20 over the template's consumers: no short-polling finding", got["ReportsQueue"][1],
       [("visibility-shorter-than-processing", "high")])
+
+# SARIF 2.1.0: valid against the schema, a result per finding at its queue's line, the level from the severity.
+status, out, err = run("--template", os.path.join(data, "sam-orders.yaml"), "--format", "sarif")
+check("SARIF: the exit status as for text", status, 1)
+sarif = json.loads(out)
+with open(os.path.join(data, "..", "sarif", "sarif-2.1.0-rtm.5.json")) as f:
+    schema = json.load(f)
+jsonschema.validate(sarif, schema)
+broken = copy.deepcopy(sarif)
+broken["runs"][0]["results"][0]["level"] = "fatal"
+try:
+    jsonschema.validate(broken, schema)
+    raise AssertionError("a SARIF level the schema does not know passed validation")
+except jsonschema.ValidationError:
+    print("ok   SARIF: valid against the 2.1.0 schema (and a wrong level is not)")
+check("SARIF: each result's rule, level, queue and line",
+      [(r["ruleId"], r["level"], r["locations"][0]["logicalLocations"][0]["name"],
+        r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in sarif["runs"][0]["results"]],
+      [("lambda-visibility-under-6x", "error", "OrdersQueue", 17),
+       ("lambda-batch-without-partial-failures", "warning", "OrdersQueue", 17),
+       ("no-dlq", "warning", "OrdersQueue", 17),
+       ("visibility-shorter-than-processing", "error", "ReportsQueue", 40),
+       ("short-polling", "note", "ReportsQueue", 40)])
+check("SARIF: the file as given", sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
+      ["artifactLocation"]["uri"], os.path.join(data, "sam-orders.yaml"))
+check("SARIF: one rule per id met", [r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]],
+      ["lambda-visibility-under-6x", "lambda-batch-without-partial-failures", "no-dlq",
+       "visibility-shorter-than-processing", "short-polling"])
+attributes = os.path.join(data, "..", "check", "orders-attributes.json")
+status, out, _ = run("--attributes", attributes, "--processing", "1s", "--wait-time", "20", "--format", "sarif")
+sarif = json.loads(out)
+jsonschema.validate(sarif, schema)
+check("SARIF of an attributes file: the file, no line", [(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"])
+                                                         for r in sarif["runs"][0]["results"]],
+      [("no-dlq", "warning", {"artifactLocation": {"uri": attributes}})])
+status, out, _ = run("--template", os.path.join(data, "sam-orders-fixed.yaml"), "--format", "sarif")
+check("SARIF of the clean twin: no result, exit 0", (status, json.loads(out)["runs"][0]["results"]), (0, []))
 
 with tempfile.TemporaryDirectory() as scratch:
     def bad(label, text, message):

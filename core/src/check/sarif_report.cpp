@@ -1,0 +1,54 @@
+#include "lifeline/check/sarif_report.h"
+
+#include <set>
+
+namespace lifeline::sim {
+
+namespace {
+
+using json = nlohmann::json;
+
+const char* levelOf(Severity severity)
+{
+    switch (severity) {
+    case Severity::High:
+        return "error";
+    case Severity::Medium:
+        return "warning";
+    case Severity::Low:
+        return "note";
+    }
+    return "note";
+}
+
+json locationOf(const CheckedQueue& q)
+{
+    json physical = { { "artifactLocation", { { "uri", q.file } } } };
+    if (q.line > 0)
+        physical["region"] = { { "startLine", q.line } };
+    return { { "physicalLocation", physical },
+        { "logicalLocations", json::array({ { { "name", q.queue }, { "kind", "resource" } } }) } };
+}
+
+} // namespace
+
+json findingsSarif(const std::vector<CheckedQueue>& queues, const std::string& toolVersion)
+{
+    json rules = json::array();
+    json results = json::array();
+    std::set<std::string> ruleIds;
+    for (const CheckedQueue& q : queues) {
+        for (const Finding& f : q.findings) {
+            if (ruleIds.insert(f.id).second)
+                rules.push_back({ { "id", f.id }, { "defaultConfiguration", { { "level", levelOf(f.severity) } } } });
+            results.push_back({ { "ruleId", f.id }, { "level", levelOf(f.severity) },
+                { "message", { { "text", q.queue + ": " + f.message + " Suggestion: " + f.suggestion } } },
+                { "locations", json::array({ locationOf(q) }) } });
+        }
+    }
+    json driver = { { "name", "lifeline check" }, { "version", toolVersion }, { "rules", rules } };
+    return { { "$schema", "https://json.schemastore.org/sarif-2.1.0.json" }, { "version", "2.1.0" },
+        { "runs", json::array({ { { "tool", { { "driver", driver } } }, { "results", results } } }) } };
+}
+
+} // namespace lifeline::sim
