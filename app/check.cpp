@@ -3,6 +3,7 @@
 #include "lifeline/check/queue_check.h"
 #include "lifeline/check/sarif_report.h"
 #include "lifeline/check/template_reader.h"
+#include "lifeline/check/terraform_reader.h"
 #include "lifeline/support/duration.h"
 
 #include <algorithm>
@@ -21,6 +22,7 @@ using nlohmann::json;
 constexpr const char* kCheckHelp
     = "Usage: lifeline check --attributes FILE.json [--dlq-attributes FILE.json] --processing p50=2s,p99=40s\n"
       "       lifeline check --template FILE.yaml|FILE.json [consumer options]\n"
+      "       lifeline check --terraform PLAN.json [consumer options]\n"
       "       [--consumers N] [--max-messages N] [--wait-time S] [--read-timeout D] [--heartbeat] [--groups N]\n"
       "       [--tenants N] [--rate R] [--lambda timeout=30s,batch=10,window=0s,concurrency=5,partial]\n"
       "       [--consumer FILE.json] [--format text|json] [--scenario-out DIR] [--fail-on high|medium|low]\n"
@@ -31,6 +33,8 @@ constexpr const char* kCheckHelp
       "  --dlq-attributes FILE  its dead-letter queue's attributes\n"
       "  --template FILE        every queue of a CloudFormation, SAM or CDK template (YAML or JSON): its DLQ,\n"
       "                         its Lambda trigger and Metadata: {lifeline: {processing: ...}} read from it\n"
+      "  --terraform FILE       every aws_sqs_queue of `terraform show -json` (a plan or a state), its DLQ\n"
+      "                         and its aws_lambda_event_source_mapping\n"
       "  --processing P         how long a message takes: p50=2s,p99=40s, samples=1.2,3,40 (seconds), or 5s\n"
       "  --consumers N          consumers (default 1)\n"
       "  --max-messages N       their MaxNumberOfMessages (default 1)\n"
@@ -150,6 +154,7 @@ struct CheckOptions {
     json attributes;
     std::string attributesFile; // where a SARIF result points
     std::string templateFile; // --template: every queue of a CloudFormation, SAM or CDK template
+    bool terraform = false; // --terraform: templateFile is what `terraform show -json` printed
     json consumer = json::object();
     json given = json::object(); // the consumer side's options given on the command line
     std::optional<json> dlq;
@@ -164,9 +169,10 @@ void readOption(const std::string& a, const std::string& v, CheckOptions& o)
     if (a == "--attributes") {
         o.attributes = readJsonFile(v, a);
         o.attributesFile = v;
-    } else if (a == "--template")
+    } else if (a == "--template" || a == "--terraform") {
         o.templateFile = v;
-    else if (a == "--dlq-attributes")
+        o.terraform = a == "--terraform";
+    } else if (a == "--dlq-attributes")
         o.dlq = readJsonFile(v, a);
     else if (a == "--consumer")
         o.consumer = readJsonFile(v, a);
@@ -247,19 +253,21 @@ std::optional<std::string> writeScenarios(
 // source's. Exit 2 for a template that cannot be read or a queue whose consumer side is incomplete.
 int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& err)
 {
+    const std::string option = options.terraform ? "--terraform" : "--template";
     std::ifstream file(options.templateFile, std::ios::binary);
     if (!file)
-        return fail(err, "--template: cannot read " + options.templateFile);
+        return fail(err, option + ": cannot read " + options.templateFile);
     std::ostringstream text;
     text << file.rdbuf();
-    const auto queues = sim::readTemplate(text.str(), options.templateFile);
+    const auto queues = options.terraform ? sim::readTerraformPlan(text.str(), options.templateFile)
+                                          : sim::readTemplate(text.str(), options.templateFile);
     if (!queues)
-        return fail(err, "--template: " + queues.message());
+        return fail(err, option + ": " + queues.message());
     json report = json::array();
     std::vector<sim::CheckedQueue> checked;
     bool failed = false;
     for (const sim::TemplateQueue& q : queues.value()) {
-        const std::string where = options.templateFile + ":" + std::to_string(q.line);
+        const std::string where = options.templateFile + (q.line > 0 ? ":" + std::to_string(q.line) : "");
         if (!q.deadLetterOf.empty()) {
             if (options.format == "sarif")
                 continue;
@@ -278,7 +286,9 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
         if (!input && input.message().starts_with("processing:"))
             return fail(err,
                 where + ": " + q.logicalId + ": " + input.message()
-                    + ": give --processing, or Metadata: {lifeline: {processing: ...}} on the queue or its function");
+                    + (options.terraform ? ": give --processing (a plan says nothing of the consumers)"
+                                         : ": give --processing, or Metadata: {lifeline: {processing: ...}} on the "
+                                           "queue or its function"));
         if (!input)
             return fail(err, where + ": " + q.logicalId + ": " + input.message());
         const auto findings = sim::checkQueue(input.value());

@@ -21,7 +21,7 @@ _lifeline()
         --order)
             COMPREPLY=($(compgen -W "sent received age state" -- "$cur"))
             return ;;
-        --export|--csv|--trace|--save|--record|--attributes|--template|--dlq-attributes|--consumer|--scenario-out)
+        --export|--csv|--trace|--save|--record|--attributes|--template|--terraform|--dlq-attributes|--consumer|--scenario-out)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --format)
@@ -55,7 +55,7 @@ _lifeline()
         screenshot)
             options="--lesson --at --size --dark --compare --presenter --help" ;;
         check)
-            options="--attributes --template --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
+            options="--attributes --template --terraform --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
                      --heartbeat --groups --tenants --rate --lambda --consumer --format --scenario-out --fail-on --help" ;;
         serve)
             options="--port --bind --headless --history --speed --clock --print-env --seed --allow-origin --allow-host --allow-get-actions

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""`lifeline check --template`: a SAM app and a CDK-synthesised template with known problems, and the SAM app's clean
-twin, give exact findings per queue at the resource's line; a DLQ is its source's; bad templates exit 2 naming the
-file and what is wrong.
+"""`lifeline check --template` and `--terraform`: a SAM app, a CDK-synthesised template and a Terraform plan with
+known problems, and the SAM app's clean twin, give exact findings per queue at the resource's line; a DLQ is its
+source's; SARIF validates against the 2.1.0 schema; bad input exits 2 naming the file and what is wrong.
 
 Usage: check_templates.py LIFELINE DATA_DIR"""
 import copy
@@ -27,7 +27,8 @@ def run(*args):
 
 
 def queues(name, *options):
-    status, out, err = run("--template", os.path.join(data, name), "--format", "json", *options)
+    kind = "--terraform" if name.startswith("terraform") else "--template"
+    status, out, err = run(kind, os.path.join(data, name), "--format", "json", *options)
     assert err == "", err
     summary = {}
     for q in json.loads(out)["queues"]:
@@ -104,6 +105,36 @@ check("SARIF of an attributes file: the file, no line", [(r["ruleId"], r["level"
       [("no-dlq", "warning", {"artifactLocation": {"uri": attributes}})])
 status, out, _ = run("--template", os.path.join(data, "sam-orders-fixed.yaml"), "--format", "sarif")
 check("SARIF of the clean twin: no result, exit 0", (status, json.loads(out)["runs"][0]["results"]), (0, []))
+
+# Terraform: `terraform show -json` of a plan whose orders queue is created with its DLQ (its redrive policy known
+# only after apply) and a module's queue already applied; the consumer side from the options.
+status, got = queues("terraform-plan.json", "--processing", "p50=2s,p99=40s", "--consumers", "4")
+check("Terraform: each queue by address, its DLQ by reference, what is known only after apply", got, {
+    "aws_sqs_queue.orders": (0, [("lambda-visibility-under-6x", "high"), ("lambda-processing-over-timeout", "high"),
+                                 ("lambda-batch-without-partial-failures", "medium"), ("no-dlq", "medium")],
+                             ["RedrivePolicy: known only after apply (it names aws_sqs_queue.orders_dlq): findings "
+                              "about a dead-letter queue assume none; check the state after apply (`terraform show "
+                              "-json`) for them"]),
+    "aws_sqs_queue.orders_dlq": (0, "aws_sqs_queue.orders", []),
+    "module.reports.aws_sqs_queue.dlq": (0, "module.reports.aws_sqs_queue.main", []),
+    "module.reports.aws_sqs_queue.main": (0, [("visibility-shorter-than-processing", "high")], []),
+})
+check("Terraform: exit 1", status, 1)
+status, out, _ = run("--terraform", os.path.join(data, "terraform-plan.json"), "--processing", "1s", "--format", "sarif")
+sarif = json.loads(out)
+jsonschema.validate(sarif, schema)
+check("Terraform SARIF: the plan file, no line (a plan does not say where in the .tf files)",
+      sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"],
+      {"artifactLocation": {"uri": os.path.join(data, "terraform-plan.json")}})
+status, _, err = run("--terraform", os.path.join(data, "terraform-plan.json"))
+check("Terraform without the consumer side: exit 2, what to give", (status, err.strip()),
+      (2, "lifeline check: " + os.path.join(data, "terraform-plan.json") + ": aws_sqs_queue.orders: processing: how "
+       "long a message takes is needed (p50 and p99, samples, or one duration): give --processing (a plan says "
+       "nothing of the consumers)"))
+status, _, err = run("--terraform", os.path.join(data, "sam-orders.yaml"))
+check("Terraform given a YAML template: exit 2", (status, err.strip()),
+      (2, "lifeline check: --terraform: " + os.path.join(data, "sam-orders.yaml") + ": not JSON (give what "
+       "`terraform show -json PLAN` prints)"))
 
 with tempfile.TemporaryDirectory() as scratch:
     def bad(label, text, message):

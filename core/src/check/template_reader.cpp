@@ -20,7 +20,13 @@ struct Bad {
     std::string message;
 };
 
-// A plain YAML scalar as the type it reads as (5, 2.5, true); a quoted one stays text.
+// Digits that fit a whole number (a longer run of digits stays text).
+bool wholeNumber(const std::string& text)
+{
+    return !text.empty() && text.size() < 18 && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// A plain YAML scalar as the type it reads as (5, true); a quoted one stays text.
 json scalar(const YAML::Node& node)
 {
     const std::string& text = node.Scalar();
@@ -28,23 +34,29 @@ json scalar(const YAML::Node& node)
         return text;
     if (text == "true" || text == "false")
         return text == "true";
-    if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos && text.size() < 18)
+    if (wholeNumber(text))
         return std::stoll(text);
     return text;
 }
 
+// What a template may hold: deeper nesting, or more nodes (aliases expand), is not a template but an attack.
+constexpr int kDeepest = 64;
+constexpr size_t kMostNodes = 1000000;
+
 // YAML (or JSON) into JSON; a tagged node (!Ref X) into its long form ({"Ref": "X"}).
-json toJson(const YAML::Node& node)
+json toJson(const YAML::Node& node, int depth, size_t& nodes)
 {
+    if (depth > kDeepest || ++nodes > kMostNodes)
+        throw Bad { "nested deeper than 64 levels or larger than a million values: not a template" };
     json out;
     if (node.IsMap()) {
         out = json::object();
         for (const auto& entry : node)
-            out[entry.first.as<std::string>()] = toJson(entry.second);
+            out[entry.first.as<std::string>()] = toJson(entry.second, depth + 1, nodes);
     } else if (node.IsSequence()) {
         out = json::array();
         for (const auto& item : node)
-            out.push_back(toJson(item));
+            out.push_back(toJson(item, depth + 1, nodes));
     } else if (node.IsScalar()) {
         out = scalar(node);
     }
@@ -245,8 +257,7 @@ private:
                         unknown.push_back(name + "." + key + ": " + why);
                         continue;
                     }
-                    const bool number = key == "maxReceiveCount" && !resolved->empty()
-                        && resolved->find_first_not_of("0123456789") == std::string::npos;
+                    const bool number = key == "maxReceiveCount" && wholeNumber(*resolved);
                     policy[key] = number ? json(std::stoll(*resolved)) : json(*resolved);
                 }
                 out[name] = policy.dump();
@@ -335,7 +346,8 @@ private:
     {
         if (name.is_object() && name.contains("Ref") && name["Ref"].is_string())
             return name["Ref"];
-        if (name.is_object() && name.contains("Fn::GetAtt") && name["Fn::GetAtt"].is_array())
+        if (name.is_object() && name.contains("Fn::GetAtt") && name["Fn::GetAtt"].is_array()
+            && !name["Fn::GetAtt"].empty() && name["Fn::GetAtt"][0].is_string())
             return name["Fn::GetAtt"][0];
         return {};
     }
@@ -358,8 +370,7 @@ private:
         l["timeout"] = timeoutOf(function) + "s";
         const auto whole = [&](const json& v) -> json {
             const auto s = resolve(v, why);
-            return s && !s->empty() && s->find_first_not_of("0123456789") == std::string::npos ? json(std::stoll(*s))
-                                                                                               : json(s.value_or(why));
+            return s && wholeNumber(*s) ? json(std::stoll(*s)) : json(s.value_or(why));
         };
         if (p.contains("BatchSize"))
             l["batchSize"] = whole(p["BatchSize"]);
@@ -395,11 +406,14 @@ Outcome<std::vector<TemplateQueue>> readTemplate(const std::string& text, const 
         if (root.IsMap() && root["Resources"] && root["Resources"].IsMap())
             for (const auto& entry : root["Resources"])
                 lines[entry.first.as<std::string>()] = entry.first.Mark().line + 1;
-        return Template(toJson(root), std::move(lines)).queues();
+        size_t nodes = 0;
+        return Template(toJson(root, 0, nodes), std::move(lines)).queues();
     } catch (const Bad& bad) {
         return Failure { fileName + ": " + bad.message };
     } catch (const YAML::Exception& e) {
         return Failure { fileName + ": " + e.msg + " (line " + std::to_string(e.mark.line + 1) + ")" };
+    } catch (const json::exception& e) { // a value of a shape the reader did not expect: named, never a crash
+        return Failure { fileName + ": cannot be read as a template: " + e.what() };
     }
 }
 
