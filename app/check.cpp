@@ -25,7 +25,8 @@ constexpr const char* kCheckHelp
       "       lifeline check --terraform PLAN.json [consumer options]\n"
       "       [--consumers N] [--max-messages N] [--wait-time S] [--read-timeout D] [--heartbeat] [--groups N]\n"
       "       [--tenants N] [--rate R] [--lambda timeout=30s,batch=10,window=0s,concurrency=5,partial]\n"
-      "       [--consumer FILE.json] [--format text|json] [--scenario-out DIR] [--fail-on high|medium|low]\n"
+      "       [--consumer FILE.json] [--format text|json|sarif] [--scenario-out DIR] [--fail-on high|medium|low]\n"
+      "       [--ignore RULE,RULE]\n"
       "Reviews a queue's settings against how its consumers behave. The attributes are what\n"
       "`aws sqs get-queue-attributes --attribute-names All` prints (or a plain name-to-value map).\n"
       "\n"
@@ -53,6 +54,9 @@ constexpr const char* kCheckHelp
       "                         or sarif: SARIF 2.1.0 for code scanning, each finding at its queue's file and line\n"
       "  --scenario-out DIR     write DIR/ID.json per finding: a scenario that shows it, the suggestion as its fix\n"
       "  --fail-on LEVEL        exit 1 on a finding of this severity or above: high (default), medium or low\n"
+      "  --ignore RULES         waive these rules (ids, comma-separated) for every queue; a waived finding is\n"
+      "                         reported as waived and does not fail the check. A template waives them per queue\n"
+      "                         with Metadata: {lifeline: {ignore: [no-dlq]}}\n"
       "  --help                 this text\n"
       "\n"
       "Exit status: 0 no finding at --fail-on's severity or above, 1 some, 2 bad input (the message names the\n"
@@ -161,6 +165,7 @@ struct CheckOptions {
     std::string format = "text";
     std::string scenarioDir;
     sim::Severity failOn = sim::Severity::High;
+    std::vector<sim::Waiver> waivers; // --ignore
 };
 
 // One option and its value into `o`; a Bad names what is wrong.
@@ -200,6 +205,9 @@ void readOption(const std::string& a, const std::string& v, CheckOptions& o)
         o.scenarioDir = v;
     else if (a == "--fail-on" && (v == "high" || v == "medium" || v == "low"))
         o.failOn = v == "high" ? sim::Severity::High : v == "medium" ? sim::Severity::Medium : sim::Severity::Low;
+    else if (a == "--ignore")
+        for (const auto& [id, unused] : pairs(v))
+            o.waivers.push_back({ id, "--ignore" });
     else if (a == "--fail-on")
         throw Bad { "--fail-on takes high, medium or low, got '" + v + "'" };
     else
@@ -225,8 +233,8 @@ CheckOptions readOptions(const std::vector<std::string>& args)
 // Severity counts down from High: a finding at failOn or above fails the check.
 bool failsAt(const std::vector<sim::Finding>& findings, sim::Severity failOn)
 {
-    return std::any_of(
-        findings.begin(), findings.end(), [&](const sim::Finding& f) { return int(f.severity) <= int(failOn); });
+    return std::any_of(findings.begin(), findings.end(),
+        [&](const sim::Finding& f) { return f.waivedBy.empty() && int(f.severity) <= int(failOn); });
 }
 
 // DIR/PREFIXID.json per finding that has a scenario; what could not be written, if anything.
@@ -238,7 +246,7 @@ std::optional<std::string> writeScenarios(
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     for (const auto& f : findings) {
-        if (f.scenario.is_null())
+        if (f.scenario.is_null() || !f.waivedBy.empty())
             continue;
         std::ofstream file(std::filesystem::path(dir) / (prefix + f.id + ".json"));
         file << f.scenario.dump(2) << '\n';
@@ -291,7 +299,12 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
                                            "queue or its function"));
         if (!input)
             return fail(err, where + ": " + q.logicalId + ": " + input.message());
-        const auto findings = sim::checkQueue(input.value());
+        std::vector<sim::Waiver> waivers = q.waivers;
+        waivers.insert(waivers.end(), options.waivers.begin(), options.waivers.end());
+        const auto waived = sim::applyWaivers(sim::checkQueue(input.value()), waivers);
+        if (!waived)
+            return fail(err, where + ": " + q.logicalId + ": " + waived.message());
+        const auto& findings = waived.value();
         if (auto unwritten = writeScenarios(findings, options.scenarioDir, q.logicalId + "-"))
             return fail(err, *unwritten);
         failed = failed || failsAt(findings, options.failOn);
@@ -346,7 +359,10 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const auto input = sim::readCheckInput(options.attributes, options.dlq ? &*options.dlq : nullptr, consumer);
     if (!input)
         return fail(err, input.message());
-    const auto findings = sim::checkQueue(input.value());
+    const auto waived = sim::applyWaivers(sim::checkQueue(input.value()), options.waivers);
+    if (!waived)
+        return fail(err, waived.message());
+    const auto& findings = waived.value();
     if (auto unwritten = writeScenarios(findings, options.scenarioDir, ""))
         return fail(err, *unwritten);
     if (options.format == "json")

@@ -33,7 +33,7 @@ _lifeline()
         --fail-on)
             COMPREPLY=($(compgen -W "high medium low" -- "$cur"))
             return ;;
-        --until|--at|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--tenants|--rate|--lambda|--upstream|--region|--profile|--poll-attributes)
+        --until|--at|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--tenants|--rate|--lambda|--upstream|--region|--profile|--poll-attributes|--ignore)
             return ;;
     esac
 
@@ -56,7 +56,7 @@ _lifeline()
             options="--lesson --at --size --dark --compare --presenter --help" ;;
         check)
             options="--attributes --template --terraform --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
-                     --heartbeat --groups --tenants --rate --lambda --consumer --format --scenario-out --fail-on --help" ;;
+                     --heartbeat --groups --tenants --rate --lambda --consumer --format --scenario-out --fail-on --ignore --help" ;;
         serve)
             options="--port --bind --headless --history --speed --clock --print-env --seed --allow-origin --allow-host --allow-get-actions
                      --quotas --help" ;;

@@ -43,9 +43,25 @@ check("SAM: each queue's findings at its line", got, {
     "OrdersQueue": (17, [("lambda-visibility-under-6x", "high"), ("lambda-batch-without-partial-failures", "medium"),
                          ("no-dlq", "medium")],
                     ["MessageRetentionPeriod: !Ref RetentionSeconds, a parameter without a default"]),
-    "ReportsDLQ": (53, "ReportsQueue", []),
-    "ReportsQueue": (40, [("visibility-shorter-than-processing", "high"), ("short-polling", "low")], []),
+    "ReportsDLQ": (54, "ReportsQueue", []),
+    "ReportsQueue": (40, [("visibility-shorter-than-processing", "high"), ("queue-policy-public", "high"),
+                          ("dlq-without-alarm", "medium")], []),
 })
+# Its ReportsQueue waives short-polling in Metadata: {lifeline: {ignore: [...]}}; the finding is reported as waived.
+status, out, _ = run("--template", os.path.join(data, "sam-orders.yaml"), "--format", "json")
+reports = [q for q in json.loads(out)["queues"] if q["queue"] == "ReportsQueue"][0]
+check("a template's waiver: listed apart with where it was given",
+      [(f["id"], f["severity"], f["waivedBy"]) for f in reports["waived"]],
+      [("short-polling", "low", "Resources.ReportsQueue.Metadata.lifeline.ignore")])
+status, got = queues("sam-orders.yaml", "--ignore", "lambda-visibility-under-6x,queue-policy-public",
+                     "--processing", "p50=800ms,p99=2s")
+check("--ignore waives for every queue: only medium findings left, exit 0", (status, got["OrdersQueue"][1],
+      got["ReportsQueue"][1]), (0, [("lambda-batch-without-partial-failures", "medium"), ("no-dlq", "medium")],
+                                 [("dlq-without-alarm", "medium")]))
+status, _, err = run("--template", os.path.join(data, "sam-orders.yaml"), "--ignore", "no-dql")
+check("a misspelt waiver: exit 2, the queue and the word", (status, err.split(" (the rules: ")[0]),
+      (2, "lifeline check: " + os.path.join(data, "sam-orders.yaml") + ":17: OrdersQueue: --ignore: no rule "
+       "\"no-dql\" to waive"))
 status, got = queues("sam-orders-fixed.yaml", "--fail-on", "low")
 check("SAM's clean twin: exit 0 even at --fail-on low", status, 0)
 check("SAM's clean twin: no finding on any queue", got, {
@@ -55,7 +71,7 @@ check("SAM's clean twin: no finding on any queue", got, {
 status, got = queues("cdk-ingest.template.json")
 check("CDK: the trigger read through an EventSourceMapping and the function's Timeout", got, {
     "IngestDLQ0C3B8F2E": (17, "IngestQueue6F4D1A2B", []),
-    "IngestQueue6F4D1A2B": (3, [("lambda-visibility-under-6x", "high")], []),
+    "IngestQueue6F4D1A2B": (3, [("lambda-visibility-under-6x", "high"), ("message-size-old-default", "low")], []),
 })
 check("CDK: exit 1", status, 1)
 
@@ -65,9 +81,11 @@ check("text: the queue and its line, then what the template leaves open",
                              "  not fixed by the template: MessageRetentionPeriod: !Ref RetentionSeconds, a parameter "
                              "without a default"])
 # The command line's consumer options go over the template's.
-status, got = queues("sam-orders.yaml", "--wait-time", "20")
-check("--wait-time 20 over the template's consumers: no short-polling finding", got["ReportsQueue"][1],
-      [("visibility-shorter-than-processing", "high")])
+status, out, _ = run("--template", os.path.join(data, "sam-orders.yaml"), "--format", "json", "--wait-time", "20")
+reports = [q for q in json.loads(out)["queues"] if q["queue"] == "ReportsQueue"][0]
+check("--wait-time 20 over the template's consumers: short-polling neither found nor waived",
+      ([f["id"] for f in reports["findings"]], "waived" in reports),
+      (["visibility-shorter-than-processing", "queue-policy-public", "dlq-without-alarm"], False))
 
 # SARIF 2.1.0: valid against the schema, a result per finding at its queue's line, the level from the severity.
 status, out, err = run("--template", os.path.join(data, "sam-orders.yaml"), "--format", "sarif")
@@ -90,19 +108,32 @@ check("SARIF: each result's rule, level, queue and line",
        ("lambda-batch-without-partial-failures", "warning", "OrdersQueue", 17),
        ("no-dlq", "warning", "OrdersQueue", 17),
        ("visibility-shorter-than-processing", "error", "ReportsQueue", 40),
+       ("queue-policy-public", "error", "ReportsQueue", 40),
+       ("dlq-without-alarm", "warning", "ReportsQueue", 40),
        ("short-polling", "note", "ReportsQueue", 40)])
+check("SARIF: a waived finding is a result with a suppression", [(r["ruleId"], r.get("suppressions"))
+                                                                for r in sarif["runs"][0]["results"][-2:]],
+      [("dlq-without-alarm", None), ("short-polling", [{"kind": "inSource", "justification":
+                                                        "waived by Resources.ReportsQueue.Metadata.lifeline.ignore"}])])
 check("SARIF: the file as given", sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
       ["artifactLocation"]["uri"], os.path.join(data, "sam-orders.yaml"))
 check("SARIF: one rule per id met", [r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]],
       ["lambda-visibility-under-6x", "lambda-batch-without-partial-failures", "no-dlq",
-       "visibility-shorter-than-processing", "short-polling"])
+       "visibility-shorter-than-processing", "queue-policy-public", "dlq-without-alarm", "short-polling"])
 attributes = os.path.join(data, "..", "check", "orders-attributes.json")
 status, out, _ = run("--attributes", attributes, "--processing", "1s", "--wait-time", "20", "--format", "sarif")
 sarif = json.loads(out)
 jsonschema.validate(sarif, schema)
 check("SARIF of an attributes file: the file, no line", [(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"])
                                                          for r in sarif["runs"][0]["results"]],
-      [("no-dlq", "warning", {"artifactLocation": {"uri": attributes}})])
+      [("no-dlq", "warning", {"artifactLocation": {"uri": attributes}}),
+       ("message-size-old-default", "note", {"artifactLocation": {"uri": attributes}})])
+status, out, _ = run("--attributes", attributes, "--processing", "1s", "--wait-time", "20", "--format", "sarif",
+                     "--ignore", "no-dlq")
+sarif = json.loads(out)
+jsonschema.validate(sarif, schema)
+check("--ignore in SARIF: an external suppression, exit 0", (status, sarif["runs"][0]["results"][0]["suppressions"]),
+      (0, [{"kind": "external", "justification": "waived by --ignore"}]))
 status, out, _ = run("--template", os.path.join(data, "sam-orders-fixed.yaml"), "--format", "sarif")
 check("SARIF of the clean twin: no result, exit 0", (status, json.loads(out)["runs"][0]["results"]), (0, []))
 
@@ -111,15 +142,30 @@ check("SARIF of the clean twin: no result, exit 0", (status, json.loads(out)["ru
 status, got = queues("terraform-plan.json", "--processing", "p50=2s,p99=40s", "--consumers", "4")
 check("Terraform: each queue by address, its DLQ by reference, what is known only after apply", got, {
     "aws_sqs_queue.orders": (0, [("lambda-visibility-under-6x", "high"), ("lambda-processing-over-timeout", "high"),
-                                 ("lambda-batch-without-partial-failures", "medium"), ("no-dlq", "medium")],
+                                 ("lambda-batch-without-partial-failures", "medium"), ("no-dlq", "medium"),
+                                 ("message-size-old-default", "low")],
                              ["RedrivePolicy: known only after apply (it names aws_sqs_queue.orders_dlq): findings "
                               "about a dead-letter queue assume none; check the state after apply (`terraform show "
                               "-json`) for them"]),
     "aws_sqs_queue.orders_dlq": (0, "aws_sqs_queue.orders", []),
     "module.reports.aws_sqs_queue.dlq": (0, "module.reports.aws_sqs_queue.main", []),
-    "module.reports.aws_sqs_queue.main": (0, [("visibility-shorter-than-processing", "high")], []),
+    "module.reports.aws_sqs_queue.main": (0, [("visibility-shorter-than-processing", "high"),
+                                              ("queue-policy-public", "high")], []),
 })
 check("Terraform: exit 1", status, 1)
+# The module's alarm watches reports-dlq; the same plan with the alarm on another queue leaves the DLQ unwatched.
+with open(os.path.join(data, "terraform-plan.json")) as f:
+    plan = json.load(f)
+plan["planned_values"]["root_module"]["child_modules"][0]["resources"][3]["values"]["dimensions"]["QueueName"] = \
+    "reports"
+with tempfile.TemporaryDirectory() as scratch:
+    with open(os.path.join(scratch, "plan.json"), "w") as f:
+        json.dump(plan, f)
+    status, out, _ = run("--terraform", os.path.join(scratch, "plan.json"), "--processing", "p50=2s,p99=40s",
+                         "--format", "json")
+    main = [q for q in json.loads(out)["queues"] if q["queue"] == "module.reports.aws_sqs_queue.main"][0]
+    check("Terraform: an alarm on another queue: the DLQ is unwatched", [f["id"] for f in main["findings"]],
+          ["queue-policy-public", "dlq-without-alarm", "visibility-shorter-than-processing"])
 status, out, _ = run("--terraform", os.path.join(data, "terraform-plan.json"), "--processing", "1s", "--format", "sarif")
 sarif = json.loads(out)
 jsonschema.validate(sarif, schema)
@@ -156,13 +202,23 @@ with tempfile.TemporaryDirectory() as scratch:
     bad("Metadata.lifeline not a map",
         "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Metadata:\n      lifeline: fast\n",
         "--template: FILE: Resources.Jobs.Metadata.lifeline: must be a map (processing, consumers, ...)")
-    bad("a trigger Lambda refuses",
-        "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties: {VisibilityTimeout: 10}\n"
-        "  Fn:\n    Type: AWS::Serverless::Function\n    Metadata: {lifeline: {processing: 1s}}\n"
-        "    Properties:\n      Timeout: 60\n      Events:\n        Q: {Type: SQS, Properties: {Queue: !GetAtt Jobs.Arn}}\n",
-        "FILE:2: Jobs: lambda.timeout: Lambda refuses this trigger (InvalidParameterValueException: Queue visibility "
-        "timeout: 10 seconds is less than Function timeout: 60 seconds); raise the queue's VisibilityTimeout to at "
-        "least six times the function timeout")
+    bad("Metadata.lifeline.ignore not a list",
+        "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Metadata:\n      lifeline: {ignore: no-dlq}\n",
+        "--template: FILE: Resources.Jobs.Metadata.lifeline.ignore: must be a list of rule ids, such as [no-dlq]")
+    refused = os.path.join(scratch, "refused.yaml")
+    with open(refused, "w") as f:
+        f.write("Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties: {VisibilityTimeout: 10}\n"
+                "  Fn:\n    Type: AWS::Serverless::Function\n    Metadata: {lifeline: {processing: 1s}}\n"
+                "    Properties:\n      Timeout: 60\n      Events:\n"
+                "        Q: {Type: SQS, Properties: {Queue: !GetAtt Jobs.Arn}}\n")
+    status, out, _ = run("--template", refused, "--format", "json")
+    check("a trigger Lambda refuses: a high finding first, in Lambda's words, exit 1",
+          (status, json.loads(out)["queues"][0]["findings"][0]),
+          (1, {"id": "lambda-visibility-under-timeout", "severity": "high", "message": "Lambda refuses to create this "
+               "trigger (InvalidParameterValueException: Queue visibility timeout: 10 seconds is less than Function "
+               "timeout: 60 seconds): the deployment fails and no message is processed.",
+               "suggestion": "Set VisibilityTimeout to at least 360 (six times the function timeout, plus the "
+               "batching window), as AWS recommends."}))
     status, _, err = run("--template", os.path.join(scratch, "missing.yaml"))
     check("a missing file: exit 2", (status, err.strip()),
           (2, "lifeline check: --template: cannot read " + os.path.join(scratch, "missing.yaml")))

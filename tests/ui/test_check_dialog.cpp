@@ -53,9 +53,10 @@ TEST_CASE("check dialog: wrong input names its field - findings by severity with
             "maxMessages": 1, "waitTimeSeconds": 20})"));
     REQUIRE(dialog.check());
     CHECK(dialog.errorText().isEmpty());
-    REQUIRE(dialog.findings().size() == 2);
+    REQUIRE(dialog.findings().size() == 3);
     CHECK(dialog.findings()[0].id == "visibility-shorter-than-processing");
     CHECK(dialog.findings()[1].id == "no-dlq");
+    CHECK(dialog.findings()[2].id == "message-size-old-default"); // the recorded queue's 262,144
     CHECK(dialog.detailText().startsWith(
         QStringLiteral("Processing takes 2s at p50 and 40s at p99, but the visibility timeout is 10s")));
     CHECK(dialog.detailText().endsWith(QStringLiteral(

@@ -109,10 +109,6 @@ LambdaTrigger readLambda(const json& v)
         if (l.batchingWindow > CheckLimits::kLambdaBatchingWindow)
             throw Bad { "lambda.batchingWindow: must be at most 300s (MaximumBatchingWindowInSeconds)" };
     }
-    // Lambda's answers to CreateEventSourceMapping: what it refuses is not a setting to review.
-    if (l.batchSize > 10 && l.batchingWindow < 1000)
-        throw Bad { "lambda.batchSize: Lambda refuses it: Maximum batch window in seconds must be greater than 0 if "
-                    "maximum batch size is greater than 10 (give a batching window of 1s or more)" };
     if (v.contains("maxConcurrency"))
         l.maxConcurrency = int(wholeNumber(v["maxConcurrency"], "lambda.maxConcurrency",
             CheckLimits::kLambdaFewestConcurrency, CheckLimits::kLambdaMostConcurrency));
@@ -128,7 +124,7 @@ void readConsumerSide(const json& v, CheckInput& in)
 {
     knownKeys(v, "consumer side",
         { "processing", "consumers", "maxMessages", "waitTimeSeconds", "readTimeout", "heartbeat", "groups", "tenants",
-            "rate", "lambda" });
+            "rate", "lambda", "deadLetterAlarm" });
     if (!v.contains("processing"))
         throw Bad { "processing: how long a message takes is needed (p50 and p99, samples, or one duration)" };
     readProcessing(v["processing"], in);
@@ -157,6 +153,11 @@ void readConsumerSide(const json& v, CheckInput& in)
     }
     if (v.contains("lambda"))
         in.lambda = readLambda(v["lambda"]);
+    if (v.contains("deadLetterAlarm")) {
+        if (!v["deadLetterAlarm"].is_boolean())
+            throw Bad { "deadLetterAlarm: must be true or false" };
+        in.deadLetterAlarmed = v["deadLetterAlarm"].get<bool>();
+    }
 }
 
 } // namespace
@@ -222,17 +223,9 @@ Outcome<CheckInput> readCheckInput(const json& attributes, const json* deadLette
     } catch (const Bad& bad) {
         return Failure { bad.message };
     }
-    if (in.lambda) {
-        if (in.queue.fifo && in.lambda->batchSize > 10)
-            return Failure { "lambda.batchSize: must be 1 to 10 for a FIFO queue, got "
-                + std::to_string(in.lambda->batchSize) };
-        if (in.queue.visibilityTimeout * 1000 < in.lambda->timeout)
-            return Failure { "lambda.timeout: Lambda refuses this trigger (InvalidParameterValueException: Queue "
-                             "visibility timeout: "
-                + std::to_string(in.queue.visibilityTimeout)
-                + " seconds is less than Function timeout: " + std::to_string((in.lambda->timeout + 999) / 1000)
-                + " seconds); raise the queue's VisibilityTimeout to at least six times the function timeout" };
-    }
+    if (in.lambda && in.queue.fifo && in.lambda->batchSize > 10)
+        return Failure { "lambda.batchSize: must be 1 to 10 for a FIFO queue, got "
+            + std::to_string(in.lambda->batchSize) };
     return in;
 }
 

@@ -43,6 +43,10 @@ struct CheckRule {
     void (*actors)(const CheckInput& in, nlohmann::json& scenario, ScenarioShape& shape);
     // Whether a run's figures show the problem. Null: no run can.
     bool (*shows)(const RunSummary& summary, const CheckInput& in);
+    // Why a rule without a shape has no scenario; empty: the simulation has no such setting.
+    std::string_view noScenario = {};
+    // What AWS refuses to create: no run can start, so no finding of the queue gets a scenario until it is fixed.
+    bool refusedByAws = false;
 };
 
 // Every rule, in reporting order.
@@ -54,6 +58,8 @@ extern const CheckRule kVisibilityShorterThanProcessing, kBatchExceedsVisibility
     kLambdaBatchWithoutPartialFailures, kBacklogGrows; // check_rules_processing.cpp
 extern const CheckRule kNoDlq, kMaxReceiveCount1, kMaxReceiveCountHigh, kDlqRetentionNotLonger, kShortPolling,
     kClientTimeoutUnderWait, kFifoSingleGroup, kTenantsWithoutGroupId; // check_rules_delivery.cpp
+extern const CheckRule kLambdaVisibilityUnderTimeout, kLambdaBatchOver10WithoutWindow, kQueuePolicyPublic,
+    kMessageSizeOldDefault, kFifoDlqBreaksOrder, kDlqWithoutAlarm; // check_rules_deployment.cpp
 
 // --- words (check_rules.cpp) ---
 std::string seconds(int64_t s); // "30s", "2m"

@@ -42,13 +42,14 @@ json replaceAttribute(const std::string& name, int64_t value)
 
 const std::vector<const CheckRule*>& checkRules()
 {
-    // Within a severity, findings come in this order: processing against the timeouts, Lambda, dead letters,
-    // polling, then FIFO groups, tenants and retention.
-    static const std::vector<const CheckRule*> rules { &kVisibilityShorterThanProcessing, &kBatchExceedsVisibility,
-        &kLambdaVisibilityUnder6x, &kLambdaProcessingOverTimeout, &kBacklogGrows, &kLambdaBatchWithoutPartialFailures,
+    // Within a severity, findings come in this order: what AWS refuses, processing against the timeouts, Lambda,
+    // dead letters, polling, then FIFO groups, tenants and retention, and what lies around the queue.
+    static const std::vector<const CheckRule*> rules { &kLambdaVisibilityUnderTimeout, &kLambdaBatchOver10WithoutWindow,
+        &kVisibilityShorterThanProcessing, &kBatchExceedsVisibility, &kLambdaVisibilityUnder6x,
+        &kLambdaProcessingOverTimeout, &kBacklogGrows, &kLambdaBatchWithoutPartialFailures,
         &kDelayWithLambdaBatchingWindow, &kNoDlq, &kMaxReceiveCount1, &kMaxReceiveCountHigh, &kDlqRetentionNotLonger,
-        &kShortPolling, &kClientTimeoutUnderWait, &kFifoSingleGroup, &kTenantsWithoutGroupId,
-        &kVisibilityOverRetention };
+        &kShortPolling, &kClientTimeoutUnderWait, &kFifoSingleGroup, &kTenantsWithoutGroupId, &kVisibilityOverRetention,
+        &kQueuePolicyPublic, &kDlqWithoutAlarm, &kFifoDlqBreaksOrder, &kMessageSizeOldDefault };
     return rules;
 }
 
@@ -77,15 +78,28 @@ const char* severityName(Severity severity)
 
 std::vector<Finding> checkQueue(const CheckInput& input)
 {
+    std::vector<std::pair<const check::CheckRule*, check::RuleFinding>> fired;
+    const check::CheckRule* refused = nullptr; // a rule saying AWS refuses the setup: no run of it can start
+    for (const check::CheckRule* rule : check::checkRules())
+        if (auto finding = rule->fires(input)) {
+            fired.emplace_back(rule, std::move(*finding));
+            if (rule->refusedByAws && !refused)
+                refused = rule;
+        }
     std::vector<Finding> found;
-    for (const check::CheckRule* rule : check::checkRules()) {
-        auto fired = rule->fires(input);
-        if (!fired)
-            continue;
-        Finding f { std::string(rule->id), fired->severity, std::move(fired->message), std::move(fired->suggestion),
-            nullptr, {} };
-        f.scenario = findingScenario(input, f, fired->fix);
-        if (f.scenario.is_null())
+    for (auto& [rule, fields] : fired) {
+        Finding f { std::string(rule->id), fields.severity, std::move(fields.message), std::move(fields.suggestion),
+            nullptr, {}, {} };
+        if (refused)
+            f.noScenario = rule == refused
+                ? std::string(rule->noScenario)
+                : "AWS refuses this setup (" + std::string(refused->id) + "): there is no run until it is fixed";
+        else if (!rule->shape)
+            f.noScenario = rule->noScenario.empty() ? "the simulation has no such setting to show it with"
+                                                    : std::string(rule->noScenario);
+        else
+            f.scenario = findingScenario(input, f, fields.fix);
+        if (f.scenario.is_null() && f.noScenario.empty())
             f.noScenario = "the simulation has no such setting to show it with";
         found.push_back(std::move(f));
     }
@@ -94,22 +108,58 @@ std::vector<Finding> checkQueue(const CheckInput& input)
     return found;
 }
 
+Outcome<std::vector<Finding>> applyWaivers(std::vector<Finding> findings, const std::vector<Waiver>& waivers)
+{
+    for (const Waiver& w : waivers) {
+        if (!check::findRule(w.id)) {
+            std::string known;
+            for (const check::CheckRule* rule : check::checkRules())
+                known += (known.empty() ? "" : ", ") + std::string(rule->id);
+            return Failure { w.by + ": no rule \"" + w.id + "\" to waive (the rules: " + known + ")" };
+        }
+        for (Finding& f : findings)
+            if (f.id == w.id && f.waivedBy.empty())
+                f.waivedBy = w.by;
+    }
+    return findings;
+}
+
 json findingsJson(const std::vector<Finding>& findings)
 {
     json list = json::array();
-    for (const auto& f : findings)
-        list.push_back({ { "id", f.id }, { "severity", severityName(f.severity) }, { "message", f.message },
-            { "suggestion", f.suggestion } });
-    return { { "findings", list } };
+    json waived = json::array();
+    for (const auto& f : findings) {
+        json entry { { "id", f.id }, { "severity", severityName(f.severity) }, { "message", f.message },
+            { "suggestion", f.suggestion } };
+        if (f.waivedBy.empty()) {
+            list.push_back(std::move(entry));
+            continue;
+        }
+        entry["waivedBy"] = f.waivedBy;
+        waived.push_back(std::move(entry));
+    }
+    json out { { "findings", list } };
+    if (!waived.empty())
+        out["waived"] = waived;
+    return out;
 }
 
 std::string findingsText(const CheckInput& input, const std::vector<Finding>& findings)
 {
+    const auto waived
+        = size_t(std::count_if(findings.begin(), findings.end(), [](const Finding& f) { return !f.waivedBy.empty(); }));
+    const size_t active = findings.size() - waived;
     std::string out = input.queueName + ": ";
-    out += findings.empty() ? "no findings.\n" : std::to_string(findings.size()) + " finding(s)\n";
+    out += active == 0 ? "no findings" : std::to_string(active) + " finding(s)";
+    out += waived == 0 ? (active == 0 ? ".\n" : "\n") : ", " + std::to_string(waived) + " waived\n";
     for (const auto& f : findings)
-        out += "\n[" + std::string(severityName(f.severity)) + "] " + f.id + "\n  " + f.message
-            + "\n  Suggestion: " + f.suggestion + "\n";
+        if (f.waivedBy.empty())
+            out += "\n[" + std::string(severityName(f.severity)) + "] " + f.id + "\n  " + f.message
+                + "\n  Suggestion: " + f.suggestion + "\n";
+    for (const auto& f : findings)
+        if (!f.waivedBy.empty())
+            out += "\n[waived: " + std::string(severityName(f.severity)) + "] " + f.id + " (by " + f.waivedBy + ")\n  "
+                + f.message + "\n";
     return out;
 }
 

@@ -110,7 +110,7 @@ std::optional<RuleFinding> lambdaUnder6x(const CheckInput& in)
     const int64_t vt = in.queue.visibilityTimeout;
     const int64_t timeout = (in.lambda->timeout + 999) / 1000;
     const int64_t needed = 6 * timeout + (in.lambda->batchingWindow + 999) / 1000;
-    if (vt >= 6 * timeout)
+    if (vt >= 6 * timeout || vt < timeout) // below the timeout Lambda refuses the trigger: its own finding
         return std::nullopt;
     return RuleFinding { Severity::High,
         "The queue's visibility timeout (" + seconds(vt) + ") is under six times the function's timeout ("

@@ -41,9 +41,14 @@ json findingsSarif(const std::vector<CheckedQueue>& queues, const std::string& t
         for (const Finding& f : q.findings) {
             if (ruleIds.insert(f.id).second)
                 rules.push_back({ { "id", f.id }, { "defaultConfiguration", { { "level", levelOf(f.severity) } } } });
-            results.push_back({ { "ruleId", f.id }, { "level", levelOf(f.severity) },
+            json result { { "ruleId", f.id }, { "level", levelOf(f.severity) },
                 { "message", { { "text", q.queue + ": " + f.message + " Suggestion: " + f.suggestion } } },
-                { "locations", json::array({ locationOf(q) }) } });
+                { "locations", json::array({ locationOf(q) }) } };
+            // A waiver is a suppression: code scanning lists the result as dismissed, with where it was waived.
+            if (!f.waivedBy.empty())
+                result["suppressions"] = json::array({ { { "kind", f.waivedBy == "--ignore" ? "external" : "inSource" },
+                    { "justification", "waived by " + f.waivedBy } } });
+            results.push_back(std::move(result));
         }
     }
     json driver = { { "name", "lifeline check" }, { "version", toolVersion }, { "rules", rules } };

@@ -3,6 +3,8 @@
 // one shape. Values are resolved only as far as the template itself fixes them (docs/check.md, "Templates").
 #include "lifeline/check/template_reader.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <yaml-cpp/yaml.h>
@@ -89,13 +91,7 @@ public:
         for (const auto& [id, resource] : resources().items())
             if (typeOf(id) == "AWS::SQS::Queue")
                 out.push_back(queue(id));
-        for (const TemplateQueue& source : out) {
-            if (source.deadLetterAttributes.is_null())
-                continue;
-            for (TemplateQueue& q : out)
-                if (q.attributes["QueueArn"] == source.deadLetterAttributes["QueueArn"] && q.consumer.empty())
-                    q.deadLetterOf = source.logicalId;
-        }
+        markDeadLetterQueues(out);
         return out;
     }
 
@@ -287,25 +283,99 @@ private:
                 if (!dlq.empty()) {
                     std::vector<std::string> ignored; // the DLQ's own unknowns are its own entry's
                     q.deadLetterAttributes = attributesOf(dlq, ignored);
+                    addAlarm(dlq, q);
                 }
             }
         }
+        addPolicy(id, q);
         addTrigger(id, q);
-        addMetadata(id, q.consumer);
+        addMetadata(id, q);
         return q;
     }
 
-    // What Metadata: {lifeline: {...}} on resource `id` says of the consumer side (the queue's, or its function's).
-    void addMetadata(const std::string& id, json& consumer) const
+    // What Metadata: {lifeline: {...}} on resource `id` says of the consumer side (the queue's, or its function's),
+    // and the rules it waives (ignore: [rule, ...]).
+    void addMetadata(const std::string& id, TemplateQueue& q) const
     {
         const json& r = resources()[id];
         if (!r.contains("Metadata") || !r["Metadata"].contains("lifeline"))
             return;
         const json& said = r["Metadata"]["lifeline"];
+        const std::string where = "Resources." + id + ".Metadata.lifeline";
         if (!said.is_object())
-            throw Bad { "Resources." + id + ".Metadata.lifeline: must be a map (processing, consumers, ...)" };
-        for (const auto& [key, value] : said.items())
-            consumer[key] = value;
+            throw Bad { where + ": must be a map (processing, consumers, ...)" };
+        for (const auto& [key, value] : said.items()) {
+            if (key != "ignore") {
+                q.consumer[key] = value;
+                continue;
+            }
+            if (!value.is_array()
+                || !std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_string(); }))
+                throw Bad { where + ".ignore: must be a list of rule ids, such as [no-dlq]" };
+            for (const auto& rule : value)
+                q.waivers.push_back({ rule.get<std::string>(), where + ".ignore" });
+        }
+    }
+
+    // A value with every intrinsic function the template fixes resolved; what it leaves open stays as written.
+    json resolveAll(const json& v) const
+    {
+        std::string why;
+        if (v.is_object() && v.size() == 1 && (v.contains("Ref") || v.begin().key().starts_with("Fn::"))) {
+            const auto resolved = resolve(v, why);
+            return resolved ? json(*resolved) : v;
+        }
+        json out = v;
+        if (out.is_object() || out.is_array())
+            for (auto it = out.begin(); it != out.end(); ++it)
+                it.value() = resolveAll(it.value());
+        return out;
+    }
+
+    // The queue policy naming queue `id` (AWS::SQS::QueuePolicy's Queues, AWS::SQS::QueueInlinePolicy's Queue), as
+    // its Policy attribute.
+    void addPolicy(const std::string& id, TemplateQueue& q) const
+    {
+        std::string why;
+        const auto url = ref(id, why);
+        for (const auto& [rid, resource] : resources().items()) {
+            const json& p = properties(rid);
+            json named = json::array();
+            if (typeOf(rid) == "AWS::SQS::QueuePolicy" && p.contains("Queues") && p["Queues"].is_array())
+                named = p["Queues"];
+            else if (typeOf(rid) == "AWS::SQS::QueueInlinePolicy" && p.contains("Queue"))
+                named.push_back(p["Queue"]);
+            if (!p.contains("PolicyDocument"))
+                continue;
+            for (const auto& queue : named)
+                if (resolve(queue, why) == url) {
+                    q.attributes["Policy"] = resolveAll(p["PolicyDocument"]).dump();
+                    return;
+                }
+        }
+    }
+
+    // Whether an AWS::CloudWatch::Alarm has a QueueName dimension naming queue `dlq` (in its Dimensions, or a metric
+    // of its Metrics); not said when the template has no alarm at all (its alarms may be kept elsewhere).
+    void addAlarm(const std::string& dlq, TemplateQueue& q) const
+    {
+        const std::function<bool(const json&)> names = [&](const json& v) {
+            if (v.is_object() && v.value("Name", json()) == "QueueName" && v.value("Value", json()) == queueName(dlq))
+                return true;
+            return (v.is_object() || v.is_array()) && std::any_of(v.begin(), v.end(), names);
+        };
+        bool alarms = false;
+        for (const auto& [rid, resource] : resources().items()) {
+            if (typeOf(rid) != "AWS::CloudWatch::Alarm")
+                continue;
+            alarms = true;
+            if (names(resolveAll(properties(rid)))) {
+                q.consumer["deadLetterAlarm"] = true;
+                return;
+            }
+        }
+        if (alarms)
+            q.consumer["deadLetterAlarm"] = false;
     }
 
     // The first Lambda trigger that reads queue `id`, as the check's "lambda" consumer side.
@@ -324,7 +394,7 @@ private:
                     function = functionId(p["FunctionName"]);
                 q.consumer["lambda"] = trigger(p, function);
                 if (!typeOf(function).empty())
-                    addMetadata(function, q.consumer);
+                    addMetadata(function, q);
                 return;
             }
             if (type != "AWS::Serverless::Function" || !properties(rid).contains("Events"))
@@ -335,7 +405,7 @@ private:
                 const json& p = event["Properties"];
                 if (p.contains("Queue") && resolve(p["Queue"], why) == arn) {
                     q.consumer["lambda"] = trigger(p, rid);
-                    addMetadata(rid, q.consumer);
+                    addMetadata(rid, q);
                     return;
                 }
             }
@@ -391,6 +461,17 @@ private:
 };
 
 } // namespace
+
+void markDeadLetterQueues(std::vector<TemplateQueue>& queues)
+{
+    for (const TemplateQueue& source : queues) {
+        if (source.deadLetterAttributes.is_null())
+            continue;
+        for (TemplateQueue& q : queues)
+            if (q.attributes["QueueArn"] == source.deadLetterAttributes["QueueArn"] && q.consumer.empty())
+                q.deadLetterOf = source.logicalId;
+    }
+}
 
 Outcome<std::vector<TemplateQueue>> readTemplate(const std::string& text, const std::string& fileName)
 {

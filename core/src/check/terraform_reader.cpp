@@ -3,6 +3,8 @@
 // after_unknown, and the configuration's references say which resource it would come from.
 #include "lifeline/check/terraform_reader.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 
 namespace lifeline::sim {
@@ -30,6 +32,7 @@ constexpr std::pair<const char*, const char*> kQueueArguments[] = {
     { "kms_data_key_reuse_period_seconds", "KmsDataKeyReusePeriodSeconds" },
     { "sqs_managed_sse_enabled", "SqsManagedSseEnabled" },
     { "redrive_policy", "RedrivePolicy" },
+    { "policy", "Policy" },
 };
 
 struct Resource {
@@ -79,11 +82,7 @@ public:
         for (const Resource& r : m_resources)
             if (r.type == "aws_sqs_queue")
                 out.push_back(queue(r));
-        for (const TemplateQueue& source : out)
-            for (TemplateQueue& q : out)
-                if (!source.deadLetterAttributes.is_null() && q.consumer.empty()
-                    && q.attributes["QueueArn"] == source.deadLetterAttributes["QueueArn"])
-                    q.deadLetterOf = source.logicalId;
+        markDeadLetterQueues(out);
         return out;
     }
 
@@ -186,14 +185,12 @@ private:
         TemplateQueue q;
         q.logicalId = r.address;
         q.attributes = attributesOf(r, q.unknown);
-        // A redrive policy may be its own resource, naming the queue by its URL (or, before apply, by reference).
-        for (const Resource& policy : m_resources)
-            if (policy.type == "aws_sqs_queue_redrive_policy"
-                && (referred(policy, "queue_url", "aws_sqs_queue") == &r
-                    || (policy.values.contains("queue_url")
-                        && policy.values["queue_url"] == r.values.value("url", json()))))
-                if (const auto text = attributeText(policy.values.value("redrive_policy", json())))
-                    q.attributes["RedrivePolicy"] = *text;
+        // A redrive policy or a queue policy may be its own resource, naming the queue by its URL (or, before apply,
+        // by reference).
+        if (const auto text = attached(r, "aws_sqs_queue_redrive_policy", "redrive_policy"))
+            q.attributes["RedrivePolicy"] = *text;
+        if (const auto text = attached(r, "aws_sqs_queue_policy", "policy"))
+            q.attributes["Policy"] = *text;
         if (q.attributes.contains("RedrivePolicy")) {
             const json policy = json::parse(q.attributes["RedrivePolicy"].get<std::string>(), nullptr, false);
             if (policy.is_object() && policy.contains("deadLetterTargetArn"))
@@ -201,6 +198,7 @@ private:
                     if (dlq.type == "aws_sqs_queue" && arnOf(dlq) == policy["deadLetterTargetArn"]) {
                         std::vector<std::string> ignored; // the DLQ's own unknowns are its own entry's
                         q.deadLetterAttributes = attributesOf(dlq, ignored);
+                        addAlarm(dlq, q);
                     }
         }
         // Before apply the policy is unknown, but the configuration names its queue: that queue is the DLQ.
@@ -208,9 +206,44 @@ private:
             if (const Resource* dlq = referred(r, "redrive_policy", "aws_sqs_queue")) {
                 std::vector<std::string> ignored;
                 q.deadLetterAttributes = attributesOf(*dlq, ignored);
+                addAlarm(*dlq, q);
             }
         addTrigger(r, q);
         return q;
+    }
+
+    // The `argument` of a resource of `type` attached to queue `r` by its queue_url.
+    std::optional<std::string> attached(const Resource& r, const std::string& type, const std::string& argument) const
+    {
+        for (const Resource& a : m_resources)
+            if (a.type == type
+                && (referred(a, "queue_url", "aws_sqs_queue") == &r
+                    || (a.values.contains("queue_url") && a.values["queue_url"] == r.values.value("url", json()))))
+                return attributeText(a.values.value(argument, json()));
+        return std::nullopt;
+    }
+
+    // Whether an aws_cloudwatch_metric_alarm names the DLQ in a QueueName dimension (its own, or a metric_query's),
+    // by value or by reference; not said when the plan has no alarm at all.
+    void addAlarm(const Resource& dlq, TemplateQueue& q) const
+    {
+        const std::function<bool(const json&)> names = [&](const json& v) {
+            if (v.is_object() && v.value("QueueName", json()) == queueName(dlq))
+                return true;
+            return (v.is_object() || v.is_array()) && std::any_of(v.begin(), v.end(), names);
+        };
+        bool alarms = false;
+        for (const Resource& a : m_resources) {
+            if (a.type != "aws_cloudwatch_metric_alarm")
+                continue;
+            alarms = true;
+            if (names(a.values) || referred(a, "dimensions", "aws_sqs_queue") == &dlq) {
+                q.consumer["deadLetterAlarm"] = true;
+                return;
+            }
+        }
+        if (alarms)
+            q.consumer["deadLetterAlarm"] = false;
     }
 
     void addTrigger(const Resource& queueResource, TemplateQueue& q) const

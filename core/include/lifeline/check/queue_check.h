@@ -60,6 +60,9 @@ struct CheckInput {
     int tenants = 0; // tenants sharing the queue (0: not said)
     double rate = 0; // messages per second the producers send (0: not said)
     std::optional<LambdaTrigger> lambda;
+    // Whether a CloudWatch alarm watches the dead-letter queue; unknown (the template has no alarms at all, or the
+    // attributes came without a template) leaves it unset.
+    std::optional<bool> deadLetterAlarmed;
 
     int effectiveWaitSeconds() const { return waitTimeSeconds.value_or(int(queue.receiveMessageWaitTimeSeconds)); }
 };
@@ -71,7 +74,8 @@ Outcome<std::pair<std::string, QueueAttributes>> readQueueAttributes(const nlohm
 
 // Reads the consumer side: {"processing": {"p50": "2s", "p99": "40s"} | {"samples": [1.2, 3]} | "5s", "consumers",
 // "maxMessages", "waitTimeSeconds", "readTimeout", "heartbeat", "groups", "tenants", "rate", "lambda": {"timeout",
-// "batchSize", "batchingWindow", "maxConcurrency", "reportBatchItemFailures"}}. An unknown key, a p99 below the p50 or
+// "batchSize", "batchingWindow", "maxConcurrency", "reportBatchItemFailures"}, "deadLetterAlarm": true|false}. A
+// trigger Lambda would refuse is read, and reported as a finding. An unknown key, a p99 below the p50 or
 // a value out of SQS's or Lambda's range is a failure naming it.
 Outcome<CheckInput> readCheckInput(
     const nlohmann::json& attributes, const nlohmann::json* deadLetterAttributes, const nlohmann::json& consumerSide);
@@ -86,12 +90,24 @@ struct Finding {
     std::string suggestion; // the change
     nlohmann::json scenario; // shows it, the suggestion as the lesson's fix; null where the simulation cannot
     std::string noScenario; // why there is none
+    std::string waivedBy; // where the rule is waived for this queue ("--ignore", a template's Metadata); "": not
 };
 
 // Every rule that fires, by severity (high first), then in the rules' order.
 std::vector<Finding> checkQueue(const CheckInput& input);
 
-// {"findings": [{"id", "severity", "message", "suggestion"}...]}
+// A waiver: the rule `id` is not to fail this queue's check; `by` says where it was given. The waived finding stays
+// in the report, marked.
+struct Waiver {
+    std::string id;
+    std::string by;
+};
+// Marks the findings the waivers name. A waiver of a rule that does not exist fails, naming it and where it was
+// given (a misspelt waiver must not pass silently).
+Outcome<std::vector<Finding>> applyWaivers(std::vector<Finding> findings, const std::vector<Waiver>& waivers);
+
+// {"findings": [{"id", "severity", "message", "suggestion"}...], "waived": [{... "waivedBy"}]}: a waived finding is
+// listed apart, so a script reading "findings" sees what fails the check.
 nlohmann::json findingsJson(const std::vector<Finding>& findings);
 std::string findingsText(const CheckInput& input, const std::vector<Finding>& findings);
 

@@ -19,7 +19,8 @@ struct CheckedQueue {
 };
 
 // One run of the tool "lifeline check": a rule per finding id met, a result per finding with the rule id, the level
-// from the severity (high: error, medium: warning, low: note), the message with its suggestion, and the location.
+// from the severity (high: error, medium: warning, low: note), the message with its suggestion, and the location; a
+// waived finding is a result with a suppression (inSource for a template's waiver, external for --ignore).
 nlohmann::json findingsSarif(const std::vector<CheckedQueue>& queues, const std::string& toolVersion);
 
 } // namespace lifeline::sim

@@ -1,10 +1,12 @@
 // The queues an infrastructure template declares, read for `lifeline check --template`: a CloudFormation or SAM
 // template (JSON or YAML, the short forms !Ref, !GetAtt and !Sub included) or a synthesised CDK one
 // (cdk.out/*.template.json). Each AWS::SQS::Queue with its dead-letter queue resolved, and the Lambda triggers that
-// read it (AWS::Lambda::EventSourceMapping, an AWS::Serverless::Function's SQS event) with the function's timeout.
+// read it (AWS::Lambda::EventSourceMapping, an AWS::Serverless::Function's SQS event) with the function's timeout,
+// its queue policy as its Policy attribute, whether an alarm watches its DLQ, and the rules its Metadata waives.
 // Values a template does not fix (a parameter without a default, an import) are named, never guessed.
 #pragma once
 
+#include "lifeline/check/queue_check.h"
 #include "lifeline/support/outcome.h"
 
 #include <nlohmann/json.hpp>
@@ -23,11 +25,15 @@ struct TemplateQueue {
     std::vector<std::string> unknown; // "VisibilityTimeout: !Ref Visibility, a parameter without a default"
     // Another queue's dead-letter queue with no consumer of its own said: reviewed as part of its source.
     std::string deadLetterOf;
+    std::vector<Waiver> waivers; // Metadata: {lifeline: {ignore: [...]}} on the queue or its function
 };
 
 // Every queue of the template, by logical id. A file that is not YAML or JSON, or a template
 // without Resources, fails, naming the file (and the line where the YAML breaks). A dead-letter queue outside the
 // template (a literal ARN) leaves deadLetterAttributes null, as a check without --dlq-attributes.
+// Marks each queue that is another's dead-letter queue and has no consumer of its own said (both readers).
+void markDeadLetterQueues(std::vector<TemplateQueue>& queues);
+
 Outcome<std::vector<TemplateQueue>> readTemplate(const std::string& text, const std::string& fileName);
 
 } // namespace lifeline::sim

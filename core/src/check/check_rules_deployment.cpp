@@ -1,0 +1,173 @@
+// The rules of `lifeline check` about how a queue is deployed rather than how it runs: a Lambda trigger that AWS
+// refuses to create, a queue policy open to anyone, the old message size limit, a FIFO queue's dead-letter queue
+// breaking its groups' order, and a dead-letter queue no alarm watches. No run shows these: each says why it has no
+// scenario. Sources: docs/sqs-semantics.md, section 6.
+#include "check_rule.h"
+
+#include <algorithm>
+
+namespace lifeline::sim::check {
+
+namespace {
+
+using nlohmann::json;
+
+// The visibility timeout a Lambda trigger wants: six times the function's timeout plus the batching window.
+int64_t lambdaVisibility(const LambdaTrigger& l)
+{
+    return std::min<int64_t>(6 * ((l.timeout + 999) / 1000) + (l.batchingWindow + 999) / 1000, 43200);
+}
+
+std::string bytes(int64_t n)
+{
+    std::string digits = std::to_string(n);
+    for (int i = int(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(size_t(i), ",");
+    return digits;
+}
+
+// --- lambda-visibility-under-timeout ---
+
+std::optional<RuleFinding> lambdaVisibilityUnderTimeout(const CheckInput& in)
+{
+    if (!in.lambda || in.queue.visibilityTimeout * 1000 >= in.lambda->timeout)
+        return std::nullopt;
+    return RuleFinding { Severity::High,
+        "Lambda refuses to create this trigger (InvalidParameterValueException: Queue visibility timeout: "
+            + std::to_string(in.queue.visibilityTimeout)
+            + " seconds is less than Function timeout: " + std::to_string((in.lambda->timeout + 999) / 1000)
+            + " seconds): the deployment fails and no message is processed.",
+        "Set VisibilityTimeout to at least " + std::to_string(lambdaVisibility(*in.lambda))
+            + " (six times the function timeout, plus the batching window), as AWS recommends.",
+        replaceAttribute("VisibilityTimeout", lambdaVisibility(*in.lambda)) };
+}
+
+// --- lambda-batch-over-10-without-window ---
+
+std::optional<RuleFinding> lambdaBatchOver10WithoutWindow(const CheckInput& in)
+{
+    if (!in.lambda || in.queue.fifo || in.lambda->batchSize <= 10 || in.lambda->batchingWindow >= 1000)
+        return std::nullopt;
+    return RuleFinding { Severity::High,
+        "Lambda refuses to create this trigger: a batch size of " + std::to_string(in.lambda->batchSize)
+            + " needs a batching window (\"Maximum batch window in seconds must be greater than 0 if maximum batch "
+              "size is greater than 10\"): the deployment fails and no message is processed.",
+        "Set MaximumBatchingWindowInSeconds to 1 or more, or BatchSize to 10 or fewer.", nullptr };
+}
+
+// --- queue-policy-public ---
+
+bool grantsEveryone(const json& principal)
+{
+    if (principal == "*")
+        return true;
+    if (principal.is_array())
+        return std::any_of(principal.begin(), principal.end(), grantsEveryone);
+    return principal.is_object() && principal.contains("AWS") && grantsEveryone(principal["AWS"]);
+}
+
+std::string actionsOf(const json& statement)
+{
+    const json action = statement.value("Action", json("every action"));
+    if (!action.is_array())
+        return action.is_string() ? action.get<std::string>() : action.dump();
+    std::string list;
+    for (const auto& a : action)
+        list += (list.empty() ? "" : ", ") + (a.is_string() ? a.get<std::string>() : a.dump());
+    return list;
+}
+
+std::optional<RuleFinding> queuePolicyPublic(const CheckInput& in)
+{
+    const json policy = json::parse(in.queue.policy.empty() ? "{}" : in.queue.policy, nullptr, false);
+    if (!policy.is_object() || !policy.contains("Statement"))
+        return std::nullopt;
+    const json statements = policy["Statement"].is_array() ? policy["Statement"] : json::array({ policy["Statement"] });
+    for (const auto& s : statements) {
+        if (!s.is_object() || s.value("Effect", json()) != "Allow" || !grantsEveryone(s.value("Principal", json())))
+            continue;
+        if (s.contains("Condition") && !s["Condition"].empty())
+            continue; // a condition (aws:SourceArn, aws:SourceAccount, ...) narrows who
+        return RuleFinding { Severity::High,
+            "The queue's policy allows " + actionsOf(s)
+                + " to Principal \"*\" with no condition: the queue is publicly accessible, to everyone in the "
+                  "world or any authenticated AWS user.",
+            "Name the principals (an account, a role) instead of \"*\", or keep \"*\" for a service with a condition "
+            "such as aws:SourceArn naming the topic or bucket that sends.",
+            nullptr };
+    }
+    return std::nullopt;
+}
+
+// --- message-size-old-default ---
+
+constexpr int64_t kOldMaximumMessageSize = 262144;
+
+std::optional<RuleFinding> messageSizeOldDefault(const CheckInput& in)
+{
+    if (in.queue.maximumMessageSize != kOldMaximumMessageSize)
+        return std::nullopt;
+    const int64_t largest = attributeRange("MaximumMessageSize").value().second;
+    return RuleFinding { Severity::Low,
+        "MaximumMessageSize is " + bytes(kOldMaximumMessageSize) + " bytes, SQS's default before 2025 (what "
+            + "Terraform and Pulumi still write when it is not set): a message from "
+            + bytes(kOldMaximumMessageSize + 1) + " to " + bytes(largest)
+            + " bytes, which a queue takes by default today, is refused (\"Message must be " + "shorter than "
+            + std::to_string(kOldMaximumMessageSize) + " bytes.\").",
+        "Set MaximumMessageSize to " + std::to_string(largest)
+            + " (or leave it out where the tool does not write a default), unless the smaller limit is meant; then "
+              "waive this rule.",
+        replaceAttribute("MaximumMessageSize", largest) };
+}
+
+// --- fifo-dlq-breaks-order ---
+
+std::optional<RuleFinding> fifoDlqBreaksOrder(const CheckInput& in)
+{
+    if (!in.queue.fifo || !in.queue.redrivePolicy)
+        return std::nullopt;
+    return RuleFinding { Severity::Low,
+        "A message that fails " + std::to_string(in.queue.redrivePolicy->maxReceiveCount)
+            + " receives leaves its group for the dead-letter queue and the next message of the group is delivered: "
+              "that group's order is broken. AWS: don't use a dead-letter queue with a FIFO queue if you don't want "
+              "to break the exact order of messages or operations.",
+        "Where a group's order must hold (a ledger, a sequence of operations), keep failed messages in their group "
+        "(no RedrivePolicy, an alarm on ApproximateAgeOfOldestMessage) or have the consumer stop the group; where a "
+        "skipped message is acceptable, waive this rule.",
+        nullptr };
+}
+
+// --- dlq-without-alarm ---
+
+std::optional<RuleFinding> dlqWithoutAlarm(const CheckInput& in)
+{
+    if (!in.queue.redrivePolicy || in.deadLetterAlarmed.value_or(true))
+        return std::nullopt;
+    const std::string arn = in.queue.redrivePolicy->deadLetterTargetArn;
+    const std::string dlq = arn.substr(arn.rfind(':') + 1);
+    return RuleFinding { Severity::Medium,
+        "The template has CloudWatch alarms, but none watches the dead-letter queue (" + dlq
+            + "): a message that fails " + std::to_string(in.queue.redrivePolicy->maxReceiveCount)
+            + " receives is moved there and nobody is told, until it expires at the DLQ's retention.",
+        "Add an alarm on the DLQ's ApproximateNumberOfMessagesVisible (namespace AWS/SQS, dimension QueueName) "
+        "above 0.",
+        nullptr };
+}
+
+constexpr std::string_view kRefused = "Lambda refuses to create this trigger: there is no run until it is fixed";
+constexpr std::string_view kNotInARun = "a run has no queue policy, alarms or message sizes to show it with";
+
+} // namespace
+
+const CheckRule kLambdaVisibilityUnderTimeout { "lambda-visibility-under-timeout", lambdaVisibilityUnderTimeout,
+    nullptr, nullptr, nullptr, kRefused, true };
+const CheckRule kLambdaBatchOver10WithoutWindow { "lambda-batch-over-10-without-window", lambdaBatchOver10WithoutWindow,
+    nullptr, nullptr, nullptr, kRefused, true };
+const CheckRule kQueuePolicyPublic { "queue-policy-public", queuePolicyPublic, nullptr, nullptr, nullptr, kNotInARun };
+const CheckRule kMessageSizeOldDefault { "message-size-old-default", messageSizeOldDefault, nullptr, nullptr, nullptr,
+    kNotInARun };
+const CheckRule kFifoDlqBreaksOrder { "fifo-dlq-breaks-order", fifoDlqBreaksOrder, nullptr, nullptr, nullptr,
+    "Lifeline's consumers do not check the order they process a group in; the lessons on FIFO groups show it" };
+const CheckRule kDlqWithoutAlarm { "dlq-without-alarm", dlqWithoutAlarm, nullptr, nullptr, nullptr, kNotInARun };
+
+} // namespace lifeline::sim::check
