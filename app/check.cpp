@@ -5,6 +5,7 @@
 #include "lifeline/check/template_reader.h"
 #include "lifeline/check/terraform_reader.h"
 #include "lifeline/support/duration.h"
+#include "live_queue.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -23,6 +24,7 @@ constexpr const char* kCheckHelp
     = "Usage: lifeline check --attributes FILE.json [--dlq-attributes FILE.json] --processing p50=2s,p99=40s\n"
       "       lifeline check --template FILE.yaml|FILE.json [consumer options]\n"
       "       lifeline check --terraform PLAN.json [consumer options]\n"
+      "       lifeline check --queue-url URL [--region R] [--profile P] [--lambda-mappings] [consumer options]\n"
       "       [--consumers N] [--max-messages N] [--wait-time S] [--read-timeout D] [--heartbeat] [--groups N]\n"
       "       [--tenants N] [--rate R] [--lambda timeout=30s,batch=10,window=0s,concurrency=5,partial]\n"
       "       [--consumer FILE.json] [--format text|json|sarif] [--scenario-out DIR] [--fail-on high|medium|low]\n"
@@ -36,6 +38,13 @@ constexpr const char* kCheckHelp
       "                         its Lambda trigger and Metadata: {lifeline: {processing: ...}} read from it\n"
       "  --terraform FILE       every aws_sqs_queue of `terraform show -json` (a plan or a state), its DLQ\n"
       "                         and its aws_lambda_event_source_mapping\n"
+      "  --queue-url URL        a live queue: its attributes and its DLQ's, read with your AWS credentials (as\n"
+      "                         the AWS CLI finds them: --profile, the environment, ~/.aws), signed with SigV4\n"
+      "  --region R             its region (default: the URL's host, then the profile's)\n"
+      "  --profile P            the credentials' profile in ~/.aws\n"
+      "  --lambda-mappings      also read the Lambda trigger that reads the queue (ListEventSourceMappings) and\n"
+      "                         its function's timeout\n"
+      "  --insecure-upstream    allow plain http to a --queue-url host that is not this machine\n"
       "  --processing P         how long a message takes: p50=2s,p99=40s, samples=1.2,3,40 (seconds), or 5s\n"
       "  --consumers N          consumers (default 1)\n"
       "  --max-messages N       their MaxNumberOfMessages (default 1)\n"
@@ -166,6 +175,7 @@ struct CheckOptions {
     std::string scenarioDir;
     sim::Severity failOn = sim::Severity::High;
     std::vector<sim::Waiver> waivers; // --ignore
+    LiveQueueRequest live; // --queue-url
 };
 
 // One option and its value into `o`; a Bad names what is wrong.
@@ -177,7 +187,13 @@ void readOption(const std::string& a, const std::string& v, CheckOptions& o)
     } else if (a == "--template" || a == "--terraform") {
         o.templateFile = v;
         o.terraform = a == "--terraform";
-    } else if (a == "--dlq-attributes")
+    } else if (a == "--queue-url")
+        o.live.queueUrl = v;
+    else if (a == "--region")
+        o.live.region = v;
+    else if (a == "--profile")
+        o.live.profile = v;
+    else if (a == "--dlq-attributes")
         o.dlq = readJsonFile(v, a);
     else if (a == "--consumer")
         o.consumer = readJsonFile(v, a);
@@ -223,6 +239,10 @@ CheckOptions readOptions(const std::vector<std::string>& args)
             o.given["heartbeat"] = true;
             continue;
         }
+        if (a == "--lambda-mappings" || a == "--insecure-upstream") {
+            (a == "--lambda-mappings" ? o.live.lambdaMappings : o.live.insecure) = true;
+            continue;
+        }
         if (i + 1 >= args.size())
             throw Bad { "unknown option or missing value: '" + a + "' (see `lifeline check --help`)" };
         readOption(a, args[++i], o);
@@ -259,22 +279,13 @@ std::optional<std::string> writeScenarios(
 // --template: each queue of the template reviewed with what the template says of its consumers (a Lambda trigger,
 // Metadata: {lifeline: {...}}), the command line's options over it. A DLQ with no consumer of its own is its
 // source's. Exit 2 for a template that cannot be read or a queue whose consumer side is incomplete.
-int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& err)
+int checkQueues(
+    const std::vector<sim::TemplateQueue>& queues, const CheckOptions& options, std::ostream& out, std::ostream& err)
 {
-    const std::string option = options.terraform ? "--terraform" : "--template";
-    std::ifstream file(options.templateFile, std::ios::binary);
-    if (!file)
-        return fail(err, option + ": cannot read " + options.templateFile);
-    std::ostringstream text;
-    text << file.rdbuf();
-    const auto queues = options.terraform ? sim::readTerraformPlan(text.str(), options.templateFile)
-                                          : sim::readTemplate(text.str(), options.templateFile);
-    if (!queues)
-        return fail(err, option + ": " + queues.message());
     json report = json::array();
     std::vector<sim::CheckedQueue> checked;
     bool failed = false;
-    for (const sim::TemplateQueue& q : queues.value()) {
+    for (const sim::TemplateQueue& q : queues) {
         const std::string where = options.templateFile + (q.line > 0 ? ":" + std::to_string(q.line) : "");
         if (!q.deadLetterOf.empty()) {
             if (options.format == "sarif")
@@ -295,8 +306,11 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
             return fail(err,
                 where + ": " + q.logicalId + ": " + input.message()
                     + (options.terraform ? ": give --processing (a plan says nothing of the consumers)"
-                                         : ": give --processing, or Metadata: {lifeline: {processing: ...}} on the "
-                                           "queue or its function"));
+                            : !options.live.queueUrl.empty()
+                            ? ": give --processing (SQS does not know how long your "
+                              "consumers take)"
+                            : ": give --processing, or Metadata: {lifeline: {processing: "
+                              "...}} on the queue or its function"));
         if (!input)
             return fail(err, where + ": " + q.logicalId + ": " + input.message());
         std::vector<sim::Waiver> waivers = q.waivers;
@@ -332,6 +346,32 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
     return failed ? 1 : 0;
 }
 
+int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& err)
+{
+    const std::string option = options.terraform ? "--terraform" : "--template";
+    std::ifstream file(options.templateFile, std::ios::binary);
+    if (!file)
+        return fail(err, option + ": cannot read " + options.templateFile);
+    std::ostringstream text;
+    text << file.rdbuf();
+    const auto queues = options.terraform ? sim::readTerraformPlan(text.str(), options.templateFile)
+                                          : sim::readTemplate(text.str(), options.templateFile);
+    if (!queues)
+        return fail(err, option + ": " + queues.message());
+    return checkQueues(queues.value(), options, out, err);
+}
+
+// --queue-url: the queue as SQS (and Lambda) answer for it, checked as a template's queue; its URL is where a
+// finding points.
+int checkLiveQueue(CheckOptions options, std::ostream& out, std::ostream& err)
+{
+    const auto queue = readLiveQueue(options.live);
+    if (!queue)
+        return fail(err, queue.message());
+    options.templateFile = options.live.queueUrl;
+    return checkQueues({ queue.value() }, options, out, err);
+}
+
 } // namespace
 
 int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -351,6 +391,8 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return fail(err, "--consumer: must be a JSON object");
     if (!options.templateFile.empty())
         return checkTemplate(options, out, err);
+    if (!options.live.queueUrl.empty())
+        return checkLiveQueue(options, out, err);
     if (options.attributes.is_null())
         return fail(
             err, "--attributes FILE.json (what `aws sqs get-queue-attributes` prints) or --template FILE is needed");

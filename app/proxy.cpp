@@ -1,5 +1,6 @@
 #include "proxy.h"
 
+#include "aws_environment.h"
 #include "lifeline/aws/aws_credentials.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/observe/observer.h"
@@ -158,15 +159,6 @@ const std::map<std::string, Setter, std::less<>>& valueOptions()
     return options;
 }
 
-std::string readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    if (in)
-        text << in.rdbuf();
-    return text.str();
-}
-
 volatile std::sig_atomic_t g_stopRequested = 0;
 void requestStop(int)
 {
@@ -210,27 +202,13 @@ Outcome<ProxyCommand> parseProxyOptions(const std::vector<std::string>& args)
 
 Outcome<std::string> resolveProxyCredentials(ProxyCommand& command)
 {
-    net::CredentialSources sources;
-    for (const char* name : { "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
-             "AWS_REGION", "AWS_DEFAULT_REGION" })
-        if (const char* value = std::getenv(name); value && *value)
-            sources.environment[name] = value;
-    const char* home = std::getenv("HOME");
-    const std::string aws = std::string(home ? home : "") + "/.aws/";
-    const char* credentialsFile = std::getenv("AWS_SHARED_CREDENTIALS_FILE");
-    const char* configFile = std::getenv("AWS_CONFIG_FILE");
-    sources.credentialsFile = readFile(credentialsFile ? credentialsFile : aws + "credentials");
-    sources.configFile = readFile(configFile ? configFile : aws + "config");
+    const net::CredentialSources sources = credentialSourcesOfThisMachine();
     auto resolved = net::resolveCredentials(sources, command.profile, command.regionOption);
     if (!resolved)
         return Failure { "lifeline proxy: " + resolved.message() };
     command.proxy.credentials = resolved->credentials;
-    // A company's CA, as the AWS CLI finds it: AWS_CA_BUNDLE, else OpenSSL's SSL_CERT_FILE.
-    for (const char* name : { "AWS_CA_BUNDLE", "SSL_CERT_FILE" })
-        if (const char* bundle = std::getenv(name); bundle && *bundle && command.proxy.caBundle.empty()) {
-            command.proxy.caBundle = bundle;
-            command.caBundleSource = name;
-        }
+    if (command.proxy.caBundle.empty())
+        command.proxy.caBundle = caBundleOfThisMachine(&command.caBundleSource);
     command.proxy.region = resolved->region.empty() ? "us-east-1" : resolved->region;
     return resolved->source;
 }

@@ -33,7 +33,7 @@ _lifeline()
         --fail-on)
             COMPREPLY=($(compgen -W "high medium low" -- "$cur"))
             return ;;
-        --until|--at|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--tenants|--rate|--lambda|--upstream|--region|--profile|--poll-attributes|--ignore)
+        --until|--at|--seed|--size|--window|--fps|--duration|--port|--bind|--history|--speed|--allow-origin|--allow-host|--set|--choose|--processing|--consumers|--max-messages|--wait-time|--read-timeout|--groups|--tenants|--rate|--lambda|--upstream|--region|--profile|--poll-attributes|--ignore|--queue-url)
             return ;;
     esac
 
@@ -55,7 +55,7 @@ _lifeline()
         screenshot)
             options="--lesson --at --size --dark --compare --presenter --help" ;;
         check)
-            options="--attributes --template --terraform --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
+            options="--attributes --template --terraform --queue-url --region --profile --lambda-mappings --insecure-upstream --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
                      --heartbeat --groups --tenants --rate --lambda --consumer --format --scenario-out --fail-on --ignore --help" ;;
         serve)
             options="--port --bind --headless --history --speed --clock --print-env --seed --allow-origin --allow-host --allow-get-actions

@@ -216,7 +216,7 @@ with tempfile.TemporaryDirectory() as scratch:
           (status, json.loads(out)["queues"][0]["findings"][0]),
           (1, {"id": "lambda-visibility-under-timeout", "severity": "high", "message": "Lambda refuses to create this "
                "trigger (InvalidParameterValueException: Queue visibility timeout: 10 seconds is less than Function "
-               "timeout: 60 seconds): the deployment fails and no message is processed.",
+               "timeout: 60 seconds): a deployment that creates it fails.",
                "suggestion": "Set VisibilityTimeout to at least 360 (six times the function timeout, plus the "
                "batching window), as AWS recommends."}))
     status, _, err = run("--template", os.path.join(scratch, "missing.yaml"))

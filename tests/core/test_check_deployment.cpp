@@ -66,7 +66,7 @@ TEST_CASE("check: a trigger Lambda refuses - visibility under the function timeo
     CHECK(refused->message
         == "Lambda refuses to create this trigger (InvalidParameterValueException: Queue visibility timeout: 30 "
            "seconds "
-           "is less than Function timeout: 31 seconds): the deployment fails and no message is processed.");
+           "is less than Function timeout: 31 seconds): a deployment that creates it fails.");
     CHECK(refused->suggestion
         == "Set VisibilityTimeout to at least 186 (six times the function timeout, plus the batching window), as AWS "
            "recommends.");
@@ -94,8 +94,8 @@ TEST_CASE(
     REQUIRE(find(findings, id));
     CHECK(find(findings, id)->message
         == "Lambda refuses to create this trigger: a batch size of 11 needs a batching window (\"Maximum batch window "
-           "in seconds must be greater than 0 if maximum batch size is greater than 10\"): the deployment fails and no "
-           "message is processed.");
+           "in seconds must be greater than 0 if maximum batch size is greater than 10\"): a deployment that creates "
+           "it fails.");
     CHECK(find(findings, id)->suggestion
         == "Set MaximumBatchingWindowInSeconds to 1 or more, or BatchSize to 10 or fewer.");
     CHECK(findings.front().id == id); // what AWS refuses comes first

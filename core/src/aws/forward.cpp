@@ -105,7 +105,7 @@ std::optional<Upstream> parseUpstream(std::string_view url, std::string* why)
 }
 
 std::string forwardRequest(const endpoint::HttpRequest& request, const Upstream& upstream,
-    const AwsCredentials& credentials, const std::string& region, int64_t epochSeconds)
+    const AwsCredentials& credentials, const std::string& region, int64_t epochSeconds, const std::string& service)
 {
     SigningRequest signing;
     signing.method = request.method;
@@ -123,7 +123,7 @@ std::string forwardRequest(const endpoint::HttpRequest& request, const Upstream&
         else
             unsignedHeaders.emplace_back(name, std::string(value));
     }
-    const Signature signature = signV4(signing, credentials, region, "sqs", epochSeconds);
+    const Signature signature = signV4(signing, credentials, region, service, epochSeconds);
     std::string out = signing.method + " " + signing.path + (signing.query.empty() ? "" : "?" + signing.query)
         + " HTTP/1.1\r\nHost: " + signing.host + "\r\n";
     for (const auto& [name, value] : signing.headers)

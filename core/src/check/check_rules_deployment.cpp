@@ -34,9 +34,8 @@ std::optional<RuleFinding> lambdaVisibilityUnderTimeout(const CheckInput& in)
         return std::nullopt;
     return RuleFinding { Severity::High,
         "Lambda refuses to create this trigger (InvalidParameterValueException: Queue visibility timeout: "
-            + std::to_string(in.queue.visibilityTimeout)
-            + " seconds is less than Function timeout: " + std::to_string((in.lambda->timeout + 999) / 1000)
-            + " seconds): the deployment fails and no message is processed.",
+            + std::to_string(in.queue.visibilityTimeout) + " seconds is less than Function timeout: "
+            + std::to_string((in.lambda->timeout + 999) / 1000) + " seconds): a deployment that creates it fails.",
         "Set VisibilityTimeout to at least " + std::to_string(lambdaVisibility(*in.lambda))
             + " (six times the function timeout, plus the batching window), as AWS recommends.",
         replaceAttribute("VisibilityTimeout", lambdaVisibility(*in.lambda)) };
@@ -51,7 +50,7 @@ std::optional<RuleFinding> lambdaBatchOver10WithoutWindow(const CheckInput& in)
     return RuleFinding { Severity::High,
         "Lambda refuses to create this trigger: a batch size of " + std::to_string(in.lambda->batchSize)
             + " needs a batching window (\"Maximum batch window in seconds must be greater than 0 if maximum batch "
-              "size is greater than 10\"): the deployment fails and no message is processed.",
+              "size is greater than 10\"): a deployment that creates it fails.",
         "Set MaximumBatchingWindowInSeconds to 1 or more, or BatchSize to 10 or fewer.", nullptr };
 }
 

@@ -29,9 +29,10 @@ std::optional<Upstream> parseUpstream(std::string_view url, std::string* why);
 // The upstream is this machine (plain HTTP to it stays on the machine).
 bool isLoopbackHost(std::string_view host);
 
-// The bytes of the upstream request for `request`, signed for `region` at `epochSeconds`.
+// The bytes of the upstream request for `request`, signed for `region` and `service` at `epochSeconds`.
 std::string forwardRequest(const endpoint::HttpRequest& request, const Upstream& upstream,
-    const AwsCredentials& credentials, const std::string& region, int64_t epochSeconds);
+    const AwsCredentials& credentials, const std::string& region, int64_t epochSeconds,
+    const std::string& service = "sqs");
 
 // The proxy's own request (GetQueueAttributes for a queue it saw), in the query protocol every SQS speaks.
 endpoint::HttpRequest ownRequest(const std::string& formBody);
