@@ -202,6 +202,24 @@ with tempfile.TemporaryDirectory() as scratch:
     bad("Metadata.lifeline not a map",
         "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Metadata:\n      lifeline: fast\n",
         "--template: FILE: Resources.Jobs.Metadata.lifeline: must be a map (processing, consumers, ...)")
+    bad("a circular RedrivePolicy",
+        "Resources:\n  A:\n    Type: AWS::SQS::Queue\n    Metadata: {lifeline: {processing: 1s}}\n    Properties:\n"
+        "      RedrivePolicy: {deadLetterTargetArn: !GetAtt B.Arn, maxReceiveCount: 3}\n"
+        "  B:\n    Type: AWS::SQS::Queue\n    Properties:\n"
+        "      RedrivePolicy: {deadLetterTargetArn: !GetAtt A.Arn, maxReceiveCount: 3}\n",
+        "--template: FILE: Resources.A.Properties.RedrivePolicy: a circular RedrivePolicy: A -> B -> A (a dead-letter "
+        "queue's own RedrivePolicy must not lead back)")
+    bad("a queue its own DLQ",
+        "Resources:\n  A:\n    Type: AWS::SQS::Queue\n    Properties:\n"
+        "      RedrivePolicy: {deadLetterTargetArn: !GetAtt A.Arn, maxReceiveCount: 3}\n",
+        "--template: FILE: Resources.A.Properties.RedrivePolicy: a circular RedrivePolicy: A -> A (a dead-letter "
+        "queue's own RedrivePolicy must not lead back)")
+    bad("a DLQ of the wrong type",
+        "Resources:\n  A:\n    Type: AWS::SQS::Queue\n    Properties:\n"
+        "      RedrivePolicy: {deadLetterTargetArn: !GetAtt Alerts.Arn, maxReceiveCount: 3}\n"
+        "  Alerts:\n    Type: AWS::SNS::Topic\n",
+        "--template: FILE: Resources.A.Properties.RedrivePolicy.deadLetterTargetArn: names Alerts, an AWS::SNS::Topic, "
+        "not an AWS::SQS::Queue")
     bad("Metadata.lifeline.ignore not a list",
         "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Metadata:\n      lifeline: {ignore: no-dlq}\n",
         "--template: FILE: Resources.Jobs.Metadata.lifeline.ignore: must be a list of rule ids, such as [no-dlq]")

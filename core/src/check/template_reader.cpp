@@ -89,8 +89,10 @@ public:
     {
         std::vector<TemplateQueue> out;
         for (const auto& [id, resource] : resources().items())
-            if (typeOf(id) == "AWS::SQS::Queue")
+            if (typeOf(id) == "AWS::SQS::Queue") {
+                checkRedriveChain(id);
                 out.push_back(queue(id));
+            }
         markDeadLetterQueues(out);
         return out;
     }
@@ -137,6 +139,48 @@ private:
             if (typeOf(id) == "AWS::SQS::Queue" && arnOf(id) == arn)
                 return id;
         return {};
+    }
+
+    // The resource a RedrivePolicy's deadLetterTargetArn names (!GetAtt X.Arn, !Ref X), or "".
+    std::string deadLetterTargetOf(const std::string& id) const
+    {
+        const json& p = properties(id);
+        if (!p.contains("RedrivePolicy") || !p["RedrivePolicy"].is_object()
+            || !p["RedrivePolicy"].contains("deadLetterTargetArn"))
+            return {};
+        const json& target = p["RedrivePolicy"]["deadLetterTargetArn"];
+        if (target.is_object() && target.contains("Fn::GetAtt") && target["Fn::GetAtt"].is_array()
+            && !target["Fn::GetAtt"].empty() && target["Fn::GetAtt"][0].is_string())
+            return target["Fn::GetAtt"][0];
+        if (target.is_object() && target.contains("Ref") && target["Ref"].is_string())
+            return target["Ref"];
+        std::string why;
+        const auto arn = resolve(target, why);
+        return arn ? queueWithArn(*arn) : std::string();
+    }
+    // A dead-letter queue that is not a queue, or a chain of them that comes back to where it started, is a broken
+    // template: SQS refuses the first, CloudFormation the second (a circular dependency between the resources).
+    void checkRedriveChain(const std::string& id) const
+    {
+        std::vector<std::string> chain { id };
+        for (std::string at = id;;) {
+            const std::string next = deadLetterTargetOf(at);
+            if (next.empty() || typeOf(next).empty())
+                return;
+            if (typeOf(next) != "AWS::SQS::Queue")
+                throw Bad { "Resources." + at + ".Properties.RedrivePolicy.deadLetterTargetArn: names " + next + ", an "
+                    + typeOf(next) + ", not an AWS::SQS::Queue" };
+            const bool seen = std::find(chain.begin(), chain.end(), next) != chain.end();
+            chain.push_back(next);
+            if (seen) {
+                std::string path;
+                for (const auto& q : chain)
+                    path += (path.empty() ? "" : " -> ") + q;
+                throw Bad { "Resources." + id + ".Properties.RedrivePolicy: a circular RedrivePolicy: " + path
+                    + " (a dead-letter queue's own RedrivePolicy must not lead back)" };
+            }
+            at = next;
+        }
     }
 
     // A value as the template fixes it, or nothing with `why` saying what it depends on.
