@@ -142,7 +142,7 @@ check("SARIF of the clean twin: no result, exit 0", (status, json.loads(out)["ru
 status, got = queues("terraform-plan.json", "--processing", "p50=2s,p99=40s", "--consumers", "4")
 check("Terraform: each queue by address, its DLQ by reference, what is known only after apply", got, {
     "aws_sqs_queue.orders": (0, [("lambda-visibility-under-6x", "high"), ("lambda-processing-over-timeout", "high"),
-                                 ("lambda-batch-without-partial-failures", "medium"), ("no-dlq", "medium"),
+                                 ("lambda-batch-without-partial-failures", "medium"),
                                  ("message-size-old-default", "low")],
                              ["RedrivePolicy: known only after apply (it names aws_sqs_queue.orders_dlq): findings "
                               "about a dead-letter queue assume none; check the state after apply (`terraform show "
@@ -153,6 +153,20 @@ check("Terraform: each queue by address, its DLQ by reference, what is known onl
                                               ("queue-policy-public", "high")], []),
 })
 check("Terraform: exit 1", status, 1)
+status, out, _ = run("--terraform", os.path.join(data, "terraform-plan.json"), "--processing", "p50=2s,p99=40s",
+                     "--format", "json")
+orders = [q for q in json.loads(out)["queues"] if q["queue"] == "aws_sqs_queue.orders"][0]
+check("Terraform: a DLQ known only after apply waives no-dlq, saying why", orders["waived"],
+      [{"id": "no-dlq", "severity": "medium", "message": orders["waived"][0]["message"],
+        "suggestion": "Add a dead-letter queue with a RedrivePolicy, maxReceiveCount 5.",
+        "waivedBy": "the plan (its RedrivePolicy, known only after apply, names aws_sqs_queue.orders_dlq)"}])
+for name, options in (("cdk-ingest-fixed.template.json", []),
+                      ("terraform-plan-fixed.json", ["--processing", "p50=2s,p99=40s", "--consumers", "4",
+                                                     "--wait-time", "20", "--heartbeat"])):
+    status, got = queues(name, "--fail-on", "low", *options)
+    check(name + ": the clean twin: no finding on any queue, exit 0",
+          (status, [findings for _, findings, _ in got.values() if not isinstance(findings, str)]),
+          (0, [[]] * (1 if name.startswith("cdk") else 2)))
 # The module's alarm watches reports-dlq; the same plan with the alarm on another queue leaves the DLQ unwatched.
 with open(os.path.join(data, "terraform-plan.json")) as f:
     plan = json.load(f)

@@ -207,6 +207,9 @@ private:
                 std::vector<std::string> ignored;
                 q.deadLetterAttributes = attributesOf(*dlq, ignored);
                 addAlarm(*dlq, q);
+                // The queue will have a DLQ: "no DLQ" would be the plan's gap, not the queue's.
+                q.waivers.push_back(
+                    { "no-dlq", "the plan (its RedrivePolicy, known only after apply, names " + dlq->address + ")" });
             }
         addTrigger(r, q);
         return q;
