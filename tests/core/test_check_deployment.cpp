@@ -120,7 +120,7 @@ TEST_CASE("check: a queue policy granting everyone - Principal star without a co
     CHECK(findings[0].message
         == "The queue's policy allows sqs:SendMessage to Principal \"*\" with no condition: the queue is publicly "
            "accessible, to everyone in the world or any authenticated AWS user.");
-    CHECK(findings[0].noScenario == "a run has no queue policy, alarms or message sizes to show it with");
+    CHECK(findings[0].noScenario == "nothing a run draws shows it (a queue policy, an alarm, a size limit)");
     json aws = open;
     aws["Principal"] = { { "AWS", json::array({ "arn:aws:iam::111122223333:root", "*" }) } };
     aws["Action"] = json::array({ "sqs:ReceiveMessage", "sqs:DeleteMessage" });

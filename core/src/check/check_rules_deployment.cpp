@@ -154,7 +154,7 @@ std::optional<RuleFinding> dlqWithoutAlarm(const CheckInput& in)
 }
 
 constexpr std::string_view kRefused = "Lambda refuses to create this trigger: there is no run until it is fixed";
-constexpr std::string_view kNotInARun = "a run has no queue policy, alarms or message sizes to show it with";
+constexpr std::string_view kNotInARun = "nothing a run draws shows it (a queue policy, an alarm, a size limit)";
 
 } // namespace
 
