@@ -4,6 +4,7 @@
 #include "demo.h"
 #include "export/animation_export.h"
 #include "export/image_export.h"
+#include "export/web_export.h"
 #include "lifeline/analysis/summary.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
@@ -45,7 +46,8 @@ constexpr const char* kRunHelp
       "  --summary              print the run's figures as JSON\n"
       "  --csv FILE.csv         every event (time, queue, message, states, cause, actor, note, body, group, dedup)\n"
       "  --trace FILE.json      a Chrome trace that opens in ui.perfetto.dev\n"
-      "  --export FILE          the timeline as .png, .svg or .pdf\n"
+      "  --export FILE          the timeline as .png, .svg or .pdf, or .html: one page that plays the run in any\n"
+      "                         browser (play, scrub, moments, hover, the events in a table; no network)\n"
       "  --size WIDTHxHEIGHT    the image's size (default 1920x1080; 1920x: the height that fits the lanes)\n"
       "  --window FROM..TO      the image's time window, such as 30s..2m (default: the action, idle time after it\n"
       "                         left out)\n"
@@ -310,6 +312,8 @@ Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
             + "' is a saved run (export it as .png, .svg or .pdf)");
     if (options.animated() && options.compare)
         return failure("--compare draws a still image: --export FILE.png, .svg or .pdf");
+    if (options.compare && options.imageFile.ends_with(".html"))
+        return failure("--export FILE.html plays one run: drop --compare (or --fix for the lesson's fixed run)");
     if (options.compare && options.scenarioFile.ends_with(".lifeline"))
         return failure("--compare runs a lesson and its fix; '" + options.scenarioFile + "' is a saved run");
     return options;
@@ -494,7 +498,22 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
             written = false;
         }
     }
-    if (options.animated() && run.scenario)
+    if (options.imageFile.ends_with(".html")) {
+        ui::WebPageRequest request;
+        request.path = QString::fromStdString(options.imageFile);
+        request.title = QString::fromStdString(run.title);
+        request.claim = QString::fromStdString(run.claim);
+        request.moments = run.moments;
+        if (run.scenario && run.scenario->lesson) {
+            const sim::LessonText& lesson = *run.scenario->lesson;
+            request.lesson = { { "idea", lesson.idea }, { "watch", lesson.watch }, { "trap", lesson.trap },
+                { "fix", lesson.fix } };
+        }
+        if (const auto page = ui::exportWebPage(engine, request); !page) {
+            err << "lifeline run: could not write the page: " << page.message() << '\n';
+            written = false;
+        }
+    } else if (options.animated() && run.scenario)
         written &= exportImage(options, run.title, err, [&](const ui::ImageExportRequest& still) {
             ui::AnimationRequest request;
             request.path = still.path;

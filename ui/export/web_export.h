@@ -1,0 +1,32 @@
+// `lifeline run … --export F.html`: one self-contained page that plays a run (no framework, no network request, no
+// external font), so "what my system did" can be attached to a bug report or opened from a USB stick. The page holds
+// the run in a compact form (each lane's segments with the app's words, the moments with their captions, the events
+// as the CSV export writes them) and a small script written for it (resources/web/player.html) draws it with the
+// app's palette and patterns: play, pause, scrub, speed, the now line, hover, keyboard, light and dark by the reader's
+// system setting, and a table of the events for a screen reader.
+#pragma once
+
+#include "lifeline/analysis/moments.h"
+#include "lifeline/run/run_view.h"
+#include "lifeline/support/outcome.h"
+
+#include <QString>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace lifeline::ui {
+
+struct WebPageRequest {
+    QString path;
+    QString title;
+    QString claim; // the run's headline (what its figures say)
+    std::vector<sim::MomentSpec> moments; // a lesson's key moments; none for other runs
+    nlohmann::json lesson; // {"idea", "watch", "trap", "fix"} in words; null: not a lesson
+};
+
+// What the page draws, as the page reads it (also what tests read).
+nlohmann::json webRunData(const RunView& run, const WebPageRequest& request);
+
+Outcome<> exportWebPage(const RunView& run, const WebPageRequest& request);
+
+} // namespace lifeline::ui
