@@ -1,14 +1,16 @@
 #include "export/web_export.h"
 
-#include "lifeline/export/run_export.h"
+#include "lifeline/run/event_text.h"
 #include "lifeline/run/lane_name.h"
+#include "timeline/actor_painter.h"
 #include "timeline/lane_model.h"
 #include "timeline/segment_words.h"
 #include "timeline/timeline_style.h"
 
 #include <QFile>
 #include <QSaveFile>
-#include <sstream>
+#include <map>
+#include <optional>
 
 namespace lifeline::ui {
 
@@ -77,7 +79,8 @@ json palette(const TimelineStyle& style)
             = { { "fill", css(style.stateColor[s]) }, { "pattern", patternName(style.statePattern[s]) } };
     return { { "background", css(style.background) }, { "text", css(style.text) }, { "grid", css(style.grid) },
         { "group", css(style.groupBackground) }, { "now", css(style.now) }, { "ink", css(style.patternInk) },
-        { "mark", css(style.mark) }, { "states", states } };
+        { "mark", css(style.mark) }, { "polling", css(style.polling) }, { "working", css(style.working) },
+        { "failed", css(style.failed) }, { "crash", css(style.crash) }, { "states", states } };
 }
 
 // One lane's segments: [state, start, end, receive, words], end -1 while it goes on; its end cap's state.
@@ -102,6 +105,102 @@ json laneJson(const RunView& run, const LaneIndex& index, MessageIndex lane)
     return out;
 }
 
+// What an actor did, as its row shows it: ["poll", from, to], ["tick", at] (an empty short poll), ["work", from, to,
+// words, failed], ["crash", from, to]; to -1 while it goes on.
+json actorJson(const LaneModel& model, uint32_t actor)
+{
+    const RunView& run = *model.engine();
+    const LaneIndex& index = model.lanes();
+    const auto& steps = index.actorSteps(actor);
+    json spans = json::array();
+    std::optional<WorkBar> working;
+    std::optional<TimeMs> crashed;
+    const auto endWork = [&](TimeMs to, bool open) {
+        working->to = to;
+        working->open = open;
+        spans.push_back(
+            { "work", working->from, open ? -1 : to, workLabel(run, *working).toStdString(), working->failed > 0 });
+        working.reset();
+    };
+    for (size_t i = index.firstStepHeld(actor); i < steps.size(); ++i) {
+        const ActorStep& step = steps[i];
+        const TimeMs time = step.time;
+        switch (step.cause()) {
+        case Cause::PollEnded: // its length rides in the lane field; 0: an empty short poll
+            if (step.lane() == 0)
+                spans.push_back({ "tick", time });
+            else
+                spans.push_back({ "poll", time - TimeMs(step.lane()), time });
+            break;
+        case Cause::ProcessingStarted:
+            if (working && working->from == time) // the next message of the same batch
+                ++working->messages;
+            else
+                working = WorkBar { time, time, step.lane(), 1, 0, false, false };
+            break;
+        case Cause::ProcessingFinished:
+        case Cause::ProcessingFailed:
+            if (!working)
+                break; // the rest of a batch already ended, or a throttled batch that never ran
+            working->failed += step.cause() == Cause::ProcessingFailed ? 1 : 0;
+            endWork(time, false);
+            break;
+        case Cause::ConsumerCrashed:
+            if (working) {
+                working->failed = working->messages;
+                endWork(time, false);
+            }
+            crashed = time;
+            break;
+        case Cause::ConsumerRestarted:
+            if (crashed)
+                spans.push_back({ "crash", *crashed, time });
+            crashed.reset();
+            break;
+        default:
+            break;
+        }
+    }
+    if (index.openPollSince(actor) >= 0 && !crashed)
+        spans.push_back({ "poll", index.openPollSince(actor), -1 });
+    if (working)
+        endWork(run.now(), true);
+    if (crashed)
+        spans.push_back({ "crash", *crashed, -1 });
+    return { { "name", model.actorName(actor).toStdString() }, { "spans", spans } };
+}
+
+// Every event the run holds, one row each as the CSV export has them, compact: names once in tables, each row
+// [time, queue, lane, from, to, cause, actor, note] by index (-1: none), so a long run's page stays small.
+json eventsJson(const RunView& run)
+{
+    json names = json::object();
+    std::map<std::string, int> index;
+    json tables = { { "queue", json::array() }, { "lane", json::array() }, { "word", json::array() },
+        { "actor", json::array() } };
+    const auto at = [&](const char* table, const std::string& text) {
+        const std::string key = std::string(table) + '\n' + text;
+        const auto found = index.find(key);
+        if (found != index.end())
+            return found->second;
+        tables[table].push_back(text);
+        return index[key] = int(tables[table].size()) - 1;
+    };
+    json rows = json::array();
+    const EventLog& log = run.log();
+    for (size_t i = log.firstRetained(); i < log.size(); ++i) {
+        const Event& e = log[i];
+        json row = { e.time, e.queue == kNoQueue ? -1 : at("queue", run.queueInfo(e.queue).name),
+            e.message == kNoMessage ? -1 : at("lane", laneName(run, e.message)), at("word", toString(e.from)),
+            at("word", toString(e.to)), at("word", toString(e.cause)), at("actor", run.actorName(e.actor)) };
+        if (std::string note = eventDetail(run, e); !note.empty())
+            row.push_back(std::move(note));
+        rows.push_back(std::move(row));
+    }
+    tables["rows"] = std::move(rows);
+    return tables;
+}
+
 } // namespace
 
 json webRunData(const RunView& run, const WebPageRequest& request)
@@ -120,16 +219,18 @@ json webRunData(const RunView& run, const WebPageRequest& request)
             = lanesOfGroup.empty() ? std::string() : run.queueInfo(run.message(lanesOfGroup.front()).queue).name;
         groups.push_back({ { "name", name }, { "lanes", lanes } });
     }
+    json actors = json::array();
+    for (const uint32_t actor : model.shownActors())
+        actors.push_back(actorJson(model, actor));
     json moments = json::array();
     int n = 0;
     for (const sim::Moment& m : model.moments())
         moments.push_back({ { "n", ++n }, { "t", m.at }, { "caption", m.caption },
-            { "lane", m.lane == kNoMessage ? json() : json(laneName(run, m.lane)) } });
-    std::ostringstream csv;
-    writeEventsCsv(run, csv);
+            { "lane", m.lane == kNoMessage || m.onActorRow ? json() : json(laneName(run, m.lane)) },
+            { "actor", m.onActorRow ? json(run.actorName(m.actor)) : json() } });
     return { { "format", 1 }, { "title", request.title.toStdString() }, { "claim", request.claim.toStdString() },
-        { "end", run.now() }, { "groups", groups }, { "moments", moments }, { "csv", csv.str() },
-        { "lesson", request.lesson },
+        { "end", run.now() }, { "groups", groups }, { "actors", actors }, { "moments", moments },
+        { "events", eventsJson(run) }, { "lesson", request.lesson },
         { "palette",
             { { "light", palette(TimelineStyle::light()) }, { "dark", palette(TimelineStyle::darkTheme()) } } } };
 }
