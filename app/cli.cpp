@@ -15,6 +15,7 @@
 #include "lifeline/teach/reference_cards.h"
 #include "practice.h"
 #include "quiet_start.h"
+#include "site.h"
 
 #include <QGuiApplication>
 #include <QStringList>
@@ -504,11 +505,8 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
         request.title = QString::fromStdString(run.title);
         request.claim = QString::fromStdString(run.claim);
         request.moments = run.moments;
-        if (run.scenario && run.scenario->lesson) {
-            const sim::LessonText& lesson = *run.scenario->lesson;
-            request.lesson = { { "idea", lesson.idea }, { "watch", lesson.watch }, { "trap", lesson.trap },
-                { "fix", lesson.fix } };
-        }
+        if (run.scenario && run.scenario->lesson)
+            request.lesson = lessonWords(*run.scenario->lesson);
         if (const auto page = ui::exportWebPage(engine, request); !page) {
             err << "lifeline run: could not write the page: " << page.message() << '\n';
             written = false;
@@ -540,7 +538,8 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
 
 bool isHeadlessCommand(const std::string& first)
 {
-    return first == "lessons" || first == "run" || first == "demo" || first == "practice" || first == "check";
+    return first == "lessons" || first == "run" || first == "demo" || first == "practice" || first == "check"
+        || first == "site";
 }
 
 int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -551,6 +550,8 @@ int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ost
         return runPractice(args, out, err);
     if (args[0] == "check")
         return runCheck(args, out, err);
+    if (args[0] == "site")
+        return runSite(args, out, err);
     if (wantsHelp(args)) {
         out << (args[0] == "run" ? kRunHelp : args[0] == "lessons" ? kLessonsHelp : kDemoHelp);
         return 0;

@@ -37,6 +37,7 @@ void printUsage(std::ostream& out)
            "                           exercises: fix a broken setup, and the run checks it\n"
            "  lifeline check --attributes FILE.json --processing p50=2s,p99=40s [--consumers N] ...\n"
            "                           review a real queue's settings against its consumers\n"
+           "  lifeline site OUTDIR     the course as web pages anyone can open: an index and a page per lesson\n"
            "  lifeline demo            run a short demo headless and print its event log\n"
            "  lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1] [--allow-origin "
            "O]\n"

@@ -10,7 +10,7 @@ _lifeline()
     command=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            run|lessons|demo|serve|proxy|practice|check|screenshot) command="${COMP_WORDS[i]}"; break ;;
+            run|lessons|demo|serve|proxy|practice|check|screenshot|site) command="${COMP_WORDS[i]}"; break ;;
         esac
     done
 
@@ -60,6 +60,12 @@ _lifeline()
         serve)
             options="--port --bind --headless --history --speed --clock --print-env --seed --allow-origin --allow-host --allow-get-actions
                      --quotas --help" ;;
+        site)
+            if [[ "$cur" != -* ]]; then
+                COMPREPLY=($(compgen -d -- "$cur"))
+                return
+            fi
+            options="--help" ;;
         proxy)
             options="--upstream --port --bind --headless --record --record-every --region --profile --poll-attributes
                      --insecure-upstream --allow-origin --allow-host --allow-get-actions --help" ;;
@@ -67,7 +73,7 @@ _lifeline()
             if [[ "$cur" == -* ]]; then
                 COMPREPLY=($(compgen -W "--lesson --help --version" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "run lessons demo serve proxy practice check screenshot" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
+                COMPREPLY=($(compgen -W "run lessons demo serve proxy practice check screenshot site" -- "$cur") $(compgen -f -X '!*.@(json|lifeline)' -- "$cur"))
             fi
             return ;;
     esac

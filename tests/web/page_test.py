@@ -69,4 +69,25 @@ check("the table of events: as many rows as the run's CSV", (rows, rows > 0), (c
 lesson = dom.split('id="lesson"', 1)[1].split("</div>", 1)[0]
 check("the lesson's words, glossary marks taken off", ("[[" in lesson, "The trap" in lesson,
                                                        "the [visibility timeout" in lesson), (False, True, False))
+
+# The site: every lesson's page and the index, written fast; the index links every page; a lesson page with a fix
+# stacks both runs, each with its canvas and its table of events.
+site = os.path.join(work, "site")
+done = subprocess.run([LIFELINE, "site", site], capture_output=True, text=True, timeout=120, check=True)
+print("    ", done.stdout.strip())
+lessons = subprocess.run([LIFELINE, "lessons"], capture_output=True, text=True, check=True).stdout
+count = len(re.findall(r"^\s*\d+\s", lessons, re.M))
+pages = sorted(f for f in os.listdir(site) if f.startswith("lesson-"))
+check("the site: a page per lesson and an index", (len(pages), os.path.exists(os.path.join(site, "index.html"))),
+      (count, True))
+index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+check("the index links every lesson page, in the course's blocks",
+      sorted(set(re.findall(r'href="(lesson-\d+\.html)"', index))), pages)
+dom, console = chromium("--dump-dom", "file://" + os.path.join(site, "index.html"))
+check("the index: no console message", console, [])
+dom, console = chromium("--dump-dom", "file://" + os.path.join(site, "lesson-08.html"))
+check("lesson 8's page: no console message", console, [])
+check("lesson 8's page: as written and with the fix, two timelines and two tables", (
+    dom.count('<section class="run">'), dom.count('class="events"'), "As written" in dom, "With the fix" in dom),
+      (2, 2, True, True))
 print("all page cases passed")

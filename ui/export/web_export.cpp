@@ -203,10 +203,10 @@ json eventsJson(const RunView& run)
 
 } // namespace
 
-json webRunData(const RunView& run, const WebPageRequest& request)
+json webRunData(const RunView& run, const std::vector<sim::MomentSpec>& momentSpecs, const QString& label)
 {
     LaneModel model;
-    model.setMomentSpecs(request.moments);
+    model.setMomentSpecs(momentSpecs);
     model.setEngine(&run);
     model.sync();
     json groups = json::array();
@@ -228,17 +228,19 @@ json webRunData(const RunView& run, const WebPageRequest& request)
         moments.push_back({ { "n", ++n }, { "t", m.at }, { "caption", m.caption },
             { "lane", m.lane == kNoMessage || m.onActorRow ? json() : json(laneName(run, m.lane)) },
             { "actor", m.onActorRow ? json(run.actorName(m.actor)) : json() } });
-    return { { "format", 1 }, { "title", request.title.toStdString() }, { "claim", request.claim.toStdString() },
-        { "end", run.now() }, { "groups", groups }, { "actors", actors }, { "moments", moments },
-        { "events", eventsJson(run) }, { "lesson", request.lesson },
-        { "palette",
-            { { "light", palette(TimelineStyle::light()) }, { "dark", palette(TimelineStyle::darkTheme()) } } } };
+    return { { "label", label.toStdString() }, { "end", run.now() }, { "groups", groups }, { "actors", actors },
+        { "moments", moments }, { "events", eventsJson(run) } };
 }
 
-Outcome<> exportWebPage(const RunView& run, const WebPageRequest& request)
+Outcome<> writeWebPage(const std::vector<json>& runs, const WebPageRequest& request)
 {
+    const json pageData = {
+        { "format", 1 }, { "title", request.title.toStdString() }, { "claim", request.claim.toStdString() },
+        { "lesson", request.lesson }, { "nav", request.nav }, { "runs", runs },
+        { "palette", { { "light", palette(TimelineStyle::light()) }, { "dark", palette(TimelineStyle::darkTheme()) } } }
+    };
     // "</" inside the data would end its <script> element early: written as "<\/", which JSON reads the same.
-    std::string data = webRunData(run, request).dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string data = pageData.dump(-1, ' ', false, json::error_handler_t::replace);
     for (size_t at = data.find("</"); at != std::string::npos; at = data.find("</", at + 3))
         data.replace(at, 2, "<\\/");
     std::string page = webPlayerSource();
@@ -257,6 +259,11 @@ Outcome<> exportWebPage(const RunView& run, const WebPageRequest& request)
     if (!file.commit())
         return Failure { "cannot write " + request.path.toStdString() + ": " + file.errorString().toStdString() };
     return {};
+}
+
+Outcome<> exportWebPage(const RunView& run, const WebPageRequest& request)
+{
+    return writeWebPage({ webRunData(run, request.moments) }, request);
 }
 
 } // namespace lifeline::ui

@@ -19,14 +19,20 @@ namespace lifeline::ui {
 struct WebPageRequest {
     QString path;
     QString title;
-    QString claim; // the run's headline (what its figures say)
+    QString claim; // the headline: the run's figures, or a lesson's compare
     std::vector<sim::MomentSpec> moments; // a lesson's key moments; none for other runs
     nlohmann::json lesson; // {"idea", "watch", "trap", "fix"} in words; null: not a lesson
+    nlohmann::json nav; // [[text, relative link], ...] above the title (the site's); null: none
 };
 
-// What the page draws, as the page reads it (also what tests read).
-nlohmann::json webRunData(const RunView& run, const WebPageRequest& request);
+// One run as the page draws it: its lanes and segments in the app's words, its consumers' rows, the moments found
+// in it, its events; `label` names it where a page stacks runs ("As written", "With the fix").
+nlohmann::json webRunData(const RunView& run, const std::vector<sim::MomentSpec>& moments, const QString& label = {});
 
+// A page of one or more runs (webRunData's) on one time axis.
+Outcome<> writeWebPage(const std::vector<nlohmann::json>& runs, const WebPageRequest& request);
+
+// A page of one run.
 Outcome<> exportWebPage(const RunView& run, const WebPageRequest& request);
 
 } // namespace lifeline::ui

@@ -1,0 +1,176 @@
+#include "site.h"
+
+#include "export/web_export.h"
+#include "lifeline/analysis/summary.h"
+#include "lifeline/sim/simulation.h"
+#include "lifeline/teach/course.h"
+#include "lifeline/teach/lessons.h"
+
+#include <QSaveFile>
+#include <QString>
+#include <chrono>
+#include <filesystem>
+#include <ostream>
+#include <regex>
+
+namespace lifeline::app {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr const char* kSiteHelp
+    = "Usage: lifeline site OUTDIR\n"
+      "Writes the course as static web pages: OUTDIR/index.html (the blocks of the curriculum and their lessons)\n"
+      "and a page per lesson (OUTDIR/lesson-07.html) that plays its run as written and with its fix on one time\n"
+      "axis: play, pause, scrub, the key moments and their captions, hover, the events in a table. Each page is one\n"
+      "file with no network request: open it from disk, a USB stick, or any static host (docs/site.md).\n"
+      "\n"
+      "Example:\n"
+      "  lifeline site public && xdg-open public/index.html\n";
+
+std::string pageName(const sim::LessonText& lesson)
+{
+    char name[32];
+    std::snprintf(name, sizeof name, "lesson-%02d.html", lesson.number);
+    return name;
+}
+
+std::string plain(const std::string& text) // the lessons' glossary marks [[term]] as plain words
+{
+    return std::regex_replace(text, std::regex(R"(\[\[([^\]]+)\]\])"), "$1");
+}
+
+std::string escaped(const std::string& text)
+{
+    return QString::fromStdString(text).toHtmlEscaped().toStdString();
+}
+
+// One lesson's page: its run as written and with its fix, the compare headline as the page's claim.
+Outcome<> writeLessonPage(const sim::Scenario& scenario, const std::filesystem::path& dir, const json& nav)
+{
+    const sim::LessonText& lesson = *scenario.lesson;
+    ui::WebPageRequest request;
+    request.path = QString::fromStdString((dir / pageName(lesson)).string());
+    request.title = QString::fromStdString("Lesson " + std::to_string(lesson.number) + ": " + lesson.title);
+    request.lesson = lessonWords(lesson);
+    request.nav = nav;
+    sim::Simulation written(scenario);
+    written.advanceTo(written.duration());
+    std::vector<json> runs { ui::webRunData(
+        written.engine().run(), lesson.moments, lesson.fixPatch.empty() ? QString() : QStringLiteral("As written")) };
+    request.claim = QString::fromStdString(written.summary().claim());
+    if (!lesson.fixPatch.empty()) {
+        auto fixed = sim::applyFix(scenario);
+        if (auto* error = std::get_if<sim::ScenarioError>(&fixed))
+            return Failure { "lesson " + std::to_string(lesson.number) + ": its fix is broken: " + error->text() };
+        sim::Simulation withFix(std::get<sim::Scenario>(std::move(fixed)));
+        withFix.advanceTo(withFix.duration());
+        runs.push_back(ui::webRunData(withFix.engine().run(), lesson.moments, QStringLiteral("With the fix")));
+        std::string headline;
+        for (const auto& change :
+            sim::compareSummaries(written.summary(), withFix.summary(), lesson.measure, lesson.measureLabel))
+            headline += (headline.empty() ? "" : "  ·  ") + change.text();
+        if (!headline.empty())
+            request.claim = QString::fromStdString("With the fix: " + headline);
+    }
+    return ui::writeWebPage(runs, request);
+}
+
+// The index: the curriculum's blocks in path order, each lesson's title and idea, linked to its page.
+std::string indexPage()
+{
+    std::string html = R"(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>Lifeline: the life of every SQS message</title>
+<style>
+  :root { --bg: #ffffff; --fg: #1d1d1f; --muted: #5c5c66; --panel: #f3f3f6; --accent: #0072b2; }
+  @media (prefers-color-scheme: dark) {
+    :root { --bg: #1e1f22; --fg: #e8e8ea; --muted: #a6a6ad; --panel: #2a2b2f; --accent: #56b4e9; }
+  }
+  body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.5 system-ui, sans-serif; }
+  main { max-width: 980px; margin: 0 auto; padding: 20px; }
+  h1 { margin: 0 0 4px; } .lead { color: var(--muted); margin-top: 0; }
+  section { background: var(--panel); border-radius: 8px; padding: 10px 16px; margin: 14px 0; }
+  h2 { margin: 4px 0; font-size: 1.2em; } .block-idea { color: var(--muted); margin: 0 0 6px; }
+  ol { margin: 0; padding-left: 1.4em; } li { margin: 6px 0; }
+  a { color: var(--accent); font-weight: 600; } .idea { display: block; color: var(--fg); }
+</style>
+</head>
+<body>
+<main>
+<h1>Lifeline: the life of every SQS message</h1>
+<p class="lead">Each lesson plays a run of Amazon SQS, message by message, as written and with its fix. Press Space
+to play, N for the next key moment.</p>
+)";
+    for (const sim::CourseBlock& block : sim::courseBlocks()) {
+        html += "<section>\n<h2>" + escaped(block.title) + "</h2>\n<p class=\"block-idea\">" + escaped(block.idea)
+            + "</p>\n<ol>\n";
+        for (const sim::CourseStep& step : block.steps) {
+            const sim::LessonText& lesson = *step.lesson->scenario.lesson;
+            html += "<li><a href=\"" + pageName(lesson) + "\">Lesson " + std::to_string(lesson.number) + ": "
+                + escaped(lesson.title) + "</a><span class=\"idea\">" + escaped(plain(lesson.idea)) + "</span></li>\n";
+        }
+        html += "</ol>\n</section>\n";
+    }
+    return html + "</main>\n</body>\n</html>\n";
+}
+
+} // namespace
+
+json lessonWords(const sim::LessonText& lesson)
+{
+    return { { "idea", lesson.idea }, { "watch", lesson.watch }, { "trap", lesson.trap }, { "fix", lesson.fix } };
+}
+
+int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    if (args.size() == 2 && (args[1] == "--help" || args[1] == "-h")) {
+        out << kSiteHelp;
+        return 0;
+    }
+    if (args.size() != 2 || args[1].empty() || args[1][0] == '-') {
+        err << "lifeline site: give one directory to write the pages into (see `lifeline site --help`)\n";
+        return 2;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    const std::filesystem::path dir = args[1];
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir)) {
+        err << "lifeline site: cannot make the directory " << dir.string() << (ec ? ": " + ec.message() : "") << '\n';
+        return 2;
+    }
+    const auto lessons = sim::lessonsInCourseOrder();
+    for (size_t i = 0; i < lessons.size(); ++i) {
+        json nav = json::array({ json::array({ "All lessons", "index.html" }) });
+        // The course's order, which is not the lessons' numbers: "← Lesson 7", "Lesson 9 →".
+        if (i > 0)
+            nav.push_back({ "← Lesson " + std::to_string(lessons[i - 1]->scenario.lesson->number),
+                pageName(*lessons[i - 1]->scenario.lesson) });
+        if (i + 1 < lessons.size())
+            nav.push_back({ "Lesson " + std::to_string(lessons[i + 1]->scenario.lesson->number) + " →",
+                pageName(*lessons[i + 1]->scenario.lesson) });
+        if (const auto written = writeLessonPage(lessons[i]->scenario, dir, nav); !written) {
+            err << "lifeline site: " << written.message() << '\n';
+            return 1;
+        }
+    }
+    QSaveFile index(QString::fromStdString((dir / "index.html").string()));
+    const std::string html = indexPage();
+    if (!index.open(QIODevice::WriteOnly) || index.write(html.data(), qint64(html.size())) != qint64(html.size())
+        || !index.commit()) {
+        err << "lifeline site: cannot write " << (dir / "index.html").string() << '\n';
+        return 1;
+    }
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    out << "wrote " << lessons.size() << " lesson pages and index.html to " << dir.string() << " in " << ms.count()
+        << " ms\n";
+    return 0;
+}
+
+} // namespace lifeline::app
