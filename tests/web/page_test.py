@@ -25,7 +25,8 @@ def check(label, got, expected):
 def chromium(*args):
     done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                            "--enable-logging=stderr", "--v=0", "--force-prefers-color-scheme=light",
-                           "--window-size=1366,900", *args], capture_output=True, text=True, timeout=120)
+                           "--window-size=1366,900", "--virtual-time-budget=5000", *args],
+                          capture_output=True, text=True, timeout=120)
     # What the page's script says or throws reaches the log as CONSOLE lines.
     console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     return done.stdout, console
@@ -80,6 +81,10 @@ count = len(re.findall(r"^\s*\d+\s", lessons, re.M))
 pages = sorted(f for f in os.listdir(site) if f.startswith("lesson-"))
 check("the site: a page per lesson and an index", (len(pages), os.path.exists(os.path.join(site, "index.html"))),
       (count, True))
+sizes = {name: os.path.getsize(os.path.join(site, name)) for name in pages}
+print("     the largest pages:", sorted(sizes.items(), key=lambda kv: -kv[1])[:3])
+check("every lesson page under 300 KB (lesson 25's 3,120 messages as a band)",
+      [name for name, size in sizes.items() if size > 300 * 1024], [])
 index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
 check("the index links every lesson page, in the course's blocks",
       sorted(set(re.findall(r'href="(lesson-\d+\.html)"', index))), pages)

@@ -9,6 +9,7 @@
 
 #include <QFile>
 #include <QSaveFile>
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -103,6 +104,25 @@ json laneJson(const RunView& run, const LaneIndex& index, MessageIndex lane)
         out["end"] = { stateName(last.state), last.start.time };
     out["receives"] = run.message(lane).receiveCount;
     return out;
+}
+
+// A queue with more lanes than a page's rows can show is drawn as the app draws it then: a band of how many messages
+// were delayed, visible and in flight over time.
+constexpr size_t kMostLanes = 120;
+constexpr size_t kBandPoints = 400;
+
+// The band's levels at up to kBandPoints instants: [time, delayed, visible, in flight], each at its bucket's end.
+json bandJson(const DensitySeries& density, QueueIndex queue)
+{
+    const auto& buckets = density.queue(queue);
+    const size_t step = std::max<size_t>(1, (buckets.size() + kBandPoints - 1) / kBandPoints);
+    json levels = json::array();
+    for (size_t i = step - 1; i < buckets.size() + step - 1; i += step) {
+        const size_t at = std::min(i, buckets.size() - 1);
+        const QueueDensity& d = buckets[at];
+        levels.push_back({ TimeMs(at + 1) * density.bucketMs(), d.delayed, d.visible, d.inFlight });
+    }
+    return levels;
 }
 
 // What an actor did, as its row shows it: ["poll", from, to], ["tick", at] (an empty short poll), ["work", from, to,
@@ -211,13 +231,21 @@ json webRunData(const RunView& run, const std::vector<sim::MomentSpec>& momentSp
     model.sync();
     json groups = json::array();
     for (int g = 0; g < model.queueGroupCount(); ++g) {
-        json lanes = json::array();
-        for (const MessageIndex lane : model.lanesOfGroup(g))
-            lanes.push_back(laneJson(run, model.lanes(), lane));
         const auto& lanesOfGroup = model.lanesOfGroup(g);
-        const std::string name
-            = lanesOfGroup.empty() ? std::string() : run.queueInfo(run.message(lanesOfGroup.front()).queue).name;
-        groups.push_back({ { "name", name }, { "lanes", lanes } });
+        if (lanesOfGroup.empty())
+            continue;
+        const QueueIndex queue = run.message(lanesOfGroup.front()).queue;
+        json group = { { "name", run.queueInfo(queue).name }, { "count", lanesOfGroup.size() } };
+        if (lanesOfGroup.size() > kMostLanes) {
+            group["band"] = bandJson(model.density(), queue);
+            group["lanes"] = json::array();
+        } else {
+            json lanes = json::array();
+            for (const MessageIndex lane : lanesOfGroup)
+                lanes.push_back(laneJson(run, model.lanes(), lane));
+            group["lanes"] = std::move(lanes);
+        }
+        groups.push_back(std::move(group));
     }
     json actors = json::array();
     for (const uint32_t actor : model.shownActors())
@@ -239,12 +267,14 @@ Outcome<> writeWebPage(const std::vector<json>& runs, const WebPageRequest& requ
         { "lesson", request.lesson }, { "nav", request.nav }, { "runs", runs },
         { "palette", { { "light", palette(TimelineStyle::light()) }, { "dark", palette(TimelineStyle::darkTheme()) } } }
     };
-    // "</" inside the data would end its <script> element early: written as "<\/", which JSON reads the same.
-    std::string data = pageData.dump(-1, ' ', false, json::error_handler_t::replace);
-    for (size_t at = data.find("</"); at != std::string::npos; at = data.find("</", at + 3))
-        data.replace(at, 2, "<\\/");
+    // Deflated (zlib, which the browser's DecompressionStream("deflate") reads) and in base64: a long run's events
+    // compress tenfold, and base64 holds nothing that could end the <script> element.
+    QByteArray packed
+        = qCompress(QByteArray::fromStdString(pageData.dump(-1, ' ', false, json::error_handler_t::replace)), 9);
+    packed.remove(0, 4); // qCompress's own length prefix
+    const std::string data = packed.toBase64().toStdString();
     std::string page = webPlayerSource();
-    const std::string slot = "/*LIFELINE_RUN*/null";
+    const std::string slot = "/*LIFELINE_RUN*/";
     const size_t at = page.find(slot);
     if (at == std::string::npos)
         return Failure { "the page template has no slot for the run" };
