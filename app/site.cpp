@@ -5,6 +5,8 @@
 #include "lifeline/sim/simulation.h"
 #include "lifeline/teach/course.h"
 #include "lifeline/teach/lessons.h"
+#include "lifeline/teach/practice.h"
+#include "practice_pages.h"
 
 #include <QSaveFile>
 #include <QString>
@@ -25,6 +27,7 @@ constexpr const char* kSiteHelp
       "and a page per lesson (OUTDIR/lesson-07.html) that plays its run as written and with its fix on one time\n"
       "axis: play, pause, scrub, the key moments and their captions, hover, the events in a table. Each page is one\n"
       "file with no network request: open it from disk, a USB stick, or any static host (docs/site.md).\n"
+      "Each exercise has a page (OUTDIR/practice-ID.html): choosing an answer shows its run and its verdict.\n"
       "\n"
       "Example:\n"
       "  lifeline site public && xdg-open public/index.html\n";
@@ -117,7 +120,12 @@ to play, N for the next key moment.</p>
         }
         html += "</ol>\n</section>\n";
     }
-    return html + "</main>\n</body>\n</html>\n";
+    html += "<section>\n<h2>Practice</h2>\n<p class=\"block-idea\">Fix a broken setup: pick an answer and see its run "
+            "and whether it passes.</p>\n<ol>\n";
+    for (const sim::Exercise& exercise : sim::practiceExercises())
+        html += "<li><a href=\"" + practicePageName(exercise) + "\">" + escaped(exercise.title)
+            + "</a><span class=\"idea\">" + escaped(plain(exercise.question)) + "</span></li>\n";
+    return html + "</ol>\n</section>\n</main>\n</body>\n</html>\n";
 }
 
 } // namespace
@@ -160,6 +168,18 @@ int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             return 1;
         }
     }
+    const auto& exercises = sim::practiceExercises();
+    for (size_t i = 0; i < exercises.size(); ++i) {
+        json nav = json::array({ json::array({ "All lessons and exercises", "index.html" }) });
+        if (i > 0)
+            nav.push_back({ "← Exercise " + exercises[i - 1].id, practicePageName(exercises[i - 1]) });
+        if (i + 1 < exercises.size())
+            nav.push_back({ "Exercise " + exercises[i + 1].id + " →", practicePageName(exercises[i + 1]) });
+        if (const auto written = writePracticePage(exercises[i], dir, nav); !written) {
+            err << "lifeline site: " << written.message() << '\n';
+            return 1;
+        }
+    }
     QSaveFile index(QString::fromStdString((dir / "index.html").string()));
     const std::string html = indexPage();
     if (!index.open(QIODevice::WriteOnly) || index.write(html.data(), qint64(html.size())) != qint64(html.size())
@@ -168,8 +188,8 @@ int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return 1;
     }
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-    out << "wrote " << lessons.size() << " lesson pages and index.html to " << dir.string() << " in " << ms.count()
-        << " ms\n";
+    out << "wrote " << lessons.size() << " lesson pages, " << exercises.size() << " exercise pages and index.html to "
+        << dir.string() << " in " << ms.count() << " ms\n";
     return 0;
 }
 

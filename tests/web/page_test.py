@@ -95,4 +95,14 @@ check("lesson 8's page: no console message", console, [])
 check("lesson 8's page: as written and with the fix, two timelines and two tables", (
     dom.count('<section class="run">'), dom.count('class="events"'), "As written" in dom, "With the fix" in dom),
       (2, 2, True, True))
+exercises = [f for f in os.listdir(site) if f.startswith("practice-")]
+listed = subprocess.run([LIFELINE, "practice"], capture_output=True, text=True).stdout
+ids = re.findall(r"^([a-z0-9-]+)  +", listed, re.M)
+check("an exercise page per exercise of `lifeline practice`, each linked from the index",
+      (sorted(exercises), sorted(set(re.findall(r'href="(practice-[a-z0-9-]+\.html)"', index)))),
+      (sorted(f"practice-{i}.html" for i in ids), sorted(f"practice-{i}.html" for i in ids)))
+dom, console = chromium("--dump-dom", "file://" + os.path.join(site, "practice-lambda-six-times.html"))
+check("an exercise page: no console message, the situation shown, its answers offered, no verdict yet",
+      (console, dom.count('type="radio"'), "The situation" in dom, '<p id="verdict" aria-live="polite"></p>' in dom),
+      ([], 5, True, True))
 print("all page cases passed")

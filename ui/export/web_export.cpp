@@ -108,7 +108,7 @@ json laneJson(const RunView& run, const LaneIndex& index, MessageIndex lane)
 
 // A queue with more lanes than a page's rows can show is drawn as the app draws it then: a band of how many messages
 // were delayed, visible and in flight over time.
-constexpr size_t kMostLanes = 120;
+constexpr size_t kMostLanes = 400;
 constexpr size_t kBandPoints = 400;
 
 // The band's levels at up to kBandPoints instants: [time, delayed, visible, in flight], each at its bucket's end.
@@ -264,7 +264,7 @@ Outcome<> writeWebPage(const std::vector<json>& runs, const WebPageRequest& requ
 {
     const json pageData = {
         { "format", 1 }, { "title", request.title.toStdString() }, { "claim", request.claim.toStdString() },
-        { "lesson", request.lesson }, { "nav", request.nav }, { "runs", runs },
+        { "lesson", request.lesson }, { "nav", request.nav }, { "practice", request.practice }, { "runs", runs },
         { "palette", { { "light", palette(TimelineStyle::light()) }, { "dark", palette(TimelineStyle::darkTheme()) } } }
     };
     // Deflated (zlib, which the browser's DecompressionStream("deflate") reads) and in base64: a long run's events

@@ -23,6 +23,9 @@ struct WebPageRequest {
     std::vector<sim::MomentSpec> moments; // a lesson's key moments; none for other runs
     nlohmann::json lesson; // {"idea", "watch", "trap", "fix"} in words; null: not a lesson
     nlohmann::json nav; // [[text, relative link], ...] above the title (the site's); null: none
+    // An exercise: {"question", "hint", "answers": [{"label", "run", "passed", "why"}]}, "run" indexing the page's
+    // runs; the page shows the situation (the first run) until an answer is chosen. Null: not an exercise.
+    nlohmann::json practice;
 };
 
 // One run as the page draws it: its lanes and segments in the app's words, its consumers' rows, the moments found
