@@ -1,5 +1,6 @@
 #include "site.h"
 
+#include "export/image_export.h"
 #include "export/web_export.h"
 #include "lifeline/analysis/summary.h"
 #include "lifeline/sim/simulation.h"
@@ -7,11 +8,16 @@
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/practice.h"
 #include "practice_pages.h"
+#include "quiet_start.h"
 
+#include <QBuffer>
+#include <QGuiApplication>
+#include <QImage>
 #include <QSaveFile>
 #include <QString>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <ostream>
 #include <regex>
 
@@ -49,8 +55,10 @@ std::string escaped(const std::string& text)
     return QString::fromStdString(text).toHtmlEscaped().toStdString();
 }
 
-// One lesson's page: its run as written and with its fix, the compare headline as the page's claim.
-Outcome<> writeLessonPage(const sim::Scenario& scenario, const std::filesystem::path& dir, const json& nav)
+// One lesson's page: its run as written and with its fix, the compare headline as the page's claim. `still` gets
+// the index's picture of the run as written: the app's timeline image, its key moments pinned.
+Outcome<> writeLessonPage(
+    const sim::Scenario& scenario, const std::filesystem::path& dir, const json& nav, std::string& still)
 {
     const sim::LessonText& lesson = *scenario.lesson;
     ui::WebPageRequest request;
@@ -63,6 +71,22 @@ Outcome<> writeLessonPage(const sim::Scenario& scenario, const std::filesystem::
     std::vector<json> runs { ui::webRunData(
         written.engine().run(), lesson.moments, lesson.fixPatch.empty() ? QString() : QStringLiteral("As written")) };
     request.claim = QString::fromStdString(written.summary().claim());
+    ui::ImageExportRequest picture;
+    picture.path = QStringLiteral("still.png");
+    picture.size = QSize(480, 270);
+    picture.moments = lesson.moments;
+    picture.title = request.title;
+    const auto png = ui::drawTimelineImage(written.engine().run(), picture);
+    if (!png)
+        return Failure { "lesson " + std::to_string(lesson.number) + ": its still: " + png.message() };
+    // 256 colours are plenty for the timeline's flat fills and make the index a third the size.
+    QImage image;
+    image.loadFromData(png.value(), "PNG");
+    QByteArray small;
+    QBuffer buffer(&small);
+    buffer.open(QIODevice::WriteOnly);
+    image.convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither).save(&buffer, "PNG", 9);
+    still = small.toBase64().toStdString();
     if (!lesson.fixPatch.empty()) {
         auto fixed = sim::applyFix(scenario);
         if (auto* error = std::get_if<sim::ScenarioError>(&fixed))
@@ -80,8 +104,8 @@ Outcome<> writeLessonPage(const sim::Scenario& scenario, const std::filesystem::
     return ui::writeWebPage(runs, request);
 }
 
-// The index: the curriculum's blocks in path order, each lesson's title and idea, linked to its page.
-std::string indexPage()
+// The index: the curriculum's blocks in path order, each lesson's still, title and idea, linked to its page.
+std::string indexPage(const std::map<int, std::string>& stills)
 {
     std::string html = R"(<!DOCTYPE html>
 <html lang="en">
@@ -102,6 +126,8 @@ std::string indexPage()
   h2 { margin: 4px 0; font-size: 1.2em; } .block-idea { color: var(--muted); margin: 0 0 6px; }
   ol { margin: 0; padding-left: 1.4em; } li { margin: 6px 0; }
   a { color: var(--accent); font-weight: 600; } .idea { display: block; color: var(--fg); }
+  li.lesson { display: grid; grid-template-columns: 240px 1fr; gap: 14px; align-items: start; list-style-position: inside; }
+  li.lesson img { width: 240px; height: auto; border-radius: 4px; grid-row: span 2; }
 </style>
 </head>
 <body>
@@ -115,7 +141,12 @@ to play, N for the next key moment.</p>
             + "</p>\n<ol>\n";
         for (const sim::CourseStep& step : block.steps) {
             const sim::LessonText& lesson = *step.lesson->scenario.lesson;
-            html += "<li><a href=\"" + pageName(lesson) + "\">Lesson " + std::to_string(lesson.number) + ": "
+            const auto still = stills.find(lesson.number);
+            html += "<li class=\"lesson\">"
+                + (still == stills.end() ? std::string()
+                                         : "<img alt=\"Lesson " + std::to_string(lesson.number)
+                            + "'s run at its key moments\" src=\"data:image/png;base64," + still->second + "\">")
+                + "<a href=\"" + pageName(lesson) + "\">Lesson " + std::to_string(lesson.number) + ": "
                 + escaped(lesson.title) + "</a><span class=\"idea\">" + escaped(plain(lesson.idea)) + "</span></li>\n";
         }
         html += "</ol>\n</section>\n";
@@ -153,6 +184,14 @@ int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         err << "lifeline site: cannot make the directory " << dir.string() << (ec ? ": " + ec.message() : "") << '\n';
         return 2;
     }
+    // The stills are drawn offscreen, as `lifeline run --export` draws: no display is needed.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    int argc = 1;
+    char name[] = "lifeline";
+    char* argv[] = { name, nullptr };
+    const QuietlyStarted<QGuiApplication> application(argc, argv);
+    std::map<int, std::string> stills;
     const auto lessons = sim::lessonsInCourseOrder();
     for (size_t i = 0; i < lessons.size(); ++i) {
         json nav = json::array({ json::array({ "All lessons", "index.html" }) });
@@ -163,7 +202,9 @@ int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         if (i + 1 < lessons.size())
             nav.push_back({ "Lesson " + std::to_string(lessons[i + 1]->scenario.lesson->number) + " →",
                 pageName(*lessons[i + 1]->scenario.lesson) });
-        if (const auto written = writeLessonPage(lessons[i]->scenario, dir, nav); !written) {
+        if (const auto written
+            = writeLessonPage(lessons[i]->scenario, dir, nav, stills[lessons[i]->scenario.lesson->number]);
+            !written) {
             err << "lifeline site: " << written.message() << '\n';
             return 1;
         }
@@ -181,7 +222,7 @@ int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         }
     }
     QSaveFile index(QString::fromStdString((dir / "index.html").string()));
-    const std::string html = indexPage();
+    const std::string html = indexPage(stills);
     if (!index.open(QIODevice::WriteOnly) || index.write(html.data(), qint64(html.size())) != qint64(html.size())
         || !index.commit()) {
         err << "lifeline site: cannot write " << (dir / "index.html").string() << '\n';

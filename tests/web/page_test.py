@@ -88,6 +88,9 @@ check("every lesson page under 300 KB (lesson 25's 3,120 messages as a band)",
 index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
 check("the index links every lesson page, in the course's blocks",
       sorted(set(re.findall(r'href="(lesson-\d+\.html)"', index))), pages)
+check("the index: a still of every lesson's run, inside the page (no file or address to fetch)",
+      (len(re.findall(r'<img alt="Lesson \d+\'s run at its key moments" src="data:image/png;base64,', index)),
+       re.findall(r'src="(?!data:image/png;base64,)', index)), (count, []))
 dom, console = chromium("--dump-dom", "file://" + os.path.join(site, "index.html"))
 check("the index: no console message", console, [])
 dom, console = chromium("--dump-dom", "file://" + os.path.join(site, "lesson-08.html"))

@@ -7,7 +7,6 @@
 #include "timeline/segment_words.h"
 #include "timeline/timeline_style.h"
 
-#include <QFile>
 #include <QSaveFile>
 #include <algorithm>
 #include <map>
