@@ -1,20 +1,29 @@
 #!/usr/bin/env python3
-"""`lifeline run … --export F.html` in a real browser (Debian's chromium, headless): lesson 7's page loads with no
-console error and asks for nothing over the network; its lane is drawn as the run says at a scrub time (pixels of the
-app's in-flight colour at 10 s, over three times as many at 45 s with the delete's end cap); the table of
-events holds as many rows as the run's CSV; the page stays small.
+"""`lifeline run … --export F.html` and `lifeline site` in a real browser (Debian's chromium, headless, driven over
+the DevTools protocol: tests/web/cdp.py).
+
+Lesson 7's page loads with no console message and asks for nothing but itself; its lane is drawn as the run says at
+a scrub time (pixel probes: in flight at 10 s, in flight again at 31 s, its delete's end cap at 40 s, nothing past
+now), the hover says what the app's hover says, Space plays and the now line moves, Space again pauses it, the arrows
+and N move it, the table of events holds as many rows as the run's CSV, dark follows the system. The site: a page per
+lesson and per exercise, all linked from the index, every page loads clean, and an exercise page's every answer
+shows the verdict `lifeline practice` gives it.
 
 Usage: page_test.py LIFELINE CHROMIUM"""
 import csv
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdp import Browser  # noqa: E402
+
 LIFELINE, CHROMIUM = sys.argv[1], sys.argv[2]
 work = tempfile.mkdtemp(prefix="lifeline-page-")
-IN_FLIGHT, DELETED = (0, 114, 178), (0, 158, 115)  # the app's Okabe-Ito blue and bluish green (TimelineStyle::light)
+WIDTH, HEIGHT = 1366, 900
 
 
 def check(label, got, expected):
@@ -22,90 +31,187 @@ def check(label, got, expected):
     print("ok  ", label)
 
 
-def chromium(*args):
-    done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                           "--enable-logging=stderr", "--v=0", "--force-prefers-color-scheme=light",
-                           "--window-size=1366,900", "--virtual-time-budget=5000", *args],
-                          capture_output=True, text=True, timeout=120)
-    # What the page's script says or throws reaches the log as CONSOLE lines.
-    console = [line for line in done.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
-    return done.stdout, console
+def rgb(css):
+    return tuple(int(v) for v in re.match(r"rgba\((\d+),(\d+),(\d+),", css).groups())
 
 
-def count(png, colour):
-    # ImageMagick (in the dependencies) gives the raw RGB bytes.
-    raw = subprocess.run(["convert", png, "-depth", "8", "rgb:-"], capture_output=True, check=True).stdout
-    wanted = bytes(colour)
-    return sum(1 for i in range(0, len(raw), 3) if raw[i:i + 3] == wanted)
+class Shot:
+    """A screenshot's pixels (ImageMagick, in the dependencies, gives the raw RGB bytes)."""
+
+    def __init__(self, browser, name):
+        path = os.path.join(work, name + ".png")
+        browser.screenshot(path)
+        self.raw = subprocess.run(["convert", path, "-depth", "8", "rgb:-"], capture_output=True, check=True).stdout
+
+    def at(self, x, y):
+        i = (int(y) * WIDTH + int(x)) * 3
+        return tuple(self.raw[i:i + 3])
 
 
-page = os.path.join(work, "lesson7.html")
-table = os.path.join(work, "lesson7.csv")
-subprocess.run([LIFELINE, "run", "--lesson", "7", "--export", page, "--csv", table], check=True,
-               capture_output=True, timeout=120)
-html = open(page, encoding="utf-8").read()
-check("the page: one file under 300 KB", os.path.getsize(page) < 300 * 1024, True)
-check("the page: nothing it would fetch (no src, href, url(), fetch or XMLHttpRequest)",
-      re.findall(r"\bsrc=|\bhref=|url\(|fetch\(|XMLHttpRequest|@import", html), [])
+def lane_probe(browser, view, lane, t_ms):
+    """Where on the screen lane's row is at time t: the middle of its bar, below the pattern's line."""
+    return browser.evaluate(
+        f"(() => {{ const v = views[{view}], r = v.rows.find(r => r.lane && r.lane.label === {json.dumps(lane)});"
+        f"const box = v.canvas.getBoundingClientRect();"
+        f"return [box.left + v.xOf({t_ms}), box.top + r.y + v.rowHeight / 2 + 2]; }})()")
 
-pixels = {}
-for at in ("0s", "10s", "45s"):
-    shot = os.path.join(work, f"at-{at}.png")
-    _, console = chromium(f"--screenshot={shot}", f"file://{page}#t={at}")
-    check(f"at {at}: no console message", console, [])
-    pixels[at] = (count(shot, IN_FLIGHT), count(shot, DELETED))
-print("     in-flight and deleted pixels by scrub time:", pixels)
-# At 0 s only the page's own blue is there (the legend's swatch, the scrub bar): the lane adds to it as the run goes.
-base = pixels["0s"][0]
-check("at 10 s: order #1 in flight (#1): 10 s of a 36-pixel lane", pixels["10s"][0] - base > 3000, True)
-check("at 45 s: in flight for its two receives (0-30 s, 30-40 s), its delete's end cap drawn", (
-    pixels["45s"][0] - base > 3 * (pixels["10s"][0] - base), pixels["45s"][1] > pixels["10s"][1]), (True, True))
 
-dom, console = chromium("--dump-dom", f"file://{page}")
-check("the DOM: no console message", console, [])
-rows = len(re.findall(r"<tr>", dom.split("<tbody>", 1)[1].split("</tbody>", 1)[0]))
-with open(table, newline="") as f:
-    csv_rows = len(list(csv.reader(f))) - 1
-check("the table of events: as many rows as the run's CSV", (rows, rows > 0), (csv_rows, True))
-lesson = dom.split('id="lesson"', 1)[1].split("</div>", 1)[0]
-check("the lesson's words, glossary marks taken off", ("[[" in lesson, "The trap" in lesson,
-                                                       "the [visibility timeout" in lesson), (False, True, False))
+def run(*args, **kwargs):
+    return subprocess.run([LIFELINE, *args], capture_output=True, text=True, timeout=120, **kwargs)
 
-# The site: every lesson's page and the index, written fast; the index links every page; a lesson page with a fix
-# stacks both runs, each with its canvas and its table of events.
-site = os.path.join(work, "site")
-done = subprocess.run([LIFELINE, "site", site], capture_output=True, text=True, timeout=120, check=True)
-print("    ", done.stdout.strip())
-lessons = subprocess.run([LIFELINE, "lessons"], capture_output=True, text=True, check=True).stdout
-count = len(re.findall(r"^\s*\d+\s", lessons, re.M))
-pages = sorted(f for f in os.listdir(site) if f.startswith("lesson-"))
-check("the site: a page per lesson and an index", (len(pages), os.path.exists(os.path.join(site, "index.html"))),
-      (count, True))
-sizes = {name: os.path.getsize(os.path.join(site, name)) for name in pages}
-print("     the largest pages:", sorted(sizes.items(), key=lambda kv: -kv[1])[:3])
-check("every lesson page under 300 KB (lesson 25's 3,120 messages as a band)",
-      [name for name, size in sizes.items() if size > 300 * 1024], [])
-index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
-check("the index links every lesson page, in the course's blocks",
-      sorted(set(re.findall(r'href="(lesson-\d+\.html)"', index))), pages)
-check("the index: a still of every lesson's run, inside the page (no file or address to fetch)",
-      (len(re.findall(r'<img alt="Lesson \d+\'s run at its key moments" src="data:image/png;base64,', index)),
-       re.findall(r'src="(?!data:image/png;base64,)', index)), (count, []))
-dom, console = chromium("--dump-dom", "file://" + os.path.join(site, "index.html"))
-check("the index: no console message", console, [])
-dom, console = chromium("--dump-dom", "file://" + os.path.join(site, "lesson-08.html"))
-check("lesson 8's page: no console message", console, [])
-check("lesson 8's page: as written and with the fix, two timelines and two tables", (
-    dom.count('<section class="run">'), dom.count('class="events"'), "As written" in dom, "With the fix" in dom),
-      (2, 2, True, True))
-exercises = [f for f in os.listdir(site) if f.startswith("practice-")]
-listed = subprocess.run([LIFELINE, "practice"], capture_output=True, text=True).stdout
-ids = re.findall(r"^([a-z0-9-]+)  +", listed, re.M)
-check("an exercise page per exercise of `lifeline practice`, each linked from the index",
-      (sorted(exercises), sorted(set(re.findall(r'href="(practice-[a-z0-9-]+\.html)"', index)))),
-      (sorted(f"practice-{i}.html" for i in ids), sorted(f"practice-{i}.html" for i in ids)))
-dom, console = chromium("--dump-dom", "file://" + os.path.join(site, "practice-lambda-six-times.html"))
-check("an exercise page: no console message, the situation shown, its answers offered, no verdict yet",
-      (console, dom.count('type="radio"'), "The situation" in dom, '<p id="verdict" aria-live="polite"></p>' in dom),
-      ([], 5, True, True))
+
+browser = Browser(CHROMIUM, WIDTH, HEIGHT)
+try:
+    # --- One run's page: lesson 7, a consumer crashes and its message comes back -----------------------------------
+    page = os.path.join(work, "lesson7.html")
+    table = os.path.join(work, "lesson7.csv")
+    run("run", "--lesson", "7", "--export", page, "--csv", table, check=True)
+    html = open(page, encoding="utf-8").read()
+    check("the page: one file under 300 KB", os.path.getsize(page) < 300 * 1000, True)
+    check("the page: nothing it would fetch in its text (no src, href, url(), fetch or XMLHttpRequest)",
+          re.findall(r"\bsrc=|\bhref=|url\(|fetch\(|XMLHttpRequest|@import", html), [])
+
+    browser.scheme("light")
+    browser.open(f"file://{page}#t=10s")
+    palette = browser.evaluate("page.palette.light")
+    IN_FLIGHT, DELETED = rgb(palette["states"]["inFlight"]["fill"]), rgb(palette["states"]["deleted"]["fill"])
+    BACKGROUND, NOW = rgb(palette["background"]), rgb(palette["now"])
+    check("the palette is the app's (TimelineStyle::light: Okabe-Ito blue, bluish green)", (IN_FLIGHT, DELETED),
+          ((0, 114, 178), (0, 158, 115)))
+    check("at 10 s: the time says so", browser.evaluate("document.getElementById('time').textContent"),
+          "10 s / 2 min")
+    shot = Shot(browser, "at-10s")
+    check("at 10 s: order #1 in flight at 5 s and 9 s, nothing drawn at 17 s (after now)", [
+        shot.at(*lane_probe(browser, 0, "order #1", t)) for t in (5000, 9000, 17000)],
+          [IN_FLIGHT, IN_FLIGHT, BACKGROUND])
+
+    browser.evaluate("setNow(31000)")
+    shot = Shot(browser, "at-31s")
+    check("at 31 s: in flight again (worker-2's receive #2 at 30 s, its long poll waiting for it)", [
+        shot.at(*lane_probe(browser, 0, "order #1", t)) for t in (29000, 30500, 35000)],
+          [IN_FLIGHT, IN_FLIGHT, BACKGROUND])
+    x, y = lane_probe(browser, 0, "order #1", 30800)
+    browser.send("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
+    check("the hover at 30.8 s, in the app's words",
+          browser.evaluate("document.getElementById('tip').textContent"),
+          "order #1 · in flight · #2 · visibility 30 s · from 30 s to 40 s")
+    check("the caption: the latest moment reached (3 of 4)", browser.evaluate("views[0].caption.textContent"),
+          "3  worker-2 receives it (#2)")
+
+    browser.evaluate("setNow(45000)")
+    shot = Shot(browser, "at-45s")
+    x, y = lane_probe(browser, 0, "order #1", 40000)
+    check("at 45 s: in flight to 40 s, the delete's end cap at 40 s, nothing after it",
+          (shot.at(*lane_probe(browser, 0, "order #1", 39000)), shot.at(x + 2, y),
+           shot.at(*lane_probe(browser, 0, "order #1", 43000))), (IN_FLIGHT, DELETED, BACKGROUND))
+
+    # Playing: Space starts it and the now line moves; Space again stops it where it is.
+    browser.evaluate("setNow(0); document.activeElement.blur()")
+    browser.press(" ", "Space", 32)
+    browser.pump(0.6)
+    moved = browser.evaluate("now")
+    check("Space plays: now moves (5x: about 3 s in 0.6 s, stopping at moment 1, 5 s)",
+          (0 < moved <= 5000, browser.evaluate("document.getElementById('play').textContent")), (True, "Pause"))
+    browser.press(" ", "Space", 32)
+    paused = browser.evaluate("now")
+    browser.pump(0.4)
+    check("Space again pauses: now stays", (browser.evaluate("now") == paused, browser.evaluate("playing"),
+                                            browser.evaluate("document.getElementById('play').textContent")),
+          (True, False, "Play"))
+    x_now, group_y = browser.evaluate("(() => { const box = views[0].canvas.getBoundingClientRect();"
+                                      "return [box.left + views[0].xOf(now), box.top + views[0].rows[0].y + 20]; })()")
+    x_start = browser.evaluate("views[0].canvas.getBoundingClientRect().left + views[0].xOf(0)")
+    shot = Shot(browser, "paused")
+    check("the now line has moved to where play paused, across the queue's heading",
+          (x_now - x_start > 10, shot.at(x_now, group_y), shot.at(x_start + 3, group_y) == NOW), (True, NOW, False))
+    browser.press("ArrowRight", "ArrowRight", 39)
+    check("→ moves a second on", browser.evaluate("now"), paused + 1000)
+    browser.evaluate("setNow(0)")
+    browser.press("n", "KeyN", 78)
+    check("N: the next key moment (1 at 5 s), its caption shown",
+          (browser.evaluate("now"), browser.evaluate("views[0].caption.textContent")),
+          (5000, "1  worker-1 crashes holding the message: nobody will delete it"))
+    browser.press("End", "End", 35)
+    check("End: the run's end", browser.evaluate("now"), browser.evaluate("END"))
+    check("no console message, no request but the page itself", (browser.console(), browser.requests()),
+          ([], [f"file://{page}"]))
+
+    rows = browser.evaluate("document.querySelectorAll('table.events tbody tr').length")
+    with open(table, newline="") as f:
+        csv_rows = len(list(csv.reader(f))) - 1
+    check("the table of events: as many rows as the run's CSV", (rows, rows > 0), (csv_rows, True))
+    lesson = browser.evaluate("document.getElementById('lesson').textContent")
+    check("the lesson's words, glossary marks taken off", ("[[" in lesson, "The trap" in lesson), (False, True))
+
+    browser.scheme("dark")
+    browser.pump(0.1)
+    dark = browser.evaluate("page.palette.dark")
+    shot = Shot(browser, "dark")
+    check("dark follows the system: the canvas takes the app's dark background",
+          shot.at(*lane_probe(browser, 0, "order #1", 67000)), rgb(dark["background"]))
+    browser.scheme("light")
+
+    # --- The site ----------------------------------------------------------------------------------------------------
+    site = os.path.join(work, "site")
+    done = run("site", site, check=True)
+    print("    ", done.stdout.strip())
+    lessons = run("lessons", check=True).stdout
+    count = len(re.findall(r"^\s*\d+\s", lessons, re.M))
+    pages = sorted(f for f in os.listdir(site) if f.startswith("lesson-"))
+    check("the site: a page per lesson and an index", (len(pages), os.path.exists(os.path.join(site, "index.html"))),
+          (count, True))
+    sizes = {name: os.path.getsize(os.path.join(site, name)) for name in os.listdir(site)}
+    print("     the largest pages:", sorted(sizes.items(), key=lambda kv: -kv[1])[:4])
+    check("every lesson page under 300 KB (lesson 25's 3,120 messages as a band)",
+          [name for name in pages if sizes[name] > 300 * 1000], [])
+    index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+    check("the index links every lesson page, in the course's blocks",
+          sorted(set(re.findall(r'href="(lesson-\d+\.html)"', index))), pages)
+    check("the index: a still of every lesson's run, inside the page (no file or address to fetch)",
+          (len(re.findall(r'<img alt="Lesson \d+\'s run at its key moments" src="data:image/png;base64,', index)),
+           re.findall(r'src="(?!data:image/png;base64,)', index)), (count, []))
+    browser.open("file://" + os.path.join(site, "index.html"), ready="true")
+    check("the index: every still decoded from the page itself, no console message, no request but the page",
+          (browser.evaluate("[...document.images].filter(i => !i.complete || !i.naturalWidth).length"),
+           browser.console(), [url for url in browser.requests() if not url.startswith("data:image/png;base64,")]),
+          (0, [], ["file://" + os.path.join(site, "index.html")]))
+    browser.open("file://" + os.path.join(site, "lesson-08.html"))
+    check("lesson 8's page: as written and with the fix, two timelines and two tables, no console message", (
+        browser.evaluate("document.querySelectorAll('section.run').length"),
+        browser.evaluate("document.querySelectorAll('table.events').length"),
+        browser.evaluate("[...document.querySelectorAll('section.run h2')].map(h => h.textContent)"),
+        browser.console()), (2, 2, ["As written", "With the fix"], []))
+
+    exercises = [f for f in os.listdir(site) if f.startswith("practice-")]
+    ids = re.findall(r"^([a-z0-9-]+)  +", run("practice").stdout, re.M)
+    check("an exercise page per exercise of `lifeline practice`, each linked from the index",
+          (sorted(exercises), sorted(set(re.findall(r'href="(practice-[a-z0-9-]+\.html)"', index)))),
+          (sorted(f"practice-{i}.html" for i in ids), sorted(f"practice-{i}.html" for i in ids)))
+
+    # Every answer of three exercises (of choices; of a setting's values; one AWS refuses): the page's verdict is the
+    # one `lifeline practice` gives, and the answer's run is the one shown.
+    for exercise in ("lambda-maximum-concurrency", "visibility-for-the-work", "lambda-six-times"):
+        browser.open("file://" + os.path.join(site, f"practice-{exercise}.html"))
+        check(f"{exercise}: the situation shown, no verdict yet",
+              (browser.evaluate("document.getElementById('verdict').textContent"),
+               browser.evaluate("[...document.querySelectorAll('section.run')].filter(s => !s.hidden)"
+                                ".map(s => s.querySelector('h2').textContent)")), ("", ["The situation"]))
+        labels = browser.evaluate("[...document.querySelectorAll('#answers label')].map(l => l.textContent.trim())")
+        for i, label in enumerate(labels):
+            browser.evaluate(f"document.querySelectorAll('#answers input')[{i}].click()")
+            choice = re.match(r"^([A-Z])\. ", label)
+            args = ["--choose", choice.group(1)] if choice else [
+                "--set", re.sub(r"^(\w+) = (\d+).*", r"\1=\2", label)]
+            said = run("practice", exercise, *args)
+            verdict = json.loads(said.stdout) if said.returncode in (0, 1) else None
+            expected = (("Right: " if verdict["passed"] else "Not yet: ") + verdict["why"].removeprefix("passed: ")
+                        if verdict else "Not yet: " + said.stderr.strip().removeprefix("lifeline practice: "))
+            shown = browser.evaluate("[...document.querySelectorAll('section.run')].filter(s => !s.hidden)"
+                                     ".map(s => s.querySelector('h2').textContent)")
+            check(f"{exercise}: {label}: the verdict `lifeline practice {' '.join(args)}` gives, its run shown",
+                  (browser.evaluate("document.getElementById('verdict').textContent"), shown),
+                  (expected, [f"Your answer: {label}"] if verdict else []))
+        check(f"{exercise}: no console message", browser.console(), [])
+finally:
+    browser.close()
 print("all page cases passed")
