@@ -9,6 +9,7 @@
 
 #include <QSaveFile>
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
 
@@ -224,6 +225,16 @@ json eventsJson(const RunView& run)
     return tables;
 }
 
+// Deflated (zlib, which the browser's DecompressionStream("deflate") reads) and in base64: a long run's events
+// compress tenfold, and base64 holds nothing that could end the <script> element.
+std::string packedForPage(const json& data)
+{
+    QByteArray packed
+        = qCompress(QByteArray::fromStdString(data.dump(-1, ' ', false, json::error_handler_t::replace)), 9);
+    packed.remove(0, 4); // qCompress's own length prefix
+    return packed.toBase64().toStdString();
+}
+
 } // namespace
 
 json webRunData(const RunView& run, const std::vector<sim::MomentSpec>& momentSpecs, const QString& label)
@@ -265,23 +276,27 @@ json webRunData(const RunView& run, const std::vector<sim::MomentSpec>& momentSp
 
 Outcome<> writeWebPage(const std::vector<json>& runs, const WebPageRequest& request)
 {
+    // The events go apart from what is drawn: the page reads the picture's data before its first frame and the
+    // events only when a reader opens their table (lesson 25's events are nine tenths of its data).
+    json drawn = json::array(), events = json::array();
+    for (json run : runs) {
+        events.push_back(std::move(run["events"]));
+        run.erase("events");
+        drawn.push_back(std::move(run));
+    }
     const json pageData = {
         { "format", 1 }, { "title", request.title.toStdString() }, { "claim", request.claim.toStdString() },
-        { "lesson", request.lesson }, { "nav", request.nav }, { "practice", request.practice }, { "runs", runs },
+        { "lesson", request.lesson }, { "nav", request.nav }, { "practice", request.practice }, { "runs", drawn },
         { "palette", { { "light", palette(TimelineStyle::light()) }, { "dark", palette(TimelineStyle::darkTheme()) } } }
     };
-    // Deflated (zlib, which the browser's DecompressionStream("deflate") reads) and in base64: a long run's events
-    // compress tenfold, and base64 holds nothing that could end the <script> element.
-    QByteArray packed
-        = qCompress(QByteArray::fromStdString(pageData.dump(-1, ' ', false, json::error_handler_t::replace)), 9);
-    packed.remove(0, 4); // qCompress's own length prefix
-    const std::string data = packed.toBase64().toStdString();
     std::string page = webPlayerSource();
-    const std::string slot = "/*LIFELINE_RUN*/";
-    const size_t at = page.find(slot);
-    if (at == std::string::npos)
-        return Failure { "the page template has no slot for the run" };
-    page.replace(at, slot.size(), data);
+    for (const auto& [slot, data] :
+        { std::pair { "/*LIFELINE_RUN*/", &pageData }, { "/*LIFELINE_EVENTS*/", &events } }) {
+        const size_t at = page.find(slot);
+        if (at == std::string::npos)
+            return Failure { std::string("the page template has no slot ") + slot };
+        page.replace(at, std::strlen(slot), packedForPage(*data));
+    }
     const std::string title = request.title.toHtmlEscaped().toStdString();
     for (size_t t = page.find("LIFELINE_TITLE"); t != std::string::npos; t = page.find("LIFELINE_TITLE"))
         page.replace(t, 14, title);
