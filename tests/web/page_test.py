@@ -47,6 +47,10 @@ class Shot:
         i = (int(y) * WIDTH + int(x)) * 3
         return tuple(self.raw[i:i + 3])
 
+    def count(self, box, colour):
+        x0, y0, x1, y1 = (int(v) for v in box)
+        return sum(1 for y in range(y0, y1) for x in range(x0, x1) if self.at(x, y) == colour)
+
 
 def lane_probe(browser, view, lane, t_ms):
     """Where on the screen lane's row is at time t: the middle of its bar, below the pattern's line."""
@@ -107,9 +111,18 @@ try:
     check("at 10 s: the time says so", browser.evaluate("document.getElementById('time').textContent"),
           "10 s / 2 min")
     shot = Shot(browser, "at-10s")
-    check("at 10 s: order #1 in flight at 5 s and 9 s, nothing drawn at 17 s (after now)", [
-        shot.at(*lane_probe(browser, 0, "order #1", t)) for t in (5000, 9000, 17000)],
+    check("at 10 s: order #1 in flight at 3 s and 9 s, nothing drawn at 17 s (after now)", [
+        shot.at(*lane_probe(browser, 0, "order #1", t)) for t in (3000, 9000, 17000)],
           [IN_FLIGHT, IN_FLIGHT, BACKGROUND])
+
+    crash = rgb(palette["marks"]["crash"]["color"])
+    x, y = lane_probe(browser, 0, "order #1", 5000)
+    mark = (x - 8, y - 10, x + 9, y + 8)
+    check("at 10 s: the crash mark on the lane at 5 s, in the app's crash red (✕, as the legend says)",
+          (shot.count(mark, crash) > 10, browser.evaluate("document.getElementById('legend').textContent")),
+          (True, "delayedvisiblein flightdeleteddead-letteredexpired✕ crash"))
+    browser.evaluate("setNow(4000)")
+    check("at 4 s: no mark yet", Shot(browser, "at-4s").count(mark, crash), 0)
 
     browser.evaluate("setNow(31000)")
     shot = Shot(browser, "at-31s")

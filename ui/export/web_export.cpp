@@ -4,6 +4,7 @@
 #include "lifeline/run/lane_name.h"
 #include "timeline/actor_painter.h"
 #include "timeline/lane_model.h"
+#include "timeline/lane_painter.h"
 #include "timeline/segment_words.h"
 #include "timeline/timeline_style.h"
 
@@ -65,6 +66,23 @@ const char* patternName(Qt::BrushStyle pattern)
     }
 }
 
+const char* markName(LaneMarkKind kind)
+{
+    switch (kind) {
+    case LaneMarkKind::Extended:
+        return "extended";
+    case LaneMarkKind::Crash:
+        return "crash";
+    case LaneMarkKind::Duplicate:
+        return "duplicate";
+    case LaneMarkKind::DeadLetter:
+        return "deadLetter";
+    case LaneMarkKind::ReceivedByNobody:
+        return "receivedByNobody";
+    }
+    return "mark";
+}
+
 std::string css(const QColor& c)
 {
     return "rgba(" + std::to_string(c.red()) + "," + std::to_string(c.green()) + "," + std::to_string(c.blue()) + ","
@@ -78,10 +96,15 @@ json palette(const TimelineStyle& style)
     for (size_t s = 1; s < size_t(MessageState::Count); ++s)
         states[stateName(MessageState(s))]
             = { { "fill", css(style.stateColor[s]) }, { "pattern", patternName(style.statePattern[s]) } };
-    return { { "background", css(style.background) }, { "text", css(style.text) }, { "grid", css(style.grid) },
-        { "group", css(style.groupBackground) }, { "now", css(style.now) }, { "ink", css(style.patternInk) },
-        { "mark", css(style.mark) }, { "polling", css(style.polling) }, { "working", css(style.working) },
-        { "failed", css(style.failed) }, { "crash", css(style.crash) }, { "states", states } };
+    json marks = json::object();
+    for (const LaneMarkKind kind : kLaneMarkKinds)
+        marks[markName(kind)]
+            = { { "glyph", laneMarkGlyph(kind).toStdString() }, { "color", css(laneMarkColor(kind, style)) } };
+    return { { "background", css(style.background) }, { "marks", marks }, { "text", css(style.text) },
+        { "grid", css(style.grid) }, { "group", css(style.groupBackground) }, { "now", css(style.now) },
+        { "ink", css(style.patternInk) }, { "mark", css(style.mark) }, { "polling", css(style.polling) },
+        { "working", css(style.working) }, { "failed", css(style.failed) }, { "crash", css(style.crash) },
+        { "states", states } };
 }
 
 // One lane's segments: [state, start, end, receive, words], end -1 while it goes on; its end cap's state.
@@ -91,12 +114,18 @@ json laneJson(const RunView& run, const LaneIndex& index, MessageIndex lane)
     SegmentReader reader(run, lane, true);
     reader.beginAfterForgotten(index);
     const EventLog& log = run.log();
-    for (uint32_t ev = index.lane(lane).first; ev != kNoEvent; ev = index.nextOfLane(ev))
+    json marks = json::array(); // [time, kind], as the app marks the lane
+    for (uint32_t ev = index.lane(lane).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         if (const auto ended = reader.read(log[ev]))
             segments.push_back({ stateName(ended->state), ended->start.time, log[ev].time, ended->receives,
                 reader.words(*ended).label.toStdString() });
+        if (const auto kind = laneMarkAt(log[ev]))
+            marks.push_back({ log[ev].time, markName(*kind) });
+    }
     const Segment& last = reader.current();
     json out = { { "label", laneName(run, lane) }, { "segments", segments } };
+    if (!marks.empty())
+        out["marks"] = std::move(marks);
     if (isLive(last.state))
         out["segments"].push_back(
             { stateName(last.state), last.start.time, -1, last.receives, reader.words(last).label.toStdString() });

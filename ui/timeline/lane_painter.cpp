@@ -134,17 +134,17 @@ private:
     std::optional<QFontMetricsF> m_metrics;
 };
 
-struct LaneMark {
+struct PlacedMark {
     double x;
     QColor color;
     QString glyph;
 };
 
-// The lane's marks in view (✕ crash, 2× duplicate, ➜ DLQ, ◆ extended, ⊘ received by nobody), 4 px apart at least.
-std::vector<LaneMark> laneMarks(const EventLog& log, const LaneIndex& index, const LaneChain& chain,
+// The lane's marks in view, 4 px apart at least.
+std::vector<PlacedMark> laneMarks(const EventLog& log, const LaneIndex& index, const LaneChain& chain,
     const TimeAxis& axis, double left, double right, const TimelineStyle& style)
 {
-    std::vector<LaneMark> marks;
+    std::vector<PlacedMark> marks;
     for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         const Event& e = log[ev];
         const double x = axis.toX(e.time);
@@ -152,16 +152,8 @@ std::vector<LaneMark> laneMarks(const EventLog& log, const LaneIndex& index, con
             break;
         if (x < left || (!marks.empty() && x - marks.back().x < 4))
             continue;
-        if (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight)
-            marks.push_back({ x, style.mark, QStringLiteral("◆") });
-        else if (e.cause == Cause::ConsumerCrashed)
-            marks.push_back({ x, style.crash, QStringLiteral("✕") });
-        else if (e.cause == Cause::ProcessingStarted && e.duplicate())
-            marks.push_back({ x, style.duplicate, QStringLiteral("2×") });
-        else if (e.cause == Cause::MoveToDlq)
-            marks.push_back({ x, style.stateColor[size_t(MessageState::DeadLettered)], QStringLiteral("➜") });
-        else if (e.cause == Cause::ReceivedByNobody) // received by a crashed consumer: back after the timeout
-            marks.push_back({ x, style.crash, QStringLiteral("⊘") });
+        if (const auto kind = laneMarkAt(e))
+            marks.push_back({ x, laneMarkColor(*kind, style), laneMarkGlyph(*kind) });
     }
     return marks;
 }
@@ -188,12 +180,12 @@ void paintDeadline(QPainter& p, const QRect& row, const TimeAxis& axis, TimeMs n
 }
 
 // Each mark on a small plate of the background colour so it reads over any bar; at least 12 px.
-void paintMarks(QPainter& p, const QRect& row, const std::vector<LaneMark>& marks, const TimelineStyle& style)
+void paintMarks(QPainter& p, const QRect& row, const std::vector<PlacedMark>& marks, const TimelineStyle& style)
 {
     if (marks.empty())
         return;
     if (row.height() < 10) { // too short for a glyph: a coloured tick
-        for (const LaneMark& m : marks)
+        for (const PlacedMark& m : marks)
             p.fillRect(QRectF(m.x - 1, row.top(), 2, row.height()), m.color);
         return;
     }
@@ -202,7 +194,7 @@ void paintMarks(QPainter& p, const QRect& row, const std::vector<LaneMark>& mark
     font.setPixelSize(markPixels(style, row.height()));
     font.setBold(true);
     p.setFont(font);
-    for (const LaneMark& m : marks) {
+    for (const PlacedMark& m : marks) {
         const double half = markHalfWidth(style, row.height());
         const QRectF plate(m.x - half, row.top() + 1, 2 * half, row.height() - 2);
         QColor back = style.background;
@@ -229,6 +221,54 @@ void paintNotObserved(QPainter& p, const QRect& row, const TimeAxis& axis, TimeM
 
 } // namespace
 
+std::optional<LaneMarkKind> laneMarkAt(const Event& e)
+{
+    if (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight)
+        return LaneMarkKind::Extended;
+    if (e.cause == Cause::ConsumerCrashed)
+        return LaneMarkKind::Crash;
+    if (e.cause == Cause::ProcessingStarted && e.duplicate())
+        return LaneMarkKind::Duplicate;
+    if (e.cause == Cause::MoveToDlq)
+        return LaneMarkKind::DeadLetter;
+    if (e.cause == Cause::ReceivedByNobody) // received by a crashed consumer: back after the timeout
+        return LaneMarkKind::ReceivedByNobody;
+    return std::nullopt;
+}
+
+QString laneMarkGlyph(LaneMarkKind kind)
+{
+    switch (kind) {
+    case LaneMarkKind::Extended:
+        return QStringLiteral("◆");
+    case LaneMarkKind::Crash:
+        return QStringLiteral("✕");
+    case LaneMarkKind::Duplicate:
+        return QStringLiteral("2×");
+    case LaneMarkKind::DeadLetter:
+        return QStringLiteral("➜");
+    case LaneMarkKind::ReceivedByNobody:
+        return QStringLiteral("⊘");
+    }
+    return {};
+}
+
+QColor laneMarkColor(LaneMarkKind kind, const TimelineStyle& style)
+{
+    switch (kind) {
+    case LaneMarkKind::Extended:
+        return style.mark;
+    case LaneMarkKind::Crash:
+    case LaneMarkKind::ReceivedByNobody:
+        return style.crash;
+    case LaneMarkKind::Duplicate:
+        return style.duplicate;
+    case LaneMarkKind::DeadLetter:
+        return style.stateColor[size_t(MessageState::DeadLettered)];
+    }
+    return style.mark;
+}
+
 void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, MessageIndex lane)
 {
@@ -240,10 +280,10 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     const double left = axis.left, right = row.right();
     const TimeMs viewEnd = axis.toTime(right);
     SegmentWriter writer(p, style, row.top(), row.height(), left, right);
-    const std::vector<LaneMark> marks = laneMarks(log, index, chain, axis, left, right, style);
+    const std::vector<PlacedMark> marks = laneMarks(log, index, chain, axis, left, right, style);
     std::vector<double> markXs;
     markXs.reserve(marks.size());
-    for (const LaneMark& m : marks)
+    for (const PlacedMark& m : marks)
         markXs.push_back(m.x);
     writer.setMarks(markXs);
     if (chain.first != kNoEvent && log[chain.first].cause == Cause::FirstSeen)
