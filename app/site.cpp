@@ -27,6 +27,11 @@ namespace {
 
 using json = nlohmann::json;
 
+// A lesson's pictures for the index, in base64 PNG: the app's light and dark timelines.
+struct Stills {
+    std::string light, dark;
+};
+
 constexpr const char* kSiteHelp
     = "Usage: lifeline site OUTDIR\n"
       "Writes the course as static web pages: OUTDIR/index.html (the blocks of the curriculum and their lessons)\n"
@@ -55,10 +60,32 @@ std::string escaped(const std::string& text)
     return QString::fromStdString(text).toHtmlEscaped().toStdString();
 }
 
-// One lesson's page: its run as written and with its fix, the compare headline as the page's claim. `still` gets
-// the index's picture of the run as written: the app's timeline image, its key moments pinned.
+// The index's picture of a run: the app's timeline image, its key moments pinned, in base64. 256 colours are plenty
+// for the timeline's flat fills and make the index a third the size.
+Outcome<std::string> stillOf(const RunView& run, const sim::LessonText& lesson, const QString& title, bool dark)
+{
+    ui::ImageExportRequest picture;
+    picture.path = QStringLiteral("still.png");
+    picture.size = QSize(480, 270);
+    picture.moments = lesson.moments;
+    picture.title = title;
+    picture.dark = dark;
+    const auto png = ui::drawTimelineImage(run, picture);
+    if (!png)
+        return Failure { "lesson " + std::to_string(lesson.number) + ": its still: " + png.message() };
+    QImage image;
+    image.loadFromData(png.value(), "PNG");
+    QByteArray small;
+    QBuffer buffer(&small);
+    buffer.open(QIODevice::WriteOnly);
+    image.convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither).save(&buffer, "PNG", 9);
+    return small.toBase64().toStdString();
+}
+
+// One lesson's page: its run as written and with its fix, the compare headline as the page's claim. `stills` gets
+// the index's pictures of the run as written, light and dark.
 Outcome<> writeLessonPage(
-    const sim::Scenario& scenario, const std::filesystem::path& dir, const json& nav, std::string& still)
+    const sim::Scenario& scenario, const std::filesystem::path& dir, const json& nav, Stills& stills)
 {
     const sim::LessonText& lesson = *scenario.lesson;
     ui::WebPageRequest request;
@@ -71,22 +98,12 @@ Outcome<> writeLessonPage(
     std::vector<json> runs { ui::webRunData(
         written.engine().run(), lesson.moments, lesson.fixPatch.empty() ? QString() : QStringLiteral("As written")) };
     request.claim = QString::fromStdString(written.summary().claim());
-    ui::ImageExportRequest picture;
-    picture.path = QStringLiteral("still.png");
-    picture.size = QSize(480, 270);
-    picture.moments = lesson.moments;
-    picture.title = request.title;
-    const auto png = ui::drawTimelineImage(written.engine().run(), picture);
-    if (!png)
-        return Failure { "lesson " + std::to_string(lesson.number) + ": its still: " + png.message() };
-    // 256 colours are plenty for the timeline's flat fills and make the index a third the size.
-    QImage image;
-    image.loadFromData(png.value(), "PNG");
-    QByteArray small;
-    QBuffer buffer(&small);
-    buffer.open(QIODevice::WriteOnly);
-    image.convertToFormat(QImage::Format_Indexed8, Qt::ThresholdDither).save(&buffer, "PNG", 9);
-    still = small.toBase64().toStdString();
+    for (const bool dark : { false, true }) {
+        auto still = stillOf(written.engine().run(), lesson, request.title, dark);
+        if (!still)
+            return Failure { still.message() };
+        (dark ? stills.dark : stills.light) = std::move(still.value());
+    }
     if (!lesson.fixPatch.empty()) {
         auto fixed = sim::applyFix(scenario);
         if (auto* error = std::get_if<sim::ScenarioError>(&fixed))
@@ -105,7 +122,7 @@ Outcome<> writeLessonPage(
 }
 
 // The index: the curriculum's blocks in path order, each lesson's still, title and idea, linked to its page.
-std::string indexPage(const std::map<int, std::string>& stills)
+std::string indexPage(const std::map<int, Stills>& stills)
 {
     std::string html = R"(<!DOCTYPE html>
 <html lang="en">
@@ -126,8 +143,9 @@ std::string indexPage(const std::map<int, std::string>& stills)
   h2 { margin: 4px 0; font-size: 1.2em; } .block-idea { color: var(--muted); margin: 0 0 6px; }
   ol { margin: 0; padding-left: 1.4em; } li { margin: 6px 0; }
   a { color: var(--accent); font-weight: 600; } .idea { display: block; color: var(--fg); }
-  li.lesson { display: grid; grid-template-columns: 240px 1fr; gap: 14px; align-items: start; list-style-position: inside; }
-  li.lesson img { width: 240px; height: auto; border-radius: 4px; grid-row: span 2; }
+  li.lesson { display: grid; grid-template-columns: 240px 1fr; grid-template-rows: auto 1fr; column-gap: 14px;
+    align-items: start; list-style-position: inside; }
+  li.lesson picture { grid-row: span 2; } li.lesson img { width: 240px; height: auto; border-radius: 4px; display: block; }
 </style>
 </head>
 <body>
@@ -142,10 +160,14 @@ to play, N for the next key moment.</p>
         for (const sim::CourseStep& step : block.steps) {
             const sim::LessonText& lesson = *step.lesson->scenario.lesson;
             const auto still = stills.find(lesson.number);
+            // The dark still where the reader's system is dark, as the pages follow it.
             html += "<li class=\"lesson\">"
-                + (still == stills.end() ? std::string()
-                                         : "<img alt=\"Lesson " + std::to_string(lesson.number)
-                            + "'s run at its key moments\" src=\"data:image/png;base64," + still->second + "\">")
+                + (still == stills.end()
+                        ? std::string()
+                        : "<picture><source media=\"(prefers-color-scheme: dark)\" srcset=\"data:image/png;base64,"
+                            + still->second.dark + "\"><img alt=\"Lesson " + std::to_string(lesson.number)
+                            + "'s run at its key moments\" src=\"data:image/png;base64," + still->second.light
+                            + "\"></picture>")
                 + "<a href=\"" + pageName(lesson) + "\">Lesson " + std::to_string(lesson.number) + ": "
                 + escaped(lesson.title) + "</a><span class=\"idea\">" + escaped(plain(lesson.idea)) + "</span></li>\n";
         }
@@ -191,7 +213,7 @@ int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     char name[] = "lifeline";
     char* argv[] = { name, nullptr };
     const QuietlyStarted<QGuiApplication> application(argc, argv);
-    std::map<int, std::string> stills;
+    std::map<int, Stills> stills;
     const auto lessons = sim::lessonsInCourseOrder();
     for (size_t i = 0; i < lessons.size(); ++i) {
         json nav = json::array({ json::array({ "All lessons", "index.html" }) });

@@ -215,14 +215,23 @@ try:
     index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
     check("the index links every lesson page, in the course's blocks",
           sorted(set(re.findall(r'href="(lesson-\d+\.html)"', index))), pages)
-    check("the index: a still of every lesson's run, inside the page (no file or address to fetch)",
+    check("the index: a light and a dark still of every lesson's run, inside the page (no file or address to fetch)",
           (len(re.findall(r'<img alt="Lesson \d+\'s run at its key moments" src="data:image/png;base64,', index)),
-           re.findall(r'src="(?!data:image/png;base64,)', index)), (count, []))
+           len(re.findall(r'<source media="\(prefers-color-scheme: dark\)" srcset="data:image/png;base64,', index)),
+           re.findall(r'src="(?!data:image/png;base64,)', index)), (count, count, []))
     browser.open("file://" + os.path.join(site, "index.html"), ready="true")
     check("the index: every still decoded from the page itself, no console message, no request but the page",
           (browser.evaluate("[...document.images].filter(i => !i.complete || !i.naturalWidth).length"),
            browser.console(), [url for url in browser.requests() if not url.startswith("data:image/png;base64,")]),
           (0, [], ["file://" + os.path.join(site, "index.html")]))
+    light_still = browser.evaluate("document.images[0].currentSrc")
+    browser.scheme("dark")
+    browser.open("file://" + os.path.join(site, "index.html"), ready="document.images[0].complete")
+    check("the index, dark: the dark stills shown", (
+        browser.evaluate("document.images[0].currentSrc") == browser.evaluate(
+            "document.querySelector('picture source').srcset"), light_still == browser.evaluate(
+            "document.images[0].currentSrc")), (True, False))
+    browser.scheme("light")
     browser.open("file://" + os.path.join(site, "lesson-08.html"))
     check("lesson 8's page: as written and with the fix, two timelines and two tables, no console message", (
         browser.evaluate("document.querySelectorAll('section.run').length"),
