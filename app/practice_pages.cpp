@@ -68,6 +68,7 @@ Outcome<> writePracticePage(const sim::Exercise& exercise, const std::filesystem
     request.title = QString::fromStdString("Practice: " + exercise.title);
     request.claim = QString::fromStdString(exercise.topic);
     request.nav = nav;
+    request.glossaryPage = "glossary.html";
     std::vector<json> runs;
     json answers = json::array();
     // The situation as it is, then each answer's run with its verdict.

@@ -5,6 +5,7 @@
 #include "lifeline/analysis/summary.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/teach/course.h"
+#include "lifeline/teach/glossary.h"
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/practice.h"
 #include "practice_pages.h"
@@ -19,7 +20,6 @@
 #include <filesystem>
 #include <map>
 #include <ostream>
-#include <regex>
 
 namespace lifeline::app {
 
@@ -39,6 +39,7 @@ constexpr const char* kSiteHelp
       "axis: play, pause, scrub, the key moments and their captions, hover, the events in a table. Each page is one\n"
       "file with no network request: open it from disk, a USB stick, or any static host (docs/site.md).\n"
       "Each exercise has a page (OUTDIR/practice-ID.html): choosing an answer shows its run and its verdict.\n"
+      "The glossary's terms link to OUTDIR/glossary.html.\n"
       "\n"
       "Example:\n"
       "  lifeline site public && xdg-open public/index.html\n";
@@ -50,14 +51,56 @@ std::string pageName(const sim::LessonText& lesson)
     return name;
 }
 
-std::string plain(const std::string& text) // the lessons' glossary marks [[term]] as plain words
-{
-    return std::regex_replace(text, std::regex(R"(\[\[([^\]]+)\]\])"), "$1");
-}
-
 std::string escaped(const std::string& text)
 {
     return QString::fromStdString(text).toHtmlEscaped().toStdString();
+}
+
+// A lesson's or exercise's text in HTML, its glossary marks [[term]] linked to the glossary page, the definition
+// on hover.
+std::string linkedHtml(const std::string& text)
+{
+    std::string html;
+    for (const sim::TextPiece& piece : sim::textPieces(text))
+        html += piece.link && piece.term ? "<a class=\"term\" href=\"glossary.html#" + piece.term->id + "\" title=\""
+                + escaped(piece.term->definition) + "\">" + escaped(piece.text) + "</a>"
+                                         : escaped(piece.text);
+    return html;
+}
+
+// The head of the site's own pages (the index, the glossary): its colours are the lesson pages'.
+std::string pageHead(const std::string& title)
+{
+    return R"(<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>)"
+        + escaped(title) + R"(</title>
+<style>
+  :root { --bg: #ffffff; --fg: #1d1d1f; --muted: #5c5c66; --panel: #f3f3f6; --accent: #0072b2; }
+  @media (prefers-color-scheme: dark) {
+    :root { --bg: #1e1f22; --fg: #e8e8ea; --muted: #a6a6ad; --panel: #2a2b2f; --accent: #56b4e9; }
+  }
+  body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.5 system-ui, sans-serif; }
+  main { max-width: 980px; margin: 0 auto; padding: 20px; }
+  h1 { margin: 0 0 4px; } .lead { color: var(--muted); margin-top: 0; }
+  section { background: var(--panel); border-radius: 8px; padding: 10px 16px; margin: 14px 0; }
+  h2 { margin: 4px 0; font-size: 1.2em; } .block-idea { color: var(--muted); margin: 0 0 6px; }
+  ol { margin: 0; padding-left: 1.4em; } li { margin: 6px 0; }
+  a { color: var(--accent); font-weight: 600; } .idea { display: block; color: var(--fg); }
+  a.term { color: inherit; font-weight: inherit; text-decoration: underline dotted; text-underline-offset: 3px; }
+  li.lesson { display: grid; grid-template-columns: 240px 1fr; grid-template-rows: auto 1fr; column-gap: 14px;
+    align-items: start; list-style-position: inside; }
+  li.lesson picture { grid-row: span 2; } li.lesson img { width: 240px; height: auto; border-radius: 4px; display: block; }
+  dt { font-weight: 700; margin-top: 12px; } dt:target { color: var(--accent); } dd { margin: 2px 0 0 0; }
+</style>
+</head>
+<body>
+<main>
+)";
 }
 
 // The index's picture of a run: the app's timeline image, its key moments pinned, in base64. 256 colours are plenty
@@ -93,6 +136,7 @@ Outcome<> writeLessonPage(
     request.title = QString::fromStdString("Lesson " + std::to_string(lesson.number) + ": " + lesson.title);
     request.lesson = lessonWords(lesson);
     request.nav = nav;
+    request.glossaryPage = "glossary.html";
     sim::Simulation written(scenario);
     written.advanceTo(written.duration());
     std::vector<json> runs { ui::webRunData(
@@ -124,35 +168,10 @@ Outcome<> writeLessonPage(
 // The index: the curriculum's blocks in path order, each lesson's still, title and idea, linked to its page.
 std::string indexPage(const std::map<int, Stills>& stills)
 {
-    std::string html = R"(<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>Lifeline: the life of every SQS message</title>
-<style>
-  :root { --bg: #ffffff; --fg: #1d1d1f; --muted: #5c5c66; --panel: #f3f3f6; --accent: #0072b2; }
-  @media (prefers-color-scheme: dark) {
-    :root { --bg: #1e1f22; --fg: #e8e8ea; --muted: #a6a6ad; --panel: #2a2b2f; --accent: #56b4e9; }
-  }
-  body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.5 system-ui, sans-serif; }
-  main { max-width: 980px; margin: 0 auto; padding: 20px; }
-  h1 { margin: 0 0 4px; } .lead { color: var(--muted); margin-top: 0; }
-  section { background: var(--panel); border-radius: 8px; padding: 10px 16px; margin: 14px 0; }
-  h2 { margin: 4px 0; font-size: 1.2em; } .block-idea { color: var(--muted); margin: 0 0 6px; }
-  ol { margin: 0; padding-left: 1.4em; } li { margin: 6px 0; }
-  a { color: var(--accent); font-weight: 600; } .idea { display: block; color: var(--fg); }
-  li.lesson { display: grid; grid-template-columns: 240px 1fr; grid-template-rows: auto 1fr; column-gap: 14px;
-    align-items: start; list-style-position: inside; }
-  li.lesson picture { grid-row: span 2; } li.lesson img { width: 240px; height: auto; border-radius: 4px; display: block; }
-</style>
-</head>
-<body>
-<main>
-<h1>Lifeline: the life of every SQS message</h1>
+    std::string html
+        = pageHead("Lifeline: the life of every SQS message") + R"(<h1>Lifeline: the life of every SQS message</h1>
 <p class="lead">Each lesson plays a run of Amazon SQS, message by message, as written and with its fix. Press Space
-to play, N for the next key moment.</p>
+to play, N for the next key moment. The words SQS gives a meaning of its own are in the <a href="glossary.html">glossary</a>.</p>
 )";
     for (const sim::CourseBlock& block : sim::courseBlocks()) {
         html += "<section>\n<h2>" + escaped(block.title) + "</h2>\n<p class=\"block-idea\">" + escaped(block.idea)
@@ -169,7 +188,7 @@ to play, N for the next key moment.</p>
                             + "'s run at its key moments\" src=\"data:image/png;base64," + still->second.light
                             + "\"></picture>")
                 + "<a href=\"" + pageName(lesson) + "\">Lesson " + std::to_string(lesson.number) + ": "
-                + escaped(lesson.title) + "</a><span class=\"idea\">" + escaped(plain(lesson.idea)) + "</span></li>\n";
+                + escaped(lesson.title) + "</a><span class=\"idea\">" + linkedHtml(lesson.idea) + "</span></li>\n";
         }
         html += "</ol>\n</section>\n";
     }
@@ -177,8 +196,27 @@ to play, N for the next key moment.</p>
             "and whether it passes.</p>\n<ol>\n";
     for (const sim::Exercise& exercise : sim::practiceExercises())
         html += "<li><a href=\"" + practicePageName(exercise) + "\">" + escaped(exercise.title)
-            + "</a><span class=\"idea\">" + escaped(plain(exercise.question)) + "</span></li>\n";
+            + "</a><span class=\"idea\">" + linkedHtml(exercise.question) + "</span></li>\n";
     return html + "</ol>\n</section>\n</main>\n</body>\n</html>\n";
+}
+
+// Every term of the glossary with its definition, each an anchor the pages' terms link to.
+std::string glossaryPage()
+{
+    std::string html = pageHead("Lifeline: glossary")
+        + "<nav><a href=\"index.html\">All lessons</a></nav>\n<h1>Glossary</h1>\n<p class=\"lead\">The words a "
+          "learner meets that SQS or Lambda give a meaning of their own.</p>\n<dl>\n";
+    for (const sim::GlossaryTerm& term : sim::glossary())
+        html += "<dt id=\"" + term.id + "\">" + escaped(term.term) + "</dt><dd>" + escaped(term.definition) + "</dd>\n";
+    return html + "</dl>\n</main>\n</body>\n</html>\n";
+}
+
+// Writes one of the site's own pages.
+bool writeHtml(const std::filesystem::path& path, const std::string& html)
+{
+    QSaveFile file(QString::fromStdString(path.string()));
+    return file.open(QIODevice::WriteOnly) && file.write(html.data(), qint64(html.size())) == qint64(html.size())
+        && file.commit();
 }
 
 } // namespace
@@ -243,16 +281,15 @@ int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostrea
             return 1;
         }
     }
-    QSaveFile index(QString::fromStdString((dir / "index.html").string()));
-    const std::string html = indexPage(stills);
-    if (!index.open(QIODevice::WriteOnly) || index.write(html.data(), qint64(html.size())) != qint64(html.size())
-        || !index.commit()) {
-        err << "lifeline site: cannot write " << (dir / "index.html").string() << '\n';
-        return 1;
-    }
+    for (const auto& [name, html] :
+        { std::pair { "index.html", indexPage(stills) }, { "glossary.html", glossaryPage() } })
+        if (!writeHtml(dir / name, html)) {
+            err << "lifeline site: cannot write " << (dir / name).string() << '\n';
+            return 1;
+        }
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-    out << "wrote " << lessons.size() << " lesson pages, " << exercises.size() << " exercise pages and index.html to "
-        << dir.string() << " in " << ms.count() << " ms\n";
+    out << "wrote " << lessons.size() << " lesson pages, " << exercises.size()
+        << " exercise pages, index.html and glossary.html to " << dir.string() << " in " << ms.count() << " ms\n";
     return 0;
 }
 

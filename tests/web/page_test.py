@@ -22,6 +22,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cdp import Browser  # noqa: E402
 
 LIFELINE, CHROMIUM = sys.argv[1], sys.argv[2]
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "resources", "glossary.json")) as f:
+    TERMS = json.load(f)["terms"]
+# Every form a text may link, in lower case, to "term: definition" as a page shows it.
+GLOSSARY = {form.lower(): f"{t['term']}: {t['definition']}" for t in TERMS for form in t["forms"] + [t["id"]]}
 work = tempfile.mkdtemp(prefix="lifeline-page-")
 WIDTH, HEIGHT = 1366, 900
 
@@ -190,6 +194,14 @@ try:
     check("the table of events: as many rows as the run's CSV", (rows, rows > 0), (csv_rows, True))
     lesson = browser.evaluate("document.getElementById('lesson').textContent")
     check("the lesson's words, glossary marks taken off", ("[[" in lesson, "The trap" in lesson), (False, True))
+    terms = browser.evaluate("[...document.querySelectorAll('#lesson .term')].map(t => [t.firstChild.textContent,"
+                             "t.querySelector('.definition').textContent])")
+    check("its glossary terms: each with the glossary's definition (a page alone: no link)", (
+        len(terms) > 0, all(definition == GLOSSARY[words.lower()] for words, definition in terms),
+        browser.evaluate("document.querySelectorAll('#lesson a.term').length")), (True, True, 0))
+    browser.evaluate("document.querySelector('#lesson .term').focus()")
+    check("a term's definition shows on focus (and hover)", browser.evaluate(
+        "getComputedStyle(document.querySelector('#lesson .term .definition')).display"), "block")
 
     browser.scheme("dark")
     browser.pump(0.1)
@@ -215,6 +227,12 @@ try:
     index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
     check("the index links every lesson page, in the course's blocks",
           sorted(set(re.findall(r'href="(lesson-\d+\.html)"', index))), pages)
+    glossary = open(os.path.join(site, "glossary.html"), encoding="utf-8").read()
+    anchors = re.findall(r'<dt id="([a-z0-9-]+)">', glossary)
+    check("the glossary page: every term of the glossary, an anchor each", anchors, [t["id"] for t in TERMS])
+    linked = set(re.findall(r'href="glossary\.html#([a-z0-9-]+)"', index))
+    check("the index links its terms to the glossary's anchors", (len(linked) > 3, linked - set(anchors)),
+          (True, set()))
     check("the index: a light and a dark still of every lesson's run, inside the page (no file or address to fetch)",
           (len(re.findall(r'<img alt="Lesson \d+\'s run at its key moments" src="data:image/png;base64,', index)),
            len(re.findall(r'<source media="\(prefers-color-scheme: dark\)" srcset="data:image/png;base64,', index)),
@@ -238,6 +256,9 @@ try:
         browser.evaluate(OPEN_TABLES + ".then(rows => rows.length)"),
         browser.evaluate("[...document.querySelectorAll('section.run h2')].map(h => h.textContent)"),
         browser.console()), (2, 2, ["As written", "With the fix"], []))
+    hrefs = set(browser.evaluate("[...document.querySelectorAll('a.term')].map(a => a.getAttribute('href'))"))
+    check("lesson 8's terms link to the glossary page's anchors", (len(hrefs) > 0, hrefs - {
+        f"glossary.html#{a}" for a in anchors}), (True, set()))
 
     exercises = [f for f in os.listdir(site) if f.startswith("practice-")]
     ids = re.findall(r"^([a-z0-9-]+)  +", run("practice").stdout, re.M)

@@ -2,6 +2,7 @@
 
 #include "lifeline/run/event_text.h"
 #include "lifeline/run/lane_name.h"
+#include "lifeline/teach/glossary.h"
 #include "timeline/actor_painter.h"
 #include "timeline/lane_model.h"
 #include "timeline/lane_painter.h"
@@ -264,6 +265,29 @@ std::string packedForPage(const json& data)
     return packed.toBase64().toStdString();
 }
 
+// The glossary's terms the page's texts link ([[words]]): each linking form, in lower case, to its term, so the page
+// shows a term's definition on its words as the window does.
+json glossaryOf(const json& lesson, const json& practice)
+{
+    json terms = json::object();
+    const auto read = [&](const json& text) {
+        if (!text.is_string())
+            return;
+        for (const sim::TextPiece& piece : sim::textPieces(text.get<std::string>()))
+            if (piece.link && piece.term)
+                terms[QString::fromStdString(piece.text).toLower().toStdString()] = { { "id", piece.term->id },
+                    { "term", piece.term->term }, { "definition", piece.term->definition } };
+    };
+    if (lesson.is_object())
+        for (const auto& [key, text] : lesson.items())
+            read(text);
+    if (practice.is_object()) {
+        read(practice.value("question", json()));
+        read(practice.value("hint", json()));
+    }
+    return terms;
+}
+
 } // namespace
 
 json webRunData(const RunView& run, const std::vector<sim::MomentSpec>& momentSpecs, const QString& label)
@@ -316,6 +340,7 @@ Outcome<> writeWebPage(const std::vector<json>& runs, const WebPageRequest& requ
     const json pageData = {
         { "format", 1 }, { "title", request.title.toStdString() }, { "claim", request.claim.toStdString() },
         { "lesson", request.lesson }, { "nav", request.nav }, { "practice", request.practice }, { "runs", drawn },
+        { "glossary", glossaryOf(request.lesson, request.practice) }, { "glossaryPage", request.glossaryPage },
         { "palette", { { "light", palette(TimelineStyle::light()) }, { "dark", palette(TimelineStyle::darkTheme()) } } }
     };
     std::string page = webPlayerSource();

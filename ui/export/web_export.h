@@ -12,6 +12,7 @@
 
 #include <QString>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 namespace lifeline::ui {
@@ -26,6 +27,9 @@ struct WebPageRequest {
     // An exercise: {"question", "hint", "answers": [{"label", "run", "passed", "why"}]}, "run" indexing the page's
     // runs; the page shows the situation (the first run) until an answer is chosen. Null: not an exercise.
     nlohmann::json practice;
+    // Where the site's glossary page is ("glossary.html"): a term's definition on the page links to it. Empty: the
+    // page stands alone, its definitions in it.
+    std::string glossaryPage;
 };
 
 // One run as the page draws it: its lanes and segments in the app's words, its consumers' rows, the moments found
