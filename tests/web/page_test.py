@@ -66,8 +66,8 @@ def lane_probe(browser, view, lane, t_ms):
 
 # Opens every table of events and waits for them: how many rows each has.
 OPEN_TABLES = """(async () => {
-  for (const s of document.querySelectorAll("#tables summary")) s.click();
-  const wanted = document.querySelectorAll("#tables details").length;
+  for (const s of document.querySelectorAll("#tables details.log summary")) s.click();
+  const wanted = document.querySelectorAll("#tables details.log").length;
   while (document.querySelectorAll("table.events").length < wanted) await new Promise(r => setTimeout(r, 10));
   return [...document.querySelectorAll("table.events")].map(t => t.querySelectorAll("tbody tr").length);
 })()"""
@@ -186,12 +186,20 @@ try:
     check("playing, pausing, scrubbing: no console message", browser.console(), [])
 
     check("the table of events: not built until opened (the first frame does not wait for it)",
-          (browser.evaluate("document.querySelectorAll('#tables details').length"),
+          (browser.evaluate("document.querySelectorAll('#tables details.log').length"),
            browser.evaluate("document.querySelectorAll('table.events').length")), (1, 0))
     rows = browser.evaluate(OPEN_TABLES + ".then(rows => rows[0])")
     with open(table, newline="") as f:
         csv_rows = len(list(csv.reader(f))) - 1
     check("the table of events: as many rows as the run's CSV", (rows, rows > 0), (csv_rows, True))
+    check("the key moments in words, numbered as the pins", browser.evaluate(
+        "[...document.querySelectorAll('.moments li')].map(li => li.value + ' ' + li.textContent)"), [
+        "1 5 s worker-1 crashes holding the message: nobody will delete it",
+        "2 30 s The visibility timeout ends 30 s after the receive: the message worker-1 held is visible again",
+        "3 30 s worker-2 receives it (#2)", "4 40 s worker-2 finishes the job and deletes it"])
+    browser.evaluate("document.querySelectorAll('.moments button')[3].click()")
+    check("a moment's button goes to its instant", (browser.evaluate("now"), browser.evaluate(
+        "views[0].caption.textContent")), (40000, "4  worker-2 finishes the job and deletes it"))
     lesson = browser.evaluate("document.getElementById('lesson').textContent")
     check("the lesson's words, glossary marks taken off", ("[[" in lesson, "The trap" in lesson), (False, True))
     terms = browser.evaluate("[...document.querySelectorAll('#lesson .term')].map(t => [t.firstChild.textContent,"
