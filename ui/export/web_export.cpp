@@ -12,6 +12,7 @@
 #include <QSaveFile>
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -155,68 +156,33 @@ json bandJson(const DensitySeries& density, QueueIndex queue)
     return levels;
 }
 
-// What an actor did, as its row shows it: ["poll", from, to], ["tick", at] (an empty short poll), ["work", from, to,
-// words, failed], ["crash", from, to]; to -1 while it goes on.
+// What an actor did, as its row shows it (readActorSpans, as the window reads it): ["poll", from, to], ["tick", at]
+// (a receive answered at once), ["work", from, to, words, failed], ["crash", from, to]; to -1 while it goes on;
+// failed when every message of the piece failed (the app's failed colour).
 json actorJson(const LaneModel& model, uint32_t actor)
 {
     const RunView& run = *model.engine();
-    const LaneIndex& index = model.lanes();
-    const auto& steps = index.actorSteps(actor);
     json spans = json::array();
-    std::optional<WorkBar> working;
-    std::optional<TimeMs> crashed;
-    const auto endWork = [&](TimeMs to, bool open) {
-        working->to = to;
-        working->open = open;
-        spans.push_back(
-            { "work", working->from, open ? -1 : to, workLabel(run, *working).toStdString(), working->failed > 0 });
-        working.reset();
-    };
-    for (size_t i = index.firstStepHeld(actor); i < steps.size(); ++i) {
-        const ActorStep& step = steps[i];
-        const TimeMs time = step.time;
-        switch (step.cause()) {
-        case Cause::PollEnded: // its length rides in the lane field; 0: an empty short poll
-            if (step.lane() == 0)
-                spans.push_back({ "tick", time });
-            else
-                spans.push_back({ "poll", time - TimeMs(step.lane()), time });
-            break;
-        case Cause::ProcessingStarted:
-            if (working && working->from == time) // the next message of the same batch
-                ++working->messages;
-            else
-                working = WorkBar { time, time, step.lane(), 1, 0, false, false };
-            break;
-        case Cause::ProcessingFinished:
-        case Cause::ProcessingFailed:
-            if (!working)
-                break; // the rest of a batch already ended, or a throttled batch that never ran
-            working->failed += step.cause() == Cause::ProcessingFailed ? 1 : 0;
-            endWork(time, false);
-            break;
-        case Cause::ConsumerCrashed:
-            if (working) {
-                working->failed = working->messages;
-                endWork(time, false);
+    readActorSpans(model.lanes(), actor, std::numeric_limits<TimeMs>::min(), std::numeric_limits<TimeMs>::max(),
+        run.now(), [&](const ActorSpan& span) {
+            const json to = span.open ? json(-1) : json(span.to);
+            switch (span.kind) {
+            case ActorSpan::Tick:
+                spans.push_back({ "tick", span.from });
+                break;
+            case ActorSpan::Poll:
+                spans.push_back({ "poll", span.from, to });
+                break;
+            case ActorSpan::Work:
+                spans.push_back({ "work", span.from, to, workLabel(run, span.work).toStdString(),
+                    span.work.failed > 0 && span.work.failed == span.work.messages });
+                break;
+            case ActorSpan::Crash:
+                spans.push_back({ "crash", span.from, to });
+                break;
             }
-            crashed = time;
-            break;
-        case Cause::ConsumerRestarted:
-            if (crashed)
-                spans.push_back({ "crash", *crashed, time });
-            crashed.reset();
-            break;
-        default:
-            break;
-        }
-    }
-    if (index.openPollSince(actor) >= 0 && !crashed)
-        spans.push_back({ "poll", index.openPollSince(actor), -1 });
-    if (working)
-        endWork(run.now(), true);
-    if (crashed)
-        spans.push_back({ "crash", *crashed, -1 });
+            return true;
+        });
     return { { "name", model.actorName(actor).toStdString() }, { "spans", spans } };
 }
 

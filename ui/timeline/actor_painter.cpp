@@ -6,26 +6,12 @@
 #include <QFontMetrics>
 #include <QObject>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace lifeline::ui {
 
 namespace {
-bool isWorkEnd(Cause cause)
-{
-    return cause == Cause::ProcessingFinished || cause == Cause::ProcessingFailed;
-}
-
-// The ends of one piece of work: every finish or failure logged at the same instant (a Lambda batch ends at once).
-// Returns the index of the last step it read.
-size_t readWorkEnd(const ChunkedVector<ActorStep, 12>& steps, size_t i, WorkBar& bar)
-{
-    const uint32_t time = steps[i].time;
-    for (; i < steps.size() && steps[i].time == time && isWorkEnd(steps[i].cause()); ++i)
-        bar.failed += steps[i].cause() == Cause::ProcessingFailed;
-    return i - 1;
-}
-
 // What a wide bar says: a piece of work's words (made only when the bar is wide enough to show them), or a text.
 struct Words {
     const WorkBar* work = nullptr;
@@ -173,81 +159,28 @@ void ActorRowPainter::pollTick(TimeMs time)
 
 void ActorRowPainter::paint()
 {
-    constexpr TimeMs kNone = INT64_MIN; // plain sentinels: GCC 12 misreads std::optional here
-    TimeMs polling = kNone, crashed = kNone;
-    WorkBar current;
-    bool working = false;
-    const LaneIndex& index = m_model.lanes();
-    const auto& steps = index.actorSteps(m_actor);
-    const TimeMs viewStart = m_frame.axis.toTime(m_left), viewEnd = m_frame.axis.toTime(m_right);
-    // Binary search for the view's start, then a few steps back to know which poll, job or crash is open there
-    // (a batch's starts are one step each: go back past a whole batch).
-    size_t from = index.firstStepAt(m_actor, viewStart);
-    from = std::max(from, index.firstStepHeld(m_actor) + 24) - 24;
-    for (size_t i = from; i < steps.size(); ++i) {
-        const ActorStep& step = steps[i];
-        const TimeMs time = step.time;
-        if (time > viewEnd) {
-            // The poll going on at the right edge ends after it: drawn to the edge (the lane does not end early).
-            if (step.cause() == Cause::PollEnded && step.lane() != 0)
-                bar(time - TimeMs(step.lane()), time, m_style.polling, Polling);
-            break;
-        }
-        switch (step.cause()) {
-        case Cause::PollEnded: // one step per poll: its length rides in the lane field
-            if (step.lane() == 0)
-                pollTick(time);
-            else
-                bar(time - TimeMs(step.lane()), time, m_style.polling, Polling);
-            break;
-        case Cause::ProcessingStarted:
-            if (working && current.from == time) { // the next message of the same batch
-                ++current.messages;
+    const QString crashedLabel = QObject::tr("crashed");
+    readActorSpans(m_model.lanes(), m_actor, m_frame.axis.toTime(m_left), m_frame.axis.toTime(m_right), m_frame.now,
+        [&](const ActorSpan& span) {
+            switch (span.kind) {
+            case ActorSpan::Tick:
+                pollTick(span.from);
+                break;
+            case ActorSpan::Poll:
+                bar(span.from, span.to, m_style.polling, Polling);
+                break;
+            case ActorSpan::Work:
+                if (span.work.interrupted) // cut short by a crash: failed, no words
+                    bar(span.from, span.to, m_style.failed, Work);
+                else
+                    work(span.work);
+                break;
+            case ActorSpan::Crash: // the word on the crash still going on
+                bar(span.from, span.to, m_style.crash, Crash, span.open ? Words { nullptr, &crashedLabel } : Words {});
                 break;
             }
-            current = WorkBar { time, time, step.lane(), 1, 0, false, false };
-            working = true;
-            break;
-        case Cause::ProcessingFinished:
-        case Cause::ProcessingFailed:
-            if (!working)
-                break; // a throttled batch given up before it was invoked: nothing ran
-            current.to = time;
-            i = readWorkEnd(steps, i, current);
-            current.timedOut = current.failed > 0 && index.timedOutAt(m_actor, time);
-            work(current);
-            working = false;
-            break;
-        case Cause::ConsumerCrashed:
-            if (working)
-                bar(current.from, time, m_style.failed, Work);
-            working = false;
-            polling = kNone;
-            crashed = time;
-            break;
-        case Cause::ConsumerRestarted:
-            if (crashed != kNone)
-                bar(crashed, time, m_style.crash, Crash);
-            crashed = kNone;
-            break;
-        default:
-            break;
-        }
-    }
-    const TimeMs until = std::min(m_frame.now, viewEnd);
-    if (index.openPollSince(m_actor) >= 0 && crashed == kNone)
-        polling = index.openPollSince(m_actor);
-    if (polling != kNone)
-        bar(polling, until, m_style.polling, Polling);
-    if (working) {
-        current.to = until;
-        current.open = true;
-        work(current);
-    }
-    if (crashed != kNone) {
-        const QString crashedLabel = QObject::tr("crashed");
-        bar(crashed, until, m_style.crash, Crash, Words { nullptr, &crashedLabel });
-    }
+            return true;
+        });
     for (int layer = 0; layer < LayerCount; ++layer)
         flush(layer);
     paintTimeouts();
@@ -293,50 +226,17 @@ QString workLabel(const RunView& engine, const WorkBar& bar)
 
 std::optional<WorkBar> workAt(const LaneModel& model, uint32_t actor, TimeMs time, TimeMs now)
 {
-    const LaneIndex& index = model.lanes();
-    if (actor >= index.actorCount())
+    if (actor >= model.lanes().actorCount())
         return std::nullopt;
-    const auto& steps = index.actorSteps(actor);
-    size_t i = index.firstStepAt(actor, time);
-    i = std::max(i, index.firstStepHeld(actor) + 24) - 24;
-    bool working = false;
-    WorkBar current;
-    for (; i < steps.size() && TimeMs(steps[i].time) <= time; ++i) {
-        const ActorStep& step = steps[i];
-        if (step.cause() == Cause::ProcessingStarted) {
-            if (working && current.from == step.time) {
-                ++current.messages;
-                continue;
-            }
-            current = WorkBar { step.time, step.time, step.lane(), 1, 0, false, false };
-            working = true;
-        } else if (isWorkEnd(step.cause()) || step.cause() == Cause::ConsumerCrashed) {
-            working = false;
-        }
-    }
-    if (!working)
-        return std::nullopt;
-    // Found the work going on at `time`: read on to its end.
-    for (; i < steps.size(); ++i) {
-        if (steps[i].cause() == Cause::ProcessingStarted && TimeMs(steps[i].time) == current.from) {
-            ++current.messages;
-            continue;
-        }
-        if (isWorkEnd(steps[i].cause())) {
-            current.to = steps[i].time;
-            readWorkEnd(steps, i, current);
-            current.timedOut = current.failed > 0 && index.timedOutAt(actor, current.to);
-            return current;
-        }
-        if (steps[i].cause() == Cause::ConsumerCrashed) {
-            current.to = steps[i].time;
-            current.failed = current.messages;
-            return current;
-        }
-    }
-    current.to = now;
-    current.open = true;
-    return current;
+    std::optional<WorkBar> found;
+    readActorSpans(model.lanes(), actor, time, std::numeric_limits<TimeMs>::max(), now, [&](const ActorSpan& span) {
+        if (span.from > time)
+            return false; // past it: nothing was going on then
+        if (span.kind == ActorSpan::Work && (time < span.to || span.open))
+            found = span.work;
+        return !found;
+    });
+    return found;
 }
 
 void paintActorRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,

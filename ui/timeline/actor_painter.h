@@ -2,6 +2,7 @@
 // for its whole batch ("batch of 10"), with a tick where its function timeout would stop it.
 #pragma once
 
+#include "timeline/actor_spans.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_frame.h"
 #include "timeline/timeline_style.h"
@@ -14,15 +15,6 @@ namespace lifeline::ui {
 void paintActorRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, uint32_t actor);
 
-// One piece of work as the row draws it: a message's processing, or a Lambda invocation's batch.
-struct WorkBar {
-    TimeMs from = 0, to = 0;
-    MessageIndex firstLane = kNoMessage;
-    uint32_t messages = 0; // the batch's size
-    uint32_t failed = 0; // how many of them failed
-    bool timedOut = false; // stopped by the function timeout
-    bool open = false; // still going at `to` (now)
-};
 // The bar's words: the message's id, or the batch and how it ended.
 // Whether a scripted call's answer is SQS's OK (else its error, drawn in the crash colour).
 bool scriptCallOk(const std::string& answer);
