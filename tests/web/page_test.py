@@ -108,7 +108,7 @@ try:
     browser.scheme("light")
     browser.open(f"file://{page}#t=10s")
     palette = browser.evaluate("page.palette.light")
-    IN_FLIGHT, DELETED = rgb(palette["states"]["inFlight"]["fill"]), rgb(palette["states"]["deleted"]["fill"])
+    IN_FLIGHT, DELETED = rgb(palette["states"]["in-flight"]["fill"]), rgb(palette["states"]["deleted"]["fill"])
     BACKGROUND, NOW = rgb(palette["background"]), rgb(palette["now"])
     check("the palette is the app's (TimelineStyle::light: Okabe-Ito blue, bluish green)", (IN_FLIGHT, DELETED),
           ((0, 114, 178), (0, 158, 115)))

@@ -24,30 +24,6 @@ namespace {
 
 using json = nlohmann::json;
 
-const char* stateName(MessageState s)
-{
-    switch (s) {
-    case MessageState::Delayed:
-        return "delayed";
-    case MessageState::Visible:
-        return "visible";
-    case MessageState::InFlight:
-        return "inFlight";
-    case MessageState::Deleted:
-        return "deleted";
-    case MessageState::DeadLettered:
-        return "deadLettered";
-    case MessageState::Expired:
-        return "expired";
-    case MessageState::Purged:
-        return "purged";
-    case MessageState::Redriven:
-        return "redriven";
-    default:
-        return "none";
-    }
-}
-
 const char* patternName(Qt::BrushStyle pattern)
 {
     switch (pattern) {
@@ -96,7 +72,7 @@ json palette(const TimelineStyle& style)
 {
     json states = json::object();
     for (size_t s = 1; s < size_t(MessageState::Count); ++s)
-        states[stateName(MessageState(s))]
+        states[toString(MessageState(s))]
             = { { "fill", css(style.stateColor[s]) }, { "pattern", patternName(style.statePattern[s]) } };
     json marks = json::object();
     for (const LaneMarkKind kind : kLaneMarkKinds)
@@ -119,7 +95,7 @@ json laneJson(const RunView& run, const LaneIndex& index, MessageIndex lane)
     json marks = json::array(); // [time, kind], as the app marks the lane
     for (uint32_t ev = index.lane(lane).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         if (const auto ended = reader.read(log[ev]))
-            segments.push_back({ stateName(ended->state), ended->start.time, log[ev].time, ended->receives,
+            segments.push_back({ toString(ended->state), ended->start.time, log[ev].time, ended->receives,
                 reader.words(*ended).label.toStdString() });
         if (const auto kind = laneMarkAt(log[ev]))
             marks.push_back({ log[ev].time, markName(*kind) });
@@ -130,9 +106,9 @@ json laneJson(const RunView& run, const LaneIndex& index, MessageIndex lane)
         out["marks"] = std::move(marks);
     if (isLive(last.state))
         out["segments"].push_back(
-            { stateName(last.state), last.start.time, -1, last.receives, reader.words(last).label.toStdString() });
+            { toString(last.state), last.start.time, -1, last.receives, reader.words(last).label.toStdString() });
     else if (last.state != MessageState::None)
-        out["end"] = { stateName(last.state), last.start.time };
+        out["end"] = { toString(last.state), last.start.time };
     out["receives"] = run.message(lane).receiveCount;
     return out;
 }
