@@ -16,6 +16,7 @@
 #include "practice.h"
 #include "quiet_start.h"
 #include "site.h"
+#include "site/lesson_pages.h"
 
 #include <QGuiApplication>
 #include <QStringList>
@@ -506,7 +507,7 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
         request.claim = QString::fromStdString(run.claim);
         request.moments = run.moments;
         if (run.scenario && run.scenario->lesson)
-            request.lesson = lessonWords(*run.scenario->lesson);
+            request.lesson = ui::lessonWords(*run.scenario->lesson);
         if (const auto page = ui::exportWebPage(engine, request); !page) {
             err << "lifeline run: could not write the page: " << page.message() << '\n';
             written = false;

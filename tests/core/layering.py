@@ -15,6 +15,7 @@ BELOW = {
     "export": {"run"},
     "timeline": {"run"},
     "analysis": {"timeline"},
+    "picture": {"analysis"},
     "endpoint": {"engine"},
     "aws": {"endpoint"},
     "observe": {"aws"},

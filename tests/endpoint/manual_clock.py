@@ -70,15 +70,21 @@ try:
     jobs = lanes["queues"][0]
     check("the lanes: the queue", (lanes["now_ms"], lanes["forgotten_until_ms"], jobs["name"]), (30000, 0, "jobs"))
     work, later = jobs["lanes"]
-    check("the failed job's segments", work["segments"], [
-        {"state": "visible", "from_ms": 0, "to_ms": 0}, {"state": "in-flight", "from_ms": 0, "to_ms": 30000},
-        {"state": "visible", "from_ms": 30000, "to_ms": 30000}, {"state": "in-flight", "from_ms": 30000, "to_ms": 30000}])
+    check("the lanes' format version", lanes["version"], 1)
+    check("the failed job's segments, in the timeline's words", work["segments"], [
+        {"state": "visible", "from_ms": 0, "to_ms": 0, "words": "visible"},
+        {"state": "in-flight", "from_ms": 0, "to_ms": 30000, "words": "#1 · visibility 30 s"},
+        {"state": "visible", "from_ms": 30000, "to_ms": 30000, "words": "visible"},
+        {"state": "in-flight", "from_ms": 30000, "to_ms": 30000, "words": "#2 · visibility 30 s"}])
+    # Deleted, its body is no longer kept by a headless server: its lane is named by its MessageId's start, as drawn.
+    check("its label and marks", (work["label"], work["marks"]), (work["message_id"][:8], []))
+    check("a live message's lane is named by its body", later["label"], "later")
     check("its state and receives", (work["state"], [(r["at_ms"], r["receive"]) for r in work["receives"]]),
           ("deleted", [(0, 1), (30000, 2)]))
     check("its receives name the client", work["receives"][0]["client"].startswith("Boto3/"), True)
     check("the 15-minute timer still delayed, its segment open",
           (later["body"], later["state"], later["segments"]),
-          ("later", "delayed", [{"state": "delayed", "from_ms": 0, "to_ms": None}]))
+          ("later", "delayed", [{"state": "delayed", "from_ms": 0, "to_ms": None, "words": "timer 15 min"}]))
 
     # The 15-minute timer: 14m59.999s after its send nothing; at 15 minutes it is there (sent at 0).
     control("POST", "/_lifeline/clock/advance", {"by": f"{900000 - 30000 - 1}ms"})

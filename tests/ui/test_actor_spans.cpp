@@ -1,7 +1,7 @@
 // An actor's row read from its steps (readActorSpans): what the window's row, its hover and the web page show.
+#include "lifeline/picture/actor_spans.h"
 #include "test_support.h"
 #include "timeline/actor_painter.h"
-#include "timeline/actor_spans.h"
 #include "timeline/lane_model.h"
 
 #include <limits>
@@ -10,6 +10,7 @@
 
 using namespace lifeline;
 using namespace lifeline::ui;
+using namespace lifeline::picture;
 
 namespace {
 // Each span as "kind from-to" in ms ("…" while it goes on); a piece of work with its messages and failures.

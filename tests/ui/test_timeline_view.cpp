@@ -614,13 +614,13 @@ TEST_CASE("timeline: the legend lists what the view shows - not the whole run", 
     frame.axis.fit(0, 9000, 1400 - style.labelWidth);
     const LegendContent early = painter.contentInView(rect, frame);
     CHECK(early.states == (bit(MessageState::Visible) | bit(MessageState::InFlight)));
-    CHECK_FALSE(early.duplicate);
+    CHECK_FALSE(early.shows(picture::LaneMark::Duplicate));
     CHECK(early.working);
     // The first 90 seconds: visible, in flight, deleted and the duplicates.
     frame.axis.fit(0, 90000, 1400 - style.labelWidth);
     const LegendContent action = painter.contentInView(rect, frame);
     CHECK(action.states == (bit(MessageState::Visible) | bit(MessageState::InFlight) | bit(MessageState::Deleted)));
-    CHECK(action.duplicate);
+    CHECK(action.shows(picture::LaneMark::Duplicate));
     // Long after the last message: no message state at all.
     frame.axis.fit(150000, 240000, 1400 - style.labelWidth);
     const LegendContent late = painter.contentInView(rect, frame);

@@ -39,6 +39,9 @@ nlohmann::json webRunData(const RunView& run, const std::vector<sim::MomentSpec>
 // A page of one or more runs (webRunData's) on one time axis.
 Outcome<> writeWebPage(const std::vector<nlohmann::json>& runs, const WebPageRequest& request);
 
+// A page (the player's or the site's own) written whole or not at all; a failure names the file and why.
+Outcome<> writePageFile(const QString& path, const std::string& page);
+
 // A page of one run.
 Outcome<> exportWebPage(const RunView& run, const WebPageRequest& request);
 

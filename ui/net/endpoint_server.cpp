@@ -5,6 +5,7 @@
 #include "lifeline/endpoint/sqs_action.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/io/run_file.h"
+#include "lifeline/picture/picture_json.h"
 
 #include <cmath>
 #include <map>
@@ -250,10 +251,11 @@ endpoint::HttpResponse EndpointServer::runResponse(const endpoint::ControlComman
     case Format::Lifeline:
         return runFileResponse();
     case Format::Json: {
-        std::ostringstream out;
-        writeLanesJson(run, out, command.queue);
+        picture::RunPicture lanes;
+        lanes.setRun(&run, {});
+        (void)lanes.sync();
         response.headers = { { "Content-Type", "application/json" } };
-        response.body = out.str();
+        response.body = picture::lanesJson(lanes, command.queue).dump();
         return response;
     }
     case Format::Png:

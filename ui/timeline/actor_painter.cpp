@@ -1,7 +1,7 @@
 #include "timeline/actor_painter.h"
 
-#include "lifeline/run/lane_name.h"
 #include "timeline/lane_painter.h"
+#include "timeline/picture_text.h"
 
 #include <QFontMetrics>
 #include <QObject>
@@ -10,6 +10,10 @@
 #include <vector>
 
 namespace lifeline::ui {
+
+using picture::ActorSpan;
+using picture::readActorSpans;
+using picture::WorkBar;
 
 namespace {
 // What a wide bar says: a piece of work's words (made only when the bar is wide enough to show them), or a text.
@@ -159,7 +163,7 @@ void ActorRowPainter::pollTick(TimeMs time)
 
 void ActorRowPainter::paint()
 {
-    const QString crashedLabel = QObject::tr("crashed");
+    const QString crashedLabel = activityName(picture::ActorActivity::Crashed);
     readActorSpans(m_model.lanes(), m_actor, m_frame.axis.toTime(m_left), m_frame.axis.toTime(m_right), m_frame.now,
         [&](const ActorSpan& span) {
             switch (span.kind) {
@@ -211,17 +215,6 @@ bool scriptCallOk(const std::string& answer)
 {
     return answer.find(": OK") != std::string::npos || answer.find(" OK:") != std::string::npos
         || answer.ends_with(": done");
-}
-
-QString workLabel(const RunView& engine, const WorkBar& bar)
-{
-    QString label = bar.messages > 1 ? QObject::tr("batch of %1").arg(bar.messages)
-                                     : QString::fromStdString(laneName(engine, bar.firstLane));
-    if (bar.timedOut)
-        label += QObject::tr(" · timed out");
-    else if (bar.failed > 0 && bar.messages > 1)
-        label += bar.failed == bar.messages ? QObject::tr(" · failed") : QObject::tr(" · %1 failed").arg(bar.failed);
-    return label;
 }
 
 std::optional<WorkBar> workAt(const LaneModel& model, uint32_t actor, TimeMs time, TimeMs now)

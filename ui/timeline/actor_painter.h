@@ -2,7 +2,7 @@
 // for its whole batch ("batch of 10"), with a tick where its function timeout would stop it.
 #pragma once
 
-#include "timeline/actor_spans.h"
+#include "lifeline/picture/actor_spans.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_frame.h"
 #include "timeline/timeline_style.h"
@@ -15,11 +15,9 @@ namespace lifeline::ui {
 void paintActorRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, uint32_t actor);
 
-// The bar's words: the message's id, or the batch and how it ended.
 // Whether a scripted call's answer is SQS's OK (else its error, drawn in the crash colour).
 bool scriptCallOk(const std::string& answer);
-QString workLabel(const RunView& engine, const WorkBar& bar);
 // The work of `actor` going on at `time`, if any (for the tooltip).
-std::optional<WorkBar> workAt(const LaneModel& model, uint32_t actor, TimeMs time, TimeMs now);
+std::optional<picture::WorkBar> workAt(const LaneModel& model, uint32_t actor, TimeMs time, TimeMs now);
 
 } // namespace lifeline::ui

@@ -105,7 +105,7 @@ std::vector<BandColumn> laneColumns(
         TimeMs since = index.forgottenUntil();
         for (uint32_t ev = index.lane(lane).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
             const Event& e = engine.log()[ev];
-            if (!isTransition(e))
+            if (!picture::isTransition(e))
                 continue;
             if (isLive(state)) {
                 ++steps[size_t(startingAt(since))][size_t(slot(state))];

@@ -1,7 +1,7 @@
 #include "timeline/lane_painter.h"
 
 #include "lifeline/timeline/noisy_spans.h"
-#include "timeline/segment_words.h"
+#include "timeline/picture_text.h"
 
 #include <QFontMetricsF>
 #include <QObject>
@@ -10,6 +10,10 @@
 #include <vector>
 
 namespace lifeline::ui {
+
+using picture::LaneMark;
+using picture::Segment;
+using picture::SegmentReader;
 
 namespace {
 // A mark's glyph: the style's size, larger in rows grown tall (up to twice, about 40 % of the row), read from a
@@ -152,8 +156,8 @@ std::vector<PlacedMark> laneMarks(const EventLog& log, const LaneIndex& index, c
             break;
         if (x < left || (!marks.empty() && x - marks.back().x < 4))
             continue;
-        if (const auto kind = laneMarkAt(e))
-            marks.push_back({ x, laneMarkColor(*kind, style), laneMarkGlyph(*kind) });
+        if (const auto mark = picture::laneMarkAt(e))
+            marks.push_back({ x, laneMarkColor(*mark, style), markGlyph(*mark) });
     }
     return marks;
 }
@@ -221,50 +225,20 @@ void paintNotObserved(QPainter& p, const QRect& row, const TimeAxis& axis, TimeM
 
 } // namespace
 
-std::optional<LaneMarkKind> laneMarkAt(const Event& e)
+QColor laneMarkColor(LaneMark mark, const TimelineStyle& style)
 {
-    if (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight)
-        return LaneMarkKind::Extended;
-    if (e.cause == Cause::ConsumerCrashed)
-        return LaneMarkKind::Crash;
-    if (e.cause == Cause::ProcessingStarted && e.duplicate())
-        return LaneMarkKind::Duplicate;
-    if (e.cause == Cause::MoveToDlq)
-        return LaneMarkKind::DeadLetter;
-    if (e.cause == Cause::ReceivedByNobody) // received by a crashed consumer: back after the timeout
-        return LaneMarkKind::ReceivedByNobody;
-    return std::nullopt;
-}
-
-QString laneMarkGlyph(LaneMarkKind kind)
-{
-    switch (kind) {
-    case LaneMarkKind::Extended:
-        return QStringLiteral("◆");
-    case LaneMarkKind::Crash:
-        return QStringLiteral("✕");
-    case LaneMarkKind::Duplicate:
-        return QStringLiteral("2×");
-    case LaneMarkKind::DeadLetter:
-        return QStringLiteral("➜");
-    case LaneMarkKind::ReceivedByNobody:
-        return QStringLiteral("⊘");
-    }
-    return {};
-}
-
-QColor laneMarkColor(LaneMarkKind kind, const TimelineStyle& style)
-{
-    switch (kind) {
-    case LaneMarkKind::Extended:
+    switch (mark) {
+    case LaneMark::Extended:
         return style.mark;
-    case LaneMarkKind::Crash:
-    case LaneMarkKind::ReceivedByNobody:
+    case LaneMark::Crash:
+    case LaneMark::ReceivedByNobody:
         return style.crash;
-    case LaneMarkKind::Duplicate:
+    case LaneMark::Duplicate:
         return style.duplicate;
-    case LaneMarkKind::DeadLetter:
+    case LaneMark::DeadLetter:
         return style.stateColor[size_t(MessageState::DeadLettered)];
+    case LaneMark::Count:
+        break;
     }
     return style.mark;
 }
@@ -297,10 +271,11 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
         if (e.time > viewEnd && state != MessageState::None && !isLive(state))
             break;
         if (const auto ended = segments.read(e)) {
-            const SegmentWords words = segments.words(*ended);
+            const SegmentWords words = segmentWords(segments.phrase(*ended));
             writer.add(axis.toX(ended->start.time), axis.toX(e.time), ended->state, words.label, words.shortLabel);
         }
-        if (isTransition(e) && !isLive(e.to)) { // the lane ends here: an end cap in the terminal state's colour
+        if (picture::isTransition(e)
+            && !isLive(e.to)) { // the lane ends here: an end cap in the terminal state's colour
             writer.flush();
             const double x = axis.toX(e.time);
             if (x >= left && x <= right)
@@ -310,7 +285,7 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     const Segment& last = segments.current();
     const MessageState state = last.state;
     if (isLive(state)) {
-        const SegmentWords words = segments.words(last);
+        const SegmentWords words = segmentWords(segments.phrase(last));
         writer.add(axis.toX(last.start.time), axis.toX(std::max(last.start.time, frame.now)), state, words.label,
             words.shortLabel);
     }

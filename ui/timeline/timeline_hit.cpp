@@ -7,11 +7,17 @@
 #include "timeline/actor_painter.h"
 #include "timeline/density_painter.h"
 #include "timeline/lane_painter.h"
+#include "timeline/picture_text.h"
 
 #include <QObject>
 #include <cmath>
 
 namespace lifeline::ui {
+
+using picture::isTransition;
+using picture::Phrase;
+using picture::Segment;
+using picture::SegmentReader;
 
 namespace {
 QString duration(TimeMs ms)
@@ -134,9 +140,10 @@ std::optional<TimelineHit> hitMessageRow(
                    .arg(laneTitle(engine, row.id), QString::fromLatin1(toString(state)), duration(since),
                        duration(until), duration(until - since), why);
     // What holds it, in the words the lane shows (when they say more than its state's name).
-    if (const QString words = segments.words(*under).label; state != MessageState::Visible
-        && words != QObject::tr("delayed") && !words.startsWith(QObject::tr("in flight")))
-        out.text += QStringLiteral("\n") + words;
+    if (const picture::SegmentPhrase phrase = segments.phrase(*under); phrase.phrase != Phrase::None
+        && phrase.phrase != Phrase::Visible && phrase.phrase != Phrase::Delayed && phrase.phrase != Phrase::InFlight
+        && phrase.phrase != Phrase::InFlightNumbered)
+        out.text += QStringLiteral("\n") + segmentWords(phrase).label;
     // In flight now: the time left before it is visible again (the bracket at the end of the dotted line).
     const TimeMs dueAt = engine.times(row.id).dueAt;
     if (state == MessageState::InFlight && record.state == MessageState::InFlight && until == engine.now()

@@ -1,5 +1,8 @@
 #include "timeline/timeline_legend.h"
 
+#include "timeline/lane_painter.h"
+#include "timeline/picture_text.h"
+
 #include <QFontMetrics>
 #include <QObject>
 
@@ -37,28 +40,16 @@ std::vector<LegendEntry> legendEntries(const TimelineStyle& style, const LegendC
     const auto heading = [&](const QString& name) {
         entries.push_back({ LegendEntry::Heading, {}, style.text, name });
     };
-    const std::pair<MessageState, QString> states[] = {
-        { MessageState::Delayed, QObject::tr("delayed") },
-        { MessageState::Visible, QObject::tr("visible") },
-        { MessageState::InFlight, QObject::tr("in flight") },
-        { MessageState::Deleted, QObject::tr("deleted") },
-        { MessageState::DeadLettered, QObject::tr("dead-lettered") },
-        { MessageState::Expired, QObject::tr("expired") },
-        { MessageState::Purged, QObject::tr("purged") },
-        { MessageState::Redriven, QObject::tr("redriven") },
-    };
     heading(QObject::tr("Messages:"));
-    for (const auto& [state, name] : states)
-        if (shown.states >> unsigned(state) & 1u)
-            entries.push_back({ LegendEntry::State, state, {}, name });
+    for (unsigned state = unsigned(MessageState::Delayed); state < unsigned(MessageState::Count); ++state)
+        if (shown.states >> state & 1u)
+            entries.push_back({ LegendEntry::State, MessageState(state), {}, stateName(MessageState(state)) });
     const auto mark = [&](bool occurred, const QColor& colour, const QString& name) {
         if (occurred)
             entries.push_back({ LegendEntry::Text, MessageState::None, colour, name });
     };
-    mark(shown.duplicate, style.duplicate, QObject::tr("2× duplicate"));
-    mark(shown.extended, style.mark, QObject::tr("◆ visibility changed"));
-    mark(shown.crash, style.crash, QObject::tr("✕ crash"));
-    mark(shown.receivedByNobody, style.crash, QObject::tr("⊘ received by nobody"));
+    for (const picture::LaneMark m : picture::kLaneMarks)
+        mark(shown.shows(m), laneMarkColor(m, style), markGlyph(m) + QLatin1Char(' ') + markName(m));
     mark(shown.notObserved, style.unobservedInk, QObject::tr("▨ not observed"));
     if (entries.size() == 1) // a heading with nothing under it (no message in view) goes
         entries.clear();
@@ -69,10 +60,11 @@ std::vector<LegendEntry> legendEntries(const TimelineStyle& style, const LegendC
         if (occurred)
             entries.push_back({ LegendEntry::Swatch, MessageState::None, colour, name });
     };
-    swatch(shown.polling, style.polling, QObject::tr("polling"));
-    swatch(shown.working, style.working, QObject::tr("working"));
-    swatch(shown.failed, style.failed, QObject::tr("failed"));
-    swatch(shown.crash, style.crash, QObject::tr("crashed"));
+    using picture::ActorActivity;
+    swatch(shown.polling, style.polling, activityName(ActorActivity::Polling));
+    swatch(shown.working, style.working, activityName(ActorActivity::Working));
+    swatch(shown.failed, style.failed, activityName(ActorActivity::Failed));
+    swatch(shown.crash, style.crash, activityName(ActorActivity::Crashed));
     mark(shown.functionTimeout, style.text, QObject::tr("┃ function timeout"));
     return entries;
 }

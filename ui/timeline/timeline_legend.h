@@ -2,6 +2,7 @@
 // lines rather than run off the right edge.
 #pragma once
 
+#include "lifeline/picture/picture_words.h"
 #include "timeline/timeline_style.h"
 
 #include <QPainter>
@@ -13,10 +14,13 @@ namespace lifeline::ui {
 // What the run has shown: the legend lists only these.
 struct LegendContent {
     uint32_t states = 0; // bit per MessageState some lane entered
-    bool duplicate = false, extended = false, crash = false, receivedByNobody = false;
+    uint32_t marks = 0; // bit per picture::LaneMark some lane shows
+    bool crash = false; // a consumer crashed (the consumers' "crashed")
     bool notObserved = false; // the recording proxy first saw a message it had not seen sent
     bool polling = false, working = false, failed = false, functionTimeout = false;
     bool operator==(const LegendContent&) const = default;
+    void mark(picture::LaneMark m) { marks |= 1u << unsigned(m); }
+    bool shows(picture::LaneMark m) const { return (marks >> unsigned(m)) & 1u; }
 };
 
 class TimelineLegend {

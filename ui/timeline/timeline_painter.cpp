@@ -80,10 +80,11 @@ void TimelinePainter::syncLegend() const
     for (unsigned state = 0; state < unsigned(MessageState::Count); ++state)
         if (index.stateOccurred(MessageState(state)))
             shown.states |= 1u << state;
-    shown.duplicate = index.duplicatesOccurred();
-    shown.extended = index.causeOccurred(Cause::VisibilityChanged);
+    for (const picture::LaneMark mark : picture::kLaneMarks)
+        if (mark == picture::LaneMark::Duplicate ? index.duplicatesOccurred()
+                                                 : index.causeOccurred(picture::markCause(mark)))
+            shown.mark(mark);
     shown.crash = index.causeOccurred(Cause::ConsumerCrashed);
-    shown.receivedByNobody = index.causeOccurred(Cause::ReceivedByNobody);
     shown.notObserved = index.causeOccurred(Cause::FirstSeen);
     shown.polling = index.causeOccurred(Cause::PollEnded) || index.causeOccurred(Cause::PollStarted);
     shown.working = index.causeOccurred(Cause::ProcessingStarted);
@@ -131,7 +132,7 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
                 break;
             }
             const bool inWindow = e.time >= from;
-            if (isTransition(e)) {
+            if (picture::isTransition(e)) {
                 if (isLive(state) && e.time >= from)
                     shown.states |= 1u << unsigned(state);
                 state = e.to;
@@ -141,10 +142,9 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
             }
             if (!inWindow)
                 continue;
-            shown.duplicate = shown.duplicate || (e.cause == Cause::ProcessingStarted && e.duplicate());
-            shown.extended = shown.extended || (e.cause == Cause::VisibilityChanged && e.to == MessageState::InFlight);
+            if (const auto mark = picture::laneMarkAt(e))
+                shown.mark(*mark);
             shown.crash = shown.crash || e.cause == Cause::ConsumerCrashed;
-            shown.receivedByNobody = shown.receivedByNobody || e.cause == Cause::ReceivedByNobody;
             shown.notObserved = shown.notObserved || e.cause == Cause::FirstSeen;
         }
         if (isLive(state) && std::max(since, segmentEnd) >= from)

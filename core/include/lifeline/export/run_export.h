@@ -17,12 +17,6 @@ namespace lifeline {
 inline constexpr size_t kCsvBodyCharacters = 256;
 void writeEventsCsv(const RunView& run, std::ostream& out);
 void writeChromeTrace(const RunView& run, std::ostream& out);
-// The lanes as JSON, for a test to read what happened (`GET /_lifeline/runs/current?format=json`): per queue, each
-// message's lane with its MessageId, body, state now, its state segments (`{"state", "from_ms", "to_ms"}`, the last
-// one open: `to_ms` null) and its receives (`{"at_ms", "receive", "client"}`). What a bounded history forgot is left
-// out; `"forgotten_until_ms"` says where the run held starts. With `onlyQueue`, the queues of that name only (a queue
-// deleted and created again is two).
-void writeLanesJson(const RunView& run, std::ostream& out, std::string_view onlyQueue = {});
 
 // The first `characters` UTF-8 characters of a text (never half a character).
 std::string utf8Prefix(std::string_view text, size_t characters);

@@ -1,17 +1,6 @@
-#include "timeline/segment_words.h"
+#include "lifeline/picture/lane_segments.h"
 
-#include "lifeline/support/duration.h"
-
-#include <QObject>
-
-namespace lifeline::ui {
-
-namespace {
-QString seconds(TimeMs ms)
-{
-    return QString::fromStdString(sim::describeDuration(ms));
-}
-} // namespace
+namespace lifeline::picture {
 
 bool isTransition(const Event& e)
 {
@@ -55,47 +44,37 @@ std::optional<Segment> SegmentReader::read(const Event& e)
     return ended;
 }
 
-SegmentWords SegmentReader::words(const Segment& s) const
+SegmentPhrase SegmentReader::phrase(const Segment& s) const
 {
     switch (s.state) {
-    case MessageState::Delayed: {
+    case MessageState::Delayed:
         if (s.change) // a FIFO queue's DelaySeconds changed while it waited
-            return { QObject::tr("DelaySeconds %1 → %2")
-                         .arg(seconds(TimeMs(s.change->oldDelaySeconds()) * 1000),
-                             seconds(TimeMs(s.change->newDelaySeconds()) * 1000)),
-                {} };
+            return { Phrase::DelayChanged, 0, TimeMs(s.change->oldDelaySeconds()) * 1000,
+                TimeMs(s.change->newDelaySeconds()) * 1000 };
         if (s.start.cause != Cause::Send || s.start.sentDelaySeconds() == 0)
-            return { QObject::tr("delayed"), {} };
-        const QString length = seconds(TimeMs(s.start.sentDelaySeconds()) * 1000);
-        return { (s.start.sentWithTimer() ? QObject::tr("timer %1") : QObject::tr("DelaySeconds %1")).arg(length),
-            length };
-    }
+            return { Phrase::Delayed };
+        return { s.start.sentWithTimer() ? Phrase::Timer : Phrase::DelaySeconds, 0,
+            TimeMs(s.start.sentDelaySeconds()) * 1000 };
     case MessageState::Visible:
-        return { QObject::tr("visible"), {} };
+        return { Phrase::Visible };
     case MessageState::InFlight: {
         if (s.receives == 0)
-            return { QObject::tr("in flight"), {} };
-        const QString number = QStringLiteral("#%1").arg(s.receives);
+            return { Phrase::InFlight };
         if (s.change)
-            return { QObject::tr("#%1 · reset to %2")
-                         .arg(s.receives)
-                         .arg(seconds(TimeMs(s.change->visibilitySeconds()) * 1000)),
-                number };
+            return { Phrase::VisibilityReset, s.receives, TimeMs(s.change->visibilitySeconds()) * 1000 };
         if (s.end && s.end->cause == Cause::VisibilityTimeout)
-            return { QObject::tr("#%1 · visibility %2").arg(s.receives).arg(seconds(s.end->time - s.start.time)),
-                number };
+            return { Phrase::Visibility, s.receives, s.end->time - s.start.time };
         // The lane keeps its latest receive's deadline (after a delete too): that receive's segment can say it.
         const LaneTimes times = m_run.times(m_lane);
         const bool latest = s.start.cause == Cause::Receive
             && s.start.receiveNumber() == m_run.message(m_lane).receiveCount && s.start.time == times.receivedAt;
         if (latest && (s.end || m_atNow) && times.dueAt > s.start.time)
-            return { QObject::tr("#%1 · visibility %2").arg(s.receives).arg(seconds(times.dueAt - s.start.time)),
-                number };
-        return { QObject::tr("in flight #%1").arg(s.receives), number };
+            return { Phrase::Visibility, s.receives, times.dueAt - s.start.time };
+        return { Phrase::InFlightNumbered, s.receives };
     }
     default:
         return {};
     }
 }
 
-} // namespace lifeline::ui
+} // namespace lifeline::picture

@@ -1,15 +1,17 @@
 // An actor's row read from its steps as the row shows it: polls, answered-at-once receives (ticks), pieces of work (a
-// Lambda batch one piece) and crashes. The window's row painter, its hover and the web page's rows read it here, so
-// what they show cannot drift apart.
+// Lambda batch one piece) and crashes. The window's row painter, its hover and the serialised picture (the web page's
+// rows) read it here, so what they show cannot drift apart.
 #pragma once
 
+#include "lifeline/picture/picture_words.h"
 #include "lifeline/timeline/lane_index.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <string>
 
-namespace lifeline::ui {
+namespace lifeline::picture {
 
 // One piece of work as the row draws it: a message's processing, or a Lambda invocation's batch.
 struct WorkBar {
@@ -130,4 +132,7 @@ void readActorSpans(const LaneIndex& index, uint32_t actor, TimeMs viewStart, Ti
         visit(ActorSpan::of(ActorSpan::Crash, crashed, until, true));
 }
 
-} // namespace lifeline::ui
+// A piece of work's words: the message's name or "batch of 10", and how it ended ("batch of 10 · 3 failed").
+std::string workText(const RunView& run, const WorkBar& bar, Translate tr = english);
+
+} // namespace lifeline::picture

@@ -1,4 +1,4 @@
-#include "practice_pages.h"
+#include "site/practice_pages.h"
 
 #include "export/web_export.h"
 #include "lifeline/sim/simulation.h"
@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <set>
 
-namespace lifeline::app {
+namespace lifeline::ui {
 
 namespace {
 
@@ -63,7 +63,7 @@ std::vector<sim::PracticeAnswer> pageAnswers(const sim::Exercise& exercise)
 
 Outcome<> writePracticePage(const sim::Exercise& exercise, const std::filesystem::path& dir, const json& nav)
 {
-    ui::WebPageRequest request;
+    WebPageRequest request;
     request.path = QString::fromStdString((dir / practicePageName(exercise)).string());
     request.title = QString::fromStdString("Practice: " + exercise.title);
     request.claim = QString::fromStdString(exercise.topic);
@@ -80,7 +80,7 @@ Outcome<> writePracticePage(const sim::Exercise& exercise, const std::filesystem
             = scenario.lesson ? scenario.lesson->moments : std::vector<sim::MomentSpec> {};
         sim::Simulation simulation(std::move(scenario));
         simulation.advanceTo(exercise.until.value_or(simulation.duration()));
-        runs.push_back(ui::webRunData(simulation.engine().run(), moments, label));
+        runs.push_back(webRunData(simulation.engine().run(), moments, label));
     };
     run(situation.value(), QStringLiteral("The situation"));
     for (const sim::PracticeAnswer& answer : pageAnswers(exercise)) {
@@ -97,7 +97,7 @@ Outcome<> writePracticePage(const sim::Exercise& exercise, const std::filesystem
             { { "label", label }, { "run", runs.size() - 1 }, { "passed", verdict->passed }, { "why", verdict->why } });
     }
     request.practice = { { "question", exercise.question }, { "hint", exercise.hint }, { "answers", answers } };
-    return ui::writeWebPage(runs, request);
+    return writeWebPage(runs, request);
 }
 
-} // namespace lifeline::app
+} // namespace lifeline::ui

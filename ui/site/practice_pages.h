@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-namespace lifeline::app {
+namespace lifeline::ui {
 
 std::string practicePageName(const sim::Exercise& exercise); // "practice-08-visibility.html"
 
@@ -20,4 +20,4 @@ std::vector<sim::PracticeAnswer> pageAnswers(const sim::Exercise& exercise);
 
 Outcome<> writePracticePage(const sim::Exercise& exercise, const std::filesystem::path& dir, const nlohmann::json& nav);
 
-} // namespace lifeline::app
+} // namespace lifeline::ui

@@ -1,16 +1,18 @@
-// A lane's state segments as its events tell them, and what each says in words: what holds a delayed message (its own
-// timer or the queue's DelaySeconds, and for how long) and the visibility timeout that hides an in-flight one ("#1 ·
-// visibility 10 s"; "#1 · reset to 30 s" after ChangeMessageVisibility), so "before anyone received it" and "someone
-// is working on it" read in words. The lane painter and the hover share it.
+// A lane's state segments as its events tell them, and what each says (a SegmentPhrase): what holds a delayed message
+// (its own timer or the queue's DelaySeconds, and for how long) and the visibility timeout that hides an in-flight one
+// ("#1 · visibility 10 s"; "#1 · reset to 30 s" after ChangeMessageVisibility), so "before anyone received it" and
+// "someone is working on it" read in words. The window's painter and hover, the images, the web page and the control
+// API's JSON all read a lane here; a lane whose earlier events the run forgot starts in the state it had where the
+// held history begins (beginAfterForgotten), for every one of them alike.
 #pragma once
 
+#include "lifeline/picture/picture_words.h"
 #include "lifeline/run/run_view.h"
 #include "lifeline/timeline/lane_index.h"
 
-#include <QString>
 #include <optional>
 
-namespace lifeline::ui {
+namespace lifeline::picture {
 
 struct Segment {
     MessageState state = MessageState::None;
@@ -19,11 +21,6 @@ struct Segment {
     std::optional<Event> change; // the last ChangeMessageVisibility (in flight) or DelaySeconds change (delayed) in it
     uint32_t receives = 0; // the receive it is in flight for (0: not known, it began before the history held)
     bool beganForgotten = false; // it began before the history the run keeps: `start` is where that history begins
-};
-
-struct SegmentWords {
-    QString label; // the whole words
-    QString shortLabel; // where they do not fit ("#2", "30 s"); may be empty
 };
 
 class SegmentReader {
@@ -36,7 +33,7 @@ public:
     // Reads the lane's next event (in order); returns the live segment it ended, if it ended one.
     std::optional<Segment> read(const Event& e);
     const Segment& current() const { return m_current; }
-    SegmentWords words(const Segment& segment) const;
+    SegmentPhrase phrase(const Segment& segment) const;
 
 private:
     const RunView& m_run;
@@ -48,4 +45,4 @@ private:
 // An event that changes a lane's state (a refused request changes nothing).
 bool isTransition(const Event& e);
 
-} // namespace lifeline::ui
+} // namespace lifeline::picture
