@@ -141,42 +141,28 @@ void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
 {
     ++m_requests;
     catchUp();
-    if (endpoint::isControlPath(request.path())) {
-        handleControl(connection, request);
-        return;
-    }
-    if (request.path() == "/_aws/sqs/messages" || request.path().starts_with("/_aws/sqs/messages/")) {
-        handlePeek(connection, request);
-        return;
-    }
-    const std::string requestId = m_http.nextRequestId();
-    auto decoded = endpoint::decodeRequest(request);
+    endpoint::RequestContext context;
+    context.guard = m_options.guard;
+    context.defaultHost = QStringLiteral("localhost:%1").arg(port()).toStdString();
+    context.nextRequestId = [this] { return m_http.nextRequestId(); };
+    context.actor = [&] { return actorFor(connection, request); };
+    auto reply = endpoint::handleRequest(request, *m_engine, *m_service, context);
     const bool keepAlive = request.keepAlive;
-    // What a web page may have sent is refused before anything else happens (request_guard.h).
-    if (auto refused = endpoint::guardRequest(request, decoded.action, m_options.guard)) {
-        m_http.answer(connection, endpoint::encodeError(decoded.protocol, *refused, requestId), keepAlive);
+    if (auto* command = std::get_if<endpoint::ControlCommand>(&reply)) {
+        applyControl(connection, *command, keepAlive);
         return;
     }
-    if (decoded.error) {
-        m_http.answer(connection, endpoint::encodeError(decoded.protocol, *decoded.error, requestId), keepAlive);
-        return;
-    }
-    endpoint::CallContext context;
-    const std::string_view host = request.header("host");
-    context.host = host.empty() ? QStringLiteral("localhost:%1").arg(port()).toStdString() : std::string(host);
-    context.path = std::string(request.path());
-    context.actor = actorFor(connection, request);
-    auto outcome = m_service->call(decoded.action, decoded.params, context);
-    if (outcome.error) {
-        m_http.answer(connection, endpoint::encodeError(decoded.protocol, *outcome.error, requestId), keepAlive);
-    } else if (outcome.pendingPoll) {
-        m_waiting.emplace(*outcome.pendingPoll,
-            ParkedPoll { connection, std::move(outcome.view), decoded.protocol, requestId, keepAlive });
-        m_pollOf[connection] = *outcome.pendingPoll;
+    const bool peek = endpoint::isPeekPath(request.path());
+    if (auto* parked = std::get_if<endpoint::ParkedReceive>(&reply)) {
+        m_waiting.emplace(parked->poll,
+            ParkedPoll {
+                connection, std::move(parked->view), parked->protocol, std::move(parked->requestId), keepAlive });
+        m_pollOf[connection] = parked->poll;
     } else {
-        m_http.answer(
-            connection, endpoint::encodeResult(decoded.protocol, decoded.action, outcome.output, requestId), keepAlive);
+        m_http.answer(connection, std::get<endpoint::HttpResponse>(reply), keepAlive);
     }
+    if (peek || endpoint::isControlPath(request.path()))
+        return; // a peek or a refused control request changed nothing
     answerCompletedPolls(); // a send may have woken other connections' polls
     scheduleWake();
 }
@@ -187,19 +173,8 @@ void EndpointServer::rebaseClock()
     m_wall.restart();
 }
 
-void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& request)
+void EndpointServer::applyControl(ConnectionId connection, const endpoint::ControlCommand& command, bool keepAlive)
 {
-    // Refused as an SQS call from a web page would be (an Origin, a foreign Host); the method is the parser's.
-    if (auto refused = endpoint::guardRequest(request, {}, m_options.guard)) {
-        m_http.answer(connection, endpoint::controlError(403, "origin", refused->message), request.keepAlive);
-        return;
-    }
-    auto parsed = endpoint::parseControlRequest(request);
-    if (const auto* error = std::get_if<endpoint::HttpResponse>(&parsed)) {
-        m_http.answer(connection, *error, request.keepAlive);
-        return;
-    }
-    const auto& command = std::get<endpoint::ControlCommand>(parsed);
     switch (command.kind) {
     case endpoint::ControlCommand::Kind::ReadClock:
         break;
@@ -211,12 +186,11 @@ void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& r
             m_paused = *command.paused;
         break;
     case endpoint::ControlCommand::Kind::ReadRun:
-        m_http.answer(connection, runResponse(command), request.keepAlive);
+        m_http.answer(connection, runResponse(command), keepAlive);
         return;
     case endpoint::ControlCommand::Kind::Reset:
         if (!m_renew) {
-            m_http.answer(
-                connection, endpoint::controlError(501, "path", "this server cannot be reset"), request.keepAlive);
+            m_http.answer(connection, endpoint::controlError(501, "path", "this server cannot be reset"), keepAlive);
             return;
         }
         reset();
@@ -231,8 +205,7 @@ void EndpointServer::handleControl(ConnectionId connection, const HttpRequest& r
     }
     scheduleWake();
     m_http.answer(connection,
-        endpoint::clockResponse({ m_engine->now(), m_options.speed, m_paused, m_options.manualClock }),
-        request.keepAlive);
+        endpoint::clockResponse({ m_engine->now(), m_options.speed, m_paused, m_options.manualClock }), keepAlive);
 }
 
 endpoint::HttpResponse EndpointServer::runResponse(const endpoint::ControlCommand& command) const
@@ -313,66 +286,6 @@ void EndpointServer::reset()
     m_service.emplace(*m_engine);
     rebaseClock();
     emit wasReset();
-}
-
-void EndpointServer::handlePeek(ConnectionId connection, const HttpRequest& request)
-{
-    const std::string requestId = m_http.nextRequestId();
-    // As LocalStack: an AWS client's ReceiveMessage call (query or JSON), or plain parameters in the query string or
-    // a form; or the queue in the path, /_aws/sqs/messages/REGION/ACCOUNT/QUEUE.
-    const bool json = request.header("content-type") == "application/x-amz-json-1.0";
-    const auto protocol = json ? endpoint::Protocol::Json : endpoint::Protocol::Query;
-    // It reads every message's body: refused to a web page as ReceiveMessage would be.
-    if (auto refused = endpoint::guardRequest(request, {}, m_options.guard)) {
-        m_http.answer(connection, endpoint::encodeError(protocol, *refused, requestId), request.keepAlive);
-        return;
-    }
-    std::map<std::string, std::string> params;
-    if (json) {
-        const auto decoded = endpoint::decodeRequest(request);
-        for (const auto& [key, value] : decoded.params.items())
-            if (value.is_string())
-                params[key] = value.get<std::string>();
-            else if (value.is_boolean())
-                params[key] = value.get<bool>() ? "true" : "false";
-    } else {
-        for (const std::string_view text : { request.query(), std::string_view(request.body) })
-            if (const auto pairs = endpoint::splitForm(text))
-                for (const auto& [key, value] : *pairs)
-                    params[key] = value;
-    }
-    std::string queue;
-    constexpr std::string_view kByPath = "/_aws/sqs/messages/";
-    if (request.path().starts_with(kByPath)) {
-        const std::string_view rest = request.path().substr(kByPath.size());
-        queue = std::string(rest.substr(rest.rfind('/') == std::string_view::npos ? 0 : rest.rfind('/') + 1));
-    } else if (const auto url = params.find("QueueUrl"); url != params.end()) {
-        queue = url->second.substr(url->second.rfind('/') + 1);
-    }
-    const auto flag = [&](const char* name) {
-        const auto it = params.find(name);
-        return it != params.end() && (endpoint::asciiLower(it->second) == "true" || it->second == "1");
-    };
-    const bool showInvisible = flag("ShowInvisible"), showDelayed = flag("ShowDelayed");
-    auto peeked = m_engine->peekMessages(queue, showInvisible, showDelayed);
-    if (!peeked) {
-        m_http.answer(connection, endpoint::encodeError(protocol, peeked.error(), requestId), request.keepAlive);
-        return;
-    }
-    std::vector<ReceivedMessage> messages;
-    for (auto& p : peeked.value())
-        messages.push_back(std::move(p.message));
-    auto output = m_service->renderMessages(messages, endpoint::ReceiveView { { "All" }, { "All" } });
-    for (size_t i = 0; i < messages.size(); ++i) {
-        auto& m = output["Messages"][i];
-        m["ReceiptHandle"] = "SQS/BACKDOOR/ACCESS"; // LocalStack's: a peek hands out no receipt
-        const MessageState state = peeked.value()[i].state;
-        if (showInvisible)
-            m["Attributes"]["IsVisible"] = state == MessageState::Visible ? "true" : "false";
-        if (showDelayed)
-            m["Attributes"]["IsDelayed"] = state == MessageState::Delayed ? "true" : "false";
-    }
-    m_http.answer(connection, endpoint::encodeResult(protocol, "ReceiveMessage", output, requestId), request.keepAlive);
 }
 
 void EndpointServer::answerCompletedPolls()

@@ -1,15 +1,16 @@
 // The local SQS endpoint on the network: HTTP/1.1 (http_server.h), on the thread of the engine it serves (so the
 // window can draw that engine live, and nothing needs a lock). Time runs at wall-clock speed x `speed` on the
 // engine's virtual clock, or, with a manual clock, only when a test moves it (the control API, control_api.h). Each
-// request: the clock catches up, the request is decoded (query or JSON), the service answers it; a ReceiveMessage that
-// waits parks its connection until the engine completes the poll (a message, or its wait ends), so a long poll holds up
-// nobody. Every kind of client is an actor (client_identity.h: its user agent and access key prefix), so the timeline
-// shows who received what.
+// request: the clock catches up, core's pipeline (request_pipeline.h) guards, decodes and answers it; a ReceiveMessage
+// that waits parks its connection until the engine completes the poll (a message, or its wait ends), so a long poll
+// holds up nobody. Every kind of client is an actor (client_identity.h: its user agent and access key prefix), so the
+// timeline shows who received what.
 #pragma once
 
 #include "lifeline/endpoint/control_api.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/request_guard.h"
+#include "lifeline/endpoint/request_pipeline.h"
 #include "lifeline/endpoint/sqs_service.h"
 #include "lifeline/support/outcome.h"
 #include "net/http_server.h"
@@ -86,12 +87,10 @@ private:
         std::string requestId;
         bool keepAlive;
     };
+    // A request through core's pipeline (request_pipeline.h); its answer sent now, or its receive parked.
     void handle(ConnectionId connection, endpoint::HttpRequest&& request);
-    // The control API (control_api.h): reads or moves the clock, answers at once.
-    void handleControl(ConnectionId connection, const endpoint::HttpRequest& request);
-    // LocalStack's developer endpoint (`/_aws/sqs/messages?QueueUrl=...&ShowInvisible=true&ShowDelayed=true`): a
-    // queue's messages as ReceiveMessage's answer in the request's protocol, without receiving them.
-    void handlePeek(ConnectionId connection, const endpoint::HttpRequest& request);
+    // The control API's command (control_api.h): reads or moves the clock, resets, reads the run; answers at once.
+    void applyControl(ConnectionId connection, const endpoint::ControlCommand& command, bool keepAlive);
     // GET /_lifeline/runs/current: the run so far as a run file, its lanes as JSON or its timeline drawn, or why not.
     endpoint::HttpResponse runResponse(const endpoint::ControlCommand& command) const;
     endpoint::HttpResponse runFileResponse() const;

@@ -1,0 +1,117 @@
+#include "lifeline/endpoint/request_pipeline.h"
+
+#include <map>
+
+namespace lifeline::endpoint {
+
+namespace {
+
+constexpr std::string_view kPeekPath = "/_aws/sqs/messages";
+
+Reply controlReply(const HttpRequest& request, const GuardOptions& guard)
+{
+    // Refused as an SQS call from a web page would be (an Origin, a foreign Host); the method is the parser's.
+    if (auto refused = guardRequest(request, {}, guard))
+        return controlError(403, "origin", refused->message);
+    auto parsed = parseControlRequest(request);
+    if (auto* error = std::get_if<HttpResponse>(&parsed))
+        return std::move(*error);
+    return std::get<ControlCommand>(std::move(parsed));
+}
+
+// The peek's parameters: an AWS client's ReceiveMessage call (JSON), or plain ones in the query string or a form.
+std::map<std::string, std::string> peekParameters(const HttpRequest& request, bool json)
+{
+    std::map<std::string, std::string> params;
+    if (json) {
+        const auto decoded = decodeRequest(request);
+        for (const auto& [key, value] : decoded.params.items())
+            if (value.is_string())
+                params[key] = value.get<std::string>();
+            else if (value.is_boolean())
+                params[key] = value.get<bool>() ? "true" : "false";
+        return params;
+    }
+    for (const std::string_view text : { request.query(), std::string_view(request.body) })
+        if (const auto pairs = splitForm(text))
+            for (const auto& [key, value] : *pairs)
+                params[key] = value;
+    return params;
+}
+
+HttpResponse peekReply(
+    const HttpRequest& request, Engine& engine, const SqsService& service, const RequestContext& context)
+{
+    const std::string requestId = context.nextRequestId();
+    const bool json = request.header("content-type") == "application/x-amz-json-1.0";
+    const auto protocol = json ? Protocol::Json : Protocol::Query;
+    // It reads every message's body: refused to a web page as ReceiveMessage would be.
+    if (auto refused = guardRequest(request, {}, context.guard))
+        return encodeError(protocol, *refused, requestId);
+    const std::map<std::string, std::string> params = peekParameters(request, json);
+    std::string queue;
+    if (const std::string_view path = request.path(); path.starts_with(std::string(kPeekPath) + "/")) {
+        const std::string_view rest = path.substr(kPeekPath.size() + 1);
+        queue = std::string(rest.substr(rest.rfind('/') == std::string_view::npos ? 0 : rest.rfind('/') + 1));
+    } else if (const auto url = params.find("QueueUrl"); url != params.end()) {
+        queue = url->second.substr(url->second.rfind('/') + 1);
+    }
+    const auto flag = [&](const char* name) {
+        const auto it = params.find(name);
+        return it != params.end() && (asciiLower(it->second) == "true" || it->second == "1");
+    };
+    const bool showInvisible = flag("ShowInvisible"), showDelayed = flag("ShowDelayed");
+    auto peeked = engine.peekMessages(queue, showInvisible, showDelayed);
+    if (!peeked)
+        return encodeError(protocol, peeked.error(), requestId);
+    std::vector<ReceivedMessage> messages;
+    messages.reserve(peeked.value().size());
+    for (auto& p : peeked.value())
+        messages.push_back(std::move(p.message));
+    auto output = service.renderMessages(messages, ReceiveView { { "All" }, { "All" } });
+    for (size_t i = 0; i < messages.size(); ++i) {
+        auto& m = output["Messages"][i];
+        m["ReceiptHandle"] = "SQS/BACKDOOR/ACCESS"; // LocalStack's: a peek hands out no receipt
+        const MessageState state = peeked.value()[i].state;
+        if (showInvisible)
+            m["Attributes"]["IsVisible"] = state == MessageState::Visible ? "true" : "false";
+        if (showDelayed)
+            m["Attributes"]["IsDelayed"] = state == MessageState::Delayed ? "true" : "false";
+    }
+    return encodeResult(protocol, "ReceiveMessage", output, requestId);
+}
+
+} // namespace
+
+bool isPeekPath(std::string_view path)
+{
+    return path == kPeekPath || path.starts_with(std::string(kPeekPath) + "/");
+}
+
+Reply handleRequest(const HttpRequest& request, Engine& engine, SqsService& service, const RequestContext& context)
+{
+    if (isControlPath(request.path()))
+        return controlReply(request, context.guard);
+    if (isPeekPath(request.path()))
+        return peekReply(request, engine, service, context);
+    const std::string requestId = context.nextRequestId();
+    auto decoded = decodeRequest(request);
+    // What a web page may have sent is refused before anything else happens (request_guard.h).
+    if (auto refused = guardRequest(request, decoded.action, context.guard))
+        return encodeError(decoded.protocol, *refused, requestId);
+    if (decoded.error)
+        return encodeError(decoded.protocol, *decoded.error, requestId);
+    CallContext call;
+    const std::string_view host = request.header("host");
+    call.host = host.empty() ? context.defaultHost : std::string(host);
+    call.path = std::string(request.path());
+    call.actor = context.actor();
+    auto outcome = service.call(decoded.action, decoded.params, call);
+    if (outcome.error)
+        return encodeError(decoded.protocol, *outcome.error, requestId);
+    if (outcome.pendingPoll)
+        return ParkedReceive { *outcome.pendingPoll, std::move(outcome.view), decoded.protocol, requestId };
+    return encodeResult(decoded.protocol, decoded.action, outcome.output, requestId);
+}
+
+} // namespace lifeline::endpoint

@@ -1,0 +1,151 @@
+// The endpoint's request pipeline without sockets (request_pipeline.h): an SQS call guarded, decoded, made and encoded;
+// a long poll parked; the control API's commands handed to the server; LocalStack's peek; and what is numbered and
+// named only when an answer needs it.
+#include "lifeline/endpoint/request_pipeline.h"
+
+#include <catch2/catch.hpp>
+
+using namespace lifeline;
+using namespace lifeline::endpoint;
+using json = nlohmann::json;
+
+namespace {
+
+HttpRequest parse(const std::string& raw)
+{
+    HttpParser parser;
+    REQUIRE(parser.feed(raw) == HttpParser::State::Complete);
+    return parser.takeRequest();
+}
+
+HttpRequest jsonCall(const std::string& action, const std::string& body, const std::string& extra = {})
+{
+    return parse("POST / HTTP/1.1\r\nHost: 127.0.0.1:9324\r\n" + extra + "X-Amz-Target: AmazonSQS." + action
+        + "\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n"
+        + body);
+}
+
+struct Pipeline {
+    Engine engine;
+    SqsService service { engine };
+    RequestContext context;
+    int requestIds = 0; // how many the pipeline asked for
+    int actorsAsked = 0;
+
+    Pipeline()
+    {
+        context.nextRequestId = [this] { return "req-" + std::to_string(++requestIds); };
+        context.actor = [this] {
+            ++actorsAsked;
+            return kOperatorActor;
+        };
+    }
+    Reply handle(const HttpRequest& request) { return handleRequest(request, engine, service, context); }
+    HttpResponse answer(const HttpRequest& request)
+    {
+        Reply reply = handle(request);
+        REQUIRE(std::holds_alternative<HttpResponse>(reply));
+        return std::get<HttpResponse>(std::move(reply));
+    }
+};
+
+} // namespace
+
+TEST_CASE(
+    "request pipeline: an SQS call made and encoded - its RequestId and client asked once", "[endpoint][pipeline]")
+{
+    Pipeline p;
+    const HttpResponse created = p.answer(jsonCall("CreateQueue", R"({"QueueName": "jobs"})"));
+    CHECK(created.status == 200);
+    CHECK(json::parse(created.body) == json({ { "QueueUrl", "http://127.0.0.1:9324/000000000000/jobs" } }));
+    CHECK(p.requestIds == 1);
+    CHECK(p.actorsAsked == 1);
+    const HttpResponse sent = p.answer(
+        jsonCall("SendMessage", R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": "hello"})"));
+    CHECK(sent.status == 200);
+    CHECK(json::parse(sent.body).at("MD5OfMessageBody") == "5d41402abc4b2a76b9719d911017c592");
+    CHECK(p.engine.counters("jobs")->visible == 1);
+    // A queue named nowhere: SQS's error, in the JSON protocol's shape.
+    const HttpResponse missing = p.answer(jsonCall("GetQueueUrl", R"({"QueueName": "nope"})"));
+    CHECK(missing.status == 400);
+    CHECK(json::parse(missing.body).at("__type") == "com.amazonaws.sqs#QueueDoesNotExist");
+}
+
+TEST_CASE("request pipeline: a page's request refused before it is read - a broken body answered - nothing changed",
+    "[endpoint][pipeline]")
+{
+    Pipeline p;
+    const HttpResponse refused
+        = p.answer(jsonCall("CreateQueue", R"({"QueueName": "jobs"})", "Origin: https://evil.example\r\n"));
+    CHECK(refused.status == 403);
+    CHECK(json::parse(refused.body).at("message")
+        == "Requests from web pages are refused (Origin: https://evil.example); start lifeline serve with "
+           "--allow-origin ORIGIN to allow a page you trust.");
+    CHECK(p.actorsAsked == 0); // no client named by a request that made no call
+    const HttpResponse broken = p.answer(jsonCall("CreateQueue", "{not json"));
+    CHECK(broken.status == 400);
+    CHECK(json::parse(broken.body).at("__type").get<std::string>().ends_with("#SerializationException"));
+    CHECK(p.engine.listQueues().empty());
+}
+
+TEST_CASE("request pipeline: a long poll is parked with its protocol and RequestId - answered when the engine "
+          "completes it",
+    "[endpoint][pipeline]")
+{
+    Pipeline p;
+    (void)p.answer(jsonCall("CreateQueue", R"({"QueueName": "jobs"})"));
+    Reply reply = p.handle(jsonCall("ReceiveMessage",
+        R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "WaitTimeSeconds": 20, "AttributeNames": ["All"]})"));
+    REQUIRE(std::holds_alternative<ParkedReceive>(reply));
+    const ParkedReceive& parked = std::get<ParkedReceive>(reply);
+    CHECK(parked.protocol == Protocol::Json);
+    CHECK(parked.requestId == "req-2");
+    CHECK(parked.view.attributeNames == std::vector<std::string> { "All" });
+    CHECK(p.engine.pendingPollCount() == 1);
+    p.engine.advanceBy(20000);
+    const auto done = p.engine.takeCompletedPolls();
+    REQUIRE(done.size() == 1);
+    CHECK(done[0].poll == parked.poll);
+    CHECK(done[0].messages.empty());
+}
+
+TEST_CASE("request pipeline: the control API's commands go to the server - its errors are answered here",
+    "[endpoint][pipeline]")
+{
+    Pipeline p;
+    const auto body = std::string(R"({"by": "30s"})");
+    Reply reply = p.handle(parse("POST /_lifeline/clock/advance HTTP/1.1\r\nHost: localhost\r\nContent-Length: "
+        + std::to_string(body.size()) + "\r\n\r\n" + body));
+    REQUIRE(std::holds_alternative<ControlCommand>(reply));
+    CHECK(std::get<ControlCommand>(reply).kind == ControlCommand::Kind::Advance);
+    CHECK(std::get<ControlCommand>(reply).by == 30000);
+    const HttpResponse refused = p.answer(
+        parse("POST /_lifeline/reset HTTP/1.1\r\nHost: localhost\r\nOrigin: https://evil.example\r\nContent-Length: "
+              "0\r\n\r\n"));
+    CHECK(refused.status == 403);
+    CHECK(json::parse(refused.body).at("error").at("field") == "origin");
+    const HttpResponse wrong = p.answer(parse("GET /_lifeline/nothing HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+    CHECK(wrong.status == 404);
+    CHECK(p.requestIds == 0); // control answers carry no RequestId
+    CHECK(p.actorsAsked == 0);
+}
+
+TEST_CASE("request pipeline: LocalStack's peek lists the messages in the query protocol - nothing received",
+    "[endpoint][pipeline]")
+{
+    Pipeline p;
+    (void)p.answer(jsonCall("CreateQueue", R"({"QueueName": "jobs"})"));
+    (void)p.answer(
+        jsonCall("SendMessage", R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": "peeked"})"));
+    const HttpResponse peek = p.answer(parse("GET /_aws/sqs/messages?QueueUrl=http://127.0.0.1:9324/000000000000/"
+                                             "jobs&ShowInvisible=true HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+    CHECK(peek.status == 200);
+    CHECK(peek.body.find("<Body>peeked</Body>") != std::string::npos);
+    CHECK(peek.body.find("<ReceiptHandle>SQS/BACKDOOR/ACCESS</ReceiptHandle>") != std::string::npos);
+    CHECK(peek.body.find("<Name>IsVisible</Name><Value>true</Value>") != std::string::npos);
+    CHECK(p.engine.counters("jobs")->visible == 1); // still there, not received
+    const HttpResponse unknown = p.answer(parse("GET /_aws/sqs/messages/us-east-1/000000000000/nope HTTP/1.1\r\n"
+                                                "Host: localhost\r\n\r\n"));
+    CHECK(unknown.status == 400);
+    CHECK(unknown.body.find("AWS.SimpleQueueService.NonExistentQueue") != std::string::npos);
+}
