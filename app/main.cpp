@@ -10,9 +10,9 @@
 #include "screenshot.h"
 #include "serve.h"
 #include "terminal_output.h"
-#include "window/gated_application.h"
-#include "window/live_driver.h"
 #include "window/main_window.h"
+#include "window/runtime/gated_application.h"
+#include "window/runtime/live_driver.h"
 
 #include <QApplication>
 #include <QIcon>

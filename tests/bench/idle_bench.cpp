@@ -2,8 +2,8 @@
 // wall time (user and system, every thread), at 1366x768, offscreen. What a speaker's laptop spends while they talk
 // over a finished lesson. Goal: 5 % of a core or less.
 #include "bench_util.h"
-#include "window/live_driver.h"
 #include "window/main_window.h"
+#include "window/runtime/live_driver.h"
 
 #include <QApplication>
 #include <QEventLoop>

@@ -2,8 +2,8 @@
 // its quiet waits passed faster (QuietWaits). Counted in frames of 33 ms, as the window's timer ticks: the figures
 // are the same on any machine.
 #include "lifeline/teach/lessons.h"
-#include "window/live_driver.h"
 #include "window/main_window.h"
+#include "window/runtime/live_driver.h"
 
 #include <QString>
 #include <cstdio>

@@ -110,7 +110,7 @@ void runDensityBenchmark(QImage& image)
     run.runToEnd();
     ui::LaneModel model;
     const auto syncStart = std::chrono::steady_clock::now();
-    model.setEngine(&run.engine().run());
+    model.setRun(&run.engine().run());
     report("ui.density_model_ms", secondsSince(syncStart) * 1000.0, "ms");
     const ui::TimelineStyle style = ui::TimelineStyle::light();
     ui::TimelinePainter painter(model, style);
@@ -144,7 +144,7 @@ void runUiBenchmarks()
     million.runToEnd();
     ui::LaneModel model;
     const size_t before = heapInUse();
-    model.setEngine(&million.engine().run());
+    model.setRun(&million.engine().run());
     const size_t after = heapInUse();
     report("ui.model_lanes", double(million.engine().messageCount()), "lanes");
     report("ui.model_bytes_per_lane", double(after - before) / double(million.engine().messageCount()), "B");
@@ -171,7 +171,7 @@ void runUiBenchmarks()
         "producers": [{"queue": "q", "rate": 2000}],
         "consumers": [{"name": "w", "queue": "q", "count": 50, "maxMessages": 10, "processing": {"uniform": ["5ms", "20ms"]}}]})"));
     ui::LaneModel liveModel;
-    liveModel.setEngine(&live.engine().run());
+    liveModel.setRun(&live.engine().run());
     ui::TimelinePainter livePainter(liveModel, style);
     ui::TimelineFrame liveFrame;
     liveFrame.axis.msPerPixel = 50;

@@ -7,11 +7,11 @@
 #include "bench_util.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/sim/simulation.h"
-#include "window/event_log_panel.h"
-#include "window/live_driver.h"
 #include "window/main_window.h"
-#include "window/simulation_gate.h"
-#include "window/simulation_worker.h"
+#include "window/panels/event_log_panel.h"
+#include "window/runtime/live_driver.h"
+#include "window/runtime/simulation_gate.h"
+#include "window/runtime/simulation_worker.h"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -44,7 +44,7 @@ TEST_CASE("actor spans: lesson 7's crash - the held job cut short, the crash ope
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->advanceTo(45'000);
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     model.sync();
     constexpr TimeMs kAll = std::numeric_limits<TimeMs>::min(), kEnd = std::numeric_limits<TimeMs>::max();
     CHECK(spansOf(model, "worker-1", kAll, kEnd, 45'000)
@@ -66,7 +66,7 @@ TEST_CASE("actor spans: the hover's work at an instant (workAt) - from its start
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->advanceTo(45'000);
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     model.sync();
     uint32_t worker2 = UINT32_MAX;
     for (const uint32_t a : model.shownActors())

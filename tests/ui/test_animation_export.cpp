@@ -6,10 +6,10 @@
 #include "test_support.h"
 #include "timeline/timeline_style.h"
 #include "timeline/timeline_view.h"
-#include "window/export_controller.h"
-#include "window/export_dialog.h"
-#include "window/live_driver.h"
+#include "window/controllers/export_controller.h"
+#include "window/dialogs/export_dialog.h"
 #include "window/main_window.h"
+#include "window/runtime/live_driver.h"
 
 #include <QAction>
 #include <QApplication>

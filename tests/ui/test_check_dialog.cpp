@@ -1,7 +1,7 @@
 // File > Check a queue: the pasted attributes and the form make lifeline check's input, wrong input is said with
 // its field, the findings come by severity with their text, and Show me opens a finding's scenario in the window.
 #include "test_support.h"
-#include "window/check_dialog.h"
+#include "window/dialogs/check_dialog.h"
 #include "window/main_window.h"
 
 #include <QAction>

@@ -3,7 +3,7 @@
 #include "lifeline/sim/simulation.h"
 #include "lifeline/teach/lessons.h"
 #include "test_support.h"
-#include "window/event_log_model.h"
+#include "window/panels/event_log_model.h"
 
 #include <catch2/catch.hpp>
 
@@ -44,7 +44,7 @@ TEST_CASE("event log: polls, visibility changes, crashes and failures say what h
     engine.recordActorEvent(Cause::ProcessingStarted, 1, 0, kNoQueue, 1);
 
     ui::EventLogModel model;
-    model.setEngine(&engine.run());
+    model.setRun(&engine.run());
     model.sync();
     CHECK(detailOf(model, Cause::PollEnded, 0) == QStringLiteral("empty receive"));
     CHECK(detailOf(model, Cause::PollStarted) == QStringLiteral("waiting (poll 1)"));
@@ -70,7 +70,7 @@ TEST_CASE(
     REQUIRE(engine.setQueueAttributes("q", { { "VisibilityTimeout", "70" } }).ok());
 
     ui::EventLogModel model;
-    model.setEngine(&engine.run());
+    model.setRun(&engine.run());
     const auto rowsFor = [&](const char* text) {
         model.setFilter(QString::fromLatin1(text), kNoMessage);
         std::vector<Cause> causes;
@@ -92,7 +92,7 @@ TEST_CASE("event log: every row's actor and detail are the CSV's words (one voca
     sim::Simulation simulation(std::get<sim::Scenario>(sim::applyFix(sim::findLesson("poison-pill")->scenario)));
     simulation.runToEnd();
     ui::EventLogModel model;
-    model.setEngine(&simulation.engine().run());
+    model.setRun(&simulation.engine().run());
     const EventLog& log = simulation.engine().log();
     REQUIRE(size_t(model.rowCount()) == log.size());
     int sqsRows = 0;

@@ -209,7 +209,7 @@ TEST_CASE("image export: the default window is the action - the height can be fi
     simulation->runToEnd();
     LaneModel model;
     model.setMomentSpecs(simulation->scenario().lesson->moments);
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     // The last state change: the last message deleted at 85 s (sent at 40 s, received again at 75 s, 10 s of work
     // left by worker-1's 25). A tenth more, not the 4 minutes of the run.
     CHECK(actionEnd(model) == 85000 + 8500);

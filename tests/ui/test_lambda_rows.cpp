@@ -25,7 +25,7 @@ struct PollerView {
         : simulation(std::make_unique<sim::Simulation>(std::move(scenario)))
     {
         simulation->advanceTo(until);
-        model.setEngine(&simulation->engine().run());
+        model.setRun(&simulation->engine().run());
         painter = std::make_unique<TimelinePainter>(model, style);
         frame.now = simulation->now();
         frame.axis.fit(0, viewTo, 1200 - style.labelWidth);

@@ -14,7 +14,7 @@ TEST_CASE(
     test::application();
     auto simulation = test::lessonSimulation("visibility-too-short");
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     QSignalSpy resets(&model, &LaneModel::runReset);
     QSignalSpy changes(&model, &LaneModel::lanesChanged);
     int syncs = 0;
@@ -42,7 +42,7 @@ TEST_CASE(
     CHECK(model.actorName(model.shownActors()[0]) == QStringLiteral("worker-1"));
     CHECK(model.lanes().laneCount() == 5);
     // A new run resets once.
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     CHECK(resets.count() == 1);
 }
 
@@ -53,7 +53,7 @@ TEST_CASE("lane model: a DLQ's lanes sit in the DLQ's own group", "[ui][model]")
     auto fixed = sim::applyFix(lesson->scenario);
     sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
     LaneModel model;
-    model.setEngine(&simulation.engine().run());
+    model.setRun(&simulation.engine().run());
     simulation.runToEnd();
     model.sync();
     REQUIRE(model.queueGroupCount() == 2);
@@ -82,7 +82,7 @@ TEST_CASE("lane model: a client that only short-polls still gets a lane - its re
     engine.advanceBy(1500);
     REQUIRE(engine.receiveMessage(receive).ok());
     LaneModel model;
-    model.setEngine(&engine.run());
+    model.setRun(&engine.run());
     REQUIRE(model.shownActors() == std::vector<uint32_t> { 7 });
     CHECK(model.actorName(7) == QStringLiteral("127.0.0.1:5000 Boto3/1.26.27"));
     const auto& steps = model.lanes().actorSteps(7);

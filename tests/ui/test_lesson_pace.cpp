@@ -6,11 +6,11 @@
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
-#include "window/comparison_window.h"
-#include "window/consumer_tiles.h"
-#include "window/live_driver.h"
+#include "window/dialogs/comparison_window.h"
+#include "window/dialogs/start_page.h"
 #include "window/main_window.h"
-#include "window/start_page.h"
+#include "window/panels/consumer_tiles.h"
+#include "window/runtime/live_driver.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -7,9 +7,9 @@
 #include "net/proxy_server.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
-#include "window/live_queue_panel.h"
 #include "window/main_window.h"
-#include "window/queue_controls.h"
+#include "window/panels/live_queue_panel.h"
+#include "window/panels/queue_controls.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -68,7 +68,7 @@ TEST_CASE(
     panel->visibility()->setValue(45);
     panel->applyButton()->click();
     CHECK(panel->answer()->text() == QStringLiteral("SetQueueAttributes VisibilityTimeout=45 on jobs: OK"));
-    const RunView& engine = *window.laneModel()->engine();
+    const RunView& engine = *window.laneModel()->run();
     CHECK(engine.queueAttributes(*engine.queueIndex("jobs"))->visibilityTimeout == 45);
 
     panel->body()->setText(QStringLiteral("hello"));
@@ -103,13 +103,13 @@ TEST_CASE(
     const QByteArray firstId = sent.mid(sent.indexOf("<MessageId>") + 11, 36);
     test::exchange(socket,
         "POST /_lifeline/clock/advance HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 13\r\n\r\n{\"by\": \"30s\"}");
-    REQUIRE(window.laneModel()->engine()->messageCount() == 1);
+    REQUIRE(window.laneModel()->run()->messageCount() == 1);
 
     const QByteArray reset = test::exchange(socket, "POST /_lifeline/reset HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     CHECK(reset.startsWith("HTTP/1.1 200"));
     CHECK(reset.endsWith(R"({"manual":true,"now_ms":0,"paused":false,"speed":1.0})"));
     CHECK(window.endpoint() == server); // still serving, on the same port
-    const RunView& fresh = *window.laneModel()->engine();
+    const RunView& fresh = *window.laneModel()->run();
     CHECK(fresh.messageCount() == 0);
     CHECK(fresh.queueCount() == 0);
     CHECK(fresh.now() == 0);
@@ -118,8 +118,8 @@ TEST_CASE(
     const QByteArray again = post(socket, "Action=SendMessage&QueueUrl=" + url + "&MessageBody=second");
     CHECK(again.mid(again.indexOf("<MessageId>") + 11, 36) == firstId);
     window.laneModel()->sync();
-    CHECK(window.laneModel()->engine()->messageCount() == 1);
-    CHECK(window.laneModel()->engine()->message(0).body == "second");
+    CHECK(window.laneModel()->run()->messageCount() == 1);
+    CHECK(window.laneModel()->run()->message(0).body == "second");
 }
 
 TEST_CASE("window: the recording proxy draws what a real client does through it - its Queue panel goes upstream",
@@ -152,7 +152,7 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     CHECK(post(socket, "Action=ReceiveMessage&QueueUrl=" + url).contains("<Body>through</Body>"));
     CHECK(QTest::qWaitFor(
         [&] {
-            const RunView* seen = window.laneModel()->engine();
+            const RunView* seen = window.laneModel()->run();
             return seen->messageCount() == 1 && seen->message(0).state == MessageState::InFlight
                 && window.laneModel()->shownActors().size() == 1;
         },

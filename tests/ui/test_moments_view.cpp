@@ -6,11 +6,11 @@
 #include "timeline/lane_model.h"
 #include "timeline/moment_painter.h"
 #include "timeline/timeline_view.h"
-#include "window/comparison_window.h"
-#include "window/live_driver.h"
+#include "window/controllers/presenter_controller.h"
+#include "window/dialogs/comparison_window.h"
 #include "window/main_window.h"
-#include "window/moment_list.h"
-#include "window/presenter_controller.h"
+#include "window/panels/moment_list.h"
+#include "window/runtime/live_driver.h"
 
 #include <QDockWidget>
 #include <QImage>

@@ -1,11 +1,11 @@
 // Lessons > Practice: the learner's answer from the dialog's controls, Check's result (passed, or why not and where),
 // progress kept per exercise and counted per topic, and the answered run handed to the window.
 #include "test_support.h"
-#include "window/answer_form.h"
-#include "window/drill_dialog.h"
-#include "window/live_driver.h"
+#include "window/dialogs/answer_form.h"
+#include "window/dialogs/drill_dialog.h"
+#include "window/dialogs/practice_dialog.h"
 #include "window/main_window.h"
-#include "window/practice_dialog.h"
+#include "window/runtime/live_driver.h"
 
 #include <QAction>
 #include <QLabel>

@@ -1,7 +1,7 @@
 // One table of keys: the F1 dialog shows it and the README lists it, row for row; every key it names works.
 #include "test_support.h"
-#include "window/consumer_tiles.h"
 #include "window/main_window.h"
+#include "window/panels/consumer_tiles.h"
 #include "window/shortcut_table.h"
 
 #include <QApplication>

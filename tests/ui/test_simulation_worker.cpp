@@ -5,10 +5,10 @@
 #include "lifeline/scenario/scenario.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
-#include "window/live_driver.h"
 #include "window/main_window.h"
-#include "window/simulation_gate.h"
-#include "window/simulation_worker.h"
+#include "window/runtime/live_driver.h"
+#include "window/runtime/simulation_gate.h"
+#include "window/runtime/simulation_worker.h"
 
 using namespace lifeline;
 using lifeline::test::application;

@@ -10,7 +10,7 @@
 #include "timeline/row_layout.h"
 #include "timeline/timeline_painter.h"
 #include "timeline/timeline_view.h"
-#include "window/consumer_tiles.h"
+#include "window/panels/consumer_tiles.h"
 
 #include <QFile>
 #include <QImage>
@@ -56,7 +56,7 @@ TEST_CASE("timeline at scale: a lane enters the alive list and leaves it as the 
         "consumers": [{"name": "w", "queue": "q", "count": 4, "processing": "2500ms"}]})"));
     run.runToEnd();
     LaneModel model;
-    model.setEngine(&run.engine().run());
+    model.setRun(&run.engine().run());
     RowLayout rows(model);
     rows.setAliveOnly(true);
     rows.arrange(10'000, 11'000, 1000);
@@ -82,7 +82,7 @@ TEST_CASE(
                       {"queue": "quiet", "bursts": [{"at": "1s", "count": 3}]}]})"));
     run.runToEnd();
     LaneModel model;
-    model.setEngine(&run.engine().run());
+    model.setRun(&run.engine().run());
     RowLayout rows(model);
     rows.arrange(0, 10'000, 43);
     CHECK_FALSE(rows.dense());
@@ -115,7 +115,7 @@ TEST_CASE("timeline at scale: lane orders put the most received and the longest 
         "consumers": [{"name": "w", "queue": "q", "processing": "100ms"}]})"));
     run.advanceTo(12'000);
     LaneModel model;
-    model.setEngine(&run.engine().run());
+    model.setRun(&run.engine().run());
     RowLayout rows(model);
     rows.setOrder(LaneOrder::MostReceived);
     REQUIRE(run.engine().message(2).receiveCount >= 2);
@@ -172,7 +172,7 @@ TEST_CASE(
         "consumers": [{"name": "w", "queue": "q", "count": 2, "processing": "50ms"}]})"));
     run.advanceTo(20'000);
     LaneModel model;
-    model.setEngine(&run.engine().run());
+    model.setRun(&run.engine().run());
     TimelineView view(&model);
     view.resize(1200, 700);
     view.setRunEnd(60'000);
@@ -253,7 +253,7 @@ TEST_CASE(
     sim::Simulation run(scenario);
     run.advanceTo(20'000);
     LaneModel model;
-    model.setEngine(&run.engine().run());
+    model.setRun(&run.engine().run());
     RowLayout rows(model);
     rows.setAliveOnly(true);
     rows.arrange(9'000, 12'000, 1000);
@@ -322,7 +322,7 @@ TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under i
     sim::Simulation run(scenario("", "", 1));
     run.advanceTo(10'500);
     LaneModel model;
-    model.setEngine(&run.engine().run());
+    model.setRun(&run.engine().run());
     RowLayout rows(model);
     rows.arrange(0, 30'000, 60);
     REQUIRE(rows.isBand(0));
@@ -350,7 +350,7 @@ TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under i
     // The same tenants named by MessageGroupId: the fair queue's tenants are the ones kept apart.
     sim::Simulation grouped(scenario(R"(, "groupId": "acme")", R"(, "groupId": "bistro")", 1));
     grouped.runToEnd();
-    model.setEngine(&grouped.engine().run());
+    model.setRun(&grouped.engine().run());
     RowLayout groupedRows(model);
     groupedRows.arrange(0, 30'000, 60);
     REQUIRE(groupedRows.isBand(0));
@@ -360,7 +360,7 @@ TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under i
     // More small tenants' lanes than kTenantLanesAtMost: the band keeps them all.
     sim::Simulation many(scenario("", "", 4));
     many.runToEnd();
-    model.setEngine(&many.engine().run());
+    model.setRun(&many.engine().run());
     RowLayout manyRows(model);
     manyRows.arrange(0, 30'000, 60);
     REQUIRE(manyRows.isBand(0));
@@ -379,7 +379,7 @@ TEST_CASE("timeline at scale: a fair queue's band says its noisy groups at the i
     sim::Simulation run(std::get<sim::Scenario>(std::move(fixed)));
     run.runToEnd();
     LaneModel model;
-    model.setEngine(&run.engine().run());
+    model.setRun(&run.engine().run());
     // acme is noisy from 6 s to 156 s (tests/core/test_lessons.cpp): said at 60 s, not at 3 s nor at 170 s.
     CHECK(queueBandText(model, 0, 60'000)
               .contains(QStringLiteral("\nnoisy groups: 1 (acme): receives serve the quiet groups first")));

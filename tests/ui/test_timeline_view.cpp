@@ -46,7 +46,7 @@ struct PaintedLesson {
         : simulation(test::lessonSimulation(id))
     {
         simulation->runToEnd();
-        model.setEngine(&simulation->engine().run());
+        model.setRun(&simulation->engine().run());
         painter = std::make_unique<TimelinePainter>(model, style);
         frame.now = simulation->now();
         frame.axis.fit(0, to, 1200 - style.labelWidth);
@@ -73,7 +73,7 @@ struct ShownView {
         : simulation(test::lessonSimulation(id))
     {
         simulation->advanceTo(60000);
-        model.setEngine(&simulation->engine().run());
+        model.setRun(&simulation->engine().run());
         view.resize(1000, 400);
         view.show();
         view.setRunEnd(simulation->duration());
@@ -88,7 +88,7 @@ TEST_CASE("timeline: segments have their state's colour at known times (lesson 7
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::light();
     TimelinePainter painter(model, style);
     QImage image(1200, 400, QImage::Format_ARGB32_Premultiplied);
@@ -119,7 +119,7 @@ TEST_CASE(
     sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
     simulation.advanceTo(20000);
     LaneModel model;
-    model.setEngine(&simulation.engine().run());
+    model.setRun(&simulation.engine().run());
     const TimelineStyle style = TimelineStyle::darkTheme();
     TimelinePainter painter(model, style);
     QImage image(900, 300, QImage::Format_ARGB32_Premultiplied);
@@ -146,7 +146,7 @@ TEST_CASE("timeline view: selection - Esc - zoom keys and follow-live", "[ui][ti
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->advanceTo(60000);
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     TimelineView view(&model);
     view.resize(1000, 400);
     view.show();
@@ -187,7 +187,7 @@ TEST_CASE("selection shows the message history and the period and comma keys ste
     auto simulation = test::lessonSimulation("consumer-crash");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     const auto history = laneHistory(simulation->engine().run(), model.lanes(), 0);
     std::vector<QString> texts;
     for (const auto& entry : history)
@@ -230,7 +230,7 @@ TEST_CASE("filter by consumer - by state and by id - and Shift+drag measures a r
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     TimelineView view(&model);
     view.resize(1000, 400);
     view.show();
@@ -279,7 +279,7 @@ TEST_CASE("a refused request is marked on its queue's row with SQS's text on hov
     auto simulation = test::lessonSimulation("fifo-refuses-timers");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     REQUIRE(model.lanes().refusals(0).size() == 3);
     const TimelineStyle style = TimelineStyle::light();
     TimelinePainter painter(model, style);
@@ -315,7 +315,7 @@ TEST_CASE("consumer lanes: back-to-back jobs stay separate boxes even when the f
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::light();
     TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -451,7 +451,7 @@ TEST_CASE("timeline: a message in flight shows its visibility deadline and a hea
     const auto bracketAt = [&](TimeMs now, TimeMs t) {
         simulation.advanceTo(now);
         LaneModel model;
-        model.setEngine(&simulation.engine().run());
+        model.setRun(&simulation.engine().run());
         TimelinePainter painter(model, style);
         TimelineFrame frame;
         frame.now = simulation.now();
@@ -472,7 +472,7 @@ TEST_CASE("timeline: a message in flight shows its visibility deadline and a hea
     CHECK(bracketAt(6000, 10000) != ink);
     // The hover says the time left.
     LaneModel model;
-    model.setEngine(&simulation.engine().run());
+    model.setRun(&simulation.engine().run());
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
     frame.now = simulation.now();
@@ -491,7 +491,7 @@ TEST_CASE("timeline: marks stand on their own plate - never under a label - at l
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::darkTheme(); // labels on in-flight bars are white, plates dark
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -533,7 +533,7 @@ TEST_CASE(
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::light();
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -602,7 +602,7 @@ TEST_CASE("timeline: the legend lists what the view shows - not the whole run", 
     auto simulation = test::lessonSimulation("visibility-too-short");
     simulation->runToEnd();
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     const TimelineStyle style = TimelineStyle::light();
     const TimelinePainter painter(model, style);
     TimelineFrame frame;
@@ -638,7 +638,7 @@ TEST_CASE("timeline: the view never shows time before 0 s - moments - centring -
     ShownView shown("life-of-a-message"); // its first moment, the receive, is at 0 s
     TimelineView& view = shown.view;
     shown.model.setMomentSpecs(shown.simulation->scenario().lesson->moments);
-    shown.model.setEngine(&shown.simulation->engine().run());
+    shown.model.setRun(&shown.simulation->engine().run());
     REQUIRE_FALSE(shown.model.moments().empty());
     REQUIRE(shown.model.moments().front().at < 10000);
     view.focusMoment(1);
@@ -663,7 +663,7 @@ TEST_CASE("timeline: rows grow to fill the height while lanes are few - and shri
     Engine engine;
     REQUIRE(engine.createQueue("orders").ok());
     LaneModel model;
-    model.setEngine(&engine.run());
+    model.setRun(&engine.run());
     TimelineView view(&model);
     view.resize(1000, 600);
     view.show();
@@ -734,7 +734,7 @@ QString hoverAt(const sim::Scenario& scenario, MessageIndex lane, TimeMs t)
     sim::Simulation simulation(scenario);
     simulation.runToEnd();
     LaneModel model;
-    model.setEngine(&simulation.engine().run());
+    model.setRun(&simulation.engine().run());
     TimeAxis axis;
     axis.msPerPixel = 100;
     const auto hit = hitRow(model, RowRef { LaneModel::MessageRow, 0, lane, 0 }, axis, simulation.now(), int(t / 100));
@@ -779,7 +779,7 @@ TEST_CASE("timeline: a message sent by hand says who sent it and what delays it"
     REQUIRE(simulation.sendMessage("jobs", message));
     simulation.advanceTo(60000);
     LaneModel model;
-    model.setEngine(&simulation.engine().run());
+    model.setRun(&simulation.engine().run());
     TimeAxis axis;
     axis.msPerPixel = 100;
     const auto hover = [&](TimeMs t) {
@@ -838,7 +838,7 @@ TEST_CASE("timeline view: the consumers' rows are pinned in a strip - arriving l
     auto simulation = test::lessonSimulation("fifo-message-groups");
     simulation->advanceTo(30000);
     LaneModel model;
-    model.setEngine(&simulation->engine().run());
+    model.setRun(&simulation->engine().run());
     TimelineView view(&model);
     view.resize(1000, 360);
     view.show();

@@ -6,12 +6,12 @@
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
-#include "window/event_log_model.h"
-#include "window/event_log_panel.h"
-#include "window/history_setting.h"
-#include "window/live_driver.h"
+#include "window/controllers/history_setting.h"
+#include "window/controllers/status_bar_controller.h"
 #include "window/main_window.h"
-#include "window/status_bar_controller.h"
+#include "window/panels/event_log_model.h"
+#include "window/panels/event_log_panel.h"
+#include "window/runtime/live_driver.h"
 
 #include <QSettings>
 

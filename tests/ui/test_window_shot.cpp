@@ -4,8 +4,8 @@
 #include "lifeline/teach/lessons.h"
 #include "test_support.h"
 #include "timeline/timeline_view.h"
+#include "window/controllers/presenter_controller.h"
 #include "window/main_window.h"
-#include "window/presenter_controller.h"
 #include "window/window_shot.h"
 
 using namespace lifeline;

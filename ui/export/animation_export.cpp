@@ -71,7 +71,7 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
     whole.runToEnd();
     LaneModel wholeModel;
     wholeModel.setMomentSpecs(moments);
-    wholeModel.setEngine(&whole.engine().run());
+    wholeModel.setRun(&whole.engine().run());
     const TimeMs to = request.to < 0 ? actionEnd(wholeModel) : request.to;
     ImageExportRequest still;
     still.size = request.size;
@@ -86,7 +86,7 @@ Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest&
     sim::Simulation run(scenario, request.seed);
     LaneModel model;
     model.setMomentSpecs(moments);
-    model.setEngine(&run.engine().run());
+    model.setRun(&run.engine().run());
     // The encoder: a GIF into a QSaveFile (committed when whole), or an MP4 (renamed from FILE.part when whole).
     const bool mp4 = QFileInfo(request.path).suffix().toLower() == QStringLiteral("mp4");
     QSaveFile file(request.path);

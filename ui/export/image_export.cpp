@@ -85,7 +85,7 @@ void paintTimeline(QPainter& p, const QRect& timeline, const LaneModel& model, T
     TimelinePainter painter(model, style);
     arrangeRows(painter, request, from, to, available);
     TimelineFrame frame;
-    frame.now = model.engine()->now();
+    frame.now = model.run()->now();
     frame.axis.fit(from, std::max(from + 1, to), timeline.width() - style.labelWidth);
     painter.paint(p, timeline, frame);
 }
@@ -96,7 +96,7 @@ void paintExport(QPainter& p, const QRect& rect, const std::vector<ModelPanel>& 
     p.fillRect(rect, style.background);
     const bool single = panels.size() == 1;
     const QString subtitle
-        = single && request.subtitle.isEmpty() ? queueSettings(*panels[0].model->engine()) : request.subtitle;
+        = single && request.subtitle.isEmpty() ? queueSettings(*panels[0].model->run()) : request.subtitle;
     const int top = paintTitle(p, rect, style, { request.title, request.claim, subtitle });
     const QRect area = rect.adjusted(0, top, 0, 0);
     const int height = area.height() / int(panels.size());
@@ -110,8 +110,7 @@ void paintExport(QPainter& p, const QRect& rect, const std::vector<ModelPanel>& 
             font.setBold(true);
             p.setFont(font);
             p.setPen(style.text);
-            const QString heading
-                = panels[i].heading + QStringLiteral("   ") + queueSettings(*panels[i].model->engine());
+            const QString heading = panels[i].heading + QStringLiteral("   ") + queueSettings(*panels[i].model->run());
             p.drawText(QRect(panel.left() + pixels, panel.top() + 2, panel.width() - 2 * pixels, pixels * 3 / 2),
                 Qt::AlignVCenter | Qt::AlignLeft,
                 QFontMetrics(font, p.device()).elidedText(heading, Qt::ElideRight, panel.width() - 2 * pixels));
@@ -146,12 +145,12 @@ TimelineStyle slideStyle(TimelineStyle s, const QSize& size)
     return s;
 }
 
-QString queueSettings(const RunView& engine)
+QString queueSettings(const RunView& run)
 {
     QStringList parts;
-    for (size_t q = 0; q < engine.queueCount(); ++q) {
-        const QueueInfo& info = engine.queueInfo(QueueIndex(q));
-        const QueueAttributes* a = engine.queueAttributes(QueueIndex(q));
+    for (size_t q = 0; q < run.queueCount(); ++q) {
+        const QueueInfo& info = run.queueInfo(QueueIndex(q));
+        const QueueAttributes* a = run.queueAttributes(QueueIndex(q));
         if (!info.alive || !a)
             continue;
         QString text = QObject::tr("%1: visibility %2 s, delay %3 s")
@@ -188,9 +187,9 @@ Outcome<> checkRequest(const ImageExportRequest& request)
 
 TimeMs actionEnd(const LaneModel& model)
 {
-    const RunView& engine = *model.engine();
+    const RunView& run = *model.run();
     TimeMs last = 0;
-    const EventLog& log = engine.log();
+    const EventLog& log = run.log();
     for (size_t i = log.size(); i-- > log.firstRetained();)
         if (log[i].message != kNoMessage && log[i].from != log[i].to && log[i].cause != Cause::RequestRefused) {
             last = log[i].time;
@@ -199,8 +198,8 @@ TimeMs actionEnd(const LaneModel& model)
     for (const auto& moment : model.moments())
         last = std::max(last, moment.at);
     if (last == 0)
-        return std::max<TimeMs>(engine.now(), 1000);
-    return std::min(engine.now(), last + std::max<TimeMs>(5000, last / 10));
+        return std::max<TimeMs>(run.now(), 1000);
+    return std::min(run.now(), last + std::max<TimeMs>(5000, last / 10));
 }
 
 namespace {
@@ -276,13 +275,13 @@ Outcome<> writeImage(const std::vector<ModelPanel>& panels, const ImageExportReq
 
 } // namespace
 
-Outcome<> exportTimelineImage(const RunView& engine, const ImageExportRequest& request)
+Outcome<> exportTimelineImage(const RunView& run, const ImageExportRequest& request)
 {
     if (auto refused = checkRequest(request); !refused)
         return refused;
     LaneModel model;
     model.setMomentSpecs(request.moments);
-    model.setEngine(&engine);
+    model.setRun(&run);
     const TimeMs to = request.to < 0 ? actionEnd(model) : request.to;
     return writeImage({ { &model, QString() } }, request, to);
 }
@@ -293,7 +292,7 @@ Outcome<QByteArray> drawTimelineImage(const RunView& run, const ImageExportReque
         return Failure { refused.message() };
     LaneModel model;
     model.setMomentSpecs(request.moments);
-    model.setEngine(&run);
+    model.setRun(&run);
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     const TimeMs to = request.to < 0 ? actionEnd(model) : request.to;
@@ -326,7 +325,7 @@ Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const Im
     for (const ExportPanel& panel : panels) {
         models.push_back(std::make_unique<LaneModel>());
         models.back()->setMomentSpecs(panel.moments);
-        models.back()->setEngine(panel.run);
+        models.back()->setRun(panel.run);
         shown.push_back({ models.back().get(), panel.heading });
         end = std::max(end, actionEnd(*models.back()));
     }

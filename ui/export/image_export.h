@@ -42,7 +42,7 @@ struct ExportPanel {
 };
 
 // Nothing is left half-written: the file is written whole or not at all.
-Outcome<> exportTimelineImage(const RunView& engine, const ImageExportRequest& request);
+Outcome<> exportTimelineImage(const RunView& run, const ImageExportRequest& request);
 // The same image in memory (the endpoint's GET /_lifeline/runs/current?format=png); the request's path names only
 // its type (its extension).
 Outcome<QByteArray> drawTimelineImage(const RunView& run, const ImageExportRequest& request);
@@ -68,6 +68,6 @@ TimeMs actionEnd(const LaneModel& model);
 TimelineStyle slideStyle(TimelineStyle style, const QSize& size);
 
 // "orders: visibility 30 s, delay 0 s, DLQ after 3 receives · orders-dlq: ..." for titles.
-QString queueSettings(const RunView& engine);
+QString queueSettings(const RunView& run);
 
 } // namespace lifeline::ui

@@ -256,18 +256,18 @@ void ProxyServer::fetchAttributes(const std::string& queue, UpstreamConnection& 
 
 void ProxyServer::pushPolledDepth()
 {
-    const RunView& engine = m_observer.run();
+    const RunView& run = m_observer.run();
     std::set<std::string> deadLetterArns;
-    for (size_t q = 0; q < engine.queueCount(); ++q)
-        if (const auto* attributes = engine.queueAttributes(QueueIndex(q)); attributes && attributes->redrivePolicy)
+    for (size_t q = 0; q < run.queueCount(); ++q)
+        if (const auto* attributes = run.queueAttributes(QueueIndex(q)); attributes && attributes->redrivePolicy)
             deadLetterArns.insert(attributes->redrivePolicy->deadLetterTargetArn);
     DepthSample level;
     for (const auto& [queue, samples] : m_depth) {
-        const auto index = engine.queueIndex(queue);
-        if (samples.empty() || !index || !engine.queueInfo(*index).alive)
+        const auto index = run.queueIndex(queue);
+        if (samples.empty() || !index || !run.queueInfo(*index).alive)
             continue;
         const PolledDepth& last = samples.back();
-        if (deadLetterArns.count(engine.queueInfo(*index).arn)) {
+        if (deadLetterArns.count(run.queueInfo(*index).arn)) {
             level.deadLetter += int32_t(last.visible + last.inFlight + last.delayed);
             continue;
         }
@@ -275,7 +275,7 @@ void ProxyServer::pushPolledDepth()
         level.inFlight += int32_t(last.inFlight);
         level.delayed += int32_t(last.delayed);
     }
-    m_polledSeries.push(engine.now(), level);
+    m_polledSeries.push(run.now(), level);
 }
 
 std::string ProxyServer::queueUrl(const std::string& queue) const

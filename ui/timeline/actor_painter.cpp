@@ -117,7 +117,7 @@ void ActorRowPainter::wideBar(double x0, double x1, const QColor& color, int lay
     if (x1 - x0 <= 60 || (!words.work && !words.label) || QFontMetrics(m_p.font()).height() > box.height() + 2)
         return; // too narrow or too short for its words
     // "batch of 10 · 2 failed" where it fits, "batch of 10" where it does not.
-    QString text = words.work ? workLabel(*m_model.engine(), *words.work) : *words.label;
+    QString text = words.work ? workLabel(*m_model.run(), *words.work) : *words.label;
     if (QFontMetrics(m_p.font()).horizontalAdvance(text) > box.width() - 6)
         text = text.section(QStringLiteral(" · "), 0, 0);
     m_p.setPen(QColor(0xFF, 0xFF, 0xFF));
@@ -194,17 +194,17 @@ void ActorRowPainter::paint()
 void ActorRowPainter::paintScriptCalls()
 {
     // A scripted call: a dot on the client's row, in the crash colour when SQS refused it (its hover says the answer).
-    const RunView& engine = *m_model.engine();
+    const RunView& run = *m_model.run();
     const int r = std::clamp(m_row.height() / 5, 3, std::max(3, m_style.markPixels / 3));
     m_p.save();
     m_p.setRenderHint(QPainter::Antialiasing, true);
     m_p.setPen(Qt::NoPen);
     for (const uint32_t index : m_model.lanes().scriptCalls(m_actor)) {
-        const Event& e = engine.log()[index];
+        const Event& e = run.log()[index];
         const double x = xOf(e.time);
         if (x < m_left - r || x > m_right + r)
             continue;
-        m_p.setBrush(scriptCallOk(engine.log().text(e.textIndex())) ? m_style.text : m_style.crash);
+        m_p.setBrush(scriptCallOk(run.log().text(e.textIndex())) ? m_style.text : m_style.crash);
         m_p.drawEllipse(QPointF(x, m_row.center().y() + 0.5), r, r);
     }
     m_p.restore();

@@ -97,14 +97,14 @@ std::vector<BandColumn> laneColumns(
     const auto slot = [](MessageState state) {
         return state == MessageState::Delayed ? 0 : state == MessageState::Visible ? 1 : 2;
     };
-    const RunView& engine = *model.engine();
+    const RunView& run = *model.run();
     const LaneIndex& index = model.lanes();
     const TimeMs end = axis.toTime(x1 + 1);
     for (const MessageIndex lane : lanes) {
         MessageState state = index.stateBefore(lane); // None unless it began before the history held
         TimeMs since = index.forgottenUntil();
         for (uint32_t ev = index.lane(lane).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
-            const Event& e = engine.log()[ev];
+            const Event& e = run.log()[ev];
             if (!picture::isTransition(e))
                 continue;
             if (isLive(state)) {
@@ -246,7 +246,7 @@ QString queueBandText(const LaneModel& model, QueueIndex queue, TimeMs at)
     const TimeMs bucket = density.bucketMs();
     const TimeMs start = TimeMs(density.bucketOf(at)) * bucket;
     QString text = QObject::tr("%1 at %2: %3 visible, %4 in flight, %5 delayed")
-                       .arg(QString::fromStdString(model.engine()->queueInfo(queue).name),
+                       .arg(QString::fromStdString(model.run()->queueInfo(queue).name),
                            QString::fromStdString(sim::formatDuration(start + bucket)), count(c.visible),
                            count(c.inFlight), count(c.delayed));
     text += QObject::tr("\nin these %1: %2 arrived, %3 deleted")
@@ -257,7 +257,7 @@ QString queueBandText(const LaneModel& model, QueueIndex queue, TimeMs at)
         text += QObject::tr(", %1 expired").arg(count(c.expired));
     // A fair queue's noisy groups then (CloudWatch's ApproximateNumberOfNoisyGroups, and which they are).
     QStringList noisy;
-    for (const NoisySpan& span : noisySpans(*model.engine(), model.lanes(), queue, model.engine()->now()))
+    for (const NoisySpan& span : noisySpans(*model.run(), model.lanes(), queue, model.run()->now()))
         if (span.from <= at && (at < span.to || span.open))
             noisy << QString::fromStdString(span.tenant);
     if (!noisy.isEmpty())

@@ -20,7 +20,7 @@ void arrow(QPainter& p, QPointF from, QPointF to)
 void paintFlows(QPainter& p, const QRect& lanes, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, const QRect& laneRow, const std::function<QRect(uint32_t)>& actorRow)
 {
-    const RunView& engine = *model.engine();
+    const RunView& run = *model.run();
     const LaneIndex& index = model.lanes();
     if (frame.selected == kNoMessage || frame.selected >= index.laneCount())
         return;
@@ -44,7 +44,7 @@ void paintFlows(QPainter& p, const QRect& lanes, const TimelineFrame& frame, con
         p.setBrush(style.selection);
     };
     for (uint32_t ev = index.lane(frame.selected).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
-        const Event& e = engine.log()[ev];
+        const Event& e = run.log()[ev];
         if (e.cause == Cause::Receive && e.actor >= kFirstActor && !laneRow.isNull()) {
             const QRect row = actorRow(e.actor);
             const double x = frame.axis.toX(e.time);

@@ -19,9 +19,9 @@ struct HistoryEntry {
     QString text; // "receive #2 by worker-2", "visibility extended to 10 s", ...
 };
 
-std::vector<HistoryEntry> laneHistory(const RunView& engine, const LaneIndex& index, MessageIndex lane);
+std::vector<HistoryEntry> laneHistory(const RunView& run, const LaneIndex& index, MessageIndex lane);
 
 // The times of a lane's events, for `.` and `,` (next and previous event).
-std::vector<TimeMs> laneEventTimes(const RunView& engine, const LaneIndex& index, MessageIndex lane);
+std::vector<TimeMs> laneEventTimes(const RunView& run, const LaneIndex& index, MessageIndex lane);
 
 } // namespace lifeline::ui

@@ -7,9 +7,9 @@ LaneModel::LaneModel(QObject* parent)
 {
 }
 
-void LaneModel::setEngine(const RunView* engine)
+void LaneModel::setRun(const RunView* run)
 {
-    m_picture.setRun(engine, m_momentSpecs);
+    m_picture.setRun(run, m_momentSpecs);
     emit runReset();
     sync();
     emit momentsChanged();
@@ -26,7 +26,7 @@ void LaneModel::sync()
 
 QString LaneModel::actorName(uint32_t actor) const
 {
-    return engine() ? QString::fromStdString(engine()->actorName(actor)) : tr("client %1").arg(actor);
+    return run() ? QString::fromStdString(run()->actorName(actor)) : tr("client %1").arg(actor);
 }
 
 } // namespace lifeline::ui

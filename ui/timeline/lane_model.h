@@ -19,8 +19,8 @@ public:
     explicit LaneModel(QObject* parent = nullptr);
 
     // A new run: everything is read again (runReset, then lanesChanged).
-    void setEngine(const RunView* engine);
-    const RunView* engine() const { return m_picture.run(); }
+    void setRun(const RunView* run);
+    const RunView* run() const { return m_picture.run(); }
     const picture::RunPicture& picture() const { return m_picture; }
     // The moments to find in the runs shown from now on (a lesson's; none for other runs). Takes effect at the next
     // setEngine.

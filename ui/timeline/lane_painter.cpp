@@ -246,8 +246,8 @@ QColor laneMarkColor(LaneMark mark, const TimelineStyle& style)
 void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, MessageIndex lane)
 {
-    const RunView& engine = *model.engine();
-    const EventLog& log = engine.log();
+    const RunView& run = *model.run();
+    const EventLog& log = run.log();
     const LaneIndex& index = model.lanes();
     const LaneChain& chain = index.lane(lane);
     const TimeAxis& axis = frame.axis;
@@ -261,9 +261,9 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
         markXs.push_back(m.x);
     writer.setMarks(markXs);
     if (chain.first != kNoEvent && log[chain.first].cause == Cause::FirstSeen)
-        paintNotObserved(p, row, axis, engine.times(lane).sentAt, log[chain.first].time, right, style);
-    const bool atNow = frame.now == engine.now(); // the lane's deadline is now's, not a past frame's
-    SegmentReader segments(engine, lane, atNow);
+        paintNotObserved(p, row, axis, run.times(lane).sentAt, log[chain.first].time, right, style);
+    const bool atNow = frame.now == run.now(); // the lane's deadline is now's, not a past frame's
+    SegmentReader segments(run, lane, atNow);
     segments.beginAfterForgotten(index);
     for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
         const Event& e = log[ev];
@@ -291,7 +291,7 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     }
     writer.flush();
     if (state == MessageState::InFlight && atNow)
-        paintDeadline(p, row, axis, frame.now, engine.times(lane).dueAt, right, style);
+        paintDeadline(p, row, axis, frame.now, run.times(lane).dueAt, right, style);
     paintMarks(p, row, marks, style);
 }
 
@@ -301,7 +301,7 @@ namespace {
 void paintNoisyTenants(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, QueueIndex queue)
 {
-    const std::vector<NoisySpan> spans = noisySpans(*model.engine(), model.lanes(), queue, frame.now);
+    const std::vector<NoisySpan> spans = noisySpans(*model.run(), model.lanes(), queue, frame.now);
     int levels = 1;
     for (const NoisySpan& s : spans)
         levels = std::max(levels, s.slot + 1);
@@ -331,7 +331,7 @@ void paintQueueRow(QPainter& p, const QRect& row, const TimelineFrame& frame, co
     paintNoisyTenants(p, row, frame, model, style, queue);
     // Operator actions and warnings first: a refusal at the same instant (a refused change) is drawn over them.
     double lastNote = -1e9;
-    const EventLog& events = model.engine()->log();
+    const EventLog& events = model.run()->log();
     for (const uint32_t ev : model.lanes().notes(queue)) {
         const double x = frame.axis.toX(events[ev].time);
         if (x < frame.axis.left || x > row.right() || x - lastNote < 11)
@@ -344,7 +344,7 @@ void paintQueueRow(QPainter& p, const QRect& row, const TimelineFrame& frame, co
         p.drawText(badge, Qt::AlignCenter, warning ? QStringLiteral("!") : QStringLiteral("\u2699"));
     }
     const auto& refusals = model.lanes().refusals(queue);
-    const EventLog& log = model.engine()->log();
+    const EventLog& log = model.run()->log();
     double last = -1e9;
     for (const uint32_t ev : refusals) {
         const double x = frame.axis.toX(log[ev].time);

@@ -12,17 +12,17 @@ OverviewStrip::OverviewStrip(QWidget* parent)
     setToolTip(tr("Messages by state over the whole run (delayed, visible, in flight). Click or drag to go there."));
 }
 
-void OverviewStrip::setEngine(const RunView* engine)
+void OverviewStrip::setRun(const RunView* run)
 {
-    m_engine = engine;
+    m_run = run;
     m_series.clear();
     sync();
 }
 
 void OverviewStrip::sync()
 {
-    if (m_engine)
-        m_series.sync(*m_engine);
+    if (m_run)
+        m_series.sync(*m_run);
     // Painted again only when what it draws changed: a frame of an idle run changes nothing here.
     const Drawn drawn { m_series.eventsRead(), m_series.buckets().size(), m_series.bucketMs(), span() };
     if (drawn == m_drawn)
@@ -47,7 +47,7 @@ void OverviewStrip::setTimelineStyle(const TimelineStyle& style)
 TimeMs OverviewStrip::span() const
 {
     // Past the run's end the strip grows a quarter at a time, not with every frame: each growth repaints it whole.
-    const TimeMs now = m_engine ? m_engine->now() : 0;
+    const TimeMs now = m_run ? m_run->now() : 0;
     TimeMs span = std::max(m_runEnd, TimeMs(1000));
     while (span < now)
         span += std::max<TimeMs>(1000, span / 4);

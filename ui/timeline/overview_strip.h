@@ -16,7 +16,7 @@ class OverviewStrip : public QWidget {
 public:
     explicit OverviewStrip(QWidget* parent = nullptr);
 
-    void setEngine(const RunView* engine);
+    void setRun(const RunView* run);
     void sync(); // reads what is new
     void setWindow(TimeMs from, TimeMs to); // the timeline's visible range
     void setRunEnd(TimeMs end) { m_runEnd = end; }
@@ -33,7 +33,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
-    const RunView* m_engine = nullptr;
+    const RunView* m_run = nullptr;
     DepthSeries m_series { 512, 100 };
     TimelineStyle m_style = TimelineStyle::light();
     TimeMs m_from = 0, m_to = 0, m_runEnd = 0;

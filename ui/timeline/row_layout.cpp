@@ -135,7 +135,7 @@ bool RowLayout::actorsAsBands() const
 
 bool RowLayout::matches(MessageIndex lane, const std::vector<bool>& workedOnByNamedActor) const
 {
-    const RunView& engine = *m_model.engine();
+    const RunView& run = *m_model.run();
     const LaneChain& chain = m_model.lanes().lane(lane);
     switch (m_filter.state) {
     case LaneFilter::State::All:
@@ -154,7 +154,7 @@ bool RowLayout::matches(MessageIndex lane, const std::vector<bool>& workedOnByNa
         break;
     case LaneFilter::State::DeadLettered:
         if (chain.state != MessageState::DeadLettered
-            && !(engine.extra(lane) && !engine.extra(lane)->deadLetterQueueSourceArn.empty()))
+            && !(run.extra(lane) && !run.extra(lane)->deadLetterQueueSourceArn.empty()))
             return false;
         break;
     case LaneFilter::State::Duplicates:
@@ -166,11 +166,11 @@ bool RowLayout::matches(MessageIndex lane, const std::vector<bool>& workedOnByNa
         return true;
     if (lane < workedOnByNamedActor.size() && workedOnByNamedActor[lane])
         return true;
-    const MessageRecord& record = engine.message(lane);
+    const MessageRecord& record = run.message(lane);
     const std::string needle = m_filter.text.toStdString();
-    if (engine.messageId(lane).starts_with(needle) || record.body.view().find(needle) != std::string::npos)
+    if (run.messageId(lane).starts_with(needle) || record.body.view().find(needle) != std::string::npos)
         return true;
-    const MessageExtra* extra = engine.extra(lane);
+    const MessageExtra* extra = run.extra(lane);
     return extra && (extra->groupId == needle || extra->label.find(needle) != std::string::npos);
 }
 
@@ -196,17 +196,17 @@ void RowLayout::sortLanes(LaneModel::Lanes& lanes) const
     if (m_order == LaneOrder::Sent)
         return;
     // Keys first (one read of the engine per lane, not one per comparison); ties keep the send order.
-    const RunView& engine = *m_model.engine();
+    const RunView& run = *m_model.run();
     const LaneIndex& index = m_model.lanes();
     std::vector<std::pair<int64_t, MessageIndex>> keyed;
     keyed.reserve(lanes.size());
     for (const MessageIndex lane : lanes) {
         int64_t key = 0;
         if (m_order == LaneOrder::MostReceived) {
-            key = -int64_t(engine.message(lane).receiveCount);
+            key = -int64_t(run.message(lane).receiveCount);
         } else if (m_order == LaneOrder::LongestInQueue) {
             const TimeMs ended = index.endedAt(lane);
-            key = -((ended < 0 ? engine.now() : ended) - index.bornAt(lane));
+            key = -((ended < 0 ? run.now() : ended) - index.bornAt(lane));
         } else {
             key = stateRank(index.lane(lane).state);
         }
@@ -221,9 +221,9 @@ void RowLayout::refreshFilter()
 {
     m_listed.clear();
     m_eventsRead = m_model.lanes().eventsRead();
-    if (m_model.engine() && listing()) {
+    if (m_model.run() && listing()) {
         const std::vector<bool> workedOn = workedOnByNamedActor();
-        const RunView& engine = *m_model.engine();
+        const RunView& engine = *m_model.run();
         m_listed.resize(size_t(m_model.queueGroupCount()));
         const auto take = [&](MessageIndex lane) {
             if (engine.forgotten(lane) || m_model.lanes().cleared(lane))
@@ -342,9 +342,9 @@ int RowLayout::rowOfActor(uint32_t actor) const
 
 int RowLayout::rowOfLane(MessageIndex lane) const
 {
-    if (!m_model.engine() || lane >= m_model.lanes().laneCount())
+    if (!m_model.run() || lane >= m_model.lanes().laneCount())
         return -1;
-    const int group = int(m_model.engine()->message(lane).queue);
+    const int group = int(m_model.run()->message(lane).queue);
     if (group >= m_model.queueGroupCount())
         return -1;
     const bool band = isBand(group);

@@ -34,7 +34,7 @@ QRect TimelinePainter::actorStrip(const QRect& rect, bool legend) const
     const QRect lanes = lanesArea(rect, legend);
     const int top = m_rows.actorsTop(), rows = totalRows() - top;
     const int height = rows * m_style.rowHeight;
-    if (!m_model.engine() || rows <= 1 || height > lanes.height() * 2 / 5)
+    if (!m_model.run() || rows <= 1 || height > lanes.height() * 2 / 5)
         return {};
     const int underLanes = lanes.top() + top * m_style.rowHeight;
     return QRect(rect.left(), std::min(underLanes, lanes.bottom() + 1 - height), rect.width(), height);
@@ -100,7 +100,7 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
     syncLegend();
     const LegendContent& run = m_legend.content();
     LegendContent shown;
-    const RunView& engine = *m_model.engine();
+    const RunView& engine = *m_model.run();
     const LaneIndex& index = m_model.lanes();
     TimeAxis axis = frame.axis;
     axis.left = rect.left() + m_style.labelWidth;
@@ -162,7 +162,7 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
 
 bool TimelinePainter::arrange(const QRect& rect, const TimelineFrame& frame)
 {
-    if (!m_model.engine())
+    if (!m_model.run())
         return false;
     TimeAxis axis = frame.axis;
     axis.left = rect.left() + m_style.labelWidth;
@@ -200,19 +200,19 @@ int TimelinePainter::legendHeight(int width) const
 
 QString TimelinePainter::rowLabel(const RowRef& row) const
 {
-    const RunView& engine = *m_model.engine();
+    const RunView& run = *m_model.run();
     switch (row.kind) {
     case LaneModel::QueueGroup:
-        return QString::fromStdString(engine.queueInfo(QueueIndex(row.group)).name);
+        return QString::fromStdString(run.queueInfo(QueueIndex(row.group)).name);
     case LaneModel::MessageRow: {
-        const MessageRecord& record = engine.message(row.id);
-        QString label = QString::fromStdString(laneName(engine, row.id));
+        const MessageRecord& record = run.message(row.id);
+        QString label = QString::fromStdString(laneName(run, row.id));
         // The receive count, against the maxReceiveCount in force at the lane's last receive (a DLQ turned on later
         // does not relabel what was received before it), or now for a lane not received yet.
-        const QueueAttributes* attributes = engine.queueAttributes(record.queue);
+        const QueueAttributes* attributes = run.queueAttributes(record.queue);
         const uint32_t current
             = attributes && attributes->redrivePolicy ? uint32_t(attributes->redrivePolicy->maxReceiveCount) : 0;
-        const TimeMs asOf = record.receiveCount > 0 ? engine.times(row.id).receivedAt : engine.now();
+        const TimeMs asOf = record.receiveCount > 0 ? run.times(row.id).receivedAt : run.now();
         const uint32_t maxReceiveCount = m_model.lanes().maxReceiveCountAt(record.queue, asOf).value_or(current);
         if (maxReceiveCount > 0)
             label += QStringLiteral("  ×%1/%2").arg(record.receiveCount).arg(maxReceiveCount);
@@ -246,7 +246,7 @@ void TimelinePainter::paint(QPainter& p, const QRect& rect, const TimelineFrame&
         p.setFont(font);
     }
     p.fillRect(rect, m_style.background);
-    if (!m_model.engine()) {
+    if (!m_model.run()) {
         p.restore();
         return;
     }
@@ -410,7 +410,7 @@ void TimelinePainter::paintForgotten(QPainter& p, const QRect& area, const TimeA
     p.fillRect(box, QBrush(m_style.unobservedInk, Qt::BDiagPattern));
     // One line where it fits, else the word and what is kept below it, else the word alone.
     const QString kept = QObject::tr("the window keeps the last %1")
-                             .arg(QString::fromStdString(sim::describeDuration(m_model.engine()->historyMs())));
+                             .arg(QString::fromStdString(sim::describeDuration(m_model.run()->historyMs())));
     const QString word = QObject::tr("forgotten");
     const QString line = QObject::tr("%1: %2 (View > History kept)").arg(word, kept);
     const QFontMetrics metrics = p.fontMetrics();
@@ -489,7 +489,7 @@ int TimelinePainter::rowOfMoment(const sim::Moment& moment) const
 std::vector<PlacedMoment> TimelinePainter::placedMoments(const QRect& rect, const TimelineFrame& frame) const
 {
     std::vector<PlacedMoment> placed;
-    if (!m_model.engine())
+    if (!m_model.run())
         return placed;
     const QRect lanes = lanesArea(rect, frame.legend);
     const QRect strip = actorStrip(rect, frame.legend);
@@ -526,7 +526,7 @@ int TimelinePainter::momentAt(const QRect& rect, const TimelineFrame& frame, QPo
 std::optional<RowRef> TimelinePainter::rowUnder(const QRect& rect, const TimelineFrame& frame, QPoint at) const
 {
     const QRect lanes = lanesArea(rect, frame.legend);
-    if (!m_model.engine() || !lanes.contains(at))
+    if (!m_model.run() || !lanes.contains(at))
         return std::nullopt;
     int flat = frame.firstRow + (at.y() - lanes.top()) / m_style.rowHeight;
     if (const QRect strip = actorStrip(rect, frame.legend); !strip.isNull()) {

@@ -82,7 +82,7 @@ void TimelineView::setQueueExpanded(QueueIndex queue, bool expanded)
 
 void TimelineView::arrangeRows()
 {
-    if (!m_model->engine())
+    if (!m_model->run())
         return;
     // Above a few hundred lanes the run is listed by what is alive in view, unless the user said otherwise.
     if (!m_aliveChosen && !aliveOnly() && m_model->lanes().laneCount() > kAliveAbove) {
@@ -239,9 +239,9 @@ TimeMs TimelineView::timeAt(double x) const
 
 void TimelineView::stepEvent(int direction)
 {
-    if (m_frame.selected == kNoMessage || !m_model->engine())
+    if (m_frame.selected == kNoMessage || !m_model->run())
         return;
-    const auto times = laneEventTimes(*m_model->engine(), m_model->lanes(), m_frame.selected);
+    const auto times = laneEventTimes(*m_model->run(), m_model->lanes(), m_frame.selected);
     // "Here" is the event stepped to last, while the view has not moved since (near 0 s the view cannot be centred
     // on it); else the middle of the view.
     const TimeMs centre = m_steppedTo.value_or(m_frame.axis.start + TimeMs(timeWidth() * m_frame.axis.msPerPixel / 2));
@@ -439,7 +439,7 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
 void TimelineView::focusMoment(int number)
 {
     const auto& moments = m_model->moments();
-    if (number < 1 || size_t(number) > moments.size() || !m_model->engine())
+    if (number < 1 || size_t(number) > moments.size() || !m_model->run())
         return;
     const sim::Moment& moment = moments[size_t(number - 1)];
     setFollowLive(false);
@@ -448,7 +448,7 @@ void TimelineView::focusMoment(int number)
     // Zoomed to the message's life (20 s to 5 min of it), centred on the moment.
     TimeMs span = 60000;
     if (moment.lane != kNoMessage && !moment.onActorRow) {
-        const auto times = laneEventTimes(*m_model->engine(), m_model->lanes(), moment.lane);
+        const auto times = laneEventTimes(*m_model->run(), m_model->lanes(), moment.lane);
         if (!times.empty())
             span = std::clamp<TimeMs>((times.back() - times.front()) * 6 / 5, 20000, 300000);
     }
@@ -489,8 +489,8 @@ void TimelineView::fitKey()
 {
     // F centres the selection; F again (or with nothing selected) fits the whole run.
     setFollowLive(false);
-    const auto times = m_frame.selected != kNoMessage && m_model->engine()
-        ? laneEventTimes(*m_model->engine(), m_model->lanes(), m_frame.selected)
+    const auto times = m_frame.selected != kNoMessage && m_model->run()
+        ? laneEventTimes(*m_model->run(), m_model->lanes(), m_frame.selected)
         : std::vector<TimeMs>();
     const bool again = m_lastKeyWasFit;
     m_lastKeyWasFit = true;
@@ -566,7 +566,7 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
     // A click on a consumer's work box selects the message it worked on; anywhere else on an actor's row (its
     // name, its polling) is about that actor.
     if (row && row->kind == LaneModel::ActorRow) {
-        const auto work = event->position().x() >= m_style.labelWidth && m_model->engine()
+        const auto work = event->position().x() >= m_style.labelWidth && m_model->run()
             ? workAt(*m_model, row->id, timeAt(event->position().x()), m_frame.now)
             : std::nullopt;
         if (work && work->firstLane != kNoMessage)

@@ -10,21 +10,21 @@
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
-#include "window/charts_panel.h"
-#include "window/consumer_tiles.h"
-#include "window/event_log_panel.h"
-#include "window/export_controller.h"
-#include "window/history_setting.h"
-#include "window/lesson_controller.h"
-#include "window/live_driver.h"
-#include "window/live_queue_panel.h"
-#include "window/live_source_controller.h"
-#include "window/moment_stops.h"
-#include "window/presenter_controller.h"
-#include "window/queue_controls.h"
-#include "window/run_session.h"
-#include "window/send_message_dialog.h"
-#include "window/status_bar_controller.h"
+#include "window/controllers/export_controller.h"
+#include "window/controllers/history_setting.h"
+#include "window/controllers/lesson_controller.h"
+#include "window/controllers/live_source_controller.h"
+#include "window/controllers/moment_stops.h"
+#include "window/controllers/presenter_controller.h"
+#include "window/controllers/status_bar_controller.h"
+#include "window/dialogs/send_message_dialog.h"
+#include "window/panels/charts_panel.h"
+#include "window/panels/consumer_tiles.h"
+#include "window/panels/event_log_panel.h"
+#include "window/panels/live_queue_panel.h"
+#include "window/panels/queue_controls.h"
+#include "window/runtime/live_driver.h"
+#include "window/runtime/run_session.h"
 #include "window/theme.h"
 
 #include <QCloseEvent>
@@ -218,10 +218,10 @@ MainWindow::~MainWindow()
     stopEndpoint();
 }
 
-MainWindow::MainWindow(const RunView& engine, QWidget* parent)
+MainWindow::MainWindow(const RunView& run, QWidget* parent)
     : MainWindow(parent)
 {
-    showRun(engine);
+    showRun(run);
 }
 
 void MainWindow::buildDocks()
@@ -421,29 +421,29 @@ void MainWindow::bindPanels()
     m_driver->setSimulation(simulation);
     m_model->setMomentSpecs(simulation && simulation->scenario().lesson ? simulation->scenario().lesson->moments
                                                                         : std::vector<sim::MomentSpec> {});
-    m_model->setEngine(engine);
-    m_overview->setEngine(engine);
+    m_model->setRun(engine);
+    m_overview->setRun(engine);
     m_controls->setSimulation(simulation);
     m_tiles->setSimulation(simulation);
     // A proxied run's depth is what the upstream reports (its lanes are only what the proxy saw).
     m_charts->setSource(engine, proxy() ? &proxy()->polledSeries() : &m_overview->series());
-    m_eventLog->setEngine(engine);
+    m_eventLog->setRun(engine);
     showLiveState();
 }
 
-void MainWindow::showRun(const RunView& engine)
+void MainWindow::showRun(const RunView& run)
 {
     stopEndpoint();
     m_driver->pause();
-    m_session->showRun(engine);
-    showStill(engine);
+    m_session->showRun(run);
+    showStill(run);
 }
 
-void MainWindow::showStill(const RunView& engine)
+void MainWindow::showStill(const RunView& run)
 {
-    m_overview->setRunEnd(engine.now());
-    m_timeline->setRunEnd(engine.now());
-    m_timeline->setNow(engine.now());
+    m_overview->setRunEnd(run.now());
+    m_timeline->setRunEnd(run.now());
+    m_timeline->setNow(run.now());
     m_timeline->setFollowLive(false);
     m_timeline->fitRun();
     QTimer::singleShot(0, m_timeline, &TimelineView::fitRun); // again once the window has its real size

@@ -59,7 +59,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
-    explicit MainWindow(const RunView& engine, QWidget* parent = nullptr); // a finished run, shown still
+    explicit MainWindow(const RunView& run, QWidget* parent = nullptr); // a finished run, shown still
     ~MainWindow() override;
 
     // Runs a scenario in the window (the window owns the run); Restart starts it again from the beginning.
@@ -80,7 +80,7 @@ public:
     void showRecordedRun(RecordedRun run);
 
     // An engine someone else owns, shown still (tests and benchmarks).
-    void showRun(const RunView& engine);
+    void showRun(const RunView& run);
     // The run on screen and its source; the panels follow its sourceChanged.
     RunSession* session() const { return m_session; }
     const RunView* run() const;
@@ -141,7 +141,7 @@ private:
     void connectPanels();
     // The session has a new source: every panel reads it (the one place where they are rewired).
     void bindPanels();
-    void showStill(const RunView& engine); // a run that does not move: fitted, not following
+    void showStill(const RunView& run); // a run that does not move: fitted, not following
     void buildToolbar();
     void buildMenus();
     void buildViewMenu(QMenu* view);

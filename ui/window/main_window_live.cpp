@@ -1,13 +1,13 @@
 // The main window while real clients drive the run (the local endpoint, the recording proxy): the live sources
 // are the LiveSourceController's; the window's toolbar and panels say that the run is live.
 #include "net/endpoint_server.h"
-#include "window/live_driver.h"
-#include "window/live_queue_panel.h"
-#include "window/live_source_controller.h"
+#include "window/controllers/live_source_controller.h"
+#include "window/controllers/presenter_controller.h"
 #include "window/main_window.h"
-#include "window/presenter_controller.h"
-#include "window/queue_controls.h"
-#include "window/run_session.h"
+#include "window/panels/live_queue_panel.h"
+#include "window/panels/queue_controls.h"
+#include "window/runtime/live_driver.h"
+#include "window/runtime/run_session.h"
 
 #include <QAction>
 #include <QComboBox>

@@ -5,10 +5,10 @@
 #include "lifeline/support/duration.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
-#include "window/lesson_controller.h"
-#include "window/live_driver.h"
+#include "window/controllers/lesson_controller.h"
+#include "window/controllers/moment_stops.h"
 #include "window/main_window.h"
-#include "window/moment_stops.h"
+#include "window/runtime/live_driver.h"
 
 #include <QComboBox>
 #include <QLabel>

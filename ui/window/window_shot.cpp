@@ -1,10 +1,10 @@
 #include "window/window_shot.h"
 
-#include "window/comparison_window.h"
-#include "window/live_driver.h"
+#include "window/controllers/presenter_controller.h"
+#include "window/controllers/status_bar_controller.h"
+#include "window/dialogs/comparison_window.h"
 #include "window/main_window.h"
-#include "window/presenter_controller.h"
-#include "window/status_bar_controller.h"
+#include "window/runtime/live_driver.h"
 
 #include <QApplication>
 #include <QPixmap>

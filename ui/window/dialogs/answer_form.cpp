@@ -1,0 +1,86 @@
+#include "window/dialogs/answer_form.h"
+
+#include "lifeline/support/duration.h"
+
+#include <QButtonGroup>
+#include <QFormLayout>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <algorithm>
+
+namespace lifeline::ui {
+
+namespace {
+// The value a control starts at: what the situation has at the control's path (the setup to fix), else its minimum.
+int64_t startingValue(const sim::Exercise& exercise, const sim::PracticeControl& control)
+{
+    try {
+        const auto& value = exercise.scenario.at(nlohmann::json::json_pointer(control.path));
+        if (value.is_number_integer())
+            return value.get<int64_t>();
+        if (value.is_string()) {
+            if (const auto d = sim::parseDuration(value.get<std::string>()))
+                return *d / 1000;
+            return std::stoll(value.get<std::string>());
+        }
+    } catch (const std::exception&) { // not there (a setting the situation leaves at SQS's default)
+    }
+    return control.min;
+}
+} // namespace
+
+AnswerForm::AnswerForm(QWidget* parent)
+    : QWidget(parent)
+    , m_form(new QFormLayout(this))
+    , m_choices(new QButtonGroup(this))
+{
+    m_form->setContentsMargins(0, 0, 0, 0);
+    m_form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // a number box as wide as its number
+}
+
+void AnswerForm::setExercise(const sim::Exercise& exercise)
+{
+    m_exercise = &exercise;
+    while (m_form->rowCount() > 0)
+        m_form->removeRow(0);
+    m_spins.clear();
+    for (QAbstractButton* b : m_choices->buttons())
+        m_choices->removeButton(b);
+    for (const sim::PracticeControl& control : exercise.controls) {
+        auto* spin = new QSpinBox(this);
+        spin->setRange(int(std::clamp<int64_t>(control.min, INT32_MIN, INT32_MAX)),
+            int(std::clamp<int64_t>(control.max, INT32_MIN, INT32_MAX)));
+        spin->setValue(int(startingValue(exercise, control)));
+        if (!control.unit.empty())
+            spin->setSuffix(QStringLiteral(" ") + QString::fromStdString(control.unit));
+        spin->setAccessibleName(QString::fromStdString(control.name));
+        m_form->addRow(QString::fromStdString(control.name), spin);
+        m_spins.push_back(spin);
+    }
+    for (const sim::PracticeChoice& choice : exercise.choices) {
+        auto* radio = new QRadioButton(
+            QStringLiteral("%1. %2").arg(QString::fromStdString(choice.id), QString::fromStdString(choice.text)), this);
+        radio->setProperty("choice", QString::fromStdString(choice.id));
+        m_choices->addButton(radio);
+        m_form->addRow(radio);
+    }
+}
+
+sim::PracticeAnswer AnswerForm::answer() const
+{
+    sim::PracticeAnswer answer;
+    if (!m_exercise)
+        return answer;
+    for (size_t i = 0; i < m_spins.size() && i < m_exercise->controls.size(); ++i)
+        answer.settings[m_exercise->controls[i].name] = m_spins[i]->value();
+    if (QAbstractButton* chosen = m_choices->checkedButton())
+        answer.choice = chosen->property("choice").toString().toStdString();
+    return answer;
+}
+
+bool AnswerForm::complete() const
+{
+    return m_exercise && (m_exercise->choices.empty() || m_choices->checkedButton() != nullptr);
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,93 @@
+#include "window/dialogs/comparison_window.h"
+
+#include "export/image_export.h"
+#include "timeline/lane_model.h"
+#include "timeline/timeline_view.h"
+
+#include <QLabel>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace lifeline::ui {
+
+ComparisonWindow::ComparisonWindow(
+    const sim::Scenario& asWritten, const sim::Scenario& fixed, bool dark, QWidget* parent)
+    : QWidget(parent, Qt::Window)
+    , m_claim(new QLabel(this))
+{
+    setAttribute(Qt::WA_DeleteOnClose);
+    const QString title = asWritten.lesson
+        ? tr("Lesson %1: %2").arg(asWritten.lesson->number).arg(QString::fromStdString(asWritten.lesson->title))
+        : QString::fromStdString(asWritten.name);
+    setWindowTitle(tr("%1 - as written and with the fix").arg(title));
+    auto* layout = new QVBoxLayout(this);
+    m_claim->setWordWrap(true);
+    m_claim->setTextFormat(Qt::RichText);
+    layout->addWidget(m_claim);
+    const sim::Scenario* scenarios[2] = { &asWritten, &fixed };
+    const QString headings[2] = { tr("As written"), tr("With the fix") };
+    sim::RunSummary summaries[2];
+    TimeMs end = 1000;
+    for (int i = 0; i < 2; ++i) {
+        m_runs[i] = std::make_unique<sim::Simulation>(*scenarios[i]);
+        m_runs[i]->runToEnd();
+        summaries[i] = m_runs[i]->summary();
+        end = std::max(end, m_runs[i]->now());
+        m_models[i] = new LaneModel(this);
+        const auto& lesson = m_runs[i]->scenario().lesson;
+        m_models[i]->setMomentSpecs(lesson ? lesson->moments : std::vector<sim::MomentSpec> {});
+        m_models[i]->setRun(&m_runs[i]->engine().run());
+        auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(headings[i]), this);
+        layout->addWidget(heading);
+        m_views[i] = new TimelineView(m_models[i], this);
+        m_views[i]->setStyleSheetTheme(dark);
+        m_views[i]->setFollowLive(false);
+        m_views[i]->setNow(m_runs[i]->now());
+        layout->addWidget(m_views[i], 1);
+    }
+    for (int i = 0; i < 2; ++i) {
+        m_views[i]->setRunEnd(end);
+        connect(m_views[i], &TimelineView::viewChanged, this, [this, i] { follow(i); });
+    }
+    m_changes = asWritten.lesson
+        ? sim::compareSummaries(summaries[0], summaries[1], asWritten.lesson->measure, asWritten.lesson->measureLabel)
+        : sim::compareSummaries(summaries[0], summaries[1]);
+    m_claim->setText(claimText());
+    resize(1280, 800);
+    // The action, not the idle polling after it: up to the last state change of either run. Fitted again once the
+    // window has its size; the first view's window is the second's too.
+    const TimeMs shown = std::max(actionEnd(*m_models[0]), actionEnd(*m_models[1]));
+    m_views[0]->fitRange(0, shown);
+    QTimer::singleShot(0, this, [this, shown] { m_views[0]->fitRange(0, shown); });
+}
+
+ComparisonWindow::~ComparisonWindow()
+{
+    // The views and models read the runs: they go first.
+    for (int i = 0; i < 2; ++i) {
+        delete m_views[i];
+        delete m_models[i];
+    }
+}
+
+QString ComparisonWindow::claimText() const
+{
+    if (m_changes.empty()) // a scenario without a measure whose fix changed nothing that is counted
+        return tr("As written and with the fix: the same figures.");
+    QStringList parts;
+    for (const auto& change : m_changes)
+        parts << QString::fromStdString(change.text()).toHtmlEscaped();
+    return tr("As written → with the fix: %1").arg(parts.join(QStringLiteral(" · ")));
+}
+
+void ComparisonWindow::follow(int from)
+{
+    if (m_following)
+        return;
+    m_following = true; // the other view's viewChanged comes back here
+    const TimelineFrame& frame = m_views[from]->frame();
+    m_views[1 - from]->showWindow(frame.axis.start, frame.axis.msPerPixel);
+    m_following = false;
+}
+
+} // namespace lifeline::ui

@@ -1,0 +1,74 @@
+#include "window/panels/glossary_links.h"
+
+#include "lifeline/teach/glossary.h"
+
+#include <QCursor>
+#include <QLabel>
+#include <QTextBrowser>
+#include <QToolTip>
+
+namespace lifeline::ui {
+
+namespace {
+const QString kScheme = QStringLiteral("glossary:");
+
+void showTip(const QString& link, QWidget* over)
+{
+    const QString html = glossaryDefinitionHtml(link);
+    if (html.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(QCursor::pos(), html, over);
+}
+} // namespace
+
+QString htmlWithGlossaryLinks(const std::string& text)
+{
+    QString html;
+    for (const sim::TextPiece& piece : sim::textPieces(text)) {
+        const QString words = QString::fromStdString(piece.text).toHtmlEscaped();
+        if (piece.term)
+            html += QStringLiteral("<a href=\"%1%2\">%3</a>")
+                        .arg(kScheme, QString::fromStdString(piece.term->id), words);
+        else
+            html += words;
+    }
+    return html;
+}
+
+QString withoutGlossaryLinks(const std::string& text)
+{
+    return QString::fromStdString(sim::withoutLinks(text));
+}
+
+QString glossaryDefinitionHtml(const QString& link)
+{
+    if (!link.startsWith(kScheme))
+        return {};
+    const sim::GlossaryTerm* term = sim::findGlossaryTerm(link.mid(kScheme.size()).toStdString());
+    if (!term)
+        return {};
+    return QStringLiteral("<p style=\"white-space:normal\"><b>%1</b>: %2</p>")
+        .arg(QString::fromStdString(term->term).toHtmlEscaped(),
+            QString::fromStdString(term->definition).toHtmlEscaped());
+}
+
+void showGlossaryOnLinks(QLabel* label)
+{
+    label->setTextInteractionFlags(
+        label->textInteractionFlags() | Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    label->setOpenExternalLinks(false);
+    QObject::connect(label, &QLabel::linkHovered, label, [label](const QString& link) { showTip(link, label); });
+    QObject::connect(label, &QLabel::linkActivated, label, [label](const QString& link) { showTip(link, label); });
+}
+
+void showGlossaryOnLinks(QTextBrowser* browser)
+{
+    browser->setOpenLinks(false);
+    QObject::connect(browser, &QTextBrowser::highlighted, browser,
+        [browser](const QUrl& link) { showTip(link.toString(), browser); });
+    QObject::connect(browser, &QTextBrowser::anchorClicked, browser,
+        [browser](const QUrl& link) { showTip(link.toString(), browser); });
+}
+
+} // namespace lifeline::ui
