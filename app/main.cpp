@@ -10,9 +10,12 @@
 #include "screenshot.h"
 #include "serve.h"
 #include "terminal_output.h"
+#include "window/controllers/lesson_controller.h"
+#include "window/controllers/live_source_controller.h"
 #include "window/main_window.h"
 #include "window/runtime/gated_application.h"
 #include "window/runtime/live_driver.h"
+#include "window/runtime/run_session.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -114,35 +117,36 @@ int runWindow(int argc, char** argv, WindowStart start)
     bool firstStart = false; // no lesson was ever opened: the start page
     if (start.serve) {
         lifeline::app::raiseOpenFileLimit();
-        if (const auto started = window.startEndpoint(start.serve->endpoint); !started) {
+        if (const auto started = window.liveSources()->startEndpoint(start.serve->endpoint); !started) {
             std::cerr << "lifeline serve: " << started.message() << '\n';
             return 2;
         }
         std::cout << lifeline::app::serveBanner(
-            *window.endpoint(), start.serve->endpoint.speed, start.serve->endpoint.manualClock)
+            *window.session()->endpoint(), start.serve->endpoint.speed, start.serve->endpoint.manualClock)
                   << std::flush;
-        std::cerr << lifeline::app::serveWarning(*window.endpoint()) << std::flush;
+        std::cerr << lifeline::app::serveWarning(*window.session()->endpoint()) << std::flush;
     } else if (start.proxy) {
         lifeline::app::raiseOpenFileLimit();
-        if (const auto started = window.startProxy(
+        if (const auto started = window.liveSources()->startProxy(
                 start.proxy->proxy, QString::fromStdString(start.proxy->record), start.proxy->recordEveryMs);
             !started) {
             std::cerr << "lifeline proxy: " << started.message() << '\n';
             return 2;
         }
-        std::cout << lifeline::app::proxyBanner(*window.proxy(), *start.proxy, start.proxySource) << std::flush;
+        std::cout << lifeline::app::proxyBanner(*window.session()->proxy(), *start.proxy, start.proxySource)
+                  << std::flush;
         lifeline::app::quitOnStopSignals(&window); // Ctrl+C in the terminal: the run file is still written
     } else if (start.recorded) {
         window.showRecordedRun(std::move(*start.recorded));
     } else if (!start.scenario) {
         firstStart = !QSettings().contains(QStringLiteral("lessons/last"));
         const QString last = QSettings().value(QStringLiteral("lessons/last"), QStringLiteral("1")).toString();
-        if (!window.openLesson(last))
-            window.openLesson(QStringLiteral("1"));
+        if (!window.lessons()->openLesson(last))
+            window.lessons()->openLesson(QStringLiteral("1"));
     } else if (start.scenario->lesson) {
-        window.startLesson(*start.scenario);
+        window.lessons()->startLesson(*start.scenario);
     } else {
-        window.setLesson(QString::fromStdString(start.scenario->name), {});
+        window.lessons()->showText(QString::fromStdString(start.scenario->name), {});
         window.openScenario(*start.scenario);
         window.driver()->play();
     }
@@ -151,7 +155,7 @@ int runWindow(int argc, char** argv, WindowStart start)
         window.showStartPage(); // the seed's question and its three doors
     const int status = application.exec();
     window.driver()->setThreaded(false); // what follows runs outside the event loop, without the gate
-    window.saveProxyRecord(); // --record, when the proxy ran: once, whole or not at all
+    window.liveSources()->saveProxyRecord(); // --record, when the proxy ran: once, whole or not at all
     return status;
 }
 

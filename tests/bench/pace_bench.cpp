@@ -2,6 +2,7 @@
 // its quiet waits passed faster (QuietWaits). Counted in frames of 33 ms, as the window's timer ticks: the figures
 // are the same on any machine.
 #include "lifeline/teach/lessons.h"
+#include "window/controllers/lesson_controller.h"
 #include "window/main_window.h"
 #include "window/runtime/live_driver.h"
 
@@ -17,7 +18,7 @@ void runPaceBenchmark()
         ++number;
         ui::MainWindow window;
         window.resize(1366, 768);
-        if (!window.openLesson(QString::number(number)))
+        if (!window.lessons()->openLesson(QString::number(number)))
             continue;
         ui::LiveDriver& driver = *window.driver();
         driver.pause();

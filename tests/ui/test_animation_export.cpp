@@ -7,6 +7,7 @@
 #include "timeline/timeline_style.h"
 #include "timeline/timeline_view.h"
 #include "window/controllers/export_controller.h"
+#include "window/controllers/lesson_controller.h"
 #include "window/dialogs/export_dialog.h"
 #include "window/main_window.h"
 #include "window/runtime/live_driver.h"
@@ -98,7 +99,7 @@ TEST_CASE(
     ui::MainWindow window;
     window.resize(1440, 900);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("7")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("7")));
     window.driver()->pause();
     window.driver()->advanceBy(40000);
     const QImage copied = window.exports()->copyTimeline();
@@ -170,7 +171,7 @@ TEST_CASE(
     ui::MainWindow window;
     window.resize(1440, 900);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("7")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("7")));
     window.driver()->pause();
     window.driver()->advanceBy(40000);
     QTemporaryDir dir;

@@ -5,7 +5,10 @@
 #include "net/endpoint_server.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
+#include "window/controllers/lesson_controller.h"
+#include "window/controllers/live_source_controller.h"
 #include "window/main_window.h"
+#include "window/runtime/run_session.h"
 
 #include <QAction>
 #include <QTcpSocket>
@@ -21,12 +24,12 @@ TEST_CASE("window: the local endpoint serves a real client and its message is a 
     ui::MainWindow window;
     ui::EndpointOptions options;
     options.port = 0; // any free port
-    REQUIRE(window.startEndpoint(options).ok());
-    REQUIRE(window.endpoint() != nullptr);
-    CHECK(window.endpoint()->address().startsWith(QStringLiteral("http://127.0.0.1:")));
-    CHECK_FALSE(window.endpoint()->exposed());
+    REQUIRE(window.liveSources()->startEndpoint(options).ok());
+    REQUIRE(window.session()->endpoint() != nullptr);
+    CHECK(window.session()->endpoint()->address().startsWith(QStringLiteral("http://127.0.0.1:")));
+    CHECK_FALSE(window.session()->endpoint()->exposed());
     QTcpSocket socket;
-    socket.connectToHost(QStringLiteral("127.0.0.1"), window.endpoint()->port());
+    socket.connectToHost(QStringLiteral("127.0.0.1"), window.session()->endpoint()->port());
     REQUIRE(socket.waitForConnected(5000));
     const QByteArray created = post(socket, "Action=CreateQueue&QueueName=live");
     CHECK(created.startsWith("HTTP/1.1 200 OK"));
@@ -48,13 +51,13 @@ TEST_CASE("window: the local endpoint serves a real client and its message is a 
     REQUIRE(window.laneModel()->shownActors().size() == 1);
     CHECK(window.laneModel()->actorName(window.laneModel()->shownActors().at(0))
         == QStringLiteral("test-client/1.0")); // a row per kind of client, not per connection
-    window.stopEndpoint();
-    CHECK(window.endpoint() == nullptr);
+    window.liveSources()->stop();
+    CHECK(window.session()->endpoint() == nullptr);
     CHECK(window.laneModel()->lanesOfGroup(0).size() == 1); // the run stays on screen
     // Nothing simulates it any more: Play, Step and Restart have nothing to move, until a lesson runs again.
     for (const char* name : { "play", "step", "restart" })
         CHECK_FALSE(test::widget<QAction>(window, name)->isEnabled());
-    REQUIRE(window.openLesson(QStringLiteral("1")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("1")));
     for (const char* name : { "play", "step", "restart" })
         CHECK(test::widget<QAction>(window, name)->isEnabled());
 }

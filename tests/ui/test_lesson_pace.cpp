@@ -6,6 +6,7 @@
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
+#include "window/controllers/lesson_controller.h"
 #include "window/dialogs/comparison_window.h"
 #include "window/dialogs/start_page.h"
 #include "window/main_window.h"
@@ -33,7 +34,7 @@ struct LessonWindow {
     {
         window.resize(1366, 768);
         window.show();
-        REQUIRE(window.openLesson(QString::fromLatin1(lesson)));
+        REQUIRE(window.lessons()->openLesson(QString::fromLatin1(lesson)));
         window.driver()->pause();
         view = test::widget<ui::TimelineView>(window, "timeline");
     }
@@ -72,7 +73,7 @@ TEST_CASE(
     CHECK(shown.view->visibleTo() == to);
     CHECK(shown.view->frame().now == 60000);
     // A lesson of 20 minutes opens at 30×, and a user's speed is theirs until the next lesson.
-    REQUIRE(shown.window.openLesson(QStringLiteral("13")));
+    REQUIRE(shown.window.lessons()->openLesson(QStringLiteral("13")));
     CHECK(test::widget<QComboBox>(shown.window, "speed")->currentText() == QStringLiteral("30×"));
     CHECK(std::abs(shown.view->visibleTo() - 20 * 60000) <= 5000);
 }
@@ -181,7 +182,7 @@ TEST_CASE("start page: the seed's question and three doors - a door opens its le
     }
     test::widget<QCommandLinkButton>(*page, "door2")->click();
     CHECK_FALSE(page->isVisible());
-    CHECK(window.lessonId() == QStringLiteral("consumer-crash"));
+    CHECK(window.lessons()->lessonId() == QStringLiteral("consumer-crash"));
     CHECK(window.driver()->playing());
     window.driver()->pause();
     QAction* stops = nullptr;

@@ -7,9 +7,12 @@
 #include "net/proxy_server.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
+#include "window/controllers/lesson_controller.h"
+#include "window/controllers/live_source_controller.h"
 #include "window/main_window.h"
 #include "window/panels/live_queue_panel.h"
 #include "window/panels/queue_controls.h"
+#include "window/runtime/run_session.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -29,20 +32,20 @@ TEST_CASE("window: live mode says Live - fixes the speed to the endpoint's - and
 {
     application();
     ui::MainWindow window;
-    REQUIRE(window.openLesson(QStringLiteral("1")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("1")));
     // Lesson 1's two minutes at 5×: its story in 24 s of wall time.
     CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("5×"));
     ui::EndpointOptions options;
     options.port = 0;
     options.speed = 30;
-    REQUIRE(window.startEndpoint(options).ok());
+    REQUIRE(window.liveSources()->startEndpoint(options).ok());
     CHECK(test::widget<QAction>(window, "play")->text() == QStringLiteral("● Live"));
     CHECK_FALSE(test::widget<QAction>(window, "play")->isEnabled());
     CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("30×"));
     CHECK_FALSE(test::widget<QComboBox>(window, "speed")->isEnabled());
     CHECK(test::widget<ui::LiveQueuePanel>(window, "liveQueue")->isVisibleTo(&window));
     CHECK_FALSE(test::widget<ui::QueueControls>(window, "queueControls")->isVisibleTo(&window));
-    window.stopEndpoint();
+    window.liveSources()->stop();
     // The endpoint's run stays on screen with nothing simulating it: Play waits for the next simulation.
     CHECK_FALSE(test::widget<QAction>(window, "play")->isEnabled());
     CHECK(test::widget<QComboBox>(window, "speed")->currentText()
@@ -59,8 +62,8 @@ TEST_CASE(
     ui::MainWindow window;
     ui::EndpointOptions options;
     options.port = 0;
-    REQUIRE(window.startEndpoint(options).ok());
-    REQUIRE_FALSE(window.endpoint()->operatorCall("CreateQueue", { { "QueueName", "jobs" } }).error);
+    REQUIRE(window.liveSources()->startEndpoint(options).ok());
+    REQUIRE_FALSE(window.session()->endpoint()->operatorCall("CreateQueue", { { "QueueName", "jobs" } }).error);
     ui::LiveQueuePanel* panel = test::widget<ui::LiveQueuePanel>(window, "liveQueue");
     panel->sync();
     REQUIRE(panel->queue() == QStringLiteral("jobs"));
@@ -93,8 +96,8 @@ TEST_CASE(
     options.port = 0;
     options.manualClock = true;
     options.seed = 7;
-    REQUIRE(window.startEndpoint(options).ok());
-    ui::EndpointServer* server = window.endpoint();
+    REQUIRE(window.liveSources()->startEndpoint(options).ok());
+    ui::EndpointServer* server = window.session()->endpoint();
     QTcpSocket socket;
     test::connectTo(socket, server->port());
     CHECK(post(socket, "Action=CreateQueue&QueueName=jobs").contains("<QueueUrl>"));
@@ -108,7 +111,7 @@ TEST_CASE(
     const QByteArray reset = test::exchange(socket, "POST /_lifeline/reset HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     CHECK(reset.startsWith("HTTP/1.1 200"));
     CHECK(reset.endsWith(R"({"manual":true,"now_ms":0,"paused":false,"speed":1.0})"));
-    CHECK(window.endpoint() == server); // still serving, on the same port
+    CHECK(window.session()->endpoint() == server); // still serving, on the same port
     const RunView& fresh = *window.laneModel()->run();
     CHECK(fresh.messageCount() == 0);
     CHECK(fresh.queueCount() == 0);
@@ -140,12 +143,12 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     options.pollAttributesMs = 0;
     options.idleTimeoutMs = 300;
     options.headerTimeoutMs = 300;
-    REQUIRE(window.startProxy(options).ok());
+    REQUIRE(window.liveSources()->startProxy(options).ok());
     CHECK(test::widget<QAction>(window, "play")->text() == QStringLiteral("● Live"));
     CHECK(test::widget<QComboBox>(window, "speed")->currentText() == QStringLiteral("1×"));
 
     QTcpSocket socket;
-    lifeline::test::connectTo(socket, window.proxy()->port());
+    lifeline::test::connectTo(socket, window.session()->proxy()->port());
     CHECK(post(socket, "Action=CreateQueue&QueueName=orders").contains("<QueueUrl>"));
     const QByteArray url = "http%3A%2F%2F127.0.0.1%2F000000000000%2Forders";
     CHECK(post(socket, "Action=SendMessage&QueueUrl=" + url + "&MessageBody=through").contains("<MessageId>"));
@@ -171,11 +174,11 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     CHECK(upstreamEngine.queueAttributes(*upstreamEngine.queueIndex("orders"))->visibilityTimeout == 7);
     // A client that connects and says nothing is closed after the idle timeout; the proxy goes on.
     QTcpSocket idle;
-    lifeline::test::connectTo(idle, window.proxy()->port());
+    lifeline::test::connectTo(idle, window.session()->proxy()->port());
     CHECK(QTest::qWaitFor([&] { return idle.state() == QAbstractSocket::UnconnectedState; }, 3000));
     // A head that stalls gets SQS's 408, in the endpoint's words: one connection layer serves both.
     QTcpSocket slow;
-    lifeline::test::connectTo(slow, window.proxy()->port());
+    lifeline::test::connectTo(slow, window.session()->proxy()->port());
     slow.write("POST / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     QByteArray late;
     CHECK(QTest::qWaitFor(
@@ -192,7 +195,7 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     CHECK(QRegularExpression(QStringLiteral("<RequestId>[0-9a-f]{8}-0000-4000-9000-[0-9a-f]{12}</RequestId>"))
               .match(QString::fromUtf8(late))
               .hasMatch());
-    window.stopEndpoint();
-    CHECK(window.proxy() == nullptr);
+    window.liveSources()->stop();
+    CHECK(window.session()->proxy() == nullptr);
     CHECK_FALSE(test::widget<QAction>(window, "play")->isEnabled()); // the observed run stays, with nothing to play
 }

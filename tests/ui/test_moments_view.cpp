@@ -6,6 +6,7 @@
 #include "timeline/lane_model.h"
 #include "timeline/moment_painter.h"
 #include "timeline/timeline_view.h"
+#include "window/controllers/lesson_controller.h"
 #include "window/controllers/presenter_controller.h"
 #include "window/dialogs/comparison_window.h"
 #include "window/main_window.h"
@@ -46,7 +47,7 @@ TEST_CASE("window: lesson 8's moments are pinned - listed - reached with N and g
     ui::MainWindow window;
     window.resize(1440, 900);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("8")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("8")));
     window.driver()->pause();
     window.driver()->advanceBy(4 * 60 * 1000); // to the script's end
 
@@ -179,7 +180,7 @@ TEST_CASE("window: compare with the fix stacks both runs with linked zoom and th
     ui::MainWindow window;
     window.show();
     CHECK(window.compareWithFix() == nullptr); // no lesson yet
-    REQUIRE(window.openLesson(QStringLiteral("visibility-too-short")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("visibility-too-short")));
     window.driver()->pause();
     ui::ComparisonWindow* comparison = window.compareWithFix();
     REQUIRE(comparison != nullptr);
@@ -258,7 +259,7 @@ TEST_CASE("window: presenter mode - the timeline alone and larger - its keys - E
     ui::MainWindow window;
     window.resize(1440, 900);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("8")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("8")));
     window.driver()->pause();
     window.driver()->advanceBy(15000);
     const int rowHeight = test::widget<ui::TimelineView>(window, "timeline")->timelineStyle().rowHeight;
@@ -296,7 +297,7 @@ TEST_CASE("window: presenter mode - Space, R, C, 1-9 and Esc work by key, and sa
     ui::MainWindow window;
     window.resize(1366, 768);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("7")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("7")));
     ui::LiveDriver* driver = window.driver();
     driver->pause();
     driver->advanceBy(3000); // worker-1 holds order #1; worker-2 polls

@@ -1,6 +1,7 @@
 // Lessons > Practice: the learner's answer from the dialog's controls, Check's result (passed, or why not and where),
 // progress kept per exercise and counted per topic, and the answered run handed to the window.
 #include "test_support.h"
+#include "window/controllers/lesson_controller.h"
 #include "window/dialogs/answer_form.h"
 #include "window/dialogs/drill_dialog.h"
 #include "window/dialogs/practice_dialog.h"
@@ -91,7 +92,7 @@ TEST_CASE("practice: Show the run puts the exercise's run in the whole window - 
     ui::MainWindow window;
     window.resize(1366, 768);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("8")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("8")));
     window.driver()->pause();
     QAction* practice = nullptr;
     for (QAction* menu : window.menuBar()->actions())
@@ -113,8 +114,8 @@ TEST_CASE("practice: Show the run puts the exercise's run in the whole window - 
     CHECK_FALSE(dialog->isVisible());
     const QString title = QString::fromStdString(dialog->current()->title);
     CHECK(window.windowTitle() == QStringLiteral("Lifeline - Practice: %1").arg(title));
-    CHECK(window.lessonHtmlShown().contains(QStringLiteral("<h3>Practice: %1</h3>").arg(title.toHtmlEscaped())));
-    CHECK_FALSE(window.lessonHtmlShown().contains(QStringLiteral("Lesson 8")));
+    CHECK(window.lessons()->htmlShown().contains(QStringLiteral("<h3>Practice: %1</h3>").arg(title.toHtmlEscaped())));
+    CHECK_FALSE(window.lessons()->htmlShown().contains(QStringLiteral("Lesson 8")));
     // Practice again: the same dialog, the same exercise and answer.
     practice->trigger();
     CHECK(dialog->isVisible());

@@ -1,5 +1,6 @@
 // One table of keys: the F1 dialog shows it and the README lists it, row for row; every key it names works.
 #include "test_support.h"
+#include "window/controllers/lesson_controller.h"
 #include "window/main_window.h"
 #include "window/panels/consumer_tiles.h"
 #include "window/shortcut_table.h"
@@ -32,7 +33,7 @@ TEST_CASE("keys: Ctrl+T goes to the consumer tiles, their dock brought forward",
     ui::MainWindow window;
     window.resize(1366, 768);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("7")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("7")));
     QApplication::setActiveWindow(&window);
     auto* tiles = test::widget<ui::ConsumerTiles>(window, "consumerTiles");
     auto* dock = window.findChild<QDockWidget*>(QStringLiteral("consumersDock"));

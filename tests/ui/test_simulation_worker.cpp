@@ -5,6 +5,7 @@
 #include "lifeline/scenario/scenario.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
+#include "window/controllers/lesson_controller.h"
 #include "window/main_window.h"
 #include "window/runtime/live_driver.h"
 #include "window/runtime/simulation_gate.h"
@@ -32,7 +33,7 @@ TEST_CASE("worker: frames on a worker thread play the same run as the GUI thread
 {
     application();
     ui::MainWindow window;
-    REQUIRE(window.openLesson(QStringLiteral("poison-pill")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("poison-pill")));
     window.show();
     sim::Simulation reference(window.simulation()->scenario());
     ui::LiveDriver* driver = window.driver();
@@ -75,7 +76,7 @@ TEST_CASE("worker: pausing leaves it nothing to chase - the clock stays where th
 {
     application();
     ui::MainWindow window;
-    REQUIRE(window.openLesson(QStringLiteral("consumer-crash")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("consumer-crash")));
     window.show();
     ui::LiveDriver* driver = window.driver();
     driver->setThreaded(true);
@@ -123,7 +124,7 @@ TEST_CASE("worker: pausing leaves it nothing to chase - the clock stays where th
     // Another run, its clock at 0: the worker's last target (the old run's time) says nothing about it.
     {
         const Hold hold;
-        REQUIRE(window.openLesson(QStringLiteral("poison-pill")));
+        REQUIRE(window.lessons()->openLesson(QStringLiteral("poison-pill")));
         REQUIRE(window.simulation()->now() == 0);
         driver->frameTo(3000);
         CHECK_FALSE(driver->lagging());

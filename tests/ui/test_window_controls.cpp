@@ -9,6 +9,7 @@
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 #include "window/controllers/course_progress.h"
+#include "window/controllers/lesson_controller.h"
 #include "window/controllers/status_bar_controller.h"
 #include "window/dialogs/lesson_picker.h"
 #include "window/dialogs/send_message_dialog.h"
@@ -311,7 +312,7 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     REQUIRE(lesson8 != nullptr);
     lesson8->trigger();
     window.driver()->pause();
-    CHECK(window.lessonId() == QStringLiteral("visibility-too-short"));
+    CHECK(window.lessons()->lessonId() == QStringLiteral("visibility-too-short"));
     CHECK(window.windowTitle().startsWith(QStringLiteral("Lifeline - Lesson 8: ")));
     CHECK(window.simulation()->scenario().lesson->id == "visibility-too-short");
     window.simulation()->runToEnd();
@@ -320,25 +321,25 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     CHECK(test::widget<QPushButton>(window, "applyFix")->isVisible());
     QTest::mouseClick(test::widget<QPushButton>(window, "applyFix"), Qt::LeftButton);
     window.driver()->pause();
-    CHECK(window.fixApplied());
+    CHECK(window.lessons()->fixApplied());
     CHECK(attribute(window, window.simulation()->scenario().queues[0].name, "VisibilityTimeout") == "60");
     window.simulation()->runToEnd();
     CHECK(window.simulation()->duplicateProcessings() == 0);
     CHECK(test::widget<QPushButton>(window, "applyFix")->text() == QStringLiteral("Back to the lesson as &written"));
     // What to watch is now the fixed run's story: the lesson's fix text, not the as-written run's.
     const auto& text = *sim::findLesson("visibility-too-short")->scenario.lesson;
-    CHECK(window.lessonHtmlShown().contains(QStringLiteral("(with the fix)</h3>")));
-    CHECK(window.lessonHtmlShown().contains(
+    CHECK(window.lessons()->htmlShown().contains(QStringLiteral("(with the fix)</h3>")));
+    CHECK(window.lessons()->htmlShown().contains(
         QStringLiteral("<b>What to watch:</b> %1").arg(QString::fromStdString(text.fix).toHtmlEscaped())));
-    CHECK_FALSE(window.lessonHtmlShown().contains(QString::fromStdString(text.watch).toHtmlEscaped()));
+    CHECK_FALSE(window.lessons()->htmlShown().contains(QString::fromStdString(text.watch).toHtmlEscaped()));
     QTest::mouseClick(test::widget<QPushButton>(window, "applyFix"), Qt::LeftButton);
     window.driver()->pause();
-    CHECK_FALSE(window.fixApplied());
-    CHECK(window.lessonHtmlShown().contains(
+    CHECK_FALSE(window.lessons()->fixApplied());
+    CHECK(window.lessons()->htmlShown().contains(
         QStringLiteral("<b>What to watch:</b> %1").arg(QString::fromStdString(text.watch).toHtmlEscaped())));
     // The lesson panel shows the lesson only; the quick reference cards (the limits a run cannot show, the same for
     // every lesson) are Help > Quick reference.
-    CHECK_FALSE(window.lessonHtmlShown().contains(QStringLiteral("Quick reference")));
+    CHECK_FALSE(window.lessons()->htmlShown().contains(QStringLiteral("Quick reference")));
     QAction* quickReference = nullptr;
     for (QAction* action : window.menuBar()->actions())
         if (action->menu() && action->text() == QStringLiteral("&Help"))
@@ -385,16 +386,16 @@ TEST_CASE("course: a lesson is seen once its key moments are reached - the list,
     ui::MainWindow window;
     window.resize(1366, 768);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("1")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("1")));
     window.driver()->pause();
     // Its panel opens with where it sits on the path and what it builds on.
-    CHECK(window.lessonHtmlShown().contains(
+    CHECK(window.lessons()->htmlShown().contains(
         QStringLiteral("<p><i>One message, 1 of 7. Start here: one message, one consumer, from its send to its "
                        "delete.</i></p>")));
     // Its glossary links are anchors, whose definition the panel shows on them.
-    CHECK(window.lessonHtmlShown().contains(
+    CHECK(window.lessons()->htmlShown().contains(
         QStringLiteral("<a href=\"glossary:visibility-timeout\">visibility timeout</a>")));
-    CHECK_FALSE(window.lessonHtmlShown().contains(QStringLiteral("[[")));
+    CHECK_FALSE(window.lessons()->htmlShown().contains(QStringLiteral("[[")));
     window.driver()->advanceBy(1000);
     CHECK_FALSE(ui::progress::lessonSeen("life-of-a-message")); // its moments are still ahead
     window.driver()->advanceBy(window.simulation()->duration());
@@ -502,7 +503,7 @@ TEST_CASE(
     ui::MainWindow window;
     window.resize(1366, 768);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("8")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("8")));
     window.driver()->pause();
     window.driver()->advanceBy(40000);
     auto* charts = test::widget<ui::ChartsPanel>(window, "charts");
@@ -531,7 +532,7 @@ TEST_CASE("window: a queue shared by tenants charts each tenant's dwell and the 
     ui::MainWindow window;
     window.resize(1366, 768);
     window.show();
-    REQUIRE(window.openLesson(QStringLiteral("28")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("28")));
     window.driver()->pause();
     window.driver()->advanceBy(60000);
     QApplication::processEvents();
@@ -644,14 +645,14 @@ TEST_CASE("window: the controls follow the loaded lesson - maxReceiveCount and w
     ui::MainWindow window;
     window.show();
     // Lesson 15 (redrive): orders has a DLQ after 2 receives.
-    REQUIRE(window.openLesson(QStringLiteral("redrive")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("redrive")));
     window.driver()->pause();
     REQUIRE(test::widget<ui::QueueControls>(window, "queueControls")->queue() == QStringLiteral("orders"));
     CHECK(test::widget<ui::QueueControls>(window, "queueControls")->deadLetter()->isChecked());
     const int lessonMax = test::widget<ui::QueueControls>(window, "queueControls")->maxReceiveCount()->value();
     CHECK(lessonMax == int(sim::findLesson("redrive")->scenario.queues[0].maxReceiveCount));
     // Lesson 7 has no DLQ: the box shows the default again, not lesson 15's count.
-    REQUIRE(window.openLesson(QStringLiteral("consumer-crash")));
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("consumer-crash")));
     window.driver()->pause();
     CHECK_FALSE(test::widget<ui::QueueControls>(window, "queueControls")->deadLetter()->isChecked());
     CHECK(test::widget<ui::QueueControls>(window, "queueControls")->maxReceiveCount()->value() == 5);

@@ -118,7 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
         { this, m_session, m_driver, m_timeline, m_overview, m_model, m_liveQueue, m_history });
     connect(m_live, &LiveSourceController::started, this, [this](const QString& title, const QString& text) {
         m_scenario.reset();
-        setLesson(title, text);
+        m_lessons->showText(title, text);
         showLiveState();
     });
     connect(m_live, &LiveSourceController::stopped, this, &MainWindow::showLiveState);
@@ -215,7 +215,7 @@ MainWindow::~MainWindow()
     // The worker advances the simulation the session owns: it stops before the session goes.
     m_driver->setThreaded(false);
     // The server answers parked polls through the engine it serves: it stops while that engine still exists.
-    stopEndpoint();
+    m_live->stop();
 }
 
 MainWindow::MainWindow(const RunView& run, QWidget* parent)
@@ -299,7 +299,7 @@ void MainWindow::buildDocks()
 
 void MainWindow::openScenario(const sim::Scenario& scenario)
 {
-    stopEndpoint(); // one run on screen at a time
+    m_live->stop(); // one run on screen at a time
     m_driver->pause();
     m_scenario = std::make_unique<sim::Scenario>(scenario);
     m_session->showSimulation(
@@ -426,14 +426,14 @@ void MainWindow::bindPanels()
     m_controls->setSimulation(simulation);
     m_tiles->setSimulation(simulation);
     // A proxied run's depth is what the upstream reports (its lanes are only what the proxy saw).
-    m_charts->setSource(engine, proxy() ? &proxy()->polledSeries() : &m_overview->series());
+    m_charts->setSource(engine, m_session->proxy() ? &m_session->proxy()->polledSeries() : &m_overview->series());
     m_eventLog->setRun(engine);
     showLiveState();
 }
 
 void MainWindow::showRun(const RunView& run)
 {
-    stopEndpoint();
+    m_live->stop();
     m_driver->pause();
     m_session->showRun(run);
     showStill(run);
@@ -458,11 +458,6 @@ const RunView* MainWindow::run() const
 sim::Simulation* MainWindow::simulation() const
 {
     return m_session->simulation();
-}
-
-EndpointServer* MainWindow::endpoint() const
-{
-    return m_session->endpoint();
 }
 
 void MainWindow::runChanged()
@@ -510,11 +505,6 @@ void MainWindow::refresh()
 void MainWindow::say(const QString& text, int ms)
 {
     m_status->say(text, ms);
-}
-
-QString MainWindow::lessonHtmlShown() const
-{
-    return m_lessons->htmlShown();
 }
 
 QString MainWindow::historyText() const
@@ -566,7 +556,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
             settings.setValue(QStringLiteral("lessons/last"), m_lessons->lessonId());
     }
     m_driver->pause();
-    saveProxyRecord();
+    m_live->saveProxyRecord();
     QMainWindow::closeEvent(event);
 }
 

@@ -65,15 +65,6 @@ public:
     // Runs a scenario in the window (the window owns the run); Restart starts it again from the beginning.
     void openScenario(const sim::Scenario& scenario);
     void restart();
-    // A built-in lesson by id or number: its scenario runs and its text shows. False when there is no such lesson.
-    bool openLesson(const QString& idOrNumber);
-    // A scenario that carries a lesson's texts (a built-in one, or a file saved from one).
-    void startLesson(const sim::Scenario& lesson);
-    // The lesson's fix on (its scenario patched, run from the start) or off (the lesson as written).
-    void applyFix(bool on);
-    bool fixApplied() const;
-    QString lessonId() const;
-    QString lessonHtmlShown() const; // what the lesson panel shows
     // Every queue standard or FIFO: the scenario is rebuilt and runs from the start.
     void setQueueType(bool fifo);
     // A saved run, shown as it was (no simulation behind it).
@@ -81,28 +72,21 @@ public:
 
     // An engine someone else owns, shown still (tests and benchmarks).
     void showRun(const RunView& run);
-    // The run on screen and its source; the panels follow its sourceChanged.
+    // The run on screen and its source (a simulation, a saved run, the local endpoint or the proxy); the panels
+    // follow its sourceChanged.
     RunSession* session() const { return m_session; }
+    // The lesson on show: opening one, its fix, its panel's text, practice, the drill and check dialogs.
+    LessonController* lessons() const { return m_lessons; }
+    // The local SQS endpoint (View > Local endpoint) and the recording proxy (`lifeline proxy`): real clients drive
+    // the run, shown live; stopping keeps it on screen, still.
+    LiveSourceController* liveSources() const { return m_live; }
     const RunView* run() const;
     // Re-reads the engine (counters, event count, tiles, controls, charts, event log).
     void refresh();
-    // The lesson (or scenario) on show: its title and text.
-    void setLesson(const QString& title, const QString& text);
     void setDarkTheme(bool dark);
     bool darkTheme() const { return m_dark; }
     // Layout, theme and last lesson: read now and written on close (the app does this; tests do not).
     void rememberSettings();
-    // The local SQS endpoint (View > Local endpoint): a fresh engine that real clients drive over HTTP, shown live
-    // (a lane per message, a lane per client). Stopping keeps the run on screen, still.
-    Outcome<> startEndpoint(const EndpointOptions& options);
-    void stopEndpoint();
-    EndpointServer* endpoint() const;
-    // The recording proxy (`lifeline proxy`): real clients' calls forwarded upstream and drawn live. `recordPath`,
-    // when given, is written when the proxy stops or the window closes.
-    Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath = {}, int recordEveryMs = 60000);
-    ProxyServer* proxy() const;
-    // Writes the proxy's run file (--record), once; a message box says why when it cannot.
-    void saveProxyRecord();
     // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).
     void showSendDialog();
 

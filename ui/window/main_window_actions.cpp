@@ -217,7 +217,7 @@ StartPage* MainWindow::showStartPage()
     if (!page) {
         page = new StartPage(this);
         connect(page, &StartPage::doorChosen, this, [this](const QString& id) {
-            if (!openLesson(id))
+            if (!m_lessons->openLesson(id))
                 return;
             m_momentStops->action()->setChecked(true);
             compareWithFix();
@@ -290,10 +290,10 @@ void MainWindow::openScenarioFile()
     }
     auto& scenario = std::get<sim::Scenario>(parsed);
     if (scenario.lesson) {
-        startLesson(scenario);
+        m_lessons->startLesson(scenario);
         return;
     }
-    setLesson(QString::fromStdString(scenario.name), tr("A scenario from %1.").arg(path));
+    m_lessons->showText(QString::fromStdString(scenario.name), tr("A scenario from %1.").arg(path));
     openScenario(scenario);
     m_driver->play();
 }
@@ -319,12 +319,13 @@ void MainWindow::saveScenarioAs()
 
 void MainWindow::showRecordedRun(RecordedRun recorded)
 {
-    stopEndpoint();
+    m_live->stop();
     m_driver->pause();
     m_session->showRecorded(std::make_unique<RecordedRun>(std::move(recorded)));
     m_scenario.reset();
     showStill(*run());
-    setLesson(QString::fromStdString(m_session->recorded()->title), tr("A saved run, shown as it was recorded."));
+    m_lessons->showText(
+        QString::fromStdString(m_session->recorded()->title), tr("A saved run, shown as it was recorded."));
 }
 
 void MainWindow::openRunFile()

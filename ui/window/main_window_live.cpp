@@ -15,31 +15,6 @@
 
 namespace lifeline::ui {
 
-Outcome<> MainWindow::startEndpoint(const EndpointOptions& options)
-{
-    return m_live->startEndpoint(options);
-}
-
-Outcome<> MainWindow::startProxy(const ProxyOptions& options, const QString& recordPath, int recordEveryMs)
-{
-    return m_live->startProxy(options, recordPath, recordEveryMs);
-}
-
-void MainWindow::stopEndpoint()
-{
-    m_live->stop();
-}
-
-void MainWindow::saveProxyRecord()
-{
-    m_live->saveProxyRecord();
-}
-
-ProxyServer* MainWindow::proxy() const
-{
-    return m_session->proxy();
-}
-
 void MainWindow::showLiveState()
 {
     // Real clients drive a live run on the wall clock: nothing to play, step or restart, and the speed is the
@@ -65,7 +40,7 @@ void MainWindow::showLiveState()
     if (live) {
         if (m_speed->property("simulationIndex").isNull())
             m_speed->setProperty("simulationIndex", m_speed->currentIndex());
-        const double speed = endpoint() ? endpoint()->speed() : 1.0;
+        const double speed = m_session->endpoint() ? m_session->endpoint()->speed() : 1.0;
         int index = m_speed->findData(speed);
         if (index < 0) {
             m_speed->addItem(QStringLiteral("%1×").arg(speed), speed);

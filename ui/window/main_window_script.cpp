@@ -121,36 +121,6 @@ void MainWindow::showPracticeRun(const sim::Scenario& scenario, TimeMs at)
                 : tr("Your answer's run, paused at its end; Play goes on."));
 }
 
-bool MainWindow::openLesson(const QString& idOrNumber)
-{
-    return m_lessons->openLesson(idOrNumber);
-}
-
-void MainWindow::startLesson(const sim::Scenario& lesson)
-{
-    m_lessons->startLesson(lesson);
-}
-
-void MainWindow::applyFix(bool on)
-{
-    m_lessons->applyFix(on);
-}
-
-bool MainWindow::fixApplied() const
-{
-    return m_lessons->fixApplied();
-}
-
-QString MainWindow::lessonId() const
-{
-    return m_lessons->lessonId();
-}
-
-void MainWindow::setLesson(const QString& title, const QString& text)
-{
-    m_lessons->showText(title, text);
-}
-
 ComparisonWindow* MainWindow::compareWithFix()
 {
     return m_lessons->compareWithFix(m_dark);

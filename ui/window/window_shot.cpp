@@ -1,5 +1,6 @@
 #include "window/window_shot.h"
 
+#include "window/controllers/lesson_controller.h"
 #include "window/controllers/presenter_controller.h"
 #include "window/controllers/status_bar_controller.h"
 #include "window/dialogs/comparison_window.h"
@@ -31,7 +32,7 @@ WindowShot::WindowShot(const WindowShotRequest& request)
     m_window->show();
     settle();
     if (request.scenario.lesson)
-        m_window->startLesson(request.scenario);
+        m_window->lessons()->startLesson(request.scenario);
     else
         m_window->openScenario(request.scenario);
     LiveDriver* driver = m_window->driver();

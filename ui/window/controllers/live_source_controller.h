@@ -52,7 +52,7 @@ public:
     Outcome<> startEndpoint(const EndpointOptions& options);
     // Real clients' calls forwarded upstream and drawn live; `recordPath`, when given, is written at once (refused
     // when it cannot be), every `recordEveryMs` and when the proxy stops (net/run_recorder.h).
-    Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath, int recordEveryMs = 60000);
+    Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath = {}, int recordEveryMs = 60000);
     // Stops serving; the run stays on screen, still. Nothing when no live source runs.
     void stop();
     // Writes the proxy's run file (--record) a last time; a message box says why when it cannot.
