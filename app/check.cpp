@@ -1,14 +1,9 @@
 #include "check.h"
 
-#include "lifeline/check/queue_check.h"
-#include "lifeline/check/sarif_report.h"
-#include "lifeline/check/template_reader.h"
+#include "lifeline/check/check_report.h"
 #include "lifeline/check/terraform_reader.h"
-#include "lifeline/support/duration.h"
-#include "live_queue.h"
+#include "net/live_queue.h"
 
-#include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <ostream>
@@ -175,7 +170,7 @@ struct CheckOptions {
     std::string scenarioDir;
     sim::Severity failOn = sim::Severity::High;
     std::vector<sim::Waiver> waivers; // --ignore
-    LiveQueueRequest live; // --queue-url
+    ui::LiveQueueRequest live; // --queue-url
 };
 
 // One option and its value into `o`; a Bad names what is wrong.
@@ -250,100 +245,30 @@ CheckOptions readOptions(const std::vector<std::string>& args)
     return o;
 }
 
-// Severity counts down from High: a finding at failOn or above fails the check.
-bool failsAt(const std::vector<sim::Finding>& findings, sim::Severity failOn)
+// The report's settings from the command line; `source` and `kind` say where the queues were read.
+sim::CheckRun checkRun(const CheckOptions& options, std::string source, sim::CheckRun::Source kind)
 {
-    return std::any_of(findings.begin(), findings.end(),
-        [&](const sim::Finding& f) { return f.waivedBy.empty() && int(f.severity) <= int(failOn); });
+    sim::CheckRun run;
+    run.source = std::move(source);
+    run.kind = kind;
+    run.consumer = options.consumer;
+    run.given = options.given;
+    run.waivers = options.waivers;
+    run.format = options.format == "json" ? sim::ReportFormat::Json
+        : options.format == "sarif"       ? sim::ReportFormat::Sarif
+                                          : sim::ReportFormat::Text;
+    run.scenarioDir = options.scenarioDir;
+    run.failOn = options.failOn;
+    run.toolVersion = LIFELINE_VERSION;
+    return run;
 }
 
-// DIR/PREFIXID.json per finding that has a scenario; what could not be written, if anything.
-std::optional<std::string> writeScenarios(
-    const std::vector<sim::Finding>& findings, const std::string& dir, const std::string& prefix)
+// The check's exit status: 1 a finding fails it, 0 none; 2 (with the reason) it could not be made.
+int exitOf(const Outcome<bool>& checked, std::ostream& err)
 {
-    if (dir.empty())
-        return std::nullopt;
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    for (const auto& f : findings) {
-        if (f.scenario.is_null() || !f.waivedBy.empty())
-            continue;
-        std::ofstream file(std::filesystem::path(dir) / (prefix + f.id + ".json"));
-        file << f.scenario.dump(2) << '\n';
-        if (!file)
-            return "--scenario-out: cannot write " + dir + "/" + prefix + f.id + ".json";
-    }
-    return std::nullopt;
-}
-
-// --template: each queue of the template reviewed with what the template says of its consumers (a Lambda trigger,
-// Metadata: {lifeline: {...}}), the command line's options over it. A DLQ with no consumer of its own is its
-// source's. Exit 2 for a template that cannot be read or a queue whose consumer side is incomplete.
-int checkQueues(
-    const std::vector<sim::TemplateQueue>& queues, const CheckOptions& options, std::ostream& out, std::ostream& err)
-{
-    json report = json::array();
-    std::vector<sim::CheckedQueue> checked;
-    bool failed = false;
-    for (const sim::TemplateQueue& q : queues) {
-        const std::string where = options.templateFile + (q.line > 0 ? ":" + std::to_string(q.line) : "");
-        if (!q.deadLetterOf.empty()) {
-            if (options.format == "sarif")
-                continue;
-            if (options.format == "json")
-                report.push_back({ { "queue", q.logicalId }, { "file", options.templateFile }, { "line", q.line },
-                    { "deadLetterOf", q.deadLetterOf } });
-            else
-                out << q.logicalId << " (" << where << "): the dead-letter queue of " << q.deadLetterOf << "\n\n";
-            continue;
-        }
-        json consumer = q.consumer;
-        consumer.update(options.consumer);
-        consumer.update(options.given);
-        const json* dlq = q.deadLetterAttributes.is_null() ? nullptr : &q.deadLetterAttributes;
-        const auto input = sim::readCheckInput(q.attributes, dlq, consumer);
-        if (!input && input.message().starts_with("processing:"))
-            return fail(err,
-                where + ": " + q.logicalId + ": " + input.message()
-                    + (options.terraform ? ": give --processing (a plan says nothing of the consumers)"
-                            : !options.live.queueUrl.empty()
-                            ? ": give --processing (SQS does not know how long your "
-                              "consumers take)"
-                            : ": give --processing, or Metadata: {lifeline: {processing: "
-                              "...}} on the queue or its function"));
-        if (!input)
-            return fail(err, where + ": " + q.logicalId + ": " + input.message());
-        std::vector<sim::Waiver> waivers = q.waivers;
-        waivers.insert(waivers.end(), options.waivers.begin(), options.waivers.end());
-        const auto waived = sim::applyWaivers(sim::checkQueue(input.value()), waivers);
-        if (!waived)
-            return fail(err, where + ": " + q.logicalId + ": " + waived.message());
-        const auto& findings = waived.value();
-        if (auto unwritten = writeScenarios(findings, options.scenarioDir, q.logicalId + "-"))
-            return fail(err, *unwritten);
-        failed = failed || failsAt(findings, options.failOn);
-        checked.push_back({ options.templateFile, q.line, q.logicalId, findings });
-        if (options.format == "sarif")
-            continue;
-        if (options.format == "json") {
-            json entry = sim::findingsJson(findings);
-            entry["queue"] = q.logicalId;
-            entry["file"] = options.templateFile;
-            entry["line"] = q.line;
-            entry["unknown"] = q.unknown;
-            report.push_back(entry);
-            continue;
-        }
-        out << q.logicalId << " (" << where << ")\n";
-        for (const auto& u : q.unknown)
-            out << "  not fixed by the template: " << u << '\n';
-        out << sim::findingsText(input.value(), findings) << '\n';
-    }
-    if (options.format == "json")
-        out << json { { "queues", report } }.dump(2) << '\n';
-    else if (options.format == "sarif")
-        out << sim::findingsSarif(checked, LIFELINE_VERSION).dump(2) << '\n';
-    return failed ? 1 : 0;
+    if (!checked)
+        return fail(err, checked.message());
+    return checked.value() ? 1 : 0;
 }
 
 int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& err)
@@ -358,18 +283,23 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
                                           : sim::readTemplate(text.str(), options.templateFile);
     if (!queues)
         return fail(err, option + ": " + queues.message());
-    return checkQueues(queues.value(), options, out, err);
+    return exitOf(sim::checkQueues(queues.value(),
+                      checkRun(options, options.templateFile,
+                          options.terraform ? sim::CheckRun::Source::Terraform : sim::CheckRun::Source::Template),
+                      out),
+        err);
 }
 
 // --queue-url: the queue as SQS (and Lambda) answer for it, checked as a template's queue; its URL is where a
 // finding points.
-int checkLiveQueue(CheckOptions options, std::ostream& out, std::ostream& err)
+int checkLiveQueue(const CheckOptions& options, std::ostream& out, std::ostream& err)
 {
-    const auto queue = readLiveQueue(options.live);
+    const auto queue = ui::readLiveQueue(options.live);
     if (!queue)
         return fail(err, queue.message());
-    options.templateFile = options.live.queueUrl;
-    return checkQueues({ queue.value() }, options, out, err);
+    return exitOf(
+        sim::checkQueues({ queue.value() }, checkRun(options, options.live.queueUrl, sim::CheckRun::Source::Live), out),
+        err);
 }
 
 } // namespace
@@ -396,27 +326,9 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (options.attributes.is_null())
         return fail(
             err, "--attributes FILE.json (what `aws sqs get-queue-attributes` prints) or --template FILE is needed");
-    json consumer = options.consumer;
-    consumer.update(options.given);
-    const auto input = sim::readCheckInput(options.attributes, options.dlq ? &*options.dlq : nullptr, consumer);
-    if (!input)
-        return fail(err, input.message());
-    const auto waived = sim::applyWaivers(sim::checkQueue(input.value()), options.waivers);
-    if (!waived)
-        return fail(err, waived.message());
-    const auto& findings = waived.value();
-    if (auto unwritten = writeScenarios(findings, options.scenarioDir, ""))
-        return fail(err, *unwritten);
-    if (options.format == "json")
-        out << sim::findingsJson(findings).dump(2) << '\n';
-    else if (options.format == "sarif")
-        out << sim::findingsSarif(
-            { { options.attributesFile, 0, input.value().queueName, findings } }, LIFELINE_VERSION)
-                   .dump(2)
-            << '\n';
-    else
-        out << sim::findingsText(input.value(), findings);
-    return failsAt(findings, options.failOn) ? 1 : 0;
+    return exitOf(sim::checkAttributes(options.attributes, options.dlq ? &*options.dlq : nullptr,
+                      checkRun(options, options.attributesFile, sim::CheckRun::Source::Attributes), out),
+        err);
 }
 
 } // namespace lifeline::app

@@ -1,10 +1,10 @@
 #include "proxy.h"
 
-#include "aws_environment.h"
 #include "lifeline/aws/aws_credentials.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/observe/observer.h"
 #include "lifeline/support/duration.h"
+#include "net/aws_environment.h"
 #include "net/run_recorder.h"
 
 #include <QCoreApplication>
@@ -202,13 +202,13 @@ Outcome<ProxyCommand> parseProxyOptions(const std::vector<std::string>& args)
 
 Outcome<std::string> resolveProxyCredentials(ProxyCommand& command)
 {
-    const net::CredentialSources sources = credentialSourcesOfThisMachine();
+    const net::CredentialSources sources = ui::credentialSourcesOfThisMachine();
     auto resolved = net::resolveCredentials(sources, command.profile, command.regionOption);
     if (!resolved)
         return Failure { "lifeline proxy: " + resolved.message() };
     command.proxy.credentials = resolved->credentials;
     if (command.proxy.caBundle.empty())
-        command.proxy.caBundle = caBundleOfThisMachine(&command.caBundleSource);
+        command.proxy.caBundle = ui::caBundleOfThisMachine(&command.caBundleSource);
     command.proxy.region = resolved->region.empty() ? "us-east-1" : resolved->region;
     return resolved->source;
 }

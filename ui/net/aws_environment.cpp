@@ -1,10 +1,10 @@
-#include "aws_environment.h"
+#include "net/aws_environment.h"
 
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
-namespace lifeline::app {
+namespace lifeline::ui {
 
 namespace {
 
@@ -46,4 +46,4 @@ std::string caBundleOfThisMachine(std::string* variable)
     return {};
 }
 
-} // namespace lifeline::app
+} // namespace lifeline::ui

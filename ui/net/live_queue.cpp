@@ -1,9 +1,9 @@
-#include "live_queue.h"
+#include "net/live_queue.h"
 
-#include "aws_environment.h"
 #include "lifeline/aws/forward.h"
 #include "lifeline/aws/query_answer.h"
 #include "lifeline/endpoint/http.h"
+#include "net/aws_environment.h"
 #include "net/upstream_connection.h"
 
 #include <QCoreApplication>
@@ -13,7 +13,7 @@
 #include <memory>
 #include <optional>
 
-namespace lifeline::app {
+namespace lifeline::ui {
 
 namespace {
 
@@ -223,4 +223,4 @@ Outcome<sim::TemplateQueue> readLiveQueue(const LiveQueueRequest& request)
     return q;
 }
 
-} // namespace lifeline::app
+} // namespace lifeline::ui

@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace lifeline::app {
+namespace lifeline::ui {
 
 net::CredentialSources credentialSourcesOfThisMachine();
 
@@ -15,4 +15,4 @@ net::CredentialSources credentialSourcesOfThisMachine();
 // `variable` gets the name of the one used.
 std::string caBundleOfThisMachine(std::string* variable = nullptr);
 
-} // namespace lifeline::app
+} // namespace lifeline::ui

@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace lifeline::app {
+namespace lifeline::ui {
 
 struct LiveQueueRequest {
     std::string queueUrl; // https://sqs.eu-west-1.amazonaws.com/111122223333/orders, http://127.0.0.1:9324/...
@@ -24,4 +24,4 @@ struct LiveQueueRequest {
 // credentials, an endpoint that does not answer, or an error from SQS (its code and text).
 Outcome<sim::TemplateQueue> readLiveQueue(const LiveQueueRequest& request);
 
-} // namespace lifeline::app
+} // namespace lifeline::ui
