@@ -1,6 +1,5 @@
 #include "cli.h"
 
-#include "check.h"
 #include "demo.h"
 #include "export/animation_export.h"
 #include "export/image_export.h"
@@ -13,9 +12,7 @@
 #include "lifeline/teach/course.h"
 #include "lifeline/teach/lessons.h"
 #include "lifeline/teach/reference_cards.h"
-#include "practice.h"
 #include "quiet_start.h"
-#include "site.h"
 #include "site/lesson_pages.h"
 
 #include <QGuiApplication>
@@ -537,64 +534,60 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
 
 } // namespace
 
-bool isHeadlessCommand(const std::string& first)
+int runLessonsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    return first == "lessons" || first == "run" || first == "demo" || first == "practice" || first == "check"
-        || first == "site";
+    if (wantsHelp(args)) {
+        out << kLessonsHelp;
+        return 0;
+    }
+    if (args.size() == 2 && args[1] == "--cards") {
+        for (const auto& card : sim::referenceCards()) {
+            out << card.title << '\n';
+            // Wrapped at 100 columns, indented under the title.
+            size_t column = 0;
+            std::istringstream words(card.text);
+            for (std::string word; words >> word;) {
+                if (column > 0 && column + 1 + word.size() > 98) {
+                    out << '\n';
+                    column = 0;
+                }
+                out << (column == 0 ? "  " : " ") << word;
+                column += word.size() + 1;
+            }
+            out << "\n\n";
+        }
+        return 0;
+    }
+    if (args.size() > 1) {
+        err << "lifeline lessons: unknown option '" << args[1] << "' (see `lifeline lessons --help`)\n";
+        return kBadInput;
+    }
+    return listLessons(out);
 }
 
-int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+int runRunCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    if (args.empty())
-        return kBadInput;
-    if (args[0] == "practice")
-        return runPractice(args, out, err);
-    if (args[0] == "check")
-        return runCheck(args, out, err);
-    if (args[0] == "site")
-        return runSite(args, out, err);
     if (wantsHelp(args)) {
-        out << (args[0] == "run" ? kRunHelp : args[0] == "lessons" ? kLessonsHelp : kDemoHelp);
+        out << kRunHelp;
         return 0;
     }
-    if (args[0] == "lessons") {
-        if (args.size() == 2 && args[1] == "--cards") {
-            for (const auto& card : sim::referenceCards()) {
-                out << card.title << '\n';
-                // Wrapped at 100 columns, indented under the title.
-                size_t column = 0;
-                std::istringstream words(card.text);
-                for (std::string word; words >> word;) {
-                    if (column > 0 && column + 1 + word.size() > 98) {
-                        out << '\n';
-                        column = 0;
-                    }
-                    out << (column == 0 ? "  " : " ") << word;
-                    column += word.size() + 1;
-                }
-                out << "\n\n";
-            }
-            return 0;
-        }
-        if (args.size() > 1) {
-            err << "lifeline lessons: unknown option '" << args[1] << "' (see `lifeline lessons --help`)\n";
-            return kBadInput;
-        }
-        return listLessons(out);
-    }
-    if (args[0] == "run")
-        return run(args, out, err);
-    if (args[0] == "demo") {
-        if (args.size() > 1) {
-            err << "lifeline demo: unknown option '" << args[1] << "' (see `lifeline demo --help`)\n";
-            return kBadInput;
-        }
-        Engine engine;
-        runDemo(engine);
-        printLog(engine, out);
+    return run(args, out, err);
+}
+
+int runDemoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    if (wantsHelp(args)) {
+        out << kDemoHelp;
         return 0;
     }
-    return kBadInput;
+    if (args.size() > 1) {
+        err << "lifeline demo: unknown option '" << args[1] << "' (see `lifeline demo --help`)\n";
+        return kBadInput;
+    }
+    Engine engine;
+    runDemo(engine);
+    printLog(engine, out);
+    return 0;
 }
 
 } // namespace lifeline::app

@@ -1,4 +1,5 @@
-// The headless commands (`lessons`, `run`, `demo`): no QApplication, so they work with no display at all.
+// The headless commands `lessons`, `run` and `demo` (app/commands.cpp lists every command): no QApplication, so
+// they work with no display at all.
 #pragma once
 
 #include <iosfwd>
@@ -7,8 +8,10 @@
 
 namespace lifeline::app {
 
-// Runs a headless command; returns the exit status (0 ok, 2 bad arguments or a bad scenario).
-int runCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
-bool isHeadlessCommand(const std::string& first);
+// args[0] is the command's name; each returns the exit status (0 ok, 1 an output not written, 2 bad arguments or a
+// bad scenario).
+int runLessonsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runRunCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runDemoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace lifeline::app

@@ -1,14 +1,17 @@
 // lifeline: the window, or a headless command. Headless commands never create a QApplication, so they run
 // with no display at all.
+#include "check.h"
 #include "cli.h"
 #include "demo.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/teach/lessons.h"
+#include "practice.h"
 #include "proxy.h"
 #include "screenshot.h"
 #include "serve.h"
+#include "site.h"
 #include "terminal_output.h"
 #include "window/controllers/lesson_controller.h"
 #include "window/controllers/live_source_controller.h"
@@ -25,35 +28,6 @@
 #include <sstream>
 
 namespace {
-
-void printUsage(std::ostream& out)
-{
-    out << "Usage:\n"
-           "  lifeline [SCENARIO.json | RUN.lifeline | --lesson ID]   open the window (lesson 1 by default)\n"
-           "  lifeline lessons         list the built-in lessons\n"
-           "  lifeline run SCENARIO.json|RUN.lifeline|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
-           "               [--trace FILE.json] [--csv FILE.csv]\n"
-           "               [--export FILE.png|.svg|.pdf] [--size 1920x1080] [--window 30s..2m] [--dark] [--alive]\n"
-           "               [--save FILE.lifeline]   a run file that the window reopens as it was\n"
-           "                           run headless on virtual time (--fix: the lesson's fix)\n"
-           "  lifeline practice [ID [--set NAME=VALUE] [--choose X] [--solution]]\n"
-           "                           exercises: fix a broken setup, and the run checks it\n"
-           "  lifeline check --attributes FILE.json --processing p50=2s,p99=40s [--consumers N] ...\n"
-           "                           review a real queue's settings against its consumers\n"
-           "  lifeline site OUTDIR     the course as web pages anyone can open: an index and a page per lesson\n"
-           "  lifeline demo            run a short demo headless and print its event log\n"
-           "  lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1] [--allow-origin "
-           "O]\n"
-           "                           a local SQS endpoint for real clients (aws, boto3, SDKs); in the\n"
-           "                           window every message they send is a lane (--headless: no window)\n"
-           "  lifeline proxy --upstream URL [--record FILE.lifeline] [--headless] ...\n"
-           "                           a recording proxy to a real SQS: draws your own system's messages\n"
-           "  lifeline screenshot [--lesson ID | SCENARIO.json] [--at 20s] [--size 1920x1080] [--dark] [--compare]\n"
-           "               [--presenter] OUT.png   the whole window at a virtual instant, rendered offscreen\n"
-           "  lifeline COMMAND --help  a command's options and an example\n"
-           "  lifeline --version       print the version\n"
-           "  lifeline --help          this text\n";
-}
 
 // What the window opens, read before any window exists so that a bad argument or file fails cleanly.
 struct WindowStart {
@@ -78,7 +52,8 @@ lifeline::Outcome<lifeline::sim::Scenario> readScenarioFile(const std::string& p
 }
 
 // The window's argument: a lesson, a scenario file or a run file.
-lifeline::Outcome<WindowStart> readWindowArgument(int argc, char** argv)
+// What the window opens; none when the argument is no file and no --lesson (an unknown command).
+lifeline::Outcome<std::optional<WindowStart>> readWindowArgument(int argc, char** argv)
 {
     WindowStart start;
     const std::string argument = argv[1];
@@ -98,9 +73,9 @@ lifeline::Outcome<WindowStart> readWindowArgument(int argc, char** argv)
             return lifeline::Failure { "lifeline: " + opened.message() };
         start.recorded = std::move(opened).value();
     } else {
-        return lifeline::Failure { "lifeline: unknown command '" + argument + "'" };
+        return std::optional<WindowStart> {};
     }
-    return start;
+    return std::optional<WindowStart> { std::move(start) };
 }
 
 // Runs the window until it closes.
@@ -207,6 +182,68 @@ int serve(int argc, char** argv)
     return runWindow(argc, argv, std::move(start));
 }
 
+// The headless commands of app/cli.cpp and their siblings, from argv.
+int headless(int (*command)(const std::vector<std::string>&, std::ostream&, std::ostream&), int argc, char** argv)
+{
+    return command(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+}
+
+// Every command: its name, its lines in `lifeline --help`, and what runs it (argv[1] is its name).
+struct Command {
+    const char* name;
+    const char* usage;
+    int (*run)(int argc, char** argv);
+};
+
+const Command kCommands[] = {
+    { "lessons", "  lifeline lessons         list the built-in lessons\n",
+        [](int argc, char** argv) { return headless(lifeline::app::runLessonsCommand, argc, argv); } },
+    { "run",
+        "  lifeline run SCENARIO.json|RUN.lifeline|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
+        "               [--trace FILE.json] [--csv FILE.csv]\n"
+        "               [--export FILE.png|.svg|.pdf] [--size 1920x1080] [--window 30s..2m] [--dark] [--alive]\n"
+        "               [--save FILE.lifeline]   a run file that the window reopens as it was\n"
+        "                           run headless on virtual time (--fix: the lesson's fix)\n",
+        [](int argc, char** argv) { return headless(lifeline::app::runRunCommand, argc, argv); } },
+    { "practice",
+        "  lifeline practice [ID [--set NAME=VALUE] [--choose X] [--solution]]\n"
+        "                           exercises: fix a broken setup, and the run checks it\n",
+        [](int argc, char** argv) { return headless(lifeline::app::runPractice, argc, argv); } },
+    { "check",
+        "  lifeline check --attributes FILE.json --processing p50=2s,p99=40s [--consumers N] ...\n"
+        "                           review a real queue's settings against its consumers\n",
+        [](int argc, char** argv) { return headless(lifeline::app::runCheck, argc, argv); } },
+    { "site", "  lifeline site OUTDIR     the course as web pages anyone can open: an index and a page per lesson\n",
+        [](int argc, char** argv) { return headless(lifeline::app::runSite, argc, argv); } },
+    { "demo", "  lifeline demo            run a short demo headless and print its event log\n",
+        [](int argc, char** argv) { return headless(lifeline::app::runDemoCommand, argc, argv); } },
+    { "serve",
+        "  lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1] [--allow-origin "
+        "O]\n"
+        "                           a local SQS endpoint for real clients (aws, boto3, SDKs); in the\n"
+        "                           window every message they send is a lane (--headless: no window)\n",
+        serve },
+    { "proxy",
+        "  lifeline proxy --upstream URL [--record FILE.lifeline] [--headless] ...\n"
+        "                           a recording proxy to a real SQS: draws your own system's messages\n",
+        proxy },
+    { "screenshot",
+        "  lifeline screenshot [--lesson ID | SCENARIO.json] [--at 20s] [--size 1920x1080] [--dark] [--compare]\n"
+        "               [--presenter] OUT.png   the whole window at a virtual instant, rendered offscreen\n",
+        [](int argc, char** argv) { return lifeline::app::runScreenshot(argc, argv, std::cout, std::cerr); } },
+};
+
+void printUsage(std::ostream& out)
+{
+    out << "Usage:\n"
+           "  lifeline [SCENARIO.json | RUN.lifeline | --lesson ID]   open the window (lesson 1 by default)\n";
+    for (const Command& command : kCommands)
+        out << command.usage;
+    out << "  lifeline COMMAND --help  a command's options and an example\n"
+           "  lifeline --version       print the version\n"
+           "  lifeline --help          this text\n";
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -223,20 +260,18 @@ int main(int argc, char** argv)
         std::cout << "lifeline " << LIFELINE_VERSION << '\n';
         return 0;
     }
-    if (command == "serve")
-        return serve(argc, argv);
-    if (command == "proxy")
-        return proxy(argc, argv);
-    if (command == "screenshot")
-        return lifeline::app::runScreenshot(argc, argv, std::cout, std::cerr);
-    if (lifeline::app::isHeadlessCommand(command))
-        return lifeline::app::runCommand(std::vector<std::string>(argv + 1, argv + argc), std::cout, std::cerr);
+    for (const Command& known : kCommands)
+        if (command == known.name)
+            return known.run(argc, argv);
     auto start = readWindowArgument(argc, argv);
     if (!start) {
         std::cerr << start.message() << '\n';
-        if (start.message().starts_with("lifeline: unknown command"))
-            printUsage(std::cerr);
         return 2;
     }
-    return runWindow(argc, argv, std::move(start).value());
+    if (!start.value()) {
+        std::cerr << "lifeline: unknown command '" << command << "'\n";
+        printUsage(std::cerr);
+        return 2;
+    }
+    return runWindow(argc, argv, std::move(*start.value()));
 }
