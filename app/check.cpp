@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include "command_line.h"
 #include "lifeline/check/check_report.h"
 #include "lifeline/check/terraform_reader.h"
 #include "net/live_queue.h"
@@ -173,76 +174,131 @@ struct CheckOptions {
     ui::LiveQueueRequest live; // --queue-url
 };
 
-// One option and its value into `o`; a Bad names what is wrong.
-void readOption(const std::string& a, const std::string& v, CheckOptions& o)
+// A setter from a function that throws Bad for a refused value.
+OptionTable<CheckOptions>::Setter reading(void (*read)(CheckOptions&, const std::string&))
 {
-    if (a == "--attributes") {
-        o.attributes = readJsonFile(v, a);
-        o.attributesFile = v;
-    } else if (a == "--template" || a == "--terraform") {
-        o.templateFile = v;
-        o.terraform = a == "--terraform";
-    } else if (a == "--queue-url")
-        o.live.queueUrl = v;
-    else if (a == "--region")
-        o.live.region = v;
-    else if (a == "--profile")
-        o.live.profile = v;
-    else if (a == "--dlq-attributes")
-        o.dlq = readJsonFile(v, a);
-    else if (a == "--consumer")
-        o.consumer = readJsonFile(v, a);
-    else if (a == "--processing")
-        o.given["processing"] = processing(v);
-    else if (a == "--consumers")
-        o.given["consumers"] = number(v, a, true);
-    else if (a == "--max-messages")
-        o.given["maxMessages"] = number(v, a, true);
-    else if (a == "--wait-time")
-        o.given["waitTimeSeconds"] = number(v, a, true);
-    else if (a == "--read-timeout")
-        o.given["readTimeout"] = v;
-    else if (a == "--groups")
-        o.given["groups"] = number(v, a, true);
-    else if (a == "--tenants")
-        o.given["tenants"] = number(v, a, true);
-    else if (a == "--rate")
-        o.given["rate"] = number(v, a, false);
-    else if (a == "--lambda")
-        o.given["lambda"] = lambda(v);
-    else if (a == "--format" && (v == "text" || v == "json" || v == "sarif"))
-        o.format = v;
-    else if (a == "--scenario-out")
-        o.scenarioDir = v;
-    else if (a == "--fail-on" && (v == "high" || v == "medium" || v == "low"))
-        o.failOn = v == "high" ? sim::Severity::High : v == "medium" ? sim::Severity::Medium : sim::Severity::Low;
-    else if (a == "--ignore")
-        for (const auto& [id, unused] : pairs(v))
-            o.waivers.push_back({ id, "--ignore" });
-    else if (a == "--fail-on")
-        throw Bad { "--fail-on takes high, medium or low, got '" + v + "'" };
-    else
-        throw Bad { "unknown option '" + a + "' or value '" + v + "' (see `lifeline check --help`)" };
+    return [read](CheckOptions& o, const std::string& v) -> std::optional<std::string> {
+        try {
+            read(o, v);
+            return std::nullopt;
+        } catch (const Bad& bad) {
+            return bad.message;
+        }
+    };
 }
 
-CheckOptions readOptions(const std::vector<std::string>& args)
+// The consumer side's option `key` from a whole number, or any number.
+OptionTable<CheckOptions>::Setter given(const char* option, const char* key, bool whole)
 {
-    CheckOptions o;
-    for (size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--heartbeat") {
-            o.given["heartbeat"] = true;
-            continue;
+    return [option, key, whole](CheckOptions& o, const std::string& v) -> std::optional<std::string> {
+        try {
+            o.given[key] = number(v, option, whole);
+            return std::nullopt;
+        } catch (const Bad& bad) {
+            return bad.message;
         }
-        if (a == "--lambda-mappings" || a == "--insecure-upstream") {
-            (a == "--lambda-mappings" ? o.live.lambdaMappings : o.live.insecure) = true;
-            continue;
-        }
-        if (i + 1 >= args.size())
-            throw Bad { "unknown option or missing value: '" + a + "' (see `lifeline check --help`)" };
-        readOption(a, args[++i], o);
-    }
-    return o;
+    };
+}
+
+// Where the queue is read from: an attributes file, a template, a plan, a live queue.
+void addInputOptions(OptionTable<CheckOptions>& t)
+{
+    using Said = std::optional<std::string>;
+    t.values.insert({ "--attributes", reading([](CheckOptions& o, const std::string& v) {
+                         o.attributes = readJsonFile(v, "--attributes");
+                         o.attributesFile = v;
+                     }) });
+    t.values.insert({ "--template", [](CheckOptions& o, const std::string& v) -> Said {
+                         o.templateFile = v;
+                         o.terraform = false;
+                         return std::nullopt;
+                     } });
+    t.values.insert({ "--terraform", [](CheckOptions& o, const std::string& v) -> Said {
+                         o.templateFile = v;
+                         o.terraform = true;
+                         return std::nullopt;
+                     } });
+    t.values.insert({ "--queue-url", [](CheckOptions& o, const std::string& v) -> Said {
+                         o.live.queueUrl = v;
+                         return std::nullopt;
+                     } });
+    t.values.insert({ "--region", [](CheckOptions& o, const std::string& v) -> Said {
+                         o.live.region = v;
+                         return std::nullopt;
+                     } });
+    t.values.insert({ "--profile", [](CheckOptions& o, const std::string& v) -> Said {
+                         o.live.profile = v;
+                         return std::nullopt;
+                     } });
+    t.values.insert({ "--dlq-attributes",
+        reading([](CheckOptions& o, const std::string& v) { o.dlq = readJsonFile(v, "--dlq-attributes"); }) });
+    t.values.insert({ "--consumer",
+        reading([](CheckOptions& o, const std::string& v) { o.consumer = readJsonFile(v, "--consumer"); }) });
+}
+
+// The consumer side: how long a message takes, the consumers and their receives, or a Lambda trigger.
+void addConsumerOptions(OptionTable<CheckOptions>& t)
+{
+    using Said = std::optional<std::string>;
+    t.values.insert({ "--processing",
+        reading([](CheckOptions& o, const std::string& v) { o.given["processing"] = processing(v); }) });
+    t.values.insert({ "--consumers", given("--consumers", "consumers", true) });
+    t.values.insert({ "--max-messages", given("--max-messages", "maxMessages", true) });
+    t.values.insert({ "--wait-time", given("--wait-time", "waitTimeSeconds", true) });
+    t.values.insert({ "--read-timeout", [](CheckOptions& o, const std::string& v) -> Said {
+                         o.given["readTimeout"] = v;
+                         return std::nullopt;
+                     } });
+    t.values.insert({ "--groups", given("--groups", "groups", true) });
+    t.values.insert({ "--tenants", given("--tenants", "tenants", true) });
+    t.values.insert({ "--rate", given("--rate", "rate", false) });
+    t.values.insert(
+        { "--lambda", reading([](CheckOptions& o, const std::string& v) { o.given["lambda"] = lambda(v); }) });
+}
+
+// What the report is and when it fails.
+void addReportOptions(OptionTable<CheckOptions>& t)
+{
+    using Said = std::optional<std::string>;
+    t.values.insert({ "--format", [](CheckOptions& o, const std::string& v) -> Said {
+                         if (v != "text" && v != "json" && v != "sarif")
+                             return "--format takes text, json or sarif, got '" + v + "'";
+                         o.format = v;
+                         return std::nullopt;
+                     } });
+    t.values.insert({ "--scenario-out", [](CheckOptions& o, const std::string& v) -> Said {
+                         o.scenarioDir = v;
+                         return std::nullopt;
+                     } });
+    t.values.insert(
+        { "--fail-on", [](CheckOptions& o, const std::string& v) -> Said {
+             if (v != "high" && v != "medium" && v != "low")
+                 return "--fail-on takes high, medium or low, got '" + v + "'";
+             o.failOn = v == "high" ? sim::Severity::High : v == "medium" ? sim::Severity::Medium : sim::Severity::Low;
+             return std::nullopt;
+         } });
+    t.values.insert({ "--ignore", [](CheckOptions& o, const std::string& v) -> Said {
+                         for (const auto& [id, unused] : pairs(v))
+                             o.waivers.push_back({ id, "--ignore" });
+                         return std::nullopt;
+                     } });
+}
+
+const OptionTable<CheckOptions>& checkOptionTable()
+{
+    static const OptionTable<CheckOptions> table = [] {
+        OptionTable<CheckOptions> t;
+        t.command = "check";
+        t.emptyIsMissing = false;
+        addInputOptions(t);
+        addConsumerOptions(t);
+        addReportOptions(t);
+        t.flags = { { "--heartbeat", [](CheckOptions& o) { o.given["heartbeat"] = true; } },
+            { "--lambda-mappings", [](CheckOptions& o) { o.live.lambdaMappings = true; } },
+            { "--insecure-upstream", [](CheckOptions& o) { o.live.insecure = true; } } };
+        return t;
+    }();
+    return table;
 }
 
 // The report's settings from the command line; `source` and `kind` say where the queues were read.
@@ -311,12 +367,12 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
             out << kCheckHelp;
             return 0;
         }
-    CheckOptions options;
-    try {
-        options = readOptions(args);
-    } catch (const Bad& bad) {
-        return fail(err, bad.message);
+    auto parsed = parseOptions(checkOptionTable(), args, 1);
+    if (!parsed) {
+        err << parsed.message() << '\n';
+        return 2;
     }
+    const CheckOptions& options = parsed.value();
     if (!options.consumer.is_object())
         return fail(err, "--consumer: must be a JSON object");
     if (!options.templateFile.empty())

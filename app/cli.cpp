@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "command_line.h"
 #include "demo.h"
 #include "export/animation_export.h"
 #include "export/image_export.h"
@@ -265,35 +266,36 @@ const std::map<std::string, OptionSetter, std::less<>>& valueOptions()
     return options;
 }
 
+const OptionTable<RunOptions>& runOptionTable()
+{
+    static const OptionTable<RunOptions> table = [] {
+        OptionTable<RunOptions> t;
+        t.command = "run";
+        t.emptyIsMissing = false;
+        for (const auto& [name, setter] : valueOptions())
+            t.values.emplace(name, setter);
+        t.flags = { { "--dark", [](RunOptions& o) { o.dark = true; } },
+            { "--alive", [](RunOptions& o) { o.alive = true; } },
+            { "--summary", [](RunOptions& o) { o.summary = true; } }, { "--fix", [](RunOptions& o) { o.fix = true; } },
+            { "--compare", [](RunOptions& o) { o.compare = true; } } };
+        t.word = [](RunOptions& o, const std::string& a) -> std::optional<std::string> {
+            if (!o.scenarioFile.empty())
+                return "one scenario at a time, got '" + o.scenarioFile + "' and '" + a + "'";
+            o.scenarioFile = a;
+            return std::nullopt;
+        };
+        return t;
+    }();
+    return table;
+}
+
 Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
 {
-    RunOptions options;
     const auto failure = [](const std::string& why) { return Failure { "lifeline run: " + why }; };
-    for (size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (const auto setter = valueOptions().find(a); setter != valueOptions().end()) {
-            if (i + 1 >= args.size())
-                return failure(a + " needs a value");
-            if (auto refused = setter->second(options, args[++i]))
-                return failure(*refused);
-        } else if (a == "--dark") {
-            options.dark = true;
-        } else if (a == "--alive") {
-            options.alive = true;
-        } else if (a == "--summary") {
-            options.summary = true;
-        } else if (a == "--fix") {
-            options.fix = true;
-        } else if (a == "--compare") {
-            options.compare = true;
-        } else if (!a.empty() && a[0] == '-') {
-            return failure("unknown option '" + a + "' (see `lifeline run --help`)");
-        } else if (options.scenarioFile.empty()) {
-            options.scenarioFile = a;
-        } else {
-            return failure("one scenario at a time, got '" + options.scenarioFile + "' and '" + a + "'");
-        }
-    }
+    auto parsed = parseOptions(runOptionTable(), args, 1);
+    if (!parsed)
+        return Failure { parsed.message() };
+    RunOptions options = std::move(parsed).value();
     if (options.scenarioFile.empty() == options.lesson.empty())
         return failure("give a scenario file, a run file or --lesson ID (see `lifeline run --help`)");
     if (options.scenarioFile.ends_with(".lifeline") && (options.fix || options.until || options.seed))

@@ -1,5 +1,6 @@
 #include "proxy.h"
 
+#include "command_line.h"
 #include "lifeline/aws/aws_credentials.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/observe/observer.h"
@@ -64,7 +65,6 @@ const char* proxyHelp()
 }
 
 namespace {
-using Setter = std::optional<std::string> (*)(ProxyCommand&, const std::string&);
 
 std::optional<std::string> setPort(ProxyCommand& c, const std::string& v)
 {
@@ -126,37 +126,37 @@ std::optional<std::string> setRecord(ProxyCommand& c, const std::string& v)
     return std::nullopt;
 }
 
-const std::map<std::string, Setter, std::less<>>& valueOptions()
+const OptionTable<ProxyCommand>& proxyOptionTable()
 {
-    static const std::map<std::string, Setter, std::less<>> options {
-        { "--upstream", setUpstream },
-        { "--port", setPort },
-        { "--bind", setBind },
-        { "--poll-attributes", setPoll },
-        { "--record", setRecord },
-        { "--record-every", setRecordEvery },
-        { "--region",
-            [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
-                c.regionOption = v;
-                return std::nullopt;
-            } },
-        { "--profile",
-            [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
-                c.profile = v;
-                return std::nullopt;
-            } },
-        { "--allow-origin",
-            [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
-                c.proxy.guard.allowedOrigins.push_back(v);
-                return std::nullopt;
-            } },
-        { "--allow-host",
-            [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
-                c.proxy.guard.allowedHosts.push_back(v);
-                return std::nullopt;
-            } },
-    };
-    return options;
+    static const OptionTable<ProxyCommand> table { "proxy",
+        { { "--upstream", setUpstream }, { "--port", setPort }, { "--bind", setBind }, { "--poll-attributes", setPoll },
+            { "--record", setRecord }, { "--record-every", setRecordEvery },
+            { "--region",
+                [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
+                    c.regionOption = v;
+                    return std::nullopt;
+                } },
+            { "--profile",
+                [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
+                    c.profile = v;
+                    return std::nullopt;
+                } },
+            { "--allow-origin",
+                [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
+                    c.proxy.guard.allowedOrigins.push_back(v);
+                    return std::nullopt;
+                } },
+            { "--allow-host",
+                [](ProxyCommand& c, const std::string& v) -> std::optional<std::string> {
+                    c.proxy.guard.allowedHosts.push_back(v);
+                    return std::nullopt;
+                } } },
+        { { "--help", [](ProxyCommand& c) { c.help = true; } }, { "-h", [](ProxyCommand& c) { c.help = true; } },
+            { "--headless", [](ProxyCommand& c) { c.headless = true; } },
+            { "--insecure-upstream", [](ProxyCommand& c) { c.insecureUpstream = true; } },
+            { "--allow-get-actions", [](ProxyCommand& c) { c.proxy.guard.allowGetActions = true; } } },
+        {} };
+    return table;
 }
 
 volatile std::sig_atomic_t g_stopRequested = 0;
@@ -168,27 +168,11 @@ void requestStop(int)
 
 Outcome<ProxyCommand> parseProxyOptions(const std::vector<std::string>& args)
 {
-    ProxyCommand command;
     const auto failure = [](const std::string& why) { return Failure { "lifeline proxy: " + why }; };
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (const auto setter = valueOptions().find(a); setter != valueOptions().end()) {
-            if (i + 1 >= args.size() || args[i + 1].empty())
-                return failure(a + " needs a value");
-            if (auto refused = setter->second(command, args[++i]))
-                return failure(*refused);
-        } else if (a == "--help" || a == "-h") {
-            command.help = true;
-        } else if (a == "--headless") {
-            command.headless = true;
-        } else if (a == "--insecure-upstream") {
-            command.insecureUpstream = true;
-        } else if (a == "--allow-get-actions") {
-            command.proxy.guard.allowGetActions = true;
-        } else {
-            return failure("unknown option '" + a + "' (see `lifeline proxy --help`)");
-        }
-    }
+    auto parsed = parseOptions(proxyOptionTable(), args, 0);
+    if (!parsed)
+        return Failure { parsed.message() };
+    ProxyCommand command = std::move(parsed).value();
     if (command.help)
         return command;
     if (command.upstreamText.empty())

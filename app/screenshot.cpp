@@ -1,5 +1,6 @@
 #include "screenshot.h"
 
+#include "command_line.h"
 #include "lifeline/support/duration.h"
 #include "lifeline/teach/lessons.h"
 #include "quiet_start.h"
@@ -54,66 +55,81 @@ std::optional<QSize> windowSize(const std::string& v)
 }
 } // namespace
 
-Outcome<ScreenshotCommand> parseScreenshot(const std::vector<std::string>& args)
-{
+namespace {
+
+// What the command line gives: the shot, and the scenario when one was named.
+struct ScreenshotArgs {
     ScreenshotCommand command;
     std::optional<sim::Scenario> scenario;
-    const auto value = [&](size_t& i) -> Outcome<std::string> {
-        if (i + 1 >= args.size())
-            return Failure { args[i] + " needs a value (see `lifeline screenshot --help`)" };
-        return args[++i];
-    };
-    for (size_t i = 1; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--dark" || a == "--compare" || a == "--presenter") {
-            (a == "--dark"             ? command.request.dark
-                    : a == "--compare" ? command.request.compare
-                                       : command.request.presenter)
-                = true;
-        } else if (a == "--lesson" || a == "--at" || a == "--size") {
-            auto v = value(i);
-            if (!v)
-                return Failure { v.message() };
-            if (a == "--lesson") {
-                const auto* lesson = sim::findLesson(v.value());
-                if (!lesson)
-                    return Failure { "--lesson: no lesson '" + v.value() + "' (see `lifeline lessons`)" };
-                scenario = lesson->scenario;
-            } else if (a == "--at") {
-                const auto at = sim::parseDuration(v.value());
-                if (!at || *at < 0 || *at > 14LL * 86400000)
-                    return Failure { "--at takes a duration from 0s to 14d such as 20s or 2m, got '" + v.value()
-                        + "'" };
-                command.request.at = *at;
+};
+
+const OptionTable<ScreenshotArgs>& screenshotOptionTable()
+{
+    using Said = std::optional<std::string>;
+    static const OptionTable<ScreenshotArgs> table { "screenshot",
+        { { "--lesson",
+              [](ScreenshotArgs& a, const std::string& v) -> Said {
+                  const auto* lesson = sim::findLesson(v);
+                  if (!lesson)
+                      return "--lesson: no lesson '" + v + "' (see `lifeline lessons`)";
+                  a.scenario = lesson->scenario;
+                  return std::nullopt;
+              } },
+            { "--at",
+                [](ScreenshotArgs& a, const std::string& v) -> Said {
+                    const auto at = sim::parseDuration(v);
+                    if (!at || *at < 0 || *at > 14LL * 86400000)
+                        return "--at takes a duration from 0s to 14d such as 20s or 2m, got '" + v + "'";
+                    a.command.request.at = *at;
+                    return std::nullopt;
+                } },
+            { "--size",
+                [](ScreenshotArgs& a, const std::string& v) -> Said {
+                    const auto size = windowSize(v);
+                    if (!size)
+                        return "--size takes WIDTHxHEIGHT from 640x480 to 7680x4320 such as 1920x1080, got '" + v + "'";
+                    a.command.request.size = *size;
+                    return std::nullopt;
+                } } },
+        { { "--dark", [](ScreenshotArgs& a) { a.command.request.dark = true; } },
+            { "--compare", [](ScreenshotArgs& a) { a.command.request.compare = true; } },
+            { "--presenter", [](ScreenshotArgs& a) { a.command.request.presenter = true; } } },
+        [](ScreenshotArgs& a, const std::string& word) -> Said {
+            if (word.ends_with(".json") && !a.scenario) {
+                auto read = scenarioFile(word);
+                if (!read)
+                    return read.message();
+                a.scenario = std::move(read).value();
+            } else if (word.ends_with(".png") && a.command.out.empty()) {
+                a.command.out = word;
             } else {
-                const auto size = windowSize(v.value());
-                if (!size)
-                    return Failure { "--size takes WIDTHxHEIGHT from 640x480 to 7680x4320 such as 1920x1080, got '"
-                        + v.value() + "'" };
-                command.request.size = *size;
+                return "unexpected argument '" + word + "': a scenario (.json) and the image (.png) are expected";
             }
-        } else if (a.starts_with("--")) {
-            return Failure { "unknown option '" + a + "' (see `lifeline screenshot --help`)" };
-        } else if (a.ends_with(".json") && !scenario) {
-            auto read = scenarioFile(a);
-            if (!read)
-                return Failure { read.message() };
-            scenario = std::move(read).value();
-        } else if (a.ends_with(".png") && command.out.empty()) {
-            command.out = a;
-        } else {
-            return Failure { "unexpected argument '" + a + "': a scenario (.json) and the image (.png) are expected" };
-        }
-    }
+            return std::nullopt;
+        },
+        false };
+    return table;
+}
+
+} // namespace
+
+Outcome<ScreenshotCommand> parseScreenshot(const std::vector<std::string>& args)
+{
+    const auto failure = [](const std::string& why) { return Failure { "lifeline screenshot: " + why }; };
+    auto parsed = parseOptions(screenshotOptionTable(), args, 1);
+    if (!parsed)
+        return Failure { parsed.message() };
+    ScreenshotCommand command = std::move(parsed.value().command);
+    std::optional<sim::Scenario> scenario = std::move(parsed.value().scenario);
     if (command.out.empty())
-        return Failure { "where to write the image: give OUT.png (see `lifeline screenshot --help`)" };
+        return failure("where to write the image: give OUT.png (see `lifeline screenshot --help`)");
     if (scenario)
         command.request.scenario = std::move(*scenario);
     else
         command.request.scenario = sim::findLesson("1")->scenario;
     if (command.request.compare
         && (!command.request.scenario.lesson || command.request.scenario.lesson->fixPatch.empty()))
-        return Failure { "--compare needs a lesson with a fix" };
+        return failure("--compare needs a lesson with a fix");
     return command;
 }
 
@@ -126,7 +142,7 @@ int runScreenshot(int argc, char** argv, std::ostream& out, std::ostream& err)
     }
     auto command = parseScreenshot(args);
     if (!command) {
-        err << "lifeline screenshot: " << command.message() << '\n';
+        err << command.message() << '\n';
         return 2;
     }
     qputenv("QT_QPA_PLATFORM", "offscreen"); // rendered, never shown: no display needed

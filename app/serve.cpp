@@ -1,5 +1,6 @@
 #include "serve.h"
 
+#include "command_line.h"
 #include "export/image_export.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/support/duration.h"
@@ -57,7 +58,6 @@ const char* serveHelp()
 
 namespace {
 // How each option that takes a value is stored; a refused value returns why (without the command's name).
-using ServeSetter = std::optional<std::string> (*)(ServeOptions&, const std::string&);
 
 std::optional<std::string> setHistory(ServeOptions& options, const std::string& v)
 {
@@ -133,40 +133,32 @@ std::optional<std::string> allowHost(ServeOptions& options, const std::string& v
     return std::nullopt;
 }
 
-const std::map<std::string, ServeSetter, std::less<>>& serveValueOptions()
+const OptionTable<ServeOptions>& serveOptionTable()
 {
-    static const std::map<std::string, ServeSetter, std::less<>> options { { "--allow-origin", allowOrigin },
-        { "--allow-host", allowHost }, { "--clock", setClock }, { "--history", setHistory }, { "--port", setPort },
-        { "--bind", setBind }, { "--speed", setSpeed }, { "--seed", setSeed } };
-    return options;
+    static const OptionTable<ServeOptions> table {
+        "serve",
+        { { "--allow-origin", allowOrigin }, { "--allow-host", allowHost }, { "--clock", setClock },
+            { "--history", setHistory }, { "--port", setPort }, { "--bind", setBind }, { "--speed", setSpeed },
+            { "--seed", setSeed } },
+        { { "--help", [](ServeOptions& o) { o.help = true; } }, { "-h", [](ServeOptions& o) { o.help = true; } },
+            { "--print-env", [](ServeOptions& o) { o.printEnv = true; } },
+            { "--headless", [](ServeOptions& o) { o.headless = true; } },
+            { "--allow-get-actions", [](ServeOptions& o) { o.endpoint.guard.allowGetActions = true; } },
+            { "--quotas", [](ServeOptions& o) { o.endpoint.quotas = true; } } },
+        {},
+    };
+    return table;
 }
+
 } // namespace
 
 Outcome<ServeOptions> parseServeOptions(const std::vector<std::string>& args)
 {
-    ServeOptions options;
     const auto failure = [](const std::string& why) { return Failure { "lifeline serve: " + why }; };
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (const auto setter = serveValueOptions().find(a); setter != serveValueOptions().end()) {
-            if (i + 1 >= args.size() || args[i + 1].empty())
-                return failure(a + " needs a value");
-            if (auto refused = setter->second(options, args[++i]))
-                return failure(*refused);
-        } else if (a == "--help" || a == "-h") {
-            options.help = true;
-        } else if (a == "--print-env") {
-            options.printEnv = true;
-        } else if (a == "--headless") {
-            options.headless = true;
-        } else if (a == "--allow-get-actions") {
-            options.endpoint.guard.allowGetActions = true;
-        } else if (a == "--quotas") {
-            options.endpoint.quotas = true;
-        } else {
-            return failure("unknown option '" + a + "' (see `lifeline serve --help`)");
-        }
-    }
+    auto parsed = parseOptions(serveOptionTable(), args, 0);
+    if (!parsed)
+        return Failure { parsed.message() };
+    ServeOptions options = std::move(parsed).value();
     if (options.printEnv && options.endpoint.port == 0)
         return failure("--print-env needs the port the server will use (--port 0 is known only once it listens)");
     if (options.historyGiven && !options.headless && !options.help)
