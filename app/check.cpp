@@ -1,9 +1,9 @@
 #include "check.h"
 
 #include "command_line.h"
+#include "http/live_queue.h"
 #include "lifeline/check/check_report.h"
 #include "lifeline/check/terraform_reader.h"
-#include "net/live_queue.h"
 
 #include <fstream>
 #include <optional>

@@ -1,12 +1,12 @@
 #include "proxy.h"
 
 #include "command_line.h"
+#include "http/aws_environment.h"
+#include "http/run_recorder.h"
 #include "lifeline/aws/aws_credentials.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/observe/observer.h"
 #include "lifeline/support/duration.h"
-#include "net/aws_environment.h"
-#include "net/run_recorder.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

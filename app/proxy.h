@@ -3,8 +3,8 @@
 // --record writing a run file when it stops.
 #pragma once
 
+#include "http/proxy_server.h"
 #include "lifeline/support/outcome.h"
-#include "net/proxy_server.h"
 
 #include <string>
 #include <vector>

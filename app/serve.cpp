@@ -2,9 +2,9 @@
 
 #include "command_line.h"
 #include "export/image_export.h"
+#include "http/run_seed.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/support/duration.h"
-#include "net/run_seed.h"
 #include "quiet_start.h"
 
 #include <QDateTime>

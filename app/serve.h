@@ -2,8 +2,8 @@
 // (every message real clients send is a lane, live) or headless (no display needed).
 #pragma once
 
+#include "http/endpoint_server.h"
 #include "lifeline/support/outcome.h"
-#include "net/endpoint_server.h"
 
 #include <iosfwd>
 #include <optional>

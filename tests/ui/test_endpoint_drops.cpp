@@ -1,10 +1,10 @@
 // The endpoint server when clients go away at the worst moments: mid-response, mid-long-poll, many at once.
 // Built with AddressSanitizer (lifeline-endpoint-asan-tests): a connection freed while its response is being
 // written, or a poll answered to a freed connection, aborts the test. Waits in wall time, briefly, for loopback.
+#include "http/endpoint_server.h"
+#include "http/http_server.h"
 #include "lifeline/engine/engine.h"
 #include "loopback_client.h"
-#include "net/endpoint_server.h"
-#include "net/http_server.h"
 
 #include <QElapsedTimer>
 #include <QTcpSocket>

@@ -1,8 +1,8 @@
 // The window serving the local endpoint: a real HTTP client (a QTcpSocket on loopback) creates a queue and sends a
 // message, and the message is a lane in the window. Waits in wall time, briefly, for the loopback round trips.
+#include "http/endpoint_server.h"
 #include "lifeline/engine/engine.h"
 #include "loopback_client.h"
-#include "net/endpoint_server.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "window/controllers/lesson_controller.h"

@@ -1,10 +1,10 @@
 // Live mode: while real clients drive the run (the local endpoint, the recording proxy) the toolbar says so and the
 // Queue panel changes the served queue through SQS calls, showing SQS's answers. The proxy case runs a real HTTP
 // client through the proxy to an endpoint in this process; it waits in wall time, briefly, for loopback round trips.
+#include "http/endpoint_server.h"
+#include "http/proxy_server.h"
 #include "lifeline/engine/engine.h"
 #include "loopback_client.h"
-#include "net/endpoint_server.h"
-#include "net/proxy_server.h"
 #include "test_support.h"
 #include "timeline/lane_model.h"
 #include "window/controllers/lesson_controller.h"

@@ -1,11 +1,11 @@
 #include "window/main_window.h"
 
+#include "http/endpoint_server.h"
+#include "http/proxy_server.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/run/lane_name.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
-#include "net/endpoint_server.h"
-#include "net/proxy_server.h"
 #include "timeline/lane_history.h"
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"

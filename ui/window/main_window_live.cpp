@@ -1,6 +1,6 @@
 // The main window while real clients drive the run (the local endpoint, the recording proxy): the live sources
 // are the LiveSourceController's; the window's toolbar and panels say that the run is live.
-#include "net/endpoint_server.h"
+#include "http/endpoint_server.h"
 #include "window/controllers/live_source_controller.h"
 #include "window/controllers/presenter_controller.h"
 #include "window/main_window.h"

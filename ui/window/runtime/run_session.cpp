@@ -1,7 +1,7 @@
 #include "window/runtime/run_session.h"
 
-#include "net/endpoint_server.h"
-#include "net/proxy_server.h"
+#include "http/endpoint_server.h"
+#include "http/proxy_server.h"
 
 #include <utility>
 

@@ -6,7 +6,7 @@
 // file (the window and `lifeline run --export` open it: a failed test's timeline), `format=json` its lanes as JSON,
 // `format=png|svg` its timeline drawn (`&size=WxH`); `&queue=NAME` keeps one queue's lanes (JSON and images).
 // JSON in and out; a bad request is a 400 naming the field, an unknown path a 404, a change by anything but POST a 405,
-// and none of them changes anything. This file parses and answers; the server (ui/net/endpoint_server.cpp) owns the
+// and none of them changes anything. This file parses and answers; the server (ui/http/endpoint_server.cpp) owns the
 // clock and applies the command.
 #pragma once
 

@@ -8,9 +8,9 @@
 // half-closes after its requests (it sends no more, but reads) answered however late, then closed (ClientSocket).
 #pragma once
 
+#include "http/run_seed.h"
 #include "lifeline/endpoint/http.h"
 #include "lifeline/support/outcome.h"
-#include "net/run_seed.h"
 
 #include <QAbstractSocket>
 #include <QElapsedTimer>

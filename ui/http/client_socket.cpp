@@ -1,4 +1,4 @@
-#include "net/client_socket.h"
+#include "http/client_socket.h"
 
 #include <algorithm>
 #include <cerrno>

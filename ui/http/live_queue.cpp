@@ -1,10 +1,10 @@
-#include "net/live_queue.h"
+#include "http/live_queue.h"
 
+#include "http/aws_environment.h"
+#include "http/upstream_connection.h"
 #include "lifeline/aws/forward.h"
 #include "lifeline/aws/query_answer.h"
 #include "lifeline/endpoint/http.h"
-#include "net/aws_environment.h"
-#include "net/upstream_connection.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -7,13 +7,13 @@
 // timeline shows who received what.
 #pragma once
 
+#include "http/http_server.h"
 #include "lifeline/endpoint/control_api.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/request_guard.h"
 #include "lifeline/endpoint/request_pipeline.h"
 #include "lifeline/endpoint/sqs_service.h"
 #include "lifeline/support/outcome.h"
-#include "net/http_server.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -5,6 +5,7 @@
 // nobody else. Queue URLs in answers are passed through as the upstream wrote them (docs/decisions.md).
 #pragma once
 
+#include "http/http_server.h"
 #include "lifeline/aws/forward.h"
 #include "lifeline/aws/http_response_parser.h"
 #include "lifeline/endpoint/protocol.h"
@@ -12,7 +13,6 @@
 #include "lifeline/observe/observer.h"
 #include "lifeline/support/outcome.h"
 #include "lifeline/timeline/depth_series.h"
-#include "net/http_server.h"
 
 #include <QElapsedTimer>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "net/upstream_connection.h"
+#include "http/upstream_connection.h"
 
 #include <QSslConfiguration>
 #include <QSslError>

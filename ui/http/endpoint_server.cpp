@@ -1,4 +1,4 @@
-#include "net/endpoint_server.h"
+#include "http/endpoint_server.h"
 
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/control_api.h"

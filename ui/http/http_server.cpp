@@ -1,7 +1,7 @@
-#include "net/http_server.h"
+#include "http/http_server.h"
 
+#include "http/client_socket.h"
 #include "lifeline/endpoint/protocol.h"
-#include "net/client_socket.h"
 
 #include <QTcpServer>
 #include <algorithm>

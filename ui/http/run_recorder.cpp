@@ -1,4 +1,4 @@
-#include "net/run_recorder.h"
+#include "http/run_recorder.h"
 
 #include "lifeline/io/run_file.h"
 

@@ -1,4 +1,4 @@
-#include "net/aws_environment.h"
+#include "http/aws_environment.h"
 
 #include <cstdlib>
 #include <fstream>

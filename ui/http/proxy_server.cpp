@@ -1,12 +1,12 @@
-#include "net/proxy_server.h"
+#include "http/proxy_server.h"
 
+#include "http/upstream_connection.h"
 #include "lifeline/aws/query_answer.h"
 #include "lifeline/aws/secret_scrub.h"
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/sqs_action.h"
 #include "lifeline/support/result.h"
-#include "net/upstream_connection.h"
 
 #include <QDateTime>
 #include <set>
