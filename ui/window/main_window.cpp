@@ -11,6 +11,7 @@
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
 #include "window/controllers/export_controller.h"
+#include "window/controllers/help_controller.h"
 #include "window/controllers/history_setting.h"
 #include "window/controllers/lesson_controller.h"
 #include "window/controllers/live_source_controller.h"
@@ -108,6 +109,7 @@ MainWindow::MainWindow(QWidget* parent)
             m_step->setEnabled(!on && m_session->simulation()); // Right goes to the next moment instead
     });
     m_history = new HistorySetting(this);
+    m_help = new HelpController(this);
     connect(m_history, &HistorySetting::changed, this, [this](int minutes) {
         say(minutes == 0
                 ? tr("The window keeps every message and event, from the next run on (Simulation > Restart).")

@@ -45,6 +45,7 @@ class MomentStops;
 class StartPage;
 class PresenterController;
 class LiveSourceController;
+class HelpController;
 class HistorySetting;
 class LessonController;
 class StatusBarController;
@@ -135,9 +136,6 @@ private:
     void saveScenarioAs();
     // The run with a practice answer, advanced to just past where it went wrong (at < 0: its end), paused there.
     void showPracticeRun(const sim::Scenario& scenario, TimeMs at);
-    void showAbout();
-    void showKeys();
-    void showQuickReference(); // the limits no run can show, in a window of their own
     void showDetails(MessageIndex lane);
     void toggleConsumerOfActor(uint32_t actor);
     void changeSpeed(int steps);
@@ -159,6 +157,7 @@ private:
     std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
     LiveSourceController* m_live = nullptr; // the local endpoint and the recording proxy
     HistorySetting* m_history = nullptr; // View > History kept
+    HelpController* m_help = nullptr; // the Help menu's windows
     LessonController* m_lessons = nullptr; // the lesson panel, the lesson on show and its fix, practice, check
     LaneModel* m_model;
     TimelineView* m_timeline;

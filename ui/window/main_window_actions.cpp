@@ -8,6 +8,7 @@
 #include "timeline/timeline_view.h"
 #include "timeline/view_state.h"
 #include "window/controllers/export_controller.h"
+#include "window/controllers/help_controller.h"
 #include "window/controllers/history_setting.h"
 #include "window/controllers/lesson_controller.h"
 #include "window/controllers/live_source_controller.h"
@@ -143,11 +144,7 @@ void MainWindow::buildMenus()
     buildViewMenu(menuBar()->addMenu(tr("&View")));
     buildSimulationAndLessonMenus();
 
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keys and mouse"), QKeySequence::HelpContents, this, &MainWindow::showKeys);
-    help->addAction(tr("&Quick reference"), this, &MainWindow::showQuickReference);
-    help->addAction(tr("&About Lifeline"), this, &MainWindow::showAbout);
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+    m_help->fillMenu(menuBar()->addMenu(tr("&Help")));
 }
 
 void MainWindow::buildViewMenu(QMenu* view)
@@ -228,47 +225,6 @@ StartPage* MainWindow::showStartPage()
     page->raise();
     page->activateWindow();
     return page;
-}
-
-namespace {
-// A text the user reads beside the window: one window per kind, raised again when asked again, scrolling when the
-// screen is short (the keys' table is taller than 768 px).
-void showTextWindow(QWidget* parent, const QString& name, const QString& title, const QString& html, QSize size)
-{
-    auto* dialog = parent->findChild<QDialog*>(name + QStringLiteral("Dialog"));
-    if (!dialog) {
-        dialog = new QDialog(parent);
-        dialog->setObjectName(name + QStringLiteral("Dialog"));
-        dialog->setWindowTitle(title);
-        auto* text = new QTextBrowser(dialog);
-        text->setObjectName(name);
-        text->setHtml(html);
-        auto* layout = new QVBoxLayout(dialog);
-        layout->addWidget(text);
-        const QSize screen = parent->screen()->availableGeometry().size() * 9 / 10;
-        dialog->resize(size.boundedTo(screen));
-    }
-    dialog->show();
-    dialog->raise();
-}
-} // namespace
-
-void MainWindow::showQuickReference()
-{
-    showTextWindow(this, QStringLiteral("quickReference"), tr("Quick reference"), referenceCardsHtml(), { 560, 520 });
-}
-
-void MainWindow::showKeys()
-{
-    showTextWindow(this, QStringLiteral("keys"), tr("Keys and mouse"), shortcutTableHtml(), { 640, 760 });
-}
-
-void MainWindow::showAbout()
-{
-    QMessageBox::about(this, tr("About Lifeline"),
-        tr("<h3>Lifeline %1</h3><p>Every Amazon SQS message's life, visible: a faithful SQS engine on a virtual "
-           "clock, each message a lane on a live timeline.</p><p>Built with Qt %2.</p>")
-            .arg(QStringLiteral(LIFELINE_VERSION), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::openScenarioFile()
