@@ -1,5 +1,6 @@
 // The local endpoint without sockets: HTTP parsing and its limits, both protocols' decoding and encoding, and the
 // service over the engine with SQS's exact answers and errors.
+#include "http_requests.h"
 #include "lifeline/endpoint/http.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/request_guard.h"
@@ -13,30 +14,9 @@ using namespace lifeline;
 using namespace lifeline::endpoint;
 using json = nlohmann::json;
 
-namespace {
-
-HttpRequest parse(const std::string& raw)
-{
-    HttpParser parser;
-    REQUIRE(parser.feed(raw) == HttpParser::State::Complete);
-    return parser.takeRequest();
-}
-
-HttpRequest queryRequest(const std::string& form)
-{
-    return parse("POST / HTTP/1.1\r\nHost: 127.0.0.1:9324\r\nContent-Type: application/x-www-form-urlencoded; "
-                 "charset=utf-8\r\nContent-Length: "
-        + std::to_string(form.size()) + "\r\n\r\n" + form);
-}
-
-HttpRequest jsonRequest(const std::string& action, const std::string& body)
-{
-    return parse("POST / HTTP/1.1\r\nHost: 127.0.0.1:9324\r\nX-Amz-Target: AmazonSQS." + action
-        + "\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n"
-        + body);
-}
-
-} // namespace
+using lifeline::test::jsonRequest;
+using lifeline::test::parse;
+using lifeline::test::queryRequest;
 
 TEST_CASE("http: a request arrives in pieces - pipelined requests - keep-alive", "[endpoint][http]")
 {

@@ -1,29 +1,18 @@
 // The endpoint's request pipeline without sockets (request_pipeline.h): an SQS call guarded, decoded, made and encoded;
 // a long poll parked; the control API's commands handed to the server; LocalStack's peek; and what is numbered and
 // named only when an answer needs it.
+#include "http_requests.h"
 #include "lifeline/endpoint/request_pipeline.h"
 
 #include <catch2/catch.hpp>
 
 using namespace lifeline;
 using namespace lifeline::endpoint;
+using lifeline::test::jsonRequest;
+using lifeline::test::parse;
 using json = nlohmann::json;
 
 namespace {
-
-HttpRequest parse(const std::string& raw)
-{
-    HttpParser parser;
-    REQUIRE(parser.feed(raw) == HttpParser::State::Complete);
-    return parser.takeRequest();
-}
-
-HttpRequest jsonCall(const std::string& action, const std::string& body, const std::string& extra = {})
-{
-    return parse("POST / HTTP/1.1\r\nHost: 127.0.0.1:9324\r\n" + extra + "X-Amz-Target: AmazonSQS." + action
-        + "\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n"
-        + body);
-}
 
 struct Pipeline {
     Engine engine;
@@ -55,18 +44,18 @@ TEST_CASE(
     "request pipeline: an SQS call made and encoded - its RequestId and client asked once", "[endpoint][pipeline]")
 {
     Pipeline p;
-    const HttpResponse created = p.answer(jsonCall("CreateQueue", R"({"QueueName": "jobs"})"));
+    const HttpResponse created = p.answer(jsonRequest("CreateQueue", R"({"QueueName": "jobs"})"));
     CHECK(created.status == 200);
     CHECK(json::parse(created.body) == json({ { "QueueUrl", "http://127.0.0.1:9324/000000000000/jobs" } }));
     CHECK(p.requestIds == 1);
     CHECK(p.actorsAsked == 1);
-    const HttpResponse sent = p.answer(
-        jsonCall("SendMessage", R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": "hello"})"));
+    const HttpResponse sent = p.answer(jsonRequest(
+        "SendMessage", R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": "hello"})"));
     CHECK(sent.status == 200);
     CHECK(json::parse(sent.body).at("MD5OfMessageBody") == "5d41402abc4b2a76b9719d911017c592");
     CHECK(p.engine.counters("jobs")->visible == 1);
     // A queue named nowhere: SQS's error, in the JSON protocol's shape.
-    const HttpResponse missing = p.answer(jsonCall("GetQueueUrl", R"({"QueueName": "nope"})"));
+    const HttpResponse missing = p.answer(jsonRequest("GetQueueUrl", R"({"QueueName": "nope"})"));
     CHECK(missing.status == 400);
     CHECK(json::parse(missing.body).at("__type") == "com.amazonaws.sqs#QueueDoesNotExist");
 }
@@ -76,13 +65,13 @@ TEST_CASE("request pipeline: a page's request refused before it is read - a brok
 {
     Pipeline p;
     const HttpResponse refused
-        = p.answer(jsonCall("CreateQueue", R"({"QueueName": "jobs"})", "Origin: https://evil.example\r\n"));
+        = p.answer(jsonRequest("CreateQueue", R"({"QueueName": "jobs"})", "Origin: https://evil.example\r\n"));
     CHECK(refused.status == 403);
     CHECK(json::parse(refused.body).at("message")
         == "Requests from web pages are refused (Origin: https://evil.example); start lifeline serve with "
            "--allow-origin ORIGIN to allow a page you trust.");
     CHECK(p.actorsAsked == 0); // no client named by a request that made no call
-    const HttpResponse broken = p.answer(jsonCall("CreateQueue", "{not json"));
+    const HttpResponse broken = p.answer(jsonRequest("CreateQueue", "{not json"));
     CHECK(broken.status == 400);
     CHECK(json::parse(broken.body).at("__type").get<std::string>().ends_with("#SerializationException"));
     CHECK(p.engine.listQueues().empty());
@@ -93,8 +82,8 @@ TEST_CASE("request pipeline: a long poll is parked with its protocol and Request
     "[endpoint][pipeline]")
 {
     Pipeline p;
-    (void)p.answer(jsonCall("CreateQueue", R"({"QueueName": "jobs"})"));
-    Reply reply = p.handle(jsonCall("ReceiveMessage",
+    (void)p.answer(jsonRequest("CreateQueue", R"({"QueueName": "jobs"})"));
+    Reply reply = p.handle(jsonRequest("ReceiveMessage",
         R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "WaitTimeSeconds": 20, "AttributeNames": ["All"]})"));
     REQUIRE(std::holds_alternative<ParkedReceive>(reply));
     const ParkedReceive& parked = std::get<ParkedReceive>(reply);
@@ -134,9 +123,9 @@ TEST_CASE("request pipeline: LocalStack's peek lists the messages in the query p
     "[endpoint][pipeline]")
 {
     Pipeline p;
-    (void)p.answer(jsonCall("CreateQueue", R"({"QueueName": "jobs"})"));
-    (void)p.answer(
-        jsonCall("SendMessage", R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": "peeked"})"));
+    (void)p.answer(jsonRequest("CreateQueue", R"({"QueueName": "jobs"})"));
+    (void)p.answer(jsonRequest(
+        "SendMessage", R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": "peeked"})"));
     const HttpResponse peek = p.answer(parse("GET /_aws/sqs/messages?QueueUrl=http://127.0.0.1:9324/000000000000/"
                                              "jobs&ShowInvisible=true HTTP/1.1\r\nHost: localhost\r\n\r\n"));
     CHECK(peek.status == 200);
