@@ -18,6 +18,7 @@
 #include "window/dialogs/start_page.h"
 #include "window/main_window.h"
 #include "window/panels/consumer_tiles.h"
+#include "window/panels/lane_view_controls.h"
 #include "window/panels/queue_controls.h"
 #include "window/runtime/live_driver.h"
 #include "window/runtime/run_session.h"
@@ -73,43 +74,7 @@ void MainWindow::buildToolbar()
     bar->addWidget(m_speed);
     bar->addSeparator();
     bar->addAction(m_timeline->viewState()->followLiveAction());
-    // Filter lanes by text (id, body, group, consumer) and by state.
-    bar->addSeparator();
-    auto* filterText = new QLineEdit(this);
-    filterText->setPlaceholderText(tr("Filter: id, body, group or consumer"));
-    filterText->setClearButtonEnabled(true);
-    filterText->setMaximumWidth(240);
-    auto* filterState = new QComboBox(this);
-    filterState->addItem(tr("all messages"), int(LaneFilter::State::All));
-    filterState->addItem(tr("in the queue"), int(LaneFilter::State::Live));
-    filterState->addItem(tr("in flight"), int(LaneFilter::State::InFlight));
-    filterState->addItem(tr("ended"), int(LaneFilter::State::Ended));
-    filterState->addItem(tr("dead-lettered"), int(LaneFilter::State::DeadLettered));
-    filterState->addItem(tr("processed twice"), int(LaneFilter::State::Duplicates));
-    const auto applyFilter = [this, filterText, filterState] {
-        m_timeline->setFilter(
-            LaneFilter { filterText->text().trimmed(), LaneFilter::State(filterState->currentData().toInt()) });
-    };
-    connect(filterText, &QLineEdit::textChanged, this, applyFilter);
-    connect(filterState, &QComboBox::currentIndexChanged, this, applyFilter);
-    bar->addWidget(filterText);
-    bar->addWidget(filterState);
-    // At scale: only what is alive in view, in the order that finds problems first.
-    bar->addAction(m_timeline->viewState()->aliveOnlyAction());
-    auto* order = new QComboBox(this);
-    order->addItem(tr("by send time"), int(LaneOrder::Sent));
-    order->addItem(tr("most received first"), int(LaneOrder::MostReceived));
-    order->addItem(tr("longest in queue first"), int(LaneOrder::LongestInQueue));
-    order->addItem(tr("by state"), int(LaneOrder::State));
-    order->setToolTip(tr("The order of each queue's lanes"));
-    order->setAccessibleName(tr("Lane order"));
-    connect(order, &QComboBox::currentIndexChanged, this,
-        [this, order](int) { m_timeline->setLaneOrder(LaneOrder(order->currentData().toInt())); });
-    bar->addWidget(order);
-    auto* findLanes = new QAction(tr("Filter lanes"), this);
-    findLanes->setShortcut(QKeySequence::Find);
-    connect(findLanes, &QAction::triggered, filterText, [filterText] { filterText->setFocus(); });
-    addAction(findLanes);
+    addLaneViewControls(bar, m_timeline, this);
     bar->addSeparator();
     m_restart = bar->addAction(tr("Restart"), this, &MainWindow::restart);
     m_restart->setObjectName(QStringLiteral("restart"));
