@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lifeline/engine/engine.h"
+#include "queue_policies.h"
 
 #include <array>
 #include <deque>
@@ -76,23 +77,11 @@ struct QueueState {
     std::unordered_map<std::string, std::pair<TimeMs, MessageIndex>> dedup; // key -> (expires, first lane)
     std::deque<std::pair<TimeMs, std::string>> dedupOrder;
     uint64_t sequence = 0;
-    // What each ReceiveRequestAttemptId received (each message's receipt and the visibility end it was left with),
-    // for a retry within 5 minutes; in the order received, so the old ones are dropped from the front.
-    struct ReceiveAttempt {
-        TimeMs at = 0;
-        std::vector<std::pair<Receipt, TimeMs>> messages;
-    };
-    std::unordered_map<std::string, ReceiveAttempt> receiveAttempts;
-    std::deque<std::pair<TimeMs, std::string>> receiveAttemptOrder;
+    ReceiveAttempts receiveAttempts; // what each ReceiveRequestAttemptId got, for a retry within 5 minutes
 
     std::optional<FairTenants> fair; // standard queues with tenants
 
-    // With EngineOptions::quotas, a FIFO queue's calls in the current virtual second, per QuotaAction.
-    struct CallsThisSecond {
-        int64_t second = -1;
-        int64_t calls = 0;
-    };
-    std::array<CallsThisSecond, 3> callsThisSecond {};
+    FifoCallRate callRate; // with EngineOptions::quotas, its calls this virtual second, per QuotaAction
 
     std::deque<size_t> polls; // pending long polls (slots), oldest first
     bool wakeQueued = false;

@@ -27,14 +27,9 @@ std::optional<SqsError> Engine::throttle(QueueState& queue, QuotaAction action)
 {
     if (!m_options.quotas || !queue.fifo())
         return std::nullopt;
-    QueueState::CallsThisSecond& window = queue.callsThisSecond[size_t(action)];
-    const int64_t second = now() / 1000; // a call counts in the virtual second it is made in
-    if (window.second != second)
-        window = { second, 0 };
     const int64_t limit = highThroughput(queue.attributes()) ? kHighThroughputCallsPerSecond : kFifoCallsPerSecond;
-    if (window.calls >= limit)
+    if (!queue.callRate.admit(size_t(action), now(), limit))
         return makeError(codes::ThrottlingException, "The request was denied due to request throttling.");
-    ++window.calls;
     return std::nullopt;
 }
 

@@ -8,29 +8,18 @@ namespace lifeline {
 
 void Engine::rememberAttempt(QueueState& queue, const std::string& attemptId, const std::vector<ReceivedMessage>& got)
 {
-    // The ids older than 5 minutes go first: what is kept stays bounded by the receives of 5 minutes.
-    while (!queue.receiveAttemptOrder.empty()
-        && queue.receiveAttemptOrder.front().first + kDeduplicationWindowMs <= now()) {
-        const auto& [at, id] = queue.receiveAttemptOrder.front();
-        if (const auto it = queue.receiveAttempts.find(id); it != queue.receiveAttempts.end() && it->second.at == at)
-            queue.receiveAttempts.erase(it);
-        queue.receiveAttemptOrder.pop_front();
-    }
-    QueueState::ReceiveAttempt& attempt = queue.receiveAttempts[attemptId];
-    attempt.at = now();
-    attempt.messages.clear();
+    ReceiveAttempts::Attempt& attempt = queue.receiveAttempts.begin(attemptId, now(), kDeduplicationWindowMs);
     for (const ReceivedMessage& m : got)
         attempt.messages.emplace_back(m.receipt, times(m.lane).dueAt);
-    queue.receiveAttemptOrder.emplace_back(now(), attemptId);
 }
 
 std::optional<ReceiveOutcome> Engine::replayAttempt(
     QueueState& queue, const std::string& attemptId, int64_t visibilitySeconds, uint32_t actor)
 {
-    const auto found = queue.receiveAttempts.find(attemptId);
-    if (found == queue.receiveAttempts.end())
+    ReceiveAttempts::Attempt* found = queue.receiveAttempts.find(attemptId);
+    if (!found)
         return std::nullopt;
-    QueueState::ReceiveAttempt& attempt = found->second;
+    ReceiveAttempts::Attempt& attempt = *found;
     const auto unchanged = [&](const std::pair<Receipt, TimeMs>& kept) {
         const Receipt& receipt = kept.first;
         if (gone(receipt.lane))
