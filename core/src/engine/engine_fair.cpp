@@ -15,15 +15,7 @@ namespace {
 // The tenant index of a lane on a queue with tenants, or -1 (no MessageGroupId: a tenant of its own, never noisy).
 int64_t tenantIndex(const FairTenants& fair, const MessageExtra* extra)
 {
-    if (!extra || extra->groupId.empty())
-        return -1;
-    const auto it = fair.byName.find(extra->groupId);
-    return it == fair.byName.end() ? -1 : int64_t(it->second);
-}
-
-bool waitingState(MessageState s)
-{
-    return s == MessageState::Visible || s == MessageState::Delayed;
+    return extra ? fair.indexOf(extra->groupId) : -1;
 }
 
 } // namespace
@@ -35,12 +27,7 @@ void Engine::enterTenant(QueueState& queue, MessageIndex lane, bool sent)
         return;
     if (!queue.fair)
         queue.fair.emplace();
-    FairTenants& fair = *queue.fair;
-    const auto [it, added] = fair.byName.emplace(e->groupId, uint32_t(fair.tenants.size()));
-    if (added)
-        fair.tenants.emplace_back().name = &it->first;
-    if (sent)
-        fair.tenants[it->second].lastSendAt = now();
+    queue.fair->enter(e->groupId, now(), sent);
     countTenant(queue, lane, MessageState::None, m_run.message(lane).state);
 }
 
@@ -51,39 +38,25 @@ void Engine::countTenant(QueueState& queue, MessageIndex lane, MessageState from
     const int64_t index = tenantIndex(*queue.fair, m_run.extra(lane));
     if (index < 0)
         return;
-    FairTenant& t = queue.fair->tenants[size_t(index)];
-    t.waiting += int64_t(waitingState(to)) - int64_t(waitingState(from));
-    t.inFlight += int64_t(to == MessageState::InFlight) - int64_t(from == MessageState::InFlight);
-    if (!t.noisy && t.inFlight >= kNoisyInFlight && t.inFlight * 10 > queue.counters().inFlight)
-        setNoisy(queue, uint32_t(index), true);
-    else if (t.noisy && t.waiting == 0)
-        setNoisy(queue, uint32_t(index), false); // its backlog drained
+    if (const auto turn = queue.fair->count(uint32_t(index), from, to, queue.counters().inFlight))
+        setNoisy(queue, uint32_t(index), *turn);
 }
 
 void Engine::setNoisy(QueueState& queue, uint32_t tenant, bool noisy)
 {
-    FairTenants& fair = *queue.fair;
-    FairTenant& t = fair.tenants[tenant];
-    t.noisy = noisy;
     m_run.note(kNoMessage, queue.index, MessageState::None, noisy ? Cause::TenantNoisy : Cause::TenantQuiet, kSqsActor,
-        m_run.addText(*t.name));
-    if (noisy) {
-        fair.noisy.push_back(tenant);
-        return;
-    }
-    std::erase(fair.noisy, tenant);
+        m_run.addText(*queue.fair->tenants[tenant].name));
+    const std::deque<MessageIndex> held = queue.fair->setNoisy(tenant, noisy);
     // What it was passed over for waited longest: back at the front, in its order.
-    queue.ready.insert(queue.ready.begin(), t.held.begin(), t.held.end());
-    t.held.clear();
+    queue.ready.insert(queue.ready.begin(), held.begin(), held.end());
 }
 
 template <class Out>
 void Engine::collectFair(QueueState& queue, size_t max, int64_t visibilitySeconds, uint32_t actor, Out& out)
 {
     FairTenants& fair = *queue.fair;
-    for (size_t i = fair.noisy.size(); i-- > 0;)
-        if (now() - fair.tenants[fair.noisy[i]].lastSendAt >= kNoisyQuietAfterMs)
-            setNoisy(queue, fair.noisy[i], false);
+    for (const uint32_t silent : fair.silentSince(now()))
+        setNoisy(queue, silent, false);
     const auto receivable = [&](MessageIndex lane) {
         if (gone(lane))
             return false; // an entry of a message that ended long ago
