@@ -169,8 +169,8 @@ struct CheckOptions {
     std::optional<json> dlq;
     std::string format = "text";
     std::string scenarioDir;
-    sim::Severity failOn = sim::Severity::High;
-    std::vector<sim::Waiver> waivers; // --ignore
+    check::Severity failOn = check::Severity::High;
+    std::vector<check::Waiver> waivers; // --ignore
     ui::LiveQueueRequest live; // --queue-url
 };
 
@@ -270,13 +270,14 @@ void addReportOptions(OptionTable<CheckOptions>& t)
                          o.scenarioDir = v;
                          return std::nullopt;
                      } });
-    t.values.insert(
-        { "--fail-on", [](CheckOptions& o, const std::string& v) -> Said {
-             if (v != "high" && v != "medium" && v != "low")
-                 return "--fail-on takes high, medium or low, got '" + v + "'";
-             o.failOn = v == "high" ? sim::Severity::High : v == "medium" ? sim::Severity::Medium : sim::Severity::Low;
-             return std::nullopt;
-         } });
+    t.values.insert({ "--fail-on", [](CheckOptions& o, const std::string& v) -> Said {
+                         if (v != "high" && v != "medium" && v != "low")
+                             return "--fail-on takes high, medium or low, got '" + v + "'";
+                         o.failOn = v == "high" ? check::Severity::High
+                             : v == "medium"    ? check::Severity::Medium
+                                                : check::Severity::Low;
+                         return std::nullopt;
+                     } });
     t.values.insert({ "--ignore", [](CheckOptions& o, const std::string& v) -> Said {
                          for (const auto& [id, unused] : pairs(v))
                              o.waivers.push_back({ id, "--ignore" });
@@ -302,17 +303,17 @@ const OptionTable<CheckOptions>& checkOptionTable()
 }
 
 // The report's settings from the command line; `source` and `kind` say where the queues were read.
-sim::CheckRun checkRun(const CheckOptions& options, std::string source, sim::CheckRun::Source kind)
+check::CheckRun checkRun(const CheckOptions& options, std::string source, check::CheckRun::Source kind)
 {
-    sim::CheckRun run;
+    check::CheckRun run;
     run.source = std::move(source);
     run.kind = kind;
     run.consumer = options.consumer;
     run.given = options.given;
     run.waivers = options.waivers;
-    run.format = options.format == "json" ? sim::ReportFormat::Json
-        : options.format == "sarif"       ? sim::ReportFormat::Sarif
-                                          : sim::ReportFormat::Text;
+    run.format = options.format == "json" ? check::ReportFormat::Json
+        : options.format == "sarif"       ? check::ReportFormat::Sarif
+                                          : check::ReportFormat::Text;
     run.scenarioDir = options.scenarioDir;
     run.failOn = options.failOn;
     run.toolVersion = LIFELINE_VERSION;
@@ -335,13 +336,13 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
         return fail(err, option + ": cannot read " + options.templateFile);
     std::ostringstream text;
     text << file.rdbuf();
-    const auto queues = options.terraform ? sim::readTerraformPlan(text.str(), options.templateFile)
-                                          : sim::readTemplate(text.str(), options.templateFile);
+    const auto queues = options.terraform ? check::readTerraformPlan(text.str(), options.templateFile)
+                                          : check::readTemplate(text.str(), options.templateFile);
     if (!queues)
         return fail(err, option + ": " + queues.message());
-    return exitOf(sim::checkQueues(queues.value(),
+    return exitOf(check::checkQueues(queues.value(),
                       checkRun(options, options.templateFile,
-                          options.terraform ? sim::CheckRun::Source::Terraform : sim::CheckRun::Source::Template),
+                          options.terraform ? check::CheckRun::Source::Terraform : check::CheckRun::Source::Template),
                       out),
         err);
 }
@@ -353,8 +354,8 @@ int checkLiveQueue(const CheckOptions& options, std::ostream& out, std::ostream&
     const auto queue = ui::readLiveQueue(options.live);
     if (!queue)
         return fail(err, queue.message());
-    return exitOf(
-        sim::checkQueues({ queue.value() }, checkRun(options, options.live.queueUrl, sim::CheckRun::Source::Live), out),
+    return exitOf(check::checkQueues(
+                      { queue.value() }, checkRun(options, options.live.queueUrl, check::CheckRun::Source::Live), out),
         err);
 }
 
@@ -382,8 +383,8 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (options.attributes.is_null())
         return fail(
             err, "--attributes FILE.json (what `aws sqs get-queue-attributes` prints) or --template FILE is needed");
-    return exitOf(sim::checkAttributes(options.attributes, options.dlq ? &*options.dlq : nullptr,
-                      checkRun(options, options.attributesFile, sim::CheckRun::Source::Attributes), out),
+    return exitOf(check::checkAttributes(options.attributes, options.dlq ? &*options.dlq : nullptr,
+                      checkRun(options, options.attributesFile, check::CheckRun::Source::Attributes), out),
         err);
 }
 

@@ -96,7 +96,7 @@ int listLessons(std::ostream& out)
 {
     // The path, block by block; each lesson with the number and id that open it (`lifeline run --lesson 10`).
     bool first = true;
-    for (const auto& block : sim::courseBlocks()) {
+    for (const auto& block : teach::courseBlocks()) {
         out << (first ? "" : "\n") << block.title << ": " << block.idea << '\n';
         first = false;
         for (const auto& step : block.steps) {
@@ -148,9 +148,9 @@ template <class Write> bool writeFile(const std::string& path, const char* what,
 struct RunOutput {
     const RunView& run;
     std::string title;
-    std::vector<sim::MomentSpec> moments;
+    std::vector<analysis::MomentSpec> moments;
     std::string claim; // the image's caption line
-    const sim::Scenario* scenario = nullptr; // what an animation simulates again (none for a saved run)
+    const scenario::Scenario* scenario = nullptr; // what an animation simulates again (none for a saved run)
 };
 int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& err);
 
@@ -193,7 +193,7 @@ std::optional<std::string> setFps(RunOptions& options, const std::string& v)
 
 std::optional<std::string> setVideoDuration(RunOptions& options, const std::string& v)
 {
-    options.videoDuration = sim::parseDuration(v);
+    options.videoDuration = lifeline::parseDuration(v);
     if (!options.videoDuration || *options.videoDuration < ui::kMinVideo || *options.videoDuration > ui::kMaxVideo)
         return "--duration takes the animation's length from 1s to 10m, got '" + v + "'";
     return std::nullopt;
@@ -203,8 +203,8 @@ std::optional<std::string> setWindow(RunOptions& options, const std::string& v)
 {
     const auto dots = v.find("..");
     if (dots != std::string::npos) {
-        options.windowFrom = sim::parseDuration(v.substr(0, dots));
-        options.windowTo = sim::parseDuration(v.substr(dots + 2));
+        options.windowFrom = lifeline::parseDuration(v.substr(0, dots));
+        options.windowTo = lifeline::parseDuration(v.substr(dots + 2));
     }
     if (!options.windowFrom || !options.windowTo || *options.windowTo <= *options.windowFrom)
         return "--window takes FROM..TO such as 30s..2m, got '" + v + "'";
@@ -221,7 +221,7 @@ const std::map<std::string, OptionSetter, std::less<>>& valueOptions()
             } },
         { "--until",
             [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
-                o.until = sim::parseDuration(v);
+                o.until = lifeline::parseDuration(v);
                 if (!o.until)
                     return "--until takes a duration such as 90s, 15m or 2h, got '" + v + "'";
                 return std::nullopt;
@@ -330,20 +330,23 @@ int reexport(const RunOptions& options, std::ostream& out, std::ostream& err)
     }
     const RecordedRun& recorded = opened.value();
     if (options.summary)
-        out << sim::summarizeLog(*recorded.run).toJson().dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        out << analysis::summarizeLog(*recorded.run)
+                   .toJson()
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';
     else
-        out << "opened '" << recorded.title << "' at " << sim::formatDuration(recorded.run->now()) << ": "
+        out << "opened '" << recorded.title << "' at " << lifeline::formatDuration(recorded.run->now()) << ": "
             << recorded.run->log().size() << " events (add --summary for the figures)\n";
-    return writeOutputs({ *recorded.run, recorded.title, {}, sim::summarizeLog(*recorded.run).claim() }, options, err);
+    return writeOutputs(
+        { *recorded.run, recorded.title, {}, analysis::summarizeLog(*recorded.run).claim() }, options, err);
 }
 
 // The scenario to simulate: the lesson's or the file's, with the lesson's fix applied when asked.
-Outcome<sim::Scenario> scenarioToRun(const RunOptions& options)
+Outcome<scenario::Scenario> scenarioToRun(const RunOptions& options)
 {
-    std::optional<sim::Scenario> scenario;
+    std::optional<scenario::Scenario> scenario;
     if (!options.lesson.empty()) {
-        const auto* lesson = sim::findLesson(options.lesson);
+        const auto* lesson = teach::findLesson(options.lesson);
         if (!lesson)
             return Failure { "lifeline run: no lesson '" + options.lesson + "' (see `lifeline lessons`)" };
         scenario = lesson->scenario;
@@ -353,22 +356,22 @@ Outcome<sim::Scenario> scenarioToRun(const RunOptions& options)
             return Failure { "lifeline run: cannot read '" + options.scenarioFile + "'" };
         std::stringstream text;
         text << in.rdbuf();
-        auto parsed = sim::parseScenario(text.str());
-        if (auto* error = std::get_if<sim::ScenarioError>(&parsed))
+        auto parsed = scenario::parseScenario(text.str());
+        if (auto* error = std::get_if<scenario::ScenarioError>(&parsed))
             return Failure { options.scenarioFile + ": " + error->text() };
-        scenario = std::get<sim::Scenario>(std::move(parsed));
+        scenario = std::get<scenario::Scenario>(std::move(parsed));
     }
     if (!options.fix)
         return std::move(*scenario);
     if (!scenario->lesson)
         return Failure { "lifeline run: --fix needs a lesson (this scenario has no lesson)" };
-    auto fixed = sim::applyFix(*scenario);
-    if (auto* error = std::get_if<sim::ScenarioError>(&fixed))
+    auto fixed = scenario::applyFix(*scenario);
+    if (auto* error = std::get_if<scenario::ScenarioError>(&fixed))
         return Failure { "lifeline run: the lesson's fix is broken: " + error->text() };
-    return std::get<sim::Scenario>(std::move(fixed));
+    return std::get<scenario::Scenario>(std::move(fixed));
 }
 
-std::string runTitle(const sim::Scenario& scenario)
+std::string runTitle(const scenario::Scenario& scenario)
 {
     return scenario.lesson ? "Lesson " + std::to_string(scenario.lesson->number) + ": " + scenario.lesson->title
                            : scenario.name;
@@ -400,19 +403,19 @@ bool exportImage(const RunOptions& options, const std::string& title, std::ostre
 }
 
 // The lesson as written and with its fix, side by side: the figures that differ, both summaries, one image.
-int compare(sim::Scenario asWritten, const RunOptions& options, std::ostream& out, std::ostream& err)
+int compare(scenario::Scenario asWritten, const RunOptions& options, std::ostream& out, std::ostream& err)
 {
     if (!asWritten.lesson || asWritten.lesson->fixPatch.empty()) {
         err << "lifeline run: --compare needs a lesson with a fix (this scenario has none)\n";
         return kBadInput;
     }
-    auto fixed = sim::applyFix(asWritten);
-    if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
+    auto fixed = scenario::applyFix(asWritten);
+    if (auto* error = std::get_if<scenario::ScenarioError>(&fixed)) {
         err << "lifeline run: the lesson's fix is broken: " << error->text() << '\n';
         return kBadInput;
     }
     sim::Simulation written(std::move(asWritten), options.seed);
-    sim::Simulation withFix(std::get<sim::Scenario>(std::move(fixed)), options.seed);
+    sim::Simulation withFix(std::get<scenario::Scenario>(std::move(fixed)), options.seed);
     for (sim::Simulation* s : { &written, &withFix }) {
         s->advanceTo(options.until.value_or(s->duration()));
         if (s->stall()) {
@@ -420,13 +423,13 @@ int compare(sim::Scenario asWritten, const RunOptions& options, std::ostream& ou
             return kBadInput;
         }
     }
-    const sim::RunSummary a = written.summary(), b = withFix.summary();
+    const analysis::RunSummary a = written.summary(), b = withFix.summary();
     if (options.summary) {
-        out << sim::comparisonJson(a, b).dump(2) << '\n';
+        out << analysis::comparisonJson(a, b).dump(2) << '\n';
     } else {
         out << "ran '" << written.scenario().name << "' as written and with the fix:";
         const auto& lesson = *written.scenario().lesson;
-        const auto changes = sim::compareSummaries(a, b, lesson.measure, lesson.measureLabel);
+        const auto changes = analysis::compareSummaries(a, b, lesson.measure, lesson.measureLabel);
         for (size_t i = 0; i < changes.size(); ++i)
             out << (i == 0 ? " " : ", ") << changes[i].text();
         out << (changes.empty() ? " the same figures\n" : "\n");
@@ -436,7 +439,7 @@ int compare(sim::Scenario asWritten, const RunOptions& options, std::ostream& ou
     const auto& moments = written.scenario().lesson->moments;
     QStringList claim;
     for (const auto& change :
-        sim::compareSummaries(a, b, written.scenario().lesson->measure, written.scenario().lesson->measureLabel))
+        analysis::compareSummaries(a, b, written.scenario().lesson->measure, written.scenario().lesson->measureLabel))
         claim << QString::fromStdString(change.text());
     const bool exported = exportImage(options, runTitle(written.scenario()), err, [&](ui::ImageExportRequest request) {
         request.subtitle = claim.join(QStringLiteral("  ·  "));
@@ -474,12 +477,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (options.summary)
         out << simulation.summary().toJson().dump(2) << '\n';
     else
-        out << "ran '" << simulation.scenario().name << "' to " << sim::formatDuration(simulation.now()) << ": "
+        out << "ran '" << simulation.scenario().name << "' to " << lifeline::formatDuration(simulation.now()) << ": "
             << simulation.engine().log().size() << " events (add --summary for the figures)\n";
     const auto& ran = simulation.scenario();
-    return writeOutputs(
-        { simulation.engine().run(), runTitle(ran), ran.lesson ? ran.lesson->moments : std::vector<sim::MomentSpec> {},
-            simulation.summary().claim(), &ran },
+    return writeOutputs({ simulation.engine().run(), runTitle(ran),
+                            ran.lesson ? ran.lesson->moments : std::vector<analysis::MomentSpec> {},
+                            simulation.summary().claim(), &ran },
         options, err);
 }
 
@@ -543,7 +546,7 @@ int runLessonsCommand(const std::vector<std::string>& args, std::ostream& out, s
         return 0;
     }
     if (args.size() == 2 && args[1] == "--cards") {
-        for (const auto& card : sim::referenceCards()) {
+        for (const auto& card : teach::referenceCards()) {
             out << card.title << '\n';
             // Wrapped at 100 columns, indented under the title.
             size_t column = 0;

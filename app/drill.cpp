@@ -32,7 +32,7 @@ std::optional<std::string> readLine(std::istream& in)
     return trimmed(line);
 }
 
-std::optional<std::string> askChoice(const sim::Exercise& e, std::istream& in, std::ostream& out)
+std::optional<std::string> askChoice(const teach::Exercise& e, std::istream& in, std::ostream& out)
 {
     std::string ids;
     for (size_t i = 0; i < e.choices.size(); ++i) {
@@ -53,7 +53,7 @@ std::optional<std::string> askChoice(const sim::Exercise& e, std::istream& in, s
     }
 }
 
-std::optional<int64_t> askSetting(const sim::PracticeControl& control, std::istream& in, std::ostream& out)
+std::optional<int64_t> askSetting(const teach::PracticeControl& control, std::istream& in, std::ostream& out)
 {
     const std::string unit = control.unit.empty() ? "" : " " + control.unit;
     for (;;) {
@@ -69,9 +69,9 @@ std::optional<int64_t> askSetting(const sim::PracticeControl& control, std::istr
     }
 }
 
-std::optional<sim::PracticeAnswer> ask(const sim::Exercise& e, std::istream& in, std::ostream& out)
+std::optional<teach::PracticeAnswer> ask(const teach::Exercise& e, std::istream& in, std::ostream& out)
 {
-    sim::PracticeAnswer answer;
+    teach::PracticeAnswer answer;
     if (!e.choices.empty()) {
         auto choice = askChoice(e, in, out);
         if (!choice)
@@ -89,7 +89,7 @@ std::optional<sim::PracticeAnswer> ask(const sim::Exercise& e, std::istream& in,
 }
 
 // The command that runs the same answer again.
-std::string replay(const sim::DrillAnswer& a)
+std::string replay(const teach::DrillAnswer& a)
 {
     std::string command = "lifeline practice " + a.exercise->id;
     if (!a.answer.choice.empty())
@@ -99,14 +99,14 @@ std::string replay(const sim::DrillAnswer& a)
     return command;
 }
 
-void printScore(const std::vector<sim::DrillAnswer>& answers, size_t asked, std::ostream& out)
+void printScore(const std::vector<teach::DrillAnswer>& answers, size_t asked, std::ostream& out)
 {
     const auto passed = std::count_if(answers.begin(), answers.end(), [](const auto& a) { return a.passed; });
     out << "\nScore: " << passed << " of " << answers.size();
     if (answers.size() < asked)
         out << " (" << asked - answers.size() << " not answered)";
     out << '\n';
-    for (const auto& [topic, score] : sim::scoreByTopic(answers))
+    for (const auto& [topic, score] : teach::scoreByTopic(answers))
         out << "  " << topic << std::string(topic.size() < 22 ? 22 - topic.size() : 1, ' ') << score.passed << " of "
             << score.asked << '\n';
     if (passed == std::ptrdiff_t(answers.size()))
@@ -121,24 +121,24 @@ void printScore(const std::vector<sim::DrillAnswer>& answers, size_t asked, std:
 
 int runDrill(size_t count, uint64_t seed, std::istream& in, std::ostream& out)
 {
-    const auto drill = sim::drawDrill(count, seed);
+    const auto drill = teach::drawDrill(count, seed);
     out << "Exam drill: " << drill.size() << " exercises across topics (seed " << seed << ": --seed " << seed
         << " asks the same ones)\n";
-    std::vector<sim::DrillAnswer> answers;
+    std::vector<teach::DrillAnswer> answers;
     for (size_t i = 0; i < drill.size(); ++i) {
-        const sim::Exercise& e = *drill[i];
+        const teach::Exercise& e = *drill[i];
         out << "\nQuestion " << i + 1 << " of " << drill.size() << " \u00b7 " << e.topic << " \u00b7 " << e.id << '\n'
             << e.title << '\n'
-            << sim::withoutLinks(e.question) << '\n';
+            << teach::withoutLinks(e.question) << '\n';
         const auto answer = ask(e, in, out);
         if (!answer) {
             out << "\n(the answers ended: the drill stops here)\n";
             break;
         }
-        const auto result = sim::checkAnswer(e, *answer);
+        const auto result = teach::checkAnswer(e, *answer);
         const bool passed = result && result->passed;
         out << (passed ? "Right: " : "Not yet: ") << (result ? result->why : result.message()) << '\n';
-        answers.push_back(sim::DrillAnswer { &e, *answer, passed });
+        answers.push_back(teach::DrillAnswer { &e, *answer, passed });
     }
     printScore(answers, drill.size(), out);
     const bool all = answers.size() == drill.size()

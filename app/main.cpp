@@ -35,20 +35,20 @@ struct WindowStart {
     std::optional<lifeline::app::ProxyCommand> proxy; // the window is the recording proxy's live view
     std::string proxySource; // where the proxy's credentials came from
     std::optional<lifeline::RecordedRun> recorded; // a saved run, shown as it was
-    std::optional<lifeline::sim::Scenario> scenario; // a scenario or a lesson; none: the last lesson opened
+    std::optional<lifeline::scenario::Scenario> scenario; // a scenario or a lesson; none: the last lesson opened
 };
 
-lifeline::Outcome<lifeline::sim::Scenario> readScenarioFile(const std::string& path)
+lifeline::Outcome<lifeline::scenario::Scenario> readScenarioFile(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return lifeline::Failure { path + ": cannot read the file" };
     std::stringstream text;
     text << in.rdbuf();
-    auto parsed = lifeline::sim::parseScenario(text.str());
-    if (auto* error = std::get_if<lifeline::sim::ScenarioError>(&parsed))
+    auto parsed = lifeline::scenario::parseScenario(text.str());
+    if (auto* error = std::get_if<lifeline::scenario::ScenarioError>(&parsed))
         return lifeline::Failure { path + ": " + error->text() };
-    return std::get<lifeline::sim::Scenario>(std::move(parsed));
+    return std::get<lifeline::scenario::Scenario>(std::move(parsed));
 }
 
 // The window's argument: a lesson, a scenario file or a run file.
@@ -58,7 +58,7 @@ lifeline::Outcome<std::optional<WindowStart>> readWindowArgument(int argc, char*
     WindowStart start;
     const std::string argument = argv[1];
     if (argument == "--lesson" && argc >= 3) {
-        const auto* lesson = lifeline::sim::findLesson(argv[2]);
+        const auto* lesson = lifeline::teach::findLesson(argv[2]);
         if (!lesson)
             return lifeline::Failure { "lifeline: no lesson '" + std::string(argv[2]) + "' (see `lifeline lessons`)" };
         start.scenario = lesson->scenario;
@@ -125,7 +125,11 @@ int runWindow(int argc, char** argv, WindowStart start)
         window.openScenario(*start.scenario);
         window.driver()->play();
     }
-    window.show();
+    // The first start fills the screen; after that the window opens as the user left it.
+    if (QSettings().contains(QStringLiteral("window/geometry")))
+        window.show();
+    else
+        window.showMaximized();
     if (firstStart)
         window.showStartPage(); // the seed's question and its three doors
     const int status = application.exec();

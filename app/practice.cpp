@@ -80,16 +80,16 @@ int runPractice(const std::vector<std::string>& args, std::ostream& out, std::os
             return 0;
         }
     if (args.size() < 2) {
-        for (const auto& e : sim::practiceExercises())
+        for (const auto& e : teach::practiceExercises())
             out << e.id << "  " << e.title << '\n';
         return 0;
     }
     if (args[1] == "--drill")
         return drill(args, out, err);
-    const sim::Exercise* exercise = sim::findExercise(args[1]);
+    const teach::Exercise* exercise = teach::findExercise(args[1]);
     if (!exercise)
         return fail(err, "no exercise '" + args[1] + "' (see `lifeline practice`)");
-    sim::PracticeAnswer answer;
+    teach::PracticeAnswer answer;
     for (size_t i = 2; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--solution") {
@@ -115,7 +115,7 @@ int runPractice(const std::vector<std::string>& args, std::ostream& out, std::os
             return fail(err, "unknown option '" + a + "' (see `lifeline practice --help`)");
         }
     }
-    const auto result = sim::checkAnswer(*exercise, answer);
+    const auto result = teach::checkAnswer(*exercise, answer);
     if (!result)
         return fail(err, result.message());
     out << result->toJson().dump(2) << '\n';

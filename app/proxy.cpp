@@ -92,7 +92,7 @@ std::optional<std::string> setBind(ProxyCommand& c, const std::string& v)
 std::optional<std::string> setUpstream(ProxyCommand& c, const std::string& v)
 {
     std::string why;
-    const auto upstream = net::parseUpstream(v, &why);
+    const auto upstream = aws::parseUpstream(v, &why);
     if (!upstream)
         return why + ", got '" + v + "'";
     c.proxy.upstream = *upstream;
@@ -102,7 +102,7 @@ std::optional<std::string> setUpstream(ProxyCommand& c, const std::string& v)
 
 std::optional<std::string> setPoll(ProxyCommand& c, const std::string& v)
 {
-    const auto every = sim::parseDuration(v);
+    const auto every = lifeline::parseDuration(v);
     if (!every || *every < 0 || (*every > 0 && *every < 100) || *every > 3600000)
         return "--poll-attributes must be 0 or a duration from 100ms to 1h (1s, 5s), got '" + v + "'";
     c.proxy.pollAttributesMs = int(*every);
@@ -111,7 +111,7 @@ std::optional<std::string> setPoll(ProxyCommand& c, const std::string& v)
 
 std::optional<std::string> setRecordEvery(ProxyCommand& c, const std::string& v)
 {
-    const auto every = sim::parseDuration(v);
+    const auto every = lifeline::parseDuration(v);
     if (!every || *every < 100 || *every > 3600000)
         return "--record-every must be a duration from 100ms to 1h (30s, 1m), got '" + v + "'";
     c.recordEveryMs = int(*every);
@@ -177,7 +177,7 @@ Outcome<ProxyCommand> parseProxyOptions(const std::vector<std::string>& args)
         return command;
     if (command.upstreamText.empty())
         return failure("--upstream URL is required (https://sqs.eu-west-1.amazonaws.com, http://localhost:4566)");
-    if (!command.proxy.upstream.tls && !net::isLoopbackHost(command.proxy.upstream.host) && !command.insecureUpstream)
+    if (!command.proxy.upstream.tls && !aws::isLoopbackHost(command.proxy.upstream.host) && !command.insecureUpstream)
         return failure("refusing plain http to " + command.proxy.upstream.host
             + ", which is not this machine: signed requests and messages would cross the network unencrypted "
               "(use https://, or --insecure-upstream if you mean it)");
@@ -186,8 +186,8 @@ Outcome<ProxyCommand> parseProxyOptions(const std::vector<std::string>& args)
 
 Outcome<std::string> resolveProxyCredentials(ProxyCommand& command)
 {
-    const net::CredentialSources sources = ui::credentialSourcesOfThisMachine();
-    auto resolved = net::resolveCredentials(sources, command.profile, command.regionOption);
+    const aws::CredentialSources sources = ui::credentialSourcesOfThisMachine();
+    auto resolved = aws::resolveCredentials(sources, command.profile, command.regionOption);
     if (!resolved)
         return Failure { "lifeline proxy: " + resolved.message() };
     command.proxy.credentials = resolved->credentials;

@@ -29,17 +29,17 @@ const char* const kScreenshotHelp
       "  lifeline screenshot --lesson 8 --at 20s --size 1920x1080 lesson8.png\n";
 
 namespace {
-Outcome<sim::Scenario> scenarioFile(const std::string& path)
+Outcome<scenario::Scenario> scenarioFile(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Failure { path + ": cannot read the file" };
     std::stringstream text;
     text << in.rdbuf();
-    auto parsed = sim::parseScenario(text.str());
-    if (auto* error = std::get_if<sim::ScenarioError>(&parsed))
+    auto parsed = scenario::parseScenario(text.str());
+    if (auto* error = std::get_if<scenario::ScenarioError>(&parsed))
         return Failure { path + ": " + error->text() };
-    return std::get<sim::Scenario>(std::move(parsed));
+    return std::get<scenario::Scenario>(std::move(parsed));
 }
 
 std::optional<QSize> windowSize(const std::string& v)
@@ -60,7 +60,7 @@ namespace {
 // What the command line gives: the shot, and the scenario when one was named.
 struct ScreenshotArgs {
     ScreenshotCommand command;
-    std::optional<sim::Scenario> scenario;
+    std::optional<scenario::Scenario> scenario;
 };
 
 const OptionTable<ScreenshotArgs>& screenshotOptionTable()
@@ -69,7 +69,7 @@ const OptionTable<ScreenshotArgs>& screenshotOptionTable()
     static const OptionTable<ScreenshotArgs> table { "screenshot",
         { { "--lesson",
               [](ScreenshotArgs& a, const std::string& v) -> Said {
-                  const auto* lesson = sim::findLesson(v);
+                  const auto* lesson = teach::findLesson(v);
                   if (!lesson)
                       return "--lesson: no lesson '" + v + "' (see `lifeline lessons`)";
                   a.scenario = lesson->scenario;
@@ -77,7 +77,7 @@ const OptionTable<ScreenshotArgs>& screenshotOptionTable()
               } },
             { "--at",
                 [](ScreenshotArgs& a, const std::string& v) -> Said {
-                    const auto at = sim::parseDuration(v);
+                    const auto at = lifeline::parseDuration(v);
                     if (!at || *at < 0 || *at > 14LL * 86400000)
                         return "--at takes a duration from 0s to 14d such as 20s or 2m, got '" + v + "'";
                     a.command.request.at = *at;
@@ -120,13 +120,13 @@ Outcome<ScreenshotCommand> parseScreenshot(const std::vector<std::string>& args)
     if (!parsed)
         return Failure { parsed.message() };
     ScreenshotCommand command = std::move(parsed.value().command);
-    std::optional<sim::Scenario> scenario = std::move(parsed.value().scenario);
+    std::optional<scenario::Scenario> scenario = std::move(parsed.value().scenario);
     if (command.out.empty())
         return failure("where to write the image: give OUT.png (see `lifeline screenshot --help`)");
     if (scenario)
         command.request.scenario = std::move(*scenario);
     else
-        command.request.scenario = sim::findLesson("1")->scenario;
+        command.request.scenario = teach::findLesson("1")->scenario;
     if (command.request.compare
         && (!command.request.scenario.lesson || command.request.scenario.lesson->fixPatch.empty()))
         return failure("--compare needs a lesson with a fix");

@@ -61,7 +61,7 @@ namespace {
 
 std::optional<std::string> setHistory(ServeOptions& options, const std::string& v)
 {
-    const auto history = sim::parseDuration(v);
+    const auto history = lifeline::parseDuration(v);
     if (!history || *history < 0)
         return "--history must be a duration such as 0, 90s, 10m or 2h (at most a year), got '" + v + "'";
     options.historyMs = *history;
@@ -104,7 +104,7 @@ std::optional<std::string> setBind(ServeOptions& options, const std::string& v)
 
 std::optional<std::string> setSpeed(ServeOptions& options, const std::string& v)
 {
-    const auto speed = sim::parseNumber(v); // locale-independent: "0.5" under any LC_NUMERIC
+    const auto speed = lifeline::parseNumber(v); // locale-independent: "0.5" under any LC_NUMERIC
     if (!speed || *speed <= 0 || *speed > 10000)
         return "--speed must be a number above 0 and at most 10000, got '" + v + "'";
     options.endpoint.speed = *speed;

@@ -14,7 +14,7 @@ namespace lifeline::bench {
 void runPaceBenchmark()
 {
     int number = 0;
-    for (const auto& lesson : sim::builtinLessons()) {
+    for (const auto& lesson : teach::builtinLessons()) {
         ++number;
         ui::MainWindow window;
         window.resize(1366, 768);

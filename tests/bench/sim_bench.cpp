@@ -90,11 +90,11 @@ void runSimulationBenchmarks()
         "producers": [{"queue": "work", "rate": 1000}],
         "consumers": [{"name": "w", "queue": "work", "count": 100, "waitTimeSeconds": 20, "maxMessages": 10,
                        "processing": {"uniform": ["5ms", "15ms"]}}]})";
-    auto parsed = sim::parseScenario(std::string(scenario));
+    auto parsed = scenario::parseScenario(std::string(scenario));
     size_t kept = 0;
     double messages = 0;
     {
-        sim::Simulation simulation(std::get<sim::Scenario>(std::move(parsed)));
+        sim::Simulation simulation(std::get<scenario::Scenario>(std::move(parsed)));
         const auto start = std::chrono::steady_clock::now();
         simulation.runToEnd();
         const double seconds = secondsSince(start);

@@ -33,9 +33,9 @@ double percentile(std::vector<double> v, double p)
     return v[std::min(v.size() - 1, size_t(double(v.size()) * p))];
 }
 
-sim::Scenario load(const char* json)
+scenario::Scenario load(const char* json)
 {
-    return std::get<sim::Scenario>(sim::parseScenario(std::string(json)));
+    return std::get<scenario::Scenario>(scenario::parseScenario(std::string(json)));
 }
 
 double paintMs(const ui::TimelinePainter& painter, QImage& image, const ui::TimelineFrame& frame)
@@ -76,7 +76,7 @@ void runExportBenchmark()
     std::vector<double> perFrame;
     for (int i = 0; i < 3; ++i) {
         const auto start = std::chrono::steady_clock::now();
-        if (const auto exported = ui::exportAnimation(sim::findLesson("consumer-crash")->scenario, gif); !exported)
+        if (const auto exported = ui::exportAnimation(teach::findLesson("consumer-crash")->scenario, gif); !exported)
             std::fprintf(stderr, "animation failed: %s\n", exported.message().c_str());
         perFrame.push_back(secondsSince(start) * 1000.0 / ui::animationFrames(gif));
     }
@@ -88,7 +88,7 @@ void runExportBenchmark()
     perFrame.clear();
     for (int i = 0; i < 3; ++i) {
         const auto start = std::chrono::steady_clock::now();
-        if (const auto exported = ui::exportAnimation(sim::findLesson("consumer-crash")->scenario, mp4); !exported)
+        if (const auto exported = ui::exportAnimation(teach::findLesson("consumer-crash")->scenario, mp4); !exported)
             std::fprintf(stderr, "animation failed: %s\n", exported.message().c_str());
         perFrame.push_back(secondsSince(start) * 1000.0 / ui::animationFrames(mp4));
     }

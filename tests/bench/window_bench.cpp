@@ -43,9 +43,9 @@ double p95(std::vector<double> values)
 
 void openBenchmarkRun(ui::MainWindow& window)
 {
-    auto parsed = sim::parseScenario(std::string(kScenario));
+    auto parsed = scenario::parseScenario(std::string(kScenario));
     window.resize(1920, 1080);
-    window.openScenario(std::get<sim::Scenario>(parsed));
+    window.openScenario(std::get<scenario::Scenario>(parsed));
     window.show();
     QApplication::processEvents();
 }
@@ -133,10 +133,10 @@ void runWindowMemoryBenchmark()
         std::fprintf(stderr, "cannot read %s\n", qPrintable(file.fileName()));
         return;
     }
-    auto parsed = sim::parseScenario(file.readAll().toStdString());
+    auto parsed = scenario::parseScenario(file.readAll().toStdString());
     ui::MainWindow window;
     window.resize(1920, 1080);
-    window.openScenario(std::get<sim::Scenario>(parsed));
+    window.openScenario(std::get<scenario::Scenario>(parsed));
     window.show();
     QApplication::processEvents();
     for (int second = 1; second <= 3600; ++second) {

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """core's folders are layered (HACKING.md, "The architecture in one picture"): a folder includes only the folders
-below it. Prints every include that goes up or sideways and exits 1; exits 0 when there is none."""
+below it, and each folder's code is in its namespace: the vocabulary every layer speaks (support, run, engine, io,
+export, timeline) in `lifeline` itself, every other folder in `lifeline::<folder>`. Prints every include that goes up
+or sideways and every namespace that does not match its folder and exits 1; exits 0 when there is none."""
 import pathlib
 import re
 import sys
@@ -21,7 +23,7 @@ BELOW = {
     "observe": {"aws"},
     "scenario": {"analysis", "endpoint"},
     "sim": {"scenario"},
-    "teach": {"sim"},
+    "teach": {"sim", "picture"},
     "check": {"sim"},
 }
 
@@ -37,6 +39,8 @@ ALLOWED = {folder: below(folder) for folder in BELOW}
 
 core = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2] / "core"
 include = re.compile(r'#include "lifeline/([a-z_]+)/')
+VOCABULARY = {"support", "run", "engine", "io", "export", "timeline"}
+opened = re.compile(r"^namespace (lifeline(?:::\w+)*) \{")
 wrong = []
 for root in (core / "src", core / "include" / "lifeline"):
     for path in sorted(root.rglob("*")):
@@ -49,7 +53,11 @@ for root in (core / "src", core / "include" / "lifeline"):
         if folder not in ALLOWED:
             wrong.append(f"{path}: a folder the layering does not know ({folder}): add it to tests/core/layering.py")
             continue
+        expected = "lifeline" if folder in VOCABULARY else f"lifeline::{folder}"
         for number, line in enumerate(path.read_text().splitlines(), 1):
+            space = opened.match(line)
+            if space and space.group(1) != expected and not space.group(1).startswith(expected + "::"):
+                wrong.append(f"{path}:{number}: namespace {space.group(1)} in {folder}/, whose namespace is {expected}")
             match = include.match(line)
             if match and match.group(1) != folder and match.group(1) not in ALLOWED[folder]:
                 wrong.append(f"{path}:{number}: {folder}/ includes {match.group(1)}/, which is not below it")

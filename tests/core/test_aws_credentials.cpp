@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 using namespace lifeline;
-using namespace lifeline::net;
+using namespace lifeline::aws;
 
 namespace {
 

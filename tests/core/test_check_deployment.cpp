@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 
 using namespace lifeline;
-using namespace lifeline::sim;
+using namespace lifeline::analysis;
+using namespace lifeline::check;
+using namespace lifeline::scenario;
 using json = nlohmann::json;
 
 namespace {

@@ -7,7 +7,8 @@
 #include <sstream>
 
 using namespace lifeline;
-using namespace lifeline::sim;
+using namespace lifeline::analysis;
+using namespace lifeline::check;
 using json = nlohmann::json;
 
 namespace {

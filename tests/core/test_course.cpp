@@ -10,7 +10,8 @@
 #include <set>
 #include <sstream>
 
-using namespace lifeline::sim;
+using namespace lifeline::analysis;
+using namespace lifeline::teach;
 
 namespace {
 size_t words(const std::string& text)

@@ -15,11 +15,11 @@ using namespace lifeline;
 using namespace lifeline::test;
 
 namespace {
-sim::Scenario load(const char* json)
+scenario::Scenario load(const char* json)
 {
-    auto parsed = sim::parseScenario(std::string(json));
-    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
-    return std::get<sim::Scenario>(parsed);
+    auto parsed = scenario::parseScenario(std::string(json));
+    REQUIRE(std::holds_alternative<scenario::Scenario>(parsed));
+    return std::get<scenario::Scenario>(parsed);
 }
 
 std::vector<MessageIndex> aliveIn(const LaneIndex& index, TimeMs from, TimeMs to)

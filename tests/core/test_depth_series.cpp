@@ -39,7 +39,7 @@ TEST_CASE("depth series: exact counts per bucket on a small run", "[series]")
 
 TEST_CASE("depth series: stays within its buckets and keeps the peaks on a long run", "[series]")
 {
-    const auto* lesson = sim::findLesson("lambda-six-times");
+    const auto* lesson = teach::findLesson("lambda-six-times");
     sim::Simulation simulation(lesson->scenario);
     DepthSeries series(64, 10);
     int32_t peakVisible = 0;

@@ -208,7 +208,7 @@ void checkAgainstRecords(const sim::Simulation& simulation)
 
 TEST_CASE("event log: every lesson's run and busy runs read back as the engine recorded them", "[events]")
 {
-    for (const auto& lesson : sim::builtinLessons()) {
+    for (const auto& lesson : teach::builtinLessons()) {
         INFO(lesson.file);
         sim::Simulation simulation(lesson.scenario);
         simulation.runToEnd();
@@ -219,14 +219,14 @@ TEST_CASE("event log: every lesson's run and busy runs read back as the engine r
     // Busy runs with random processing, failures and a dead-letter queue, three seeds: every event fits.
     for (const int seed : { 1, 2, 3 }) {
         INFO("seed " << seed);
-        auto parsed = sim::parseScenario(R"({"duration": "40s", "seed": )" + std::to_string(seed) + R"(,
+        auto parsed = scenario::parseScenario(R"({"duration": "40s", "seed": )" + std::to_string(seed) + R"(,
             "queues": [{"name": "dlq"}, {"name": "work", "attributes": {"VisibilityTimeout": 2},
                 "deadLetter": {"queue": "dlq", "maxReceiveCount": 3}}],
             "producers": [{"queue": "work", "rate": 400}],
             "consumers": [{"name": "w", "queue": "work", "count": 30, "waitTimeSeconds": 5, "maxMessages": 10,
                            "processing": {"uniform": ["5ms", "3s"]}, "failureProbability": 0.2}]})");
-        REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
-        sim::Simulation simulation(std::get<sim::Scenario>(std::move(parsed)));
+        REQUIRE(std::holds_alternative<scenario::Scenario>(parsed));
+        sim::Simulation simulation(std::get<scenario::Scenario>(std::move(parsed)));
         simulation.runToEnd();
         CHECK(simulation.engine().messageCount() > 15000);
         checkAgainstRecords(simulation);

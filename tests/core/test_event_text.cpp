@@ -23,9 +23,9 @@ std::vector<Event> eventsOf(const Engine& engine, Cause cause)
 
 std::unique_ptr<sim::Simulation> run(const char* lesson, bool fixed = false)
 {
-    const sim::Scenario& scenario = sim::findLesson(lesson)->scenario;
-    auto simulation
-        = std::make_unique<sim::Simulation>(fixed ? std::get<sim::Scenario>(sim::applyFix(scenario)) : scenario);
+    const scenario::Scenario& scenario = teach::findLesson(lesson)->scenario;
+    auto simulation = std::make_unique<sim::Simulation>(
+        fixed ? std::get<scenario::Scenario>(scenario::applyFix(scenario)) : scenario);
     simulation->runToEnd();
     return simulation;
 }
@@ -133,12 +133,12 @@ TEST_CASE("events: processing failures say why", "[events]")
     CHECK(eventDetail(poison->engine().run(), failures[0]) == "poison message");
     CHECK(
         eventSentence(poison->engine().run(), failures[0], "worker") == "processing failed by worker (poison message)");
-    auto parsed = sim::parseScenario(std::string(R"({"duration": "10s",
+    auto parsed = scenario::parseScenario(std::string(R"({"duration": "10s",
         "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
         "producers": [{"queue": "q", "messages": [{"at": 0, "body": "b"}]}],
         "lambdas": [{"name": "fn", "queue": "q", "timeout": "2s", "processing": "5s", "pollers": 1,
                      "concurrency": 1}]})"));
-    sim::Simulation lambda(std::get<sim::Scenario>(parsed));
+    sim::Simulation lambda(std::get<scenario::Scenario>(parsed));
     lambda.runToEnd();
     const auto lambdaFailures = eventsOf(lambda.engine(), Cause::ProcessingFailed);
     REQUIRE(lambdaFailures.size() == 1);

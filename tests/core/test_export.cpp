@@ -12,7 +12,7 @@ using namespace lifeline;
 namespace {
 std::unique_ptr<sim::Simulation> finished(const char* lesson)
 {
-    auto simulation = std::make_unique<sim::Simulation>(sim::findLesson(lesson)->scenario);
+    auto simulation = std::make_unique<sim::Simulation>(teach::findLesson(lesson)->scenario);
     simulation->runToEnd();
     return simulation;
 }
@@ -96,7 +96,7 @@ TEST_CASE("Chrome trace: written as it is read - the same text as the whole docu
 {
     // The writer streams one event at a time; what it writes must be exactly the document nlohmann would dump
     // (keys sorted, no spaces), for every lesson's run: parsed and dumped again, it comes back unchanged.
-    for (const auto& lesson : sim::builtinLessons()) {
+    for (const auto& lesson : teach::builtinLessons()) {
         auto simulation = std::make_unique<sim::Simulation>(lesson.scenario);
         simulation->advanceTo(60000);
         std::ostringstream out;

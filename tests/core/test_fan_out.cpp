@@ -7,6 +7,8 @@
 #include <catch2/catch.hpp>
 
 using namespace lifeline;
+using namespace lifeline::analysis;
+using namespace lifeline::scenario;
 using namespace lifeline::sim;
 
 namespace {

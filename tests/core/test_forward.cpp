@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 using namespace lifeline;
-using namespace lifeline::net;
+using namespace lifeline::aws;
 
 TEST_CASE("forward: --upstream URLs - and what is refused", "[net][forward]")
 {

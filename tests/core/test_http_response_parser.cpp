@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-using namespace lifeline::net;
+using namespace lifeline::aws;
 using State = HttpResponseParser::State;
 
 TEST_CASE("response parser: Content-Length - byte by byte - and the next answer on the connection", "[net][http]")

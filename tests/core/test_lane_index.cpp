@@ -102,14 +102,14 @@ TEST_CASE("lane index: a refused request is a mark on its queue's row", "[timeli
 
 TEST_CASE("lane index: a Lambda poller's function timeout and its timed-out invocations", "[timeline][lanes]")
 {
-    auto parsed = sim::parseScenario(std::string(R"({
+    auto parsed = scenario::parseScenario(std::string(R"({
         "name": "slow function", "duration": "2m",
         "queues": [ { "name": "jobs", "attributes": { "VisibilityTimeout": 60 } } ],
         "producers": [ { "name": "p", "queue": "jobs", "bursts": [ { "at": "0s", "count": 3 } ] } ],
         "lambdas": [ { "name": "slow", "queue": "jobs", "timeout": "1s", "processing": "2s", "concurrency": 1,
                        "pollers": 1 } ] })"));
-    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
-    sim::Simulation simulation(std::get<sim::Scenario>(std::move(parsed)));
+    REQUIRE(std::holds_alternative<scenario::Scenario>(parsed));
+    sim::Simulation simulation(std::get<scenario::Scenario>(std::move(parsed)));
     simulation.advanceTo(10'000);
     LaneIndex index;
     index.sync(simulation.engine().run());
@@ -149,11 +149,11 @@ TEST_CASE("events: a processing start written before the function timeout was lo
 TEST_CASE("lane index: the maxReceiveCount in force when a lane was received - a DLQ turned on later changes none",
     "[timeline][lanes]")
 {
-    auto parsed = sim::parseScenario(std::string(R"({"queues": [{"name": "orders"}, {"name": "orders-dlq"}],
+    auto parsed = scenario::parseScenario(std::string(R"({"queues": [{"name": "orders"}, {"name": "orders-dlq"}],
         "producers": [{"name": "p", "queue": "orders", "messages": [{"at": "0s", "body": "a"}]}],
         "consumers": [{"name": "c", "queue": "orders", "processing": "1s"}]})"));
-    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
-    sim::Simulation simulation(std::get<sim::Scenario>(std::move(parsed)));
+    REQUIRE(std::holds_alternative<scenario::Scenario>(parsed));
+    sim::Simulation simulation(std::get<scenario::Scenario>(std::move(parsed)));
     simulation.advanceTo(30000);
     LaneIndex index;
     index.sync(simulation.engine().run());
@@ -306,10 +306,10 @@ TEST_CASE("A simulation that forgets its history runs the same run, event for ev
                    {"name": "jobs-dlq"}],
         "producers": [{"queue": "jobs", "rate": 40, "poisonEvery": 50}],
         "consumers": [{"name": "w", "queue": "jobs", "count": 80, "processing": {"uniform": ["50ms", "2500ms"]}}]})";
-    auto parsed = sim::parseScenario(text);
-    if (!std::holds_alternative<sim::Scenario>(parsed))
-        FAIL(std::get<sim::ScenarioError>(parsed).text());
-    const sim::Scenario scenario = std::get<sim::Scenario>(parsed);
+    auto parsed = scenario::parseScenario(text);
+    if (!std::holds_alternative<scenario::Scenario>(parsed))
+        FAIL(std::get<scenario::ScenarioError>(parsed).text());
+    const scenario::Scenario scenario = std::get<scenario::Scenario>(parsed);
     sim::Simulation whole(scenario);
     sim::Simulation forgetting(scenario, std::nullopt, 120'000);
     LaneIndex index;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 using namespace lifeline;
+using namespace lifeline::scenario;
 using namespace lifeline::sim;
 
 namespace {

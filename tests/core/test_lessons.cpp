@@ -13,7 +13,10 @@
 #include <set>
 
 using namespace lifeline;
+using namespace lifeline::analysis;
+using namespace lifeline::scenario;
 using namespace lifeline::sim;
+using namespace lifeline::teach;
 
 namespace {
 

@@ -7,7 +7,10 @@
 #include <memory>
 
 using namespace lifeline;
+using namespace lifeline::analysis;
+using namespace lifeline::scenario;
 using namespace lifeline::sim;
+using namespace lifeline::teach;
 
 namespace {
 

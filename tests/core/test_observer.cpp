@@ -167,7 +167,7 @@ TEST_CASE("observer: batches by entry id - visibility changes - purge - refusals
         == "InvalidParameterValue: The request must contain the parameter MessageBody. (SendMessage)");
     CHECK(engine.messageCount() == 2);
     // Counted by its code, as the engine's refusals are (it was counted as "SendMessage").
-    const auto errors = sim::summarizeLog(engine).errorsByCode;
+    const auto errors = analysis::summarizeLog(engine).errorsByCode;
     CHECK(errors == std::map<std::string, int64_t> { { "InvalidParameterValue", 1 } });
 }
 

@@ -6,6 +6,7 @@
 #include <clocale>
 
 using namespace lifeline;
+using namespace lifeline::scenario;
 using namespace lifeline::sim;
 
 namespace {

@@ -25,7 +25,7 @@ struct LessonPicture {
 
     explicit LessonPicture(const std::string& id)
     {
-        const sim::LessonEntry* lesson = sim::findLesson(id);
+        const teach::LessonEntry* lesson = teach::findLesson(id);
         REQUIRE(lesson != nullptr);
         simulation = std::make_unique<sim::Simulation>(lesson->scenario);
         simulation->runToEnd();

@@ -7,7 +7,8 @@
 #include <set>
 
 using namespace lifeline;
-using namespace lifeline::sim;
+using namespace lifeline::analysis;
+using namespace lifeline::teach;
 
 TEST_CASE("practice: every exercise file reads", "[practice]")
 {

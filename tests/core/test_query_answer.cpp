@@ -3,12 +3,13 @@
 
 #include <catch2/catch.hpp>
 
-using lifeline::net::queryAnswerAsJson;
+namespace aws = lifeline::aws;
+using aws::queryAnswerAsJson;
 using nlohmann::json;
 
 TEST_CASE("query answer: a receive's messages, their attributes, and no message attributes", "[proxy][xml]")
 {
-    const json answer = queryAnswerAsJson(
+    const json answer = aws::queryAnswerAsJson(
         R"(<?xml version="1.0"?><ReceiveMessageResponse xmlns="http://queue.amazonaws.com/doc/2012-11-05/">)"
         "<ReceiveMessageResult><Message><MessageId>5fea7756-0ea4-451a-a703-a558b933e274</MessageId>"
         "<ReceiptHandle>MbZj6wDWli</ReceiptHandle><MD5OfBody>fafb00f5732ab283681e124bf8747ed1</MD5OfBody>"
@@ -30,10 +31,11 @@ TEST_CASE("query answer: a receive's messages, their attributes, and no message 
 
 TEST_CASE("query answer: a batch's entries are Successful and Failed, an error the JSON error shape", "[proxy][xml]")
 {
-    CHECK(queryAnswerAsJson("<SendMessageBatchResponse><SendMessageBatchResult><SendMessageBatchResultEntry><Id>a</Id>"
-                            "<MessageId>m1</MessageId></SendMessageBatchResultEntry><BatchResultErrorEntry><Id>b</Id>"
-                            "<Code>InvalidParameterValue</Code><SenderFault>true</SenderFault>"
-                            "</BatchResultErrorEntry></SendMessageBatchResult></SendMessageBatchResponse>")
+    CHECK(aws::queryAnswerAsJson(
+              "<SendMessageBatchResponse><SendMessageBatchResult><SendMessageBatchResultEntry><Id>a</Id>"
+              "<MessageId>m1</MessageId></SendMessageBatchResultEntry><BatchResultErrorEntry><Id>b</Id>"
+              "<Code>InvalidParameterValue</Code><SenderFault>true</SenderFault>"
+              "</BatchResultErrorEntry></SendMessageBatchResult></SendMessageBatchResponse>")
         == json::parse(R"({"Successful": [{"Id": "a", "MessageId": "m1"}],
                            "Failed": [{"Id": "b", "Code": "InvalidParameterValue", "SenderFault": "true"}]})"));
     CHECK(queryAnswerAsJson(R"(<?xml version="1.0"?><ErrorResponse><Error><Type>Sender</Type>)"
@@ -52,10 +54,10 @@ TEST_CASE("query answer: what is not SQS's XML reads as nothing, and never throw
     for (const char* bytes : { "", "not xml", "<ReceiveMessageResponse><ReceiveMessageResult><Message>", "<a><b></a>",
              "<a>text</a>", "<?xml version=\"1.0\"?>" }) {
         INFO(bytes);
-        CHECK(queryAnswerAsJson(bytes) == json::object());
+        CHECK(aws::queryAnswerAsJson(bytes) == json::object());
     }
     // What follows the root's end is not read.
-    CHECK(queryAnswerAsJson("<XResponse><XResult><QueueUrl>u</QueueUrl></XResult></XResponse><<garbage")
+    CHECK(aws::queryAnswerAsJson("<XResponse><XResult><QueueUrl>u</QueueUrl></XResult></XResponse><<garbage")
         == json { { "QueueUrl", "u" } });
     // An attribute whose name is not text keeps its value under an empty name; an "Attributes" element of text gives
     // way to the attributes that follow it.
@@ -83,7 +85,7 @@ TEST_CASE("query answer: elements below sixteen levels read as null, their insid
     for (int level = 2; level <= 40; ++level)
         xml += "</n>";
     xml += "<QueueUrl>u</QueueUrl></XResult></XResponse>";
-    const json answer = queryAnswerAsJson(xml);
+    const json answer = aws::queryAnswerAsJson(xml);
     CHECK(answer.at("QueueUrl") == "u");
     const json* at = &answer;
     for (int level = 2; level <= 16; ++level) {
@@ -95,21 +97,19 @@ TEST_CASE("query answer: elements below sixteen levels read as null, their insid
     CHECK(at->size() == 1);
 }
 
-namespace net = lifeline::net;
-
 TEST_CASE("upstream answer: 200,000 levels of JSON or XML read as nothing, without recursing into them", "[proxy][xml]")
 {
-    net::HttpAnswer json;
+    aws::HttpAnswer json;
     json.status = 200;
     json.headers.emplace_back("content-type", "application/x-amz-json-1.0");
     json.body = std::string(200000, '[') + std::string(200000, ']');
-    CHECK(net::answerAsJson(json) == nlohmann::json::object());
+    CHECK(aws::answerAsJson(json) == nlohmann::json::object());
     json.body = "{\"Messages\": " + std::string(200000, '[') + "1" + std::string(200000, ']') + "}";
-    CHECK(net::answerAsJson(json) == nlohmann::json::object());
+    CHECK(aws::answerAsJson(json) == nlohmann::json::object());
     // As deep as SQS's own answers: read.
     json.body = R"({"Messages": [{"MessageId": "m", "Attributes": {"ApproximateReceiveCount": "1"}}]})";
-    CHECK(net::answerAsJson(json)["Messages"][0]["Attributes"]["ApproximateReceiveCount"] == "1");
-    net::HttpAnswer xml;
+    CHECK(aws::answerAsJson(json)["Messages"][0]["Attributes"]["ApproximateReceiveCount"] == "1");
+    aws::HttpAnswer xml;
     xml.status = 200;
     xml.headers.emplace_back("content-type", "text/xml");
     std::string deep;
@@ -119,5 +119,5 @@ TEST_CASE("upstream answer: 200,000 levels of JSON or XML read as nothing, witho
         deep += "</a>";
     xml.body
         = "<ReceiveMessageResponse><ReceiveMessageResult>" + deep + "</ReceiveMessageResult></ReceiveMessageResponse>";
-    CHECK_NOTHROW(net::answerAsJson(xml));
+    CHECK_NOTHROW(aws::answerAsJson(xml));
 }

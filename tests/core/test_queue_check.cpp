@@ -10,6 +10,9 @@
 #include <set>
 
 using namespace lifeline;
+using namespace lifeline::analysis;
+using namespace lifeline::check;
+using namespace lifeline::scenario;
 using namespace lifeline::sim;
 using json = nlohmann::json;
 
@@ -386,10 +389,10 @@ TEST_CASE(
     "check: the rules - twenty-two, each id once, in the report's order, a scenario and its figure together", "[check]")
 {
     std::vector<std::string> ids;
-    for (const check::CheckRule* rule : check::checkRules()) {
+    for (const check::rules::CheckRule* rule : check::rules::checkRules()) {
         ids.emplace_back(rule->id);
         INFO(ids.back());
-        CHECK(check::findRule(rule->id) == rule);
+        CHECK(check::rules::findRule(rule->id) == rule);
         CHECK(rule->fires != nullptr);
         CHECK((rule->shape != nullptr) == (rule->shows != nullptr)); // a scenario is judged by its figure
     }
@@ -401,7 +404,7 @@ TEST_CASE(
             "dlq-retention-not-longer", "short-polling", "client-timeout-under-wait", "fifo-single-group",
             "tenants-without-group-id", "visibility-over-retention", "queue-policy-public", "dlq-without-alarm",
             "fifo-dlq-breaks-order", "message-size-old-default" });
-    CHECK(check::findRule("no-such-rule") == nullptr);
+    CHECK(check::rules::findRule("no-such-rule") == nullptr);
     CHECK_FALSE(problemShows("client-timeout-under-wait", RunSummary {}, CheckInput {}));
 }
 

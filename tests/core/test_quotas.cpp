@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 using namespace lifeline;
+using namespace lifeline::scenario;
 using namespace lifeline::sim;
 
 namespace {

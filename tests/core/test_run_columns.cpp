@@ -64,7 +64,7 @@ const std::string kPrefix = "'x.lifeline' is not a Lifeline run file (or it is d
 
 TEST_CASE("run file version 3: every lesson's run and a busy run reopen the same, event for event", "[runfile]")
 {
-    for (const auto& lesson : sim::builtinLessons()) {
+    for (const auto& lesson : teach::builtinLessons()) {
         INFO(lesson.file);
         sim::Simulation simulation(lesson.scenario);
         simulation.advanceTo(90000);
@@ -87,12 +87,12 @@ TEST_CASE("run file version 3: every lesson's run and a busy run reopen the same
         requireSameRun(simulation.engine().run(), *reopened->run);
     }
     // More than one block of each table (16,384 items): 100 consumers on 1,000 messages/s for 30 s.
-    auto busy = sim::parseScenario(std::string(R"({"duration": "30s", "seed": 7,
+    auto busy = scenario::parseScenario(std::string(R"({"duration": "30s", "seed": 7,
         "queues": [{"name": "work", "attributes": {"VisibilityTimeout": 1}}],
         "producers": [{"queue": "work", "rate": 1000, "body": "order"}],
         "consumers": [{"name": "w", "queue": "work", "count": 100, "waitTimeSeconds": 20, "maxMessages": 10,
                        "processing": {"uniform": ["5ms", "1500ms"]}, "failureProbability": 0.05}]})"));
-    sim::Simulation simulation(std::get<sim::Scenario>(std::move(busy)));
+    sim::Simulation simulation(std::get<scenario::Scenario>(std::move(busy)));
     simulation.runToEnd();
     REQUIRE(simulation.engine().messageCount() > 20000);
     const auto bytes = written(simulation, "busy");
@@ -103,7 +103,8 @@ TEST_CASE("run file version 3: every lesson's run and a busy run reopen the same
 
 TEST_CASE("run file version 3: a damaged table says what is wrong with it", "[runfile]")
 {
-    sim::Simulation simulation(std::get<sim::Scenario>(sim::applyFix(sim::findLesson("poison-pill")->scenario)));
+    sim::Simulation simulation(
+        std::get<scenario::Scenario>(scenario::applyFix(teach::findLesson("poison-pill")->scenario)));
     simulation.runToEnd();
     const nlohmann::json run = nlohmann::json::from_cbor(written(simulation, "x"));
     REQUIRE(run["version"] == 3);
@@ -158,7 +159,7 @@ TEST_CASE("run file version 3: a damaged table says what is wrong with it", "[ru
 
 TEST_CASE("run file version 3: decoded events are checked as version 2's are", "[runfile]")
 {
-    sim::Simulation simulation(sim::findLesson("life-of-a-message")->scenario);
+    sim::Simulation simulation(teach::findLesson("life-of-a-message")->scenario);
     simulation.runToEnd();
     nlohmann::json run = nlohmann::json::from_cbor(written(simulation, "x"));
     const auto lanes = run["laneCount"].get<MessageIndex>();

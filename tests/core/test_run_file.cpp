@@ -28,8 +28,8 @@ std::vector<std::pair<std::string, std::string>> actorsOf(const RunView& run)
 
 TEST_CASE("a saved run reopens equal to the original - without simulating", "[export][runfile]")
 {
-    auto fixed = sim::applyFix(sim::findLesson("poison-pill")->scenario); // a DLQ, attributes, refusals none
-    sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
+    auto fixed = scenario::applyFix(teach::findLesson("poison-pill")->scenario); // a DLQ, attributes, refusals none
+    sim::Simulation simulation(std::get<scenario::Scenario>(std::move(fixed)));
     simulation.runToEnd();
     const RunView& original = simulation.engine().run();
     const std::string path = temporaryPath("poison.lifeline");
@@ -75,7 +75,7 @@ TEST_CASE("a saved run reopens equal to the original - without simulating", "[ex
 
 TEST_CASE("a damaged or foreign file gives a clear error", "[export][runfile]")
 {
-    sim::Simulation simulation(sim::findLesson("life-of-a-message")->scenario);
+    sim::Simulation simulation(teach::findLesson("life-of-a-message")->scenario);
     simulation.runToEnd();
     const std::string path = temporaryPath("damaged.lifeline");
     REQUIRE(saveRun(simulation.engine().run(), "x", path).ok());
@@ -121,7 +121,8 @@ std::string damage(const nlohmann::json& run)
 
 TEST_CASE("a crafted run file is refused field by field - never a loop or an out-of-bounds read", "[runfile]")
 {
-    sim::Simulation simulation(std::get<sim::Scenario>(sim::applyFix(sim::findLesson("poison-pill")->scenario)));
+    sim::Simulation simulation(
+        std::get<scenario::Scenario>(scenario::applyFix(teach::findLesson("poison-pill")->scenario)));
     simulation.runToEnd();
     const nlohmann::json run = savedRun(simulation);
     const std::string prefix = "'x.lifeline' is not a Lifeline run file (or it is damaged): ";
@@ -170,7 +171,8 @@ TEST_CASE("a crafted run file is refused field by field - never a loop or an out
 
 TEST_CASE("a version 1 run file opens with SQS and the operator told apart", "[runfile]")
 {
-    sim::Simulation simulation(std::get<sim::Scenario>(sim::applyFix(sim::findLesson("poison-pill")->scenario)));
+    sim::Simulation simulation(
+        std::get<scenario::Scenario>(scenario::applyFix(teach::findLesson("poison-pill")->scenario)));
     simulation.runToEnd();
     nlohmann::json run = savedRun(simulation);
     // Version 1: one actor 0 for SQS and the operator, every other actor one lower.
@@ -209,7 +211,7 @@ TEST_CASE("run files: deep nesting and absurd sizes in the CBOR are refused, not
 
 TEST_CASE("run files: a lane's event without its queue is refused (the trace writer indexed by it)", "[runfile]")
 {
-    sim::Simulation simulation(sim::findLesson("life-of-a-message")->scenario);
+    sim::Simulation simulation(teach::findLesson("life-of-a-message")->scenario);
     simulation.runToEnd();
     nlohmann::json run = savedRun(simulation);
     size_t withLane = 0;
@@ -225,7 +227,7 @@ TEST_CASE("run file version 2: written as it is read - the bytes of the whole ma
 {
     // The writer streams each event and lane; the file must be exactly what nlohmann encodes from the same document
     // (so every file reads as before): decoded and encoded again, every lesson's run comes back byte for byte.
-    for (const auto& lesson : sim::builtinLessons()) {
+    for (const auto& lesson : teach::builtinLessons()) {
         sim::Simulation simulation(lesson.scenario);
         simulation.advanceTo(60000);
         std::ostringstream out;

@@ -8,10 +8,11 @@
 #include <variant>
 
 using namespace lifeline;
+using namespace lifeline::scenario;
 using namespace lifeline::sim;
 
 namespace {
-std::string scenario(const std::string& script, const std::string& extra = "")
+std::string scenarioText(const std::string& script, const std::string& extra = "")
 {
     return R"({"duration": "200s", "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 30}}],
         "consumers": [{"name": "worker", "queue": "orders", "processing": "5s", "start": "500s"}])"
@@ -44,7 +45,7 @@ std::vector<std::string> answers(Simulation& run)
 
 TEST_CASE("script: each call is answered as SQS answers it - the 12-hour cap counted from the receive", "[script]")
 {
-    Simulation run(load(scenario(R"([
+    Simulation run(load(scenarioText(R"([
         {"at": "0s", "as": "C1", "call": "SendMessage", "label": "m1", "body": "hello"},
         {"at": "10s", "as": "C2", "call": "ReceiveMessage", "waitTimeSeconds": 0, "visibilityTimeout": 120},
         {"at": "100s", "as": "C2", "call": "ChangeMessageVisibility", "message": "m1", "visibilityTimeout": 43200},
@@ -95,7 +96,7 @@ TEST_CASE("script: a handle stays usable after its timeout - a delete with it ho
 {
     // Received at 0 s with a 5 s timeout, received again at 10 s: the first receive's handle deletes it (standard
     // queues honour an earlier handle).
-    Simulation run(load(scenario(R"([
+    Simulation run(load(scenarioText(R"([
         {"at": "0s", "as": "C", "call": "SendMessage", "label": "m"},
         {"at": "0s", "as": "C", "call": "ReceiveMessage", "waitTimeSeconds": 0, "visibilityTimeout": 5},
         {"at": "10s", "as": "D", "call": "ReceiveMessage", "waitTimeSeconds": 0},
@@ -125,7 +126,7 @@ TEST_CASE("script: stopConsumer and startConsumer crash and restart a behaviour 
 
 TEST_CASE("script: a step naming what the scenario lacks is a load error with its path", "[script]")
 {
-    const std::string text = problems(scenario(R"([
+    const std::string text = problems(scenarioText(R"([
         {"at": "1s", "call": "SendMessage", "queue": "order", "label": "m1"},
         {"at": "2s", "call": "DeleteMessage", "message": "m9"},
         {"at": "3s", "call": "ChangeMessageVisibility", "message": {"receivedBy": 1}, "visibilityTimeout": 10},

@@ -6,7 +6,8 @@
 #include <catch2/catch.hpp>
 
 using namespace lifeline;
-using namespace lifeline::sim;
+using namespace lifeline::analysis;
+using namespace lifeline::check;
 using json = nlohmann::json;
 
 namespace {

@@ -47,7 +47,7 @@ TEST_CASE("ruler ticks: steps and labels by zoom", "[timeline][axis]")
     CHECK(t[0].major);
     CHECK_FALSE(t[1].major);
     CHECK(t[5].major);
-    // One format with the hovers and captions (sim::formatDuration): never "1s250ms" or "664s500ms".
+    // One format with the hovers and captions (lifeline::formatDuration): never "1s250ms" or "664s500ms".
     CHECK(tickLabel(90000) == "1m30s");
     CHECK(tickLabel(7200000) == "2h");
     CHECK(tickLabel(250) == "250ms");

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The lesson and exercise counts that the README, docs/engineering.md, the manual page and the metainfo state match the files in
+"""The lesson and exercise counts that docs/command-line.md, docs/window.md, docs/engineering.md, the manual page and the metainfo state match the files in
 resources/lessons/ and resources/practice/ (HACKING.md, "Add a lesson"), and docs/sqs-semantics.md's section 6 has
 a row for every rule of `lifeline check` (HACKING.md, "Add a rule"). Prints what is stale and exits 1."""
 import pathlib
@@ -22,10 +22,10 @@ def words(n):
 
 # (file, a pattern whose group is the count as written, what it counts, how it is written)
 STATED = [
-    ("README.md", r"# the (\d+) built-in lessons", lessons, str),
+    ("docs/command-line.md", r"# the (\d+) built-in lessons", lessons, str),
     ("docs/engineering.md", r"scenario files, (\d+) lessons", lessons, str),
     ("docs/engineering.md", r"(\d+) practice exercises", exercises, str),
-    ("README.md", r"`lifeline practice` headless\): (\d+) exercises", exercises, str),
+    ("docs/window.md", r"`lifeline practice` headless\): (\d+) exercises", exercises, str),
     ("docs/lifeline.1.in", r"with (\d+) built-in lessons", lessons, str),
     ("resources/desktop/lifeline.metainfo.xml.in", r"([A-Z][a-z-]+) built-in lessons", lessons,
      lambda n: words(n).capitalize()),

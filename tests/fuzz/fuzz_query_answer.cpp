@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         return 0;
     const std::string action = kActions[data[0] % (sizeof kActions / sizeof *kActions)];
     const nlohmann::json answer
-        = lifeline::net::queryAnswerAsJson(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
+        = lifeline::aws::queryAnswerAsJson(std::string_view(reinterpret_cast<const char*>(data) + 1, size - 1));
     const nlohmann::json params { { "QueueUrl", "http://h/0/q" }, { "MessageBody", "b" }, { "ReceiptHandle", "h" },
         { "Entries",
             nlohmann::json::array({ { { "Id", "a" }, { "ReceiptHandle", "h" }, { "MessageBody", "x" } },

@@ -10,11 +10,11 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const std::string text(reinterpret_cast<const char*>(data), size);
-    auto parsed = lifeline::sim::parseScenario(text);
-    auto* scenario = std::get_if<lifeline::sim::Scenario>(&parsed);
+    auto parsed = lifeline::scenario::parseScenario(text);
+    auto* scenario = std::get_if<lifeline::scenario::Scenario>(&parsed);
     if (!scenario)
         return 0;
-    (void)lifeline::sim::applyFix(*scenario); // a broken patch is an error, not a crash
+    (void)lifeline::scenario::applyFix(*scenario); // a broken patch is an error, not a crash
     // Huge bursts and crowds are valid but slow under ASan: the fuzzer runs the small ones.
     for (const auto& producer : scenario->producers)
         for (const auto& burst : producer.bursts)

@@ -13,7 +13,7 @@ int main()
     const json requests = json::parse(std::string(std::istreambuf_iterator<char>(std::cin), {}));
     json out = json::array();
     for (const json& r : requests) {
-        lifeline::net::SigningRequest request;
+        lifeline::aws::SigningRequest request;
         request.method = r.at("method");
         request.host = r.at("host");
         request.path = r.at("path");
@@ -21,10 +21,10 @@ int main()
         for (const json& header : r.at("headers"))
             request.headers.emplace_back(header.at(0), header.at(1));
         request.body = r.at("body");
-        const lifeline::net::AwsCredentials credentials { r.at("accessKeyId"), r.at("secretAccessKey"),
+        const lifeline::aws::AwsCredentials credentials { r.at("accessKeyId"), r.at("secretAccessKey"),
             r.at("sessionToken") };
         const auto signature
-            = lifeline::net::signV4(request, credentials, r.at("region"), r.at("service"), r.at("epoch"));
+            = lifeline::aws::signV4(request, credentials, r.at("region"), r.at("service"), r.at("epoch"));
         out.push_back({ { "amzDate", signature.amzDate }, { "authorization", signature.authorization } });
     }
     std::cout << out.dump() << '\n';

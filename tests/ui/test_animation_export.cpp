@@ -50,7 +50,7 @@ TEST_CASE("animation: a GIF of lesson 7 - fps x duration frames - the message in
         ++progressCalls;
         return done <= all;
     };
-    REQUIRE(exportAnimation(sim::findLesson("consumer-crash")->scenario, request).ok());
+    REQUIRE(exportAnimation(teach::findLesson("consumer-crash")->scenario, request).ok());
     CHECK(progressCalls == 30);
     QImageReader reader(request.path);
     REQUIRE(reader.canRead());
@@ -75,7 +75,7 @@ TEST_CASE("animation: bad requests say why - a cancelled one writes nothing", "[
 {
     test::application();
     QTemporaryDir dir;
-    const sim::Scenario& scenario = sim::findLesson("consumer-crash")->scenario;
+    const scenario::Scenario& scenario = teach::findLesson("consumer-crash")->scenario;
     AnimationRequest request;
     request.path = dir.filePath(QStringLiteral("x.gif"));
     request.fps = 0;
@@ -128,7 +128,7 @@ TEST_CASE("animation: an MP4 of lesson 7 is H.264 at the asked size and length",
     request.size = QSize(640, 360);
     request.fps = 10;
     request.duration = 3000;
-    REQUIRE(exportAnimation(sim::findLesson("consumer-crash")->scenario, request).ok());
+    REQUIRE(exportAnimation(teach::findLesson("consumer-crash")->scenario, request).ok());
     CHECK_FALSE(QFile::exists(request.path + QStringLiteral(".part")));
     // Read back with libavformat: one H.264 stream, 640x360, 30 frames, 3 s within a frame.
     AVFormatContext* format = nullptr;
@@ -146,7 +146,7 @@ TEST_CASE("animation: an MP4 of lesson 7 is H.264 at the asked size and length",
 
     // An odd size is refused before anything is written.
     request.size = QSize(641, 360);
-    CHECK(exportAnimation(sim::findLesson("consumer-crash")->scenario, request).message()
+    CHECK(exportAnimation(teach::findLesson("consumer-crash")->scenario, request).message()
         == "an MP4's width and height must be even, got 641x360");
 }
 

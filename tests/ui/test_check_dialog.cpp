@@ -91,7 +91,7 @@ TEST_CASE("check dialog: File > Check a queue - Show me opens the finding's scen
     CHECK(showMe->isEnabled());
     showMe->click();
     REQUIRE(spy.count() == 1);
-    const auto scenario = spy.takeFirst().at(0).value<sim::Scenario>();
+    const auto scenario = spy.takeFirst().at(0).value<scenario::Scenario>();
     REQUIRE(scenario.lesson.has_value());
     CHECK(scenario.lesson->id == "visibility-shorter-than-processing");
     CHECK(window.windowTitle() == QStringLiteral("Lifeline - Check: visibility-shorter-than-processing"));

@@ -74,8 +74,8 @@ TEST_CASE("course site: every lesson and exercise page linked from the index in 
     const std::filesystem::path out = dir.path().toStdString();
     const auto written = writeCourseSite(out);
     REQUIRE(written);
-    const auto lessons = sim::lessonsInCourseOrder();
-    const auto& exercises = sim::practiceExercises();
+    const auto lessons = teach::lessonsInCourseOrder();
+    const auto& exercises = teach::practiceExercises();
     CHECK(written->lessons == lessons.size());
     CHECK(written->exercises == exercises.size());
 
@@ -83,7 +83,7 @@ TEST_CASE("course site: every lesson and exercise page linked from the index in 
     CHECK(index.find("<title>Lifeline: the life of every SQS message</title>") != std::string::npos);
     CHECK(index.find("--accent: #0072b2") != std::string::npos); // the pages' one palette
     size_t previous = 0;
-    for (const sim::LessonEntry* entry : lessons) {
+    for (const teach::LessonEntry* entry : lessons) {
         const std::string page = lessonPageName(*entry->scenario.lesson);
         INFO(page);
         CHECK(std::filesystem::exists(out / page));
@@ -92,14 +92,14 @@ TEST_CASE("course site: every lesson and exercise page linked from the index in 
         CHECK(at > previous);
         previous = at;
     }
-    for (const sim::Exercise& exercise : exercises) {
+    for (const teach::Exercise& exercise : exercises) {
         INFO(exercise.id);
         CHECK(std::filesystem::exists(out / practicePageName(exercise)));
         CHECK(index.find("href=\"" + practicePageName(exercise) + "\"") != std::string::npos);
     }
 
     const std::string glossary = readFile(out / "glossary.html");
-    for (const sim::GlossaryTerm& term : sim::glossary())
+    for (const teach::GlossaryTerm& term : teach::glossary())
         CHECK(glossary.find("<dt id=\"" + term.id + "\">") != std::string::npos);
     const std::regex termLink(R"re(href="glossary\.html#([a-z0-9-]+)")re");
     size_t links = 0;
@@ -111,7 +111,7 @@ TEST_CASE("course site: every lesson and exercise page linked from the index in 
 
     // Lesson 7's page: its run as written is the picture core serialises; its texts come split into pieces whose
     // terms the page carries.
-    const sim::LessonEntry* crash = sim::findLesson("consumer-crash");
+    const teach::LessonEntry* crash = teach::findLesson("consumer-crash");
     const json data = pageData(readFile(out / lessonPageName(*crash->scenario.lesson)));
     CHECK(data.at("format") == picture::kPictureFormat);
     CHECK(data.at("words") == picture::wordsJson());

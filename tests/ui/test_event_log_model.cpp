@@ -89,7 +89,8 @@ TEST_CASE(
 TEST_CASE("event log: every row's actor and detail are the CSV's words (one vocabulary)", "[ui][eventlog]")
 {
     application();
-    sim::Simulation simulation(std::get<sim::Scenario>(sim::applyFix(sim::findLesson("poison-pill")->scenario)));
+    sim::Simulation simulation(
+        std::get<scenario::Scenario>(scenario::applyFix(teach::findLesson("poison-pill")->scenario)));
     simulation.runToEnd();
     ui::EventLogModel model;
     model.setRun(&simulation.engine().run());

@@ -21,7 +21,7 @@ struct PollerView {
     QImage image { 1200, 500, QImage::Format_ARGB32_Premultiplied };
     int row = -1; // the first poller's row
 
-    PollerView(sim::Scenario scenario, TimeMs until, TimeMs viewTo)
+    PollerView(scenario::Scenario scenario, TimeMs until, TimeMs viewTo)
         : simulation(std::make_unique<sim::Simulation>(std::move(scenario)))
     {
         simulation->advanceTo(until);
@@ -47,18 +47,18 @@ struct PollerView {
     }
 };
 
-sim::Scenario scenarioOf(const char* json)
+scenario::Scenario scenarioOf(const char* json)
 {
-    auto parsed = sim::parseScenario(std::string(json));
-    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
-    return std::get<sim::Scenario>(std::move(parsed));
+    auto parsed = scenario::parseScenario(std::string(json));
+    REQUIRE(std::holds_alternative<scenario::Scenario>(parsed));
+    return std::get<scenario::Scenario>(std::move(parsed));
 }
 } // namespace
 
 TEST_CASE("lambda rows: a batch is one bar and its function timeout a tick (lesson 21)", "[ui][timeline][lambda]")
 {
     test::application();
-    PollerView view(sim::findLesson("lambda-partial-batch")->scenario, 30000, 20000);
+    PollerView view(teach::findLesson("lambda-partial-batch")->scenario, 30000, 20000);
     CHECK(view.model.actorName(view.painter->rowAt(view.row).id) == QStringLiteral("fulfil/poller-1"));
     // The invocation of ten orders throws at 2 s: one failed bar from 0 to 2 s, not ten.
     CHECK(view.at(1000) == view.style.failed);
@@ -73,8 +73,8 @@ TEST_CASE("lambda rows: a batch is one bar and its function timeout a tick (less
 TEST_CASE("lambda rows: with ReportBatchItemFailures only the poison order fails", "[ui][timeline][lambda]")
 {
     test::application();
-    auto fixed = sim::applyFix(sim::findLesson("lambda-partial-batch")->scenario);
-    PollerView view(std::get<sim::Scenario>(std::move(fixed)), 30000, 20000);
+    auto fixed = scenario::applyFix(teach::findLesson("lambda-partial-batch")->scenario);
+    PollerView view(std::get<scenario::Scenario>(std::move(fixed)), 30000, 20000);
     CHECK(view.at(1000) == view.style.working);
     CHECK(view.hover(1000).startsWith(QStringLiteral("invocation: batch of 10 · 1 failed\nfrom 0s to 2s (2s)")));
 }
@@ -102,7 +102,7 @@ TEST_CASE(
 TEST_CASE("lambda rows: a consumer's work keeps its message id and has no timeout tick", "[ui][timeline][lambda]")
 {
     test::application();
-    PollerView view(sim::findLesson("consumer-crash")->scenario, 60000, 60000);
+    PollerView view(teach::findLesson("consumer-crash")->scenario, 60000, 60000);
     // worker-1 takes the message at 0 s and crashes at 5 s.
     CHECK(view.hover(2000).startsWith(QStringLiteral("processing ")));
     CHECK_FALSE(view.hover(2000).contains(QStringLiteral("timeout")));

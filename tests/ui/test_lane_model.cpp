@@ -49,9 +49,9 @@ TEST_CASE(
 TEST_CASE("lane model: a DLQ's lanes sit in the DLQ's own group", "[ui][model]")
 {
     test::application();
-    const auto* lesson = sim::findLesson("poison-pill");
-    auto fixed = sim::applyFix(lesson->scenario);
-    sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
+    const auto* lesson = teach::findLesson("poison-pill");
+    auto fixed = scenario::applyFix(lesson->scenario);
+    sim::Simulation simulation(std::get<scenario::Scenario>(std::move(fixed)));
     LaneModel model;
     model.setRun(&simulation.engine().run());
     simulation.runToEnd();

@@ -138,7 +138,7 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     ui::MainWindow window;
     ui::ProxyOptions options;
     options.port = 0;
-    options.upstream = net::Upstream { false, "127.0.0.1", upstream.port(), "" };
+    options.upstream = aws::Upstream { false, "127.0.0.1", upstream.port(), "" };
     options.credentials = { "AKIAUITEST", "ui-secret", "" };
     options.pollAttributesMs = 0;
     options.idleTimeoutMs = 300;

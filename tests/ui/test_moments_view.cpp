@@ -8,8 +8,8 @@
 #include "timeline/timeline_view.h"
 #include "window/controllers/lesson_controller.h"
 #include "window/controllers/presenter_controller.h"
-#include "window/dialogs/comparison_window.h"
 #include "window/main_window.h"
+#include "window/panels/comparison_pane.h"
 #include "window/panels/moment_list.h"
 #include "window/runtime/live_driver.h"
 
@@ -113,11 +113,11 @@ TEST_CASE("window: past the script's end the queue keeps running and the window 
     application();
     ui::MainWindow window;
     window.show();
-    auto parsed = sim::parseScenario(std::string(R"({"duration": "10s", "queues": [{"name": "q"}],
+    auto parsed = scenario::parseScenario(std::string(R"({"duration": "10s", "queues": [{"name": "q"}],
         "producers": [{"name": "p", "queue": "q", "rate": 1}],
         "consumers": [{"name": "c", "queue": "q", "processing": "500ms"}]})"));
-    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
-    window.openScenario(std::get<sim::Scenario>(parsed));
+    REQUIRE(std::holds_alternative<scenario::Scenario>(parsed));
+    window.openScenario(std::get<scenario::Scenario>(parsed));
     window.driver()->pause();
     window.driver()->advanceBy(9000);
     CHECK_FALSE(window.driver()->scriptEnded());
@@ -182,7 +182,7 @@ TEST_CASE("window: compare with the fix stacks both runs with linked zoom and th
     CHECK(window.compareWithFix() == nullptr); // no lesson yet
     REQUIRE(window.lessons()->openLesson(QStringLiteral("visibility-too-short")));
     window.driver()->pause();
-    ui::ComparisonWindow* comparison = window.compareWithFix();
+    ui::ComparisonPane* comparison = window.compareWithFix();
     REQUIRE(comparison != nullptr);
     CHECK(comparison->windowTitle()
         == QStringLiteral("Lesson 8: Visibility timeout shorter than processing: the same message is processed twice"

@@ -74,7 +74,7 @@ TEST_CASE("practice dialog: a multiple choice needs a choice - the chosen one is
         if (button->text() == QStringLiteral("Show the run"))
             button->click();
     REQUIRE(shown.size() == 1);
-    const auto scenario = shown.at(0).at(0).value<sim::Scenario>();
+    const auto scenario = shown.at(0).at(0).value<scenario::Scenario>();
     CHECK(scenario.queues[1].maxReceiveCount == 10); // the answer applied
     radios[1]->setChecked(true); // B: give it back at once
     result = dialog.check();
@@ -126,7 +126,7 @@ TEST_CASE("practice: Show the run puts the exercise's run in the whole window - 
 
 namespace {
 // Gives an answer through the form's own widgets, as a learner clicks and types.
-void give(AnswerForm& form, const sim::PracticeAnswer& answer)
+void give(AnswerForm& form, const teach::PracticeAnswer& answer)
 {
     for (QRadioButton* radio : form.findChildren<QRadioButton*>())
         if (radio->property("choice").toString().toStdString() == answer.choice)
@@ -152,7 +152,7 @@ TEST_CASE("exam drill: questions in a row, each checked when answered - the scor
                     drillAction = item;
     REQUIRE(drillAction != nullptr);
     DrillDialog drill(3, 11);
-    const auto expected = sim::drawDrill(3, 11);
+    const auto expected = teach::drawDrill(3, 11);
     for (size_t i = 0; i < expected.size(); ++i) {
         REQUIRE(drill.current() == expected[i]);
         if (!expected[i]->choices.empty()) // a multiple choice needs a choice
@@ -172,5 +172,6 @@ TEST_CASE("exam drill: questions in a row, each checked when answered - the scor
     QSignalSpy shown(&drill, &DrillDialog::showRun);
     test::widget<QPushButton>(drill, "showMe")->click();
     REQUIRE(shown.size() == 1);
-    CHECK(shown[0][0].value<sim::Scenario>().name == sim::answeredScenario(*expected[0], expected[0]->wrong)->name);
+    CHECK(shown[0][0].value<scenario::Scenario>().name
+        == teach::answeredScenario(*expected[0], expected[0]->wrong)->name);
 }

@@ -1,4 +1,4 @@
-// One table of keys: the F1 dialog shows it and the README lists it, row for row; every key it names works.
+// One table of keys: the F1 dialog shows it and docs/window.md lists it, row for row; every key it names works.
 #include "test_support.h"
 #include "window/controllers/lesson_controller.h"
 #include "window/main_window.h"
@@ -12,15 +12,15 @@
 
 using namespace lifeline;
 
-TEST_CASE("keys: the README's table is the window's table, row for row", "[ui][keys]")
+TEST_CASE("keys: docs/window.md's table is the window's table, row for row", "[ui][keys]")
 {
-    QFile readme(QStringLiteral(LIFELINE_README));
+    QFile readme(QStringLiteral(LIFELINE_KEYS_DOC));
     REQUIRE(readme.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(readme.readAll());
     const QString table = ui::shortcutTableMarkdown();
-    INFO("The README's table should read:\n" << table.toStdString());
+    INFO("docs/window.md's table should read:\n" << table.toStdString());
     CHECK(text.contains(table));
-    // The F1 dialog's names the keys the README's named missing before (adding and removing consumers, the filter).
+    // The F1 dialog's names the keys the docs named missing before (adding and removing consumers, the filter).
     const QString html = ui::shortcutTableHtml();
     for (const char* key : { "Ctrl+Shift+A", "Ctrl+Shift+X", "Ctrl+F", "Ctrl+T", "F11", "Ctrl+Shift+C" })
         CHECK(html.contains(QLatin1String(key)));

@@ -142,10 +142,10 @@ TEST_CASE("lagging: said only after eight frames in a row fall short - a hiccup 
 {
     application();
     ui::MainWindow window;
-    auto parsed = sim::parseScenario(std::string(R"({"duration": "1h", "queues": [{"name": "q"}],
+    auto parsed = scenario::parseScenario(std::string(R"({"duration": "1h", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "rate": 2000}],
         "consumers": [{"queue": "q", "count": 50, "maxMessages": 10, "processing": "10ms"}]})"));
-    window.openScenario(std::get<sim::Scenario>(parsed));
+    window.openScenario(std::get<scenario::Scenario>(parsed));
     ui::LiveDriver* driver = window.driver();
     driver->pause();
     // One frame asking for an hour falls short; the next asks for nothing more and is where it was asked to be.

@@ -28,18 +28,18 @@ template <typename Part> Part* widget(const QObject& window, const char* objectN
 
 inline std::unique_ptr<sim::Simulation> lessonSimulation(const char* id)
 {
-    const auto* lesson = sim::findLesson(id);
+    const auto* lesson = teach::findLesson(id);
     REQUIRE(lesson != nullptr);
     return std::make_unique<sim::Simulation>(lesson->scenario);
 }
 
 // A scenario from its JSON; the test fails, saying why, when it does not parse.
-inline sim::Scenario scenario(const std::string& json)
+inline scenario::Scenario scenarioFrom(const std::string& json)
 {
-    auto parsed = sim::parseScenario(json);
-    if (auto* error = std::get_if<sim::ScenarioError>(&parsed))
+    auto parsed = scenario::parseScenario(json);
+    if (auto* error = std::get_if<scenario::ScenarioError>(&parsed))
         FAIL(error->text());
-    return std::get<sim::Scenario>(std::move(parsed));
+    return std::get<scenario::Scenario>(std::move(parsed));
 }
 
 } // namespace lifeline::test

@@ -23,14 +23,14 @@ using namespace lifeline;
 using namespace lifeline::ui;
 
 namespace {
-sim::Scenario load(const std::string& json)
+scenario::Scenario load(const std::string& json)
 {
-    auto parsed = sim::parseScenario(json);
-    REQUIRE(std::holds_alternative<sim::Scenario>(parsed));
-    return std::get<sim::Scenario>(parsed);
+    auto parsed = scenario::parseScenario(json);
+    REQUIRE(std::holds_alternative<scenario::Scenario>(parsed));
+    return std::get<scenario::Scenario>(parsed);
 }
 
-sim::Scenario tenQueues()
+scenario::Scenario tenQueues()
 {
     QFile file(QStringLiteral(LIFELINE_EXAMPLES_DIR "/ten-queues-at-scale.json"));
     REQUIRE(file.open(QIODevice::ReadOnly));
@@ -309,7 +309,7 @@ TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under i
     test::application();
     // acme's 200 jobs at 1 s, bistro's one a second from 2 s to 20 s, one slow worker: bistro's
     // jobs wait behind the flood, and are what a band must not hide.
-    const auto scenario = [](const std::string& acme, const std::string& bistro, int bistroRate) {
+    const auto tenants = [](const std::string& acme, const std::string& bistro, int bistroRate) {
         return load(R"({"duration": "30s", "queues": [{"name": "jobs"}],
             "producers": [{"name": "acme", "queue": "jobs", "bursts": [{"at": "1s", "count": 200}]
                            )"
@@ -319,7 +319,7 @@ TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under i
             + R"(}],
             "consumers": [{"name": "w", "queue": "jobs", "processing": "1s"}]})");
     };
-    sim::Simulation run(scenario("", "", 1));
+    sim::Simulation run(tenants("", "", 1));
     run.advanceTo(10'500);
     LaneModel model;
     model.setRun(&run.engine().run());
@@ -348,7 +348,7 @@ TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under i
     CHECK(rows.rowOfLane(0) == 1);
 
     // The same tenants named by MessageGroupId: the fair queue's tenants are the ones kept apart.
-    sim::Simulation grouped(scenario(R"(, "groupId": "acme")", R"(, "groupId": "bistro")", 1));
+    sim::Simulation grouped(tenants(R"(, "groupId": "acme")", R"(, "groupId": "bistro")", 1));
     grouped.runToEnd();
     model.setRun(&grouped.engine().run());
     RowLayout groupedRows(model);
@@ -358,7 +358,7 @@ TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under i
     CHECK(model.tenants().name(model.tenants().tenantOf(groupedRows.tenantLanes(0)[0])) == "bistro");
 
     // More small tenants' lanes than kTenantLanesAtMost: the band keeps them all.
-    sim::Simulation many(scenario("", "", 4));
+    sim::Simulation many(tenants("", "", 4));
     many.runToEnd();
     model.setRun(&many.engine().run());
     RowLayout manyRows(model);
@@ -372,11 +372,11 @@ TEST_CASE("timeline at scale: a band keeps a small tenant's lanes apart, under i
 TEST_CASE("timeline at scale: a fair queue's band says its noisy groups at the instant hovered", "[ui][scale][tenants]")
 {
     test::application();
-    const sim::LessonEntry* lesson = sim::findLesson("fair-queues");
+    const teach::LessonEntry* lesson = teach::findLesson("fair-queues");
     REQUIRE(lesson != nullptr);
-    auto fixed = sim::applyFix(lesson->scenario);
-    REQUIRE(std::holds_alternative<sim::Scenario>(fixed));
-    sim::Simulation run(std::get<sim::Scenario>(std::move(fixed)));
+    auto fixed = scenario::applyFix(lesson->scenario);
+    REQUIRE(std::holds_alternative<scenario::Scenario>(fixed));
+    sim::Simulation run(std::get<scenario::Scenario>(std::move(fixed)));
     run.runToEnd();
     LaneModel model;
     model.setRun(&run.engine().run());

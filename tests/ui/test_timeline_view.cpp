@@ -115,8 +115,8 @@ TEST_CASE(
     "timeline: a delayed message is orange (with its hatch) before it turns visible (lesson 2 fix)", "[ui][timeline]")
 {
     test::application();
-    auto fixed = sim::applyFix(sim::findLesson("delay-queue")->scenario);
-    sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
+    auto fixed = scenario::applyFix(teach::findLesson("delay-queue")->scenario);
+    sim::Simulation simulation(std::get<scenario::Scenario>(std::move(fixed)));
     simulation.advanceTo(20000);
     LaneModel model;
     model.setRun(&simulation.engine().run());
@@ -439,11 +439,11 @@ TEST_CASE("consumer lanes: a poll that crosses the right edge is drawn to the ed
 TEST_CASE("timeline: a message in flight shows its visibility deadline and a heartbeat moves it", "[ui][timeline]")
 {
     test::application();
-    const auto* lesson = sim::findLesson("heartbeat");
+    const auto* lesson = teach::findLesson("heartbeat");
     REQUIRE(lesson != nullptr);
-    auto fixed = sim::applyFix(lesson->scenario);
-    REQUIRE(std::holds_alternative<sim::Scenario>(fixed));
-    sim::Simulation simulation(std::get<sim::Scenario>(std::move(fixed)));
+    auto fixed = scenario::applyFix(lesson->scenario);
+    REQUIRE(std::holds_alternative<scenario::Scenario>(fixed));
+    sim::Simulation simulation(std::get<scenario::Scenario>(std::move(fixed)));
     const TimelineStyle style = TimelineStyle::light();
     const QColor ink = style.stateColor[size_t(MessageState::InFlight)];
     // Painted at `now`, the pixel near the top of the first lane at time t (the bracket spans the lane's height; the
@@ -729,7 +729,7 @@ TEST_CASE("timeline: rows grow to fill the height while lanes are few - and shri
 
 namespace {
 // The hover's text over `lane` at `t` in a run of `scenario` to its end (an axis of 100 ms a pixel from 0 s).
-QString hoverAt(const sim::Scenario& scenario, MessageIndex lane, TimeMs t)
+QString hoverAt(const scenario::Scenario& scenario, MessageIndex lane, TimeMs t)
 {
     sim::Simulation simulation(scenario);
     simulation.runToEnd();
@@ -741,9 +741,9 @@ QString hoverAt(const sim::Scenario& scenario, MessageIndex lane, TimeMs t)
     return hit ? hit->text : QString();
 }
 
-sim::Scenario fixed(const char* lesson)
+scenario::Scenario fixed(const char* lesson)
 {
-    return std::get<sim::Scenario>(sim::applyFix(sim::findLesson(lesson)->scenario));
+    return std::get<scenario::Scenario>(scenario::applyFix(teach::findLesson(lesson)->scenario));
 }
 } // namespace
 
@@ -751,29 +751,29 @@ TEST_CASE("timeline: a segment says what holds it - the queue's delay or a timer
     "[ui][timeline]")
 {
     test::application();
-    const sim::Scenario& timer = sim::findLesson("message-timer")->scenario;
+    const scenario::Scenario& timer = teach::findLesson("message-timer")->scenario;
     // Lesson 3: the retry (lane 1) waits the queue's 10 s as written; its own 60 s timer with the fix.
     CHECK(hoverAt(timer, 1, 5000).endsWith(QStringLiteral("\nDelaySeconds 10 s")));
     CHECK(hoverAt(timer, 1, 5000).contains(QStringLiteral("delayed 10s by the queue's DelaySeconds")));
     CHECK(hoverAt(fixed("message-timer"), 1, 30000).endsWith(QStringLiteral("\ntimer 1 min")));
     CHECK(hoverAt(fixed("message-timer"), 1, 30000).contains(QStringLiteral("delayed 1m by its message timer")));
     // Lesson 8: in flight for the 10 s timeout that ran out as written; with the fix, deleted before its 60 s ran out.
-    CHECK(hoverAt(sim::findLesson("visibility-too-short")->scenario, 0, 5000)
+    CHECK(hoverAt(teach::findLesson("visibility-too-short")->scenario, 0, 5000)
               .endsWith(QStringLiteral("\n#1 · visibility 10 s")));
     CHECK(hoverAt(fixed("visibility-too-short"), 0, 5000).endsWith(QStringLiteral("\n#1 · visibility 1 min")));
     // Lesson 9's fix: the heartbeat resets the timeout to 10 s every 5 s.
     CHECK(hoverAt(fixed("heartbeat"), 0, 20000).endsWith(QStringLiteral("\n#1 · reset to 10 s")));
     // A visible segment says nothing more than its state.
-    CHECK(hoverAt(sim::findLesson("visibility-too-short")->scenario, 1, 12000)
+    CHECK(hoverAt(teach::findLesson("visibility-too-short")->scenario, 1, 12000)
               .endsWith(QStringLiteral("\ncause: sent by app")));
 }
 
 TEST_CASE("timeline: a message sent by hand says who sent it and what delays it", "[ui][timeline]")
 {
     test::application();
-    sim::Simulation simulation(test::scenario(R"({"duration": "2m", "queues": [{"name": "jobs"}]})"));
+    sim::Simulation simulation(test::scenarioFrom(R"({"duration": "2m", "queues": [{"name": "jobs"}]})"));
     simulation.advanceTo(10000);
-    sim::TimedMessage message;
+    scenario::TimedMessage message;
     message.body = "by hand";
     message.delaySeconds = 30;
     REQUIRE(simulation.sendMessage("jobs", message));

@@ -48,7 +48,7 @@
 
 using namespace lifeline;
 using lifeline::test::application;
-using lifeline::test::scenario;
+using lifeline::test::scenarioFrom;
 
 namespace {
 
@@ -75,7 +75,7 @@ TEST_CASE("window: moving the visibility slider sets the queue's VisibilityTimeo
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(kOneJob));
+    window.openScenario(scenarioFrom(kOneJob));
     window.show();
     ui::StopSlider* visibility = test::widget<ui::QueueControls>(window, "queueControls")->visibility();
     CHECK(visibility->value() == 20);
@@ -131,7 +131,7 @@ TEST_CASE("window: a delay slider change on a standard queue says it applies to 
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(kOneJob));
+    window.openScenario(scenarioFrom(kOneJob));
     test::widget<ui::QueueControls>(window, "queueControls")->delay()->spinBox()->setValue(60);
     CHECK(attribute(window, "jobs", "DelaySeconds") == "60");
     bool said = false;
@@ -145,7 +145,7 @@ TEST_CASE("window: the processing box shows milliseconds - a drawn time's middle
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(R"({"queues": [{"name": "jobs"}],
+    window.openScenario(scenarioFrom(R"({"queues": [{"name": "jobs"}],
         "consumers": [{"name": "w", "queue": "jobs", "processing": {"uniform": ["5ms", "15ms"]}}]})"));
     QDoubleSpinBox* processing = test::widget<ui::QueueControls>(window, "queueControls")->processingSeconds();
     CHECK(processing->value() == Approx(0.010)); // one decimal showed this as 0.0 s
@@ -156,7 +156,7 @@ TEST_CASE("window: the processing box shows milliseconds - a drawn time's middle
     const Engine& engine = window.simulation()->engine();
     CHECK(
         engine.log().text(engine.log()[engine.log().size() - 1].detail) == "processing time of jobs's consumers: 5ms");
-    window.openScenario(scenario(kOneJob)); // a fixed time: the value itself, no word of drawing
+    window.openScenario(scenarioFrom(kOneJob)); // a fixed time: the value itself, no word of drawing
     CHECK(processing->text() == QStringLiteral("60.000 s"));
     CHECK_FALSE(processing->toolTip().contains(QStringLiteral("drawn")));
 }
@@ -165,7 +165,7 @@ TEST_CASE("window: the status bar says how much history the run holds", "[ui][st
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(kOneJob));
+    window.openScenario(scenarioFrom(kOneJob));
     window.driver()->advanceBy(2000);
     const Engine& engine = window.simulation()->engine();
     // The queue's creation, then one message: its send, its receive, the poll that returned it, its processing's start.
@@ -205,7 +205,7 @@ TEST_CASE("window: clicking a consumer tile crashes it and its message returns a
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(kOneJob));
+    window.openScenario(scenarioFrom(kOneJob));
     window.show();
     window.driver()->advanceBy(2000);
     ui::ConsumerTiles* tiles = test::widget<ui::ConsumerTiles>(window, "consumerTiles");
@@ -251,7 +251,7 @@ TEST_CASE("window: a refused FIFO message timer shows SQS's text and changes not
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(R"({"queues": [{"name": "orders.fifo", "type": "fifo",
+    window.openScenario(scenarioFrom(R"({"queues": [{"name": "orders.fifo", "type": "fifo",
         "attributes": {"ContentBasedDeduplication": "true"}}]})"));
     window.show();
     window.showSendDialog();
@@ -297,7 +297,7 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     ui::MainWindow window;
     window.show();
     // A scenario that is no lesson has no fix: no button to offer one.
-    window.openScenario(scenario(kOneJob));
+    window.openScenario(scenarioFrom(kOneJob));
     CHECK_FALSE(test::widget<QPushButton>(window, "applyFix")->isVisible());
     // Through the Lessons menu, as a user would.
     QAction* lesson8 = nullptr;
@@ -327,7 +327,7 @@ TEST_CASE("window: choosing a lesson loads it and applying the fix takes duplica
     CHECK(window.simulation()->duplicateProcessings() == 0);
     CHECK(test::widget<QPushButton>(window, "applyFix")->text() == QStringLiteral("Back to the lesson as &written"));
     // What to watch is now the fixed run's story: the lesson's fix text, not the as-written run's.
-    const auto& text = *sim::findLesson("visibility-too-short")->scenario.lesson;
+    const auto& text = *teach::findLesson("visibility-too-short")->scenario.lesson;
     CHECK(window.lessons()->htmlShown().contains(QStringLiteral("(with the fix)</h3>")));
     CHECK(window.lessons()->htmlShown().contains(
         QStringLiteral("<b>What to watch:</b> %1").arg(QString::fromStdString(text.fix).toHtmlEscaped())));
@@ -411,7 +411,7 @@ TEST_CASE("course: a lesson is seen once its key moments are reached - the list,
     CHECK(block->actions().front()->text() == QStringLiteral("✓ &1. The life of a message: send, receive, delete"));
     // An exercise passed counts in its lesson's block.
     ui::progress::markExercisePassed("crash-comes-back");
-    CHECK(ui::progress::blockSummary(sim::courseBlocks().front())
+    CHECK(ui::progress::blockSummary(teach::courseBlocks().front())
         == QStringLiteral("1 of 7 seen · 1 of 5 exercises passed"));
     QSettings().remove(QStringLiteral("course"));
     QSettings().remove(QStringLiteral("practice"));
@@ -421,9 +421,11 @@ TEST_CASE("window: the event log and the timeline select the same message both w
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(kOneJob));
+    window.openScenario(scenarioFrom(kOneJob));
     window.resize(1440, 900); // tall enough for the charts and the log (a short screen hides them)
     window.show();
+    QApplication::processEvents();
+    window.findChild<QAction*>(QStringLiteral("engineeringLayout"))->setChecked(true); // the log is an engineer's
     QApplication::processEvents();
     window.findChild<QDockWidget*>(QStringLiteral("chartsDock"))->raise();
     window.driver()->advanceBy(30000);
@@ -465,7 +467,7 @@ TEST_CASE("window: charts stay downsampled on a long run and the dark theme cove
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(R"({"duration": "2h", "queues": [{"name": "q"}],
+    window.openScenario(scenarioFrom(R"({"duration": "2h", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "rate": 2}], "consumers": [{"queue": "q", "count": 3, "processing": "1s"}]})"));
     window.show();
     window.driver()->advanceBy(2 * 3600 * 1000);
@@ -554,7 +556,7 @@ TEST_CASE("window: a queue shared by tenants charts each tenant's dwell and the 
         CHECK(p.y() == 0);
 
     // One queue, one producer: the activity chart as before.
-    window.openScenario(scenario(R"({"duration": "1m", "queues": [{"name": "q"}],
+    window.openScenario(scenarioFrom(R"({"duration": "1m", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "rate": 1}], "consumers": [{"queue": "q"}]})"));
     window.driver()->advanceBy(5000);
     QApplication::processEvents();
@@ -570,7 +572,7 @@ TEST_CASE("window: the depth chart shows the run after a jump in time, however m
     window.show();
     // Thousands of events in 5 s: a jump of virtual time brings them all in one sync.
     window.openScenario(
-        scenario(R"({"duration": "5m", "queues": [{"name": "q"}], "producers": [{"queue": "q", "rate": 400}],
+        scenarioFrom(R"({"duration": "5m", "queues": [{"name": "q"}], "producers": [{"queue": "q", "rate": 400}],
         "consumers": [{"queue": "q", "count": 20, "processing": "500ms"}]})"));
     window.driver()->pause();
     QApplication::processEvents();
@@ -605,7 +607,7 @@ TEST_CASE("window: changing the queue type rebuilds the run with FIFO queues", "
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(kOneJob));
+    window.openScenario(scenarioFrom(kOneJob));
     window.setQueueType(true);
     CHECK(window.simulation()->scenario().queues[0].name == "jobs.fifo");
     CHECK(window.simulation()->engine().queueInfo(0).fifo);
@@ -618,7 +620,7 @@ TEST_CASE("window: the charts shade a selected message's life - to its end once 
     application();
     ui::MainWindow window;
     // One job, processed in 5 s and deleted; the run goes on to 60 s.
-    window.openScenario(scenario(R"({"queues": [{"name": "jobs"}],
+    window.openScenario(scenarioFrom(R"({"queues": [{"name": "jobs"}],
         "producers": [{"queue": "jobs", "messages": [{"at": "2s", "body": "job"}]}],
         "consumers": [{"name": "w", "queue": "jobs", "processing": "5s"}]})"));
     window.show();
@@ -650,7 +652,7 @@ TEST_CASE("window: the controls follow the loaded lesson - maxReceiveCount and w
     REQUIRE(test::widget<ui::QueueControls>(window, "queueControls")->queue() == QStringLiteral("orders"));
     CHECK(test::widget<ui::QueueControls>(window, "queueControls")->deadLetter()->isChecked());
     const int lessonMax = test::widget<ui::QueueControls>(window, "queueControls")->maxReceiveCount()->value();
-    CHECK(lessonMax == int(sim::findLesson("redrive")->scenario.queues[0].maxReceiveCount));
+    CHECK(lessonMax == int(teach::findLesson("redrive")->scenario.queues[0].maxReceiveCount));
     // Lesson 7 has no DLQ: the box shows the default again, not lesson 15's count.
     REQUIRE(window.lessons()->openLesson(QStringLiteral("consumer-crash")));
     window.driver()->pause();
@@ -667,7 +669,7 @@ TEST_CASE("window: the consumer and rate boxes show what a busy scenario runs, b
 {
     application();
     ui::MainWindow window;
-    window.openScenario(scenario(R"({"duration": "1m", "queues": [{"name": "work"}],
+    window.openScenario(scenarioFrom(R"({"duration": "1m", "queues": [{"name": "work"}],
         "producers": [{"queue": "work", "rate": 2000}],
         "consumers": [{"name": "w", "queue": "work", "count": 100, "processing": {"uniform": ["5ms", "20ms"]}}]})"));
     window.driver()->advanceBy(100);
@@ -686,7 +688,7 @@ TEST_CASE("glossary: every lesson's and exercise's links become anchors with a d
     "[ui][lessons]")
 {
     application();
-    for (const auto& lesson : sim::builtinLessons()) {
+    for (const auto& lesson : teach::builtinLessons()) {
         const auto& text = *lesson.scenario.lesson;
         INFO(text.id);
         const QString html = ui::lessonHtml(QString::fromStdString(text.title), QString::fromStdString(text.idea),
@@ -694,11 +696,11 @@ TEST_CASE("glossary: every lesson's and exercise's links become anchors with a d
         CHECK_FALSE(html.contains(QStringLiteral("[[")));
         size_t links = 0;
         for (const std::string* field : { &text.idea, &text.watch, &text.trap, &text.fix })
-            for (const auto& piece : sim::textPieces(*field))
+            for (const auto& piece : teach::textPieces(*field))
                 links += piece.link ? 1 : 0;
         CHECK(size_t(html.count(QStringLiteral("<a href=\"glossary:"))) == links);
     }
-    for (const auto& exercise : sim::practiceExercises()) {
+    for (const auto& exercise : teach::practiceExercises()) {
         INFO(exercise.id);
         CHECK_FALSE(ui::htmlWithGlossaryLinks(exercise.question).contains(QStringLiteral("[[")));
         CHECK_FALSE(ui::withoutGlossaryLinks(exercise.hint).contains(QStringLiteral("[[")));

@@ -17,7 +17,7 @@
 
 using namespace lifeline;
 using lifeline::test::application;
-using lifeline::test::scenario;
+using lifeline::test::scenarioFrom;
 
 namespace {
 
@@ -52,7 +52,7 @@ TEST_CASE(
     ui::MainWindow window;
     window.resize(1366, 768);
     window.show();
-    window.openScenario(scenario(kBusy));
+    window.openScenario(scenarioFrom(kBusy));
     const Engine& engine = window.simulation()->engine();
     CHECK(engine.run().historyMs() == 300'000); // the run lasts a minute: five minutes is the longer
     playMinutes(window, 12);
@@ -111,7 +111,7 @@ TEST_CASE("window: a run left playing keeps the same memory once its history is 
     application();
     const KeptMinutes kept(5);
     ui::MainWindow window;
-    window.openScenario(scenario(kBusy));
+    window.openScenario(scenarioFrom(kBusy));
     const Engine& engine = window.simulation()->engine();
     playMinutes(window, 8);
     const size_t engineBytes = engine.bytesUsed(), modelBytes = window.laneModel()->bytesUsed();
@@ -144,7 +144,7 @@ TEST_CASE("window: a run first shown after it forgot its start (a screenshot at 
     application();
     QSettings().remove(QStringLiteral("view/historyMinutes")); // the default: 10 minutes
     ui::MainWindow window;
-    window.openScenario(scenario(kBusy));
+    window.openScenario(scenarioFrom(kBusy));
     window.driver()->advanceBy(15 * 60'000); // one step: the index reads the log only after the run forgot its start
     const Engine& engine = window.simulation()->engine();
     const LaneIndex& lanes = window.laneModel()->lanes();

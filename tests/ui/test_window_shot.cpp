@@ -15,7 +15,7 @@ namespace {
 WindowShotRequest lesson8(QSize size, bool dark = false)
 {
     WindowShotRequest request;
-    request.scenario = sim::findLesson("visibility-too-short")->scenario;
+    request.scenario = teach::findLesson("visibility-too-short")->scenario;
     request.at = 20000;
     request.size = size;
     request.dark = dark;

@@ -60,12 +60,12 @@ int animationFrames(const AnimationRequest& request)
     return std::max(1, int(std::lround(double(request.fps) * double(request.duration) / 1000.0)));
 }
 
-Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest& request)
+Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationRequest& request)
 {
     if (auto refused = checkAnimation(request); !refused)
         return refused;
-    const std::vector<sim::MomentSpec> moments
-        = scenario.lesson ? scenario.lesson->moments : std::vector<sim::MomentSpec> {};
+    const std::vector<analysis::MomentSpec> moments
+        = scenario.lesson ? scenario.lesson->moments : std::vector<analysis::MomentSpec> {};
     // A first run to its end: the window's end (the action), the rows to lay out for and what the run measured.
     sim::Simulation whole(scenario, request.seed);
     whole.runToEnd();

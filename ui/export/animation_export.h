@@ -33,7 +33,7 @@ struct AnimationRequest {
 inline constexpr int kMinFps = 1, kMaxFps = 60;
 inline constexpr TimeMs kMinVideo = 1000, kMaxVideo = 600000;
 
-Outcome<> exportAnimation(const sim::Scenario& scenario, const AnimationRequest& request);
+Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationRequest& request);
 
 // The frame count a request makes: fps x duration, rounded.
 int animationFrames(const AnimationRequest& request);

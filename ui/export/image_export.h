@@ -27,7 +27,7 @@ struct ImageExportRequest {
     QString claim; // what the run measured ("2 duplicate processings"), the line under the title
     QString subtitle; // empty: the queues' settings, written under the claim
     bool dark = false;
-    std::vector<sim::MomentSpec> moments; // a lesson's: their pins and callouts are drawn
+    std::vector<analysis::MomentSpec> moments; // a lesson's: their pins and callouts are drawn
     // Only the lanes alive in the window (--alive). Either way, lanes too many for rows of 3 px draw as density
     // bands, so the image of a huge run is never blank.
     bool aliveOnly = false;
@@ -37,7 +37,7 @@ struct ImageExportRequest {
 // One of the timelines of a comparison ("As written", "With the fix"), stacked on one shared time axis.
 struct ExportPanel {
     const RunView* run = nullptr;
-    std::vector<sim::MomentSpec> moments;
+    std::vector<analysis::MomentSpec> moments;
     QString heading; // "As written"; the panel's queue settings follow it
 };
 

@@ -75,7 +75,7 @@ void link(json& text, json& glossary)
     if (!text.is_string())
         return;
     json pieces = json::array();
-    for (const sim::TextPiece& piece : sim::textPieces(text.get<std::string>())) {
+    for (const teach::TextPiece& piece : teach::textPieces(text.get<std::string>())) {
         if (!piece.link || !piece.term) {
             pieces.push_back({ piece.text });
             continue;
@@ -101,7 +101,7 @@ void linkTexts(json& lesson, json& practice, json& glossary)
 
 } // namespace
 
-json webRunData(const RunView& run, const std::vector<sim::MomentSpec>& momentSpecs, const QString& label)
+json webRunData(const RunView& run, const std::vector<analysis::MomentSpec>& momentSpecs, const QString& label)
 {
     picture::RunPicture drawn;
     drawn.setRun(&run, momentSpecs);

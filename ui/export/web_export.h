@@ -21,7 +21,7 @@ struct WebPageRequest {
     QString path;
     QString title;
     QString claim; // the headline: the run's figures, or a lesson's compare
-    std::vector<sim::MomentSpec> moments; // a lesson's key moments; none for other runs
+    std::vector<analysis::MomentSpec> moments; // a lesson's key moments; none for other runs
     nlohmann::json lesson; // {"idea", "watch", "trap", "fix"} in words; null: not a lesson
     nlohmann::json nav; // [[text, relative link], ...] above the title (the site's); null: none
     // An exercise: {"question", "hint", "answers": [{"label", "run", "passed", "why"}]}, "run" indexing the page's
@@ -34,7 +34,8 @@ struct WebPageRequest {
 
 // One run as the page draws it: its lanes and segments in the app's words, its consumers' rows, the moments found
 // in it, its events; `label` names it where a page stacks runs ("As written", "With the fix").
-nlohmann::json webRunData(const RunView& run, const std::vector<sim::MomentSpec>& moments, const QString& label = {});
+nlohmann::json webRunData(
+    const RunView& run, const std::vector<analysis::MomentSpec>& moments, const QString& label = {});
 
 // A page of one or more runs (webRunData's) on one time axis.
 Outcome<> writeWebPage(const std::vector<nlohmann::json>& runs, const WebPageRequest& request);

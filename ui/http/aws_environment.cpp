@@ -19,9 +19,9 @@ std::string readFile(const std::string& path)
 
 } // namespace
 
-net::CredentialSources credentialSourcesOfThisMachine()
+aws::CredentialSources credentialSourcesOfThisMachine()
 {
-    net::CredentialSources sources;
+    aws::CredentialSources sources;
     for (const char* name : { "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE",
              "AWS_REGION", "AWS_DEFAULT_REGION" })
         if (const char* value = std::getenv(name); value && *value)

@@ -28,7 +28,7 @@ struct Bad {
 // One endpoint, its credentials and region: a request in, its answer as JSON out, or a Bad saying why not.
 class Endpoint {
 public:
-    Endpoint(net::Upstream upstream, const QList<QSslCertificate>& trusted, net::AwsCredentials credentials,
+    Endpoint(aws::Upstream upstream, const QList<QSslCertificate>& trusted, aws::AwsCredentials credentials,
         std::string region)
         : m_upstream(std::move(upstream))
         , m_connection(m_upstream, trusted)
@@ -40,7 +40,7 @@ public:
     // An SQS action in the query protocol, which every SQS speaks.
     json sqs(const std::string& action, const std::string& parameters)
     {
-        return answer(net::ownRequest("Action=" + action + "&Version=2012-11-05&" + parameters), "sqs", action);
+        return answer(aws::ownRequest("Action=" + action + "&Version=2012-11-05&" + parameters), "sqs", action);
     }
     // A GET of Lambda's REST API.
     json lambda(const std::string& target, const std::string& what)
@@ -50,16 +50,16 @@ public:
         request.target = target;
         return answer(request, "lambda", what);
     }
-    const net::Upstream& upstream() const { return m_upstream; }
+    const aws::Upstream& upstream() const { return m_upstream; }
 
 private:
     json answer(const endpoint::HttpRequest& request, const std::string& service, const std::string& what)
     {
-        const std::string bytes = net::forwardRequest(
+        const std::string bytes = aws::forwardRequest(
             request, m_upstream, m_credentials, m_region, QDateTime::currentSecsSinceEpoch(), service);
-        std::optional<Outcome<net::HttpAnswer>> result;
+        std::optional<Outcome<aws::HttpAnswer>> result;
         QEventLoop loop;
-        m_connection.send(bytes, kTimeoutMs, [&](Outcome<net::HttpAnswer> answer) {
+        m_connection.send(bytes, kTimeoutMs, [&](Outcome<aws::HttpAnswer> answer) {
             result = std::move(answer);
             loop.quit();
         });
@@ -67,10 +67,10 @@ private:
             loop.exec();
         if (!*result)
             throw Bad { what + ": " + m_upstream.url() + " did not answer: " + result->message() };
-        net::HttpAnswer answer = result->value();
+        aws::HttpAnswer answer = result->value();
         if (service == "lambda") // Lambda answers JSON whatever its Content-Type says (moto's says text/html)
             answer.headers = { { "content-type", "application/json" } };
-        json body = net::answerAsJson(answer);
+        json body = aws::answerAsJson(answer);
         if (answer.status != 200) {
             const std::string type = body.value("__type", body.value("Type", std::string("error")));
             throw Bad { what + ": " + type.substr(type.find('#') + 1) + " (HTTP " + std::to_string(answer.status)
@@ -79,9 +79,9 @@ private:
         return body;
     }
 
-    net::Upstream m_upstream;
+    aws::Upstream m_upstream;
     ui::UpstreamConnection m_connection;
-    net::AwsCredentials m_credentials;
+    aws::AwsCredentials m_credentials;
     std::string m_region;
 };
 
@@ -148,7 +148,7 @@ json triggerOf(Endpoint& lambda, const std::string& arn, std::vector<std::string
 
 } // namespace
 
-Outcome<sim::TemplateQueue> readLiveQueue(const LiveQueueRequest& request)
+Outcome<check::TemplateQueue> readLiveQueue(const LiveQueueRequest& request)
 {
     const std::string& url = request.queueUrl;
     const size_t scheme = url.find("://");
@@ -157,15 +157,15 @@ Outcome<sim::TemplateQueue> readLiveQueue(const LiveQueueRequest& request)
         return Failure { "--queue-url: '" + url
             + "' is not a queue URL (https://sqs.REGION.amazonaws.com/ACCOUNT/NAME)" };
     std::string why;
-    const auto upstream = net::parseUpstream(url.substr(0, pathStart), &why);
+    const auto upstream = aws::parseUpstream(url.substr(0, pathStart), &why);
     if (!upstream)
         return Failure { "--queue-url: " + why };
-    if (!upstream->tls && !net::isLoopbackHost(upstream->host) && !request.insecure)
+    if (!upstream->tls && !aws::isLoopbackHost(upstream->host) && !request.insecure)
         return Failure { "--queue-url: refusing plain http to " + upstream->host
             + ", which is not this machine: the signed requests would cross the network unencrypted (use https://, or "
               "--insecure-upstream if you mean it)" };
     const std::string hostRegion = regionOfHost(upstream->host);
-    auto credentials = net::resolveCredentials(
+    auto credentials = aws::resolveCredentials(
         credentialSourcesOfThisMachine(), request.profile, request.region.empty() ? hostRegion : request.region);
     if (!credentials)
         return Failure { "--queue-url: " + credentials.message() };
@@ -184,7 +184,7 @@ Outcome<sim::TemplateQueue> readLiveQueue(const LiveQueueRequest& request)
         if (trusted.isEmpty())
             return Failure { "--queue-url: the CA bundle " + bundle + " holds no PEM certificate (or cannot be read)" };
     }
-    sim::TemplateQueue q;
+    check::TemplateQueue q;
     std::string queueName = url.substr(url.rfind('/') + 1);
     q.logicalId = queueName;
     try {

@@ -22,6 +22,6 @@ struct LiveQueueRequest {
 // The queue as a template's queue: its name, attributes, DLQ, the trigger as the consumer side, and what could not be
 // read (a DLQ the credentials may not read) in `unknown`. Fails, naming what, for a URL that is not one, missing
 // credentials, an endpoint that does not answer, or an error from SQS (its code and text).
-Outcome<sim::TemplateQueue> readLiveQueue(const LiveQueueRequest& request);
+Outcome<check::TemplateQueue> readLiveQueue(const LiveQueueRequest& request);
 
 } // namespace lifeline::ui

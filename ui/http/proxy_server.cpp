@@ -153,11 +153,11 @@ void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
             m_observer.pollStarted(queue, actor);
     }
     client.waiting = true;
-    const std::string bytes = net::forwardRequest(
+    const std::string bytes = aws::forwardRequest(
         request, m_options.upstream, m_options.credentials, m_options.region, QDateTime::currentSecsSinceEpoch());
     const int timeout = m_options.upstreamTimeoutMs + int(waitSeconds(decoded.params) * 1000);
     auto call = std::make_shared<const PendingCall>(PendingCall { std::move(decoded), actor, request.keepAlive });
-    client.upstream->send(bytes, timeout, [this, connection, call](Outcome<net::HttpAnswer> answer) {
+    client.upstream->send(bytes, timeout, [this, connection, call](Outcome<aws::HttpAnswer> answer) {
         const auto it = m_clients.find(connection);
         if (it == m_clients.end())
             return; // the proxy stopped
@@ -173,7 +173,7 @@ void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
     });
 }
 
-void ProxyServer::relay(ConnectionId connection, const PendingCall& call, const net::HttpAnswer& answer)
+void ProxyServer::relay(ConnectionId connection, const PendingCall& call, const aws::HttpAnswer& answer)
 {
     HttpResponse response;
     response.status = answer.status;
@@ -182,12 +182,12 @@ void ProxyServer::relay(ConnectionId connection, const PendingCall& call, const 
             response.headers.emplace_back(name, std::string(value));
     // An error's text loses its secrets before the client sees it too (a client of a proxy bound beyond loopback is
     // not the owner of the credentials it signs with); a success goes as it came.
-    response.body = answer.status == 200 ? answer.body : net::scrubSecrets(answer.body);
+    response.body = answer.status == 200 ? answer.body : aws::scrubSecrets(answer.body);
     m_http.answer(connection, response, call.keepAlive);
     const auto& decoded = call.request;
     if (decoded.error || !observe::isObserved(decoded.action))
         return;
-    const json body = net::answerAsJson(answer);
+    const json body = aws::answerAsJson(answer);
     const auto known = endpoint::sqsActionNamed(decoded.action);
     if ((known == endpoint::SqsAction::CreateQueue || known == endpoint::SqsAction::GetQueueUrl)
         && body.contains("QueueUrl") && body["QueueUrl"].is_string()) {
@@ -231,12 +231,12 @@ void ProxyServer::fetchAttributes(const std::string& queue, UpstreamConnection& 
     m_attributesAsked[queue] = true;
     const std::string body = "Action=GetQueueAttributes&Version=2012-11-05&QueueUrl=" + endpoint::urlEncode(url->second)
         + "&AttributeName.1=All";
-    const std::string bytes = net::forwardRequest(net::ownRequest(body), m_options.upstream, m_options.credentials,
+    const std::string bytes = aws::forwardRequest(aws::ownRequest(body), m_options.upstream, m_options.credentials,
         m_options.region, QDateTime::currentSecsSinceEpoch());
-    upstream.send(bytes, m_options.upstreamTimeoutMs, [this, queue](Outcome<net::HttpAnswer> answer) {
+    upstream.send(bytes, m_options.upstreamTimeoutMs, [this, queue](Outcome<aws::HttpAnswer> answer) {
         if (!answer || answer->status != 200)
             return; // lanes keep SQS's defaults until a poll gets them
-        const json result = net::queryAnswerAsJson(answer->body);
+        const json result = aws::queryAnswerAsJson(answer->body);
         AttributeMap attributes;
         if (const auto a = result.find("Attributes"); a != result.end() && a->is_object())
             for (const auto& [name, value] : a->items())
@@ -302,15 +302,15 @@ void ProxyServer::operatorCall(
             form += "&" + key + "=" + endpoint::urlEncode(value.is_string() ? value.get<std::string>() : value.dump());
         }
     }
-    const std::string bytes = net::forwardRequest(net::ownRequest(form), m_options.upstream, m_options.credentials,
+    const std::string bytes = aws::forwardRequest(aws::ownRequest(form), m_options.upstream, m_options.credentials,
         m_options.region, QDateTime::currentSecsSinceEpoch());
     m_pollerUpstream->send(bytes, m_options.upstreamTimeoutMs,
-        [this, action, params, done = std::move(done)](Outcome<net::HttpAnswer> answer) {
+        [this, action, params, done = std::move(done)](Outcome<aws::HttpAnswer> answer) {
             if (!answer) {
                 done(false, "ServiceUnavailable: " + answer.message());
                 return;
             }
-            const json body = net::queryAnswerAsJson(answer->body);
+            const json body = aws::queryAnswerAsJson(answer->body);
             catchUp();
             m_observer.observe(observe::readCall(action, params, answer->status, body), kOperatorActor);
             emit observed();
@@ -319,7 +319,7 @@ void ProxyServer::operatorCall(
             else
                 done(false,
                     body.value("__type", std::string("HTTP ") + std::to_string(answer->status)) + ": "
-                        + net::scrubSecrets(body.value("message", std::string())));
+                        + aws::scrubSecrets(body.value("message", std::string())));
         });
 }
 

@@ -29,8 +29,8 @@ class UpstreamConnection;
 
 // Where it listens and its client connections' limits (http_server.h), and the upstream it forwards to.
 struct ProxyOptions : HttpServerOptions {
-    net::Upstream upstream;
-    net::AwsCredentials credentials;
+    aws::Upstream upstream;
+    aws::AwsCredentials credentials;
     std::string region = "us-east-1";
     int pollAttributesMs = 1000; // GetQueueAttributes on every queue seen, this often; 0: only once per queue
     endpoint::GuardOptions guard; // what a web page may not make the proxy do with the user's credentials
@@ -95,7 +95,7 @@ private:
     };
     void handle(ConnectionId connection, endpoint::HttpRequest&& request);
     void closed(ConnectionId connection, bool requestInHand);
-    void relay(ConnectionId connection, const PendingCall& call, const net::HttpAnswer& answer);
+    void relay(ConnectionId connection, const PendingCall& call, const aws::HttpAnswer& answer);
     void unreachable(ConnectionId connection, const PendingCall& call, const std::string& why); // 503, observed
     uint32_t actorFor(const endpoint::HttpRequest& request);
     void fetchAttributes(const std::string& queue, UpstreamConnection& upstream);

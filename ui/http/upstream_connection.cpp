@@ -7,7 +7,7 @@
 
 namespace lifeline::ui {
 
-UpstreamConnection::UpstreamConnection(const net::Upstream& upstream, QList<QSslCertificate> trusted, QObject* parent)
+UpstreamConnection::UpstreamConnection(const aws::Upstream& upstream, QList<QSslCertificate> trusted, QObject* parent)
     : QObject(parent)
     , m_upstream(upstream)
     , m_trusted(std::move(trusted))
@@ -48,7 +48,7 @@ void UpstreamConnection::closeSocket()
     m_socket = nullptr;
     m_connected = false;
     m_written = false;
-    m_parser = net::HttpResponseParser();
+    m_parser = aws::HttpResponseParser();
 }
 
 void UpstreamConnection::connectNow()
@@ -86,7 +86,7 @@ void UpstreamConnection::connectNow()
     connect(m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
         if (error == QAbstractSocket::RemoteHostClosedError && m_written) {
             read(); // an answer that runs to the close ends here
-            if (m_socket && m_parser.finish() == net::HttpResponseParser::State::Complete) {
+            if (m_socket && m_parser.finish() == aws::HttpResponseParser::State::Complete) {
                 auto answer = m_parser.takeAnswer();
                 closeSocket();
                 finish(std::move(answer));
@@ -130,13 +130,13 @@ void UpstreamConnection::read()
         return;
     const QByteArray bytes = m_socket->readAll();
     const auto state = m_parser.feed(std::string_view(bytes.constData(), size_t(bytes.size())));
-    if (state == net::HttpResponseParser::State::Error) {
+    if (state == aws::HttpResponseParser::State::Error) {
         fail("the upstream's answer could not be read: " + m_parser.errorText());
         return;
     }
-    if (state != net::HttpResponseParser::State::Complete)
+    if (state != aws::HttpResponseParser::State::Complete)
         return;
-    net::HttpAnswer answer = m_parser.takeAnswer();
+    aws::HttpAnswer answer = m_parser.takeAnswer();
     if (answer.keepAlive) {
         m_parser.next();
         m_written = false;
@@ -160,7 +160,7 @@ void UpstreamConnection::fail(const std::string& why)
         writeHead();
 }
 
-void UpstreamConnection::finish(Outcome<net::HttpAnswer> outcome)
+void UpstreamConnection::finish(Outcome<aws::HttpAnswer> outcome)
 {
     if (m_queue.empty())
         return;

@@ -23,10 +23,10 @@ namespace lifeline::ui {
 class UpstreamConnection : public QObject {
     Q_OBJECT
 public:
-    using Done = std::function<void(Outcome<net::HttpAnswer>)>;
+    using Done = std::function<void(Outcome<aws::HttpAnswer>)>;
     // `trusted`: the CA certificates a TLS upstream is verified against instead of the system's (AWS_CA_BUNDLE);
     // empty: the system's.
-    UpstreamConnection(const net::Upstream& upstream, QList<QSslCertificate> trusted = {}, QObject* parent = nullptr);
+    UpstreamConnection(const aws::Upstream& upstream, QList<QSslCertificate> trusted = {}, QObject* parent = nullptr);
     ~UpstreamConnection() override;
 
     // Sends `bytes` (a whole request) when the ones before it are answered; `done` gets the answer, or why not,
@@ -46,15 +46,15 @@ private:
     void writeHead();
     void read();
     void fail(const std::string& why);
-    void finish(Outcome<net::HttpAnswer> outcome);
+    void finish(Outcome<aws::HttpAnswer> outcome);
     void closeSocket();
 
-    net::Upstream m_upstream;
+    aws::Upstream m_upstream;
     QList<QSslCertificate> m_trusted;
     QTcpSocket* m_socket = nullptr;
     bool m_connected = false;
     bool m_written = false; // the head request is on the wire
-    net::HttpResponseParser m_parser;
+    aws::HttpResponseParser m_parser;
     std::deque<Pending> m_queue;
     QTimer m_timeout;
 };

@@ -28,7 +28,7 @@ std::string escaped(const std::string& text)
 std::string linkedHtml(const std::string& text)
 {
     std::string html;
-    for (const sim::TextPiece& piece : sim::textPieces(text))
+    for (const teach::TextPiece& piece : teach::textPieces(text))
         html += piece.link && piece.term ? "<a class=\"term\" href=\"glossary.html#" + piece.term->id + "\" title=\""
                 + escaped(piece.term->definition) + "\">" + escaped(piece.text) + "</a>"
                                          : escaped(piece.text);
@@ -54,11 +54,11 @@ std::string indexContent(const std::map<int, LessonStills>& stills)
 <p class="lead">Each lesson plays a run of Amazon SQS, message by message, as written and with its fix. Press Space
 to play, N for the next key moment. The words SQS gives a meaning of its own are in the <a href="glossary.html">glossary</a>.</p>
 )";
-    for (const sim::CourseBlock& block : sim::courseBlocks()) {
+    for (const teach::CourseBlock& block : teach::courseBlocks()) {
         html += "<section>\n<h2>" + escaped(block.title) + "</h2>\n<p class=\"block-idea\">" + escaped(block.idea)
             + "</p>\n<ol>\n";
-        for (const sim::CourseStep& step : block.steps) {
-            const sim::LessonText& lesson = *step.lesson->scenario.lesson;
+        for (const teach::CourseStep& step : block.steps) {
+            const scenario::LessonText& lesson = *step.lesson->scenario.lesson;
             const auto still = stills.find(lesson.number);
             // The dark still where the reader's system is dark, as the pages follow it.
             html += "<li class=\"lesson\">"
@@ -75,7 +75,7 @@ to play, N for the next key moment. The words SQS gives a meaning of its own are
     }
     html += "<section>\n<h2>Practice</h2>\n<p class=\"block-idea\">Fix a broken setup: pick an answer and see its run "
             "and whether it passes.</p>\n<ol>\n";
-    for (const sim::Exercise& exercise : sim::practiceExercises())
+    for (const teach::Exercise& exercise : teach::practiceExercises())
         html += "<li><a href=\"" + practicePageName(exercise) + "\">" + escaped(exercise.title)
             + "</a><span class=\"idea\">" + linkedHtml(exercise.question) + "</span></li>\n";
     return html + "</ol>\n</section>";
@@ -86,7 +86,7 @@ std::string glossaryContent()
 {
     std::string html = "<nav><a href=\"index.html\">All lessons</a></nav>\n<h1>Glossary</h1>\n<p class=\"lead\">The "
                        "words a learner meets that SQS or Lambda give a meaning of their own.</p>\n<dl>\n";
-    for (const sim::GlossaryTerm& term : sim::glossary())
+    for (const teach::GlossaryTerm& term : teach::glossary())
         html += "<dt id=\"" + term.id + "\">" + escaped(term.term) + "</dt><dd>" + escaped(term.definition) + "</dd>\n";
     return html + "</dl>";
 }
@@ -113,9 +113,9 @@ Outcome<SiteReport> writeCourseSite(const std::filesystem::path& dir)
         return Failure { "cannot make the directory " + dir.string() + (ec ? ": " + ec.message() : "") };
     // The course's order, which is not the lessons' numbers: "← Lesson 7", "Lesson 9 →".
     std::vector<std::pair<std::string, std::string>> lessonLinks;
-    const auto lessons = sim::lessonsInCourseOrder();
+    const auto lessons = teach::lessonsInCourseOrder();
     lessonLinks.reserve(lessons.size());
-    for (const sim::LessonEntry* entry : lessons)
+    for (const teach::LessonEntry* entry : lessons)
         lessonLinks.emplace_back(
             "Lesson " + std::to_string(entry->scenario.lesson->number), lessonPageName(*entry->scenario.lesson));
     std::map<int, LessonStills> stills;
@@ -126,10 +126,10 @@ Outcome<SiteReport> writeCourseSite(const std::filesystem::path& dir)
             !written)
             return Failure { written.message() };
     }
-    const auto& exercises = sim::practiceExercises();
+    const auto& exercises = teach::practiceExercises();
     std::vector<std::pair<std::string, std::string>> exerciseLinks;
     exerciseLinks.reserve(exercises.size());
-    for (const sim::Exercise& exercise : exercises)
+    for (const teach::Exercise& exercise : exercises)
         exerciseLinks.emplace_back("Exercise " + exercise.id, practicePageName(exercise));
     for (size_t i = 0; i < exercises.size(); ++i) {
         const json nav = navigation("All lessons and exercises", i > 0 ? &exerciseLinks[i - 1] : nullptr,

@@ -17,7 +17,7 @@ using json = nlohmann::json;
 
 // The index's picture of a run: the app's timeline image, its key moments pinned, in base64. 256 colours are plenty
 // for the timeline's flat fills and make the index a third the size.
-Outcome<std::string> stillOf(const RunView& run, const sim::LessonText& lesson, const QString& title, bool dark)
+Outcome<std::string> stillOf(const RunView& run, const scenario::LessonText& lesson, const QString& title, bool dark)
 {
     ImageExportRequest picture;
     picture.path = QStringLiteral("still.png");
@@ -39,22 +39,22 @@ Outcome<std::string> stillOf(const RunView& run, const sim::LessonText& lesson, 
 
 } // namespace
 
-std::string lessonPageName(const sim::LessonText& lesson)
+std::string lessonPageName(const scenario::LessonText& lesson)
 {
     char name[32];
     std::snprintf(name, sizeof name, "lesson-%02d.html", lesson.number);
     return name;
 }
 
-json lessonWords(const sim::LessonText& lesson)
+json lessonWords(const scenario::LessonText& lesson)
 {
     return { { "idea", lesson.idea }, { "watch", lesson.watch }, { "trap", lesson.trap }, { "fix", lesson.fix } };
 }
 
 Outcome<> writeLessonPage(
-    const sim::Scenario& scenario, const std::filesystem::path& dir, const json& nav, LessonStills& stills)
+    const scenario::Scenario& scenario, const std::filesystem::path& dir, const json& nav, LessonStills& stills)
 {
-    const sim::LessonText& lesson = *scenario.lesson;
+    const scenario::LessonText& lesson = *scenario.lesson;
     WebPageRequest request;
     request.path = QString::fromStdString((dir / lessonPageName(lesson)).string());
     request.title = QString::fromStdString("Lesson " + std::to_string(lesson.number) + ": " + lesson.title);
@@ -73,15 +73,15 @@ Outcome<> writeLessonPage(
         (dark ? stills.dark : stills.light) = std::move(still.value());
     }
     if (!lesson.fixPatch.empty()) {
-        auto fixed = sim::applyFix(scenario);
-        if (auto* error = std::get_if<sim::ScenarioError>(&fixed))
+        auto fixed = scenario::applyFix(scenario);
+        if (auto* error = std::get_if<scenario::ScenarioError>(&fixed))
             return Failure { "lesson " + std::to_string(lesson.number) + ": its fix is broken: " + error->text() };
-        sim::Simulation withFix(std::get<sim::Scenario>(std::move(fixed)));
+        sim::Simulation withFix(std::get<scenario::Scenario>(std::move(fixed)));
         withFix.advanceTo(withFix.duration());
         runs.push_back(webRunData(withFix.engine().run(), lesson.moments, QStringLiteral("With the fix")));
         std::string headline;
         for (const auto& change :
-            sim::compareSummaries(written.summary(), withFix.summary(), lesson.measure, lesson.measureLabel))
+            analysis::compareSummaries(written.summary(), withFix.summary(), lesson.measure, lesson.measureLabel))
             headline += (headline.empty() ? "" : "  ·  ") + change.text();
         if (!headline.empty())
             request.claim = QString::fromStdString("With the fix: " + headline);

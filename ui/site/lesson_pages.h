@@ -12,10 +12,10 @@
 namespace lifeline::ui {
 
 // "lesson-07.html"
-std::string lessonPageName(const sim::LessonText& lesson);
+std::string lessonPageName(const scenario::LessonText& lesson);
 
 // A lesson's words as a page shows them: {"idea", "watch", "trap", "fix"}.
-nlohmann::json lessonWords(const sim::LessonText& lesson);
+nlohmann::json lessonWords(const scenario::LessonText& lesson);
 
 // The index's pictures of a lesson's run as written: the app's timeline image, its key moments pinned, 480x270 in
 // base64 PNG, light and dark.
@@ -24,7 +24,7 @@ struct LessonStills {
 };
 
 // Writes the lesson's page into `dir`, `nav` its links above the title ([[text, link], ...]); fills `stills`.
-Outcome<> writeLessonPage(
-    const sim::Scenario& scenario, const std::filesystem::path& dir, const nlohmann::json& nav, LessonStills& stills);
+Outcome<> writeLessonPage(const scenario::Scenario& scenario, const std::filesystem::path& dir,
+    const nlohmann::json& nav, LessonStills& stills);
 
 } // namespace lifeline::ui

@@ -13,7 +13,7 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string answerLabel(const sim::Exercise& exercise, const sim::PracticeAnswer& answer)
+std::string answerLabel(const teach::Exercise& exercise, const teach::PracticeAnswer& answer)
 {
     for (const auto& choice : exercise.choices)
         if (choice.id == answer.choice)
@@ -31,19 +31,19 @@ std::string answerLabel(const sim::Exercise& exercise, const sim::PracticeAnswer
 
 } // namespace
 
-std::string practicePageName(const sim::Exercise& exercise)
+std::string practicePageName(const teach::Exercise& exercise)
 {
     return "practice-" + exercise.id + ".html";
 }
 
-std::vector<sim::PracticeAnswer> pageAnswers(const sim::Exercise& exercise)
+std::vector<teach::PracticeAnswer> pageAnswers(const teach::Exercise& exercise)
 {
-    std::vector<sim::PracticeAnswer> answers;
+    std::vector<teach::PracticeAnswer> answers;
     for (const auto& choice : exercise.choices)
         answers.push_back({ {}, choice.id });
     if (!exercise.choices.empty() || exercise.controls.empty())
         return answers;
-    const sim::PracticeControl& control = exercise.controls.front();
+    const teach::PracticeControl& control = exercise.controls.front();
     std::set<int64_t> values { control.min, control.max };
     if (exercise.right.setting == control.name) {
         values.insert(std::clamp(exercise.right.from, control.min, control.max));
@@ -53,7 +53,7 @@ std::vector<sim::PracticeAnswer> pageAnswers(const sim::Exercise& exercise)
         if (exercise.right.to + 1 <= control.max)
             values.insert(exercise.right.to + 1); // just wrong, above
     }
-    for (const sim::PracticeAnswer* declared : { &exercise.solution, &exercise.wrong })
+    for (const teach::PracticeAnswer* declared : { &exercise.solution, &exercise.wrong })
         if (const auto it = declared->settings.find(control.name); it != declared->settings.end())
             values.insert(it->second);
     for (const int64_t value : values)
@@ -61,7 +61,7 @@ std::vector<sim::PracticeAnswer> pageAnswers(const sim::Exercise& exercise)
     return answers;
 }
 
-Outcome<> writePracticePage(const sim::Exercise& exercise, const std::filesystem::path& dir, const json& nav)
+Outcome<> writePracticePage(const teach::Exercise& exercise, const std::filesystem::path& dir, const json& nav)
 {
     WebPageRequest request;
     request.path = QString::fromStdString((dir / practicePageName(exercise)).string());
@@ -72,20 +72,20 @@ Outcome<> writePracticePage(const sim::Exercise& exercise, const std::filesystem
     std::vector<json> runs;
     json answers = json::array();
     // The situation as it is, then each answer's run with its verdict.
-    const auto situation = sim::answeredScenario(exercise, {});
+    const auto situation = teach::answeredScenario(exercise, {});
     if (!situation)
         return Failure { "exercise " + exercise.id + ": " + situation.message() };
-    const auto run = [&](sim::Scenario scenario, const QString& label) {
-        const std::vector<sim::MomentSpec> moments
-            = scenario.lesson ? scenario.lesson->moments : std::vector<sim::MomentSpec> {};
+    const auto run = [&](scenario::Scenario scenario, const QString& label) {
+        const std::vector<analysis::MomentSpec> moments
+            = scenario.lesson ? scenario.lesson->moments : std::vector<analysis::MomentSpec> {};
         sim::Simulation simulation(std::move(scenario));
         simulation.advanceTo(exercise.until.value_or(simulation.duration()));
         runs.push_back(webRunData(simulation.engine().run(), moments, label));
     };
     run(situation.value(), QStringLiteral("The situation"));
-    for (const sim::PracticeAnswer& answer : pageAnswers(exercise)) {
-        const auto scenario = sim::answeredScenario(exercise, answer);
-        const auto verdict = sim::checkAnswer(exercise, answer);
+    for (const teach::PracticeAnswer& answer : pageAnswers(exercise)) {
+        const auto scenario = teach::answeredScenario(exercise, answer);
+        const auto verdict = teach::checkAnswer(exercise, answer);
         const std::string label = answerLabel(exercise, answer);
         if (!scenario || !verdict) { // an answer AWS would refuse has no run: its verdict says why
             answers.push_back({ { "label", label }, { "run", -1 }, { "passed", false },

@@ -12,12 +12,13 @@
 
 namespace lifeline::ui {
 
-std::string practicePageName(const sim::Exercise& exercise); // "practice-08-visibility.html"
+std::string practicePageName(const teach::Exercise& exercise); // "practice-08-visibility.html"
 
 // The answers a page offers: every choice of a multiple choice; for a setting, its ends, the ends of the right
 // range, the reference answer and the typical wrong one (each value once, in order).
-std::vector<sim::PracticeAnswer> pageAnswers(const sim::Exercise& exercise);
+std::vector<teach::PracticeAnswer> pageAnswers(const teach::Exercise& exercise);
 
-Outcome<> writePracticePage(const sim::Exercise& exercise, const std::filesystem::path& dir, const nlohmann::json& nav);
+Outcome<> writePracticePage(
+    const teach::Exercise& exercise, const std::filesystem::path& dir, const nlohmann::json& nav);
 
 } // namespace lifeline::ui

@@ -247,10 +247,10 @@ QString queueBandText(const LaneModel& model, QueueIndex queue, TimeMs at)
     const TimeMs start = TimeMs(density.bucketOf(at)) * bucket;
     QString text = QObject::tr("%1 at %2: %3 visible, %4 in flight, %5 delayed")
                        .arg(QString::fromStdString(model.run()->queueInfo(queue).name),
-                           QString::fromStdString(sim::formatDuration(start + bucket)), count(c.visible),
+                           QString::fromStdString(lifeline::formatDuration(start + bucket)), count(c.visible),
                            count(c.inFlight), count(c.delayed));
     text += QObject::tr("\nin these %1: %2 arrived, %3 deleted")
-                .arg(QString::fromStdString(sim::formatDuration(bucket)), count(c.sent), count(c.deleted));
+                .arg(QString::fromStdString(lifeline::formatDuration(bucket)), count(c.sent), count(c.deleted));
     if (c.deadLettered > 0)
         text += QObject::tr(", %1 moved to the DLQ").arg(count(c.deadLettered));
     if (c.expired > 0)
@@ -276,7 +276,7 @@ QString actorBandText(const LaneModel& model, size_t group, TimeMs at)
     const double span = double(density.bucketMs()) * density.groupActors(group);
     return QObject::tr("%1 (%2 consumers) at %3: %4% working, %5% polling, %6% idle")
         .arg(QString::fromStdString(density.groupName(group)), count(density.groupActors(group)),
-            QString::fromStdString(sim::formatDuration(TimeMs(b + 1) * density.bucketMs())),
+            QString::fromStdString(lifeline::formatDuration(TimeMs(b + 1) * density.bucketMs())),
             QString::number(std::lround(100.0 * a.workingMs / span)),
             QString::number(std::lround(100.0 * a.pollingMs / span)),
             QString::number(std::max(0L, 100 - std::lround(100.0 * (a.workingMs + a.pollingMs) / span))));

@@ -24,9 +24,9 @@ public:
     const picture::RunPicture& picture() const { return m_picture; }
     // The moments to find in the runs shown from now on (a lesson's; none for other runs). Takes effect at the next
     // setEngine.
-    void setMomentSpecs(std::vector<sim::MomentSpec> specs) { m_momentSpecs = std::move(specs); }
+    void setMomentSpecs(std::vector<analysis::MomentSpec> specs) { m_momentSpecs = std::move(specs); }
     // The moments found so far, in time order (momentsChanged when there are more).
-    const std::vector<sim::Moment>& moments() const { return m_picture.moments(); }
+    const std::vector<analysis::Moment>& moments() const { return m_picture.moments(); }
     size_t expectedMoments() const { return m_picture.expectedMoments(); }
     // Reads what the run logged since the last sync; lanesChanged when lanes, actors or states changed.
     void sync();
@@ -48,7 +48,7 @@ signals:
 
 private:
     picture::RunPicture m_picture;
-    std::vector<sim::MomentSpec> m_momentSpecs;
+    std::vector<analysis::MomentSpec> m_momentSpecs;
 };
 
 } // namespace lifeline::ui

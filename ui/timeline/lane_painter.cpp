@@ -5,6 +5,7 @@
 
 #include <QFontMetricsF>
 #include <QObject>
+#include <QPainterPath>
 #include <algorithm>
 #include <optional>
 #include <vector>
@@ -183,7 +184,49 @@ void paintDeadline(QPainter& p, const QRect& row, const TimeAxis& axis, TimeMs n
     p.drawLine(QPointF(x1 - 4, bottom), QPointF(x1, bottom));
 }
 
-// Each mark on a small plate of the background colour so it reads over any bar; at least 12 px.
+// A lane a timer holds, at now: "visible again in 23 s" or "receivable in 12 s" just after the now line, in the
+// state's colour, large (half the row, up to twice a mark's size), so the time left is read from the back of a room
+// and counts down as the clock moves. Drawn where the future is (no state to hide); not on rows too short to read.
+void paintCountdown(QPainter& p, const QRect& row, const TimeAxis& axis, TimeMs now, const picture::SegmentPhrase& left,
+    double right, const TimelineStyle& style)
+{
+    if (row.height() < 16)
+        return;
+    const double x = axis.toX(now) + 6;
+    if (x < axis.left || x > right - 24)
+        return;
+    // The largest size at which the words fit before the view's edge; else the time alone ("18 s"); else nothing.
+    const SegmentWords words = segmentWords(left);
+    QFont font = p.font();
+    const QFont rowFont = font;
+    font.setBold(true);
+    QString text;
+    for (const QString& candidate : { words.label, words.shortLabel }) {
+        for (int pixels = std::clamp(row.height() / 2, style.markPixels, style.markPixels * 2);
+             pixels >= style.markPixels && text.isEmpty(); pixels -= 2) {
+            font.setPixelSize(pixels);
+            if (QFontMetricsF(font).horizontalAdvance(candidate) + 8 <= right - x)
+                text = candidate;
+        }
+        if (!text.isEmpty())
+            break;
+    }
+    if (text.isEmpty())
+        return;
+    p.setFont(font);
+    const QFontMetricsF metrics(font);
+    const QRectF plate(x, row.top() + (row.height() - metrics.height()) / 2 - 1, metrics.horizontalAdvance(text) + 8,
+        metrics.height() + 2);
+    p.fillRect(plate, style.background);
+    const MessageState state
+        = left.phrase == picture::Phrase::VisibleAgainIn ? MessageState::InFlight : MessageState::Delayed;
+    p.setPen(style.stateColor[size_t(state)]);
+    p.drawText(plate.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+    p.setFont(rowFont);
+}
+
+// Each mark's glyph outlined in the background colour so it reads over any bar, without a plate that would hide the
+// state under it (the bar's colour shows around and between its strokes); at least 12 px.
 void paintMarks(QPainter& p, const QRect& row, const std::vector<PlacedMark>& marks, const TimelineStyle& style)
 {
     if (marks.empty())
@@ -194,20 +237,17 @@ void paintMarks(QPainter& p, const QRect& row, const std::vector<PlacedMark>& ma
         return;
     }
     QFont font = p.font();
-    const QFont rowFont = font;
     font.setPixelSize(markPixels(style, row.height()));
     font.setBold(true);
-    p.setFont(font);
+    const QFontMetricsF metrics(font);
+    const double baseline = row.top() + (row.height() + metrics.ascent() - metrics.descent()) / 2.0;
+    const QPen halo(style.background, 3, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
     for (const PlacedMark& m : marks) {
-        const double half = markHalfWidth(style, row.height());
-        const QRectF plate(m.x - half, row.top() + 1, 2 * half, row.height() - 2);
-        QColor back = style.background;
-        back.setAlpha(225);
-        p.fillRect(plate, back);
-        p.setPen(m.color);
-        p.drawText(plate, Qt::AlignCenter, m.glyph);
+        QPainterPath glyph;
+        glyph.addText(QPointF(m.x - metrics.horizontalAdvance(m.glyph) / 2.0, baseline), font, m.glyph);
+        p.strokePath(glyph, halo);
+        p.fillPath(glyph, m.color);
     }
-    p.setFont(rowFont);
 }
 
 // The recording proxy's first sighting of a message it did not see sent: from its send (or the proxy's start) to
@@ -293,6 +333,9 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     if (state == MessageState::InFlight && atNow)
         paintDeadline(p, row, axis, frame.now, run.times(lane).dueAt, right, style);
     paintMarks(p, row, marks, style);
+    if (atNow)
+        if (const auto left = picture::laneCountdown(run, lane))
+            paintCountdown(p, row, axis, frame.now, *left, right, style);
 }
 
 namespace {

@@ -22,7 +22,7 @@ using picture::SegmentReader;
 namespace {
 QString duration(TimeMs ms)
 {
-    return QString::fromStdString(sim::formatDuration(ms));
+    return QString::fromStdString(lifeline::formatDuration(ms));
 }
 
 // A hover's first line: the lane's name and its whole MessageId ("order 4 · 0b402db6-…").

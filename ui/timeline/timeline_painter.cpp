@@ -395,7 +395,7 @@ void TimelinePainter::paintMeasure(
     p.fillRect(QRectF(x0, lanes.top(), x1 - x0, lanes.height()), band);
     p.setPen(m_style.text);
     p.drawText(QRectF(x0, lanes.top() + 2, std::max(x1 - x0, 120.0), 16), Qt::AlignLeft | Qt::AlignTop,
-        QObject::tr("  %1").arg(QString::fromStdString(sim::formatDuration(b - a))));
+        QObject::tr("  %1").arg(QString::fromStdString(lifeline::formatDuration(b - a))));
 }
 
 void TimelinePainter::paintForgotten(QPainter& p, const QRect& area, const TimeAxis& axis) const
@@ -410,7 +410,7 @@ void TimelinePainter::paintForgotten(QPainter& p, const QRect& area, const TimeA
     p.fillRect(box, QBrush(m_style.unobservedInk, Qt::BDiagPattern));
     // One line where it fits, else the word and what is kept below it, else the word alone.
     const QString kept = QObject::tr("the window keeps the last %1")
-                             .arg(QString::fromStdString(sim::describeDuration(m_model.run()->historyMs())));
+                             .arg(QString::fromStdString(lifeline::describeDuration(m_model.run()->historyMs())));
     const QString word = QObject::tr("forgotten");
     const QString line = QObject::tr("%1: %2 (View > History kept)").arg(word, kept);
     const QFontMetrics metrics = p.fontMetrics();
@@ -477,7 +477,7 @@ void TimelinePainter::paintRuler(QPainter& p, const QRect& area, const TimelineF
     p.drawLine(area.bottomLeft(), area.bottomRight());
 }
 
-int TimelinePainter::rowOfMoment(const sim::Moment& moment) const
+int TimelinePainter::rowOfMoment(const analysis::Moment& moment) const
 {
     if (moment.onActorRow)
         return m_rows.rowOfActor(moment.actor);
@@ -554,8 +554,8 @@ std::optional<TimelineHit> TimelinePainter::hit(const QRect& rect, const Timelin
                 note.from = span.from;
                 note.to = span.to;
                 note.text = QObject::tr("No message changed state from %1 to %2: played %3× faster")
-                                .arg(QString::fromStdString(sim::formatDuration(span.from)),
-                                    QString::fromStdString(sim::formatDuration(span.to)))
+                                .arg(QString::fromStdString(lifeline::formatDuration(span.from)),
+                                    QString::fromStdString(lifeline::formatDuration(span.to)))
                                 .arg(span.factor);
                 return note;
             }

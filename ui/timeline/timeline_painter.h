@@ -70,7 +70,7 @@ public:
     LegendContent contentInView(const QRect& rect, const TimelineFrame& frame) const;
     int momentAt(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
     // The row a moment is drawn on (its lane, its consumer's row, or its queue's), or -1 when it is not shown.
-    int rowOfMoment(const sim::Moment& moment) const;
+    int rowOfMoment(const analysis::Moment& moment) const;
 
 private:
     void paintRow(QPainter& p, const QRect& box, const TimelineFrame& frame, const RowRef& row) const;

@@ -196,7 +196,8 @@ void TimelineView::repaintNowStrip(TimeMs from, TimeMs to)
     const double x0 = axis.toX(std::min(from, to)), x1 = axis.toX(std::max(from, to));
     if (x1 < m_style.labelWidth - 8 || x0 > width() + 8)
         return; // not in view
-    update(QRect(int(x0) - 6, 0, int(x1 - x0) + 14, height()));
+    // To the right edge: a lane's countdown ("visible again in 23 s") is drawn just after the line and changes as it.
+    update(QRect(int(x0) - 6, 0, width() - int(x0) + 6, height()));
 }
 
 void TimelineView::viewMoved()
@@ -273,6 +274,13 @@ void TimelineView::fitRun()
 {
     m_state->clearHistory();
     fitKept(0, std::max({ m_frame.now, m_runEnd, TimeMs(1000) }));
+}
+
+void TimelineView::frameRange(TimeMs from, TimeMs to)
+{
+    setFollowLive(false);
+    if (!keepsFit() || m_fitted->from != from || m_fitted->to != to)
+        fitKept(from, std::max(from + 1, to));
 }
 
 void TimelineView::fitKept(TimeMs from, TimeMs to)
@@ -441,7 +449,7 @@ void TimelineView::focusMoment(int number)
     const auto& moments = m_model->moments();
     if (number < 1 || size_t(number) > moments.size() || !m_model->run())
         return;
-    const sim::Moment& moment = moments[size_t(number - 1)];
+    const analysis::Moment& moment = moments[size_t(number - 1)];
     setFollowLive(false);
     m_state->beginZoom(window());
     m_state->endZoomGesture();

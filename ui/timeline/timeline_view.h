@@ -42,6 +42,9 @@ public:
     void zoomAround(double x, double factor);
     // Shows this time window (a linked view follows another): not a gesture, and not following live.
     void showWindow(TimeMs start, double msPerPixel);
+    // A range the window frames (a lesson's story as it unfolds): kept through resizes; not a gesture, and the view
+    // is not following live.
+    void frameRange(TimeMs from, TimeMs to);
     // Fits [from, to] to the width: a zoom gesture that Back undoes; not following live.
     void fitRange(TimeMs from, TimeMs to);
     // Back to the window before the last zoom gesture (Backspace, Alt+Left, View > Back).

@@ -11,15 +11,19 @@
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
 #include "window/controllers/export_controller.h"
+#include "window/controllers/focus_keys.h"
 #include "window/controllers/help_controller.h"
 #include "window/controllers/history_setting.h"
+#include "window/controllers/layout_controller.h"
 #include "window/controllers/lesson_controller.h"
 #include "window/controllers/live_source_controller.h"
 #include "window/controllers/moment_stops.h"
 #include "window/controllers/presenter_controller.h"
 #include "window/controllers/status_bar_controller.h"
+#include "window/controllers/story_framer.h"
 #include "window/dialogs/send_message_dialog.h"
 #include "window/panels/charts_panel.h"
+#include "window/panels/comparison_pane.h"
 #include "window/panels/consumer_tiles.h"
 #include "window/panels/event_log_panel.h"
 #include "window/panels/live_queue_panel.h"
@@ -39,6 +43,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTextBrowser>
 #include <QTimer>
@@ -87,6 +92,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_presenter = new PresenterController({ this, m_timeline, m_overview, m_model, m_session, m_driver, m_tiles,
         [this] { return m_lessons->title(); }, [this] { restart(); } });
     m_momentStops = new MomentStops(m_timeline, m_model, m_driver, this);
+    m_framer = new StoryFramer(m_timeline, m_model, m_driver, m_momentStops, this);
     timelineLayout->addWidget(m_presenter->bar());
     timelineLayout->addWidget(m_overview);
     m_scriptBanner->setWordWrap(true);
@@ -97,7 +103,12 @@ MainWindow::MainWindow(QWidget* parent)
     m_scriptBanner->hide();
     timelineLayout->addWidget(m_scriptBanner);
     timelineLayout->addWidget(m_timeline, 1);
-    setCentralWidget(timelineColumn);
+    // The lesson's timeline, and below it, while open, its comparison with the fix (compareWithFix).
+    m_centre = new QSplitter(Qt::Vertical, this);
+    m_centre->setObjectName(QStringLiteral("centre"));
+    m_centre->setChildrenCollapsible(false);
+    m_centre->addWidget(timelineColumn);
+    setCentralWidget(m_centre);
     m_status = new StatusBarController(statusBar());
     m_exports = new ExportController(m_session, m_timeline, m_driver,
         { [this] { return m_lessons->title(); }, [this] { return m_dark; }, [this] { return m_scenario.get(); } },
@@ -105,6 +116,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_exports, &ExportController::said, this, [this](const QString& text) { say(text); });
     connect(m_presenter, &PresenterController::said, this, [this](const QString& text) { say(text); });
     connect(m_presenter, &PresenterController::presentingChanged, this, [this](bool on) {
+        if (on) // the stage is the timeline alone (and Esc is the presenter's)
+            for (auto* pane : m_centre->findChildren<ComparisonPane*>())
+                pane->close();
         if (m_step)
             m_step->setEnabled(!on && m_session->simulation()); // Right goes to the next moment instead
     });
@@ -125,13 +139,15 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(m_live, &LiveSourceController::stopped, this, &MainWindow::showLiveState);
     connect(m_live, &LiveSourceController::frameShown, this, [this](TimeMs now) {
-        m_play->setText(tr("● Live %1").arg(QString::fromStdString(sim::formatDuration(now))));
+        m_play->setText(tr("● Live %1").arg(QString::fromStdString(lifeline::formatDuration(now))));
         refresh();
     });
     connect(m_live, &LiveSourceController::runChanged, this, &MainWindow::runChanged);
     connect(m_live, &LiveSourceController::said, this, [this](const QString& text, int ms) { say(text, ms); });
     buildDocks();
-    buildToolbar();
+    m_layout = new LayoutController(this, m_controls, buildToolbar());
+    new FocusKeys(this, m_timeline); // Space plays and pauses wherever the focus is
+    connect(m_layout, &LayoutController::said, this, [this](const QString& text) { say(text); });
     buildMenus();
     // Roomy by default, but never bigger than the screen (high-DPI scaling shrinks it in logical pixels).
     QSize size(1440, 900);
@@ -165,12 +181,7 @@ void MainWindow::connectPanels()
         m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
     });
     connect(m_overview, &OverviewStrip::timeRequested, m_timeline, &TimelineView::centreOn);
-    connect(m_overview, &OverviewStrip::timeRequested, this, &MainWindow::storyTaken);
-    connect(m_timeline, &TimelineView::viewTaken, this, &MainWindow::storyTaken);
-    connect(m_timeline, &TimelineView::followLiveChanged, this, [this](bool following) {
-        if (following)
-            storyTaken(); // the user asked the view to follow: it keeps following
-    });
+    connect(m_overview, &OverviewStrip::timeRequested, m_framer, &StoryFramer::take);
     connect(m_timeline, &TimelineView::laneSelected, this, [this](MessageIndex lane) {
         showDetails(lane);
         m_eventLog->showLane(lane);
@@ -299,18 +310,19 @@ void MainWindow::buildDocks()
     });
 }
 
-void MainWindow::openScenario(const sim::Scenario& scenario)
+void MainWindow::openScenario(const scenario::Scenario& scenario)
 {
     m_live->stop(); // one run on screen at a time
     m_driver->pause();
-    m_scenario = std::make_unique<sim::Scenario>(scenario);
+    m_scenario = std::make_unique<scenario::Scenario>(scenario);
     m_session->showSimulation(
         std::make_unique<sim::Simulation>(*m_scenario, std::nullopt, m_history->historyMsFor(m_scenario->duration)));
     sim::Simulation* simulation = m_session->simulation();
     m_overview->setRunEnd(simulation->duration());
     m_timeline->setRunEnd(simulation->duration());
     m_timeline->setNow(simulation->now());
-    frameStory();
+    m_framer->frame(m_scenario.get());
+    m_layout->setLesson(m_scenario->lesson ? &*m_scenario->lesson : nullptr);
     m_charts->setTimeRange(std::max<TimeMs>(0, m_timeline->visibleFrom()), m_timeline->visibleTo());
     refresh();
 }
@@ -320,7 +332,7 @@ void MainWindow::restart()
     if (!m_scenario)
         return;
     // Replays: the run starts again from 0 s and plays, as the toolbar's tooltip and the README say.
-    openScenario(*std::make_unique<sim::Scenario>(*m_scenario));
+    openScenario(*std::make_unique<scenario::Scenario>(*m_scenario));
     m_driver->play();
     say(tr("Playing again from the start."));
 }
@@ -329,15 +341,15 @@ void MainWindow::setQueueType(bool fifo)
 {
     if (!m_scenario)
         return;
-    auto converted = sim::withQueueType(*m_scenario, fifo);
-    if (auto* error = std::get_if<sim::ScenarioError>(&converted)) {
+    auto converted = scenario::withQueueType(*m_scenario, fifo);
+    if (auto* error = std::get_if<scenario::ScenarioError>(&converted)) {
         say(tr("The queues stay as they are: %1").arg(QString::fromStdString(error->text())), 12000);
         m_controls->sync();
         return;
     }
     m_lessons->convertQueues(fifo); // the fix button then applies to the converted lesson
     const bool playing = m_driver->playing();
-    openScenario(std::get<sim::Scenario>(converted));
+    openScenario(std::get<scenario::Scenario>(converted));
     say(fifo ? tr("Every queue is FIFO now (a queue's type is fixed at creation, so the run starts again).")
              : tr("Every queue is standard now (a queue's type is fixed at creation, so the run starts again)."));
     if (playing)
@@ -364,7 +376,7 @@ void MainWindow::showDetails(MessageIndex lane)
     const auto history = laneHistory(*run(), m_model->lanes(), lane);
     for (const auto& entry : history) {
         html += QStringLiteral("<tr><td align=right>%1</td><td>%2</td><td>%3</td></tr>")
-                    .arg(QString::fromStdString(sim::formatDuration(entry.time)),
+                    .arg(QString::fromStdString(lifeline::formatDuration(entry.time)),
                         QString::fromStdString(run()->queueInfo(entry.queue).name), entry.text.toHtmlEscaped());
     }
     m_details->setHtml(html + QStringLiteral("</table>"));
@@ -422,7 +434,7 @@ void MainWindow::bindPanels()
     m_details->clear();
     m_driver->setSimulation(simulation);
     m_model->setMomentSpecs(simulation && simulation->scenario().lesson ? simulation->scenario().lesson->moments
-                                                                        : std::vector<sim::MomentSpec> {});
+                                                                        : std::vector<analysis::MomentSpec> {});
     m_model->setRun(engine);
     m_overview->setRun(engine);
     m_controls->setSimulation(simulation);
@@ -464,8 +476,8 @@ sim::Simulation* MainWindow::simulation() const
 
 void MainWindow::runChanged()
 {
-    userActed(); // a crash, a setting or a message of the user's: the view is left where it is from now on
     m_model->sync();
+    m_framer->userActed(); // a crash, a setting or a message of the user's: the frame grows with what they do
     m_timeline->update();
     refresh();
 }
@@ -539,6 +551,7 @@ void MainWindow::rememberSettings()
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     // A layout the user left wins over the first-show arrangement.
     m_docksArranged = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_layout->setEngineering(settings.value(QStringLiteral("view/engineeringLayout"), false).toBool());
     setDarkTheme(settings.value(QStringLiteral("view/dark"), false).toBool());
     // A learner's first lesson stops at each key moment; after that, as they left it.
     m_momentStops->action()->setChecked(
@@ -553,6 +566,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings.setValue(QStringLiteral("window/state"), saveState());
         settings.setValue(QStringLiteral("view/dark"), m_dark);
+        settings.setValue(QStringLiteral("view/engineeringLayout"), m_layout->engineering());
         settings.setValue(QStringLiteral("lessons/stopAtMoments"), m_momentStops->action()->isChecked());
         if (!m_lessons->lessonId().isEmpty())
             settings.setValue(QStringLiteral("lessons/last"), m_lessons->lessonId());

@@ -11,6 +11,7 @@
 #include <memory>
 
 class QLabel;
+class QSplitter;
 class QMenu;
 class QShortcut;
 class QComboBox;
@@ -24,8 +25,10 @@ namespace lifeline {
 class RunView;
 namespace sim {
 class Simulation;
-struct Scenario;
 } // namespace sim
+namespace scenario {
+struct Scenario;
+} // namespace scenario
 } // namespace lifeline
 
 namespace lifeline::ui {
@@ -39,13 +42,15 @@ class ConsumerTiles;
 class EventLogPanel;
 class LaneModel;
 class LiveDriver;
-class ComparisonWindow;
+class ComparisonPane;
 class ExportController;
 class MomentStops;
 class StartPage;
 class PresenterController;
 class LiveSourceController;
 class HelpController;
+class LayoutController;
+class StoryFramer;
 class HistorySetting;
 class LessonController;
 class StatusBarController;
@@ -64,7 +69,7 @@ public:
     ~MainWindow() override;
 
     // Runs a scenario in the window (the window owns the run); Restart starts it again from the beginning.
-    void openScenario(const sim::Scenario& scenario);
+    void openScenario(const scenario::Scenario& scenario);
     void restart();
     // Every queue standard or FIFO: the scenario is rebuilt and runs from the start.
     void setQueueType(bool fifo);
@@ -113,7 +118,7 @@ private:
 public:
     // View > Compare with the fix: the lesson as written and fixed, stacked (a window of its own); none without a
     // lesson that has a fix.
-    ComparisonWindow* compareWithFix();
+    ComparisonPane* compareWithFix();
     // The first start's question and its three doors (Lessons > Start page): a door opens its lesson playing with a
     // stop at each key moment, and Compare with the fix.
     StartPage* showStartPage();
@@ -127,7 +132,7 @@ private:
     // The session has a new source: every panel reads it (the one place where they are rewired).
     void bindPanels();
     void showStill(const RunView& run); // a run that does not move: fitted, not following
-    void buildToolbar();
+    QList<QAction*> buildToolbar(); // returns the lane view controls (the learning layout hides them)
     void buildMenus();
     void buildViewMenu(QMenu* view);
     void buildSimulationAndLessonMenus();
@@ -135,29 +140,23 @@ private:
     void openScenarioFile();
     void saveScenarioAs();
     // The run with a practice answer, advanced to just past where it went wrong (at < 0: its end), paused there.
-    void showPracticeRun(const sim::Scenario& scenario, TimeMs at);
+    void showPracticeRun(const scenario::Scenario& scenario, TimeMs at);
     void showDetails(MessageIndex lane);
     void toggleConsumerOfActor(uint32_t actor);
     void changeSpeed(int steps);
     void showLiveState(); // the toolbar says "Live" and the clock is the wall clock's while real clients drive the run
     void say(const QString& text, int ms = 6000);
     // A lesson from the lesson controller: at its pace (the speed box), framed, playing.
-    void playLesson(const sim::Scenario& lesson);
-    void frameStory(); // a lesson's view from 0 s to its script's end; another scenario's follows live
-    // The user moved the view, crashed a consumer, sent a message or changed a setting: the view stays where they
-    // put it (no framing by the window until the next run).
-    void storyTaken();
-    // The user crashed a consumer, sent a message or changed a setting: the view is theirs, and the clock keeps the
-    // chosen speed through quiet waits (they are watching what they did).
-    void userActed();
+    void playLesson(const scenario::Scenario& lesson);
     // The run changed between the clock's steps (a crash, a slider, a message sent by hand): every view reads it.
     void runChanged();
 
     RunSession* m_session;
-    std::unique_ptr<sim::Scenario> m_scenario; // what openScenario() runs, for restart
+    std::unique_ptr<scenario::Scenario> m_scenario; // what openScenario() runs, for restart
     LiveSourceController* m_live = nullptr; // the local endpoint and the recording proxy
     HistorySetting* m_history = nullptr; // View > History kept
     HelpController* m_help = nullptr; // the Help menu's windows
+    LayoutController* m_layout = nullptr; // learning or engineering layout
     LessonController* m_lessons = nullptr; // the lesson panel, the lesson on show and its fix, practice, check
     LaneModel* m_model;
     TimelineView* m_timeline;
@@ -168,7 +167,8 @@ private:
     QTextBrowser* m_details;
     LiveDriver* m_driver;
     QLabel* m_scriptBanner;
-    bool m_storyFramed = false; // a lesson's story framed by the window, not yet taken by the user
+    QSplitter* m_centre; // the timeline column, and the comparison pane while it is open
+    StoryFramer* m_framer = nullptr; // a lesson's story framed on the timeline as it unfolds
     bool m_docksArranged = false;
     QLabel* m_summary;
     StatusBarController* m_status = nullptr;

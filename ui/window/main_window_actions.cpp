@@ -10,6 +10,7 @@
 #include "window/controllers/export_controller.h"
 #include "window/controllers/help_controller.h"
 #include "window/controllers/history_setting.h"
+#include "window/controllers/layout_controller.h"
 #include "window/controllers/lesson_controller.h"
 #include "window/controllers/live_source_controller.h"
 #include "window/controllers/moment_stops.h"
@@ -49,7 +50,7 @@
 
 namespace lifeline::ui {
 
-void MainWindow::buildToolbar()
+QList<QAction*> MainWindow::buildToolbar()
 {
     auto* bar = addToolBar(tr("Simulation"));
     bar->setObjectName(QStringLiteral("simulation"));
@@ -74,7 +75,7 @@ void MainWindow::buildToolbar()
     bar->addWidget(m_speed);
     bar->addSeparator();
     bar->addAction(m_timeline->viewState()->followLiveAction());
-    addLaneViewControls(bar, m_timeline, this);
+    const QList<QAction*> laneControls = addLaneViewControls(bar, m_timeline, this);
     bar->addSeparator();
     m_restart = bar->addAction(tr("Restart"), this, &MainWindow::restart);
     m_restart->setObjectName(QStringLiteral("restart"));
@@ -83,6 +84,7 @@ void MainWindow::buildToolbar()
     bar->addAction(m_timeline->viewState()->fitAction());
     auto* send = bar->addAction(tr("Send..."), this, &MainWindow::showSendDialog);
     send->setToolTip(tr("Send a message by hand (Ctrl+M)"));
+    return laneControls;
 }
 
 void MainWindow::changeSpeed(int steps)
@@ -115,6 +117,8 @@ void MainWindow::buildMenus()
 void MainWindow::buildViewMenu(QMenu* view)
 {
     const ViewState* viewState = m_timeline->viewState();
+    view->addAction(m_layout->action());
+    view->addSeparator();
     view->addAction(viewState->followLiveAction());
     view->addAction(tr("&Fit the whole run"), this, [this] {
         m_timeline->setFollowLive(false);
@@ -203,13 +207,13 @@ void MainWindow::openScenarioFile()
         QMessageBox::warning(this, tr("Open scenario"), tr("Cannot read %1: %2").arg(path, file.errorString()));
         return;
     }
-    auto parsed = sim::parseScenario(file.readAll().toStdString());
-    if (auto* error = std::get_if<sim::ScenarioError>(&parsed)) {
+    auto parsed = scenario::parseScenario(file.readAll().toStdString());
+    if (auto* error = std::get_if<scenario::ScenarioError>(&parsed)) {
         QMessageBox::warning(
             this, tr("Open scenario"), tr("%1 was not opened:\n%2").arg(path, QString::fromStdString(error->text())));
         return;
     }
-    auto& scenario = std::get<sim::Scenario>(parsed);
+    auto& scenario = std::get<scenario::Scenario>(parsed);
     if (scenario.lesson) {
         m_lessons->startLesson(scenario);
         return;

@@ -4,6 +4,7 @@
 
 #include <QDockWidget>
 #include <QShowEvent>
+#include <QTabBar>
 #include <QTimer>
 #include <algorithm>
 
@@ -44,6 +45,10 @@ void MainWindow::arrangeDocks()
             resizeDocks({ dock("queueDock"), lesson }, { 330, 230 }, Qt::Horizontal);
             tabifyDockWidget(dock("queueDock"), dock("consumersDock"));
             dock("queueDock")->raise();
+            // No base line along the tabs: its length depended on when the bar was first painted (two shots of
+            // the same instant differed by it).
+            for (auto* tabs : findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly))
+                tabs->setDrawBase(false);
         }
         return;
     }

@@ -3,8 +3,8 @@
 #include "window/controllers/lesson_controller.h"
 #include "window/controllers/presenter_controller.h"
 #include "window/controllers/status_bar_controller.h"
-#include "window/dialogs/comparison_window.h"
 #include "window/main_window.h"
+#include "window/panels/comparison_pane.h"
 #include "window/runtime/live_driver.h"
 
 #include <QApplication>
@@ -46,11 +46,8 @@ WindowShot::WindowShot(const WindowShotRequest& request)
         m_window->showNormal();
         m_window->resize(request.size);
     }
-    if (request.compare) {
-        m_comparison = m_window->compareWithFix();
-        if (m_comparison)
-            m_comparison->resize(request.size);
-    }
+    if (request.compare)
+        m_comparison = m_window->compareWithFix(); // a pane of the window, below the lesson's timeline
     settle();
 }
 
@@ -59,8 +56,7 @@ WindowShot::~WindowShot() = default;
 QImage WindowShot::image()
 {
     settle();
-    QWidget* shown = m_comparison ? static_cast<QWidget*>(m_comparison) : m_window.get();
-    QImage image = shown->grab().toImage();
+    QImage image = m_window->grab().toImage();
     // The size asked for, whatever the platform allowed the window (a screen smaller than it).
     return image.size() == m_size ? image : image.scaled(m_size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
 }

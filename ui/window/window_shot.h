@@ -11,11 +11,11 @@
 
 namespace lifeline::ui {
 
-class ComparisonWindow;
+class ComparisonPane;
 class MainWindow;
 
 struct WindowShotRequest {
-    sim::Scenario scenario; // a lesson (with its panel, moments and framing) or another scenario
+    scenario::Scenario scenario; // a lesson (with its panel, moments and framing) or another scenario
     TimeMs at = 20000; // the virtual instant shown
     QSize size { 1920, 1080 };
     bool dark = false;
@@ -31,12 +31,12 @@ public:
     WindowShot& operator=(const WindowShot&) = delete;
 
     MainWindow& window() { return *m_window; }
-    ComparisonWindow* comparison() const { return m_comparison; } // with `compare`; else none
+    ComparisonPane* comparison() const { return m_comparison; } // with `compare`; else none
     QImage image(); // what is on screen: the window, or Compare's
 
 private:
     std::unique_ptr<MainWindow> m_window;
-    ComparisonWindow* m_comparison = nullptr;
+    ComparisonPane* m_comparison = nullptr;
     QSize m_size;
 };
 

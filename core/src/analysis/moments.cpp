@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <array>
 
-namespace lifeline::sim {
+namespace lifeline::analysis {
 
 namespace {
 
@@ -289,4 +289,4 @@ std::vector<Moment> findMoments(const RunView& engine, const std::vector<MomentS
     return finder.moments();
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::analysis

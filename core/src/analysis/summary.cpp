@@ -7,7 +7,7 @@
 
 #include <optional>
 
-namespace lifeline::sim {
+namespace lifeline::analysis {
 
 nlohmann::json RunSummary::toJson() const
 {
@@ -399,4 +399,4 @@ std::string momentLaneLabel(const RunView& engine, const Moment& moment)
     return moment.queue != kNoQueue ? engine.queueInfo(moment.queue).name : std::string();
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::analysis

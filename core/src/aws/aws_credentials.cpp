@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 namespace {
 
@@ -99,4 +99,4 @@ Outcome<ResolvedCredentials> resolveCredentials(
     return out;
 }
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

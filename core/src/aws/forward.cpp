@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 namespace {
 // The client's headers the upstream gets (names as the parser keeps them, lower-cased), in this order.
@@ -150,4 +150,4 @@ endpoint::HttpRequest ownRequest(const std::string& formBody)
     return request;
 }
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <charconv>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 using endpoint::asciiLower;
 using endpoint::hasListToken;
@@ -183,4 +183,4 @@ HttpResponseParser::State HttpResponseParser::parseChunks()
     }
 }
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

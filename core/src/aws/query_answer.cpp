@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 using nlohmann::json;
 
@@ -176,4 +176,4 @@ nlohmann::json answerAsJson(const HttpAnswer& answer)
     return queryAnswerAsJson(answer.body);
 }
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

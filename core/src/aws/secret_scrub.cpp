@@ -3,7 +3,7 @@
 #include <array>
 #include <cctype>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 namespace {
 // A scanner, not std::regex: libstdc++'s regex recurses once a character, and an upstream text may be megabytes.
@@ -97,4 +97,4 @@ std::string scrubSecrets(std::string_view text)
     return out;
 }
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

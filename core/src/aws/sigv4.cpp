@@ -7,7 +7,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 namespace {
 
@@ -181,4 +181,4 @@ Signature signV4(const SigningRequest& request, const AwsCredentials& credential
     return s;
 }
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

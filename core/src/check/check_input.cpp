@@ -7,7 +7,7 @@
 #include <cmath>
 #include <set>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 namespace {
 
@@ -69,7 +69,7 @@ void readProcessing(const json& v, CheckInput& in)
         const json& list = v["samples"];
         if (!list.is_array() || list.empty() || list.size() > 100000)
             throw Bad { "processing.samples: must be a list of 1 to 100,000 durations" };
-        in.processing.kind = Distribution::Kind::Samples;
+        in.processing.kind = scenario::Distribution::Kind::Samples;
         for (size_t i = 0; i < list.size(); ++i)
             in.processing.samples.push_back(durationOf(list[i], "processing.samples[" + std::to_string(i) + "]"));
         in.p50 = percentile(in.processing.samples, 0.50);
@@ -88,7 +88,7 @@ void readProcessing(const json& v, CheckInput& in)
     if (in.p99 < in.p50)
         throw Bad { "processing.p99: " + formatDuration(in.p99) + " is below the p50 (" + formatDuration(in.p50)
             + ")" };
-    in.processing = { Distribution::Kind::LogNormal, in.p50, in.p99, {} };
+    in.processing = { scenario::Distribution::Kind::LogNormal, in.p50, in.p99, {} };
     const double sigma = std::log(double(in.p99) / double(in.p50)) / 2.3263; // the mean of that log-normal
     in.mean = TimeMs(double(in.p50) * std::exp(sigma * sigma / 2));
 }
@@ -229,4 +229,4 @@ Outcome<CheckInput> readCheckInput(const json& attributes, const json* deadLette
     return in;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <ostream>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 namespace {
 
@@ -128,4 +128,4 @@ Outcome<bool> checkAttributes(const json& attributes, const json* deadLetter, co
     return failsAt(findings.value(), run.failOn);
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lifeline::sim::check {
+namespace lifeline::check::rules {
 
 // What a rule says when it fires.
 struct RuleFinding {
@@ -42,7 +42,7 @@ struct CheckRule {
     // After: the producers and consumers as the rule needs them to show it. Null: as the user has them.
     void (*actors)(const CheckInput& in, nlohmann::json& scenario, ScenarioShape& shape);
     // Whether a run's figures show the problem. Null: no run can.
-    bool (*shows)(const RunSummary& summary, const CheckInput& in);
+    bool (*shows)(const analysis::RunSummary& summary, const CheckInput& in);
     // Why a rule without a shape has no scenario; empty: the simulation has no such setting.
     std::string_view noScenario = {};
     // What AWS refuses to create: no run can start, so no finding of the queue gets a scenario until it is fixed.
@@ -79,4 +79,4 @@ nlohmann::json queuesJson(const CheckInput& in, bool withDeadLetter);
 // How long a poison message cycles before each receive: the visibility timeout or the p99, whichever is longer.
 int64_t receiveCycleSeconds(const CheckInput& in);
 
-} // namespace lifeline::sim::check
+} // namespace lifeline::check::rules

@@ -8,11 +8,11 @@
 #include <cmath>
 #include <cstdio>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 using nlohmann::json;
 
-namespace check {
+namespace rules {
 
 std::string seconds(int64_t s)
 {
@@ -61,7 +61,7 @@ const CheckRule* findRule(std::string_view id)
     return nullptr;
 }
 
-} // namespace check
+} // namespace rules
 
 const char* severityName(Severity severity)
 {
@@ -78,9 +78,9 @@ const char* severityName(Severity severity)
 
 std::vector<Finding> checkQueue(const CheckInput& input)
 {
-    std::vector<std::pair<const check::CheckRule*, check::RuleFinding>> fired;
-    const check::CheckRule* refused = nullptr; // a rule saying AWS refuses the setup: no run of it can start
-    for (const check::CheckRule* rule : check::checkRules())
+    std::vector<std::pair<const rules::CheckRule*, rules::RuleFinding>> fired;
+    const rules::CheckRule* refused = nullptr; // a rule saying AWS refuses the setup: no run of it can start
+    for (const rules::CheckRule* rule : rules::checkRules())
         if (auto finding = rule->fires(input)) {
             fired.emplace_back(rule, std::move(*finding));
             if (rule->refusedByAws && !refused)
@@ -111,9 +111,9 @@ std::vector<Finding> checkQueue(const CheckInput& input)
 Outcome<std::vector<Finding>> applyWaivers(std::vector<Finding> findings, const std::vector<Waiver>& waivers)
 {
     for (const Waiver& w : waivers) {
-        if (!check::findRule(w.id)) {
+        if (!rules::findRule(w.id)) {
             std::string known;
-            for (const check::CheckRule* rule : check::checkRules())
+            for (const rules::CheckRule* rule : rules::checkRules())
                 known += (known.empty() ? "" : ", ") + std::string(rule->id);
             return Failure { w.by + ": no rule \"" + w.id + "\" to waive (the rules: " + known + ")" };
         }
@@ -163,4 +163,4 @@ std::string findingsText(const CheckInput& input, const std::vector<Finding>& fi
     return out;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -8,13 +8,13 @@
 #include <cmath>
 #include <cstdio>
 
-namespace lifeline::sim::check {
+namespace lifeline::check::rules {
 
 namespace {
 
 using nlohmann::json;
 
-int64_t failures(const RunSummary& s)
+int64_t failures(const analysis::RunSummary& s)
 {
     int64_t failed = 0;
     for (const auto& c : s.consumers)
@@ -54,7 +54,7 @@ void showPoisonWithoutDlq(const CheckInput& in, json& scenario, ScenarioShape& s
             { "value", { { "queue", deadLetterName(in) }, { "maxReceiveCount", 5 } } } } });
 }
 
-bool poisonCycles(const RunSummary& s, const CheckInput&)
+bool poisonCycles(const analysis::RunSummary& s, const CheckInput&)
 {
     return s.deadLettered == 0 && failures(s) >= 3;
 }
@@ -85,7 +85,7 @@ void transientFailures(const CheckInput&, json& scenario, ScenarioShape&)
         scenario["consumers"][0]["failureProbability"] = 0.2;
 }
 
-bool deadLettered(const RunSummary& s, const CheckInput&)
+bool deadLettered(const analysis::RunSummary& s, const CheckInput&)
 {
     return s.deadLettered > 0;
 }
@@ -119,7 +119,7 @@ void showLongCycle(const CheckInput& in, json&, ScenarioShape& shape)
     shape.fix = replaceAt("/queues/0/deadLetter/maxReceiveCount", 5);
 }
 
-bool manyFailures(const RunSummary& s, const CheckInput&)
+bool manyFailures(const analysis::RunSummary& s, const CheckInput&)
 {
     return failures(s) > 5;
 }
@@ -150,7 +150,7 @@ void showExpiryInDlq(const CheckInput& in, json&, ScenarioShape& shape)
     shape.fix = replaceAt("/queues/1/attributes/MessageRetentionPeriod", 1209600);
 }
 
-bool expired(const RunSummary& s, const CheckInput&)
+bool expired(const analysis::RunSummary& s, const CheckInput&)
 {
     return s.expired > 0;
 }
@@ -191,7 +191,7 @@ void slowProducer(const CheckInput&, json& scenario, ScenarioShape&)
     scenario["producers"][0]["rate"] = 0.02;
 }
 
-bool manyEmptyReceives(const RunSummary& s, const CheckInput& in)
+bool manyEmptyReceives(const analysis::RunSummary& s, const CheckInput& in)
 {
     const double consumerMinutes = double(std::min(in.consumers, 200)) * double(s.until) / 60000.0;
     return double(s.emptyReceives) > 10.0 * std::max(1.0, consumerMinutes);
@@ -238,7 +238,7 @@ void oneGroup(const CheckInput& in, json& scenario, ScenarioShape& shape)
     shape.fix = replaceAt("/producers/0/groups", std::max(2, std::min(in.consumers, 50)));
 }
 
-bool oneInFlight(const RunSummary& s, const CheckInput& in)
+bool oneInFlight(const analysis::RunSummary& s, const CheckInput& in)
 {
     return s.peak.inFlight <= in.maxMessages;
 }
@@ -340,7 +340,7 @@ void tenantsActors(const CheckInput& in, json& scenario, ScenarioShape& shape)
 }
 
 // Another tenant's message waited half the burst's drain, or two batches' time if that is longer.
-bool othersWait(const RunSummary& s, const CheckInput& in)
+bool othersWait(const analysis::RunSummary& s, const CheckInput& in)
 {
     const TenantBurst burst = tenantBurst(in);
     const TimeMs bound = std::max(TimeMs(burst.drainSeconds * 500), 2 * burst.batchMs);
@@ -364,4 +364,4 @@ const CheckRule kClientTimeoutUnderWait { "client-timeout-under-wait", clientTim
     nullptr };
 const CheckRule kFifoSingleGroup { "fifo-single-group", fifoSingleGroup, noChange, oneGroup, oneInFlight };
 
-} // namespace lifeline::sim::check
+} // namespace lifeline::check::rules

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-namespace lifeline::sim::check {
+namespace lifeline::check::rules {
 
 namespace {
 
@@ -169,4 +169,4 @@ const CheckRule kFifoDlqBreaksOrder { "fifo-dlq-breaks-order", fifoDlqBreaksOrde
     "Lifeline's consumers do not check the order they process a group in; the lessons on FIFO groups show it" };
 const CheckRule kDlqWithoutAlarm { "dlq-without-alarm", dlqWithoutAlarm, nullptr, nullptr, nullptr, kNotInARun };
 
-} // namespace lifeline::sim::check
+} // namespace lifeline::check::rules

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace lifeline::sim::check {
+namespace lifeline::check::rules {
 
 namespace {
 
@@ -41,7 +41,7 @@ void showDuplicatesOfRareRuns(const CheckInput& in, json& scenario, ScenarioShap
 }
 
 // With maxReceiveCount 1 the message that turned visible goes to the DLQ instead.
-bool duplicatesShow(const RunSummary& s, const CheckInput&)
+bool duplicatesShow(const analysis::RunSummary& s, const CheckInput&)
 {
     return s.duplicates > 0 || s.deadLettered > 0;
 }
@@ -121,7 +121,7 @@ std::optional<RuleFinding> lambdaUnder6x(const CheckInput& in)
         replaceAttribute("VisibilityTimeout", std::min<int64_t>(needed, 43200)) };
 }
 
-bool lambdaDuplicatesShow(const RunSummary& s, const CheckInput&)
+bool lambdaDuplicatesShow(const analysis::RunSummary& s, const CheckInput&)
 {
     return !s.warnings.empty() || s.duplicates > 0;
 }
@@ -147,7 +147,7 @@ void showDelayEnds(const CheckInput&, json&, ScenarioShape& shape)
         = json::array({ moment("delay-ends", "The queue's delay ends; the batching window comes on top of it") });
 }
 
-bool delayShows(const RunSummary& s, const CheckInput&)
+bool delayShows(const analysis::RunSummary& s, const CheckInput&)
 {
     return s.peak.delayed > 0;
 }
@@ -192,7 +192,7 @@ void crashingConsumer(const CheckInput& in, json& scenario, ScenarioShape&)
     consumer["count"] = 1;
 }
 
-bool expiredShows(const RunSummary& s, const CheckInput&)
+bool expiredShows(const analysis::RunSummary& s, const CheckInput&)
 {
     return s.expired > 0;
 }
@@ -210,7 +210,7 @@ TimeMs fittingLambdaTimeout(const CheckInput& in)
 // fixed time.
 double shareOver(const CheckInput& in, TimeMs timeout)
 {
-    if (in.processing.kind == Distribution::Kind::Samples && !in.processing.samples.empty()) {
+    if (in.processing.kind == scenario::Distribution::Kind::Samples && !in.processing.samples.empty()) {
         const auto over = std::count_if(
             in.processing.samples.begin(), in.processing.samples.end(), [timeout](TimeMs t) { return t > timeout; });
         return double(over) / double(in.processing.samples.size());
@@ -255,7 +255,7 @@ void showTimeouts(const CheckInput&, json&, ScenarioShape& shape)
 }
 
 // A batch came back: more receives than messages.
-bool timeoutsShow(const RunSummary& s, const CheckInput&)
+bool timeoutsShow(const analysis::RunSummary& s, const CheckInput&)
 {
     return s.received > s.sent;
 }
@@ -305,7 +305,7 @@ void poisonInEachBatch(const CheckInput& in, json& scenario, ScenarioShape& shap
 }
 
 // A good message was not deleted: it failed with its batch.
-bool goodMessagesFail(const RunSummary& s, const CheckInput& in)
+bool goodMessagesFail(const analysis::RunSummary& s, const CheckInput& in)
 {
     const int perBatch = messagesPerBatch(in);
     const int64_t bad = (s.sent + perBatch - 1) / perBatch;
@@ -363,7 +363,7 @@ void showBacklog(const CheckInput&, json&, ScenarioShape& shape)
 }
 
 // Half the backlog that the rates alone would leave once every message is sent, or more.
-bool backlogShows(const RunSummary& s, const CheckInput& in)
+bool backlogShows(const analysis::RunSummary& s, const CheckInput& in)
 {
     const double capacity = capacityPerSecond(in);
     const double left = in.rate > 0 ? double(s.sent) * (1.0 - capacity / in.rate) : 0;
@@ -388,4 +388,4 @@ const CheckRule kDelayWithLambdaBatchingWindow { "delay-with-lambda-batching-win
 const CheckRule kVisibilityOverRetention { "visibility-over-retention", visibilityOverRetention, showCrashThenExpiry,
     crashingConsumer, expiredShows };
 
-} // namespace lifeline::sim::check
+} // namespace lifeline::check::rules

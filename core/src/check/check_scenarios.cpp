@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cmath>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 using nlohmann::json;
 
-namespace check {
+namespace rules {
 
 std::string ms(TimeMs t)
 {
@@ -64,18 +64,18 @@ int64_t receiveCycleSeconds(const CheckInput& in)
     return std::max<int64_t>(in.queue.visibilityTimeout, (in.p99 + 999) / 1000);
 }
 
-} // namespace check
+} // namespace rules
 
 namespace {
 
-using check::ms;
+using rules::ms;
 
 json processingJson(const CheckInput& in)
 {
     switch (in.processing.kind) {
-    case Distribution::Kind::LogNormal:
+    case scenario::Distribution::Kind::LogNormal:
         return { { "lognormal", { { "p50", ms(in.p50) }, { "p99", ms(in.p99) } } } };
-    case Distribution::Kind::Samples: {
+    case scenario::Distribution::Kind::Samples: {
         json samples = json::array();
         for (size_t i = 0; i < in.processing.samples.size() && i < 1000; ++i)
             samples.push_back(ms(in.processing.samples[i]));
@@ -127,20 +127,20 @@ int64_t durationSeconds(const CheckInput& in, int count, int64_t extra)
     const double sending = double(count) / rateOf(in);
     const int64_t tail = 3 * ((in.p99 + 999) / 1000) + 3 * in.queue.visibilityTimeout;
     return std::clamp<int64_t>(
-        int64_t(std::ceil(sending)) + tail + extra + in.queue.delaySeconds, 60, check::kMaxSeconds);
+        int64_t(std::ceil(sending)) + tail + extra + in.queue.delaySeconds, 60, rules::kMaxSeconds);
 }
 
-std::optional<RunSummary> summaryOf(const json& scenario, bool fixed)
+std::optional<analysis::RunSummary> summaryOf(const json& scenario, bool fixed)
 {
-    auto parsed = parseScenario(scenario);
-    if (!std::holds_alternative<Scenario>(parsed))
+    auto parsed = scenario::parseScenario(scenario);
+    if (!std::holds_alternative<scenario::Scenario>(parsed))
         return std::nullopt;
     if (fixed) {
-        parsed = applyFix(std::get<Scenario>(parsed));
-        if (!std::holds_alternative<Scenario>(parsed))
+        parsed = scenario::applyFix(std::get<scenario::Scenario>(parsed));
+        if (!std::holds_alternative<scenario::Scenario>(parsed))
             return std::nullopt;
     }
-    Simulation run(std::get<Scenario>(std::move(parsed)));
+    sim::Simulation run(std::get<scenario::Scenario>(std::move(parsed)));
     run.runToEnd();
     if (run.stall())
         return std::nullopt;
@@ -165,21 +165,21 @@ void seedThatShows(json& scenario, const CheckInput& in, const std::string& id)
 
 } // namespace
 
-bool problemShows(const std::string& id, const RunSummary& s, const CheckInput& in)
+bool problemShows(const std::string& id, const analysis::RunSummary& s, const CheckInput& in)
 {
-    const check::CheckRule* rule = check::findRule(id);
+    const rules::CheckRule* rule = rules::findRule(id);
     return rule && rule->shows && rule->shows(s, in);
 }
 
 json findingScenario(const CheckInput& in, const Finding& finding, const json& fixPatch)
 {
     const std::string& id = finding.id;
-    const check::CheckRule* rule = check::findRule(id);
+    const rules::CheckRule* rule = rules::findRule(id);
     if (!rule || !rule->shape)
         return nullptr;
     json s = { { "name", in.queueName + ": " + id }, { "seed", 1 } };
-    s["queues"] = check::queuesJson(in, true);
-    check::ScenarioShape shape;
+    s["queues"] = rules::queuesJson(in, true);
+    rules::ScenarioShape shape;
     shape.fix = fixPatch;
     rule->shape(in, s, shape);
     actorsJson(in, s, shape.count);
@@ -205,16 +205,16 @@ double simulatedDuplicateShare(const CheckInput& input)
 {
     const CheckInput& in = input;
     json s = { { "name", "estimate" }, { "seed", 1 } };
-    s["queues"] = check::queuesJson(in, false);
+    s["queues"] = rules::queuesJson(in, false);
     actorsJson(in, s, 2000);
     s["duration"] = std::to_string(durationSeconds(in, 2000, 0)) + "s";
-    auto parsed = parseScenario(s);
-    if (!std::holds_alternative<Scenario>(parsed))
+    auto parsed = scenario::parseScenario(s);
+    if (!std::holds_alternative<scenario::Scenario>(parsed))
         return 0;
-    Simulation run(std::get<Scenario>(std::move(parsed)));
+    sim::Simulation run(std::get<scenario::Scenario>(std::move(parsed)));
     run.runToEnd();
-    const RunSummary summary = run.summary();
+    const analysis::RunSummary summary = run.summary();
     return summary.sent ? double(summary.duplicates) / double(summary.sent) : 0.0;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -2,7 +2,7 @@
 
 #include <set>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 namespace {
 
@@ -56,4 +56,4 @@ json findingsSarif(const std::vector<CheckedQueue>& queues, const std::string& t
         { "runs", json::array({ { { "tool", { { "driver", driver } } }, { "results", results } } }) } };
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -9,7 +9,7 @@
 #include <optional>
 #include <yaml-cpp/yaml.h>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 namespace {
 
@@ -542,4 +542,4 @@ Outcome<std::vector<TemplateQueue>> readTemplate(const std::string& text, const 
     }
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

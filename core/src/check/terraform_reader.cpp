@@ -7,7 +7,7 @@
 #include <functional>
 #include <map>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 namespace {
 
@@ -306,4 +306,4 @@ Outcome<std::vector<TemplateQueue>> readTerraformPlan(const std::string& text, c
     }
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

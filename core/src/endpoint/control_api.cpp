@@ -53,7 +53,7 @@ std::variant<ControlCommand, HttpResponse> parseAdvance(const nlohmann::json& bo
         return controlError(400, "by", "the clock only moves forward, got " + by.dump());
     std::optional<TimeMs> ms;
     if (by.is_string())
-        ms = sim::parseDuration(by.get<std::string>());
+        ms = lifeline::parseDuration(by.get<std::string>());
     else if (by.is_number_integer())
         ms = by.get<int64_t>();
     if (!ms && by.is_string() && shapedLikeDuration(by.get<std::string>()))

@@ -436,7 +436,7 @@ Outcome<> saveRun(const RunView& run, const std::string& title, const std::strin
 {
     if (const EventLog& log = run.log(); log.firstRetained() > 0) {
         const TimeMs until = log.firstRetained() < log.size() ? log[log.firstRetained()].time : run.now();
-        return Failure { "the run has forgotten its first " + sim::describeDuration(until)
+        return Failure { "the run has forgotten its first " + lifeline::describeDuration(until)
             + " (it keeps a bounded history), and a run file holds a whole run" };
     }
     // Whole or nothing: write beside, then rename over.

@@ -149,7 +149,7 @@ ObservedCall readCall(const std::string& action, const json& params, int status,
             call.errorCode = type.substr(type.find('#') == std::string::npos ? 0 : type.find('#') + 1);
             // Shown, logged and recorded: SignatureDoesNotMatch quotes the proxy's session token.
             call.errorMessage
-                = net::scrubSecrets(answer.contains("message") ? text(answer, "message") : text(answer, "Message"));
+                = aws::scrubSecrets(answer.contains("message") ? text(answer, "message") : text(answer, "Message"));
         }
         return call;
     }

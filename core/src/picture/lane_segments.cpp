@@ -77,4 +77,19 @@ SegmentPhrase SegmentReader::phrase(const Segment& s) const
     }
 }
 
+std::optional<SegmentPhrase> laneCountdown(const RunView& run, MessageIndex lane)
+{
+    if (run.forgotten(lane))
+        return std::nullopt;
+    const MessageState state = run.message(lane).state;
+    if (state != MessageState::InFlight && state != MessageState::Delayed)
+        return std::nullopt;
+    const TimeMs left = run.times(lane).dueAt - run.now();
+    if (left <= 0)
+        return std::nullopt;
+    const TimeMs seconds = (left + 999) / 1000;
+    return SegmentPhrase { state == MessageState::InFlight ? Phrase::VisibleAgainIn : Phrase::ReceivableIn, 0,
+        seconds * 1000, 0 };
+}
+
 } // namespace lifeline::picture

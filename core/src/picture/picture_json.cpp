@@ -144,7 +144,7 @@ json pictureJson(const RunPicture& picture, std::string_view label)
         actors.push_back(actorJson(picture, actor));
     json moments = json::array();
     int n = 0;
-    for (const sim::Moment& m : picture.moments())
+    for (const analysis::Moment& m : picture.moments())
         moments.push_back({ { "n", ++n }, { "t", m.at }, { "caption", m.caption },
             { "lane", m.lane == kNoMessage || m.onActorRow ? json() : json(laneName(run, m.lane)) },
             { "actor", m.onActorRow ? json(run.actorName(m.actor)) : json() } });

@@ -31,6 +31,8 @@ constexpr std::array<PhraseTemplate, size_t(Phrase::Count)> kPhrases { {
     { "inFlightNumbered", "in flight #%n", "#%n" },
     { "visibilityReset", "#%n · reset to %1", "#%n" },
     { "visibility", "#%n · visibility %1", "#%n" },
+    { "visibleAgainIn", "visible again in %1", "%1" },
+    { "receivableIn", "receivable in %1", "%1" },
 } };
 } // namespace
 
@@ -96,7 +98,7 @@ const PhraseTemplate& phraseTemplate(Phrase phrase)
 
 std::string durationWords(TimeMs ms)
 {
-    return sim::describeDuration(ms);
+    return lifeline::describeDuration(ms);
 }
 
 std::string fillPhrase(const char* text, const SegmentPhrase& phrase)

@@ -2,7 +2,7 @@
 
 namespace lifeline::picture {
 
-void RunPicture::setRun(const RunView* run, std::vector<sim::MomentSpec> moments)
+void RunPicture::setRun(const RunView* run, std::vector<analysis::MomentSpec> moments)
 {
     m_run = run;
     m_index.clear();
@@ -12,8 +12,10 @@ void RunPicture::setRun(const RunView* run, std::vector<sim::MomentSpec> moments
     m_actors.clear();
     m_actorShown.clear();
     m_clearedDropped = 0;
+    m_story = {};
+    m_storyRead = 0;
     m_momentSpecs = std::move(moments);
-    m_moments = sim::MomentFinder(m_momentSpecs);
+    m_moments = analysis::MomentFinder(m_momentSpecs);
 }
 
 RunPicture::Changes RunPicture::sync()
@@ -45,11 +47,18 @@ RunPicture::Changes RunPicture::sync()
             m_actorShown[a] = true;
         }
     }
+    readStory();
     Changes changes;
     changes.lanes = newQueues || result.firstNewLane < m_index.laneCount() || m_actors.size() > actorsBefore
         || !result.changedLanes.empty() || forgot;
     changes.moments = m_moments.moments().size() != momentsBefore;
     return changes;
+}
+
+void RunPicture::readStory()
+{
+    m_story = extendStory(m_story, m_run->log(), m_storyRead);
+    m_storyRead = m_run->log().size();
 }
 
 bool RunPicture::dropClearedLanes()

@@ -114,7 +114,7 @@ std::string eventSentence(const RunView& run, const Event& e, const std::string&
     case Cause::Send:
         if (e.to != MessageState::Delayed || e.sentDelaySeconds() == 0)
             return "sent" + by;
-        return "sent" + by + ", delayed " + sim::formatDuration(TimeMs(e.sentDelaySeconds()) * 1000) + " by "
+        return "sent" + by + ", delayed " + lifeline::formatDuration(TimeMs(e.sentDelaySeconds()) * 1000) + " by "
             + (e.sentWithTimer() ? "its message timer" : "the queue's DelaySeconds");
     case Cause::Receive:
         return "receive #" + std::to_string(e.receiveNumber()) + by;

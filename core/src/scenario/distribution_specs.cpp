@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace lifeline::sim::reading {
+namespace lifeline::scenario::reading {
 
 namespace {
 
@@ -59,4 +59,4 @@ Distribution measuredDistribution(const json& v, const std::string& path)
     return d;
 }
 
-} // namespace lifeline::sim::reading
+} // namespace lifeline::scenario::reading

@@ -5,7 +5,7 @@
 #include "lifeline/analysis/summary.h"
 #include "scenario_reading.h"
 
-namespace lifeline::sim::reading {
+namespace lifeline::scenario::reading {
 
 namespace {
 
@@ -14,10 +14,10 @@ void readMeasure(const nlohmann::json& v, const std::string& path, LessonText& l
     checkKeys(v, path, { "figure", "label" });
     l.measure = text(v, path, "figure");
     l.measureLabel = text(v, path, "label");
-    if (isComparedFigure(l.measure))
+    if (analysis::isComparedFigure(l.measure))
         return;
     std::string known;
-    for (const auto& name : comparedFigures())
+    for (const auto& name : analysis::comparedFigures())
         known += (known.empty() ? "" : ", ") + name;
     report(join(path, "figure"), "must be one of " + known + ", got \"" + l.measure + "\"");
 }
@@ -45,4 +45,4 @@ LessonText readLessonText(const nlohmann::json& v, const std::string& path)
     return l;
 }
 
-} // namespace lifeline::sim::reading
+} // namespace lifeline::scenario::reading

@@ -8,7 +8,7 @@
 #include <array>
 #include <set>
 
-namespace lifeline::sim {
+namespace lifeline::scenario {
 
 namespace {
 
@@ -42,7 +42,7 @@ std::optional<TimeMs> age(const json& v, const char* key, const std::string& pat
 
 // The caption's placeholders must be ones the finder fills in (MomentSpec::caption lists them): a typo would show
 // as "{consumr}" to the learner. {dlq}, {reason} and {tenant} are filled in only by the event that has them.
-bool captionReads(const std::string& caption, MomentKind kind, const std::string& path)
+bool captionReads(const std::string& caption, analysis::MomentKind kind, const std::string& path)
 {
     static const std::vector<std::string> kKnown { "{consumer}", "{queue}", "{receive}", "{ordinal}", "{age}",
         "{sinceReceive}", "{sentAt}", "{time}", "{body}", "{dlq}", "{reason}", "{tenant}", "{maxReceiveCount}",
@@ -58,10 +58,10 @@ bool captionReads(const std::string& caption, MomentKind kind, const std::string
             reading::report(path, "unknown placeholder " + name + "; known are " + known);
             return false;
         }
-        const MomentKind fills = name == "{dlq}" ? MomentKind::DeadLettered
-            : name == "{reason}"                 ? MomentKind::Refused
-            : name == "{tenant}"                 ? MomentKind::TenantNoisy
-                                                 : kind;
+        const analysis::MomentKind fills = name == "{dlq}" ? analysis::MomentKind::DeadLettered
+            : name == "{reason}"                           ? analysis::MomentKind::Refused
+            : name == "{tenant}"                           ? analysis::MomentKind::TenantNoisy
+                                                           : kind;
         if (fills != kind) {
             reading::report(path, name + " is filled in only by \"when\": \"" + toString(fills) + "\"");
             return false;
@@ -70,7 +70,7 @@ bool captionReads(const std::string& caption, MomentKind kind, const std::string
     return true;
 }
 
-std::optional<MomentSpec> readOne(const json& v, const std::string& path)
+std::optional<analysis::MomentSpec> readOne(const json& v, const std::string& path)
 {
     if (!v.is_object()) {
         reading::report(path, "must be an object with \"when\" and \"caption\"");
@@ -81,15 +81,16 @@ std::optional<MomentSpec> readOne(const json& v, const std::string& path)
         if (!knownKeys().count(item.key()))
             reading::report(path + "." + item.key(),
                 "unknown key; known keys are when caption queue receive failure body to minAge maxAge limit");
-    MomentSpec spec;
+    analysis::MomentSpec spec;
     const auto when = v.find("when");
-    const auto kind = when != v.end() && when->is_string() ? momentKindNamed(when->get<std::string>()) : std::nullopt;
+    const auto kind
+        = when != v.end() && when->is_string() ? analysis::momentKindNamed(when->get<std::string>()) : std::nullopt;
     if (!kind) {
         std::string known;
-        for (const auto& name : momentKindNames())
+        for (const auto& name : analysis::momentKindNames())
             known += " " + name;
         const std::string guess = when != v.end() && when->is_string()
-            ? reading::nearest(when->get<std::string>(), momentKindNames())
+            ? reading::nearest(when->get<std::string>(), analysis::momentKindNames())
             : std::string();
         reading::report(path + ".when",
             guess.empty() ? "must be one of" + known : "unknown pattern; did you mean \"" + guess + "\"?");
@@ -112,7 +113,7 @@ std::optional<MomentSpec> readOne(const json& v, const std::string& path)
             spec.receive = uint32_t(receive->get<int64_t>());
         else
             reading::report(path + ".receive", "must be a receive number from 1 to 1000, got " + receive->dump());
-        if (spec.kind != MomentKind::Receive && kind)
+        if (spec.kind != analysis::MomentKind::Receive && kind)
             reading::report(path + ".receive", "applies to \"when\": \"receive\" only");
     }
     if (const auto failure = v.find("failure"); failure != v.end()) {
@@ -121,7 +122,7 @@ std::optional<MomentSpec> readOne(const json& v, const std::string& path)
                 spec.failure = k;
         if (!spec.failure)
             reading::report(path + ".failure", "must be one of threw, poison, timed-out, throttled, in-progress");
-        if (spec.kind != MomentKind::Failed && kind)
+        if (spec.kind != analysis::MomentKind::Failed && kind)
             reading::report(path + ".failure", "applies to \"when\": \"failed\" only");
     }
     if (const auto body = v.find("body"); body != v.end()) {
@@ -154,9 +155,9 @@ std::optional<MomentSpec> readOne(const json& v, const std::string& path)
 
 } // namespace
 
-std::vector<MomentSpec> reading::readMomentSpecs(const json& list, const std::string& path)
+std::vector<analysis::MomentSpec> reading::readMomentSpecs(const json& list, const std::string& path)
 {
-    std::vector<MomentSpec> specs;
+    std::vector<analysis::MomentSpec> specs;
     if (!list.is_array()) {
         reading::report(path, "must be a list of moments");
         return specs;
@@ -167,4 +168,4 @@ std::vector<MomentSpec> reading::readMomentSpecs(const json& list, const std::st
     return specs;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::scenario

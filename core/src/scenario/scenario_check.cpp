@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <set>
 
-namespace lifeline::sim::reading {
+namespace lifeline::scenario::reading {
 
 namespace {
 
@@ -336,4 +336,4 @@ void crossCheck(const Scenario& s)
     CrossCheck(s).run();
 }
 
-} // namespace lifeline::sim::reading
+} // namespace lifeline::scenario::reading

@@ -3,7 +3,7 @@
 // the run starts again. Names gain or lose ".fifo" everywhere they are mentioned.
 #include "lifeline/scenario/scenario.h"
 
-namespace lifeline::sim {
+namespace lifeline::scenario {
 
 namespace {
 
@@ -69,4 +69,4 @@ std::variant<Scenario, ScenarioError> withQueueType(const Scenario& scenario, bo
     return parseScenario(source);
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::scenario

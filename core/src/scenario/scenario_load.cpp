@@ -3,7 +3,7 @@
 #include "lifeline/scenario/scenario.h"
 #include "lifeline/support/json_depth.h"
 
-namespace lifeline::sim {
+namespace lifeline::scenario {
 
 using nlohmann::json;
 
@@ -53,4 +53,4 @@ std::variant<Scenario, ScenarioError> applyFix(const Scenario& scenario)
     return parseScenario(fixed);
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::scenario

@@ -10,7 +10,7 @@
 #include <cctype>
 #include <set>
 
-namespace lifeline::sim {
+namespace lifeline::scenario {
 
 namespace {
 
@@ -597,4 +597,4 @@ std::variant<Scenario, ScenarioError> parseScenario(const nlohmann::json& v)
     return ScenarioError { problems.front().path, problems.front().message, std::move(problems) };
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::scenario

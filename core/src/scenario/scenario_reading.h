@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace lifeline::sim::reading {
+namespace lifeline::scenario::reading {
 
 // Adds a problem to the read running on this thread (parseScenario); stops the read after kMaxScenarioProblems.
 void report(const std::string& path, const std::string& message);
@@ -33,7 +33,7 @@ Distribution measuredDistribution(const nlohmann::json& v, const std::string& pa
 LessonText readLessonText(const nlohmann::json& v, const std::string& path);
 
 // A lesson's "moments" list; a moment with a problem is reported and left out (moment_specs.cpp).
-std::vector<MomentSpec> readMomentSpecs(const nlohmann::json& list, const std::string& path);
+std::vector<analysis::MomentSpec> readMomentSpecs(const nlohmann::json& list, const std::string& path);
 
 // A scenario's AWS services around its queues: its `topics` and `kmsKeys`, into `scenario`; and a message's
 // `attributes` (service_specs.cpp).
@@ -46,4 +46,4 @@ std::vector<ScriptStep> readScript(const nlohmann::json& list, const std::string
 // The second pass: queue and consumer names, DLQs, attributes and message timers as SQS judges them.
 void crossCheck(const Scenario& scenario);
 
-} // namespace lifeline::sim::reading
+} // namespace lifeline::scenario::reading

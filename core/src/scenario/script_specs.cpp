@@ -8,7 +8,7 @@
 #include <array>
 #include <set>
 
-namespace lifeline::sim {
+namespace lifeline::scenario {
 
 namespace {
 
@@ -287,4 +287,4 @@ std::vector<ScriptStep> readScript(const json& list, const std::string& path, co
 
 } // namespace reading
 
-} // namespace lifeline::sim
+} // namespace lifeline::scenario

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 
-namespace lifeline::sim {
+namespace lifeline::scenario {
 
 bool FilterCondition::matches(const std::string* value) const
 {
@@ -195,4 +195,4 @@ std::map<std::string, std::string> messageAttributes(const json& v, const std::s
 
 } // namespace reading
 
-} // namespace lifeline::sim
+} // namespace lifeline::scenario

@@ -69,7 +69,7 @@ void Simulation::consumerPoll(size_t index)
         c.removed = true;
         return;
     }
-    const ConsumerSpec& spec = *c.spec;
+    const scenario::ConsumerSpec& spec = *c.spec;
     ReceiveMessageRequest& request = c.request;
     request.maxNumberOfMessages = spec.maxMessages;
     request.waitTimeSeconds = spec.waitTimeSeconds;

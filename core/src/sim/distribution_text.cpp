@@ -7,31 +7,31 @@
 
 namespace lifeline::sim {
 
-std::string describe(const Distribution& d)
+std::string describe(const scenario::Distribution& d)
 {
     switch (d.kind) {
-    case Distribution::Kind::Fixed:
+    case scenario::Distribution::Kind::Fixed:
         return formatDuration(d.a);
-    case Distribution::Kind::Uniform:
+    case scenario::Distribution::Kind::Uniform:
         return formatDuration(d.a) + " to " + formatDuration(d.b);
-    case Distribution::Kind::Exponential:
+    case scenario::Distribution::Kind::Exponential:
         return "exponential, mean " + formatDuration(d.a);
-    case Distribution::Kind::Normal:
+    case scenario::Distribution::Kind::Normal:
         return "normal, mean " + formatDuration(d.a) + " sd " + formatDuration(d.b);
-    case Distribution::Kind::LogNormal:
+    case scenario::Distribution::Kind::LogNormal:
         return "p50 " + formatDuration(d.a) + ", p99 " + formatDuration(d.b);
-    case Distribution::Kind::Samples:
+    case scenario::Distribution::Kind::Samples:
         return std::to_string(d.samples.size()) + " measured times";
     }
     return {};
 }
 
-TimeMs typicalMs(const Distribution& d)
+TimeMs typicalMs(const scenario::Distribution& d)
 {
     switch (d.kind) {
-    case Distribution::Kind::Uniform:
+    case scenario::Distribution::Kind::Uniform:
         return d.a + (d.b - d.a) / 2;
-    case Distribution::Kind::Samples: {
+    case scenario::Distribution::Kind::Samples: {
         if (d.samples.empty())
             return 0;
         std::vector<TimeMs> sorted = d.samples;
@@ -39,10 +39,10 @@ TimeMs typicalMs(const Distribution& d)
         std::nth_element(sorted.begin(), middle, sorted.end());
         return *middle;
     }
-    case Distribution::Kind::Fixed:
-    case Distribution::Kind::Exponential:
-    case Distribution::Kind::Normal:
-    case Distribution::Kind::LogNormal:
+    case scenario::Distribution::Kind::Fixed:
+    case scenario::Distribution::Kind::Exponential:
+    case scenario::Distribution::Kind::Normal:
+    case scenario::Distribution::Kind::LogNormal:
         return d.a;
     }
     return d.a;

@@ -16,7 +16,7 @@ constexpr size_t kPayloadBytes = size_t(6) * 1024 * 1024; // a Lambda invocation
 void Simulation::pollerPoll(size_t index)
 {
     Poller& p = *m_pollers[index];
-    const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    const scenario::LambdaSpec& spec = m_scenario.lambdas[p.lambda];
     // The mapping's maximum concurrency: with that many batches invoked or waiting to be, its pollers receive
     // nothing more (so no message waits in flight for a slot) until one ends.
     if (p.batch.empty() && spec.maximumConcurrency
@@ -48,7 +48,7 @@ void Simulation::pollerPoll(size_t index)
 void Simulation::pollerReceived(size_t index, std::vector<ReceivedMessage> messages, PollId)
 {
     Poller& p = *m_pollers[index];
-    const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    const scenario::LambdaSpec& spec = m_scenario.lambdas[p.lambda];
     p.poll = 0;
     for (auto& m : messages) {
         p.batchBytes += m.body.size();
@@ -115,7 +115,7 @@ void Simulation::wakeParkedPollers(size_t lambda)
 void Simulation::invoke(size_t index)
 {
     Poller& p = *m_pollers[index];
-    const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    const scenario::LambdaSpec& spec = m_scenario.lambdas[p.lambda];
     p.held = false;
     ++m_lambdaRunning[p.lambda];
     for (const auto& m : p.batch)
@@ -131,7 +131,7 @@ void Simulation::invoke(size_t index)
 void Simulation::invocationDone(size_t index)
 {
     Poller& p = *m_pollers[index];
-    const LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    const scenario::LambdaSpec& spec = m_scenario.lambdas[p.lambda];
     std::vector<DeleteMessageBatchEntry> deletes;
     // A poison item (its body says "poison") always fails: the function throws on it, which fails the whole batch,
     // unless it reports batch item failures, which returns that item only.

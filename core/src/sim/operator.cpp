@@ -24,7 +24,7 @@ Status Simulation::setQueueAttributes(const std::string& queue, const AttributeM
     return m_engine.setQueueAttributes(queue, attributes);
 }
 
-Result<SendMessageResult> Simulation::sendMessage(const std::string& queue, const TimedMessage& message)
+Result<SendMessageResult> Simulation::sendMessage(const std::string& queue, const scenario::TimedMessage& message)
 {
     noteOperator(queue, "send \"" + message.body.substr(0, 40) + "\" to " + queue);
     auto sent = m_engine.sendMessage(
@@ -46,14 +46,14 @@ Result<std::string> Simulation::createQueue(const std::string& name, const Attri
 
 size_t Simulation::addConsumer(const std::string& queue)
 {
-    const ConsumerSpec* spec = nullptr;
+    const scenario::ConsumerSpec* spec = nullptr;
     for (const auto& c : m_consumers)
         if (c->spec->queue == queue) {
             spec = c->spec;
             break;
         }
     if (!spec) {
-        ConsumerSpec added;
+        scenario::ConsumerSpec added;
         added.name = "worker";
         added.queue = queue;
         spec = &m_addedSpecs.emplace_back(std::move(added));
@@ -62,7 +62,7 @@ size_t Simulation::addConsumer(const std::string& queue)
     return spawnConsumer(*spec, m_engine.now());
 }
 
-size_t Simulation::spawnConsumer(const ConsumerSpec& spec, TimeMs firstPoll)
+size_t Simulation::spawnConsumer(const scenario::ConsumerSpec& spec, TimeMs firstPoll)
 {
     // Named after its spec, numbered past every consumer that spec ever had.
     auto consumer = std::make_unique<Consumer>(spec);
@@ -74,7 +74,7 @@ size_t Simulation::spawnConsumer(const ConsumerSpec& spec, TimeMs firstPoll)
     return index;
 }
 
-size_t Simulation::siblingsOf(const ConsumerSpec& spec) const
+size_t Simulation::siblingsOf(const scenario::ConsumerSpec& spec) const
 {
     size_t siblings = 0;
     for (const auto& c : m_consumers)
@@ -94,7 +94,7 @@ bool Simulation::removeConsumer(size_t index)
     return true;
 }
 
-void Simulation::setProcessingTime(const std::string& queue, const Distribution& processing)
+void Simulation::setProcessingTime(const std::string& queue, const scenario::Distribution& processing)
 {
     noteOperator(queue, "processing time of " + queue + "'s consumers: " + describe(processing));
     for (auto& spec : m_scenario.consumers)
@@ -131,7 +131,7 @@ double Simulation::producerRate(size_t index) const
         return 0;
     // What it sends now: nothing once its scenario's count or stop ended it (until the user sets a rate).
     const Producer& p = *m_producers[index];
-    const ProducerSpec& spec = *p.spec;
+    const scenario::ProducerSpec& spec = *p.spec;
     const bool ended = (spec.count && p.rateSent >= *spec.count) || (spec.stop && m_engine.now() >= *spec.stop);
     return ended && !p.userRate ? 0 : p.rate;
 }

@@ -7,8 +7,8 @@ namespace lifeline::sim {
 
 void Simulation::applyScalingPolicy(size_t specIndex)
 {
-    const ConsumerSpec& spec = m_scenario.consumers[specIndex];
-    const ScalingSpec& policy = *spec.scaling;
+    const scenario::ConsumerSpec& spec = m_scenario.consumers[specIndex];
+    const scenario::ScalingSpec& policy = *spec.scaling;
     schedule(m_engine.now() + policy.every, ScalingPolicy, uint32_t(specIndex));
     const auto counters = m_engine.counters(spec.queue);
     if (!counters)

@@ -8,7 +8,7 @@
 namespace lifeline::sim {
 
 namespace {
-using Call = ScriptStep::Call;
+using Call = scenario::ScriptStep::Call;
 
 std::string refused(const SqsError& error)
 {
@@ -20,7 +20,7 @@ void Simulation::setUpScript()
 {
     std::map<std::string, uint32_t> clients;
     for (size_t i = 0; i < m_scenario.script.size(); ++i) {
-        const ScriptStep& step = m_scenario.script[i];
+        const scenario::ScriptStep& step = m_scenario.script[i];
         auto [client, added] = clients.try_emplace(step.as, 0);
         if (added)
             client->second = addActor(step.as, ActorKind::ScriptClient, 0);
@@ -29,7 +29,7 @@ void Simulation::setUpScript()
     }
 }
 
-std::optional<Receipt> Simulation::scriptReceipt(const ScriptStep& step) const
+std::optional<Receipt> Simulation::scriptReceipt(const scenario::ScriptStep& step) const
 {
     if (step.receivedBy > 0) { // what that step received first
         const auto got = m_stepReceived.find(step.receivedBy - 1);
@@ -46,7 +46,7 @@ std::optional<Receipt> Simulation::scriptReceipt(const ScriptStep& step) const
 
 void Simulation::answerStep(size_t index, MessageIndex lane, const std::string& answer)
 {
-    const ScriptStep& step = m_scenario.script[index];
+    const scenario::ScriptStep& step = m_scenario.script[index];
     const std::string text = std::string(toString(step.call)) + " " + answer;
     m_engine.recordActorEvent(
         Cause::ScriptedCall, m_stepActor[index], lane, m_engine.queueIndex(step.queue).value_or(kNoQueue), 0, &text);
@@ -70,7 +70,7 @@ void Simulation::scriptReceived(size_t index, const std::vector<ReceivedMessage>
 
 void Simulation::runScriptStep(size_t index)
 {
-    const ScriptStep& step = m_scenario.script[index];
+    const scenario::ScriptStep& step = m_scenario.script[index];
     const uint32_t actor = m_stepActor[index];
     switch (step.call) {
     case Call::SendMessage: {

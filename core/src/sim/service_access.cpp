@@ -137,8 +137,8 @@ bool iamPatternMatches(const std::string& pattern, const std::string& text, bool
     return p == pattern.size();
 }
 
-std::optional<SqsError> serviceSendRefusal(
-    const Engine& engine, const std::string& queue, const ServiceSender& sender, const std::vector<KmsKeySpec>& keys)
+std::optional<SqsError> serviceSendRefusal(const Engine& engine, const std::string& queue, const ServiceSender& sender,
+    const std::vector<scenario::KmsKeySpec>& keys)
 {
     const AttributeMap attributes
         = engine.getQueueAttributes(queue, { "Policy", "KmsMasterKeyId", "QueueArn" }).value();
@@ -157,7 +157,7 @@ std::optional<SqsError> serviceSendRefusal(
     if (key == attributes.end() || key->second.empty())
         return std::nullopt;
     const auto spec
-        = std::find_if(keys.begin(), keys.end(), [&](const KmsKeySpec& k) { return k.alias == key->second; });
+        = std::find_if(keys.begin(), keys.end(), [&](const scenario::KmsKeySpec& k) { return k.alias == key->second; });
     if (spec != keys.end()
         && std::find(spec->allowServices.begin(), spec->allowServices.end(), sender.principal)
             != spec->allowServices.end())

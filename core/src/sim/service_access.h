@@ -19,8 +19,8 @@ struct ServiceSender {
 
 // Why the send is refused (SQS's error code, the reason in Lifeline's words: the service drops the message and
 // tells no one), or nothing when the queue lets it in. `queue` exists.
-std::optional<SqsError> serviceSendRefusal(
-    const Engine& engine, const std::string& queue, const ServiceSender& sender, const std::vector<KmsKeySpec>& keys);
+std::optional<SqsError> serviceSendRefusal(const Engine& engine, const std::string& queue, const ServiceSender& sender,
+    const std::vector<scenario::KmsKeySpec>& keys);
 
 // Whether `text` matches an IAM pattern with `*` (any run of characters) and `?` (one character).
 bool iamPatternMatches(const std::string& pattern, const std::string& text, bool ignoreCase = false);

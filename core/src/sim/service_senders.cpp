@@ -33,7 +33,7 @@ std::string topicArn(const std::string& queueArn, const std::string& topic)
 void Simulation::addSubscriptionPolicies()
 {
     for (size_t t = 0; t < m_scenario.topics.size(); ++t)
-        for (const SubscriptionSpec& subscription : m_scenario.topics[t].subscriptions) {
+        for (const scenario::SubscriptionSpec& subscription : m_scenario.topics[t].subscriptions) {
             if (!subscription.addsQueuePolicy)
                 continue;
             const AttributeMap now = m_engine.getQueueAttributes(subscription.queue, { "Policy", "QueueArn" }).value();
@@ -80,7 +80,7 @@ void Simulation::publish(
     request.messageGroupId.reset();
     request.messageDeduplicationId.reset();
     request.actor = m_topicActors[size_t(p.topic - m_scenario.topics.data())];
-    for (const SubscriptionSpec& subscription : p.topic->subscriptions) {
+    for (const scenario::SubscriptionSpec& subscription : p.topic->subscriptions) {
         if (!subscription.accepts(attributes))
             continue;
         request.queue = subscription.queue;

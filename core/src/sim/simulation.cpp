@@ -10,7 +10,7 @@
 
 namespace lifeline::sim {
 
-Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed, int64_t historyMs)
+Simulation::Simulation(scenario::Scenario scenario, std::optional<uint64_t> seed, int64_t historyMs)
     : m_scenario(std::move(scenario))
     , m_engine(EngineOptions { .seed = seed.value_or(m_scenario.seed),
           .keepEndedBodies = true,
@@ -44,7 +44,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed, int64_t 
         const auto& spec = m_scenario.producers[i];
         auto producer = std::make_unique<Producer>(spec);
         producer->actor = addActor(spec.name, ActorKind::Producer, i);
-        for (const TopicSpec& topic : m_scenario.topics)
+        for (const scenario::TopicSpec& topic : m_scenario.topics)
             if (topic.name == spec.topic)
                 producer->topic = &topic;
         producer->rate = spec.rate;
@@ -59,7 +59,7 @@ Simulation::Simulation(Scenario scenario, std::optional<uint64_t> seed, int64_t 
             schedule(spec.messages[m].at, ProducerMessage, uint32_t(i), m);
     }
     for (size_t i = 0; i < m_scenario.consumers.size(); ++i) {
-        const ConsumerSpec& spec = m_scenario.consumers[i];
+        const scenario::ConsumerSpec& spec = m_scenario.consumers[i];
         if (spec.scaling)
             schedule(spec.start + spec.scaling->every, ScalingPolicy, uint32_t(i));
         for (int64_t k = 1; k <= spec.count; ++k) {
@@ -298,7 +298,7 @@ void Simulation::run(const Agenda& item)
     switch (item.kind) {
     case ProducerRate: {
         Producer& p = *m_producers[item.index];
-        const ProducerSpec& spec = *p.spec;
+        const scenario::ProducerSpec& spec = *p.spec;
         if (item.token >> kRateGenerationShift != p.rateGeneration)
             return; // planned at a rate the operator has since changed
         const int64_t k = int64_t(item.token & ((uint64_t(1) << kRateGenerationShift) - 1));
@@ -310,7 +310,7 @@ void Simulation::run(const Agenda& item)
         return;
     }
     case ProducerBurst: {
-        const ProducerSpec& spec = *m_producers[item.index]->spec;
+        const scenario::ProducerSpec& spec = *m_producers[item.index]->spec;
         for (int64_t i = 0; i < spec.bursts[item.token].second; ++i)
             produce(item.index);
         return;
@@ -365,7 +365,7 @@ void expandBody(std::string& out, std::string_view body, int64_t n)
         out.replace(at, 3, number);
 }
 
-void Simulation::produce(size_t index, const TimedMessage& message)
+void Simulation::produce(size_t index, const scenario::TimedMessage& message)
 {
     Producer& p = *m_producers[index];
     const int64_t n = ++p.sent;
@@ -407,7 +407,7 @@ MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::option
 {
     shapeBody(index, n);
     Producer& p = *m_producers[index];
-    const ProducerSpec& spec = *p.spec;
+    const scenario::ProducerSpec& spec = *p.spec;
     SendMessageRequest& request = p.request;
     request.delaySeconds = delaySeconds;
     request.actor = p.actor;
@@ -431,7 +431,7 @@ MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::option
 
 void Simulation::shapeBody(size_t index, int64_t n)
 {
-    const ProducerSpec& spec = *m_producers[index]->spec;
+    const scenario::ProducerSpec& spec = *m_producers[index]->spec;
     std::string& body = m_producers[index]->request.body;
     if (spec.poisonEvery > 0 && n % spec.poisonEvery == 0)
         body.insert(0, "poison ");
@@ -441,7 +441,7 @@ void Simulation::shapeBody(size_t index, int64_t n)
 
 void Simulation::runAction(size_t index)
 {
-    const ActionSpec& a = m_scenario.actions[index];
+    const scenario::ActionSpec& a = m_scenario.actions[index];
     std::string what;
     // Every operator action is an event on its queue's row before it takes effect.
     const auto note = [&] {
@@ -449,7 +449,7 @@ void Simulation::runAction(size_t index)
             m_engine.queueIndex(a.queue).value_or(kNoQueue), 0, &what);
     };
     switch (a.kind) {
-    case ActionSpec::Kind::SetAttributes:
+    case scenario::ActionSpec::Kind::SetAttributes:
         what = "set";
         for (const auto& [k, v] : a.attributes)
             what += " " + k + "=" + v;
@@ -458,12 +458,12 @@ void Simulation::runAction(size_t index)
         (void)m_engine.setQueueAttributes(
             a.queue, a.attributes); // a refusal is logged by the engine on the queue's row
         return;
-    case ActionSpec::Kind::Purge:
+    case scenario::ActionSpec::Kind::Purge:
         what = "purge " + a.queue;
         note();
         (void)m_engine.purgeQueue(a.queue); // a refusal (within 60 s of the last purge) is logged by the engine
         return;
-    case ActionSpec::Kind::Redrive: {
+    case scenario::ActionSpec::Kind::Redrive: {
         what = "redrive " + a.queue + (a.destination ? " to " + *a.destination : " to its sources");
         note();
         const auto source = m_engine.getQueueArn(a.queue);
@@ -476,7 +476,7 @@ void Simulation::runAction(size_t index)
                 source.value(), destination, std::nullopt); // a refusal is logged by the engine
         return;
     }
-    case ActionSpec::Kind::Send: {
+    case scenario::ActionSpec::Kind::Send: {
         what = "send \"" + a.message.body + "\" to " + a.queue;
         note();
         // A refusal is logged by the engine where it happened.
@@ -484,14 +484,14 @@ void Simulation::runAction(size_t index)
             m_engine.labelLane(sent->lane, a.message.label);
         return;
     }
-    case ActionSpec::Kind::Crash:
-    case ActionSpec::Kind::Restart:
+    case scenario::ActionSpec::Kind::Crash:
+    case scenario::ActionSpec::Kind::Restart:
         for (size_t i = 0; i < m_consumers.size(); ++i) {
             const auto& c = *m_consumers[i];
             const bool named = c.stats.name == a.consumer || c.spec->name == a.consumer;
             if (!named)
                 continue;
-            if (a.kind == ActionSpec::Kind::Crash)
+            if (a.kind == scenario::ActionSpec::Kind::Crash)
                 crashConsumer(i);
             else
                 restartConsumer(i);
@@ -500,25 +500,25 @@ void Simulation::runAction(size_t index)
     }
 }
 
-TimeMs Simulation::draw(const Distribution& d)
+TimeMs Simulation::draw(const scenario::Distribution& d)
 {
     double ms = double(d.a);
     switch (d.kind) {
-    case Distribution::Kind::Fixed:
+    case scenario::Distribution::Kind::Fixed:
         break;
-    case Distribution::Kind::Uniform:
+    case scenario::Distribution::Kind::Uniform:
         ms = m_random.uniform(double(d.a), double(d.b));
         break;
-    case Distribution::Kind::Exponential:
+    case scenario::Distribution::Kind::Exponential:
         ms = m_random.exponential(double(d.a));
         break;
-    case Distribution::Kind::Normal:
+    case scenario::Distribution::Kind::Normal:
         ms = m_random.normal(double(d.a), double(d.b));
         break;
-    case Distribution::Kind::LogNormal: // the median is p50; 2.3263 standard deviations above it is p99
+    case scenario::Distribution::Kind::LogNormal: // the median is p50; 2.3263 standard deviations above it is p99
         ms = double(d.a) * std::exp(std::log(double(d.b) / double(d.a)) / 2.3263 * m_random.normal(0, 1));
         break;
-    case Distribution::Kind::Samples:
+    case scenario::Distribution::Kind::Samples:
         ms = double(d.samples[std::min(d.samples.size() - 1, size_t(m_random.uniform() * double(d.samples.size())))]);
         break;
     }

@@ -18,7 +18,7 @@ inline std::vector<MessageAttribute> stringAttributes(const std::map<std::string
 }
 
 // The SendMessage request for one of a scenario's messages (an action's, the operator's, a script step's).
-inline SendMessageRequest sendRequest(const std::string& queue, const TimedMessage& message, uint32_t actor)
+inline SendMessageRequest sendRequest(const std::string& queue, const scenario::TimedMessage& message, uint32_t actor)
 {
     SendMessageRequest request;
     request.queue = queue;
@@ -35,13 +35,13 @@ inline SendMessageRequest sendRequest(const std::string& queue, const TimedMessa
 constexpr int kRateGenerationShift = 40;
 
 struct Simulation::Producer {
-    explicit Producer(const ProducerSpec& spec)
+    explicit Producer(const scenario::ProducerSpec& spec)
         : spec(&spec)
     {
         request.queue = spec.queue; // its queue is its spec's: named once, not at each message
     }
-    const ProducerSpec* spec = nullptr;
-    const TopicSpec* topic = nullptr; // it publishes to this topic instead of sending to a queue
+    const scenario::ProducerSpec* spec = nullptr;
+    const scenario::TopicSpec* topic = nullptr; // it publishes to this topic instead of sending to a queue
     uint32_t actor = 0;
     int64_t sent = 0; // messages sent so far: the next one's {n} is sent + 1
     bool fifo = false; // its queue's type (a name ending in .fifo: it cannot change)
@@ -71,20 +71,20 @@ struct HeldMessage {
 };
 
 struct Simulation::Consumer {
-    explicit Consumer(const ConsumerSpec& spec)
+    explicit Consumer(const scenario::ConsumerSpec& spec)
         : spec(&spec)
     {
         request.queue = spec.queue; // its request is kept between polls: its queue is named once
         request.deliveriesOnly = true;
     }
-    const ConsumerSpec* spec = nullptr;
+    const scenario::ConsumerSpec* spec = nullptr;
     uint32_t actor = 0;
     ConsumerState state = ConsumerState::Idle;
     uint64_t generation = 0; // bumped by a crash or restart: what was planned before is dropped
     PollId poll = 0; // the long poll it waits on
     std::deque<HeldMessage> batch; // received, not started
     std::optional<HeldMessage> current;
-    ConsumerSummary stats;
+    analysis::ConsumerSummary stats;
     bool removed = false;
     bool retiring = false; // a scaling policy took it away: it stops before its next receive
     ReceiveMessageRequest request; // its receive, kept: see the constructor

@@ -8,16 +8,16 @@
 
 namespace lifeline::sim {
 
-RunSummary Simulation::summary() const
+analysis::RunSummary Simulation::summary() const
 {
-    RunSummary s = summarizeLog(m_engine.run());
+    analysis::RunSummary s = analysis::summarizeLog(m_engine.run());
     // The simulation knows its consumers, also those that never received anything, and its warnings.
     s.consumers.clear();
     for (const auto& c : m_consumers)
         s.consumers.push_back(c->stats);
     s.warnings = m_warnings;
     if (m_scenario.lesson)
-        for (const Moment& m : findMoments(m_engine.run(), m_scenario.lesson->moments))
+        for (const analysis::Moment& m : findMoments(m_engine.run(), m_scenario.lesson->moments))
             s.moments.push_back({ m.at, momentLaneLabel(m_engine.run(), m), m.caption });
     return s;
 }

@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cmath>
 
-namespace lifeline::sim {
+namespace lifeline {
 
 std::optional<double> parseNumber(std::string_view text)
 {
@@ -109,4 +109,4 @@ std::string formatDuration(TimeMs ms)
     return out;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 const std::vector<CourseBlock>& courseBlocks()
 {
@@ -43,4 +43,4 @@ std::vector<const LessonEntry*> lessonsInCourseOrder()
     return out;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 namespace {
-template <typename T> void shuffle(std::vector<T>& items, Random& random)
+template <typename T> void shuffle(std::vector<T>& items, sim::Random& random)
 {
     // Fisher-Yates with the project's own generator: a seed draws the same drill with any standard library.
     for (size_t i = items.size(); i > 1; --i)
@@ -17,7 +17,7 @@ template <typename T> void shuffle(std::vector<T>& items, Random& random)
 
 std::vector<const Exercise*> drawDrill(size_t count, uint64_t seed)
 {
-    Random random(seed);
+    sim::Random random(seed);
     std::vector<std::string> topics;
     std::map<std::string, std::vector<const Exercise*>> byTopic;
     for (const Exercise& exercise : practiceExercises()) {
@@ -59,4 +59,4 @@ std::vector<std::pair<std::string, TopicScore>> scoreByTopic(const std::vector<D
     return scores;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <nlohmann/json.hpp>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 namespace {
 std::string lower(std::string_view text)
@@ -146,4 +146,4 @@ std::vector<std::string> glossaryLinkProblems(const std::vector<std::string>& te
     return problems;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

@@ -1,14 +1,14 @@
 #include "lifeline/teach/lessons.h"
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 const std::vector<LessonEntry>& builtinLessons()
 {
     static const std::vector<LessonEntry> lessons = [] {
         std::vector<LessonEntry> out;
         for (const auto& [file, json] : lessonSources()) {
-            auto parsed = parseScenario(json);
-            if (auto* scenario = std::get_if<Scenario>(&parsed); scenario && scenario->lesson)
+            auto parsed = scenario::parseScenario(json);
+            if (auto* scenario = std::get_if<scenario::Scenario>(&parsed); scenario && scenario->lesson)
                 out.push_back(LessonEntry { file, std::move(*scenario) });
         }
         return out; // in file order: the files are named NN-id.json, NN being the lesson's number
@@ -25,4 +25,4 @@ const LessonEntry* findLesson(std::string_view idOrNumber)
     return nullptr;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 namespace {
 
@@ -206,7 +206,7 @@ bool countsZeroWhenAbsent(const std::string& name)
     return name.starts_with("queues.") || name.starts_with("consumers.") || name.starts_with("errorsByCode.");
 }
 
-int64_t figure(const RunSummary& summary, const std::string& name)
+int64_t figure(const analysis::RunSummary& summary, const std::string& name)
 {
     if (name == "errors") {
         int64_t n = 0;
@@ -251,7 +251,7 @@ int64_t figure(const RunSummary& summary, const std::string& name)
 
 // {value} is the check's figure; {name} any figure of the summary (figure() names what it reads). A figure in
 // milliseconds (its name ends in "Ms") reads as a duration, "2 min 16 s", as a learner says it.
-std::string fill(std::string text, const RunSummary& summary, std::optional<int64_t> value = std::nullopt,
+std::string fill(std::string text, const analysis::RunSummary& summary, std::optional<int64_t> value = std::nullopt,
     const std::string& valueName = {})
 {
     for (size_t open = text.find('{'); open != std::string::npos; open = text.find('{', open)) {
@@ -262,7 +262,7 @@ std::string fill(std::string text, const RunSummary& summary, std::optional<int6
         const bool isValue = name == "value" && value;
         const int64_t n = isValue ? *value : figure(summary, name);
         const std::string number
-            = (isValue ? valueName : name).ends_with("Ms") ? sim::describeDuration(n) : std::to_string(n);
+            = (isValue ? valueName : name).ends_with("Ms") ? lifeline::describeDuration(n) : std::to_string(n);
         text.replace(open, close - open + 1, number);
         open += number.size();
     }
@@ -317,7 +317,7 @@ const Exercise* findExercise(const std::string& id)
     return it == all.end() ? nullptr : &*it;
 }
 
-Outcome<Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswer& answer)
+Outcome<scenario::Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswer& answer)
 {
     json scenario = exercise.scenario;
     for (const auto& setting : answer.settings) { // not a structured binding: clang 14 cannot capture those
@@ -349,10 +349,10 @@ Outcome<Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswe
             return Failure { "this exercise has no choice \"" + answer.choice + "\"" };
         scenario = scenario.patch(choice->patch);
     }
-    auto parsed = parseScenario(scenario);
-    if (auto* error = std::get_if<ScenarioError>(&parsed))
+    auto parsed = scenario::parseScenario(scenario);
+    if (auto* error = std::get_if<scenario::ScenarioError>(&parsed))
         return Failure { "the answer makes a scenario that does not load: " + error->text() };
-    return std::get<Scenario>(std::move(parsed));
+    return std::get<scenario::Scenario>(std::move(parsed));
 }
 
 Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnswer& answer)
@@ -360,11 +360,11 @@ Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnsw
     auto scenario = answeredScenario(exercise, answer);
     if (!scenario)
         return scenario.error();
-    Simulation run(std::move(scenario.value()));
+    sim::Simulation run(std::move(scenario.value()));
     run.advanceTo(exercise.until.value_or(run.duration()));
     if (run.stall())
         return Failure { "this answer's run makes no progress: " + *run.stall() };
-    const RunSummary summary = run.summary();
+    const analysis::RunSummary summary = run.summary();
     PracticeResult result;
     try {
         for (const PracticeCheck& check : exercise.checks) {
@@ -384,4 +384,4 @@ Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnsw
     return result;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

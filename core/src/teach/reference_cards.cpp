@@ -1,6 +1,6 @@
 #include "lifeline/teach/reference_cards.h"
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 // The figures are those of docs/sqs-semantics.md (AWS documentation and recorded AWS answers).
 const std::vector<ReferenceCard>& referenceCards()
@@ -38,4 +38,4 @@ const std::vector<ReferenceCard>& referenceCards()
     return cards;
 }
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

@@ -30,7 +30,7 @@ std::vector<Tick> ticks(const TimeAxis& axis, double width, double minPixels)
 
 std::string tickLabel(TimeMs time)
 {
-    return time < 0 ? "-" + sim::formatDuration(-time) : sim::formatDuration(time);
+    return time < 0 ? "-" + lifeline::formatDuration(-time) : lifeline::formatDuration(time);
 }
 
 } // namespace lifeline

@@ -40,14 +40,14 @@ void markExercisePassed(const std::string& exerciseId)
     QSettings().setValue(passedKey(exerciseId), true);
 }
 
-BlockProgress ofBlock(const sim::CourseBlock& block)
+BlockProgress ofBlock(const teach::CourseBlock& block)
 {
     BlockProgress out;
     for (const auto& step : block.steps) {
         const std::string& id = step.lesson->scenario.lesson->id;
         ++out.lessons;
         out.lessonsSeen += lessonSeen(id) ? 1 : 0;
-        for (const sim::Exercise& exercise : sim::practiceExercises())
+        for (const teach::Exercise& exercise : teach::practiceExercises())
             if (exercise.lesson == id) {
                 ++out.exercises;
                 out.exercisesPassed += exercisePassed(exercise.id) ? 1 : 0;
@@ -56,7 +56,7 @@ BlockProgress ofBlock(const sim::CourseBlock& block)
     return out;
 }
 
-QString blockSummary(const sim::CourseBlock& block)
+QString blockSummary(const teach::CourseBlock& block)
 {
     const BlockProgress p = ofBlock(block);
     const auto tr = [](const char* text) { return QCoreApplication::translate("CourseProgress", text); };

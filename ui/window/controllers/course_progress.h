@@ -21,8 +21,8 @@ struct BlockProgress {
     int exercisesPassed = 0;
     int exercises = 0; // the exercises on the block's lessons
 };
-BlockProgress ofBlock(const sim::CourseBlock& block);
+BlockProgress ofBlock(const teach::CourseBlock& block);
 // "2 of 6 seen · 1 of 4 exercises passed" (no exercise part when the block has none).
-QString blockSummary(const sim::CourseBlock& block);
+QString blockSummary(const teach::CourseBlock& block);
 
 } // namespace lifeline::ui::progress

@@ -68,7 +68,7 @@ QString ExportController::defaultFileName(const QString& suffix) const
     QString base = title.isEmpty() ? tr("lifeline") : title.section(QLatin1Char(':'), 0, 0);
     base = base.toLower().replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
     const RunView* run = m_session->run();
-    const QString at = run ? QString::fromStdString(sim::formatDuration(run->now())) : QString();
+    const QString at = run ? QString::fromStdString(lifeline::formatDuration(run->now())) : QString();
     return QStringLiteral("%1-%2.%3").arg(base, at, suffix);
 }
 
@@ -122,7 +122,7 @@ QString ExportController::claimText() const
     if (const sim::Simulation* simulation = m_session->simulation())
         return QString::fromStdString(simulation->summary().claim());
     const RunView* run = m_session->run();
-    return run ? QString::fromStdString(sim::summarizeLog(*run).claim()) : QString();
+    return run ? QString::fromStdString(analysis::summarizeLog(*run).claim()) : QString();
 }
 
 ImageExportRequest ExportController::stillRequest(const ExportChoice& choice) const
@@ -229,7 +229,7 @@ QImage ExportController::copyTimeline()
 
 bool ExportController::exportAnimationTo(AnimationRequest request)
 {
-    const sim::Scenario* scenario = m_presentation.scenario();
+    const scenario::Scenario* scenario = m_presentation.scenario();
     if (!scenario)
         return false;
     m_driver->pause(); // the window's run stays where it is; the animation simulates its own

@@ -14,9 +14,9 @@ class QAction;
 class QMenu;
 class QWidget;
 
-namespace lifeline::sim {
+namespace lifeline::scenario {
 struct Scenario;
-} // namespace lifeline::sim
+} // namespace lifeline::scenario
 
 namespace lifeline::ui {
 
@@ -34,7 +34,7 @@ public:
     struct Presentation {
         std::function<QString()> title; // the lesson's or scenario's title (file names, captions)
         std::function<bool()> dark; // the window's theme
-        std::function<const sim::Scenario*()> scenario; // what an animation replays; null for a saved or live run
+        std::function<const scenario::Scenario*()> scenario; // what an animation replays; null for a saved or live run
     };
 
     ExportController(

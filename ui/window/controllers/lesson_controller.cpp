@@ -6,10 +6,10 @@
 #include "timeline/timeline_view.h"
 #include "window/controllers/course_progress.h"
 #include "window/dialogs/check_dialog.h"
-#include "window/dialogs/comparison_window.h"
 #include "window/dialogs/drill_dialog.h"
 #include "window/dialogs/lesson_picker.h"
 #include "window/dialogs/practice_dialog.h"
+#include "window/panels/comparison_pane.h"
 #include "window/panels/glossary_links.h"
 #include "window/panels/moment_list.h"
 
@@ -92,7 +92,7 @@ void LessonController::fillMenu(QMenu* lessons)
     lessons->addSeparator();
     // A submenu per block of the path, its lessons in order; the progress read again each time it opens.
     int blockNumber = 0;
-    for (const auto& block : sim::courseBlocks()) {
+    for (const auto& block : teach::courseBlocks()) {
         QMenu* menu = lessons->addMenu(QString());
         menu->setObjectName(QStringLiteral("courseBlock-%1").arg(QString::fromStdString(block.id)));
         const QString title = QStringLiteral("&%1 %2").arg(++blockNumber).arg(QString::fromStdString(block.title));
@@ -119,20 +119,20 @@ void LessonController::fillMenu(QMenu* lessons)
 
 bool LessonController::openLesson(const QString& idOrNumber)
 {
-    const auto* entry = sim::findLesson(idOrNumber.toStdString());
+    const auto* entry = teach::findLesson(idOrNumber.toStdString());
     if (!entry)
         return false;
     startLesson(entry->scenario);
     return true;
 }
 
-void LessonController::startLesson(const sim::Scenario& lesson)
+void LessonController::startLesson(const scenario::Scenario& lesson)
 {
     if (!lesson.lesson)
         return;
     const auto& text = *lesson.lesson;
     m_lessonId = QString::fromStdString(text.id);
-    m_lesson = std::make_unique<sim::Scenario>(lesson);
+    m_lesson = std::make_unique<scenario::Scenario>(lesson);
     m_fixApplied = false;
     // A built-in lesson has its number; a scenario of File > Check a queue does not.
     m_title = text.number > 0 ? tr("Lesson %1: %2").arg(text.number).arg(QString::fromStdString(text.title))
@@ -148,15 +148,16 @@ void LessonController::applyFix(bool on)
 {
     if (!m_lesson)
         return;
-    auto fixed = on ? sim::applyFix(*m_lesson) : std::variant<sim::Scenario, sim::ScenarioError>(*m_lesson);
-    if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
+    auto fixed
+        = on ? scenario::applyFix(*m_lesson) : std::variant<scenario::Scenario, scenario::ScenarioError>(*m_lesson);
+    if (auto* error = std::get_if<scenario::ScenarioError>(&fixed)) {
         QMessageBox::warning(m_window.window, tr("Apply the fix"), QString::fromStdString(error->text()));
         return;
     }
     m_fixApplied = on;
     showLessonText(on);
     m_fixButton->setText(on ? tr("Back to the lesson as &written") : tr("Apply the &fix"));
-    emit runRequested(std::get<sim::Scenario>(fixed));
+    emit runRequested(std::get<scenario::Scenario>(fixed));
     emit said(
         on ? tr("The fix is applied: the run starts again.") : tr("The lesson as written: the run starts again."));
 }
@@ -169,7 +170,7 @@ void LessonController::showLessonText(bool fixed)
     const QString title = fixed ? tr("%1 (with the fix)").arg(m_title) : m_title;
     // Where it sits on the path and what it builds on (a built-in lesson; a check's finding has no place).
     QString recap;
-    if (const auto place = sim::placeInCourse(text.id); place && text.number > 0)
+    if (const auto place = teach::placeInCourse(text.id); place && text.number > 0)
         recap = tr("%1, %2 of %3. %4")
                     .arg(q(place->block->title))
                     .arg(place->position)
@@ -204,28 +205,26 @@ QString LessonController::htmlShown() const
     return m_text->text();
 }
 
-ComparisonWindow* LessonController::compareWithFix(bool dark)
+ComparisonPane* LessonController::compareWithFix(bool dark)
 {
     if (!m_lesson || m_lesson->lesson->fixPatch.empty()) {
         emit said(tr("Compare with the fix needs a lesson that has a fix: open one from the Lessons menu."));
         return nullptr;
     }
-    auto fixed = sim::applyFix(*m_lesson);
-    if (auto* error = std::get_if<sim::ScenarioError>(&fixed)) {
+    auto fixed = scenario::applyFix(*m_lesson);
+    if (auto* error = std::get_if<scenario::ScenarioError>(&fixed)) {
         QMessageBox::warning(m_window.window, tr("Compare with the fix"), QString::fromStdString(error->text()));
         return nullptr;
     }
-    auto* window = new ComparisonWindow(*m_lesson, std::get<sim::Scenario>(fixed), dark, m_window.window);
-    window->show();
-    return window;
+    return new ComparisonPane(*m_lesson, std::get<scenario::Scenario>(fixed), dark, m_window.window);
 }
 
 void LessonController::convertQueues(bool fifo)
 {
     if (!m_lesson)
         return;
-    if (auto lesson = sim::withQueueType(*m_lesson, fifo); std::holds_alternative<sim::Scenario>(lesson))
-        m_lesson = std::make_unique<sim::Scenario>(std::get<sim::Scenario>(std::move(lesson)));
+    if (auto lesson = scenario::withQueueType(*m_lesson, fifo); std::holds_alternative<scenario::Scenario>(lesson))
+        m_lesson = std::make_unique<scenario::Scenario>(std::get<scenario::Scenario>(std::move(lesson)));
 }
 
 void LessonController::showLessonPicker()
@@ -241,11 +240,11 @@ void LessonController::showPractice()
     auto* dialog = m_window.window->findChild<PracticeDialog*>();
     if (!dialog) {
         dialog = new PracticeDialog(m_window.window);
-        connect(dialog, &PracticeDialog::showRun, this, [this, dialog](const sim::Scenario& run, TimeMs at) {
+        connect(dialog, &PracticeDialog::showRun, this, [this, dialog](const scenario::Scenario& run, TimeMs at) {
             // The run is the exercise's, in the whole window: the dialog steps aside (Practice brings it back with
             // the answer as it was), and the title and the panel name the exercise, not the lesson before it.
             dialog->hide();
-            if (const sim::Exercise* exercise = dialog->current())
+            if (const teach::Exercise* exercise = dialog->current())
                 showText(tr("Practice: %1").arg(QString::fromStdString(exercise->title)),
                     withoutGlossaryLinks(exercise->question) + QStringLiteral("\n\n")
                         + tr("On the timeline: the run with your answer. Practice (Ctrl+Shift+P) goes back to the "
@@ -263,7 +262,7 @@ DrillDialog* LessonController::showDrill(std::optional<uint64_t> seed)
     // A drill of twenty, new questions each time unless a seed is given (tests).
     auto* dialog = new DrillDialog(20, seed.value_or(QRandomGenerator::global()->generate64()), m_window.window);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &DrillDialog::showRun, this, [this](const sim::Scenario& run, TimeMs at) {
+    connect(dialog, &DrillDialog::showRun, this, [this](const scenario::Scenario& run, TimeMs at) {
         // The run in the whole window; the drill's score stays open in its own window beside it.
         showText(tr("Exam drill: a missed question's run"),
             tr("On the timeline: the run with the answer you gave. The drill's score stays open in its window: pick "
@@ -279,7 +278,7 @@ void LessonController::showCheck()
     auto* dialog = m_window.window->findChild<CheckDialog*>();
     if (!dialog) {
         dialog = new CheckDialog(m_window.window);
-        connect(dialog, &CheckDialog::showScenario, this, [this](const sim::Scenario& scenario) {
+        connect(dialog, &CheckDialog::showScenario, this, [this](const scenario::Scenario& scenario) {
             startLesson(scenario);
             emit said(tr("Your queue's finding as a run; its fix is the suggested change (Compare shows both)."));
         });

@@ -17,13 +17,13 @@ class QMenu;
 class QPushButton;
 class QWidget;
 
-namespace lifeline::sim {
+namespace lifeline::scenario {
 struct Scenario;
 }
 
 namespace lifeline::ui {
 
-class ComparisonWindow;
+class ComparisonPane;
 class DrillDialog;
 class LaneModel;
 class MomentList;
@@ -52,13 +52,13 @@ public:
     // A built-in lesson by id or number: its scenario runs and its text shows. False when there is no such lesson.
     bool openLesson(const QString& idOrNumber);
     // A scenario that carries a lesson's texts (a built-in one, a file saved from one, a check's finding).
-    void startLesson(const sim::Scenario& lesson);
+    void startLesson(const scenario::Scenario& lesson);
     // The lesson's fix on (its scenario patched, run from the start) or off (the lesson as written).
     void applyFix(bool on);
     // Not a lesson (a scenario, a saved run, a live source): its title and words in the panel.
     void showText(const QString& title, const QString& text);
     // The lesson as written and fixed, stacked, in a window of their own; none without a lesson that has a fix.
-    ComparisonWindow* compareWithFix(bool dark);
+    ComparisonPane* compareWithFix(bool dark);
     // Every queue of the lesson standard or FIFO, so the fix applies to the converted lesson.
     void convertQueues(bool fifo);
     void showPractice(); // Lessons > Practice
@@ -73,8 +73,9 @@ public:
     QString htmlShown() const; // what the lesson panel shows
 
 signals:
-    void runRequested(const sim::Scenario& scenario); // the window runs it from the start and plays
-    void practiceRunRequested(const sim::Scenario& scenario, TimeMs at); // an answer's run, paused where it went wrong
+    void runRequested(const scenario::Scenario& scenario); // the window runs it from the start and plays
+    void practiceRunRequested(
+        const scenario::Scenario& scenario, TimeMs at); // an answer's run, paused where it went wrong
     void titleChanged(const QString& title);
     void said(const QString& text);
 
@@ -88,7 +89,7 @@ private:
     MomentList* m_moments;
     QPushButton* m_fixButton;
     QAction* m_compareAction;
-    std::unique_ptr<sim::Scenario> m_lesson; // the lesson as written (the fix is applied to it)
+    std::unique_ptr<scenario::Scenario> m_lesson; // the lesson as written (the fix is applied to it)
     QString m_title;
     QString m_lessonId;
     bool m_fixApplied = false;

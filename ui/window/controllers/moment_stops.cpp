@@ -34,8 +34,10 @@ MomentStops::MomentStops(TimelineView* timeline, LaneModel* model, LiveDriver* d
     connect(model, &LaneModel::momentsChanged, this, &MomentStops::momentsFound);
     connect(model, &LaneModel::runReset, this, [this] {
         m_seen = 0;
+        m_pending.reset();
         m_caption->hide();
     });
+    connect(driver, &LiveDriver::advanced, this, &MomentStops::stopIfDue);
     connect(driver, &LiveDriver::playingChanged, this, [this](bool playing) {
         if (playing)
             m_caption->hide(); // Play, Space or N: the learner goes on
@@ -44,6 +46,7 @@ MomentStops::MomentStops(TimelineView* timeline, LaneModel* model, LiveDriver* d
         if (!on)
             m_caption->hide();
         m_seen = m_model->moments().size(); // from now on: not the moments already passed
+        m_pending.reset();
     });
 }
 
@@ -51,6 +54,7 @@ void MomentStops::setLessonShown(bool shown)
 {
     m_lessonShown = shown;
     m_seen = m_model->moments().size();
+    m_pending.reset();
     m_caption->hide();
 }
 
@@ -68,7 +72,19 @@ void MomentStops::momentsFound()
     m_seen = moments.size();
     if (!m_action->isChecked() || !m_lessonShown || !m_driver->playing())
         return;
-    // Moments found in the same frame are told together: the run stops once.
+    // Moments found before their stop is shown are told together: the run stops once.
+    const TimeMs at = m_shownAt ? m_shownAt(moments.back().at) : moments.back().at;
+    m_pending = Pending { m_pending ? m_pending->first : first, m_pending ? std::max(m_pending->at, at) : at };
+    stopIfDue(m_model->run() ? m_model->run()->now() : at);
+}
+
+void MomentStops::stopIfDue(TimeMs now)
+{
+    if (!m_pending || now < m_pending->at || !m_driver->playing())
+        return;
+    const size_t first = m_pending->first;
+    m_pending.reset();
+    const auto& moments = m_model->moments();
     QStringList lines;
     for (size_t i = first; i < moments.size(); ++i)
         lines << QStringLiteral("%1  %2").arg(i + 1).arg(QString::fromStdString(moments[i].caption));

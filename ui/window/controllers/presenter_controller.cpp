@@ -125,7 +125,7 @@ void PresenterController::updateBar()
     const RunView* engine = m_stage.session->run();
     if (!m_presenting || !engine)
         return;
-    m_clock->setText(QString::fromStdString(sim::formatDuration(engine->now())));
+    m_clock->setText(QString::fromStdString(lifeline::formatDuration(engine->now())));
     // The moment the view went to, else the latest one the run has reached.
     const auto& moments = m_stage.model->moments();
     int shown = m_stage.timeline->focusedMoment();

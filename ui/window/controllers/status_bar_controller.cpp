@@ -36,7 +36,7 @@ void StatusBarController::sync(const RunView* engine)
 {
     if (!engine)
         return;
-    m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(sim::formatDuration(engine->now()))));
+    m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(lifeline::formatDuration(engine->now()))));
     // The run's own figure beside the whole window's (the timeline's indexes, Qt, the charts): the truth about
     // memory is the process's. Read once a second: it is a file to open.
     if (!m_rssRead.isValid() || m_rssRead.elapsed() >= 1000 || engine != m_warnedFor) {
@@ -90,7 +90,7 @@ QString StatusBarController::historyText(const RunView& run)
     const size_t events = run.log().size();
     const QString kept = run.historyMs() < 0
         ? QString()
-        : tr(" (the last %1 kept)").arg(QString::fromStdString(sim::describeDuration(run.historyMs())));
+        : tr(" (the last %1 kept)").arg(QString::fromStdString(lifeline::describeDuration(run.historyMs())));
     return tr("history: %1 · %2%3 · %4 MB")
         .arg(messages == 1 ? tr("1 message") : tr("%L1 messages").arg(qulonglong(messages)),
             events == 1 ? tr("1 event") : tr("%L1 events").arg(qulonglong(events)), kept)

@@ -12,14 +12,14 @@ namespace lifeline::ui {
 
 namespace {
 // The value a control starts at: what the situation has at the control's path (the setup to fix), else its minimum.
-int64_t startingValue(const sim::Exercise& exercise, const sim::PracticeControl& control)
+int64_t startingValue(const teach::Exercise& exercise, const teach::PracticeControl& control)
 {
     try {
         const auto& value = exercise.scenario.at(nlohmann::json::json_pointer(control.path));
         if (value.is_number_integer())
             return value.get<int64_t>();
         if (value.is_string()) {
-            if (const auto d = sim::parseDuration(value.get<std::string>()))
+            if (const auto d = lifeline::parseDuration(value.get<std::string>()))
                 return *d / 1000;
             return std::stoll(value.get<std::string>());
         }
@@ -38,7 +38,7 @@ AnswerForm::AnswerForm(QWidget* parent)
     m_form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // a number box as wide as its number
 }
 
-void AnswerForm::setExercise(const sim::Exercise& exercise)
+void AnswerForm::setExercise(const teach::Exercise& exercise)
 {
     m_exercise = &exercise;
     while (m_form->rowCount() > 0)
@@ -46,7 +46,7 @@ void AnswerForm::setExercise(const sim::Exercise& exercise)
     m_spins.clear();
     for (QAbstractButton* b : m_choices->buttons())
         m_choices->removeButton(b);
-    for (const sim::PracticeControl& control : exercise.controls) {
+    for (const teach::PracticeControl& control : exercise.controls) {
         auto* spin = new QSpinBox(this);
         spin->setRange(int(std::clamp<int64_t>(control.min, INT32_MIN, INT32_MAX)),
             int(std::clamp<int64_t>(control.max, INT32_MIN, INT32_MAX)));
@@ -57,7 +57,7 @@ void AnswerForm::setExercise(const sim::Exercise& exercise)
         m_form->addRow(QString::fromStdString(control.name), spin);
         m_spins.push_back(spin);
     }
-    for (const sim::PracticeChoice& choice : exercise.choices) {
+    for (const teach::PracticeChoice& choice : exercise.choices) {
         auto* radio = new QRadioButton(
             QStringLiteral("%1. %2").arg(QString::fromStdString(choice.id), QString::fromStdString(choice.text)), this);
         radio->setProperty("choice", QString::fromStdString(choice.id));
@@ -66,9 +66,9 @@ void AnswerForm::setExercise(const sim::Exercise& exercise)
     }
 }
 
-sim::PracticeAnswer AnswerForm::answer() const
+teach::PracticeAnswer AnswerForm::answer() const
 {
-    sim::PracticeAnswer answer;
+    teach::PracticeAnswer answer;
     if (!m_exercise)
         return answer;
     for (size_t i = 0; i < m_spins.size() && i < m_exercise->controls.size(); ++i)

@@ -18,15 +18,15 @@ class AnswerForm : public QWidget {
 public:
     explicit AnswerForm(QWidget* parent = nullptr);
 
-    void setExercise(const sim::Exercise& exercise);
-    sim::PracticeAnswer answer() const;
+    void setExercise(const teach::Exercise& exercise);
+    teach::PracticeAnswer answer() const;
     bool complete() const; // a choice picked, when the exercise asks for one
 
 private:
     QFormLayout* m_form;
     QButtonGroup* m_choices;
     std::vector<QSpinBox*> m_spins;
-    const sim::Exercise* m_exercise = nullptr;
+    const teach::Exercise* m_exercise = nullptr;
 };
 
 } // namespace lifeline::ui

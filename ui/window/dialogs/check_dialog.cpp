@@ -54,18 +54,18 @@ CheckDialog::CheckDialog(QWidget* parent)
     , m_deadLetter(new QPlainTextEdit(this))
     , m_p50(seconds(this, 2, 43200))
     , m_p99(seconds(this, 10, 43200))
-    , m_consumers(whole(this, 1, sim::CheckLimits::kConsumers, 1))
-    , m_maxMessages(whole(this, 1, sim::CheckLimits::kMaxMessages, 1))
-    , m_waitTime(whole(this, -1, sim::CheckLimits::kWaitTimeSeconds, -1, tr("the queue's")))
+    , m_consumers(whole(this, 1, check::CheckLimits::kConsumers, 1))
+    , m_maxMessages(whole(this, 1, check::CheckLimits::kMaxMessages, 1))
+    , m_waitTime(whole(this, -1, check::CheckLimits::kWaitTimeSeconds, -1, tr("the queue's")))
     , m_readTimeout(seconds(this, 0, 3600, tr("not set")))
     , m_heartbeat(new QCheckBox(tr("extend the visibility timeout while working"), this))
-    , m_groups(whole(this, 0, sim::CheckLimits::kGroups, 0, tr("none / not said")))
-    , m_tenants(whole(this, 0, sim::CheckLimits::kTenants, 0, tr("not said")))
+    , m_groups(whole(this, 0, check::CheckLimits::kGroups, 0, tr("none / not said")))
+    , m_tenants(whole(this, 0, check::CheckLimits::kTenants, 0, tr("not said")))
     , m_rate(new QDoubleSpinBox(this))
     , m_lambda(new QCheckBox(tr("a Lambda trigger instead of consumers"), this))
-    , m_lambdaTimeout(seconds(this, 30, double(sim::CheckLimits::kLambdaLongestTimeout) / 1000))
-    , m_batchSize(whole(this, 1, sim::CheckLimits::kLambdaBatchSize, 10))
-    , m_batchingWindow(whole(this, 0, int(sim::CheckLimits::kLambdaBatchingWindow / 1000), 0))
+    , m_lambdaTimeout(seconds(this, 30, double(check::CheckLimits::kLambdaLongestTimeout) / 1000))
+    , m_batchSize(whole(this, 1, check::CheckLimits::kLambdaBatchSize, 10))
+    , m_batchingWindow(whole(this, 0, int(check::CheckLimits::kLambdaBatchingWindow / 1000), 0))
     , m_list(new QListWidget(this))
     , m_detail(new QLabel(this))
     , m_error(new QLabel(this))
@@ -82,7 +82,7 @@ CheckDialog::CheckDialog(QWidget* parent)
     m_waitTime->setObjectName(QStringLiteral("waitTime"));
     m_deadLetter->setPlaceholderText(tr("Its dead-letter queue's attributes (optional)"));
     m_deadLetter->setMaximumHeight(90);
-    m_rate->setRange(0, sim::CheckLimits::kRate);
+    m_rate->setRange(0, check::CheckLimits::kRate);
     m_rate->setDecimals(2);
     m_rate->setSuffix(tr(" messages/s"));
     m_rate->setSpecialValueText(tr("not said"));
@@ -104,8 +104,8 @@ CheckDialog::CheckDialog(QWidget* parent)
         const int row = m_list->currentRow();
         if (row < 0 || row >= int(m_findings.size()) || m_findings[size_t(row)].scenario.is_null())
             return;
-        auto parsed = sim::parseScenario(m_findings[size_t(row)].scenario);
-        if (auto* scenario = std::get_if<sim::Scenario>(&parsed))
+        auto parsed = scenario::parseScenario(m_findings[size_t(row)].scenario);
+        if (auto* scenario = std::get_if<scenario::Scenario>(&parsed))
             emit showScenario(*scenario);
     });
 
@@ -230,15 +230,15 @@ bool CheckDialog::check()
     std::optional<json> deadLetter;
     if (!m_deadLetter->toPlainText().trimmed().isEmpty() && !(deadLetter = parse(m_deadLetter, tr("DLQ attributes"))))
         return false;
-    const auto input = sim::readCheckInput(*attributes, deadLetter ? &*deadLetter : nullptr, consumerSide());
+    const auto input = check::readCheckInput(*attributes, deadLetter ? &*deadLetter : nullptr, consumerSide());
     if (!input) {
         m_error->setText(QString::fromStdString(input.message()));
         return false;
     }
-    m_findings = sim::checkQueue(input.value());
+    m_findings = check::checkQueue(input.value());
     for (const auto& f : m_findings)
         m_list->addItem(QStringLiteral("[%1] %2").arg(
-            QString::fromLatin1(sim::severityName(f.severity)), QString::fromStdString(f.id)));
+            QString::fromLatin1(check::severityName(f.severity)), QString::fromStdString(f.id)));
     if (m_findings.empty())
         m_detail->setText(tr("No findings: these settings suit these consumers."));
     else
@@ -266,7 +266,7 @@ void CheckDialog::showSelected()
     const int row = m_list->currentRow();
     if (row < 0 || row >= int(m_findings.size()))
         return;
-    const sim::Finding& f = m_findings[size_t(row)];
+    const check::Finding& f = m_findings[size_t(row)];
     QString text = QString::fromStdString(f.message) + QStringLiteral("\n\n")
         + tr("Suggestion: %1").arg(QString::fromStdString(f.suggestion));
     if (f.scenario.is_null())

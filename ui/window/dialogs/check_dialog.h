@@ -31,13 +31,13 @@ public:
     nlohmann::json consumerSide() const;
     // What Check does: the findings (also listed), or nothing when the input is wrong (errorText says why).
     bool check();
-    const std::vector<sim::Finding>& findings() const { return m_findings; }
+    const std::vector<check::Finding>& findings() const { return m_findings; }
     QString errorText() const;
     void selectFinding(int row);
     QString detailText() const;
 
 signals:
-    void showScenario(const lifeline::sim::Scenario& scenario);
+    void showScenario(const lifeline::scenario::Scenario& scenario);
 
 private:
     QLayout* inputColumn(); // the attributes, the DLQ's and the consumer side's form
@@ -64,7 +64,7 @@ private:
     QLabel* m_detail;
     QLabel* m_error;
     QPushButton* m_showMe;
-    std::vector<sim::Finding> m_findings;
+    std::vector<check::Finding> m_findings;
 };
 
 } // namespace lifeline::ui

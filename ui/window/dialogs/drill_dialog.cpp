@@ -15,7 +15,7 @@ namespace lifeline::ui {
 
 DrillDialog::DrillDialog(size_t count, uint64_t seed, QWidget* parent)
     : QDialog(parent)
-    , m_drill(sim::drawDrill(count, seed))
+    , m_drill(teach::drawDrill(count, seed))
     , m_pages(new QStackedWidget(this))
     , m_header(new QLabel(this))
     , m_title(new QLabel(this))
@@ -75,8 +75,8 @@ DrillDialog::DrillDialog(size_t count, uint64_t seed, QWidget* parent)
         if (row < 0)
             return;
         const size_t at = size_t(m_missed->currentItem()->data(Qt::UserRole).toULongLong());
-        const sim::DrillAnswer& a = m_answers[at];
-        if (auto scenario = sim::answeredScenario(*a.exercise, a.answer))
+        const teach::DrillAnswer& a = m_answers[at];
+        if (auto scenario = teach::answeredScenario(*a.exercise, a.answer))
             emit showRun(scenario.value(), m_wentWrongAt[at].value_or(-1));
     });
     connect(m_missed, &QListWidget::itemActivated, showMe, &QPushButton::click);
@@ -93,14 +93,14 @@ DrillDialog::DrillDialog(size_t count, uint64_t seed, QWidget* parent)
         showQuestion();
 }
 
-const sim::Exercise* DrillDialog::current() const
+const teach::Exercise* DrillDialog::current() const
 {
     return m_pages->currentIndex() == 0 && m_index < m_drill.size() ? m_drill[m_index] : nullptr;
 }
 
 void DrillDialog::showQuestion()
 {
-    const sim::Exercise& e = *m_drill[m_index];
+    const teach::Exercise& e = *m_drill[m_index];
     m_header->setText(
         tr("Question %1 of %2 \u00b7 %3").arg(m_index + 1).arg(m_drill.size()).arg(QString::fromStdString(e.topic)));
     m_title->setText(QString::fromStdString(e.title));
@@ -115,17 +115,17 @@ void DrillDialog::showQuestion()
 
 bool DrillDialog::answer()
 {
-    const sim::Exercise* e = current();
+    const teach::Exercise* e = current();
     if (!e || m_answered)
         return false;
     if (!m_form->complete()) {
         m_verdict->setText(tr("Choose an answer first."));
         return false;
     }
-    const sim::PracticeAnswer given = m_form->answer();
-    const auto result = sim::checkAnswer(*e, given);
+    const teach::PracticeAnswer given = m_form->answer();
+    const auto result = teach::checkAnswer(*e, given);
     const bool passed = result && result->passed;
-    m_answers.push_back(sim::DrillAnswer { e, given, passed });
+    m_answers.push_back(teach::DrillAnswer { e, given, passed });
     m_wentWrongAt.push_back(result ? result->at : std::nullopt);
     if (passed)
         m_verdict->setText(tr("<span style='color:#009E73'><b>✓ Right.</b></span> %1")
@@ -156,7 +156,7 @@ void DrillDialog::showScore()
     for (const auto& a : m_answers)
         passed += a.passed ? 1 : 0;
     QString html = tr("<h2>Score: %1 of %2</h2><table cellspacing='6'>").arg(passed).arg(m_answers.size());
-    for (const auto& [topic, score] : sim::scoreByTopic(m_answers))
+    for (const auto& [topic, score] : teach::scoreByTopic(m_answers))
         html += QStringLiteral("<tr><td>%1</td><td align='right'>%2 of %3</td></tr>")
                     .arg(QString::fromStdString(topic).toHtmlEscaped())
                     .arg(score.passed)

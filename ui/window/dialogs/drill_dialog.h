@@ -1,4 +1,4 @@
-// Lessons > Exam drill: exercises drawn across topics (sim::drawDrill), asked one after another like an exam's
+// Lessons > Exam drill: exercises drawn across topics (teach::drawDrill), asked one after another like an exam's
 // questions, each checked by its run when answered; then the score by topic and the missed ones, each of which
 // "Show me what happens" puts on the timeline with the answer given.
 #pragma once
@@ -22,7 +22,7 @@ class DrillDialog : public QDialog {
 public:
     DrillDialog(size_t count, uint64_t seed, QWidget* parent = nullptr);
 
-    const sim::Exercise* current() const; // the question on show; nullptr on the score page
+    const teach::Exercise* current() const; // the question on show; nullptr on the score page
     AnswerForm* form() const { return m_form; }
     // What the Answer button does: checks the answer given; false when it cannot be checked yet (no choice).
     bool answer();
@@ -32,14 +32,14 @@ public:
     QListWidget* missed() const { return m_missed; }
 
 signals:
-    void showRun(const lifeline::sim::Scenario& scenario, lifeline::TimeMs at);
+    void showRun(const lifeline::scenario::Scenario& scenario, lifeline::TimeMs at);
 
 private:
     void showQuestion();
     void showScore();
 
-    std::vector<const sim::Exercise*> m_drill;
-    std::vector<sim::DrillAnswer> m_answers;
+    std::vector<const teach::Exercise*> m_drill;
+    std::vector<teach::DrillAnswer> m_answers;
     std::vector<std::optional<TimeMs>> m_wentWrongAt; // per answer
     size_t m_index = 0;
     bool m_answered = false;

@@ -39,7 +39,7 @@ QString lessonHtml(const QString& title, const QString& idea, const QString& wat
 QString referenceCardsHtml()
 {
     QString html = QStringLiteral("<h4>%1</h4>").arg(LessonPicker::tr("Quick reference"));
-    for (const auto& card : sim::referenceCards())
+    for (const auto& card : teach::referenceCards())
         html += QStringLiteral("<p><b>%1.</b> %2</p>")
                     .arg(QString::fromStdString(card.title).toHtmlEscaped(),
                         QString::fromStdString(card.text).toHtmlEscaped());
@@ -70,7 +70,7 @@ LessonPicker::LessonPicker(const QString& current, QWidget* parent)
     // The path, block by block: a block's heading says what it is about and how far the learner got.
     QFont headingFont = m_list->font();
     headingFont.setBold(true);
-    for (const auto& block : sim::courseBlocks()) {
+    for (const auto& block : teach::courseBlocks()) {
         auto* heading = new QListWidgetItem(
             tr("%1 (%2)").arg(QString::fromStdString(block.title), progress::blockSummary(block)), m_list);
         heading->setFlags(Qt::ItemIsEnabled); // not a lesson: never chosen

@@ -25,7 +25,7 @@ private:
 // under the title.
 QString lessonHtml(const QString& title, const QString& idea, const QString& watch, const QString& trap,
     const QString& fix, const QString& recap = {});
-// The quick reference cards (sim::referenceCards): limits a run cannot show, under every lesson.
+// The quick reference cards (teach::referenceCards): limits a run cannot show, under every lesson.
 QString referenceCardsHtml();
 
 } // namespace lifeline::ui

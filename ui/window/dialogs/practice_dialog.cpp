@@ -66,7 +66,7 @@ PracticeDialog::PracticeDialog(QWidget* parent)
     connect(m_showRun, &QPushButton::clicked, this, [this] {
         if (!m_current)
             return;
-        if (auto scenario = sim::answeredScenario(*m_current, answer()))
+        if (auto scenario = teach::answeredScenario(*m_current, answer()))
             emit showRun(scenario.value(), m_wentWrongAt.value_or(-1));
     });
 
@@ -100,12 +100,12 @@ PracticeDialog::PracticeDialog(QWidget* parent)
     connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
         if (!item)
             return;
-        if (const auto* e = sim::findExercise(item->data(0, Qt::UserRole).toString().toStdString()))
+        if (const auto* e = teach::findExercise(item->data(0, Qt::UserRole).toString().toStdString()))
             showExercise(*e);
     });
     fillTree();
-    if (!sim::practiceExercises().empty())
-        selectExercise(QString::fromStdString(sim::practiceExercises().front().id));
+    if (!teach::practiceExercises().empty())
+        selectExercise(QString::fromStdString(teach::practiceExercises().front().id));
 }
 
 void PracticeDialog::fillTree()
@@ -115,7 +115,7 @@ void PracticeDialog::fillTree()
     m_tree->clear();
     std::map<std::string, QTreeWidgetItem*> topics;
     std::map<std::string, std::pair<int, int>> scores; // passed, of
-    for (const sim::Exercise& e : sim::practiceExercises()) {
+    for (const teach::Exercise& e : teach::practiceExercises()) {
         auto& topic = topics[e.topic];
         if (!topic) {
             topic = new QTreeWidgetItem(m_tree);
@@ -136,7 +136,7 @@ void PracticeDialog::fillTree()
         item->setText(0, tr("%1  (%2 of %3)").arg(QString::fromStdString(name)).arg(done).arg(of));
         item->setExpanded(true);
     }
-    m_score->setText(tr("Score: %1 of %2 exercises passed").arg(passedCount()).arg(sim::practiceExercises().size()));
+    m_score->setText(tr("Score: %1 of %2 exercises passed").arg(passedCount()).arg(teach::practiceExercises().size()));
     if (!selected.isEmpty())
         selectExercise(selected);
 }
@@ -144,7 +144,7 @@ void PracticeDialog::fillTree()
 int PracticeDialog::passedCount() const
 {
     int n = 0;
-    for (const sim::Exercise& e : sim::practiceExercises())
+    for (const teach::Exercise& e : teach::practiceExercises())
         n += passed(e.id) ? 1 : 0;
     return n;
 }
@@ -156,12 +156,12 @@ void PracticeDialog::selectExercise(const QString& id)
             if (QTreeWidgetItem* item = m_tree->topLevelItem(t)->child(i);
                 item->data(0, Qt::UserRole).toString() == id) {
                 m_tree->setCurrentItem(item);
-                if (const auto* e = sim::findExercise(id.toStdString()); e && e != m_current)
+                if (const auto* e = teach::findExercise(id.toStdString()); e && e != m_current)
                     showExercise(*e);
             }
 }
 
-void PracticeDialog::showExercise(const sim::Exercise& exercise)
+void PracticeDialog::showExercise(const teach::Exercise& exercise)
 {
     m_current = &exercise;
     m_wentWrongAt.reset();
@@ -174,12 +174,12 @@ void PracticeDialog::showExercise(const sim::Exercise& exercise)
     m_answer->setExercise(exercise);
 }
 
-sim::PracticeAnswer PracticeDialog::answer() const
+teach::PracticeAnswer PracticeDialog::answer() const
 {
     return m_answer->answer();
 }
 
-std::optional<sim::PracticeResult> PracticeDialog::check()
+std::optional<teach::PracticeResult> PracticeDialog::check()
 {
     if (!m_current)
         return std::nullopt;
@@ -187,7 +187,7 @@ std::optional<sim::PracticeResult> PracticeDialog::check()
         m_result->setText(tr("Choose an answer first."));
         return std::nullopt;
     }
-    const auto result = sim::checkAnswer(*m_current, answer());
+    const auto result = teach::checkAnswer(*m_current, answer());
     if (!result) {
         m_result->setText(
             tr("Cannot check this answer: %1").arg(QString::fromStdString(result.message()).toHtmlEscaped()));
@@ -204,7 +204,7 @@ std::optional<sim::PracticeResult> PracticeDialog::check()
                            .arg(QString::fromStdString(result->why).toHtmlEscaped());
         if (result->at)
             text += tr(" (it goes wrong at %1: Show the run)")
-                        .arg(QString::fromStdString(sim::formatDuration(*result->at)));
+                        .arg(QString::fromStdString(lifeline::formatDuration(*result->at)));
         m_result->setText(text);
     }
     return result.value();
@@ -215,7 +215,7 @@ QString PracticeDialog::resultText() const
     return m_result->text();
 }
 
-void PracticeDialog::markPassed(const sim::Exercise& exercise)
+void PracticeDialog::markPassed(const teach::Exercise& exercise)
 {
     progress::markExercisePassed(exercise.id);
     fillTree();

@@ -26,22 +26,22 @@ public:
     explicit PracticeDialog(QWidget* parent = nullptr);
 
     void selectExercise(const QString& id);
-    const sim::Exercise* current() const { return m_current; }
+    const teach::Exercise* current() const { return m_current; }
     // The answer as the controls say it now.
-    sim::PracticeAnswer answer() const;
+    teach::PracticeAnswer answer() const;
     // Checks the answer (what the Check button does); the result is shown and kept.
-    std::optional<sim::PracticeResult> check();
+    std::optional<teach::PracticeResult> check();
     QString resultText() const;
     int passedCount() const;
 
 signals:
     // Show the run with the learner's answer (and where it went wrong, or -1) on the main window's timeline.
-    void showRun(const lifeline::sim::Scenario& scenario, lifeline::TimeMs at);
+    void showRun(const lifeline::scenario::Scenario& scenario, lifeline::TimeMs at);
 
 private:
     void fillTree();
-    void showExercise(const sim::Exercise& exercise);
-    void markPassed(const sim::Exercise& exercise);
+    void showExercise(const teach::Exercise& exercise);
+    void markPassed(const teach::Exercise& exercise);
 
     QTreeWidget* m_tree;
     QLabel* m_title;
@@ -51,7 +51,7 @@ private:
     QLabel* m_result;
     QLabel* m_score;
     QPushButton* m_showRun;
-    const sim::Exercise* m_current = nullptr;
+    const teach::Exercise* m_current = nullptr;
     std::optional<TimeMs> m_wentWrongAt;
 };
 

@@ -82,7 +82,7 @@ QString SendMessageDialog::send()
 {
     if (!m_simulation)
         return tr("No simulation is running.");
-    sim::TimedMessage message;
+    scenario::TimedMessage message;
     message.body = m_body->toPlainText().toStdString();
     if (m_useDelay->isChecked())
         message.delaySeconds = m_delay->value();

@@ -45,12 +45,12 @@ StartPage::StartPage(QWidget* parent)
         tr("A message that always fails: poison, retries and the dead-letter queue."),
     };
     for (size_t i = 0; i < doorLessons().size(); ++i) {
-        const auto* lesson = sim::findLesson(doorLessons()[i]);
+        const auto* lesson = teach::findLesson(doorLessons()[i]);
         if (!lesson || !lesson->scenario.lesson)
             continue;
         const auto& text = *lesson->scenario.lesson;
         QString where = tr("Lesson %1").arg(text.number);
-        if (const auto place = sim::placeInCourse(text.id))
+        if (const auto place = teach::placeInCourse(text.id))
             where = tr("Lesson %1 (%2, %3 of %4)")
                         .arg(text.number)
                         .arg(QString::fromStdString(place->block->title))
@@ -67,7 +67,8 @@ StartPage::StartPage(QWidget* parent)
         layout->addWidget(door);
     }
     auto* all = new QPushButton(
-        tr("All %1 lessons, in %2 blocks...").arg(sim::builtinLessons().size()).arg(sim::courseBlocks().size()), this);
+        tr("All %1 lessons, in %2 blocks...").arg(teach::builtinLessons().size()).arg(teach::courseBlocks().size()),
+        this);
     all->setObjectName(QStringLiteral("allLessons"));
     connect(all, &QPushButton::clicked, this, [this] {
         accept();

@@ -234,7 +234,7 @@ QString ConsumerTiles::holdingText(const sim::ConsumerStatus& tile) const
         holding += tr(" +%1").arg(tile.waiting);
     if (left >= 0)
         return holding + QLatin1Char('\n')
-            + tr("visible again in %1").arg(QString::fromStdString(sim::formatDuration(left)));
+            + tr("visible again in %1").arg(QString::fromStdString(lifeline::formatDuration(left)));
     return holding + QLatin1Char('\n') + tr("its timeout has passed");
 }
 
@@ -331,8 +331,7 @@ void ConsumerTiles::keyPressEvent(QKeyEvent* event)
         m_focus = (m_focus + 1) % order.size();
         update();
         return;
-    case Qt::Key_Space:
-    case Qt::Key_Return:
+    case Qt::Key_Return: // Space is the window's Play wherever the focus is (FocusKeys): Enter or a click crashes
     case Qt::Key_Enter:
         toggle(order[std::min(m_focus, order.size() - 1)]);
         return;
@@ -343,11 +342,10 @@ void ConsumerTiles::keyPressEvent(QKeyEvent* event)
 
 bool ConsumerTiles::event(QEvent* event)
 {
-    // With a tile focused, arrows and Space act on the tiles, not the window's step and play shortcuts.
+    // With a tile focused, arrows act on the tiles, not the window's step shortcut (Space stays the window's Play).
     if (event->type() == QEvent::ShortcutOverride) {
         const int key = static_cast<QKeyEvent*>(event)->key();
-        if (key == Qt::Key_Left || key == Qt::Key_Right || key == Qt::Key_Up || key == Qt::Key_Down
-            || key == Qt::Key_Space) {
+        if (key == Qt::Key_Left || key == Qt::Key_Right || key == Qt::Key_Up || key == Qt::Key_Down) {
             event->accept();
             return true;
         }

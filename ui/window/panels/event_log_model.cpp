@@ -155,7 +155,7 @@ QString EventLogModel::text(size_t event, int column) const
     const Event& e = m_run->log()[event];
     switch (column) {
     case Time:
-        return QString::fromStdString(sim::formatDuration(e.time));
+        return QString::fromStdString(lifeline::formatDuration(e.time));
     case Queue:
         return e.queue == kNoQueue
             ? (e.message != kNoMessage ? QString::fromStdString(m_run->queueInfo(m_run->message(e.message).queue).name)

@@ -25,7 +25,7 @@ void showTip(const QString& link, QWidget* over)
 QString htmlWithGlossaryLinks(const std::string& text)
 {
     QString html;
-    for (const sim::TextPiece& piece : sim::textPieces(text)) {
+    for (const teach::TextPiece& piece : teach::textPieces(text)) {
         const QString words = QString::fromStdString(piece.text).toHtmlEscaped();
         if (piece.term)
             html += QStringLiteral("<a href=\"%1%2\">%3</a>")
@@ -38,14 +38,14 @@ QString htmlWithGlossaryLinks(const std::string& text)
 
 QString withoutGlossaryLinks(const std::string& text)
 {
-    return QString::fromStdString(sim::withoutLinks(text));
+    return QString::fromStdString(teach::withoutLinks(text));
 }
 
 QString glossaryDefinitionHtml(const QString& link)
 {
     if (!link.startsWith(kScheme))
         return {};
-    const sim::GlossaryTerm* term = sim::findGlossaryTerm(link.mid(kScheme.size()).toStdString());
+    const teach::GlossaryTerm* term = teach::findGlossaryTerm(link.mid(kScheme.size()).toStdString());
     if (!term)
         return {};
     return QStringLiteral("<p style=\"white-space:normal\"><b>%1</b>: %2</p>")

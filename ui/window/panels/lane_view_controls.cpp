@@ -10,13 +10,14 @@
 
 namespace lifeline::ui {
 
-void addLaneViewControls(QToolBar* bar, TimelineView* timeline, QWidget* window)
+QList<QAction*> addLaneViewControls(QToolBar* bar, TimelineView* timeline, QWidget* window)
 {
     // Filter lanes by text (id, body, group, consumer) and by state.
-    bar->addSeparator();
+    QList<QAction*> added { bar->addSeparator() };
     auto* filterText = new QLineEdit(window);
     filterText->setPlaceholderText(QObject::tr("Filter: id, body, group or consumer"));
     filterText->setClearButtonEnabled(true);
+    filterText->setObjectName(QStringLiteral("laneFilter"));
     filterText->setMaximumWidth(240);
     auto* filterState = new QComboBox(window);
     filterState->addItem(QObject::tr("all messages"), int(LaneFilter::State::All));
@@ -31,10 +32,10 @@ void addLaneViewControls(QToolBar* bar, TimelineView* timeline, QWidget* window)
     };
     QObject::connect(filterText, &QLineEdit::textChanged, timeline, applyFilter);
     QObject::connect(filterState, &QComboBox::currentIndexChanged, timeline, applyFilter);
-    bar->addWidget(filterText);
-    bar->addWidget(filterState);
+    added << bar->addWidget(filterText) << bar->addWidget(filterState);
     // At scale: only what is alive in view, in the order that finds problems first.
     bar->addAction(timeline->viewState()->aliveOnlyAction());
+    added << timeline->viewState()->aliveOnlyAction();
     auto* order = new QComboBox(window);
     order->addItem(QObject::tr("by send time"), int(LaneOrder::Sent));
     order->addItem(QObject::tr("most received first"), int(LaneOrder::MostReceived));
@@ -44,11 +45,17 @@ void addLaneViewControls(QToolBar* bar, TimelineView* timeline, QWidget* window)
     order->setAccessibleName(QObject::tr("Lane order"));
     QObject::connect(order, &QComboBox::currentIndexChanged, timeline,
         [timeline, order](int) { timeline->setLaneOrder(LaneOrder(order->currentData().toInt())); });
-    bar->addWidget(order);
+    added << bar->addWidget(order);
+    // Ctrl+F brings them back where a learning layout hid them.
     auto* findLanes = new QAction(QObject::tr("Filter lanes"), window);
     findLanes->setShortcut(QKeySequence::Find);
-    QObject::connect(findLanes, &QAction::triggered, filterText, [filterText] { filterText->setFocus(); });
+    QObject::connect(findLanes, &QAction::triggered, filterText, [filterText, added] {
+        for (QAction* control : added)
+            control->setVisible(true);
+        filterText->setFocus();
+    });
     window->addAction(findLanes);
+    return added;
 }
 
 } // namespace lifeline::ui

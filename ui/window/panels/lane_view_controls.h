@@ -2,6 +2,9 @@
 // or consumer) and by state, "alive in view" at scale, the lanes' order, and Ctrl+F to the filter.
 #pragma once
 
+#include <QList>
+
+class QAction;
 class QToolBar;
 class QWidget;
 
@@ -9,7 +12,8 @@ namespace lifeline::ui {
 
 class TimelineView;
 
-// Adds them to `bar`, acting on `timeline`; Ctrl+F is an action of `window`.
-void addLaneViewControls(QToolBar* bar, TimelineView* timeline, QWidget* window);
+// Adds them to `bar`, acting on `timeline`; Ctrl+F is an action of `window`. Returns the toolbar's actions for them (a
+// learning layout hides them).
+QList<QAction*> addLaneViewControls(QToolBar* bar, TimelineView* timeline, QWidget* window);
 
 } // namespace lifeline::ui

@@ -32,7 +32,7 @@ void MomentList::setLaneModel(const LaneModel* model)
 
 void MomentList::rebuild()
 {
-    const auto& moments = m_model ? m_model->moments() : std::vector<sim::Moment> {};
+    const auto& moments = m_model ? m_model->moments() : std::vector<analysis::Moment> {};
     // Moments are only ever added while a run goes on (a new run resets the model, which clears the list): the
     // items there stay, with the selection.
     if (size_t(count()) > moments.size())
@@ -40,7 +40,7 @@ void MomentList::rebuild()
     for (size_t i = size_t(count()); i < moments.size(); ++i)
         addItem(QStringLiteral("%1  %2  %3")
                     .arg(i + 1)
-                    .arg(QString::fromStdString(sim::formatDuration(moments[i].at)),
+                    .arg(QString::fromStdString(lifeline::formatDuration(moments[i].at)),
                         QString::fromStdString(moments[i].caption)));
     setVisible(!moments.empty());
     fitHeight();

@@ -146,9 +146,15 @@ QueueControls::QueueControls(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
+    m_form = form;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     // In a narrow dock (a 1024x700 window) a slider and its value go below their label instead of past the edge.
     form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    m_queue->setObjectName(QStringLiteral("queueSelector"));
+    m_type->setObjectName(QStringLiteral("queueType"));
+    m_visibility->setObjectName(QStringLiteral("visibilitySlider"));
+    m_waitTime->setObjectName(QStringLiteral("waitTimeSlider"));
+    m_rate->setObjectName(QStringLiteral("producerRate"));
     form->addRow(tr("&Queue"), m_queue);
     m_type->addItem(tr("Standard"), false);
     m_type->addItem(tr("FIFO"), true);
@@ -196,6 +202,23 @@ QueueControls::QueueControls(QWidget* parent)
     setSimulation(nullptr);
 }
 
+void QueueControls::setLearning(bool learning, const QStringList& named)
+{
+    // A row by any of the names a fix may give its setting (a queue's attribute, a consumer's or producer's field).
+    const auto shown = [&](std::initializer_list<const char*> names) {
+        return !learning || std::any_of(names.begin(), names.end(), [&](const char* name) {
+            return named.contains(QLatin1String(name));
+        });
+    };
+    m_form->setRowVisible(m_queue, !learning);
+    m_form->setRowVisible(m_type, shown({ "type", "FifoQueue" }));
+    const bool wait = shown({ "ReceiveMessageWaitTimeSeconds", "waitTimeSeconds" });
+    m_form->setRowVisible(m_waitTime, wait);
+    if (!wait)
+        m_waitNote->hide(); // else the next sync shows it where it has something to say
+    m_form->setRowVisible(m_rate, shown({ "rate" }));
+}
+
 void QueueControls::connectControls()
 {
     connect(m_queue, &QComboBox::currentIndexChanged, this, [this] { sync(); });
@@ -220,7 +243,8 @@ void QueueControls::connectControls()
         if (!m_simulation)
             return;
         m_simulation->setProcessingTime(queue().toStdString(),
-            sim::Distribution { sim::Distribution::Kind::Fixed, TimeMs(std::llround(seconds * 1000)), 0, {} });
+            scenario::Distribution {
+                scenario::Distribution::Kind::Fixed, TimeMs(std::llround(seconds * 1000)), 0, {} });
         emit applied(tr("Processing now takes %1 s per message").arg(seconds));
     });
     connect(m_rate, &QDoubleSpinBox::valueChanged, this, [this](double rate) {
@@ -251,7 +275,7 @@ void QueueControls::setSimulation(sim::Simulation* simulation)
                 if (q.deadLetterQueue)
                     m_knownDeadLetter[q.name] = *q.deadLetterQueue;
                 const bool isDeadLetter = std::any_of(scenario.queues.begin(), scenario.queues.end(),
-                    [&](const sim::QueueSpec& other) { return other.deadLetterQueue == q.name; });
+                    [&](const scenario::QueueSpec& other) { return other.deadLetterQueue == q.name; });
                 if (!isDeadLetter)
                     names.push_back(q.name);
             }
@@ -297,7 +321,7 @@ void QueueControls::syncWaitNote(const std::string& queue, int queueWait)
     m_waitNote->setText(least == queueWait && most == queueWait
             ? tr("The consumers ask for %1 too.").arg(asked)
             : tr("The consumers ask for %1 themselves: their WaitTimeSeconds wins over this default.").arg(asked));
-    m_waitNote->show();
+    m_waitNote->setVisible(m_waitTime->isVisibleTo(this));
 }
 
 int QueueControls::firstProducerOfQueue() const
@@ -361,7 +385,7 @@ void QueueControls::sync()
     }
     if (!m_processing->hasFocus()) {
         const QSignalBlocker block(m_processing);
-        const sim::Distribution* processing = nullptr;
+        const scenario::Distribution* processing = nullptr;
         for (const auto& c : m_simulation->scenario().consumers)
             if (c.queue == name) {
                 processing = &c.processing;
@@ -369,7 +393,7 @@ void QueueControls::sync()
             }
         // The box sets a fixed time; a drawn one shows its middle, and the tooltip says what is drawn.
         m_processing->setValue(processing ? double(sim::typicalMs(*processing)) / 1000.0 : 1.0);
-        const QString drawn = processing && processing->kind != sim::Distribution::Kind::Fixed
+        const QString drawn = processing && processing->kind != scenario::Distribution::Kind::Fixed
             ? tr("\n\nNow drawn for each message: %1 (this shows its middle). A value set here makes it fixed.")
                   .arg(QString::fromStdString(sim::describe(*processing)))
             : QString();

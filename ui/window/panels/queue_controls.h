@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -51,6 +52,10 @@ public:
     QString queue() const; // the queue the controls act on
     // One consumer more (delta 1) or fewer (-1) on the chosen queue.
     void stepConsumers(int delta);
+    // A learning layout shows the rows a lesson is about: DelaySeconds, VisibilityTimeout, the dead-letter queue, the
+    // consumers, and those `named` (the settings the lesson's fix changes: "waitTimeSeconds", "rate", "type"); the
+    // queue selector, the type, the wait time and the producer rate otherwise wait for the engineering layout.
+    void setLearning(bool learning, const QStringList& named);
 
     StopSlider* delay() const { return m_delay; }
     StopSlider* visibility() const { return m_visibility; }
@@ -95,6 +100,7 @@ private:
     QDoubleSpinBox* m_rate;
     QPushButton* m_send;
     QLabel* m_waitNote; // what the consumers ask for themselves
+    QFormLayout* m_form;
     QLabel* m_message;
     std::map<std::string, std::string> m_knownDeadLetter; // queue -> DLQ it used, for turning the redrive back on
 };

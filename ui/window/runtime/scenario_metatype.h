@@ -5,4 +5,4 @@
 
 #include <QMetaType>
 
-Q_DECLARE_METATYPE(lifeline::sim::Scenario)
+Q_DECLARE_METATYPE(lifeline::scenario::Scenario)

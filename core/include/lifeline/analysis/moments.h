@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::analysis {
 
 // What a moment looks for (the lesson file's "when"; docs/scenario-format.md lists them with their meaning).
 enum class MomentKind : uint8_t {
@@ -105,4 +105,4 @@ private:
 // Every moment of a finished (or recorded) run at once.
 std::vector<Moment> findMoments(const RunView& run, const std::vector<MomentSpec>& specs);
 
-} // namespace lifeline::sim
+} // namespace lifeline::analysis

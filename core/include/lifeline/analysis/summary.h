@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::analysis {
 
 struct ConsumerSummary {
     std::string name;
@@ -115,4 +115,4 @@ std::string momentLaneLabel(const RunView& run, const Moment& moment);
 
 RunSummary summarizeLog(const RunView& run);
 
-} // namespace lifeline::sim
+} // namespace lifeline::analysis

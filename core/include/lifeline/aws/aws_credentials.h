@@ -11,7 +11,7 @@
 #include <map>
 #include <string>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 struct CredentialSources {
     std::map<std::string, std::string> environment; // the variables above, when set
@@ -31,4 +31,4 @@ Outcome<ResolvedCredentials> resolveCredentials(
 // The sections of an INI file (the AWS CLI's format): name -> key -> value; `#` and `;` start comments.
 std::map<std::string, std::map<std::string, std::string>> parseIni(const std::string& text);
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

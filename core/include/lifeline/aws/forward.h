@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 struct Upstream {
     bool tls = false;
@@ -37,4 +37,4 @@ std::string forwardRequest(const endpoint::HttpRequest& request, const Upstream&
 // The proxy's own request (GetQueueAttributes for a queue it saw), in the query protocol every SQS speaks.
 endpoint::HttpRequest ownRequest(const std::string& formBody);
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 struct HttpAnswer {
     int status = 0;
@@ -64,4 +64,4 @@ private:
     std::string m_error;
 };
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 nlohmann::json queryAnswerAsJson(std::string_view xml);
 
@@ -20,4 +20,4 @@ nlohmann::json queryAnswerAsJson(std::string_view xml);
 // overflows the stack) or is not JSON, both of which read as an empty object; XML as above.
 nlohmann::json answerAsJson(const HttpAnswer& answer);
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

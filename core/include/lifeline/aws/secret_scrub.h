@@ -6,10 +6,10 @@
 #include <string>
 #include <string_view>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 // Session tokens (a header, a query parameter or a JSON field), signatures and secret keys become "[hidden]";
 // an access key id keeps its four-letter kind ("ASIA[hidden]"). Everything else is left as it was.
 std::string scrubSecrets(std::string_view text);
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace lifeline::net {
+namespace lifeline::aws {
 
 struct AwsCredentials {
     std::string accessKeyId;
@@ -40,4 +40,4 @@ Signature signV4(const SigningRequest& request, const AwsCredentials& credential
 
 std::string sha256Hex(const std::string& data);
 
-} // namespace lifeline::net
+} // namespace lifeline::aws

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 enum class ReportFormat { Text, Json, Sarif };
 
@@ -42,4 +42,4 @@ Outcome<bool> checkQueues(const std::vector<TemplateQueue>& queues, const CheckR
 Outcome<bool> checkAttributes(
     const nlohmann::json& attributes, const nlohmann::json* deadLetter, const CheckRun& run, std::ostream& out);
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 // The ranges the consumer side is read with (SQS's and Lambda's limits, and what a simulation can run): the check
 // dialog offers the same.
@@ -46,7 +46,7 @@ struct CheckInput {
     std::string queueName = "my-queue"; // from QueueArn when the attributes have it
     QueueAttributes queue; // the attributes, validated as SQS would
     std::optional<QueueAttributes> deadLetterQueue; // --dlq-attributes
-    Distribution processing; // LogNormal (p50, p99), Samples, or Fixed
+    scenario::Distribution processing; // LogNormal (p50, p99), Samples, or Fixed
     TimeMs p50 = 0; // of the processing times (of the samples when those are given)
     TimeMs p99 = 0;
     TimeMs mean = 0; // what sets the consumers' capacity
@@ -115,9 +115,9 @@ std::string findingsText(const CheckInput& input, const std::vector<Finding>& fi
 double simulatedDuplicateShare(const CheckInput& input);
 
 // Whether a run's figures show the finding's problem (the generated scenario's run does, its fixed run does not).
-bool problemShows(const std::string& id, const RunSummary& summary, const CheckInput& input);
+bool problemShows(const std::string& id, const analysis::RunSummary& summary, const CheckInput& input);
 
 // The scenario of a finding (check_scenarios.cpp); null when the simulation lacks what would show it.
 nlohmann::json findingScenario(const CheckInput& input, const Finding& finding, const nlohmann::json& fixPatch);
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 // One queue's findings and where the queue is written.
 struct CheckedQueue {
@@ -23,4 +23,4 @@ struct CheckedQueue {
 // waived finding is a result with a suppression (inSource for a template's waiver, external for --ignore).
 nlohmann::json findingsSarif(const std::vector<CheckedQueue>& queues, const std::string& toolVersion);
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 struct TemplateQueue {
     std::string logicalId; // the resource's key under Resources
@@ -36,4 +36,4 @@ void markDeadLetterQueues(std::vector<TemplateQueue>& queues);
 
 Outcome<std::vector<TemplateQueue>> readTemplate(const std::string& text, const std::string& fileName);
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -7,11 +7,11 @@
 
 #include "lifeline/check/template_reader.h"
 
-namespace lifeline::sim {
+namespace lifeline::check {
 
 // Every aws_sqs_queue of the plan, by address (aws_sqs_queue.orders, module.jobs.aws_sqs_queue.main); logicalId is
 // the address and line is 0 (a plan does not say where in the .tf files a resource is). A file that is not JSON or
 // not a plan or state fails naming the file.
 Outcome<std::vector<TemplateQueue>> readTerraformPlan(const std::string& text, const std::string& fileName);
 
-} // namespace lifeline::sim
+} // namespace lifeline::check

@@ -42,6 +42,11 @@ private:
     Segment m_current;
 };
 
+// The countdown at the run's now on a lane a timer holds: in flight, "visible again in 23 s" (its visibility timeout);
+// delayed, "receivable in 12 s". The time left in whole seconds, rounded up (it says 1 s until the timer ends). None
+// for a lane in another state.
+std::optional<SegmentPhrase> laneCountdown(const RunView& run, MessageIndex lane);
+
 // An event that changes a lane's state (a refused request changes nothing).
 bool isTransition(const Event& e);
 

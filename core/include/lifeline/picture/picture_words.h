@@ -63,6 +63,8 @@ enum class Phrase : uint8_t {
     InFlightNumbered, // "in flight #2"
     VisibilityReset, // "#1 · reset to 30 s": after ChangeMessageVisibility
     Visibility, // "#1 · visibility 10 s": the timeout that ran out, or the lane's latest deadline
+    VisibleAgainIn, // "visible again in 23 s": the countdown at now on a lane in flight (laneCountdown)
+    ReceivableIn, // "receivable in 12 s": on a delayed one
     Count
 };
 

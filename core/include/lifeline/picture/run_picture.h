@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lifeline/analysis/moments.h"
+#include "lifeline/picture/story_frame.h"
 #include "lifeline/timeline/density_series.h"
 #include "lifeline/timeline/lane_index.h"
 #include "lifeline/timeline/lane_tenants.h"
@@ -24,7 +25,7 @@ public:
     };
 
     // A new run: everything is read again. `moments` are the ones to find (a lesson's; none for other runs).
-    void setRun(const RunView* run, std::vector<sim::MomentSpec> moments);
+    void setRun(const RunView* run, std::vector<analysis::MomentSpec> moments);
     const RunView* run() const { return m_run; }
     // Reads what the run logged since the last sync.
     Changes sync();
@@ -36,9 +37,12 @@ public:
     // from the log when first asked for (only a view with bands needs it), then as the log grows.
     const DensitySeries& density() const;
     // The moments found so far, in time order.
-    const std::vector<sim::Moment>& moments() const { return m_moments.moments(); }
+    const std::vector<analysis::Moment>& moments() const { return m_moments.moments(); }
     // The moments the run will have: the lesson's, or as many as were found (room is kept for their callouts).
     size_t expectedMoments() const { return std::max(m_momentSpecs.size(), moments().size()); }
+
+    // The story so far: first send to last change of a lane's state (storySpan, read as the log grows).
+    TimeSpan story() const { return m_story; }
 
     size_t queueGroupCount() const { return m_groups.size(); }
     using Lanes = std::deque<MessageIndex>; // grows without moving what is there (no copy stalls mid-run)
@@ -49,17 +53,20 @@ public:
 private:
     // Removes the lanes the index cleared (a bounded history forgot them) from the groups; whether any went.
     bool dropClearedLanes();
+    void readStory();
 
     const RunView* m_run = nullptr;
     LaneIndex m_index;
     LaneTenants m_tenants;
     mutable DensitySeries m_density; // brought up to date by density()
-    std::vector<sim::MomentSpec> m_momentSpecs;
-    sim::MomentFinder m_moments;
+    std::vector<analysis::MomentSpec> m_momentSpecs;
+    analysis::MomentFinder m_moments;
     std::vector<Lanes> m_groups; // one per queue, in queue order
     size_t m_clearedDropped = 0; // the index's clearedCount() when the groups last dropped cleared lanes
     std::vector<uint32_t> m_actors; // actor rows: actor ids in order of first appearance
     std::vector<bool> m_actorShown;
+    TimeSpan m_story;
+    size_t m_storyRead = 0; // the next event the story reads
 };
 
 } // namespace lifeline::picture

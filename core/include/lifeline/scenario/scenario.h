@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::scenario {
 
 // How long one piece of work takes.
 struct Distribution {
@@ -217,7 +217,7 @@ struct LessonText {
     // receive after its send"): Compare leads with it.
     std::string measure;
     std::string measureLabel;
-    std::vector<MomentSpec> moments; // the key moments, found in each run (its own and its fix's)
+    std::vector<analysis::MomentSpec> moments; // the key moments, found in each run (its own and its fix's)
 };
 
 struct Scenario {
@@ -266,4 +266,4 @@ std::variant<Scenario, ScenarioError> withQueueType(const Scenario& scenario, bo
 // The scenario with its lesson's fix applied (the same scenario when it has none).
 std::variant<Scenario, ScenarioError> applyFix(const Scenario& scenario);
 
-} // namespace lifeline::sim
+} // namespace lifeline::scenario

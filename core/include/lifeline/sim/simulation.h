@@ -49,12 +49,13 @@ class Simulation {
 public:
     // `historyMs`: how long the run remembers what ended (EngineOptions::historyMs; negative: all of it); its engine
     // forgets only when asked (engine().forgetHistory(), the window's between frames).
-    explicit Simulation(Scenario scenario, std::optional<uint64_t> seed = std::nullopt, int64_t historyMs = -1);
+    explicit Simulation(
+        scenario::Scenario scenario, std::optional<uint64_t> seed = std::nullopt, int64_t historyMs = -1);
     ~Simulation();
     Simulation(const Simulation&) = delete;
     Simulation& operator=(const Simulation&) = delete;
 
-    const Scenario& scenario() const { return m_scenario; }
+    const scenario::Scenario& scenario() const { return m_scenario; }
     Engine& engine() { return m_engine; }
     const Engine& engine() const { return m_engine; }
     TimeMs now() const { return m_engine.now(); }
@@ -83,14 +84,14 @@ public:
     // Live changes by the operator (the window's controls). Each is an OperatorAction event on the queue's row
     // before it takes effect; what SQS refuses is refused here the same way (logged, nothing changed).
     Status setQueueAttributes(const std::string& queue, const AttributeMap& attributes);
-    Result<SendMessageResult> sendMessage(const std::string& queue, const TimedMessage& message);
+    Result<SendMessageResult> sendMessage(const std::string& queue, const scenario::TimedMessage& message);
     Result<std::string> createQueue(const std::string& name, const AttributeMap& attributes);
     // A consumer like the queue's first one (or a default one when the queue has none); its index in consumers().
     size_t addConsumer(const std::string& queue);
     // Stops it at once, like a crash that never restarts: a message it held comes back when its visibility ends.
     bool removeConsumer(size_t index);
     // Processing time of every consumer of `queue`, from their next message on.
-    void setProcessingTime(const std::string& queue, const Distribution& processing);
+    void setProcessingTime(const std::string& queue, const scenario::Distribution& processing);
     // Messages per second of a producer from now on (0 stops it); false for an unknown producer or a bad rate.
     bool setProducerRate(size_t producer, double rate);
     double producerRate(size_t producer) const;
@@ -100,7 +101,7 @@ public:
     const std::vector<std::string>& warnings() const { return m_warnings; }
     size_t duplicateProcessings() const { return m_duplicates; }
 
-    RunSummary summary() const;
+    analysis::RunSummary summary() const;
 
 private:
     struct Agenda {
@@ -144,7 +145,7 @@ private:
     bool progressing(const Agenda& item);
     std::string describeStep(const Agenda& item) const;
     void dispatchPolls();
-    void produce(size_t producer, const TimedMessage& message);
+    void produce(size_t producer, const scenario::TimedMessage& message);
     // A producer's own message (its rate or a burst): its body and timer, no group or deduplication id given.
     void produce(size_t producer);
     // Sends the producer's message `n`, its body already in the producer's request.
@@ -167,12 +168,12 @@ private:
     void runAction(size_t index);
     void noteOperator(const std::string& queue, const std::string& what);
     void scheduleRate(size_t producer, int64_t k);
-    TimeMs draw(const Distribution& d);
+    TimeMs draw(const scenario::Distribution& d);
 
     void consumerPoll(size_t index);
     // A new consumer of `spec`, named past every one it ever had, receiving from `firstPoll`; its index.
-    size_t spawnConsumer(const ConsumerSpec& spec, TimeMs firstPoll);
-    size_t siblingsOf(const ConsumerSpec& spec) const; // consumers that spec ever had, by its name
+    size_t spawnConsumer(const scenario::ConsumerSpec& spec, TimeMs firstPoll);
+    size_t siblingsOf(const scenario::ConsumerSpec& spec) const; // consumers that spec ever had, by its name
     // The spec's scaling policy looks at the queue's backlog and adds or retires consumers (scaling.cpp).
     void applyScalingPolicy(size_t spec);
     void consumerReceived(size_t index, const DeliveryList& messages, bool wasLongPoll, PollId poll);
@@ -202,9 +203,9 @@ private:
     void runScriptStep(size_t step);
     void scriptReceived(size_t step, const std::vector<ReceivedMessage>& messages);
     void answerStep(size_t step, MessageIndex lane, const std::string& answer);
-    std::optional<Receipt> scriptReceipt(const ScriptStep& step) const;
+    std::optional<Receipt> scriptReceipt(const scenario::ScriptStep& step) const;
 
-    Scenario m_scenario;
+    scenario::Scenario m_scenario;
     Engine m_engine;
     Random m_random;
     uint64_t m_seq = 0;
@@ -220,7 +221,8 @@ private:
     std::vector<std::unique_ptr<Producer>> m_producers;
     std::vector<uint32_t> m_topicActors; // per topic of the scenario: the actor its deliveries come from
     std::vector<std::unique_ptr<Consumer>> m_consumers;
-    std::deque<ConsumerSpec> m_addedSpecs; // for consumers added to a queue that had none (a deque: stable addresses)
+    std::deque<scenario::ConsumerSpec>
+        m_addedSpecs; // for consumers added to a queue that had none (a deque: stable addresses)
     std::vector<std::unique_ptr<Poller>> m_pollers;
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot

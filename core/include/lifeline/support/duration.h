@@ -11,7 +11,7 @@ namespace lifeline {
 using TimeMs = int64_t; // virtual milliseconds since the run started (as in run/event_log.h)
 }
 
-namespace lifeline::sim {
+namespace lifeline {
 
 // Durations from files and the command line are bounded before any conversion: at most kMaxDuration (a year), so
 // 1e300s is an error, not undefined behaviour. Parsing and printing never depend on the locale (std::from_chars /
@@ -28,4 +28,4 @@ std::string formatNumber(double value);
 // A decimal number ("1.5", "20") with a '.', whatever the locale; nothing else on the text.
 std::optional<double> parseNumber(std::string_view text);
 
-} // namespace lifeline::sim
+} // namespace lifeline

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 struct CourseStep {
     const LessonEntry* lesson = nullptr;
@@ -41,4 +41,4 @@ std::vector<const LessonEntry*> lessonsInCourseOrder();
 
 const char* courseSource(); // the raw file, compiled in
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 // `count` exercises (at most as many as there are), none twice; the same seed draws the same drill.
 std::vector<const Exercise*> drawDrill(size_t count, uint64_t seed);
@@ -27,4 +27,4 @@ struct TopicScore {
 // By topic, in the order the topics were first asked.
 std::vector<std::pair<std::string, TopicScore>> scoreByTopic(const std::vector<DrillAnswer>& answers);
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

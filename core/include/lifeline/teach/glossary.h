@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 struct GlossaryTerm {
     std::string id; // "receipt-handle"
@@ -36,4 +36,4 @@ std::vector<std::string> glossaryLinkProblems(const std::vector<std::string>& te
 
 const char* glossarySource(); // the raw file, compiled in
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

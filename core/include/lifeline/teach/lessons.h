@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 struct LessonEntry {
     std::string file; // 08-visibility-too-short.json
-    Scenario scenario; // with scenario.lesson set
+    scenario::Scenario scenario; // with scenario.lesson set
 };
 
 // Every built-in lesson, parsed, sorted by number. (A lesson that fails to parse is a build defect: tests check.)
@@ -25,4 +25,4 @@ const LessonEntry* findLesson(std::string_view idOrNumber);
 // The raw files, for tests and for saving a lesson as a scenario file.
 const std::vector<std::pair<std::string, std::string>>& lessonSources();
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

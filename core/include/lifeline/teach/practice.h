@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 // A setting the learner may change: its name, where it goes in the scenario (a JSON Pointer) and its range.
 struct PracticeControl {
@@ -90,8 +90,8 @@ Outcome<Exercise> readExercise(const std::string& jsonText);
 
 // The scenario with the answer applied; a setting the exercise does not offer, a value out of its range or an
 // unknown choice is a Failure naming it (and nothing runs).
-Outcome<Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswer& answer);
+Outcome<scenario::Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswer& answer);
 // Runs the exercise with the answer and checks it.
 Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnswer& answer);
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

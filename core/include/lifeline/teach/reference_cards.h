@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace lifeline::sim {
+namespace lifeline::teach {
 
 struct ReferenceCard {
     std::string title; // "Message size"
@@ -14,4 +14,4 @@ struct ReferenceCard {
 
 const std::vector<ReferenceCard>& referenceCards();
 
-} // namespace lifeline::sim
+} // namespace lifeline::teach

@@ -44,7 +44,7 @@ struct Tick {
 
 TimeMs tickStep(double msPerPixel, double minPixels = 80);
 std::vector<Tick> ticks(const TimeAxis& axis, double width, double minPixels = 80);
-// In the words every other time is written in (sim::formatDuration): "1m30s", "2h", "250ms", "1.25s", "11m4.5s".
+// In the words every other time is written in (lifeline::formatDuration): "1m30s", "2h", "250ms", "1.25s", "11m4.5s".
 std::string tickLabel(TimeMs time);
 
 } // namespace lifeline

@@ -1,32 +1,51 @@
-#include "window/dialogs/comparison_window.h"
+#include "window/panels/comparison_pane.h"
 
 #include "export/image_export.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
+#include <QShortcut>
 #include <QTimer>
 #include <QVBoxLayout>
 
 namespace lifeline::ui {
 
-ComparisonWindow::ComparisonWindow(
-    const sim::Scenario& asWritten, const sim::Scenario& fixed, bool dark, QWidget* parent)
-    : QWidget(parent, Qt::Window)
+ComparisonPane::ComparisonPane(
+    const scenario::Scenario& asWritten, const scenario::Scenario& fixed, bool dark, QWidget* parent)
+    : QWidget(parent)
     , m_claim(new QLabel(this))
 {
+    setObjectName(QStringLiteral("comparisonPane"));
     setAttribute(Qt::WA_DeleteOnClose);
     const QString title = asWritten.lesson
         ? tr("Lesson %1: %2").arg(asWritten.lesson->number).arg(QString::fromStdString(asWritten.lesson->title))
         : QString::fromStdString(asWritten.name);
     setWindowTitle(tr("%1 - as written and with the fix").arg(title));
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 0);
+    auto* top = new QHBoxLayout;
+    auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(windowTitle().toHtmlEscaped()), this);
+    heading->setWordWrap(true);
+    top->addWidget(heading, 1);
+    auto* close = new QPushButton(tr("Close (Esc)"), this);
+    close->setObjectName(QStringLiteral("closeComparison"));
+    connect(close, &QPushButton::clicked, this, &QWidget::close);
+    top->addWidget(close, 0, Qt::AlignTop);
+    layout->addLayout(top);
+    // Esc anywhere in the window closes it while it is open (the presenter's Esc is its own: Compare closes when
+    // presenting starts).
+    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    escape->setContext(Qt::WindowShortcut);
+    connect(escape, &QShortcut::activated, this, &QWidget::close);
     m_claim->setWordWrap(true);
     m_claim->setTextFormat(Qt::RichText);
     layout->addWidget(m_claim);
-    const sim::Scenario* scenarios[2] = { &asWritten, &fixed };
+    const scenario::Scenario* scenarios[2] = { &asWritten, &fixed };
     const QString headings[2] = { tr("As written"), tr("With the fix") };
-    sim::RunSummary summaries[2];
+    analysis::RunSummary summaries[2];
     TimeMs end = 1000;
     for (int i = 0; i < 2; ++i) {
         m_runs[i] = std::make_unique<sim::Simulation>(*scenarios[i]);
@@ -35,10 +54,9 @@ ComparisonWindow::ComparisonWindow(
         end = std::max(end, m_runs[i]->now());
         m_models[i] = new LaneModel(this);
         const auto& lesson = m_runs[i]->scenario().lesson;
-        m_models[i]->setMomentSpecs(lesson ? lesson->moments : std::vector<sim::MomentSpec> {});
+        m_models[i]->setMomentSpecs(lesson ? lesson->moments : std::vector<analysis::MomentSpec> {});
         m_models[i]->setRun(&m_runs[i]->engine().run());
-        auto* heading = new QLabel(QStringLiteral("<b>%1</b>").arg(headings[i]), this);
-        layout->addWidget(heading);
+        layout->addWidget(new QLabel(QStringLiteral("<b>%1</b>").arg(headings[i]), this));
         m_views[i] = new TimelineView(m_models[i], this);
         m_views[i]->setStyleSheetTheme(dark);
         m_views[i]->setFollowLive(false);
@@ -49,11 +67,10 @@ ComparisonWindow::ComparisonWindow(
         m_views[i]->setRunEnd(end);
         connect(m_views[i], &TimelineView::viewChanged, this, [this, i] { follow(i); });
     }
-    m_changes = asWritten.lesson
-        ? sim::compareSummaries(summaries[0], summaries[1], asWritten.lesson->measure, asWritten.lesson->measureLabel)
-        : sim::compareSummaries(summaries[0], summaries[1]);
+    m_changes = asWritten.lesson ? analysis::compareSummaries(
+                    summaries[0], summaries[1], asWritten.lesson->measure, asWritten.lesson->measureLabel)
+                                 : analysis::compareSummaries(summaries[0], summaries[1]);
     m_claim->setText(claimText());
-    resize(1280, 800);
     // The action, not the idle polling after it: up to the last state change of either run. Fitted again once the
     // window has its size; the first view's window is the second's too.
     const TimeMs shown = std::max(actionEnd(*m_models[0]), actionEnd(*m_models[1]));
@@ -61,7 +78,7 @@ ComparisonWindow::ComparisonWindow(
     QTimer::singleShot(0, this, [this, shown] { m_views[0]->fitRange(0, shown); });
 }
 
-ComparisonWindow::~ComparisonWindow()
+ComparisonPane::~ComparisonPane()
 {
     // The views and models read the runs: they go first.
     for (int i = 0; i < 2; ++i) {
@@ -70,7 +87,7 @@ ComparisonWindow::~ComparisonWindow()
     }
 }
 
-QString ComparisonWindow::claimText() const
+QString ComparisonPane::claimText() const
 {
     if (m_changes.empty()) // a scenario without a measure whose fix changed nothing that is counted
         return tr("As written and with the fix: the same figures.");
@@ -80,7 +97,7 @@ QString ComparisonWindow::claimText() const
     return tr("As written → with the fix: %1").arg(parts.join(QStringLiteral(" · ")));
 }
 
-void ComparisonWindow::follow(int from)
+void ComparisonPane::follow(int from)
 {
     if (m_following)
         return;
