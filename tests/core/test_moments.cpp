@@ -1,6 +1,7 @@
 // A lesson's moments are found in the run itself: they follow a slider's change and disappear with the fix.
 #include "lifeline/analysis/moments.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lesson_story.h"
 #include "lifeline/teach/lessons.h"
 
 #include <catch2/catch.hpp>
@@ -368,4 +369,85 @@ TEST_CASE("A lesson's measure in words as far as the run has got - an animation'
     Simulation plain(lessonScenario("consumer-crash", false));
     plain.runToEnd();
     CHECK(plain.summary().measureClaim("", "") == "1 deleted, none twice");
+}
+
+namespace {
+// The run of a lesson with its first queue's dead-letter queue toggled at `at` (one added, maxReceiveCount 5 as the
+// Queue panel ticks it, where it had none; its RedrivePolicy removed where it had one), its moments found as the window
+// finds them, step by step; returns the moments found after `at` and whether the queue had a dead-letter queue from
+// then on.
+std::pair<std::vector<Moment>, bool> momentsWithDlqToggled(const scenario::Scenario& lesson, TimeMs at)
+{
+    sim::Simulation run(lesson);
+    MomentFinder finder(lesson.lesson->moments);
+    for (TimeMs t = 0; t < at; t = std::min(at, t + 250)) {
+        run.advanceTo(std::min(at, t + 250));
+        finder.advance(run.engine().run());
+    }
+    const std::string queue = lesson.queues.front().name;
+    const QueueIndex index = *run.engine().queueIndex(queue);
+    const bool had = run.engine().run().queueInfo(index).attributes.redrivePolicy.has_value();
+    if (had) {
+        REQUIRE(run.setQueueAttributes(queue, { { "RedrivePolicy", "" } }));
+    } else {
+        const bool fifo = lesson.queues.front().fifo;
+        const std::string dlq
+            = queue.substr(0, fifo ? queue.size() - 5 : queue.size()) + (fifo ? "-dlq2.fifo" : "-dlq2");
+        AttributeMap attributes;
+        if (fifo)
+            attributes["FifoQueue"] = "true";
+        REQUIRE(run.createQueue(dlq, attributes));
+        const std::string arn = run.engine().getQueueArn(dlq).value();
+        REQUIRE(run.setQueueAttributes(
+            queue, { { "RedrivePolicy", R"({"deadLetterTargetArn":")" + arn + R"(","maxReceiveCount":5})" } }));
+    }
+    const size_t before = finder.moments().size();
+    for (TimeMs t = at; t < run.duration(); t += 250) {
+        run.advanceTo(std::min(run.duration(), t + 250));
+        finder.advance(run.engine().run());
+    }
+    return { std::vector<Moment>(finder.moments().begin() + std::ptrdiff_t(before), finder.moments().end()), !had };
+}
+} // namespace
+
+TEST_CASE("A caption whose premise the user changes is withdrawn: every lesson with its DLQ toggled at each moment")
+{
+    // Lesson 10 with the dead-letter queue ticked at 4 s: the fifth receive is not told as "with no dead-letter queue
+    // the poison order never leaves"; the move to the DLQ is told instead.
+    const auto* poison = teach::findLesson("poison-pill");
+    REQUIRE(poison);
+    const auto [after, withDlq] = momentsWithDlqToggled(poison->scenario, 4000);
+    CHECK(withDlq);
+    bool moved = false;
+    for (const Moment& m : after) {
+        CHECK(m.caption.find("no dead-letter queue") == std::string::npos);
+        moved = moved || m.caption.find("the next receive moves it to") != std::string::npos;
+    }
+    CHECK(moved);
+    // Without its premise the caption would be told: the fifth receive still happens, beside the DLQ it denies.
+    scenario::Scenario careless = poison->scenario;
+    for (auto& spec : careless.lesson->moments)
+        spec.deadLetterQueue.reset();
+    bool denied = false;
+    for (const Moment& m : momentsWithDlqToggled(careless, 4000).first)
+        denied = denied || m.caption.find("no dead-letter queue") != std::string::npos;
+    CHECK(denied);
+    // Every lesson, toggled at each of its key moments: no caption after it assumes the dead-letter queue it no
+    // longer has, or the absence of one it now has.
+    for (const auto& entry : teach::builtinLessons()) {
+        if (entry.scenario.queues.empty())
+            continue;
+        INFO(entry.file);
+        for (const Moment& moment : lessonStory(entry.scenario).moments) {
+            INFO("toggled at " << moment.at << " ms");
+            const auto [told, dlq] = momentsWithDlqToggled(entry.scenario, moment.at);
+            for (const Moment& m : told) {
+                INFO(m.caption);
+                if (dlq)
+                    CHECK(m.caption.find("no dead-letter queue") == std::string::npos);
+                else
+                    CHECK(m.caption.find("moves it to") == std::string::npos);
+            }
+        }
+    }
 }

@@ -186,6 +186,9 @@ TEST_CASE(
             dialog.setFormat(suffix);
             CHECK(dialog.path()->text().endsWith(QStringLiteral(".") + suffix));
             CHECK(dialog.fps()->isEnabled() == (suffix == QStringLiteral("gif") || suffix == QStringLiteral("mp4")));
+            // An animation says it replays the script, not what was done by hand; a still says nothing of it.
+            CHECK(dialog.findChild<QLabel*>(QStringLiteral("replayNote"))->isVisibleTo(&dialog)
+                == (suffix == QStringLiteral("gif") || suffix == QStringLiteral("mp4")));
             dialog.size()->setCurrentIndex(3); // custom
             dialog.customSize()->setText(QStringLiteral("480x270"));
             dialog.fps()->setValue(4);

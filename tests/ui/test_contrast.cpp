@@ -2,6 +2,7 @@
 // 1.4.11), in both themes. The light theme's hatched and lined fills (delayed, visible) and idle polling are the
 // colour-blind-safe palette's own, below 3:1 on white by design: a segment says its state by its pattern and its
 // words too (docs/decisions.md, "Contrast").
+#include "export/web_resources.h"
 #include "test_support.h"
 #include "timeline/timeline_style.h"
 #include "window/theme.h"
@@ -97,4 +98,24 @@ TEST_CASE("contrast: a check box's box stands out from the window in both themes
         CHECK(edge >= 3.0);
     }
     ui::applyApplicationTheme(false);
+}
+
+TEST_CASE("contrast: the web pages' links read at 4.5:1 on their page and panel, in both themes", "[ui][contrast]")
+{
+    const std::string css(ui::webResource("palette.css"));
+    // Every link takes the accent, visited ones too (a browser's own are dark blue and purple on the dark theme).
+    CHECK(css.find("a, a:visited { color: var(--accent); }") != std::string::npos);
+    for (const char* theme : { ":root { --bg:", "prefers-color-scheme: dark" }) {
+        INFO(theme);
+        const size_t at = css.find(theme);
+        REQUIRE(at != std::string::npos);
+        const auto colour = [&](const char* name) {
+            const size_t found = css.find(name, at);
+            REQUIRE(found != std::string::npos);
+            return QColor(QString::fromStdString(css.substr(css.find('#', found), 7)));
+        };
+        CHECK(contrast(colour("--accent"), colour("--bg")) >= 4.5);
+        CHECK(contrast(colour("--accent"), colour("--panel")) >= 4.5);
+        CHECK(contrast(colour("--fg"), colour("--bg")) >= 4.5);
+    }
 }

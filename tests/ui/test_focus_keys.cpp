@@ -101,3 +101,22 @@ TEST_CASE(
     QTest::keyClick(tiles, Qt::Key_Return);
     CHECK(tiles->tiles()[0].state == sim::ConsumerState::Crashed);
 }
+
+TEST_CASE("focus: after Restart the Queue panel shows what the run uses, not a value left typed", "[ui][keys][focus]")
+{
+    application();
+    ui::MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    QApplication::setActiveWindow(&window);
+    window.openScenario(scenarioFrom(kTwoWorkers)); // VisibilityTimeout 20
+    window.driver()->pause();
+    QSpinBox* box = visibilityBox(window);
+    typeInto(box, QStringLiteral("10")); // typed, not committed
+    window.restart();
+    window.driver()->pause();
+    QApplication::processEvents();
+    CHECK(visibility(window) == "20");
+    CHECK(box->value() == 20);
+    CHECK(box->text() == QStringLiteral("20 s"));
+}

@@ -143,6 +143,7 @@ TEST_CASE("pace: stop at each key moment - the run pauses on each with its capti
     driver->advanceBy(12000);
     CHECK_FALSE(driver->playing());
     CHECK(caption->isVisible());
+    CHECK_FALSE(lesson.view->frame().momentCallouts); // the caption says it once: the callouts wait
     const auto& moments = lesson.window.simulation()->summary().moments;
     REQUIRE(moments.size() >= 2);
     CHECK(caption->text()
@@ -152,6 +153,7 @@ TEST_CASE("pace: stop at each key moment - the run pauses on each with its capti
     QTest::keyClick(lesson.view, Qt::Key_N);
     CHECK(driver->playing());
     CHECK_FALSE(caption->isVisible());
+    CHECK(lesson.view->frame().momentCallouts);
     driver->advanceBy(70000);
     CHECK_FALSE(driver->playing());
     CHECK(caption->text().startsWith(QStringLiteral("3  ")));

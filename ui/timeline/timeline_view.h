@@ -29,6 +29,13 @@ public:
     void setRunEnd(TimeMs end) { m_runEnd = end; }
     // The waits that played faster (LiveDriver::fastSpans, which outlives the view's use of it), noted on the ruler.
     void setFastSpans(const std::vector<FastSpan>* spans) { m_frame.fastSpans = spans; }
+    // Callouts for every moment that finds room (the default), or only the focused one (while a caption that says
+    // the same is shown large over the view).
+    void setMomentCallouts(bool all)
+    {
+        m_frame.momentCallouts = all;
+        update();
+    }
     // While the run plays rows shrink over a few paints as lanes arrive; paused (a screenshot, a test) they snap.
     void setEaseRows(bool ease)
     {

@@ -331,7 +331,9 @@ void MainWindow::restart()
 {
     if (!m_scenario)
         return;
-    // Replays: the run starts again from 0 s and plays, as the toolbar's tooltip and the README say.
+    // Replays: the run starts again from 0 s and plays, as the toolbar's tooltip and the README say. A control left
+    // holding typed text gives the focus up first, so the Queue panel shows what the new run uses, not the typing.
+    m_timeline->setFocus();
     openScenario(*std::make_unique<scenario::Scenario>(*m_scenario));
     m_driver->play();
     say(tr("Playing again from the start."));

@@ -21,14 +21,16 @@ const std::vector<ShortcutRow>& shortcutTable()
         { QT_TRANSLATE_NOOP("Keys", "the message a consumer worked on"),
             "click its work box: arrows from its receives" },
         { QT_TRANSLATE_NOOP("Keys", "crash / restart a consumer"),
-            "click its tile or its lane (off a work box); or Ctrl+T to the tiles, arrows, Space" },
+            "click its tile or its lane (off a work box); or Ctrl+T to the tiles, arrows, Enter" },
+        { QT_TRANSLATE_NOOP("Keys", "every panel (the engineering layout) or the lesson's alone"),
+            "F9 (View → Engineering layout)" },
         { QT_TRANSLATE_NOOP("Keys", "the lesson's key moments"),
             "N / Shift+N, or click a pin or the lesson panel's list" },
         { QT_TRANSLATE_NOOP("Keys", "compare the lesson with its fix"), "Ctrl+Shift+B (View menu)" },
         { QT_TRANSLATE_NOOP(
               "Keys", "presenter mode: the timeline alone, 1.6× larger, the moment's caption and a big clock"),
-            "F11 (Space play, → / ← moments, C crash, 1-9 crash or restart consumer N, R replay, Esc leave; what a key "
-            "did is said on the stage)" },
+            "F11 (Space play, → / ← moments, C crash, 1-9 crash or restart consumer N, R replay, L back to the live "
+            "edge, Esc leave; what a key did is said on the stage; the clock stops where the story ends)" },
         { QT_TRANSLATE_NOOP("Keys", "copy the timeline for a slide (twice the view's size)"), "Ctrl+Shift+C" },
         { QT_TRANSLATE_NOOP("Keys", "measure a time range"), "Shift+drag, or drag on the ruler" },
         { QT_TRANSLATE_NOOP("Keys", "filter lanes"),

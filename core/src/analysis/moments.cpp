@@ -216,6 +216,11 @@ bool MomentFinder::matches(const RunView& engine, const MomentSpec& spec, const 
     }
     if (spec.to && e.to != *spec.to)
         return false;
+    if (spec.deadLetterQueue) {
+        const QueueIndex queue = e.message != kNoMessage ? engine.message(e.message).queue : e.queue;
+        if (queue == kNoQueue || engine.queueInfo(queue).attributes.redrivePolicy.has_value() != *spec.deadLetterQueue)
+            return false;
+    }
     if (spec.receive && !(e.cause == Cause::Receive && e.receiveNumber() == *spec.receive))
         return false;
     if (spec.failure && !(e.cause == Cause::ProcessingFailed && e.failure() == *spec.failure))

@@ -2,6 +2,7 @@
 
 #include "lifeline/picture/actor_spans.h"
 #include "lifeline/picture/lane_segments.h"
+#include "lifeline/picture/story_frame.h"
 #include "lifeline/run/event_text.h"
 #include "lifeline/run/lane_name.h"
 
@@ -148,8 +149,13 @@ json pictureJson(const RunPicture& picture, std::string_view label)
         moments.push_back({ { "n", ++n }, { "t", m.at }, { "caption", m.caption },
             { "lane", m.lane == kNoMessage || m.onActorRow ? json() : json(laneName(run, m.lane)) },
             { "actor", m.onActorRow ? json(run.actorName(m.actor)) : json() } });
-    return { { "label", std::string(label) }, { "end", run.now() }, { "groups", groups }, { "actors", actors },
-        { "moments", moments } };
+    // A page opens on the first key moment, once its lanes are drawn (storyStopAt); without one, on the whole story.
+    const TimeSpan story = picture.story();
+    const TimeMs opensAt = picture.moments().empty()
+        ? (story.empty() ? run.now() : story.to)
+        : storyStopAt(story, picture.moments().front().at, picture.moments().front().at);
+    return { { "label", std::string(label) }, { "end", run.now() }, { "opensAt", std::min(opensAt, run.now()) },
+        { "groups", groups }, { "actors", actors }, { "moments", moments } };
 }
 
 // Each row [time, queue, lane, from, to, cause, actor, note] by index into the tables (-1: none), its time as the

@@ -25,7 +25,7 @@ constexpr std::array<std::pair<const char*, FailureKind>, 5> kFailureNames {
 const std::set<std::string>& knownKeys()
 {
     static const std::set<std::string> keys { "when", "caption", "queue", "receive", "failure", "body", "to", "minAge",
-        "maxAge", "limit" };
+        "maxAge", "deadLetterQueue", "limit" };
     return keys;
 }
 
@@ -80,7 +80,8 @@ std::optional<analysis::MomentSpec> readOne(const json& v, const std::string& pa
     for (const auto& item : v.items())
         if (!knownKeys().count(item.key()))
             reading::report(path + "." + item.key(),
-                "unknown key; known keys are when caption queue receive failure body to minAge maxAge limit");
+                "unknown key; known keys are when caption queue receive failure body to minAge maxAge deadLetterQueue "
+                "limit");
     analysis::MomentSpec spec;
     const auto when = v.find("when");
     const auto kind
@@ -142,6 +143,14 @@ std::optional<analysis::MomentSpec> readOne(const json& v, const std::string& pa
     }
     spec.minAge = age(v, "minAge", path);
     spec.maxAge = age(v, "maxAge", path);
+    if (const auto dlq = v.find("deadLetterQueue"); dlq != v.end()) {
+        if (dlq->is_boolean())
+            spec.deadLetterQueue = dlq->get<bool>();
+        else
+            reading::report(path + ".deadLetterQueue",
+                "must be true (only while the queue has a dead-letter queue) or false (only while it has none), got "
+                    + dlq->dump());
+    }
     if (const auto limit = v.find("limit"); limit != v.end()) {
         if (limit->is_number_integer() && limit->get<int64_t>() >= 1 && limit->get<int64_t>() <= 20)
             spec.limit = limit->get<int64_t>();

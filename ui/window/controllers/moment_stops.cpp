@@ -35,16 +35,16 @@ MomentStops::MomentStops(TimelineView* timeline, LaneModel* model, LiveDriver* d
     connect(model, &LaneModel::runReset, this, [this] {
         m_seen = 0;
         m_pending.reset();
-        m_caption->hide();
+        hideCaption();
     });
     connect(driver, &LiveDriver::advanced, this, &MomentStops::stopIfDue);
     connect(driver, &LiveDriver::playingChanged, this, [this](bool playing) {
         if (playing)
-            m_caption->hide(); // Play, Space or N: the learner goes on
+            hideCaption(); // Play, Space or N: the learner goes on
     });
     connect(m_action, &QAction::toggled, this, [this](bool on) {
         if (!on)
-            m_caption->hide();
+            hideCaption();
         m_seen = m_model->moments().size(); // from now on: not the moments already passed
         m_pending.reset();
     });
@@ -55,7 +55,7 @@ void MomentStops::setLessonShown(bool shown)
     m_lessonShown = shown;
     m_seen = m_model->moments().size();
     m_pending.reset();
-    m_caption->hide();
+    hideCaption();
 }
 
 bool MomentStops::stopped() const
@@ -97,11 +97,18 @@ void MomentStops::stopIfDue(TimeMs now)
     placeCaption();
     m_caption->show();
     m_caption->raise();
+    m_timeline->setMomentCallouts(false); // the caption says what the callouts would: once, large
+}
+
+void MomentStops::hideCaption()
+{
+    m_caption->hide();
+    m_timeline->setMomentCallouts(true);
 }
 
 void MomentStops::goOn()
 {
-    m_caption->hide();
+    hideCaption();
     m_driver->play();
 }
 

@@ -40,6 +40,7 @@ private:
     void momentsFound();
     void stopIfDue(TimeMs now); // stops on the pending moments once their stop is due
     void goOn(); // hides the caption; the run plays again if it was stopped here
+    void hideCaption(); // and the moments' callouts come back
     void placeCaption();
 
     TimelineView* m_timeline;

@@ -5,6 +5,7 @@
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
+#include "timeline/view_state.h"
 #include "window/panels/consumer_tiles.h"
 #include "window/runtime/live_driver.h"
 #include "window/runtime/run_session.h"
@@ -82,7 +83,18 @@ PresenterController::PresenterController(Stage stage)
     });
     for (int n = 1; n <= 9; ++n)
         key(QKeySequence(Qt::Key_0 + n), [this, n] { toggleConsumer(size_t(n - 1)); });
+    // L, the view's Follow live, brings the live edge back on stage too: the window holds the action itself, so its
+    // key works with the toolbar and the menus hidden.
+    m_stage.window->addAction(m_stage.timeline->viewState()->followLiveAction());
     key(Qt::Key_Escape, [this] { setPresenting(false); });
+    // On stage the clock stops where the story ends, so a 40-second story does not run on to minutes of idle polling
+    // behind the speaker; Space plays on, and a crash by key plays too (the speaker's own story goes on).
+    connect(m_stage.driver, &LiveDriver::scriptEnd, this, [this] {
+        if (!m_presenting)
+            return;
+        m_stage.driver->pause();
+        tell(tr("The story has ended: Space plays on"));
+    });
     connect(m_stage.driver, &LiveDriver::advanced, this, &PresenterController::updateBar);
     connect(m_stage.timeline, &TimelineView::momentFocused, this, &PresenterController::updateBar);
 }
@@ -164,6 +176,12 @@ void PresenterController::toggleConsumer(size_t index)
     }
     const bool crash = consumers[index].state != sim::ConsumerState::Crashed;
     m_stage.tiles->toggle(index);
+    // What the key did is in view: the live edge, where the view was elsewhere (a moment stepped to, the story's end).
+    const TimeMs now = m_stage.session->run()->now();
+    if (now < m_stage.timeline->visibleFrom() || now > m_stage.timeline->visibleTo())
+        m_stage.timeline->setFollowLive(true);
+    if (!m_stage.driver->playing())
+        m_stage.driver->play();
     const QString name = QString::fromStdString(consumers[index].name);
     tell(crash ? tr("%1 crashed").arg(name) : tr("%1 restarted").arg(name));
 }

@@ -75,6 +75,16 @@ ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canA
     form->addRow(tr("&Draw"), m_range);
     form->addRow(tr("A&nimation"), m_fps);
     form->addRow(QString(), m_seconds);
+    // An animation simulates the scenario again from its start: it is the lesson's script, not what was done by
+    // hand in the window (crashes, sliders, messages sent), and says so.
+    m_replayNote = new QLabel(tr("An animation replays the scenario from its start, as written: crashes, sliders "
+                                 "and messages you made by hand are not in it (a still image shows them)."),
+        this);
+    m_replayNote->setObjectName(QStringLiteral("replayNote"));
+    m_replayNote->setWordWrap(true);
+    m_replayNote->setForegroundRole(QPalette::PlaceholderText);
+    m_replayNote->hide();
+    form->addRow(QString(), m_replayNote);
     form->addRow(tr("File"), file);
     m_preview->setFixedSize(kPreviewWidth, kPreviewWidth * 9 / 16);
     m_preview->setAlignment(Qt::AlignCenter);
@@ -138,6 +148,7 @@ void ExportDialog::formatChanged()
     m_fps->setEnabled(animation);
     m_seconds->setEnabled(animation);
     m_range->setEnabled(!animation); // an animation plays the action
+    m_replayNote->setVisible(animation);
 }
 
 std::optional<ExportChoice> ExportDialog::choice(QString* why) const

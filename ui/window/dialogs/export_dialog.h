@@ -64,6 +64,7 @@ private:
     QSpinBox* m_fps;
     QSpinBox* m_seconds;
     QLineEdit* m_path;
+    QLabel* m_replayNote; // an animation is the script replayed, not the run as played
     QLabel* m_preview;
     QLabel* m_error;
 };

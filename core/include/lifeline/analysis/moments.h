@@ -56,6 +56,9 @@ struct MomentSpec {
     std::optional<std::string> body; // only messages whose body contains this text
     std::optional<MessageState> to; // only events that leave the message in this state (a send: delayed or visible)
     std::optional<TimeMs> minAge, maxAge; // only while the message's age (since its send) is in this range
+    // Only while the queue has (true) or has no (false) RedrivePolicy in force: a caption whose words assume either
+    // ("with no dead-letter queue ...") is not told once the user has given the queue one.
+    std::optional<bool> deadLetterQueue;
     int64_t limit = 1; // how many occurrences to show, the earliest first
 };
 
