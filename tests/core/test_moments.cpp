@@ -263,6 +263,9 @@ TEST_CASE("A lesson's moments that do not read are load errors naming the field"
         == "lesson.moments[0].limit: must be a whole number from 1 to 20, got 0");
     CHECK(problemOf(R"([{"when": "expired", "caption": "c", "minAge": "soon"}])")
         == "lesson.moments[0].minAge: must be a duration such as \"15s\" or \"2m\", got \"soon\"");
+    CHECK(problemOf(R"([{"when": "receive", "caption": "c", "deadLetterQueue": "no"}])")
+        == "lesson.moments[0].deadLetterQueue: must be true (only while the queue has a dead-letter queue) or false "
+           "(only while it has none), got \"no\"");
     CHECK(problemOf(R"([{"when": "expired", "caption": "c", "queue": "qq"}])").find("lesson.moments[0].queue: ") == 0);
     CHECK(problemOf(R"({"when": "expired"})") == "lesson.moments: must be a list of moments");
     // A FIFO twin is accepted: a lesson's fix may turn the queue FIFO (the moment then finds nothing).

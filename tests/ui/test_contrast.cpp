@@ -4,6 +4,7 @@
 // words too (docs/decisions.md, "Contrast").
 #include "export/web_resources.h"
 #include "test_support.h"
+#include "timeline/lane_painter.h"
 #include "timeline/timeline_style.h"
 #include "window/theme.h"
 
@@ -52,6 +53,18 @@ TEST_CASE("contrast: text 4.5:1 and marks 3:1 on the timeline, in both themes", 
         for (const auto& [name, colour] : marks) {
             INFO(name << " " << contrast(colour, s.background));
             CHECK(contrast(colour, s.background) >= 3.0);
+        }
+    }
+}
+
+TEST_CASE("contrast: a lane's countdown reads at 4.5:1 in both themes", "[ui][contrast]")
+{
+    for (const bool dark : { false, true }) {
+        const ui::TimelineStyle s = dark ? ui::TimelineStyle::darkTheme() : ui::TimelineStyle::light();
+        for (const MessageState state : { MessageState::InFlight, MessageState::Delayed }) {
+            const QColor ink = ui::stateInk(state, s);
+            INFO((dark ? "dark " : "light ") << toString(state) << " " << ink.name().toStdString());
+            CHECK(contrast(ink, s.background) >= 4.5);
         }
     }
 }

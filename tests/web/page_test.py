@@ -115,9 +115,14 @@ try:
     check("at 10 s: the time says so", browser.evaluate("document.getElementById('time').textContent"),
           "10 s / 2 min")
     shot = Shot(browser, "at-10s")
-    check("at 10 s: order #1 in flight at 3 s and 9 s, nothing drawn at 17 s (after now)", [
-        shot.at(*lane_probe(browser, 0, "order #1", t)) for t in (3000, 9000, 17000)],
+    check("at 10 s: order #1 in flight at 3 s and 9 s, nothing drawn at 100 s (after now and its countdown)", [
+        shot.at(*lane_probe(browser, 0, "order #1", t)) for t in (3000, 9000, 100000)],
           [IN_FLIGHT, IN_FLIGHT, BACKGROUND])
+    # Just after now the lane counts down to its visibility deadline ("visible again in 20 s"), in the text colour.
+    TEXT = rgb(palette["text"])
+    x0, y = lane_probe(browser, 0, "order #1", 10500)
+    x1, _ = lane_probe(browser, 0, "order #1", 30000)
+    check("at 10 s: the countdown is drawn after now", shot.count((x0, y - 8, x1, y + 8), TEXT) > 20, True)
 
     crash = rgb(palette["marks"]["crash"]["color"])
     x, y = lane_probe(browser, 0, "order #1", 5000)
@@ -131,7 +136,7 @@ try:
     browser.evaluate("setNow(31000)")
     shot = Shot(browser, "at-31s")
     check("at 31 s: in flight again (worker-2's receive #2 at 30 s, its long poll waiting for it)", [
-        shot.at(*lane_probe(browser, 0, "order #1", t)) for t in (29000, 30500, 35000)],
+        shot.at(*lane_probe(browser, 0, "order #1", t)) for t in (29000, 30500, 110000)],
           [IN_FLIGHT, IN_FLIGHT, BACKGROUND])
     x, y = lane_probe(browser, 0, "order #1", 30800)
     browser.send("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)

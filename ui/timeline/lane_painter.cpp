@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QPainterPath>
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -220,7 +221,7 @@ void paintCountdown(QPainter& p, const QRect& row, const TimeAxis& axis, TimeMs 
     p.fillRect(plate, style.background);
     const MessageState state
         = left.phrase == picture::Phrase::VisibleAgainIn ? MessageState::InFlight : MessageState::Delayed;
-    p.setPen(style.stateColor[size_t(state)]);
+    p.setPen(stateInk(state, style));
     p.drawText(plate.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
     p.setFont(rowFont);
 }
@@ -281,6 +282,24 @@ QColor laneMarkColor(LaneMark mark, const TimelineStyle& style)
         break;
     }
     return style.mark;
+}
+
+QColor stateInk(MessageState state, const TimelineStyle& style)
+{
+    const auto luminance = [](const QColor& c) {
+        const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+    };
+    const double under = luminance(style.background);
+    const bool darkTheme = under < 0.2;
+    QColor ink = style.stateColor[size_t(state)];
+    for (int step = 0; step < 20; ++step) { // WCAG's ratio; 20 steps reach white or black from any colour
+        const double over = luminance(ink);
+        if ((std::max(over, under) + 0.05) / (std::min(over, under) + 0.05) >= 4.5)
+            break;
+        ink = darkTheme ? ink.lighter(112) : ink.darker(112);
+    }
+    return ink;
 }
 
 void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,

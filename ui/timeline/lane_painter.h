@@ -19,6 +19,10 @@ inline constexpr double kMinSegmentPixels = 3.0;
 // window's, the images' and, through its palette, the web page's.
 QColor laneMarkColor(picture::LaneMark mark, const TimelineStyle& style);
 
+// A state's colour as words on the view's background (a lane's countdown): darkened, or in a dark theme lightened,
+// until it reads at 4.5:1.
+QColor stateInk(MessageState state, const TimelineStyle& style);
+
 void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, MessageIndex lane);
 void paintQueueRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,

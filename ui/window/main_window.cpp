@@ -79,10 +79,6 @@ MainWindow::MainWindow(QWidget* parent)
     m_tiles->setObjectName(QStringLiteral("consumerTiles"));
     m_charts->setObjectName(QStringLiteral("charts"));
     m_eventLog->setObjectName(QStringLiteral("eventLog"));
-    auto* timelineColumn = new QWidget(this);
-    auto* timelineLayout = new QVBoxLayout(timelineColumn);
-    timelineLayout->setContentsMargins(0, 0, 0, 0);
-    timelineLayout->setSpacing(0);
     m_lessons = new LessonController({ this, m_model, m_timeline });
     connect(m_lessons, &LessonController::runRequested, this, &MainWindow::playLesson);
     connect(m_lessons, &LessonController::practiceRunRequested, this, &MainWindow::showPracticeRun);
@@ -93,22 +89,7 @@ MainWindow::MainWindow(QWidget* parent)
         [this] { return m_lessons->title(); }, [this] { restart(); } });
     m_momentStops = new MomentStops(m_timeline, m_model, m_driver, this);
     m_framer = new StoryFramer(m_timeline, m_model, m_driver, m_momentStops, this);
-    timelineLayout->addWidget(m_presenter->bar());
-    timelineLayout->addWidget(m_overview);
-    m_scriptBanner->setWordWrap(true);
-    m_scriptBanner->setContentsMargins(8, 4, 8, 4);
-    m_scriptBanner->setAutoFillBackground(true);
-    m_scriptBanner->setBackgroundRole(QPalette::ToolTipBase);
-    m_scriptBanner->setForegroundRole(QPalette::ToolTipText);
-    m_scriptBanner->hide();
-    timelineLayout->addWidget(m_scriptBanner);
-    timelineLayout->addWidget(m_timeline, 1);
-    // The lesson's timeline, and below it, while open, its comparison with the fix (compareWithFix).
-    m_centre = new QSplitter(Qt::Vertical, this);
-    m_centre->setObjectName(QStringLiteral("centre"));
-    m_centre->setChildrenCollapsible(false);
-    m_centre->addWidget(timelineColumn);
-    setCentralWidget(m_centre);
+    buildCentre();
     m_status = new StatusBarController(statusBar());
     m_exports = new ExportController(m_session, m_timeline, m_driver,
         { [this] { return m_lessons->title(); }, [this] { return m_dark; }, [this] { return m_scenario.get(); } },
@@ -235,6 +216,31 @@ MainWindow::MainWindow(const RunView& run, QWidget* parent)
     : MainWindow(parent)
 {
     showRun(run);
+}
+
+void MainWindow::buildCentre()
+{
+    // The presenter's bar, the overview, the script's banner and the timeline in a column; below it, while open, the
+    // lesson's comparison with its fix (compareWithFix), in a splitter.
+    auto* timelineColumn = new QWidget(this);
+    auto* timelineLayout = new QVBoxLayout(timelineColumn);
+    timelineLayout->setContentsMargins(0, 0, 0, 0);
+    timelineLayout->setSpacing(0);
+    timelineLayout->addWidget(m_presenter->bar());
+    timelineLayout->addWidget(m_overview);
+    m_scriptBanner->setWordWrap(true);
+    m_scriptBanner->setContentsMargins(8, 4, 8, 4);
+    m_scriptBanner->setAutoFillBackground(true);
+    m_scriptBanner->setBackgroundRole(QPalette::ToolTipBase);
+    m_scriptBanner->setForegroundRole(QPalette::ToolTipText);
+    m_scriptBanner->hide();
+    timelineLayout->addWidget(m_scriptBanner);
+    timelineLayout->addWidget(m_timeline, 1);
+    m_centre = new QSplitter(Qt::Vertical, this);
+    m_centre->setObjectName(QStringLiteral("centre"));
+    m_centre->setChildrenCollapsible(false);
+    m_centre->addWidget(timelineColumn);
+    setCentralWidget(m_centre);
 }
 
 void MainWindow::buildDocks()

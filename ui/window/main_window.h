@@ -111,6 +111,7 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void buildCentre(); // the timeline's column and the splitter Compare opens below it
     void buildDocks();
     void arrangeDocks(); // the first show: docks sized (or tabbed, on a small screen) for the window's size
     void connectScript(); // main_window_script.cpp

@@ -75,7 +75,7 @@ QList<QAction*> MainWindow::buildToolbar()
     bar->addWidget(m_speed);
     bar->addSeparator();
     bar->addAction(m_timeline->viewState()->followLiveAction());
-    const QList<QAction*> laneControls = addLaneViewControls(bar, m_timeline, this);
+    QList<QAction*> laneControls = addLaneViewControls(bar, m_timeline, this);
     bar->addSeparator();
     m_restart = bar->addAction(tr("Restart"), this, &MainWindow::restart);
     m_restart->setObjectName(QStringLiteral("restart"));

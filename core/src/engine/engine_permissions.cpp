@@ -1,52 +1,8 @@
-// AddPermission / RemovePermission: labelled statements in the queue's Policy, written as AWS writes them. Lifeline
-// has no IAM, so nothing is enforced: the policy is only kept and given back (docs/sqs-semantics.md).
+// AddPermission / RemovePermission: the queue found, its Policy changed by the rule in queue_permissions.h, and set.
 #include "engine_internal.h"
-
-#include <nlohmann/json.hpp>
+#include "queue_permissions.h"
 
 namespace lifeline {
-
-namespace {
-using Policy = nlohmann::ordered_json; // AWS's key order: Version, Id, Statement; Sid, Effect, Principal, ...
-
-SqsError missing(const char* parameter)
-{
-    return makeError(codes::MissingParameter, std::string("The request must contain the parameter ") + parameter + ".");
-}
-
-SqsError badLabel(const std::string& label, const char* reason)
-{
-    return makeError(
-        codes::InvalidParameterValue, "Value " + label + " for parameter Label is invalid. Reason: " + reason);
-}
-
-// The queue's policy as a document with a Statement list; a new one when it has none (or one that is not JSON).
-Policy policyOf(const std::string& text, const std::string& queueArn)
-{
-    Policy policy = Policy::parse(text, nullptr, false);
-    if (!policy.is_object())
-        policy = Policy { { "Version", "2008-10-17" }, { "Id", queueArn + "/SQSDefaultPolicy" } };
-    if (!policy.contains("Statement"))
-        policy["Statement"] = Policy::array();
-    else if (!policy["Statement"].is_array())
-        policy["Statement"] = Policy::array({ policy["Statement"] });
-    return policy;
-}
-
-bool hasLabel(const Policy& policy, const std::string& label)
-{
-    for (const auto& statement : policy["Statement"])
-        if (statement.is_object() && statement.value("Sid", "") == label)
-            return true;
-    return false;
-}
-
-// One name, or the list of them when there are more (AWS's "Principal": {"AWS": ...} and "Action").
-Policy oneOrList(const std::vector<std::string>& values)
-{
-    return values.size() == 1 ? Policy(values.front()) : Policy(values);
-}
-} // namespace
 
 Status Engine::addPermission(const std::string& name, const std::string& label,
     const std::vector<std::string>& accounts, const std::vector<std::string>& actions, uint32_t actor)
@@ -55,26 +11,10 @@ Status Engine::addPermission(const std::string& name, const std::string& label,
     if (!found)
         return refuse(kNoQueue, found.error(), actor);
     const QueueState& queue = *found.value();
-    if (label.empty())
-        return refuse(queue.index, missing("Label"), actor);
-    if (accounts.empty())
-        return refuse(queue.index, missing("AWSAccountIds"), actor);
-    if (actions.empty())
-        return refuse(queue.index, missing("Actions"), actor);
-    Policy policy = policyOf(queue.attributes().policy, queue.arn());
-    if (hasLabel(policy, label))
-        return refuse(queue.index, badLabel(label, "Already exists."), actor);
-    // The queue's partition ("arn:aws:sqs:..." -> "aws") names the accounts' root principals.
-    const std::string partition = queue.arn().substr(4, queue.arn().find(':', 4) - 4);
-    std::vector<std::string> principals, allowed;
-    for (const auto& account : accounts)
-        principals.push_back("arn:" + partition + ":iam::" + account + ":root");
-    for (const auto& action : actions)
-        allowed.push_back("SQS:" + action);
-    policy["Statement"].push_back(
-        Policy { { "Sid", label }, { "Effect", "Allow" }, { "Principal", { { "AWS", oneOrList(principals) } } },
-            { "Action", oneOrList(allowed) }, { "Resource", queue.arn() } });
-    return setQueueAttributes(name, { { "Policy", policy.dump() } }, actor);
+    auto policy = policyWithPermission(queue.attributes().policy, queue.arn(), label, accounts, actions);
+    if (!policy)
+        return refuse(queue.index, policy.error(), actor);
+    return setQueueAttributes(name, { { "Policy", policy.value() } }, actor);
 }
 
 Status Engine::removePermission(const std::string& name, const std::string& label, uint32_t actor)
@@ -83,19 +23,10 @@ Status Engine::removePermission(const std::string& name, const std::string& labe
     if (!found)
         return refuse(kNoQueue, found.error(), actor);
     const QueueState& queue = *found.value();
-    if (label.empty())
-        return refuse(queue.index, missing("Label"), actor);
-    Policy policy = policyOf(queue.attributes().policy, queue.arn());
-    if (!hasLabel(policy, label))
-        return refuse(queue.index, badLabel(label, "can't find label."), actor);
-    Policy& statements = policy["Statement"];
-    Policy kept = Policy::array();
-    for (auto& statement : statements)
-        if (!statement.is_object() || statement.value("Sid", "") != label)
-            kept.push_back(std::move(statement));
-    // The last statement gone, so is the policy: GetQueueAttributes then has no Policy to give.
-    statements = std::move(kept);
-    return setQueueAttributes(name, { { "Policy", statements.empty() ? std::string() : policy.dump() } }, actor);
+    auto policy = policyWithoutPermission(queue.attributes().policy, queue.arn(), label);
+    if (!policy)
+        return refuse(queue.index, policy.error(), actor);
+    return setQueueAttributes(name, { { "Policy", policy.value() } }, actor);
 }
 
 } // namespace lifeline

@@ -77,6 +77,20 @@ SegmentPhrase SegmentReader::phrase(const Segment& s) const
     }
 }
 
+std::optional<TimeMs> segmentDue(const Segment& segment, const SegmentPhrase& phrase)
+{
+    switch (phrase.phrase) {
+    case Phrase::Visibility:
+    case Phrase::DelaySeconds:
+    case Phrase::Timer:
+        return segment.start.time + phrase.first;
+    case Phrase::VisibilityReset:
+        return (segment.change ? segment.change->time : segment.start.time) + phrase.first;
+    default:
+        return std::nullopt;
+    }
+}
+
 std::optional<SegmentPhrase> laneCountdown(const RunView& run, MessageIndex lane)
 {
     if (run.forgotten(lane))

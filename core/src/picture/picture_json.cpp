@@ -31,8 +31,16 @@ template <typename Visit> SegmentReader readLane(const RunPicture& picture, Mess
     return reader;
 }
 
-// One lane as the page draws it: [state, start, end, receive, words] per segment, end -1 while it goes on; its marks
-// [time, kind]; its end cap's state and time.
+json segmentJson(const Segment& segment, TimeMs end, const SegmentPhrase& phrase)
+{
+    json out = { toString(segment.state), segment.start.time, end, segment.receives, segmentText(phrase).label };
+    if (const auto due = segmentDue(segment, phrase))
+        out.push_back(*due);
+    return out;
+}
+
+// One lane as the page draws it: [state, start, end, receive, words, due?] per segment, end -1 while it goes on, due
+// when a timer holds it (the page's countdown); its marks [time, kind]; its end cap's state and time.
 json laneJson(const RunPicture& picture, MessageIndex lane)
 {
     json segments = json::array();
@@ -40,8 +48,7 @@ json laneJson(const RunPicture& picture, MessageIndex lane)
     const SegmentReader reader
         = readLane(picture, lane, [&](const Event& e, const Segment* ended, const SegmentReader& read) {
               if (ended)
-                  segments.push_back({ toString(ended->state), ended->start.time, e.time, ended->receives,
-                      segmentText(read.phrase(*ended)).label });
+                  segments.push_back(segmentJson(*ended, e.time, read.phrase(*ended)));
               if (const auto mark = laneMarkAt(e))
                   marks.push_back({ e.time, markWords(*mark).id });
           });
@@ -51,8 +58,7 @@ json laneJson(const RunPicture& picture, MessageIndex lane)
     if (!marks.empty())
         out["marks"] = std::move(marks);
     if (isLive(last.state))
-        out["segments"].push_back(
-            { toString(last.state), last.start.time, -1, last.receives, segmentText(reader.phrase(last)).label });
+        out["segments"].push_back(segmentJson(last, -1, reader.phrase(last)));
     else if (last.state != MessageState::None)
         out["end"] = { toString(last.state), last.start.time };
     out["receives"] = run.message(lane).receiveCount;
@@ -116,7 +122,10 @@ json wordsJson()
     json activities = json::object();
     for (size_t a = 0; a < size_t(ActorActivity::Count); ++a)
         activities[activityWords(ActorActivity(a)).id] = activityWords(ActorActivity(a)).name;
-    return { { "states", states }, { "marks", marks }, { "activities", activities } };
+    // The countdown at the now line, its %1 a duration ("visible again in 18 s").
+    const json countdown = { { "in-flight", phraseTemplate(Phrase::VisibleAgainIn).label },
+        { "delayed", phraseTemplate(Phrase::ReceivableIn).label } };
+    return { { "states", states }, { "marks", marks }, { "activities", activities }, { "countdown", countdown } };
 }
 
 json pictureJson(const RunPicture& picture, std::string_view label)

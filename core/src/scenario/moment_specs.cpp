@@ -70,6 +70,35 @@ bool captionReads(const std::string& caption, analysis::MomentKind kind, const s
     return true;
 }
 
+// "to": the state the event leaves the message in.
+std::optional<MessageState> leavesIn(const nlohmann::json& v, const std::string& path)
+{
+    const auto to = v.find("to");
+    if (to == v.end())
+        return std::nullopt;
+    for (const auto state : { MessageState::Delayed, MessageState::Visible, MessageState::InFlight,
+             MessageState::Deleted, MessageState::DeadLettered, MessageState::Expired, MessageState::Purged })
+        if (to->is_string() && to->get<std::string>() == toString(state))
+            return state;
+    reading::report(
+        path + ".to", "must be one of delayed, visible, in-flight, deleted, dead-lettered, expired, purged");
+    return std::nullopt;
+}
+
+// "deadLetterQueue": the premise a caption's words make (true: the queue has a dead-letter queue; false: it has none).
+std::optional<bool> deadLetterPremise(const nlohmann::json& v, const std::string& path)
+{
+    const auto dlq = v.find("deadLetterQueue");
+    if (dlq == v.end())
+        return std::nullopt;
+    if (dlq->is_boolean())
+        return dlq->get<bool>();
+    reading::report(path + ".deadLetterQueue",
+        "must be true (only while the queue has a dead-letter queue) or false (only while it has none), got "
+            + dlq->dump());
+    return std::nullopt;
+}
+
 std::optional<analysis::MomentSpec> readOne(const json& v, const std::string& path)
 {
     if (!v.is_object()) {
@@ -132,25 +161,10 @@ std::optional<analysis::MomentSpec> readOne(const json& v, const std::string& pa
         else
             reading::report(path + ".body", "must be a text the message's body contains");
     }
-    if (const auto to = v.find("to"); to != v.end()) {
-        for (const auto state : { MessageState::Delayed, MessageState::Visible, MessageState::InFlight,
-                 MessageState::Deleted, MessageState::DeadLettered, MessageState::Expired, MessageState::Purged })
-            if (to->is_string() && to->get<std::string>() == toString(state))
-                spec.to = state;
-        if (!spec.to)
-            reading::report(
-                path + ".to", "must be one of delayed, visible, in-flight, deleted, dead-lettered, expired, purged");
-    }
+    spec.to = leavesIn(v, path);
     spec.minAge = age(v, "minAge", path);
     spec.maxAge = age(v, "maxAge", path);
-    if (const auto dlq = v.find("deadLetterQueue"); dlq != v.end()) {
-        if (dlq->is_boolean())
-            spec.deadLetterQueue = dlq->get<bool>();
-        else
-            reading::report(path + ".deadLetterQueue",
-                "must be true (only while the queue has a dead-letter queue) or false (only while it has none), got "
-                    + dlq->dump());
-    }
+    spec.deadLetterQueue = deadLetterPremise(v, path);
     if (const auto limit = v.find("limit"); limit != v.end()) {
         if (limit->is_number_integer() && limit->get<int64_t>() >= 1 && limit->get<int64_t>() <= 20)
             spec.limit = limit->get<int64_t>();

@@ -33,6 +33,23 @@ QString ExportDialog::lastFolder()
     return QSettings().value(QStringLiteral("export/folder"), QDir::currentPath()).toString();
 }
 
+namespace {
+// An animation simulates the scenario again from its start: it is the lesson's script, not what was done by hand in
+// the window (crashes, sliders, messages sent), and says so.
+QLabel* replayNote(QWidget* parent)
+{
+    auto* note = new QLabel(QObject::tr("An animation replays the scenario from its start, as written: crashes, "
+                                        "sliders and messages you made by hand are not in it (a still image shows "
+                                        "them)."),
+        parent);
+    note->setObjectName(QStringLiteral("replayNote"));
+    note->setWordWrap(true);
+    note->setForegroundRole(QPalette::PlaceholderText);
+    note->hide();
+    return note;
+}
+} // namespace
+
 ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canAnimate,
     std::function<QImage(const ExportChoice&)> preview, QWidget* parent)
     : QDialog(parent)
@@ -75,15 +92,7 @@ ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canA
     form->addRow(tr("&Draw"), m_range);
     form->addRow(tr("A&nimation"), m_fps);
     form->addRow(QString(), m_seconds);
-    // An animation simulates the scenario again from its start: it is the lesson's script, not what was done by
-    // hand in the window (crashes, sliders, messages sent), and says so.
-    m_replayNote = new QLabel(tr("An animation replays the scenario from its start, as written: crashes, sliders "
-                                 "and messages you made by hand are not in it (a still image shows them)."),
-        this);
-    m_replayNote->setObjectName(QStringLiteral("replayNote"));
-    m_replayNote->setWordWrap(true);
-    m_replayNote->setForegroundRole(QPalette::PlaceholderText);
-    m_replayNote->hide();
+    m_replayNote = replayNote(this);
     form->addRow(QString(), m_replayNote);
     form->addRow(tr("File"), file);
     m_preview->setFixedSize(kPreviewWidth, kPreviewWidth * 9 / 16);

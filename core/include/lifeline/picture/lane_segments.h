@@ -42,6 +42,10 @@ private:
     Segment m_current;
 };
 
+// When the timer a segment's phrase tells of ends: an in-flight segment's visibility timeout (from its receive, or
+// from the ChangeMessageVisibility that reset it), a delayed one's delay (from its send). None for other phrases.
+std::optional<TimeMs> segmentDue(const Segment& segment, const SegmentPhrase& phrase);
+
 // The countdown at the run's now on a lane a timer holds: in flight, "visible again in 23 s" (its visibility timeout);
 // delayed, "receivable in 12 s". The time left in whole seconds, rounded up (it says 1 s until the timer ends). None
 // for a lane in another state.
