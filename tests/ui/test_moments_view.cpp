@@ -160,7 +160,10 @@ TEST_CASE("moments: callouts go in the free space below the rows and never cover
             QStringLiteral("A caption long enough to take a good part of a callout's width") });
     }
     ui::spreadPins(moments);
-    CHECK(moments[1].pin.x() - moments[0].pin.x() >= 2 * ui::kMomentPinRadius);
+    // Pins never touch: at least three pixels between any two on a row.
+    for (size_t i = 0; i < moments.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            CHECK(std::abs(moments[i].pin.x() - moments[j].pin.x()) >= 2 * ui::kMomentPinRadius + 3);
     const auto boxes = ui::paintMoments(p, lanes, freeTop, moments, 0, true, style);
     REQUIRE(boxes.size() == 3);
     for (size_t i = 0; i < boxes.size(); ++i) {

@@ -94,10 +94,15 @@ void paintCallout(QPainter& p, const PlacedMoment& m, const QRect& box, const Ti
 
 void spreadPins(std::vector<PlacedMoment>& moments, int radius)
 {
+    // Three pixels between two pins, so they read as two and never touch; a pin moved past one is checked again
+    // against all those before it.
+    const int apart = 2 * radius + 3;
     for (size_t i = 0; i < moments.size(); ++i)
         for (size_t j = 0; j < i; ++j)
-            if (moments[j].row == moments[i].row && std::abs(moments[j].pin.x() - moments[i].pin.x()) < 2 * radius + 1)
-                moments[i].pin.setX(moments[j].pin.x() + 2 * radius + 1);
+            if (moments[j].row == moments[i].row && std::abs(moments[j].pin.x() - moments[i].pin.x()) < apart) {
+                moments[i].pin.setX(moments[j].pin.x() + apart);
+                j = size_t(-1); // the loop's ++j starts it again at 0
+            }
 }
 
 QPointF momentPinCentre(const QRect& row, double x, const QRect& lanes, int radius)
