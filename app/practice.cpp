@@ -1,5 +1,6 @@
 #include "practice.h"
 
+#include "command_line.h"
 #include "drill.h"
 #include "lifeline/teach/practice.h"
 
@@ -51,23 +52,61 @@ std::optional<uint64_t> wholeNumber(const std::string& text, uint64_t low, uint6
     return value;
 }
 
+// An answer's options: the solution, a setting, a choice.
+OptionTable<teach::PracticeAnswer> answerOptions(const teach::Exercise& exercise)
+{
+    OptionTable<teach::PracticeAnswer> table { "practice",
+        { { "--choose",
+              [](teach::PracticeAnswer& answer, const std::string& value) -> std::optional<std::string> {
+                  answer.choice = value;
+                  return std::nullopt;
+              } },
+            { "--set",
+                [](teach::PracticeAnswer& answer, const std::string& value) -> std::optional<std::string> {
+                    // A whole number, negative too: the exercise's check says what SQS says of it.
+                    const size_t eq = value.find('=');
+                    int64_t number = 0;
+                    const char* end = value.data() + value.size();
+                    if (eq == std::string::npos || eq == 0
+                        || std::from_chars(value.data() + eq + 1, end, number)
+                            != std::from_chars_result { end, std::errc() })
+                        return "--set takes NAME=VALUE with a whole number, such as VisibilityTimeout=60, got '" + value
+                            + "'";
+                    answer.settings[value.substr(0, eq)] = number;
+                    return std::nullopt;
+                } } },
+        {}, {} };
+    table.flags["--solution"] = [&exercise](teach::PracticeAnswer& answer) { answer = exercise.solution; };
+    return table;
+}
+
+struct DrillOptions {
+    uint64_t seed = 0;
+};
+
+const OptionTable<DrillOptions> kDrillOptions { "practice",
+    { { "--seed",
+        [](DrillOptions& options, const std::string& value) -> std::optional<std::string> {
+            const auto given = wholeNumber(value, 0, UINT64_MAX);
+            if (!given)
+                return "--seed takes a whole number, got '" + value + "'";
+            options.seed = *given;
+            return std::nullopt;
+        } } },
+    {}, {} };
+
 int drill(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     const auto count = args.size() > 2 ? wholeNumber(args[2], 1, 100) : std::nullopt;
     if (!count)
         return fail(err, "--drill takes how many exercises, a whole number from 1 to 100, such as --drill 20");
-    uint64_t seed = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000;
-    for (size_t i = 3; i < args.size(); ++i) {
-        if (args[i] == "--seed" && i + 1 < args.size()) {
-            const auto given = wholeNumber(args[++i], 0, UINT64_MAX);
-            if (!given)
-                return fail(err, "--seed takes a whole number, got '" + args[i] + "'");
-            seed = *given;
-        } else {
-            return fail(err, "unknown option '" + args[i] + "' after --drill (see `lifeline practice --help`)");
-        }
+    const uint64_t now = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000;
+    const auto options = parseOptions(kDrillOptions, args, 3, DrillOptions { now });
+    if (!options) {
+        err << options.message() << '\n';
+        return 2;
     }
-    return runDrill(size_t(*count), seed, std::cin, out);
+    return runDrill(size_t(*count), options->seed, std::cin, out);
 }
 
 } // namespace
@@ -89,33 +128,12 @@ int runPractice(const std::vector<std::string>& args, std::ostream& out, std::os
     const teach::Exercise* exercise = teach::findExercise(args[1]);
     if (!exercise)
         return fail(err, "no exercise '" + args[1] + "' (see `lifeline practice`)");
-    teach::PracticeAnswer answer;
-    for (size_t i = 2; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--solution") {
-            answer = exercise->solution;
-        } else if ((a == "--set" || a == "--choose") && i + 1 < args.size()) {
-            const std::string& value = args[++i];
-            if (a == "--choose") {
-                answer.choice = value;
-                continue;
-            }
-            const size_t eq = value.find('=');
-            try {
-                size_t used = 0;
-                const int64_t number = std::stoll(value.substr(eq + 1), &used);
-                if (eq == std::string::npos || eq == 0 || used != value.size() - eq - 1)
-                    throw std::invalid_argument("not a whole number");
-                answer.settings[value.substr(0, eq)] = number;
-            } catch (const std::exception&) {
-                return fail(err,
-                    "--set takes NAME=VALUE with a whole number, such as VisibilityTimeout=60, got '" + value + "'");
-            }
-        } else {
-            return fail(err, "unknown option '" + a + "' (see `lifeline practice --help`)");
-        }
+    const auto answer = parseOptions(answerOptions(*exercise), args, 2);
+    if (!answer) {
+        err << answer.message() << '\n';
+        return 2;
     }
-    const auto result = teach::checkAnswer(*exercise, answer);
+    const auto result = teach::checkAnswer(*exercise, answer.value());
     if (!result)
         return fail(err, result.message());
     out << result->toJson().dump(2) << '\n';

@@ -1,5 +1,6 @@
 #include "site.h"
 
+#include "command_line.h"
 #include "quiet_start.h"
 #include "site/course_site.h"
 
@@ -24,6 +25,20 @@ constexpr const char* kSiteHelp
       "Example:\n"
       "  lifeline site public && xdg-open public/index.html\n";
 
+struct SiteOptions {
+    std::string dir;
+};
+
+// No option: one word, the directory to write into.
+const OptionTable<SiteOptions> kSiteOptions { "site", {}, {},
+    [](SiteOptions& options, const std::string& word) -> std::optional<std::string> {
+        if (!options.dir.empty())
+            return "give one directory to write the pages into, not a second ('" + word
+                + "') (see `lifeline site --help`)";
+        options.dir = word;
+        return std::nullopt;
+    } };
+
 } // namespace
 
 int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -32,12 +47,15 @@ int runSite(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         out << kSiteHelp;
         return 0;
     }
-    if (args.size() != 2 || args[1].empty() || args[1][0] == '-') {
-        err << "lifeline site: give one directory to write the pages into (see `lifeline site --help`)\n";
+    const auto options = parseOptions(kSiteOptions, args, 1);
+    if (!options || options->dir.empty()) {
+        err << (options ? "lifeline site: give one directory to write the pages into (see `lifeline site --help`)"
+                        : options.message())
+            << '\n';
         return 2;
     }
     const auto started = std::chrono::steady_clock::now();
-    const std::filesystem::path dir = args[1];
+    const std::filesystem::path dir = options->dir;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec || !std::filesystem::is_directory(dir)) { // bad input, as any other argument
