@@ -156,6 +156,8 @@ json lambda(const std::string& text)
         else
             throw Bad { "--lambda: unknown part '" + key + "' (timeout, batch, window, concurrency, partial)" };
     }
+    if (!l.contains("timeout"))
+        throw Bad { "--lambda: timeout= is needed (the function's timeout, 1s to 15m)" };
     return l;
 }
 
@@ -317,6 +319,7 @@ check::CheckRun checkRun(const CheckOptions& options, std::string source, check:
     run.scenarioDir = options.scenarioDir;
     run.failOn = options.failOn;
     run.toolVersion = LIFELINE_VERSION;
+    run.homepage = LIFELINE_HOMEPAGE;
     return run;
 }
 

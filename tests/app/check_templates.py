@@ -21,9 +21,14 @@ def check(label, got, expected):
     print("ok  ", label)
 
 
-def run(*args):
-    done = subprocess.run([lifeline, "check", *args], capture_output=True, text=True, timeout=120)
+def run(*args, cwd=None):
+    done = subprocess.run([lifeline, "check", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
     return done.returncode, done.stdout, done.stderr
+
+
+def uri(path):
+    """A file outside where ctest runs the check, as SARIF names it."""
+    return "file://" + os.path.normpath(os.path.abspath(path))
 
 
 def queues(name, *options):
@@ -71,7 +76,8 @@ check("SAM's clean twin: no finding on any queue", got, {
 status, got = queues("cdk-ingest.template.json")
 check("CDK: the trigger read through an EventSourceMapping and the function's Timeout", got, {
     "IngestDLQ0C3B8F2E": (17, "IngestQueue6F4D1A2B", []),
-    "IngestQueue6F4D1A2B": (3, [("lambda-visibility-under-6x", "high"), ("message-size-old-default", "low")], []),
+    "IngestQueue6F4D1A2B": (3, [("lambda-visibility-under-6x", "high"), ("lambda-max-receive-count-under-5", "medium"),
+                                ("message-size-old-default", "low")], []),
 })
 check("CDK: exit 1", status, 1)
 
@@ -101,13 +107,13 @@ try:
     raise AssertionError("a SARIF level the schema does not know passed validation")
 except jsonschema.ValidationError:
     print("ok   SARIF: valid against the 2.1.0 schema (and a wrong level is not)")
-check("SARIF: each result's rule, level, queue and line",
+check("SARIF: each result's rule, level, queue and the line of the property at fault (the queue's when none is)",
       [(r["ruleId"], r["level"], r["locations"][0]["logicalLocations"][0]["name"],
         r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in sarif["runs"][0]["results"]],
-      [("lambda-visibility-under-6x", "error", "OrdersQueue", 17),
-       ("lambda-batch-without-partial-failures", "warning", "OrdersQueue", 17),
+      [("lambda-visibility-under-6x", "error", "OrdersQueue", 21),
+       ("lambda-batch-without-partial-failures", "warning", "OrdersQueue", 34),
        ("no-dlq", "warning", "OrdersQueue", 17),
-       ("visibility-shorter-than-processing", "error", "ReportsQueue", 40),
+       ("visibility-shorter-than-processing", "error", "ReportsQueue", 49),
        ("queue-policy-public", "error", "ReportsQueue", 40),
        ("dlq-without-alarm", "warning", "ReportsQueue", 40),
        ("short-polling", "note", "ReportsQueue", 40)])
@@ -115,8 +121,31 @@ check("SARIF: a waived finding is a result with a suppression", [(r["ruleId"], r
                                                                 for r in sarif["runs"][0]["results"][-2:]],
       [("dlq-without-alarm", None), ("short-polling", [{"kind": "inSource", "justification":
                                                         "waived by Resources.ReportsQueue.Metadata.lifeline.ignore"}])])
-check("SARIF: the file as given", sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
-      ["artifactLocation"]["uri"], os.path.join(data, "sam-orders.yaml"))
+# Where the check runs in the repository, an absolute path is a path relative to it (code scanning maps it to the
+# repository's file); outside, a file URI.
+repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(data))))
+status, out, _ = run("--template", os.path.abspath(os.path.join(data, "sam-orders.yaml")), "--format", "sarif",
+                     cwd=repository)
+check("SARIF: an absolute path inside the repository, relative to it",
+      json.loads(out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+      "tests/data/templates/sam-orders.yaml")
+with tempfile.TemporaryDirectory() as elsewhere:
+    status, out, _ = run("--template", os.path.abspath(os.path.join(data, "sam-orders.yaml")), "--format", "sarif",
+                         cwd=elsewhere)
+    check("SARIF: an absolute path outside where it runs, a file URI",
+          json.loads(out)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+          "file://" + os.path.abspath(os.path.join(data, "sam-orders.yaml")))
+rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+check("SARIF: each rule with its description and its help at docs/check.md's anchor",
+      (rules[0]["shortDescription"]["text"], rules[0]["helpUri"]),
+      ("The visibility timeout is under six times the function's timeout",
+       "https://example.org/lifeline/docs/check.md#lambda-visibility-under-6x"))
+with open(os.path.join(repository, "docs", "check.md")) as f:
+    headings = [line[5:-1] for line in f.read().splitlines() if line.startswith("### `") and line.endswith("`")]
+# The rules, in their order, as a misspelt waiver lists them.
+status, _, err = run("--attributes", os.path.join(data, "..", "check", "orders-attributes.json"), "--ignore", "none")
+check("docs/check.md: a heading per rule, in the rules' order (the help SARIF points at)", headings,
+      err.split("(the rules: ")[1].rstrip(")\n").split(", "))
 check("SARIF: one rule per id met", [r["id"] for r in sarif["runs"][0]["tool"]["driver"]["rules"]],
       ["lambda-visibility-under-6x", "lambda-batch-without-partial-failures", "no-dlq",
        "visibility-shorter-than-processing", "queue-policy-public", "dlq-without-alarm", "short-polling"])
@@ -126,8 +155,8 @@ sarif = json.loads(out)
 jsonschema.validate(sarif, schema)
 check("SARIF of an attributes file: the file, no line", [(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"])
                                                          for r in sarif["runs"][0]["results"]],
-      [("no-dlq", "warning", {"artifactLocation": {"uri": attributes}}),
-       ("message-size-old-default", "note", {"artifactLocation": {"uri": attributes}})])
+      [("no-dlq", "warning", {"artifactLocation": {"uri": uri(attributes)}}),
+       ("message-size-old-default", "note", {"artifactLocation": {"uri": uri(attributes)}})])
 status, out, _ = run("--attributes", attributes, "--processing", "1s", "--wait-time", "20", "--format", "sarif",
                      "--ignore", "no-dlq")
 sarif = json.loads(out)
@@ -185,11 +214,12 @@ sarif = json.loads(out)
 jsonschema.validate(sarif, schema)
 check("Terraform SARIF: the plan file, no line (a plan does not say where in the .tf files)",
       sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"],
-      {"artifactLocation": {"uri": os.path.join(data, "terraform-plan.json")}})
-status, _, err = run("--terraform", os.path.join(data, "terraform-plan.json"))
-check("Terraform without the consumer side: exit 2, what to give", (status, err.strip()),
-      (2, "lifeline check: " + os.path.join(data, "terraform-plan.json") + ": aws_sqs_queue.orders: processing: how "
-       "long a message takes is needed (p50 and p99, samples, or one duration): give --processing (a plan says "
+      {"artifactLocation": {"uri": uri(os.path.join(data, "terraform-plan.json"))}})
+status, out, err = run("--terraform", os.path.join(data, "terraform-plan.json"))
+check("Terraform without the consumer side: the rules that need it listed, the others run, exit 1",
+      (status, err, out.splitlines()[2]),
+      (1, "", "  not checked without processing times: visibility-shorter-than-processing, batch-exceeds-visibility, "
+       "lambda-processing-over-timeout, backlog-grows, tenants-without-group-id (give --processing: a plan says "
        "nothing of the consumers)"))
 status, _, err = run("--terraform", os.path.join(data, "sam-orders.yaml"))
 check("Terraform given a YAML template: exit 2", (status, err.strip()),
@@ -209,10 +239,15 @@ with tempfile.TemporaryDirectory() as scratch:
         "(line 2)")
     bad("no Resources", "AWSTemplateFormatVersion: '2010-09-09'\n",
         "--template: FILE: has no Resources (not a CloudFormation, SAM or CDK template)")
-    bad("a queue whose consumer side is not said",
-        "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n",
-        "FILE:2: Jobs: processing: how long a message takes is needed (p50 and p99, samples, or one duration): give "
-        "--processing, or Metadata: {lifeline: {processing: ...}} on the queue or its function")
+    bad("a template without a queue", "Resources:\n  Topic: {Type: AWS::SNS::Topic}\n",
+        "--template: FILE: declares no AWS::SQS::Queue: nothing to check")
+    bad("a key given twice", "Resources:\n  Jobs: {Type: AWS::SQS::Queue}\n  Jobs: {Type: AWS::SQS::Queue}\n",
+        "--template: FILE: Resources.Jobs: given twice (line 3, first at line 2); CloudFormation refuses a duplicate "
+        "key")
+    bad("a name that leads back to itself",
+        "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Properties: {QueueName: !GetAtt Jobs.QueueName}\n",
+        "--template: FILE: Resources.Jobs.Properties.QueueName: leads back to itself (a circular reference, which "
+        "CloudFormation refuses)")
     bad("Metadata.lifeline not a map",
         "Resources:\n  Jobs:\n    Type: AWS::SQS::Queue\n    Metadata:\n      lifeline: fast\n",
         "--template: FILE: Resources.Jobs.Metadata.lifeline: must be a map (processing, consumers, ...)")

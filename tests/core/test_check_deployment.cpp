@@ -110,6 +110,71 @@ TEST_CASE(
         == "lambda.batchSize: must be 1 to 10 for a FIFO queue, got 11");
 }
 
+TEST_CASE("check: throttles that spend receives - maxReceiveCount under 5 with a Lambda trigger", "[check][deployment]")
+{
+    const auto withCount = [](int count) {
+        return json { { "VisibilityTimeout", "60" },
+            { "RedrivePolicy",
+                R"({"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq", "maxReceiveCount": )"
+                    + std::to_string(count) + "}" } };
+    };
+    const std::string id = "lambda-max-receive-count-under-5";
+    for (int count = 1; count <= 7; ++count) {
+        INFO(count);
+        // 1 is max-receive-count-1's; 2 to 4 are this rule's; 5 and up is what AWS advises.
+        CHECK(fires(withCount(count), lambda("5s"), id) == (count >= 2 && count <= 4));
+        CHECK_FALSE(fires(withCount(count), kLongPoll, id)); // consumers of your own are not throttled by Lambda
+    }
+    const auto findings = checkQueue(input(withCount(3), lambda("5s")));
+    const Finding* f = find(findings, id);
+    REQUIRE(f);
+    CHECK(f->severity == Severity::Medium);
+    CHECK(f->message
+        == "A Lambda trigger reads this queue and maxReceiveCount is 3: when the function is throttled, Lambda's "
+           "receives still count, so a message that never failed can reach the dead-letter queue after 3 throttled "
+           "tries.");
+    CHECK(f->suggestion == "Set maxReceiveCount to at least 5, as AWS advises for a queue a Lambda function reads.");
+    CHECK(f->noScenario == "Lifeline's Lambda does not throttle: nothing a run draws shows it");
+}
+
+TEST_CASE("check: throttles that spend receives - reserved concurrency under the trigger's concurrency",
+    "[check][deployment]")
+{
+    const json attributes = { { "VisibilityTimeout", "60" }, { "RedrivePolicy", kDlqPolicy } };
+    const auto side = [](int reserved, int maxConcurrency) {
+        json consumer = lambda("5s");
+        consumer["lambda"]["reservedConcurrency"] = reserved;
+        if (maxConcurrency > 0)
+            consumer["lambda"]["maxConcurrency"] = maxConcurrency;
+        return consumer;
+    };
+    const std::string id = "lambda-reserved-concurrency-under-max";
+    CHECK_FALSE(fires(attributes, lambda("5s"), id)); // no reservation: nothing to be throttled against
+    for (int reserved : { 0, 1, 9, 10, 11, 500 }) {
+        INFO(reserved);
+        CHECK(fires(attributes, side(reserved, 10), id) == (reserved < 10));
+    }
+    // Without a MaximumConcurrency the pollers scale up to 1,250 invocations.
+    CHECK(fires(attributes, side(1249, 0), id));
+    CHECK_FALSE(fires(attributes, side(1250, 0), id));
+    const auto under = checkQueue(input(attributes, side(4, 10)));
+    const Finding* f = find(under, id);
+    REQUIRE(f);
+    CHECK(f->severity == Severity::Medium);
+    CHECK(f->message
+        == "The function's reserved concurrency is 4 but the trigger's MaximumConcurrency is 10: batches received "
+           "beyond 4 are throttled and come back after the visibility timeout, each receive counted towards "
+           "maxReceiveCount.");
+    CHECK(f->suggestion
+        == "Set ScalingConfig.MaximumConcurrency to at most 4 (the reserved concurrency), or raise the reserved "
+           "concurrency to it.");
+    const auto none = checkQueue(input(attributes, side(0, 0)));
+    REQUIRE(find(none, id));
+    CHECK(find(none, id)->severity == Severity::High);
+    CHECK(readCheckInput(attributes, nullptr, side(-1, 0)).message()
+        == "lambda.reservedConcurrency: must be a whole number from 0 to 1000000, got -1");
+}
+
 TEST_CASE("check: a queue policy granting everyone - Principal star without a condition", "[check][deployment]")
 {
     const std::string id = "queue-policy-public";

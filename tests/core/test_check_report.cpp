@@ -1,5 +1,5 @@
 // `lifeline check` once its options are read (check_report.h): a template's queues reviewed and reported in each
-// format, the check's verdict at each --fail-on, what it says when processing times are missing, and where a
+// format, the check's verdict at each --fail-on, which rules it leaves when processing times are missing, and where a
 // scenario could not be written; reached without the command line.
 #include "lifeline/check/check_report.h"
 
@@ -88,25 +88,50 @@ TEST_CASE("check report: JSON and SARIF name the file and line of each queue", "
     const json log = json::parse(sarif.str());
     CHECK(log.at("version") == "2.1.0");
     CHECK(log["runs"][0]["tool"]["driver"]["version"] == "9.9");
-    CHECK(log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 2);
+    // The finding sits on the property at fault: VisibilityTimeout's line, not the queue's.
+    CHECK(log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 5);
+    const json& rule = log["runs"][0]["tool"]["driver"]["rules"][0];
+    CHECK(rule["id"] == "visibility-shorter-than-processing");
+    CHECK(rule["shortDescription"]["text"]
+        == "The visibility timeout is shorter than processing: messages are processed twice");
+    CHECK(rule["helpUri"] == "https://example.org/lifeline/docs/check.md#visibility-shorter-than-processing");
 }
 
-TEST_CASE("check report: missing processing times - where to give them, by source - a malformed one as it is",
+TEST_CASE("check report: without processing times - the rules that need them listed, by source - the others run",
     "[check][report]")
 {
+    const std::string notChecked = "  not checked without processing times: visibility-shorter-than-processing, "
+                                   "batch-exceeds-visibility, lambda-processing-over-timeout, backlog-grows, "
+                                   "tenants-without-group-id (give --processing";
     std::ostringstream out;
     CheckRun run = runWith(json::object());
     run.kind = CheckRun::Source::Terraform;
-    auto missing = checkQueues(jobsAndDlq(), run, out);
-    REQUIRE_FALSE(missing);
-    CHECK(missing.message()
-        == "t.yaml:2: Jobs: processing: how long a message takes is needed (p50 and p99, samples, or one duration): "
-           "give --processing (a plan says nothing of the consumers)");
+    const auto plan = checkQueues(jobsAndDlq(), run, out);
+    REQUIRE(plan);
+    CHECK_FALSE(plan.value()); // short polling, low, is what the other rules find
+    CHECK(out.str().starts_with("Jobs (t.yaml:2)\n" + notChecked
+        + ": a plan says nothing of the consumers)\nJobs: 1 finding(s)\n\n[low] short-polling\n"));
     run.kind = CheckRun::Source::Template;
-    missing = checkQueues(jobsAndDlq(), run, out);
-    REQUIRE_FALSE(missing);
-    CHECK(missing.message().ends_with(
-        ": give --processing, or Metadata: {lifeline: {processing: ...}} on the queue or its function"));
+    std::ostringstream text;
+    REQUIRE(checkQueues(jobsAndDlq(), run, text));
+    CHECK(text.str().find(notChecked + ", or Metadata: {lifeline: {processing: ...}} on the queue or its function)\n")
+        != std::string::npos);
+    // In JSON each rule with what it needs; in SARIF a notification of the run's configuration.
+    run.format = ReportFormat::Json;
+    std::ostringstream json_;
+    REQUIRE(checkQueues(jobsAndDlq(), run, json_));
+    const json report = json::parse(json_.str());
+    CHECK(report["queues"][0]["notChecked"][0]
+        == json({ { "id", "visibility-shorter-than-processing" }, { "needs", "processing times" } }));
+    CHECK(report["queues"][0]["notChecked"].size() == 5);
+    run.format = ReportFormat::Sarif;
+    std::ostringstream sarif;
+    REQUIRE(checkQueues(jobsAndDlq(), run, sarif));
+    const json log = json::parse(sarif.str());
+    CHECK(log["runs"][0]["invocations"][0]["toolConfigurationNotifications"][0]["message"]["text"]
+        == "Jobs: " + notChecked.substr(2)
+            + ", or Metadata: {lifeline: {processing: ...}} on the queue or its function)");
+    // A malformed one is refused as it is.
     run.given = { { "processing", { { "p50", "2s" } } } };
     const auto malformed = checkQueues(jobsAndDlq(), run, out);
     REQUIRE_FALSE(malformed);

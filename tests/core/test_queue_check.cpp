@@ -288,8 +288,6 @@ TEST_CASE("check: bad input names the field - SQS's own text for an attribute", 
         == "attributes: InvalidAttributeValue: Invalid value for the parameter VisibilityTimeout.");
     CHECK(error({ { "VisibilityTimout", "30" } }, { { "processing", "1s" } })
         == "attributes: VisibilityTimout: not an SQS queue attribute");
-    CHECK(error(ok, { { "consumers", 2 } })
-        == "processing: how long a message takes is needed (p50 and p99, samples, or one duration)");
     CHECK(error(ok, { { "processing", "1s" }, { "lambda", { { "timeout", "20m" } } } })
         == "lambda.timeout: must be from 1s to 15m (Lambda's limits), got 20m");
     CHECK(error(ok, { { "processing", "1s" }, { "maxMessages", 11 } })
@@ -385,8 +383,57 @@ TEST_CASE("check: each finding's scenario shows the problem and its fix removes 
     CHECK(client[0].noScenario == "the simulation has no such setting to show it with");
 }
 
-TEST_CASE(
-    "check: the rules - twenty-two, each id once, in the report's order, a scenario and its figure together", "[check]")
+TEST_CASE("check: without processing times or the function's timeout - those rules listed, the others run", "[check]")
+{
+    // A queue whose visibility timeout is its retention period, without a DLQ, its consumers unsaid.
+    const CheckInput bare
+        = input({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } }, json::object());
+    CHECK_FALSE(bare.processingKnown);
+    std::vector<std::string> ids;
+    for (const auto& f : checkQueue(bare)) {
+        ids.push_back(f.id);
+        CHECK(f.scenario.is_null());
+        CHECK(f.noScenario
+            == "a scenario needs how long a message takes (processing times), which the input does "
+               "not say");
+    }
+    CHECK(ids == std::vector<std::string> { "visibility-over-retention", "no-dlq", "short-polling" });
+    CHECK(checkQueue(bare)[0].suggestion
+        == "Set VisibilityTimeout well under MessageRetentionPeriod, near the processing time: 30.");
+    std::vector<std::string> unchecked;
+    for (const auto& rule : notCheckedRules(bare)) {
+        unchecked.push_back(rule.id);
+        CHECK(rule.needs == "processing times");
+    }
+    CHECK(unchecked
+        == std::vector<std::string> { "visibility-shorter-than-processing", "batch-exceeds-visibility",
+            "lambda-processing-over-timeout", "backlog-grows", "tenants-without-group-id" });
+    // Given processing times that would fire some of them, those run.
+    const CheckInput slow = input({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } },
+        { { "processing", { { "p50", "50s" }, { "p99", "90s" } } }, { "consumers", 3 } });
+    CHECK(notCheckedRules(slow).empty());
+    CHECK(fires(slow, "visibility-shorter-than-processing"));
+
+    // A trigger whose function's timeout is not known: the three rules of the timeout are not run.
+    const CheckInput trigger = input(
+        withDlq({ { "VisibilityTimeout", "10" } }), { { "processing", "1s" }, { "lambda", { { "batchSize", 5 } } } });
+    CHECK_FALSE(trigger.lambda->timeoutKnown);
+    unchecked.clear();
+    for (const auto& rule : notCheckedRules(trigger)) {
+        unchecked.push_back(rule.id);
+        CHECK(rule.needs == "the function's timeout");
+    }
+    CHECK(unchecked
+        == std::vector<std::string> {
+            "lambda-visibility-under-timeout", "lambda-visibility-under-6x", "lambda-processing-over-timeout" });
+    const auto found = checkQueue(trigger);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].id == "lambda-batch-without-partial-failures");
+    CHECK(found[0].noScenario == "a scenario needs the function's timeout, which the input does not say");
+}
+
+TEST_CASE("check: the rules - twenty-four, each id once, in the report's order, a scenario and its figure together",
+    "[check]")
 {
     std::vector<std::string> ids;
     for (const check::rules::CheckRule* rule : check::rules::checkRules()) {
@@ -395,12 +442,14 @@ TEST_CASE(
         CHECK(check::rules::findRule(rule->id) == rule);
         CHECK(rule->fires != nullptr);
         CHECK((rule->shape != nullptr) == (rule->shows != nullptr)); // a scenario is judged by its figure
+        CHECK_FALSE(rule->summary.empty()); // SARIF's description and docs/check.md's line
     }
     CHECK(ids
         == std::vector<std::string> { "lambda-visibility-under-timeout", "lambda-batch-over-10-without-window",
             "visibility-shorter-than-processing", "batch-exceeds-visibility", "lambda-visibility-under-6x",
             "lambda-processing-over-timeout", "backlog-grows", "lambda-batch-without-partial-failures",
-            "delay-with-lambda-batching-window", "no-dlq", "max-receive-count-1", "max-receive-count-high",
+            "delay-with-lambda-batching-window", "lambda-reserved-concurrency-under-max", "no-dlq",
+            "max-receive-count-1", "lambda-max-receive-count-under-5", "max-receive-count-high",
             "dlq-retention-not-longer", "short-polling", "client-timeout-under-wait", "fifo-single-group",
             "tenants-without-group-id", "visibility-over-retention", "queue-policy-public", "dlq-without-alarm",
             "fifo-dlq-breaks-order", "message-size-old-default" });

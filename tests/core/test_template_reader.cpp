@@ -114,7 +114,8 @@ TEST_CASE("templates: an import, an unknown !Ref and Fn::If are named, not guess
     CHECK(queues[0].attributes == json { { "QueueArn", "arn:aws:sqs:us-east-1:123456789012:Q" } });
     CHECK(queues[0].unknown
         == std::vector<std::string> { "DelaySeconds: !Ref Nowhere, which the template does not define",
-            "MessageRetentionPeriod: Fn::If is not evaluated",
+            "MessageRetentionPeriod: !If Long, a condition the template does not fix (the condition Long, which the "
+            "template does not define)",
             "VisibilityTimeout: an import from another stack (Fn::ImportValue)" });
 }
 
@@ -123,7 +124,11 @@ TEST_CASE("templates: what is not a template fails naming the file", "[check][te
     CHECK(readTemplate("{", "t.json").message() == "t.json: not YAML or JSON: end of map flow not found (line 1)");
     CHECK(readTemplate("- a\n- b\n", "t.yaml").message()
         == "t.yaml: has no Resources (not a CloudFormation, SAM or CDK template)");
-    CHECK(readTemplate("Resources: {}\n", "t.yaml").value().empty());
+    // A template without a queue is not a pass: a gate that checked nothing must not say all is well.
+    CHECK(
+        readTemplate("Resources: {}\n", "t.yaml").message() == "t.yaml: declares no AWS::SQS::Queue: nothing to check");
+    CHECK(readTemplate("Resources:\n  T: {Type: AWS::SNS::Topic}\n", "t.yaml").message()
+        == "t.yaml: declares no AWS::SQS::Queue: nothing to check");
     // Aliases that expand to ten million values, and nesting a hundred deep: refused, not followed.
     std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
     for (int i = 1; i <= 7; ++i)
@@ -206,4 +211,300 @@ TEST_CASE("terraform: a state's module, its redrive policy known - not a plan fa
         == "x.json: has no planned_values or values (not what `terraform show -json` prints)");
     CHECK(readTerraformPlan("terraform {", "x.json").message()
         == "x.json: not JSON (give what `terraform show -json PLAN` prints)");
+}
+
+TEST_CASE("templates: parameters of any type, FindInMap, If on a fixed condition, Join, Select, Split and Sub's "
+          "variables are evaluated",
+    "[check][template]")
+{
+    const auto queues = read(R"(Parameters:
+  Visibility: {Type: Number, Default: 120}
+  Stage: {Type: String, Default: prod}
+  Sizes: {Type: CommaDelimitedList, Default: "1024,2048,4096"}
+Mappings:
+  Retries: {prod: {count: 7}, dev: {count: 2}}
+Conditions:
+  IsProd: !Equals [!Ref Stage, prod]
+  NotProd: !Not [!Condition IsProd]
+Resources:
+  Q:
+    Type: AWS::SQS::Queue
+    Properties:
+      QueueName: !Join ["-", [orders, !Ref Stage, !Select [1, !Split [",", "a,b,c"]]]]
+      VisibilityTimeout: !Ref Visibility
+      MaximumMessageSize: !Select [2, !Ref Sizes]
+      DelaySeconds: !If [NotProd, 5, !Ref AWS::NoValue]
+      ReceiveMessageWaitTimeSeconds: !Sub ["${Wait}", {Wait: 20}]
+      RedrivePolicy:
+        deadLetterTargetArn: !GetAtt QDlq.Arn
+        maxReceiveCount: !FindInMap [Retries, !Ref Stage, count]
+  QDlq: {Type: AWS::SQS::Queue, Properties: {QueueName: !Sub "${Q.QueueName}-dlq"}}
+)");
+    REQUIRE(queues.size() == 2);
+    CHECK(queues[0].attributes
+        == json { { "VisibilityTimeout", "120" }, { "MaximumMessageSize", "4096" },
+            { "ReceiveMessageWaitTimeSeconds", "20" },
+            { "RedrivePolicy",
+                R"({"deadLetterTargetArn":"arn:aws:sqs:us-east-1:123456789012:orders-prod-b-dlq","maxReceiveCount":7})" },
+            { "QueueArn", "arn:aws:sqs:us-east-1:123456789012:orders-prod-b" } });
+    CHECK(queues[0].unknown.empty());
+    CHECK(queues[1].deadLetterOf == "Q");
+    // Where each property is written, for a finding to sit on.
+    CHECK(queues[0].line == 11);
+    CHECK(queues[0].lines.at("VisibilityTimeout") == 15);
+    CHECK(queues[0].lines.at("RedrivePolicy") == 19);
+}
+
+TEST_CASE("templates: a redrive policy the template does not fix is named, never a failure - no-dlq waived for it",
+    "[check][template]")
+{
+    for (const std::string& target : { std::string("!ImportValue shared-dlq-arn"), std::string("!Ref DlqArn") }) {
+        INFO(target);
+        const auto queues = read("Parameters:\n  DlqArn: {Type: String}\nResources:\n  Q:\n    Type: AWS::SQS::Queue\n"
+                                 "    Properties:\n      RedrivePolicy:\n        deadLetterTargetArn: "
+            + target + "\n        maxReceiveCount: 5\n");
+        REQUIRE(queues.size() == 1);
+        CHECK(queues[0].attributes == json { { "QueueArn", "arn:aws:sqs:us-east-1:123456789012:Q" } });
+        REQUIRE(queues[0].unknown.size() == 2);
+        CHECK(queues[0].unknown[0]
+            == "RedrivePolicy.deadLetterTargetArn: "
+                + std::string(target[1] == 'I' ? "an import from another stack (Fn::ImportValue)"
+                                               : "!Ref DlqArn, a parameter without a default"));
+        CHECK(queues[0].unknown[1]
+            == "so the rules of a dead-letter queue's receive count (max-receive-count-1, max-receive-count-high, "
+               "lambda-max-receive-count-under-5) are not checked");
+        REQUIRE(queues[0].waivers.size() == 1);
+        CHECK(queues[0].waivers[0].id == "no-dlq");
+        CHECK(queues[0].waivers[0].by == "the template (Resources.Q.Properties.RedrivePolicy, not fixed by it)");
+    }
+    // A count from a map the template does not hold: the target is known, the DLQ still found.
+    const auto queues = read(R"(Resources:
+  Q:
+    Type: AWS::SQS::Queue
+    Properties:
+      RedrivePolicy: {deadLetterTargetArn: !GetAtt QDlq.Arn, maxReceiveCount: !FindInMap [Retries, prod, count]}
+  QDlq: {Type: AWS::SQS::Queue}
+)");
+    CHECK(queues[0].unknown[0]
+        == "RedrivePolicy.maxReceiveCount: !FindInMap [Retries, prod, count], which the template's Mappings do not "
+           "hold");
+    REQUIRE(queues.size() == 2);
+    CHECK(queues[0].deadLetterAttributes == json { { "QueueArn", "arn:aws:sqs:us-east-1:123456789012:QDlq" } });
+    CHECK(queues[1].deadLetterOf == "Q");
+}
+
+TEST_CASE("templates: a trigger's function - its timeout through a condition, outside the template, switched off",
+    "[check][template]")
+{
+    const std::string head = R"(Parameters:
+  Stage: {Type: String, Default: prod}
+  Mode: {Type: String}
+Conditions:
+  IsProd: !Equals [!Ref Stage, prod]
+  Fast: !Equals [!Ref Mode, fast]
+Resources:
+  Q: {Type: AWS::SQS::Queue, Properties: {VisibilityTimeout: 900}}
+)";
+    SECTION("a timeout through a condition the template fixes, and reserved concurrency")
+    {
+        const auto queues = read(head + R"(  F:
+    Type: AWS::Serverless::Function
+    Properties:
+      Timeout: !If [IsProd, 60, 10]
+      ReservedConcurrentExecutions: 4
+      Events:
+        Work: {Type: SQS, Properties: {Queue: !Ref Q, BatchSize: 5}}
+)");
+        // SAM's Queue takes the queue's URL (!Ref) as well as its ARN.
+        CHECK(queues[0].consumer
+            == json { { "lambda", { { "timeout", "60s" }, { "reservedConcurrency", 4 }, { "batchSize", 5 } } } });
+        CHECK(queues[0].lines.at("Timeout") == 12);
+        CHECK(queues[0].lines.at("trigger") == 15);
+    }
+    SECTION("a timeout through a condition on a parameter without a default: named, no timeout assumed")
+    {
+        const auto queues = read(head + R"(  F:
+    Type: AWS::Lambda::Function
+    Properties: {Timeout: !If [Fast, 10, 60]}
+  M:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties: {EventSourceArn: !GetAtt Q.Arn, FunctionName: !Ref F}
+)");
+        CHECK(queues[0].consumer == json { { "lambda", json::object() } });
+        CHECK(queues[0].unknown
+            == std::vector<std::string> { "Resources.F.Properties.Timeout: !If Fast, a condition the template does not "
+                                          "fix (!Ref Mode, a parameter without a default)" });
+    }
+    SECTION("a function outside the template")
+    {
+        const auto queues = read(head + R"(  M:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties:
+      EventSourceArn: !GetAtt Q.Arn
+      FunctionName: arn:aws:lambda:us-east-1:123456789012:function:elsewhere
+)");
+        CHECK(queues[0].consumer == json { { "lambda", json::object() } });
+        CHECK(queues[0].unknown
+            == std::vector<std::string> { "Resources.M.Properties.FunctionName: "
+                                          "arn:aws:lambda:us-east-1:123456789012:function:elsewhere, a function "
+                                          "outside the template, so its Timeout is not known" });
+    }
+    SECTION("Enabled: false reads nothing")
+    {
+        const auto queues = read(head + R"(  F:
+    Type: AWS::Serverless::Function
+    Properties:
+      Events:
+        Work: {Type: SQS, Properties: {Queue: !GetAtt Q.Arn, Enabled: false}}
+)");
+        CHECK(queues[0].consumer.is_object());
+        CHECK_FALSE(queues[0].consumer.contains("lambda"));
+        CHECK(queues[0].unknown
+            == std::vector<std::string> { "Resources.F.Properties.Events.Work: Enabled: false, so it reads nothing "
+                                          "and is not counted as a consumer" });
+    }
+}
+
+TEST_CASE("templates: refused with where - a duplicate key, a name that leads back to itself, aliases past 32 MB",
+    "[check][template]")
+{
+    CHECK(readTemplate("Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties:\n      VisibilityTimeout: 30\n"
+                       "      VisibilityTimeout: 60\n",
+              "t.yaml")
+              .message()
+        == "t.yaml: Resources.Q.Properties.VisibilityTimeout: given twice (line 6, first at line 5); CloudFormation "
+           "refuses a duplicate key");
+    CHECK(
+        readTemplate(R"({"Resources": {"Q": {"Type": "AWS::SQS::Queue"}, "Q": {"Type": "AWS::SQS::Queue"}}})", "t.json")
+            .message()
+        == "t.json: Resources.Q: given twice (line 1, first at line 1); CloudFormation refuses a duplicate key");
+    CHECK(
+        readTemplate(
+            "Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties: {QueueName: !GetAtt Q.QueueName}\n", "t.yaml")
+            .message()
+        == "t.yaml: Resources.Q.Properties.QueueName: leads back to itself (a circular reference, which "
+           "CloudFormation refuses)");
+    CHECK(readTemplate(
+              "Resources:\n  A:\n    Type: AWS::SQS::Queue\n    Properties: {QueueName: !Sub '${B.QueueName}-a'}\n"
+              "  B:\n    Type: AWS::SQS::Queue\n    Properties: {QueueName: !Sub '${A.QueueName}-b'}\n",
+              "t.yaml")
+              .message()
+        == "t.yaml: Resources.A.Properties.QueueName: leads back to itself (a circular reference, which "
+           "CloudFormation refuses)");
+    // One 1 MB scalar named 2,000 times: refused by the bytes it expands to, not followed.
+    std::string aliases = "Big: &big " + std::string(1 << 20, 'x')
+        + "\nResources:\n  Q: {Type: AWS::SQS::Queue}\n"
+          "Copies: [";
+    for (int i = 0; i < 2000; ++i)
+        aliases += i ? ", *big" : "*big";
+    aliases += "]\n";
+    CHECK(readTemplate(aliases, "t.yaml").message()
+        == "t.yaml: more than 32 MB once its aliases are expanded: not a template (CloudFormation takes at most 1 MB)");
+}
+
+namespace {
+
+// A plan of `terraform show -json`'s shape: queue/DLQ pairs made with for_each (or count), created together, so each
+// redrive policy is known only after apply and the configuration says which DLQ it names.
+std::string pairsPlan(const std::vector<std::string>& keys, bool count)
+{
+    json resources = json::array();
+    json changes = json::array();
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const std::string key = count ? "[" + std::to_string(i) + "]" : "[\"" + keys[i] + "\"]";
+        const json index = count ? json(i) : json(keys[i]);
+        resources.push_back({ { "address", "aws_sqs_queue.dlq" + key }, { "mode", "managed" },
+            { "type", "aws_sqs_queue" }, { "index", index },
+            { "values", { { "name", keys[i] + "-dlq" }, { "message_retention_seconds", 1209600 } } } });
+        resources.push_back({ { "address", "aws_sqs_queue.main" + key }, { "mode", "managed" },
+            { "type", "aws_sqs_queue" }, { "index", index },
+            { "values", { { "name", keys[i] }, { "visibility_timeout_seconds", 60 }, { "policy", nullptr } } } });
+        changes.push_back({ { "address", "aws_sqs_queue.main" + key },
+            { "change", { { "after_unknown", { { "arn", true }, { "redrive_policy", true } } } } } });
+    }
+    const json reference = json::array({ "aws_sqs_queue.dlq", count ? "count.index" : "each.key" });
+    const json configuration = { { "root_module",
+        { { "resources",
+            json::array({ { { "address", "aws_sqs_queue.dlq" }, { "expressions", json::object() } },
+                { { "address", "aws_sqs_queue.main" },
+                    { "expressions", { { "redrive_policy", { { "references", reference } } } } } } }) } } } };
+    return json {
+        { "planned_values", { { "root_module", { { "resources", resources } } } } }, { "resource_changes", changes },
+        { "configuration", configuration }
+    }.dump();
+}
+
+} // namespace
+
+TEST_CASE(
+    "terraform: pairs made with for_each or count linked by key - nulls absent - an errored or empty plan refused",
+    "[check][template][terraform]")
+{
+    for (const bool count : { false, true }) {
+        INFO((count ? "count" : "for_each"));
+        const auto queues = readTerraformPlan(pairsPlan({ "invoices", "orders", "refunds" }, count), "plan.json");
+        if (!queues)
+            FAIL(queues.message());
+        REQUIRE(queues.value().size() == 6);
+        for (size_t i = 0; i < 3; ++i) {
+            const std::string key = count
+                ? "[" + std::to_string(i) + "]"
+                : "[\"" + std::vector<std::string> { "invoices", "orders", "refunds" }[i] + "\"]";
+            const auto main = std::find_if(queues.value().begin(), queues.value().end(),
+                [&](const TemplateQueue& q) { return q.logicalId == "aws_sqs_queue.main" + key; });
+            const auto dlq = std::find_if(queues.value().begin(), queues.value().end(),
+                [&](const TemplateQueue& q) { return q.logicalId == "aws_sqs_queue.dlq" + key; });
+            REQUIRE(main != queues.value().end());
+            REQUIRE(dlq != queues.value().end());
+            CHECK(main->deadLetterAttributes == dlq->attributes);
+            CHECK(dlq->deadLetterOf == main->logicalId);
+            REQUIRE(main->waivers.size() == 1);
+            CHECK(main->waivers[0].by
+                == "the plan (its RedrivePolicy, known only after apply, names aws_sqs_queue.dlq" + key + ")");
+        }
+    }
+    // Values written null are absent: a queue whose every argument is null reads as SQS's defaults.
+    const auto nulls = readTerraformPlan(R"({"planned_values": {"root_module": {"resources": [
+  {"address": "aws_sqs_queue.q", "mode": "managed", "type": "aws_sqs_queue",
+   "values": {"name": null, "visibility_timeout_seconds": null, "redrive_policy": null}},
+  {"address": "aws_lambda_event_source_mapping.m", "mode": "managed", "type": "aws_lambda_event_source_mapping",
+   "values": {"event_source_arn": "arn:aws:sqs:us-east-1:123456789012:aws_sqs_queue.q", "function_name": null,
+              "scaling_config": [null], "function_response_types": null}},
+  {"address": "aws_lambda_function.f", "mode": "managed", "type": "aws_lambda_function", "values": null}]}}})",
+        "plan.json");
+    if (!nulls)
+        FAIL(nulls.message());
+    CHECK(nulls.value()[0].attributes == json { { "QueueArn", "arn:aws:sqs:us-east-1:123456789012:aws_sqs_queue.q" } });
+    // Its trigger's function is not in the plan: named, no timeout assumed.
+    CHECK(nulls.value()[0].consumer == json { { "lambda", json::object() } });
+    CHECK(nulls.value()[0].unknown
+        == std::vector<std::string> { "aws_lambda_event_source_mapping.m.function_name: not known before apply, a "
+                                      "function outside the plan, so its timeout is not known" });
+    CHECK(readTerraformPlan(R"({"errored": true, "planned_values": {"root_module": {}}})", "plan.json").message()
+        == "plan.json: the plan errored (`terraform plan` failed): it says nothing reliable of what would be applied; "
+           "fix the plan first");
+    CHECK(readTerraformPlan(R"({"planned_values": {"root_module": {"resources": []}}})", "plan.json").message()
+        == "plan.json: declares no aws_sqs_queue: nothing to check");
+}
+
+TEST_CASE("terraform: a switched-off mapping reads nothing - a function's reserved concurrency",
+    "[check][template][terraform]")
+{
+    const auto queues = readTerraformPlan(R"({"values": {"root_module": {"resources": [
+  {"address": "aws_sqs_queue.q", "mode": "managed", "type": "aws_sqs_queue",
+   "values": {"name": "q", "arn": "arn:aws:sqs:eu-west-1:111122223333:q"}},
+  {"address": "aws_lambda_event_source_mapping.off", "mode": "managed", "type": "aws_lambda_event_source_mapping",
+   "values": {"event_source_arn": "arn:aws:sqs:eu-west-1:111122223333:q", "function_name": "work", "enabled": false}},
+  {"address": "aws_lambda_event_source_mapping.on", "mode": "managed", "type": "aws_lambda_event_source_mapping",
+   "values": {"event_source_arn": "arn:aws:sqs:eu-west-1:111122223333:q", "function_name": "work", "batch_size": 5}},
+  {"address": "aws_lambda_function.work", "mode": "managed", "type": "aws_lambda_function",
+   "values": {"function_name": "work", "timeout": 20, "reserved_concurrent_executions": 2}}]}}})",
+        "state.json");
+    if (!queues)
+        FAIL(queues.message());
+    CHECK(queues.value()[0].consumer
+        == json { { "lambda", { { "timeout", "20s" }, { "reservedConcurrency", 2 }, { "batchSize", 5 } } } });
+    CHECK(queues.value()[0].unknown
+        == std::vector<std::string> { "aws_lambda_event_source_mapping.off: enabled = false, so it reads nothing and "
+                                      "is not counted as a consumer" });
 }

@@ -95,13 +95,19 @@ void readProcessing(const json& v, CheckInput& in)
 
 LambdaTrigger readLambda(const json& v)
 {
-    knownKeys(v, "lambda", { "timeout", "batchSize", "batchingWindow", "maxConcurrency", "reportBatchItemFailures" });
+    knownKeys(v, "lambda",
+        { "timeout", "batchSize", "batchingWindow", "maxConcurrency", "reportBatchItemFailures",
+            "reservedConcurrency" });
     LambdaTrigger l;
-    if (!v.contains("timeout"))
-        throw Bad { "lambda.timeout: the function's timeout is needed (1s to 15m)" };
-    l.timeout = durationOf(v["timeout"], "lambda.timeout");
-    if (l.timeout < CheckLimits::kLambdaShortestTimeout || l.timeout > CheckLimits::kLambdaLongestTimeout)
-        throw Bad { "lambda.timeout: must be from 1s to 15m (Lambda's limits), got " + formatDuration(l.timeout) };
+    l.timeoutKnown = v.contains("timeout"); // else the rules that need it are not checked
+    if (l.timeoutKnown) {
+        l.timeout = durationOf(v["timeout"], "lambda.timeout");
+        if (l.timeout < CheckLimits::kLambdaShortestTimeout || l.timeout > CheckLimits::kLambdaLongestTimeout)
+            throw Bad { "lambda.timeout: must be from 1s to 15m (Lambda's limits), got " + formatDuration(l.timeout) };
+    }
+    if (v.contains("reservedConcurrency"))
+        l.reservedConcurrency
+            = int(wholeNumber(v["reservedConcurrency"], "lambda.reservedConcurrency", 0, CheckLimits::kLambdaReserved));
     if (v.contains("batchSize"))
         l.batchSize = int(wholeNumber(v["batchSize"], "lambda.batchSize", 1, CheckLimits::kLambdaBatchSize));
     if (v.contains("batchingWindow")) {
@@ -125,9 +131,9 @@ void readConsumerSide(const json& v, CheckInput& in)
     knownKeys(v, "consumer side",
         { "processing", "consumers", "maxMessages", "waitTimeSeconds", "readTimeout", "heartbeat", "groups", "tenants",
             "rate", "lambda", "deadLetterAlarm" });
-    if (!v.contains("processing"))
-        throw Bad { "processing: how long a message takes is needed (p50 and p99, samples, or one duration)" };
-    readProcessing(v["processing"], in);
+    in.processingKnown = v.contains("processing"); // else the rules that need it are not checked
+    if (in.processingKnown)
+        readProcessing(v["processing"], in);
     if (v.contains("consumers"))
         in.consumers = int(wholeNumber(v["consumers"], "consumers", 1, CheckLimits::kConsumers));
     if (v.contains("maxMessages"))

@@ -32,17 +32,47 @@ std::optional<std::string> writeScenarios(
     return std::nullopt;
 }
 
-// What to say of processing times a queue's source cannot give.
+// Where the processing times a queue's source cannot give are given.
 std::string processingHint(CheckRun::Source kind)
 {
     switch (kind) {
     case CheckRun::Source::Terraform:
-        return ": give --processing (a plan says nothing of the consumers)";
+        return "give --processing: a plan says nothing of the consumers";
     case CheckRun::Source::Live:
-        return ": give --processing (SQS does not know how long your consumers take)";
+        return "give --processing: SQS does not know how long your consumers take";
+    case CheckRun::Source::Attributes:
+        return "give --processing";
     default:
-        return ": give --processing, or Metadata: {lifeline: {processing: ...}} on the queue or its function";
+        return "give --processing, or Metadata: {lifeline: {processing: ...}} on the queue or its function";
     }
+}
+
+// The rules not run for want of an input, by what they need: "not checked without processing times:
+// visibility-shorter-than-processing, backlog-grows (give --processing)".
+std::vector<std::string> notCheckedLines(const std::vector<NotChecked>& rules, CheckRun::Source kind)
+{
+    std::vector<std::pair<std::string, std::string>> byNeed;
+    for (const NotChecked& rule : rules) {
+        auto it = std::find_if(byNeed.begin(), byNeed.end(), [&](const auto& n) { return n.first == rule.needs; });
+        if (it == byNeed.end())
+            byNeed.emplace_back(rule.needs, rule.id);
+        else
+            it->second += ", " + rule.id;
+    }
+    std::vector<std::string> out;
+    for (const auto& [needs, ids] : byNeed)
+        out.push_back("not checked without " + needs + ": " + ids
+            + (needs == "processing times" ? " (" + processingHint(kind) + ")" : std::string()));
+    return out;
+}
+
+json notCheckedJson(const std::vector<NotChecked>& rules)
+{
+    std::vector<json> out;
+    out.reserve(rules.size());
+    for (const NotChecked& rule : rules)
+        out.push_back({ { "id", rule.id }, { "needs", rule.needs } });
+    return out;
 }
 
 } // namespace
@@ -73,9 +103,9 @@ Outcome<bool> checkQueues(const std::vector<TemplateQueue>& queues, const CheckR
         consumer.update(run.given);
         const json* dlq = q.deadLetterAttributes.is_null() ? nullptr : &q.deadLetterAttributes;
         const auto input = readCheckInput(q.attributes, dlq, consumer);
-        if (!input) // where processing times can be given, when none were
-            return Failure { where + ": " + q.logicalId + ": " + input.message()
-                + (consumer.contains("processing") ? "" : processingHint(run.kind)) };
+        if (!input)
+            return Failure { where + ": " + q.logicalId + ": " + input.message() };
+        const std::vector<NotChecked> notChecked = notCheckedRules(input.value());
         std::vector<Waiver> waivers = q.waivers;
         waivers.insert(waivers.end(), run.waivers.begin(), run.waivers.end());
         const auto findings = applyWaivers(checkQueue(input.value()), waivers);
@@ -84,25 +114,30 @@ Outcome<bool> checkQueues(const std::vector<TemplateQueue>& queues, const CheckR
         if (auto unwritten = writeScenarios(findings.value(), run.scenarioDir, q.logicalId + "-"))
             return Failure { *unwritten };
         failed = failed || failsAt(findings.value(), run.failOn);
-        checked.push_back({ run.source, q.line, q.logicalId, findings.value() });
+        checked.push_back(
+            { run.source, q.line, q.logicalId, findings.value(), q.lines, notCheckedLines(notChecked, run.kind) });
         if (run.format == ReportFormat::Json) {
             json entry = findingsJson(findings.value());
             entry["queue"] = q.logicalId;
             entry["file"] = run.source;
             entry["line"] = q.line;
             entry["unknown"] = q.unknown;
+            entry["notChecked"] = notCheckedJson(notChecked);
             report.push_back(entry);
         } else if (run.format == ReportFormat::Text) {
             out << q.logicalId << " (" << where << ")\n";
             for (const auto& u : q.unknown)
-                out << "  not fixed by the template: " << u << '\n';
+                out << "  not fixed by the " << (run.kind == CheckRun::Source::Terraform ? "plan" : "template") << ": "
+                    << u << '\n';
+            for (const auto& line : notCheckedLines(notChecked, run.kind))
+                out << "  " << line << '\n';
             out << findingsText(input.value(), findings.value()) << '\n';
         }
     }
     if (run.format == ReportFormat::Json)
         out << json { { "queues", report } }.dump(2) << '\n';
     else if (run.format == ReportFormat::Sarif)
-        out << findingsSarif(checked, run.toolVersion).dump(2) << '\n';
+        out << findingsSarif(checked, { run.toolVersion, run.homepage }).dump(2) << '\n';
     return failed;
 }
 
@@ -118,13 +153,23 @@ Outcome<bool> checkAttributes(const json& attributes, const json* deadLetter, co
         return Failure { findings.message() };
     if (auto unwritten = writeScenarios(findings.value(), run.scenarioDir, ""))
         return Failure { *unwritten };
-    if (run.format == ReportFormat::Json)
-        out << findingsJson(findings.value()).dump(2) << '\n';
-    else if (run.format == ReportFormat::Sarif)
-        out << findingsSarif({ { run.source, 0, input.value().queueName, findings.value() } }, run.toolVersion).dump(2)
+    const std::vector<NotChecked> notChecked = notCheckedRules(input.value());
+    if (run.format == ReportFormat::Json) {
+        json report = findingsJson(findings.value());
+        if (!notChecked.empty())
+            report["notChecked"] = notCheckedJson(notChecked);
+        out << report.dump(2) << '\n';
+    } else if (run.format == ReportFormat::Sarif) {
+        out << findingsSarif(
+            { { run.source, 0, input.value().queueName, findings.value(), {}, notCheckedLines(notChecked, run.kind) } },
+            { run.toolVersion, run.homepage })
+                   .dump(2)
             << '\n';
-    else
+    } else {
         out << findingsText(input.value(), findings.value());
+        for (const auto& line : notCheckedLines(notChecked, run.kind))
+            out << line << '\n';
+    }
     return failsAt(findings.value(), run.failOn);
 }
 

@@ -33,8 +33,15 @@ struct ScenarioShape {
     nlohmann::json measure; // the lesson's measure (its compare headline's first figure); null: none
 };
 
+// What a rule needs beyond the queue's attributes: without it the rule is not run, and the report says so.
+struct RuleNeeds {
+    bool processing = false; // how long a message takes
+    bool lambdaTimeout = false; // the function's timeout
+};
+
 struct CheckRule {
     std::string_view id; // stable: scripts and --fail-on users match on it
+    std::string_view summary; // one line: what is wrong when it fires (SARIF's rule description, docs/check.md)
     std::optional<RuleFinding> (*fires)(const CheckInput& in);
     // Before the producers and consumers are written: messages, run length, moments, fix, and the queues where the
     // rule needs others. Null: the simulation has nothing to show the problem with.
@@ -47,11 +54,14 @@ struct CheckRule {
     std::string_view noScenario = {};
     // What AWS refuses to create: no run can start, so no finding of the queue gets a scenario until it is fixed.
     bool refusedByAws = false;
+    RuleNeeds needs = {};
 };
 
 // Every rule, in reporting order.
 const std::vector<const CheckRule*>& checkRules();
 const CheckRule* findRule(std::string_view id);
+// What the rule needs that the input lacks ("processing times", "the function's timeout"), or "": it can run.
+std::string unmet(const CheckRule& rule, const CheckInput& in);
 
 extern const CheckRule kVisibilityShorterThanProcessing, kBatchExceedsVisibility, kLambdaVisibilityUnder6x,
     kDelayWithLambdaBatchingWindow, kVisibilityOverRetention, kLambdaProcessingOverTimeout,
@@ -59,7 +69,8 @@ extern const CheckRule kVisibilityShorterThanProcessing, kBatchExceedsVisibility
 extern const CheckRule kNoDlq, kMaxReceiveCount1, kMaxReceiveCountHigh, kDlqRetentionNotLonger, kShortPolling,
     kClientTimeoutUnderWait, kFifoSingleGroup, kTenantsWithoutGroupId; // check_rules_delivery.cpp
 extern const CheckRule kLambdaVisibilityUnderTimeout, kLambdaBatchOver10WithoutWindow, kQueuePolicyPublic,
-    kMessageSizeOldDefault, kFifoDlqBreaksOrder, kDlqWithoutAlarm; // check_rules_deployment.cpp
+    kMessageSizeOldDefault, kFifoDlqBreaksOrder, kDlqWithoutAlarm, kLambdaMaxReceiveCountUnder5,
+    kLambdaReservedUnderMax; // check_rules_deployment.cpp
 
 // --- words (check_rules.cpp) ---
 std::string seconds(int64_t s); // "30s", "2m"

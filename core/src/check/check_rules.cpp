@@ -47,10 +47,20 @@ const std::vector<const CheckRule*>& checkRules()
     static const std::vector<const CheckRule*> rules { &kLambdaVisibilityUnderTimeout, &kLambdaBatchOver10WithoutWindow,
         &kVisibilityShorterThanProcessing, &kBatchExceedsVisibility, &kLambdaVisibilityUnder6x,
         &kLambdaProcessingOverTimeout, &kBacklogGrows, &kLambdaBatchWithoutPartialFailures,
-        &kDelayWithLambdaBatchingWindow, &kNoDlq, &kMaxReceiveCount1, &kMaxReceiveCountHigh, &kDlqRetentionNotLonger,
-        &kShortPolling, &kClientTimeoutUnderWait, &kFifoSingleGroup, &kTenantsWithoutGroupId, &kVisibilityOverRetention,
+        &kDelayWithLambdaBatchingWindow, &kLambdaReservedUnderMax, &kNoDlq, &kMaxReceiveCount1,
+        &kLambdaMaxReceiveCountUnder5, &kMaxReceiveCountHigh, &kDlqRetentionNotLonger, &kShortPolling,
+        &kClientTimeoutUnderWait, &kFifoSingleGroup, &kTenantsWithoutGroupId, &kVisibilityOverRetention,
         &kQueuePolicyPublic, &kDlqWithoutAlarm, &kFifoDlqBreaksOrder, &kMessageSizeOldDefault };
     return rules;
+}
+
+std::string unmet(const CheckRule& rule, const CheckInput& in)
+{
+    if (rule.needs.processing && !in.processingKnown)
+        return "processing times";
+    if (rule.needs.lambdaTimeout && in.lambda && !in.lambda->timeoutKnown)
+        return "the function's timeout";
+    return {};
 }
 
 const CheckRule* findRule(std::string_view id)
@@ -76,16 +86,33 @@ const char* severityName(Severity severity)
     return "low";
 }
 
+namespace {
+
+// What a scenario is written from that the input lacks ("" when it has it all).
+std::string scenarioInputs(const CheckInput& input)
+{
+    if (!input.processingKnown)
+        return "how long a message takes (processing times)";
+    if (input.lambda && !input.lambda->timeoutKnown)
+        return "the function's timeout";
+    return {};
+}
+
+} // namespace
+
 std::vector<Finding> checkQueue(const CheckInput& input)
 {
     std::vector<std::pair<const rules::CheckRule*, rules::RuleFinding>> fired;
     const rules::CheckRule* refused = nullptr; // a rule saying AWS refuses the setup: no run of it can start
-    for (const rules::CheckRule* rule : rules::checkRules())
+    for (const rules::CheckRule* rule : rules::checkRules()) {
+        if (!rules::unmet(*rule, input).empty())
+            continue; // listed by notCheckedRules
         if (auto finding = rule->fires(input)) {
             fired.emplace_back(rule, std::move(*finding));
             if (rule->refusedByAws && !refused)
                 refused = rule;
         }
+    }
     std::vector<Finding> found;
     for (auto& [rule, fields] : fired) {
         Finding f { std::string(rule->id), fields.severity, std::move(fields.message), std::move(fields.suggestion),
@@ -94,6 +121,8 @@ std::vector<Finding> checkQueue(const CheckInput& input)
             f.noScenario = rule == refused
                 ? std::string(rule->noScenario)
                 : "AWS refuses this setup (" + std::string(refused->id) + "): there is no run until it is fixed";
+        else if (!scenarioInputs(input).empty())
+            f.noScenario = "a scenario needs " + scenarioInputs(input) + ", which the input does not say";
         else if (!rule->shape)
             f.noScenario = rule->noScenario.empty() ? "the simulation has no such setting to show it with"
                                                     : std::string(rule->noScenario);
@@ -106,6 +135,15 @@ std::vector<Finding> checkQueue(const CheckInput& input)
     std::stable_sort(found.begin(), found.end(),
         [](const Finding& a, const Finding& b) { return int(a.severity) < int(b.severity); });
     return found;
+}
+
+std::vector<NotChecked> notCheckedRules(const CheckInput& input)
+{
+    std::vector<NotChecked> out;
+    for (const rules::CheckRule* rule : rules::checkRules())
+        if (const std::string needs = rules::unmet(*rule, input); !needs.empty())
+            out.push_back({ std::string(rule->id), needs });
+    return out;
 }
 
 Outcome<std::vector<Finding>> applyWaivers(std::vector<Finding> findings, const std::vector<Waiver>& waivers)

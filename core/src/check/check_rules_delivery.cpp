@@ -350,18 +350,28 @@ bool othersWait(const analysis::RunSummary& s, const CheckInput& in)
 
 } // namespace
 
-const CheckRule kTenantsWithoutGroupId { "tenants-without-group-id", tenantsWithoutGroupId, tenantsShape, tenantsActors,
-    othersWait };
-const CheckRule kNoDlq { "no-dlq", noDlq, showPoisonWithoutDlq, poisonEvery, poisonCycles };
-const CheckRule kMaxReceiveCount1 { "max-receive-count-1", maxReceiveCountOne, showOneFailureMoves, transientFailures,
-    deadLettered };
-const CheckRule kMaxReceiveCountHigh { "max-receive-count-high", maxReceiveCountHigh, showLongCycle, poisonEvery,
-    manyFailures };
-const CheckRule kDlqRetentionNotLonger { "dlq-retention-not-longer", dlqRetentionNotLonger, showExpiryInDlq,
-    poisonEvery, expired };
-const CheckRule kShortPolling { "short-polling", shortPolling, showEmptyReceives, slowProducer, manyEmptyReceives };
-const CheckRule kClientTimeoutUnderWait { "client-timeout-under-wait", clientTimeoutUnderWait, nullptr, nullptr,
+const CheckRule kTenantsWithoutGroupId { "tenants-without-group-id",
+    "Tenants share a standard queue without a MessageGroupId: one tenant's burst holds up the others",
+    tenantsWithoutGroupId, tenantsShape, tenantsActors, othersWait, {}, false, { .processing = true } };
+const CheckRule kNoDlq { "no-dlq", "The queue has no dead-letter queue: a poison message is received until it expires",
+    noDlq, showPoisonWithoutDlq, poisonEvery, poisonCycles };
+const CheckRule kMaxReceiveCount1 { "max-receive-count-1",
+    "maxReceiveCount is 1: one transient failure moves a message to the dead-letter queue", maxReceiveCountOne,
+    showOneFailureMoves, transientFailures, deadLettered };
+const CheckRule kMaxReceiveCountHigh { "max-receive-count-high",
+    "maxReceiveCount so high that a poison message cycles for an hour or more", maxReceiveCountHigh, showLongCycle,
+    poisonEvery, manyFailures };
+const CheckRule kDlqRetentionNotLonger { "dlq-retention-not-longer",
+    "The dead-letter queue keeps messages no longer than its source: they expire there early", dlqRetentionNotLonger,
+    showExpiryInDlq, poisonEvery, expired };
+const CheckRule kShortPolling { "short-polling",
+    "The consumers short-poll: empty receives cost requests and can miss messages", shortPolling, showEmptyReceives,
+    slowProducer, manyEmptyReceives };
+const CheckRule kClientTimeoutUnderWait { "client-timeout-under-wait",
+    "The client's HTTP read timeout is not longer than the long poll's wait", clientTimeoutUnderWait, nullptr, nullptr,
     nullptr };
-const CheckRule kFifoSingleGroup { "fifo-single-group", fifoSingleGroup, noChange, oneGroup, oneInFlight };
+const CheckRule kFifoSingleGroup { "fifo-single-group",
+    "A FIFO queue with one MessageGroupId: one message in flight at a time", fifoSingleGroup, noChange, oneGroup,
+    oneInFlight };
 
 } // namespace lifeline::check::rules

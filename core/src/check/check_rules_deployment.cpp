@@ -1,5 +1,6 @@
 // The rules of `lifeline check` about how a queue is deployed rather than how it runs: a Lambda trigger that AWS
-// refuses to create, a queue policy open to anyone, the old message size limit, a FIFO queue's dead-letter queue
+// refuses to create, one whose throttles spend receives (a low maxReceiveCount, a reserved concurrency under what
+// its pollers run), a queue policy open to anyone, the old message size limit, a FIFO queue's dead-letter queue
 // breaking its groups' order, and a dead-letter queue no alarm watches. No run shows these: each says why it has no
 // scenario. Sources: docs/sqs-semantics.md, section 6.
 #include "check_rule.h"
@@ -153,20 +154,86 @@ std::optional<RuleFinding> dlqWithoutAlarm(const CheckInput& in)
         nullptr };
 }
 
+// --- lambda-max-receive-count-under-5 ---
+
+// A throttled invocation's batch comes back like a failed one, and its receive counted: with few receives a message
+// that never failed reaches the DLQ. maxReceiveCount 1 has its own rule.
+std::optional<RuleFinding> lambdaMaxReceiveCountUnder5(const CheckInput& in)
+{
+    if (!in.lambda || !in.queue.redrivePolicy || in.queue.redrivePolicy->maxReceiveCount < 2
+        || in.queue.redrivePolicy->maxReceiveCount >= 5)
+        return std::nullopt;
+    const int64_t count = in.queue.redrivePolicy->maxReceiveCount;
+    return RuleFinding { Severity::Medium,
+        "A Lambda trigger reads this queue and maxReceiveCount is " + std::to_string(count)
+            + ": when the function is throttled, Lambda's receives still count, so a message that never failed can "
+              "reach the dead-letter queue after "
+            + std::to_string(count) + " throttled tries.",
+        "Set maxReceiveCount to at least 5, as AWS advises for a queue a Lambda function reads.", nullptr };
+}
+
+// --- lambda-reserved-concurrency-under-max ---
+
+// Lambda's pollers do not know the function's reserved concurrency: without a MaximumConcurrency they scale up to
+// 1,250 invocations (docs/sqs-semantics.md, section 6).
+constexpr int kLambdaPollerScale = 1250;
+
+std::optional<RuleFinding> lambdaReservedUnderMax(const CheckInput& in)
+{
+    if (!in.lambda || !in.lambda->reservedConcurrency)
+        return std::nullopt;
+    const int reserved = *in.lambda->reservedConcurrency;
+    const int most = in.lambda->maxConcurrency ? in.lambda->maxConcurrency : kLambdaPollerScale;
+    if (reserved >= most)
+        return std::nullopt;
+    const std::string poller = in.lambda->maxConcurrency
+        ? "the trigger's MaximumConcurrency is " + std::to_string(most)
+        : "the trigger has no MaximumConcurrency, so its pollers scale up to " + std::to_string(most) + " invocations";
+    if (reserved == 0)
+        return RuleFinding { Severity::High,
+            "The function's reserved concurrency is 0: it never runs, every batch the trigger receives is throttled "
+            "and comes back, and with a dead-letter queue each message moves there after maxReceiveCount receives.",
+            "Give the function a reserved concurrency of at least the trigger's MaximumConcurrency, or remove the "
+            "reservation.",
+            nullptr };
+    return RuleFinding { Severity::Medium,
+        "The function's reserved concurrency is " + std::to_string(reserved) + " but " + poller
+            + ": batches received beyond " + std::to_string(reserved)
+            + " are throttled and come back after the visibility timeout, each receive counted towards "
+              "maxReceiveCount.",
+        "Set ScalingConfig.MaximumConcurrency to at most " + std::to_string(std::max(2, reserved))
+            + " (the reserved concurrency), or raise the reserved concurrency to it.",
+        nullptr };
+}
+
+constexpr std::string_view kThrottles = "Lifeline's Lambda does not throttle: nothing a run draws shows it";
 constexpr std::string_view kRefused = "Lambda refuses to create this trigger: there is no run until it is fixed";
 constexpr std::string_view kNotInARun = "nothing a run draws shows it (a queue policy, an alarm, a size limit)";
 
 } // namespace
 
-const CheckRule kLambdaVisibilityUnderTimeout { "lambda-visibility-under-timeout", lambdaVisibilityUnderTimeout,
-    nullptr, nullptr, nullptr, kRefused, true };
-const CheckRule kLambdaBatchOver10WithoutWindow { "lambda-batch-over-10-without-window", lambdaBatchOver10WithoutWindow,
-    nullptr, nullptr, nullptr, kRefused, true };
-const CheckRule kQueuePolicyPublic { "queue-policy-public", queuePolicyPublic, nullptr, nullptr, nullptr, kNotInARun };
-const CheckRule kMessageSizeOldDefault { "message-size-old-default", messageSizeOldDefault, nullptr, nullptr, nullptr,
+const CheckRule kLambdaVisibilityUnderTimeout { "lambda-visibility-under-timeout",
+    "The visibility timeout is below the function's timeout: Lambda refuses the trigger", lambdaVisibilityUnderTimeout,
+    nullptr, nullptr, nullptr, kRefused, true, { .lambdaTimeout = true } };
+const CheckRule kLambdaBatchOver10WithoutWindow { "lambda-batch-over-10-without-window",
+    "A batch above 10 without a batching window: Lambda refuses the trigger", lambdaBatchOver10WithoutWindow, nullptr,
+    nullptr, nullptr, kRefused, true };
+const CheckRule kQueuePolicyPublic { "queue-policy-public", "The queue policy allows anyone, with no condition",
+    queuePolicyPublic, nullptr, nullptr, nullptr, kNotInARun };
+const CheckRule kMessageSizeOldDefault { "message-size-old-default",
+    "MaximumMessageSize is the old default of 262,144 bytes", messageSizeOldDefault, nullptr, nullptr, nullptr,
     kNotInARun };
-const CheckRule kFifoDlqBreaksOrder { "fifo-dlq-breaks-order", fifoDlqBreaksOrder, nullptr, nullptr, nullptr,
+const CheckRule kFifoDlqBreaksOrder { "fifo-dlq-breaks-order",
+    "A FIFO queue's dead-letter queue takes a message out of its group's order", fifoDlqBreaksOrder, nullptr, nullptr,
+    nullptr,
     "Lifeline's consumers do not check the order they process a group in; the lessons on FIFO groups show it" };
-const CheckRule kDlqWithoutAlarm { "dlq-without-alarm", dlqWithoutAlarm, nullptr, nullptr, nullptr, kNotInARun };
+const CheckRule kDlqWithoutAlarm { "dlq-without-alarm", "No CloudWatch alarm watches the dead-letter queue",
+    dlqWithoutAlarm, nullptr, nullptr, nullptr, kNotInARun };
+const CheckRule kLambdaMaxReceiveCountUnder5 { "lambda-max-receive-count-under-5",
+    "A Lambda trigger with maxReceiveCount under 5: throttles alone can dead-letter a message",
+    lambdaMaxReceiveCountUnder5, nullptr, nullptr, nullptr, kThrottles };
+const CheckRule kLambdaReservedUnderMax { "lambda-reserved-concurrency-under-max",
+    "The function's reserved concurrency is under what the trigger runs: batches are throttled", lambdaReservedUnderMax,
+    nullptr, nullptr, nullptr, kThrottles };
 
 } // namespace lifeline::check::rules

@@ -154,9 +154,11 @@ bool delayShows(const analysis::RunSummary& s, const CheckInput&)
 
 // --- visibility-over-retention ---
 
+// Half again the p99, within half the retention period; without processing times, SQS's default of 30 s within it.
 int64_t retentionSafeVisibility(const CheckInput& in)
 {
-    return std::min<int64_t>(visibilityFor(in.p99 * 3 / 2), std::max<int64_t>(1, in.queue.messageRetentionPeriod / 2));
+    const int64_t wanted = in.processingKnown ? visibilityFor(in.p99 * 3 / 2) : 30;
+    return std::min<int64_t>(wanted, std::max<int64_t>(1, in.queue.messageRetentionPeriod / 2));
 }
 
 std::optional<RuleFinding> visibilityOverRetention(const CheckInput& in)
@@ -372,20 +374,28 @@ bool backlogShows(const analysis::RunSummary& s, const CheckInput& in)
 
 } // namespace
 
-const CheckRule kLambdaProcessingOverTimeout { "lambda-processing-over-timeout", lambdaOverTimeout, showTimeouts,
-    nullptr, timeoutsShow };
+const CheckRule kLambdaProcessingOverTimeout { "lambda-processing-over-timeout",
+    "Invocations outlast the function's timeout: their batches come back", lambdaOverTimeout, showTimeouts, nullptr,
+    timeoutsShow, {}, false, { .processing = true, .lambdaTimeout = true } };
 const CheckRule kLambdaBatchWithoutPartialFailures { "lambda-batch-without-partial-failures",
-    batchWithoutPartialFailures, showGoodMessagesFailing, poisonInEachBatch, goodMessagesFail };
-const CheckRule kBacklogGrows { "backlog-grows", backlogGrows, showBacklog, nullptr, backlogShows };
-const CheckRule kVisibilityShorterThanProcessing { "visibility-shorter-than-processing", visibilityShorter,
-    showDuplicatesOfRareRuns, nullptr, duplicatesShow };
-const CheckRule kBatchExceedsVisibility { "batch-exceeds-visibility", batchExceeds, showDuplicatesOfRareRuns,
-    batchBacklog, duplicatesShow };
-const CheckRule kLambdaVisibilityUnder6x { "lambda-visibility-under-6x", lambdaUnder6x, showDuplicates, nullptr,
-    lambdaDuplicatesShow };
-const CheckRule kDelayWithLambdaBatchingWindow { "delay-with-lambda-batching-window", delayWithBatchingWindow,
+    "Batches without ReportBatchItemFailures: one failure sends the whole batch back", batchWithoutPartialFailures,
+    showGoodMessagesFailing, poisonInEachBatch, goodMessagesFail };
+const CheckRule kBacklogGrows { "backlog-grows", "The producers send faster than the consumers take: the backlog grows",
+    backlogGrows, showBacklog, nullptr, backlogShows, {}, false, { .processing = true } };
+const CheckRule kVisibilityShorterThanProcessing { "visibility-shorter-than-processing",
+    "The visibility timeout is shorter than processing: messages are processed twice", visibilityShorter,
+    showDuplicatesOfRareRuns, nullptr, duplicatesShow, {}, false, { .processing = true } };
+const CheckRule kBatchExceedsVisibility { "batch-exceeds-visibility",
+    "A receive's batch, worked one by one, outlasts the visibility timeout", batchExceeds, showDuplicatesOfRareRuns,
+    batchBacklog, duplicatesShow, {}, false, { .processing = true } };
+const CheckRule kLambdaVisibilityUnder6x { "lambda-visibility-under-6x",
+    "The visibility timeout is under six times the function's timeout", lambdaUnder6x, showDuplicates, nullptr,
+    lambdaDuplicatesShow, {}, false, { .lambdaTimeout = true } };
+const CheckRule kDelayWithLambdaBatchingWindow { "delay-with-lambda-batching-window",
+    "A delay and a Lambda batching window add up before the function sees a message", delayWithBatchingWindow,
     showDelayEnds, nullptr, delayShows };
-const CheckRule kVisibilityOverRetention { "visibility-over-retention", visibilityOverRetention, showCrashThenExpiry,
-    crashingConsumer, expiredShows };
+const CheckRule kVisibilityOverRetention { "visibility-over-retention",
+    "The visibility timeout is not shorter than the retention period: a crashed message expires",
+    visibilityOverRetention, showCrashThenExpiry, crashingConsumer, expiredShows };
 
 } // namespace lifeline::check::rules

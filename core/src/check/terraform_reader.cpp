@@ -1,11 +1,16 @@
 // A Terraform plan or state (`terraform show -json`) read into the queues `lifeline check` reviews. Known values come
 // from planned_values (a plan) or values (a state); what is known only after apply is named from resource_changes'
-// after_unknown, and the configuration's references say which resource it would come from.
+// after_unknown, and the configuration's references say which resource it would come from: for a resource made with
+// count or for_each, the instance of the same key (aws_sqs_queue.dlq[each.key] from aws_sqs_queue.main["orders"] is
+// aws_sqs_queue.dlq["orders"]). Every relation is indexed once, so a plan's size costs time in proportion.
 #include "lifeline/check/terraform_reader.h"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <map>
+#include <set>
+#include <unordered_map>
 
 namespace lifeline::check {
 
@@ -35,12 +40,43 @@ constexpr std::pair<const char*, const char*> kQueueArguments[] = {
     { "policy", "Policy" },
 };
 
+// A member of a JSON object, or null: a plan writes null for what is not set, and a member may be missing.
+const json& field(const json& v, const char* key)
+{
+    static const json none;
+    if (!v.is_object())
+        return none;
+    const auto it = v.find(key);
+    return it == v.end() ? none : *it;
+}
+
+// An address without its instance keys: the configuration's name for every instance of it
+// (module.jobs["a"].aws_sqs_queue.main[0] -> module.jobs.aws_sqs_queue.main).
+std::string withoutKeys(const std::string& address)
+{
+    std::string out;
+    int depth = 0;
+    bool quoted = false;
+    for (char c : address) {
+        if (c == '"' && depth > 0)
+            quoted = !quoted;
+        else if (c == '[' && !quoted)
+            ++depth;
+        else if (c == ']' && !quoted)
+            --depth;
+        else if (depth == 0)
+            out += c;
+    }
+    return out;
+}
+
 struct Resource {
     std::string address;
+    std::string base; // withoutKeys(address)
     std::string type;
     json values;
     json unknown = json::object(); // after_unknown: argument -> true
-    json expressions = json::object(); // the configuration's, with references made absolute
+    const json* expressions = nullptr; // the configuration's, with references made absolute
 };
 
 // A value as get-queue-attributes prints it; nothing for what Terraform leaves empty or false-by-default.
@@ -59,21 +95,32 @@ class Plan {
 public:
     explicit Plan(const json& doc)
     {
+        if (field(doc, "errored") == true)
+            throw Bad { "the plan errored (`terraform plan` failed): it says nothing reliable of what would be "
+                        "applied; fix the plan first" };
         const json* root = nullptr;
-        if (doc.contains("planned_values") && doc["planned_values"].contains("root_module"))
+        if (field(field(doc, "planned_values"), "root_module").is_object())
             root = &doc["planned_values"]["root_module"];
-        else if (doc.contains("values") && doc["values"].contains("root_module"))
+        else if (field(field(doc, "values"), "root_module").is_object())
             root = &doc["values"]["root_module"];
         if (!root)
             throw Bad { "has no planned_values or values (not what `terraform show -json` prints)" };
         collect(*root);
-        if (doc.contains("resource_changes") && doc["resource_changes"].is_array())
+        for (size_t i = 0; i < m_resources.size(); ++i)
+            m_byAddress.emplace(m_resources[i].address, i);
+        for (size_t i = 0; i < m_resources.size(); ++i)
+            m_byBase[m_resources[i].base].push_back(i);
+        if (field(doc, "resource_changes").is_array())
             for (const json& change : doc["resource_changes"])
-                if (auto* r = find(change.value("address", "")); r && change.contains("change")
-                    && change["change"].contains("after_unknown") && change["change"]["after_unknown"].is_object())
+                if (Resource* r = find(field(change, "address"));
+                    r && field(field(change, "change"), "after_unknown").is_object())
                     r->unknown = change["change"]["after_unknown"];
-        if (doc.contains("configuration") && doc["configuration"].contains("root_module"))
+        if (field(field(doc, "configuration"), "root_module").is_object())
             collectExpressions(doc["configuration"]["root_module"], "");
+        if (std::none_of(
+                m_resources.begin(), m_resources.end(), [](const Resource& r) { return r.type == "aws_sqs_queue"; }))
+            throw Bad { "declares no aws_sqs_queue: nothing to check" };
+        index();
     }
 
     std::vector<TemplateQueue> queues() const
@@ -89,82 +136,175 @@ public:
 private:
     void collect(const json& module)
     {
-        if (module.contains("resources") && module["resources"].is_array())
+        if (field(module, "resources").is_array())
             for (const json& r : module["resources"])
-                if (r.is_object() && r.value("mode", "") == "managed" && r.contains("values"))
-                    m_resources.push_back({ r.value("address", ""), r.value("type", ""), r["values"] });
-        if (module.contains("child_modules") && module["child_modules"].is_array())
+                if (field(r, "mode") == "managed" && field(r, "address").is_string() && field(r, "type").is_string()) {
+                    const std::string address = r["address"];
+                    const json& values = field(r, "values");
+                    m_resources.push_back({ address, withoutKeys(address), r["type"].get<std::string>(),
+                        values.is_object() ? values : json::object() });
+                }
+        if (field(module, "child_modules").is_array())
             for (const json& child : module["child_modules"])
                 collect(child);
     }
     // A module's configuration names resources relative to it: prefixed here with the module's address.
     void collectExpressions(const json& module, const std::string& prefix)
     {
-        if (module.contains("resources") && module["resources"].is_array())
+        if (field(module, "resources").is_array())
             for (const json& r : module["resources"]) {
-                Resource* resource = find(prefix + r.value("address", ""));
-                if (!resource || !r.contains("expressions") || !r["expressions"].is_object())
+                if (!field(r, "address").is_string() || !field(r, "expressions").is_object())
                     continue;
-                resource->expressions = r["expressions"];
-                for (auto& [name, expression] : resource->expressions.items())
-                    if (expression.is_object() && expression.contains("references"))
+                json expressions = r["expressions"];
+                for (auto& [name, expression] : expressions.items())
+                    if (field(expression, "references").is_array())
                         for (auto& reference : expression["references"])
-                            reference = prefix + reference.get<std::string>();
+                            if (reference.is_string())
+                                reference = prefix + reference.get<std::string>();
+                auto& kept = m_expressions.emplace_back(std::move(expressions));
+                for (size_t i : byBase(prefix + r["address"].get<std::string>()))
+                    m_resources[i].expressions = &kept;
             }
-        if (module.contains("module_calls") && module["module_calls"].is_object())
+        if (field(module, "module_calls").is_object())
             for (const auto& [name, call] : module["module_calls"].items())
-                if (call.contains("module"))
+                if (field(call, "module").is_object())
                     collectExpressions(call["module"], prefix + "module." + name + ".");
     }
-    Resource* find(const std::string& address)
+    const std::vector<size_t>& byBase(const std::string& base) const
     {
-        for (Resource& r : m_resources)
-            if (r.address == address)
-                return &r;
-        return nullptr;
+        static const std::vector<size_t> none;
+        const auto it = m_byBase.find(base);
+        return it == m_byBase.end() ? none : it->second;
     }
-    const Resource* find(const std::string& address) const
+    Resource* find(const json& address)
     {
-        for (const Resource& r : m_resources)
-            if (r.address == address)
-                return &r;
-        return nullptr;
+        const auto it = address.is_string() ? m_byAddress.find(address.get<std::string>()) : m_byAddress.end();
+        return it == m_byAddress.end() ? nullptr : &m_resources[it->second];
     }
-    // The resource of `type` an argument's expression refers to ("aws_sqs_queue.dlq.arn" -> aws_sqs_queue.dlq).
-    const Resource* referred(const Resource& from, const std::string& argument, const std::string& type) const
+
+    // The resource of `type` an argument's expression refers to ("aws_sqs_queue.dlq.arn" -> aws_sqs_queue.dlq). For
+    // a resource of many instances, the one the reference names by its key, else the one of the same keys as `from`
+    // (count.index, each.key), else the only one.
+    const Resource* referred(const Resource& from, const char* argument, const std::string& type) const
     {
-        if (!from.expressions.contains(argument) || !from.expressions[argument].is_object()
-            || !from.expressions[argument].contains("references"))
+        static const json none;
+        const json& references = field(field(from.expressions ? *from.expressions : none, argument), "references");
+        if (!references.is_array())
             return nullptr;
-        for (const json& reference : from.expressions[argument]["references"]) {
+        for (const json& reference : references) {
+            if (!reference.is_string())
+                continue;
             const std::string text = reference;
             const auto at = text.find(type + ".");
             if (at == std::string::npos || (at > 0 && text[at - 1] != '.'))
                 continue;
-            const auto end = text.find('.', at + type.size() + 1);
-            if (const Resource* r = find(text.substr(0, end)))
-                return r;
+            const auto nameEnd = text.find_first_of(".[", at + type.size() + 1);
+            const std::string base = withoutKeys(text.substr(0, nameEnd));
+            if (nameEnd != std::string::npos && text[nameEnd] == '[') { // a literal key: aws_sqs_queue.dlq["a"]
+                const auto close = text.find(']', nameEnd);
+                if (const auto it = m_byAddress.find(text.substr(0, close + 1)); it != m_byAddress.end())
+                    return &m_resources[it->second];
+            }
+            const auto& instances = byBase(base);
+            if (instances.size() == 1)
+                return &m_resources[instances[0]];
+            const std::string keys = keysOf(from.address);
+            for (size_t i : instances)
+                if (keysOf(m_resources[i].address) == keys)
+                    return &m_resources[i];
         }
         return nullptr;
     }
+    // The instance keys of an address, in order (module.jobs["a"].aws_sqs_queue.main[0] -> ["a"][0]).
+    static std::string keysOf(const std::string& address)
+    {
+        std::string out;
+        int depth = 0;
+        bool quoted = false;
+        for (char c : address) {
+            if (c == '"' && depth > 0)
+                quoted = !quoted;
+            else if (c == '[' && !quoted)
+                ++depth;
+            if (depth > 0)
+                out += c;
+            if (c == ']' && !quoted)
+                --depth;
+        }
+        return out;
+    }
 
-    static std::string queueName(const Resource& r) { return r.values.value("name", r.address); }
+    static std::string queueName(const Resource& r)
+    {
+        const json& name = field(r.values, "name");
+        return name.is_string() ? name.get<std::string>() : r.address;
+    }
     static std::string arnOf(const Resource& r)
     {
-        if (const auto arn = attributeText(r.values.value("arn", json())))
+        if (const auto arn = attributeText(field(r.values, "arn")))
             return *arn;
         return "arn:aws:sqs:us-east-1:123456789012:" + queueName(r); // not yet created: its name says which it is
+    }
+
+    // Each resource that relates to queues, filed under the queue it names.
+    void index()
+    {
+        for (const Resource& r : m_resources)
+            if (r.type == "aws_sqs_queue") {
+                m_byArn.emplace(arnOf(r), &r);
+                if (const auto url = attributeText(field(r.values, "url")))
+                    m_byUrl.emplace(*url, &r);
+            } else if (r.type == "aws_lambda_function") {
+                for (const char* key : { "function_name", "arn" })
+                    if (const auto name = attributeText(field(r.values, key)))
+                        m_functions.emplace(*name, &r);
+            }
+        for (const Resource& r : m_resources) {
+            if (r.type == "aws_sqs_queue_redrive_policy" || r.type == "aws_sqs_queue_policy") {
+                if (const Resource* q = queueByUrl(r))
+                    (r.type == "aws_sqs_queue_policy" ? m_policies : m_redrivePolicies).emplace(q, &r);
+            } else if (r.type == "aws_lambda_event_source_mapping") {
+                const Resource* q = referred(r, "event_source_arn", "aws_sqs_queue");
+                if (!q)
+                    if (const auto arn = attributeText(field(r.values, "event_source_arn"));
+                        arn && m_byArn.contains(*arn))
+                        q = m_byArn.at(*arn);
+                if (q)
+                    m_triggers[q].push_back(&r);
+            } else if (r.type == "aws_cloudwatch_metric_alarm") {
+                m_anyAlarm = true;
+                collectQueueDimensions(r.values);
+                if (const Resource* q = referred(r, "dimensions", "aws_sqs_queue"))
+                    m_alarmedQueues.insert(queueName(*q));
+            }
+        }
+    }
+    const Resource* queueByUrl(const Resource& r) const
+    {
+        if (const Resource* q = referred(r, "queue_url", "aws_sqs_queue"))
+            return q;
+        const auto url = attributeText(field(r.values, "queue_url"));
+        const auto it = url ? m_byUrl.find(*url) : m_byUrl.end();
+        return it == m_byUrl.end() ? nullptr : it->second;
+    }
+    void collectQueueDimensions(const json& v)
+    {
+        if (v.is_object() && field(v, "QueueName").is_string())
+            m_alarmedQueues.insert(v["QueueName"].get<std::string>());
+        if (v.is_object() || v.is_array())
+            for (const json& item : v)
+                collectQueueDimensions(item);
     }
 
     json attributesOf(const Resource& r, std::vector<std::string>& unknown) const
     {
         json out = json::object();
         for (const auto& [argument, attribute] : kQueueArguments) {
-            if (r.unknown.value(argument, false) == true) {
+            if (field(r.unknown, argument) == true) {
                 unknown.push_back(std::string(attribute) + ": known only after apply" + afterApplyNote(r, argument));
                 continue;
             }
-            if (const auto value = attributeText(r.values.value(argument, json())))
+            if (const auto value = attributeText(field(r.values, argument)))
                 out[attribute] = *value;
         }
         out["QueueArn"] = arnOf(r);
@@ -174,7 +314,7 @@ private:
     {
         if (argument != "redrive_policy")
             return {};
-        const Resource* dlq = referred(r, argument, "aws_sqs_queue");
+        const Resource* dlq = referred(r, "redrive_policy", "aws_sqs_queue");
         return " (it names " + (dlq ? dlq->address : std::string("another queue"))
             + "): findings about a dead-letter queue assume none; check the state after apply "
               "(`terraform show -json`) for them";
@@ -187,26 +327,22 @@ private:
         q.attributes = attributesOf(r, q.unknown);
         // A redrive policy or a queue policy may be its own resource, naming the queue by its URL (or, before apply,
         // by reference).
-        if (const auto text = attached(r, "aws_sqs_queue_redrive_policy", "redrive_policy"))
-            q.attributes["RedrivePolicy"] = *text;
-        if (const auto text = attached(r, "aws_sqs_queue_policy", "policy"))
-            q.attributes["Policy"] = *text;
+        if (const auto it = m_redrivePolicies.find(&r); it != m_redrivePolicies.end())
+            if (const auto text = attributeText(field(it->second->values, "redrive_policy")))
+                q.attributes["RedrivePolicy"] = *text;
+        if (const auto it = m_policies.find(&r); it != m_policies.end())
+            if (const auto text = attributeText(field(it->second->values, "policy")))
+                q.attributes["Policy"] = *text;
         if (q.attributes.contains("RedrivePolicy")) {
             const json policy = json::parse(q.attributes["RedrivePolicy"].get<std::string>(), nullptr, false);
-            if (policy.is_object() && policy.contains("deadLetterTargetArn"))
-                for (const Resource& dlq : m_resources)
-                    if (dlq.type == "aws_sqs_queue" && arnOf(dlq) == policy["deadLetterTargetArn"]) {
-                        std::vector<std::string> ignored; // the DLQ's own unknowns are its own entry's
-                        q.deadLetterAttributes = attributesOf(dlq, ignored);
-                        addAlarm(dlq, q);
-                    }
+            const auto target = attributeText(field(policy, "deadLetterTargetArn"));
+            if (const auto it = target ? m_byArn.find(*target) : m_byArn.end(); it != m_byArn.end())
+                addDeadLetterQueue(*it->second, q);
         }
         // Before apply the policy is unknown, but the configuration names its queue: that queue is the DLQ.
-        if (q.deadLetterAttributes.is_null() && r.unknown.value("redrive_policy", false))
+        if (q.deadLetterAttributes.is_null() && field(r.unknown, "redrive_policy") == true)
             if (const Resource* dlq = referred(r, "redrive_policy", "aws_sqs_queue")) {
-                std::vector<std::string> ignored;
-                q.deadLetterAttributes = attributesOf(*dlq, ignored);
-                addAlarm(*dlq, q);
+                addDeadLetterQueue(*dlq, q);
                 // The queue will have a DLQ: "no DLQ" would be the plan's gap, not the queue's.
                 q.waivers.push_back(
                     { "no-dlq", "the plan (its RedrivePolicy, known only after apply, names " + dlq->address + ")" });
@@ -215,79 +351,75 @@ private:
         return q;
     }
 
-    // The `argument` of a resource of `type` attached to queue `r` by its queue_url.
-    std::optional<std::string> attached(const Resource& r, const std::string& type, const std::string& argument) const
+    void addDeadLetterQueue(const Resource& dlq, TemplateQueue& q) const
     {
-        for (const Resource& a : m_resources)
-            if (a.type == type
-                && (referred(a, "queue_url", "aws_sqs_queue") == &r
-                    || (a.values.contains("queue_url") && a.values["queue_url"] == r.values.value("url", json()))))
-                return attributeText(a.values.value(argument, json()));
-        return std::nullopt;
+        std::vector<std::string> ignored; // the DLQ's own unknowns are its own entry's
+        q.deadLetterAttributes = attributesOf(dlq, ignored);
+        // Whether an alarm names the DLQ in a QueueName dimension (by value or by reference); not said when the plan
+        // has no alarm at all.
+        if (m_anyAlarm)
+            q.consumer["deadLetterAlarm"] = m_alarmedQueues.contains(queueName(dlq));
     }
 
-    // Whether an aws_cloudwatch_metric_alarm names the DLQ in a QueueName dimension (its own, or a metric_query's),
-    // by value or by reference; not said when the plan has no alarm at all.
-    void addAlarm(const Resource& dlq, TemplateQueue& q) const
-    {
-        const std::function<bool(const json&)> names = [&](const json& v) {
-            if (v.is_object() && v.value("QueueName", json()) == queueName(dlq))
-                return true;
-            return (v.is_object() || v.is_array()) && std::any_of(v.begin(), v.end(), names);
-        };
-        bool alarms = false;
-        for (const Resource& a : m_resources) {
-            if (a.type != "aws_cloudwatch_metric_alarm")
-                continue;
-            alarms = true;
-            if (names(a.values) || referred(a, "dimensions", "aws_sqs_queue") == &dlq) {
-                q.consumer["deadLetterAlarm"] = true;
-                return;
-            }
-        }
-        if (alarms)
-            q.consumer["deadLetterAlarm"] = false;
-    }
-
+    // The first enabled aws_lambda_event_source_mapping that reads the queue, as the check's "lambda" consumer side.
     void addTrigger(const Resource& queueResource, TemplateQueue& q) const
     {
-        const std::string arn = arnOf(queueResource);
-        for (const Resource& m : m_resources) {
-            if (m.type != "aws_lambda_event_source_mapping")
+        const auto found = m_triggers.find(&queueResource);
+        if (found == m_triggers.end())
+            return;
+        for (const Resource* m : found->second) {
+            if (field(m->values, "enabled") == false) {
+                q.unknown.push_back(
+                    m->address + ": enabled = false, so it reads nothing and is not counted as a consumer");
                 continue;
-            const bool reads = m.values.value("event_source_arn", json()) == arn
-                || referred(m, "event_source_arn", "aws_sqs_queue") == &queueResource;
-            if (!reads)
-                continue;
-            const Resource* function = referred(m, "function_name", "aws_lambda_function");
-            if (!function)
-                for (const Resource& f : m_resources)
-                    if (f.type == "aws_lambda_function"
-                        && (m.values.value("function_name", json()) == f.values.value("function_name", json())
-                            || m.values.value("function_name", json()) == f.values.value("arn", json())))
-                        function = &f;
-            json l = json::object();
-            const json timeout = function ? function->values.value("timeout", json(3)) : json(3);
-            l["timeout"] = (timeout.is_number_integer() ? timeout.dump() : std::string("3")) + "s";
-            if (m.values.value("batch_size", json()).is_number_integer())
-                l["batchSize"] = m.values["batch_size"];
-            if (m.values.value("maximum_batching_window_in_seconds", json()).is_number_integer())
-                l["batchingWindow"] = m.values["maximum_batching_window_in_seconds"].dump() + "s";
-            const json scaling = m.values.value("scaling_config", json());
-            if (scaling.is_array() && !scaling.empty()
-                && scaling[0].value("maximum_concurrency", json()).is_number_integer())
-                l["maxConcurrency"] = scaling[0]["maximum_concurrency"];
-            const json responses = m.values.value("function_response_types", json());
-            if (responses.is_array())
-                for (const json& t : responses)
-                    if (t == "ReportBatchItemFailures")
-                        l["reportBatchItemFailures"] = true;
-            q.consumer["lambda"] = l;
+            }
+            q.consumer["lambda"] = trigger(*m, q);
             return;
         }
     }
+    json trigger(const Resource& m, TemplateQueue& q) const
+    {
+        const Resource* function = referred(m, "function_name", "aws_lambda_function");
+        const auto name = attributeText(field(m.values, "function_name"));
+        if (!function && name && m_functions.contains(*name))
+            function = m_functions.at(*name);
+        json l = json::object();
+        if (!function) {
+            q.unknown.push_back(m.address + ".function_name: " + name.value_or("not known before apply")
+                + ", a function outside the plan, so its timeout is not known");
+        } else {
+            const json& timeout = field(function->values, "timeout");
+            l["timeout"] = (timeout.is_number_integer() ? timeout.dump() : std::string("3")) + "s";
+            const json& reserved = field(function->values, "reserved_concurrent_executions");
+            if (reserved.is_number_integer() && reserved.get<int64_t>() >= 0) // -1: none reserved
+                l["reservedConcurrency"] = reserved;
+        }
+        if (field(m.values, "batch_size").is_number_integer())
+            l["batchSize"] = m.values["batch_size"];
+        if (field(m.values, "maximum_batching_window_in_seconds").is_number_integer())
+            l["batchingWindow"] = m.values["maximum_batching_window_in_seconds"].dump() + "s";
+        const json& scaling = field(m.values, "scaling_config");
+        if (scaling.is_array() && !scaling.empty() && field(scaling[0], "maximum_concurrency").is_number_integer())
+            l["maxConcurrency"] = scaling[0]["maximum_concurrency"];
+        const json& responses = field(m.values, "function_response_types");
+        if (responses.is_array()
+            && std::find(responses.begin(), responses.end(), "ReportBatchItemFailures") != responses.end())
+            l["reportBatchItemFailures"] = true;
+        return l;
+    }
 
     std::vector<Resource> m_resources;
+    std::unordered_map<std::string, size_t> m_byAddress;
+    std::unordered_map<std::string, std::vector<size_t>> m_byBase; // every instance of a configuration's resource
+    std::deque<json> m_expressions; // the configuration's, each shared by its instances (a deque: they stay put)
+    std::unordered_map<std::string, const Resource*> m_byArn; // queues by ARN
+    std::unordered_map<std::string, const Resource*> m_byUrl; // queues by URL
+    std::unordered_map<std::string, const Resource*> m_functions; // functions by name and ARN
+    std::unordered_map<const Resource*, const Resource*> m_redrivePolicies; // queue -> its redrive policy resource
+    std::unordered_map<const Resource*, const Resource*> m_policies; // queue -> its queue policy resource
+    std::unordered_map<const Resource*, std::vector<const Resource*>> m_triggers; // queue -> mappings reading it
+    bool m_anyAlarm = false;
+    std::set<std::string> m_alarmedQueues; // the QueueName dimensions of every alarm
 };
 
 } // namespace

@@ -28,6 +28,7 @@ struct CheckRun {
     std::string scenarioDir; // --scenario-out: a scenario per finding, written there
     Severity failOn = Severity::High;
     std::string toolVersion; // the SARIF report's
+    std::string homepage = "https://example.org/lifeline"; // the SARIF report's: where docs/check.md is published
 };
 
 // Whether a finding (not waived) at `failOn` or above is among them: the check fails (exit 1).

@@ -32,14 +32,17 @@ struct CheckLimits {
     static constexpr TimeMs kLambdaBatchingWindow = 300000; // MaximumBatchingWindowInSeconds: 300
     static constexpr int kLambdaFewestConcurrency = 2; // MaximumConcurrency
     static constexpr int kLambdaMostConcurrency = 1000;
+    static constexpr int kLambdaReserved = 1000000; // ReservedConcurrentExecutions: up to the account's quota
 };
 
 struct LambdaTrigger {
     TimeMs timeout = 3000; // the function's timeout
+    bool timeoutKnown = true; // false: a function whose timeout is not said (outside the template, not fixed by it)
     int batchSize = 10;
     TimeMs batchingWindow = 0; // MaximumBatchingWindowInSeconds
     int maxConcurrency = 0; // 0: not set (Lifeline simulates 5)
     bool reportBatchItemFailures = false;
+    std::optional<int> reservedConcurrency; // the function's ReservedConcurrentExecutions, when it has one
 };
 
 struct CheckInput {
@@ -47,6 +50,7 @@ struct CheckInput {
     QueueAttributes queue; // the attributes, validated as SQS would
     std::optional<QueueAttributes> deadLetterQueue; // --dlq-attributes
     scenario::Distribution processing; // LogNormal (p50, p99), Samples, or Fixed
+    bool processingKnown = true; // false: not given; the rules that need it are not checked (notCheckedRules)
     TimeMs p50 = 0; // of the processing times (of the samples when those are given)
     TimeMs p99 = 0;
     TimeMs mean = 0; // what sets the consumers' capacity
@@ -93,8 +97,15 @@ struct Finding {
     std::string waivedBy; // where the rule is waived for this queue ("--ignore", a template's Metadata); "": not
 };
 
-// Every rule that fires, by severity (high first), then in the rules' order.
+// Every rule that fires, by severity (high first), then in the rules' order. A rule whose input is not known (how
+// long a message takes, the function's timeout) is not run: notCheckedRules says which and why.
 std::vector<Finding> checkQueue(const CheckInput& input);
+
+struct NotChecked {
+    std::string id; // the rule
+    std::string needs; // what it needs that the input lacks: "processing times", "the function's timeout"
+};
+std::vector<NotChecked> notCheckedRules(const CheckInput& input);
 
 // A waiver: the rule `id` is not to fail this queue's check; `by` says where it was given. The waived finding stays
 // in the report, marked.
