@@ -14,6 +14,7 @@ void runIdleBenchmark();
 void runPaceBenchmark();
 void runEndpointBenchmark();
 void runProxyBenchmark();
+void runCheckBenchmark();
 } // namespace lifeline::bench
 
 int main(int argc, char** argv)
@@ -21,7 +22,7 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui|export|window|idle|memory|pace|endpoint|proxy]`: one group of figures; none: all
+    // `lifeline-bench [engine|sim|ui|export|window|idle|memory|pace|endpoint|proxy|check]`: one group of figures; none: all
     // of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
@@ -68,5 +69,7 @@ int main(int argc, char** argv)
         lifeline::bench::runEndpointBenchmark();
     if (only.empty() || only == "proxy")
         lifeline::bench::runProxyBenchmark();
+    if (only.empty() || only == "check")
+        lifeline::bench::runCheckBenchmark();
     return 0;
 }

@@ -508,3 +508,16 @@ TEST_CASE("terraform: a switched-off mapping reads nothing - a function's reserv
         == std::vector<std::string> { "aws_lambda_event_source_mapping.off: enabled = false, so it reads nothing and "
                                       "is not counted as a consumer" });
 }
+
+TEST_CASE("templates: bytes that are not UTF-8 refused with their line - UTF-8 names read", "[check][template]")
+{
+    CHECK(readTemplate("Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties: {QueueName: \"q\x97\"}\n", "t.yaml")
+              .message()
+        == "t.yaml: not UTF-8 text: byte 72 (line 4)");
+    CHECK(readTemplate("Resources:\n  Q: {Type: AWS::SQS::Queue}\n# \xC0\xAF overlong\n", "t.yaml").message()
+        == "t.yaml: not UTF-8 text: byte 42 (line 3)");
+    const auto queues = readTemplate("Resources:\n  Q: {Type: AWS::SQS::Queue, Properties: {QueueName: \"zürich-q\"}}\n",
+        "t.yaml");
+    REQUIRE(queues);
+    CHECK(queues.value()[0].attributes["QueueArn"] == "arn:aws:sqs:us-east-1:123456789012:zürich-q");
+}

@@ -1,5 +1,7 @@
 #include "template_document.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <yaml-cpp/yaml.h>
 
 namespace lifeline::check {
@@ -34,6 +36,33 @@ json scalar(const YAML::Node& node)
     if (wholeNumber(text))
         return std::stoll(text);
     return text;
+}
+
+// Where `text` stops being UTF-8 (a byte outside a well-formed sequence, an overlong or surrogate form), or npos.
+size_t firstNonUtf8(const std::string& text)
+{
+    for (size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        const size_t length = byte < 0x80 ? 1
+            : (byte >> 5) == 0x6          ? 2
+            : (byte >> 4) == 0xE          ? 3
+            : (byte >> 3) == 0x1E         ? 4
+                                          : 0;
+        if (length == 0 || i + length > text.size())
+            return i;
+        uint32_t code = length == 1 ? byte : byte & (0x7F >> length);
+        for (size_t k = 1; k < length; ++k) {
+            const auto next = static_cast<unsigned char>(text[i + k]);
+            if ((next >> 6) != 0x2)
+                return i;
+            code = (code << 6) | (next & 0x3F);
+        }
+        const uint32_t shortest[] = { 0, 0, 0x80, 0x800, 0x10000 };
+        if (code < shortest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+            return i;
+        i += length;
+    }
+    return std::string::npos;
 }
 
 std::string lineText(const YAML::Mark& mark)
@@ -111,6 +140,11 @@ private:
 
 TemplateDocument readTemplateDocument(const std::string& text)
 {
+    // YAML and JSON are Unicode text: a byte that is not UTF-8 is refused with its line, before a report would print
+    // it.
+    if (const size_t at = firstNonUtf8(text); at != std::string::npos)
+        throw TemplateError("not UTF-8 text: byte " + std::to_string(at) + " (line "
+            + std::to_string(1 + std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n')) + ")");
     YAML::Node root;
     try {
         root = YAML::Load(text);

@@ -108,8 +108,10 @@ public:
         collect(*root);
         for (size_t i = 0; i < m_resources.size(); ++i)
             m_byAddress.emplace(m_resources[i].address, i);
-        for (size_t i = 0; i < m_resources.size(); ++i)
+        for (size_t i = 0; i < m_resources.size(); ++i) {
             m_byBase[m_resources[i].base].push_back(i);
+            m_byBaseAndKeys.emplace(m_resources[i].base + keysOf(m_resources[i].address), i);
+        }
         if (field(doc, "resource_changes").is_array())
             for (const json& change : doc["resource_changes"])
                 if (Resource* r = find(field(change, "address"));
@@ -208,10 +210,8 @@ private:
             const auto& instances = byBase(base);
             if (instances.size() == 1)
                 return &m_resources[instances[0]];
-            const std::string keys = keysOf(from.address);
-            for (size_t i : instances)
-                if (keysOf(m_resources[i].address) == keys)
-                    return &m_resources[i];
+            if (const auto it = m_byBaseAndKeys.find(base + keysOf(from.address)); it != m_byBaseAndKeys.end())
+                return &m_resources[it->second];
         }
         return nullptr;
     }
@@ -411,6 +411,7 @@ private:
     std::vector<Resource> m_resources;
     std::unordered_map<std::string, size_t> m_byAddress;
     std::unordered_map<std::string, std::vector<size_t>> m_byBase; // every instance of a configuration's resource
+    std::unordered_map<std::string, size_t> m_byBaseAndKeys; // aws_sqs_queue.dlq + ["orders"] -> that instance
     std::deque<json> m_expressions; // the configuration's, each shared by its instances (a deque: they stay put)
     std::unordered_map<std::string, const Resource*> m_byArn; // queues by ARN
     std::unordered_map<std::string, const Resource*> m_byUrl; // queues by URL
