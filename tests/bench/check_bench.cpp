@@ -39,9 +39,9 @@ std::string terraformPlan(int queues)
         const std::string key = "[\"q" + std::to_string(i) + "\"]";
         resources.push_back({ { "address", "aws_sqs_queue.dlq" + key }, { "mode", "managed" },
             { "type", "aws_sqs_queue" }, { "values", { { "name", "q" + std::to_string(i) + "-dlq" } } } });
-        resources.push_back({ { "address", "aws_sqs_queue.main" + key }, { "mode", "managed" },
-            { "type", "aws_sqs_queue" },
-            { "values", { { "name", "q" + std::to_string(i) }, { "visibility_timeout_seconds", 120 } } } });
+        resources.push_back(
+            { { "address", "aws_sqs_queue.main" + key }, { "mode", "managed" }, { "type", "aws_sqs_queue" },
+                { "values", { { "name", "q" + std::to_string(i) }, { "visibility_timeout_seconds", 120 } } } });
         resources.push_back({ { "address", "aws_lambda_event_source_mapping.work" + key }, { "mode", "managed" },
             { "type", "aws_lambda_event_source_mapping" }, { "values", { { "batch_size", 5 } } } });
         changes.push_back({ { "address", "aws_sqs_queue.main" + key },
@@ -61,9 +61,10 @@ std::string terraformPlan(int queues)
                               { { "references", json::array({ "aws_sqs_queue.main", "each.key" }) } } },
                             { "function_name",
                                 { { "references", json::array({ "aws_lambda_function.work" }) } } } } } } }) } } } };
-    return json { { "planned_values", { { "root_module", { { "resources", resources } } } } },
-        { "resource_changes", changes }, { "configuration", configuration } }
-        .dump();
+    return json {
+        { "planned_values", { { "root_module", { { "resources", resources } } } } }, { "resource_changes", changes },
+        { "configuration", configuration }
+    }.dump();
 }
 
 // Seconds to read `text` and review every queue in it, as `lifeline check --format json` does.
@@ -95,8 +96,9 @@ void runCheckBenchmark()
         report(("check.terraform_" + std::to_string(queues) + "_queues_s").c_str(),
             checkSeconds(terraformPlan(queues), true), "s");
     }
-    std::string aliases = "Big: &big " + std::string(1 << 20, 'x') + "\nResources:\n  Q: {Type: AWS::SQS::Queue}\n"
-                                                                       "Copies: [";
+    std::string aliases = "Big: &big " + std::string(1 << 20, 'x')
+        + "\nResources:\n  Q: {Type: AWS::SQS::Queue}\n"
+          "Copies: [";
     for (int i = 0; i < 2000; ++i)
         aliases += i ? ", *big" : "*big";
     aliases += "]\n";

@@ -511,13 +511,14 @@ TEST_CASE("terraform: a switched-off mapping reads nothing - a function's reserv
 
 TEST_CASE("templates: bytes that are not UTF-8 refused with their line - UTF-8 names read", "[check][template]")
 {
-    CHECK(readTemplate("Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties: {QueueName: \"q\x97\"}\n", "t.yaml")
-              .message()
+    CHECK(
+        readTemplate("Resources:\n  Q:\n    Type: AWS::SQS::Queue\n    Properties: {QueueName: \"q\x97\"}\n", "t.yaml")
+            .message()
         == "t.yaml: not UTF-8 text: byte 72 (line 4)");
     CHECK(readTemplate("Resources:\n  Q: {Type: AWS::SQS::Queue}\n# \xC0\xAF overlong\n", "t.yaml").message()
         == "t.yaml: not UTF-8 text: byte 42 (line 3)");
-    const auto queues = readTemplate("Resources:\n  Q: {Type: AWS::SQS::Queue, Properties: {QueueName: \"zürich-q\"}}\n",
-        "t.yaml");
+    const auto queues
+        = readTemplate("Resources:\n  Q: {Type: AWS::SQS::Queue, Properties: {QueueName: \"zürich-q\"}}\n", "t.yaml");
     REQUIRE(queues);
     CHECK(queues.value()[0].attributes["QueueArn"] == "arn:aws:sqs:us-east-1:123456789012:zürich-q");
 }
