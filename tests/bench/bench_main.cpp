@@ -22,8 +22,8 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui|export|window|idle|memory|pace|endpoint|proxy|check]`: one group of figures; none: all
-    // of them.
+    // `lifeline-bench [engine|sim|ui|export|window|idle|memory|pace|endpoint|proxy|check]`: one group of figures; none:
+    // all of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
         lifeline::bench::runEngineBenchmarks();
