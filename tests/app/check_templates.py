@@ -32,7 +32,7 @@ def uri(path):
 
 
 def queues(name, *options):
-    kind = "--terraform" if name.startswith("terraform") else "--template"
+    kind = "--terraform" if os.path.basename(name).startswith("terraform") else "--template"
     status, out, err = run(kind, os.path.join(data, name), "--format", "json", *options)
     assert err == "", err
     summary = {}
@@ -225,6 +225,65 @@ status, _, err = run("--terraform", os.path.join(data, "sam-orders.yaml"))
 check("Terraform given a YAML template: exit 2", (status, err.strip()),
       (2, "lifeline check: --terraform: " + os.path.join(data, "sam-orders.yaml") + ": not JSON (give what "
        "`terraform show -json PLAN` prints)"))
+
+# Templates and plans in the shapes public ones take (tests/data/templates/like-public/README.md): each queue's line,
+# findings (or the queue it is the DLQ of), what the file leaves open, and the exit status at --fail-on high.
+like = os.path.join(data, "like-public")
+NOT_FIXED_DLQ = ("so the rules of a dead-letter queue's receive count (max-receive-count-1, max-receive-count-high, "
+                 "lambda-max-receive-count-under-5) are not checked")
+for name, expected_status, expected in (
+    ("sam-pattern.yaml", 0, {
+        "WorkQueue": (7, [("lambda-batch-without-partial-failures", "medium"), ("no-dlq", "medium")], [])}),
+    ("sam-batch-dlq.yaml", 1, {
+        "OrdersDeadLetters": (32, "OrdersQueue", []),
+        "OrdersQueue": (37, [("dlq-retention-not-longer", "high"), ("lambda-max-receive-count-under-5", "medium")],
+                        [])}),
+    ("sam-queue-url.yaml", 0, {
+        "Archive": (37, [], ["Resources.ArchiveMapping.Properties.FunctionName: archive-writer, a function outside "
+                             "the template, so its Timeout is not known"]),
+        "MyDeadLetters": (11, "Archive, MyQueue, Replays", []),
+        "MyQueue": (5, [], []),
+        "Replays": (32, [("short-polling", "low")], ["Resources.QueueFunction.Properties.Events.Paused: Enabled: "
+                                                     "false, so it reads nothing and is not counted as a consumer"])}),
+    ("sam-throttle-trap.yaml", 1, {
+        "IngestDLQ": (13, "IngestQueue", []),
+        "IngestQueue": (6, [("lambda-reserved-concurrency-under-max", "high"), ("max-receive-count-1", "medium")],
+                        [])}),
+    ("cfn-parameters.yaml", 0, {
+        "Payments": (22, [], ["RedrivePolicy.deadLetterTargetArn: an import from another stack (Fn::ImportValue)",
+                              NOT_FIXED_DLQ,
+                              "Resources.PaymentsFunction.Properties.Timeout: !If IsPremium, a condition the template "
+                              "does not fix (!Ref Tier, a parameter without a default)"])}),
+    ("serverless.yml", 1, {
+        "AuditQueue": (43, [("lambda-visibility-under-timeout", "high"),
+                            ("lambda-batch-without-partial-failures", "medium"), ("no-dlq", "medium")], []),
+        "PendingDLQ": (39, "PendingMessagesQueue", []),
+        "PendingMessagesQueue": (31, [("lambda-reserved-concurrency-under-max", "high"),
+                                      ("lambda-max-receive-count-under-5", "medium")],
+                                 ["functions.sendEmail.events.0.sqs.batchSize: ${self:custom.batch}, a Serverless "
+                                  "Framework variable (resolved only when it deploys)"])}),
+    ("terraform-for-each.json", 0, {
+        f'aws_sqs_queue.{kind}["{key}"]': (0, f'aws_sqs_queue.main["{key}"]', []) if kind == "dlq" else
+        (0, [], [f'RedrivePolicy: known only after apply (it names aws_sqs_queue.dlq["{key}"]): findings about a '
+                 "dead-letter queue assume none; check the state after apply (`terraform show -json`) for them",
+                 "Policy: known only after apply",
+                 f'aws_lambda_event_source_mapping.worker["{key}"].function_name: shared-worker, a function outside '
+                 "the plan, so its timeout is not known"])
+        for key in ("orders", "refunds") for kind in ("dlq", "main")}),
+):
+    status, got = queues(os.path.join("like-public", name))
+    check("like-public/" + name + ": each queue's findings, what it leaves open, exit " + str(expected_status),
+          (status, got), (expected_status, expected))
+status, _, err = run("--terraform", os.path.join(like, "terraform-errored.json"))
+check("an errored plan: exit 2, never a silent pass", (status, err.strip()),
+      (2, "lifeline check: --terraform: " + os.path.join(like, "terraform-errored.json") + ": the plan errored "
+       "(`terraform plan` failed): it says nothing reliable of what would be applied; fix the plan first"))
+# Without processing times, SARIF carries the rules left out as notifications, and stays valid.
+status, out, _ = run("--template", os.path.join(like, "serverless.yml"), "--format", "sarif")
+sarif = json.loads(out)
+jsonschema.validate(sarif, schema)
+check("SARIF: the rules not run are the run's notifications",
+      len(sarif["runs"][0]["invocations"][0]["toolConfigurationNotifications"]), 2)
 
 with tempfile.TemporaryDirectory() as scratch:
     def bad(label, text, message):

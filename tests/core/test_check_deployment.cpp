@@ -168,6 +168,25 @@ TEST_CASE("check: throttles that spend receives - reserved concurrency under the
     CHECK(f->suggestion
         == "Set ScalingConfig.MaximumConcurrency to at most 4 (the reserved concurrency), or raise the reserved "
            "concurrency to it.");
+    // With maxReceiveCount under 5, throttles alone move good messages to the DLQ: high.
+    json fewReceives = attributes;
+    fewReceives["RedrivePolicy"]
+        = R"({"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq", "maxReceiveCount": 1})";
+    for (int count : { 1, 4, 5 }) {
+        INFO(count);
+        json a = attributes;
+        a["RedrivePolicy"] = R"({"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq", )"
+                             R"("maxReceiveCount": )"
+            + std::to_string(count) + "}";
+        const auto found = checkQueue(input(a, side(4, 10)));
+        REQUIRE(find(found, id));
+        CHECK(find(found, id)->severity == (count < 5 ? Severity::High : Severity::Medium));
+    }
+    CHECK(find(checkQueue(input(fewReceives, side(1, 0))), id)->message
+        == "The function's reserved concurrency is 1 but the trigger has no MaximumConcurrency, so its pollers scale "
+           "up to 1,250 invocations: batches received beyond 1 are throttled and come back after the visibility "
+           "timeout, each receive counted towards maxReceiveCount (1): a message throttled that often moves to the "
+           "dead-letter queue without ever failing.");
     const auto none = checkQueue(input(attributes, side(0, 0)));
     REQUIRE(find(none, id));
     CHECK(find(none, id)->severity == Severity::High);

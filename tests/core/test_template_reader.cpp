@@ -522,3 +522,63 @@ TEST_CASE("templates: bytes that are not UTF-8 refused with their line - UTF-8 n
     REQUIRE(queues);
     CHECK(queues.value()[0].attributes["QueueArn"] == "arn:aws:sqs:us-east-1:123456789012:zürich-q");
 }
+
+TEST_CASE("serverless: a service's functions and sqs events as the template it deploys - variables named, lines kept",
+    "[check][template]")
+{
+    const auto queues = read(R"(service: mail
+provider:
+  name: aws
+  timeout: 20
+custom: {batch: 10}
+functions:
+  send-mail:
+    handler: send.handler
+    reservedConcurrency: 3
+    events:
+      - http: {path: /mail, method: post}
+      - sqs:
+          arn: !GetAtt Outbox.Arn
+          batchSize: ${self:custom.batch}
+          maximumBatchingWindow: 5
+          functionResponseType: ReportBatchItemFailures
+          maximumConcurrency: 4
+  audit:
+    handler: audit.handler
+    events:
+      - sqs: !GetAtt AuditLog.Arn
+resources:
+  Resources:
+    Outbox:
+      Type: AWS::SQS::Queue
+      Properties: {VisibilityTimeout: 150}
+    AuditLog:
+      Type: AWS::SQS::Queue
+)");
+    REQUIRE(queues.size() == 2);
+    CHECK(queues[0].logicalId == "AuditLog");
+    // The provider's timeout, the framework's default batch of 10 (Lambda's).
+    CHECK(queues[0].consumer == json { { "lambda", { { "timeout", "20s" } } } });
+    CHECK(queues[0].line == 27);
+    CHECK(queues[1].logicalId == "Outbox");
+    CHECK(queues[1].consumer
+        == json { { "lambda",
+            { { "timeout", "20s" }, { "reservedConcurrency", 3 }, { "batchingWindow", "5s" }, { "maxConcurrency", 4 },
+                { "reportBatchItemFailures", true } } } });
+    CHECK(queues[1].unknown
+        == std::vector<std::string> { "functions.send-mail.events.1.sqs.batchSize: ${self:custom.batch}, a Serverless "
+                                      "Framework variable (resolved only when it deploys)" });
+    CHECK(queues[1].line == 24);
+    CHECK(queues[1].lines.at("VisibilityTimeout") == 26);
+    CHECK(queues[1].lines.at("Timeout") == 4); // provider.timeout
+    CHECK(queues[1].lines.at("ReservedConcurrentExecutions") == 9);
+    CHECK(queues[1].lines.at("trigger") == 12);
+    // A function of its own timeout, and none: the framework's 6 s, not Lambda's 3 s.
+    const auto own = read("service: s\nfunctions:\n  f:\n    handler: h\n    events:\n      - sqs: !GetAtt Q.Arn\n"
+                          "resources:\n  Resources:\n    Q: {Type: AWS::SQS::Queue}\n");
+    CHECK(own[0].consumer == json { { "lambda", { { "timeout", "6s" } } } });
+    CHECK(readTemplate("service: s\nfunctions: [a, b]\n", "serverless.yml").message()
+        == "serverless.yml: functions: must be a map of the service's functions");
+    CHECK(readTemplate("service: s\nprovider: {name: aws}\nfunctions: {}\n", "serverless.yml").message()
+        == "serverless.yml: declares no AWS::SQS::Queue: nothing to check");
+}

@@ -19,6 +19,7 @@ int64_t lambdaVisibility(const LambdaTrigger& l)
     return std::min<int64_t>(6 * ((l.timeout + 999) / 1000) + (l.batchingWindow + 999) / 1000, 43200);
 }
 
+// A whole number with thousands separated: 262,144.
 std::string bytes(int64_t n)
 {
     std::string digits = std::to_string(n);
@@ -188,7 +189,7 @@ std::optional<RuleFinding> lambdaReservedUnderMax(const CheckInput& in)
         return std::nullopt;
     const std::string poller = in.lambda->maxConcurrency
         ? "the trigger's MaximumConcurrency is " + std::to_string(most)
-        : "the trigger has no MaximumConcurrency, so its pollers scale up to " + std::to_string(most) + " invocations";
+        : "the trigger has no MaximumConcurrency, so its pollers scale up to " + bytes(most) + " invocations";
     if (reserved == 0)
         return RuleFinding { Severity::High,
             "The function's reserved concurrency is 0: it never runs, every batch the trigger receives is throttled "
@@ -196,11 +197,17 @@ std::optional<RuleFinding> lambdaReservedUnderMax(const CheckInput& in)
             "Give the function a reserved concurrency of at least the trigger's MaximumConcurrency, or remove the "
             "reservation.",
             nullptr };
-    return RuleFinding { Severity::Medium,
+    // With few receives before the DLQ, throttles alone move messages that never failed: the trap is sprung.
+    const auto& redrive = in.queue.redrivePolicy;
+    const bool fewReceives = redrive && redrive->maxReceiveCount < 5;
+    return RuleFinding { fewReceives ? Severity::High : Severity::Medium,
         "The function's reserved concurrency is " + std::to_string(reserved) + " but " + poller
             + ": batches received beyond " + std::to_string(reserved)
             + " are throttled and come back after the visibility timeout, each receive counted towards "
-              "maxReceiveCount.",
+              "maxReceiveCount"
+            + (fewReceives ? " (" + std::to_string(redrive->maxReceiveCount)
+                        + "): a message throttled that often moves to the dead-letter queue without ever failing."
+                           : std::string(".")),
         "Set ScalingConfig.MaximumConcurrency to at most " + std::to_string(std::max(2, reserved))
             + " (the reserved concurrency), or raise the reserved concurrency to it.",
         nullptr };

@@ -87,8 +87,11 @@ public:
         else if (node.IsSequence()) {
             out = json::array();
             size_t i = 0;
-            for (const auto& item : node)
-                out.push_back(convert(item, path + "." + std::to_string(i++), depth + 1));
+            for (const auto& item : node) {
+                const std::string at = path + "." + std::to_string(i++);
+                m_into.lines.emplace(at, item.Mark().line + 1);
+                out.push_back(convert(item, at, depth + 1));
+            }
         } else if (node.IsScalar()) {
             m_bytes += node.Scalar().size();
             if (m_bytes > kMostBytes)

@@ -19,13 +19,28 @@ struct TemplateError : std::runtime_error {
 
 struct TemplateDocument {
     nlohmann::json root;
-    // The 1-based line of every map key, by its dotted path ("Resources.Q.Properties.VisibilityTimeout").
+    // The 1-based line of every map key and list item, by its dotted path ("Resources.Q.Properties.VisibilityTimeout",
+    // "functions.send.events.0").
     std::map<std::string, int> lines;
+
+    // Where a path of a template made from another file (serverless_document.cpp) is in that file:
+    // "Resources.SendEmailEventSourceMappingSQS0.Properties.BatchSize" -> "functions.sendEmail.events.0.sqs.batchSize".
+    std::map<std::string, std::string> origins;
 
     int lineOf(const std::string& path) const
     {
         const auto it = lines.find(path);
         return it == lines.end() ? 0 : it->second;
+    }
+    // A path as the user's file writes it: its origin, or the origin of its longest prefix with the rest kept.
+    std::string inFile(const std::string& path) const
+    {
+        for (std::string prefix = path;; prefix.resize(prefix.rfind('.'))) {
+            if (const auto it = origins.find(prefix); it != origins.end())
+                return it->second + path.substr(prefix.size());
+            if (prefix.find('.') == std::string::npos)
+                return path;
+        }
     }
 };
 

@@ -5,6 +5,7 @@
 // once, so a template's size costs time in proportion, not in its square.
 #include "lifeline/check/template_reader.h"
 
+#include "serverless_document.h"
 #include "template_document.h"
 #include "template_values.h"
 
@@ -263,7 +264,8 @@ private:
             q.attributes["Policy"] = it->second;
         if (const auto it = m_disabled.find(id); it != m_disabled.end())
             for (const std::string& path : it->second)
-                q.unknown.push_back(path + ": Enabled: false, so it reads nothing and is not counted as a consumer");
+                q.unknown.push_back(
+                    m_document.inFile(path) + ": Enabled: false, so it reads nothing and is not counted as a consumer");
         if (const auto it = m_triggers.find(id); it != m_triggers.end())
             q.consumer["lambda"] = trigger(it->second, q);
         addMetadata(id, q);
@@ -330,11 +332,12 @@ private:
             std::string why;
             auto got = m_values.evaluate(v, why);
             if (!got && why != TemplateValues::kNoValue)
-                q.unknown.push_back(t.path + "." + name + ": " + why);
+                q.unknown.push_back(m_document.inFile(t.path + "." + name) + ": " + why);
             return got;
         };
         if (t.function.empty()) {
-            q.unknown.push_back(t.path + ".FunctionName: " + (t.functionNamed.empty() ? "not given" : t.functionNamed)
+            q.unknown.push_back(m_document.inFile(t.path + ".FunctionName") + ": "
+                + (t.functionNamed.empty() ? "not given" : t.functionNamed)
                 + ", a function outside the template, so its Timeout is not known");
         } else {
             std::string path;
@@ -344,7 +347,7 @@ private:
                 if (const auto s = m_values.text(*timeout, why))
                     l["timeout"] = *s + "s";
                 else
-                    q.unknown.push_back(path + ": " + why);
+                    q.unknown.push_back(m_document.inFile(path) + ": " + why);
             } else {
                 l["timeout"] = "3s"; // Lambda's default
                 q.lines["Timeout"] = m_document.lineOf("Resources." + t.function);
@@ -403,15 +406,19 @@ void markDeadLetterQueues(std::vector<TemplateQueue>& queues)
         if (source.deadLetterAttributes.is_null() || !source.deadLetterAttributes.contains("QueueArn"))
             continue;
         const auto it = byArn.find(source.deadLetterAttributes["QueueArn"].get<std::string>());
-        if (it != byArn.end() && queues[it->second].consumer.empty() && queues[it->second].deadLetterOf.empty())
-            queues[it->second].deadLetterOf = source.logicalId;
+        if (it == byArn.end() || !queues[it->second].consumer.empty())
+            continue;
+        std::string& of = queues[it->second].deadLetterOf; // one DLQ may serve several queues: each is named
+        of += (of.empty() ? "" : ", ") + source.logicalId;
     }
 }
 
 Outcome<std::vector<TemplateQueue>> readTemplate(const std::string& text, const std::string& fileName)
 {
     try {
-        const TemplateDocument document = readTemplateDocument(text);
+        TemplateDocument document = readTemplateDocument(text);
+        if (isServerlessService(document))
+            document = serverlessTemplate(document);
         return TemplateQueues(document).queues();
     } catch (const TemplateError& e) {
         return Failure { fileName + ": " + e.what() };

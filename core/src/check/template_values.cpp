@@ -170,6 +170,8 @@ std::optional<json> TemplateValues::function(
     }
     if (name == "Fn::ImportValue")
         why = "an import from another stack (Fn::ImportValue)";
+    else if (name == kServerlessVariable && argument.is_string())
+        why = argument.get<std::string>() + ", a Serverless Framework variable (resolved only when it deploys)";
     else
         why = shortForm(name) + " is not evaluated";
     return std::nullopt;

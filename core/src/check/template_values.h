@@ -37,6 +37,8 @@ public:
     // A structure with every function in it that the template fixes evaluated, the others left as written.
     nlohmann::json evaluateAll(const nlohmann::json& v) const;
     static constexpr const char* kNoValue = "AWS::NoValue";
+    // A Serverless Framework variable (serverless_document.cpp): {kServerlessVariable: "${self:custom.arn}"}.
+    static constexpr const char* kServerlessVariable = "Fn::ServerlessVariable";
 
     // The resource a Ref or a GetAtt names directly (!GetAtt Q.Arn, !Ref F), or "".
     std::string resourceNamed(const nlohmann::json& v) const;

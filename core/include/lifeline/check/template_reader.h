@@ -25,7 +25,8 @@ struct TemplateQueue {
     // The consumer side the template says: "lambda" for a trigger, the rest from Metadata: {lifeline: {...}}.
     nlohmann::json consumer = nlohmann::json::object();
     std::vector<std::string> unknown; // "VisibilityTimeout: !Ref Visibility, a parameter without a default"
-    // Another queue's dead-letter queue with no consumer of its own said: reviewed as part of its source.
+    // Another queue's dead-letter queue with no consumer of its own said: reviewed as part of its source (its
+    // sources, comma-separated, when it serves several).
     std::string deadLetterOf;
     std::vector<Waiver> waivers; // Metadata: {lifeline: {ignore: [...]}} on the queue or its function
     // Where what a finding is about is written: a queue property's line by its name ("VisibilityTimeout"), the
