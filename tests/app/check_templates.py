@@ -117,6 +117,11 @@ check("SARIF: each result's rule, level, queue and the line of the property at f
        ("queue-policy-public", "error", "ReportsQueue", 40),
        ("dlq-without-alarm", "warning", "ReportsQueue", 40),
        ("short-polling", "note", "ReportsQueue", 40)])
+status, out, _ = run("--template", os.path.join(data, "sam-orders.yaml"), "--processing", "p50=20s,p99=60s",
+                     "--format", "sarif")
+check("SARIF: invocations outlasting the timeout sit on the function's Timeout (SAM's Globals, line 14)",
+      [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in json.loads(out)["runs"][0]["results"]
+       if r["ruleId"] == "lambda-processing-over-timeout"], [14])
 check("SARIF: a waived finding is a result with a suppression", [(r["ruleId"], r.get("suppressions"))
                                                                 for r in sarif["runs"][0]["results"][-2:]],
       [("dlq-without-alarm", None), ("short-polling", [{"kind": "inSource", "justification":
