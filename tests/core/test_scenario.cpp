@@ -35,6 +35,16 @@ TEST_CASE("durations", "[scenario]")
     CHECK_FALSE(parseDuration("5 minutes").has_value());
     CHECK_FALSE(parseDuration("-5s").has_value());
     CHECK_FALSE(parseDuration("1.2.3s").has_value());
+    // Compound: the parts from the largest unit down, each once.
+    CHECK(parseDuration("1m30s") == 90000);
+    CHECK(parseDuration("1h2m3.5s") == 3723500);
+    CHECK(parseDuration("2d12h") == 216000000);
+    CHECK(parseDuration("1s500ms") == 1500);
+    CHECK_FALSE(parseDuration("30s1m").has_value()); // out of order
+    CHECK_FALSE(parseDuration("1m1m").has_value()); // a unit twice
+    CHECK_FALSE(parseDuration("1m30").has_value()); // a part without its unit
+    CHECK_FALSE(parseDuration("m30s").has_value());
+    CHECK_FALSE(parseDuration("366d1s").has_value()); // over a year, in parts
     CHECK(formatDuration(90000) == "1m30s");
     CHECK(formatDuration(1500) == "1.5s");
     CHECK(formatDuration(0) == "0s");
@@ -51,8 +61,9 @@ TEST_CASE("durations", "[scenario]")
     CHECK(formatDuration(999) == "999ms");
     CHECK(formatDuration(1000) == "1s");
     CHECK(formatDuration(60005) == "1m0.005s");
-    for (const TimeMs ms : { TimeMs(1), TimeMs(5), TimeMs(999), TimeMs(1500), TimeMs(59999) })
-        CHECK(parseDuration(formatDuration(ms)) == ms); // under a minute, what it writes a scenario file reads back
+    for (const TimeMs ms : { TimeMs(1), TimeMs(5), TimeMs(999), TimeMs(1500), TimeMs(59999), TimeMs(60005),
+             TimeMs(3723500), TimeMs(90061001), kMaxDuration })
+        CHECK(parseDuration(formatDuration(ms)) == ms); // what it writes, a scenario file or a request reads back
 }
 
 TEST_CASE("a minimal scenario loads with defaults", "[scenario]")

@@ -582,3 +582,12 @@ resources:
     CHECK(readTemplate("service: s\nprovider: {name: aws}\nfunctions: {}\n", "serverless.yml").message()
         == "serverless.yml: declares no AWS::SQS::Queue: nothing to check");
 }
+
+TEST_CASE("terraform: a plan nested past any plan's shape is refused before it is read", "[check][template][terraform]")
+{
+    // 300,000 levels inside an alarm's values crashed the reader's walk (a stack overflow): refused on the text now.
+    const std::string deep = R"({"values": {"root_module": {"resources": [{"mode": "managed", "type": )"
+                             R"("aws_cloudwatch_metric_alarm", "address": "a", "values": {"x": )"
+        + std::string(300000, '[') + std::string(300000, ']') + "}}]}}}";
+    CHECK(readTerraformPlan(deep, "plan.json").message() == "plan.json: nested deeper than 256 levels: not a plan");
+}

@@ -124,7 +124,19 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
         ("POST", "/_lifeline/clock/advance", {"by": "-5s"}, 400, "by", "the clock only moves forward, got \"-5s\""),
         ("POST", "/_lifeline/clock/advance", {"by": -1}, 400, "by", "the clock only moves forward, got -1"),
         ("POST", "/_lifeline/clock/advance", {"by": "soon"}, 400, "by",
-         "must be a duration such as \"500ms\", \"30s\", \"15m\" or \"4d\", or a number of milliseconds, got \"soon\""),
+         "must be a duration such as \"500ms\", \"30s\", \"1m30s\" or \"4d\", or a number of milliseconds, got "
+         "\"soon\""),
+        ("POST", "/_lifeline/clock/advance", {"by": "1500"}, 400, "by",
+         "a number in quotes has no unit: write \"1500ms\" or \"1500s\", or a number of milliseconds without quotes, "
+         "got \"1500\""),
+        ("POST", "/_lifeline/clock/advance", {"by": "30s1m"}, 400, "by",
+         "must be a duration such as \"500ms\", \"30s\", \"1m30s\" or \"4d\", or a number of milliseconds, got "
+         "\"30s1m\""),
+        # A body nested past any control request's shape: refused before it is parsed, the server alive after.
+        ("POST", "/_lifeline/clock/advance", b'{"by": ' + b"[" * 100000 + b"]" * 100000 + b"}", 400, "body",
+         "the body nests deeper than 32 levels; it must be one JSON object, such as {\"by\": \"30s\"}"),
+        ("POST", "/_lifeline/clock", b"[" * 100000, 400, "body",
+         "the body nests deeper than 32 levels; it must be one JSON object, such as {\"by\": \"30s\"}"),
         ("POST", "/_lifeline/clock/advance", {"by": "367d"}, 400, "by",
          "at most a year (366 days) at a time, got \"367d\""),
         ("POST", "/_lifeline/clock/advance", {}, 400, "by",
@@ -199,9 +211,12 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
     check("speed and pause are set and read back", control("POST", "/_lifeline/clock", {"speed": 60, "paused": True}),
           (200, {"now_ms": now, "speed": 60.0, "paused": True, "manual": True}))
 
-    # A reset: every queue and message gone, the clock at 0 (speed and pause as they were), ids as at the start;
-    # a long poll waiting then is answered as one whose queue was deleted.
+    # A reset: every queue and message gone, the clock at 0 (speed and pause as they were), a new id and handle group
+    # (the last test's message ids and handles name nothing); a long poll waiting then is answered as one whose queue
+    # was deleted.
     first_id = lanes["queues"][0]["lanes"][0]["message_id"]
+    sqs.send_message(QueueUrl=empty, MessageBody="held across the reset")
+    old_handle = sqs.receive_message(QueueUrl=empty)["Messages"][0]["ReceiptHandle"]
     waiter = subprocess.Popen([sys.executable, "-c", f"""
 import boto3, botocore.config, botocore.exceptions
 sqs = boto3.client("sqs", endpoint_url="{url}", region_name="us-east-1", aws_access_key_id="t",
@@ -223,12 +238,19 @@ except botocore.exceptions.ClientError as error:
     check("no queue is left", sqs.list_queues().get("QueueUrls", []), [])
     jobs = sqs.create_queue(QueueName="jobs")["QueueUrl"]
     sent = sqs.send_message(QueueUrl=jobs, MessageBody="again")
-    check("ids start again: the first message has the first id it had", sent["MessageId"], first_id)
+    check("a new id group: the first message after the reset has another id", sent["MessageId"] != first_id, True)
     with urllib.request.urlopen(url + "/_lifeline/runs/current?format=json", timeout=10) as answer:
         after = json.loads(answer.read())
     check("the run is a new one", ([q["name"] for q in after["queues"]], after["now_ms"],
           [r["client"][:6] for r in after["queues"][0]["lanes"][0]["receives"]]), (["jobs"], 0, []))
+    try:
+        sqs.delete_message(QueueUrl=jobs, ReceiptHandle=old_handle)
+        raise AssertionError("a handle from before the reset deleted something")
+    except sqs.exceptions.ClientError as error:
+        check("a handle from before the reset is invalid", error.response["Error"]["Code"], "ReceiptHandleIsInvalid")
     check("an empty body or {} both reset", control("POST", "/_lifeline/reset", {})[0], 200)
+    check("a compound duration advances by its sum", control("POST", "/_lifeline/clock/advance", {"by": "1m30s"})[1]
+          ["now_ms"], 90000)
 
     # A FIFO receive retried with its ReceiveRequestAttemptId (its answer lost): the same message and handle.
     control("POST", "/_lifeline/clock", {"paused": False})

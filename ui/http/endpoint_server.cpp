@@ -1,5 +1,6 @@
 #include "http/endpoint_server.h"
 
+#include "http/run_seed.h"
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/control_api.h"
 #include "lifeline/endpoint/sqs_action.h"
@@ -281,6 +282,7 @@ void EndpointServer::reset()
     m_actorOf.clear();
     EngineOptions options = m_engine->options();
     options.epochMs += m_engine->now(); // SentTimestamp and the like never go back
+    options.seed = seedAfterReset(options.seed); // a new id and handle group: the last test's handles are invalid
     m_service.reset(); // it refers to the engine that goes
     m_engine = &m_renew(options);
     m_service.emplace(*m_engine);

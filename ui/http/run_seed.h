@@ -16,4 +16,15 @@ inline uint64_t freshRunSeed()
     return (uint64_t(entropy()) << 32 ^ entropy()) ^ (clock * 0x9E3779B97F4A7C15ULL);
 }
 
+// The seed of the run a reset starts (POST /_lifeline/reset): another id and handle group, as a restart gives, so a
+// MessageId or handle from before the reset names nothing after it; from `serve --seed N`, the same chain every run
+// (splitmix64's step).
+inline uint64_t seedAfterReset(uint64_t seed)
+{
+    uint64_t z = seed + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
 } // namespace lifeline::ui

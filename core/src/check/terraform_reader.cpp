@@ -5,6 +5,8 @@
 // aws_sqs_queue.dlq["orders"]). Every relation is indexed once, so a plan's size costs time in proportion.
 #include "lifeline/check/terraform_reader.h"
 
+#include "lifeline/support/json_depth.h"
+
 #include <algorithm>
 #include <deque>
 #include <functional>
@@ -21,6 +23,8 @@ using json = nlohmann::json;
 struct Bad {
     std::string message;
 };
+
+constexpr int kDeepestPlan = 256;
 
 // The aws_sqs_queue arguments that are queue attributes, and their names in SQS.
 constexpr std::pair<const char*, const char*> kQueueArguments[] = {
@@ -427,6 +431,10 @@ private:
 
 Outcome<std::vector<TemplateQueue>> readTerraformPlan(const std::string& text, const std::string& fileName)
 {
+    // A plan nests a module's modules and a value's structure: far less than this. Deeper text is refused before it
+    // is parsed, so nothing recursive walks it (json_depth.h).
+    if (jsonNestsDeeperThan(text, kDeepestPlan))
+        return Failure { fileName + ": nested deeper than " + std::to_string(kDeepestPlan) + " levels: not a plan" };
     const json doc = json::parse(text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object())
         return Failure { fileName + ": not JSON (give what `terraform show -json PLAN` prints)" };

@@ -1,6 +1,7 @@
 #include "lifeline/endpoint/control_api.h"
 
 #include "lifeline/endpoint/protocol.h"
+#include "lifeline/support/json_depth.h"
 
 #include <algorithm>
 #include <charconv>
@@ -25,6 +26,12 @@ std::variant<nlohmann::json, HttpResponse> bodyObject(const HttpRequest& request
 {
     if (request.body.empty())
         return nlohmann::json::object();
+    // A control body is one flat object: deeper text is refused before it is parsed (json_depth.h says why).
+    if (jsonNestsDeeperThan(request.body, kMaxJsonNesting))
+        return controlError(400, "body",
+            "the body nests deeper than " + std::to_string(kMaxJsonNesting)
+                + " levels; it must be one JSON object, "
+                  "such as {\"by\": \"30s\"}");
     auto parsed = nlohmann::json::parse(request.body, nullptr, false, true);
     if (parsed.is_discarded() || !parsed.is_object())
         return controlError(400, "body", "the body must be a JSON object, such as {\"by\": \"30s\"}");
@@ -51,6 +58,12 @@ std::variant<ControlCommand, HttpResponse> parseAdvance(const nlohmann::json& bo
         || (by.is_number_integer() && by.get<int64_t>() < 0);
     if (backwards)
         return controlError(400, "by", "the clock only moves forward, got " + by.dump());
+    // A number in quotes is ambiguous here, where a JSON number is milliseconds and a bare number elsewhere seconds.
+    if (by.is_string() && !by.get<std::string>().empty()
+        && by.get<std::string>().find_first_not_of("0123456789.") == std::string::npos)
+        return controlError(400, "by",
+            "a number in quotes has no unit: write \"" + by.get<std::string>() + "ms\" or \"" + by.get<std::string>()
+                + "s\", or a number of milliseconds without quotes, got " + by.dump());
     std::optional<TimeMs> ms;
     if (by.is_string())
         ms = lifeline::parseDuration(by.get<std::string>());
@@ -60,7 +73,7 @@ std::variant<ControlCommand, HttpResponse> parseAdvance(const nlohmann::json& bo
         return controlError(400, "by", "at most a year (366 days) at a time, got " + by.dump());
     if (!ms)
         return controlError(400, "by",
-            "must be a duration such as \"500ms\", \"30s\", \"15m\" or \"4d\", or a number of milliseconds, got "
+            "must be a duration such as \"500ms\", \"30s\", \"1m30s\" or \"4d\", or a number of milliseconds, got "
                 + by.dump());
     if (*ms > kLongestAdvanceMs)
         return controlError(400, "by", "at most a year (366 days) at a time, got " + by.dump());

@@ -37,29 +37,37 @@ std::optional<TimeMs> durationFromJson(const nlohmann::json& value)
 
 std::optional<TimeMs> parseDuration(std::string_view text)
 {
-    size_t split = 0;
-    while (split < text.size() && ((text[split] >= '0' && text[split] <= '9') || text[split] == '.'))
-        ++split;
-    const auto value = parseNumber(text.substr(0, split));
-    if (!value)
+    // Parts from the largest unit down, each once ("1h30m", "1m0.005s" as formatDuration writes it); a bare number
+    // alone is seconds.
+    static constexpr std::pair<std::string_view, double> kUnits[]
+        = { { "d", 86400000 }, { "h", 3600000 }, { "m", 60000 }, { "s", 1000 }, { "ms", 1 } };
+    double ms = 0;
+    size_t nextUnit = 0; // units before this one are used or too large for what follows
+    const bool bare = !text.empty() && text.find_first_not_of("0123456789.") == std::string_view::npos;
+    if (bare)
+        return parseDuration(std::string(text) + "s");
+    if (text.empty())
         return std::nullopt;
-    const std::string_view unit = text.substr(split);
-    double scale;
-    if (unit == "ms")
-        scale = 1;
-    else if (unit == "s" || unit.empty())
-        scale = 1000;
-    else if (unit == "m")
-        scale = 60000;
-    else if (unit == "h")
-        scale = 3600000;
-    else if (unit == "d")
-        scale = 86400000;
-    else
-        return std::nullopt;
-    const double ms = *value * scale; // finite: value is at most ~1.8e308 digits long, and a bound follows
-    if (!(ms <= double(kMaxDuration)))
-        return std::nullopt;
+    while (!text.empty()) {
+        size_t split = 0;
+        while (split < text.size() && ((text[split] >= '0' && text[split] <= '9') || text[split] == '.'))
+            ++split;
+        const auto value = parseNumber(text.substr(0, split));
+        size_t letters = split;
+        while (letters < text.size() && text[letters] >= 'a' && text[letters] <= 'z')
+            ++letters;
+        const std::string_view unit = text.substr(split, letters - split);
+        size_t found = nextUnit;
+        while (found < std::size(kUnits) && kUnits[found].first != unit)
+            ++found;
+        if (!value || found == std::size(kUnits))
+            return std::nullopt;
+        ms += *value * kUnits[found].second; // finite: each part is bounded below before the next is added
+        if (!(ms <= double(kMaxDuration)))
+            return std::nullopt;
+        nextUnit = found + 1;
+        text.remove_prefix(letters);
+    }
     return TimeMs(std::llround(ms));
 }
 

@@ -61,8 +61,8 @@ class LifelineSQS:
         return self._control("POST", "/_lifeline/clock/advance", {"by": by})["now_ms"]
 
     def reset(self):
-        """Every queue and message gone, the clock back at 0, ids as at the start: a fresh endpoint on the same port
-        (a long poll waiting now gets NonExistentQueue). Returns the clock's new time, 0."""
+        """Every queue and message gone, the clock back at 0, a new id and handle group: a fresh endpoint on the same
+        port (a long poll waiting now gets NonExistentQueue). Returns the clock's new time, 0."""
         return self._control("POST", "/_lifeline/reset", {})["now_ms"]
 
     @property

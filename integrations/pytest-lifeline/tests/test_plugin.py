@@ -95,7 +95,8 @@ def test_reset_gives_a_fresh_endpoint_on_the_same_port(lifeline_sqs):
     assert lifeline_sqs.reset() == 0
     assert (lifeline_sqs.endpoint_url, lifeline_sqs.now_ms, sqs.list_queues().get("QueueUrls", [])) == (url, 0, [])
     queue = sqs.create_queue(QueueName="jobs")["QueueUrl"]
-    assert sqs.send_message(QueueUrl=queue, MessageBody="two")["MessageId"] == first
+    # A new id group: the next test's message never carries the last test's id.
+    assert sqs.send_message(QueueUrl=queue, MessageBody="two")["MessageId"] != first
     assert [(lane["body"], lane["state"]) for lane in lifeline_sqs.lanes("jobs")["queues"][0]["lanes"]] == [
         ("two", "visible")]
 

@@ -2,9 +2,9 @@
 // to the test. `GET /_lifeline/clock` reads it; `POST /_lifeline/clock/advance` with `{"by": "30s"}` moves it (every
 // timer due inside fires, in order; the answer is the new clock); `POST /_lifeline/clock` with `{"speed": N}` and/or
 // `{"paused": true|false}` sets how it runs; `POST /_lifeline/reset` starts the endpoint again (every queue and message
-// gone, the clock at 0, ids as at the start); `GET /_lifeline/runs/current?format=lifeline` is the run so far as a run
-// file (the window and `lifeline run --export` open it: a failed test's timeline), `format=json` its lanes as JSON,
-// `format=png|svg` its timeline drawn (`&size=WxH`); `&queue=NAME` keeps one queue's lanes (JSON and images).
+// gone, the clock at 0, a new id and handle group); `GET /_lifeline/runs/current?format=lifeline` is the run so far as
+// a run file (the window and `lifeline run --export` open it: a failed test's timeline), `format=json` its lanes as
+// JSON, `format=png|svg` its timeline drawn (`&size=WxH`); `&queue=NAME` keeps one queue's lanes (JSON and images).
 // JSON in and out; a bad request is a 400 naming the field, an unknown path a 404, a change by anything but POST a 405,
 // and none of them changes anything. This file parses and answers; the server (ui/http/endpoint_server.cpp) owns the
 // clock and applies the command.

@@ -1,4 +1,5 @@
-// Durations as people write them: 90s, 15m, 2h, 500ms, or a bare number of seconds.
+// Durations as people write them: 90s, 15m, 2h, 500ms, 1m30s (the parts from the largest unit down, as formatDuration
+// writes them), or a bare number of seconds.
 #pragma once
 
 #include <cstdint>
