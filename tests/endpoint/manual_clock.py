@@ -27,7 +27,7 @@ def control(method, path, body=None, headers=None):
     data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
     request = urllib.request.Request(url + path, data, headers or {}, method=method)
     try:
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read())
@@ -41,7 +41,7 @@ def check(label, got, expected):
 try:
     assert "virtual time stands until POST /_lifeline/clock/advance" in banner, banner
     check("the clock stands at 0", control("GET", "/_lifeline/clock"),
-          (200, {"now_ms": 0, "speed": 1.0, "paused": False, "manual": True}))
+          (200, {"now_ms": 0, "speed": 1.0, "paused": False, "manual": True, "waiting": {}}))
     time.sleep(0.3)
     check("and still at 0 after wall time passes", control("GET", "/_lifeline/clock")[1]["now_ms"], 0)
 
@@ -56,7 +56,7 @@ try:
 
     # 29.999 s on: still in flight; one more millisecond: its visibility timeout has ended.
     check("advance 29999 ms answers the new clock", control("POST", "/_lifeline/clock/advance", {"by": 29999}),
-          (200, {"now_ms": 29999, "speed": 1.0, "paused": False, "manual": True}))
+          (200, {"now_ms": 29999, "speed": 1.0, "paused": False, "manual": True, "waiting": {}}))
     check("in flight until its 30 s are up", sqs.receive_message(QueueUrl=queue).get("Messages", []), [])
     control("POST", "/_lifeline/clock/advance", {"by": "1ms"})
     again = sqs.receive_message(QueueUrl=queue, AttributeNames=["ApproximateReceiveCount"])["Messages"]
@@ -105,7 +105,12 @@ print("polling", flush=True)
 print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messages", [])))
 """], stdout=subprocess.PIPE, text=True)
     check("the poller is ready", poll.stdout.readline().strip(), "polling")
-    time.sleep(0.5)
+    # No sleep: an advance that waits for one receive to park answers once the poll waits, and says where it waits.
+    parked = control("POST", "/_lifeline/clock/advance", {"by": 0, "afterWaiting": 1})
+    check("afterWaiting: answered once the receive is parked, the clock where it stood",
+          (parked[0], parked[1]["waiting"], parked[1]["now_ms"]), (200, {"empty": 1}, 900000))
+    check("GET /_lifeline/clock: the receives waiting, by queue", control("GET", "/_lifeline/clock")[1]["waiting"],
+          {"empty": 1})
     check("a long poll waits while the clock stands", poll.poll(), None)
     control("POST", "/_lifeline/clock/advance", {"by": "20s"})
     check("the advance past its 20 s answers it, empty", poll.communicate(timeout=10)[0].strip(), "0")
@@ -115,7 +120,7 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
     sqs.send_message(QueueUrl=empty, MessageBody="forgotten for a year")
     year = control("POST", "/_lifeline/clock/advance", {"by": "366d"})
     check("a year in one advance", year, (200, {"now_ms": 900000 + 20000 + 366 * 86400000, "speed": 1.0,
-                                                "paused": False, "manual": True}))
+                                                "paused": False, "manual": True, "waiting": {}}))
     check("retention (4 days) removed it", sqs.receive_message(QueueUrl=empty).get("Messages", []), [])
 
     # Bad input: a 400 (404, 405) naming the field, and the clock where it was.
@@ -142,7 +147,14 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
         ("POST", "/_lifeline/clock/advance", {}, 400, "by",
          "missing: how far to move the clock, such as {\"by\": \"30s\"}"),
         ("POST", "/_lifeline/clock/advance", {"by": "1s", "to": 5}, 400, "to",
-         "unknown field 'to'; an advance takes only \"by\""),
+         "unknown field 'to'; an advance takes \"by\" and, to wait first, \"afterWaiting\""),
+        ("POST", "/_lifeline/clock/advance", {"by": "1s", "afterWaiting": 0}, 400, "afterWaiting",
+         "how many receives to wait for before advancing: a whole number from 1 to 10000, got 0"),
+        ("POST", "/_lifeline/clock/advance", {"by": "1s", "afterWaiting": "1"}, 400, "afterWaiting",
+         "how many receives to wait for before advancing: a whole number from 1 to 10000, got \"1\""),
+        # Nobody polls: after 10 s of wall time the advance is refused and the clock has not moved.
+        ("POST", "/_lifeline/clock/advance", {"by": "1s", "afterWaiting": 1}, 408, "afterWaiting",
+         "0 receive(s) waiting after 10 s, not 1: the clock did not move"),
         ("POST", "/_lifeline/clock/advance", b"{not json", 400, "body",
          "the body must be a JSON object, such as {\"by\": \"30s\"}"),
         ("GET", "/_lifeline/clock/advance", None, 405, "method", "the clock is advanced by POST; got GET"),
@@ -209,7 +221,7 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
               (answer.headers.get("Content-Type"), 'width="1600"' in svg.split(">", 2)[1] or 'width="1600' in svg,
                "<title>lifeline serve</title>" in svg), ("image/svg+xml", True, True))
     check("speed and pause are set and read back", control("POST", "/_lifeline/clock", {"speed": 60, "paused": True}),
-          (200, {"now_ms": now, "speed": 60.0, "paused": True, "manual": True}))
+          (200, {"now_ms": now, "speed": 60.0, "paused": True, "manual": True, "waiting": {}}))
 
     # A reset: every queue and message gone, the clock at 0 (speed and pause as they were), a new id and handle group
     # (the last test's message ids and handles name nothing); a long poll waiting then is answered as one whose queue
@@ -232,7 +244,7 @@ except botocore.exceptions.ClientError as error:
     check("a poller waits on 'empty'", waiter.stdout.readline().strip(), "polling")
     time.sleep(0.3)
     check("POST /_lifeline/reset answers the clock at 0", control("POST", "/_lifeline/reset"),
-          (200, {"now_ms": 0, "speed": 60.0, "paused": True, "manual": True}))
+          (200, {"now_ms": 0, "speed": 60.0, "paused": True, "manual": True, "waiting": {}}))
     check("the waiting poll: its queue is gone", waiter.communicate(timeout=10)[0].strip(),
           "AWS.SimpleQueueService.NonExistentQueue")
     check("no queue is left", sqs.list_queues().get("QueueUrls", []), [])

@@ -87,8 +87,7 @@ TEST_CASE(
     CHECK(engine.messageCount() == 1);
 }
 
-TEST_CASE(
-    "window: a test's reset of the endpoint shows a new run - the same server - a new id group", "[ui][live]")
+TEST_CASE("window: a test's reset of the endpoint shows a new run - the same server - a new id group", "[ui][live]")
 {
     application();
     ui::MainWindow window;
@@ -110,7 +109,7 @@ TEST_CASE(
 
     const QByteArray reset = test::exchange(socket, "POST /_lifeline/reset HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
     CHECK(reset.startsWith("HTTP/1.1 200"));
-    CHECK(reset.endsWith(R"({"manual":true,"now_ms":0,"paused":false,"speed":1.0})"));
+    CHECK(reset.endsWith(R"({"manual":true,"now_ms":0,"paused":false,"speed":1.0,"waiting":{}})"));
     CHECK(window.session()->endpoint() == server); // still serving, on the same port
     const RunView& fresh = *window.laneModel()->run();
     CHECK(fresh.messageCount() == 0);

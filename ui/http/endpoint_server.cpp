@@ -31,6 +31,8 @@ EndpointServer::EndpointServer(Engine& engine, QObject* parent)
     m_wake.setSingleShot(true);
     m_wake.setTimerType(Qt::PreciseTimer);
     connect(&m_wake, &QTimer::timeout, this, &EndpointServer::catchUp);
+    m_deferredCheck.setInterval(50);
+    connect(&m_deferredCheck, &QTimer::timeout, this, &EndpointServer::runDeferredAdvances);
 }
 
 EndpointServer::~EndpointServer()
@@ -62,6 +64,8 @@ void EndpointServer::stop()
     m_pollOf.clear();
     m_orphaned.clear();
     m_actorOf.clear();
+    m_deferred.clear();
+    m_deferredCheck.stop();
     m_http.close();
 }
 
@@ -123,6 +127,8 @@ void EndpointServer::closed(ConnectionId connection, bool requestInHand)
         }
     if (actor != m_actorOf.end())
         m_actorOf.erase(actor);
+    // An advance that waited for receives is dropped with its client: nobody would read its answer.
+    std::erase_if(m_deferred, [connection](const DeferredAdvance& d) { return d.connection == connection; });
 }
 
 uint32_t EndpointServer::actorFor(ConnectionId connection, const HttpRequest& request)
@@ -156,9 +162,10 @@ void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
     const bool peek = endpoint::isPeekPath(request.path());
     if (auto* parked = std::get_if<endpoint::ParkedReceive>(&reply)) {
         m_waiting.emplace(parked->poll,
-            ParkedPoll {
-                connection, std::move(parked->view), parked->protocol, std::move(parked->requestId), keepAlive });
+            ParkedPoll { connection, std::move(parked->queue), std::move(parked->view), parked->protocol,
+                std::move(parked->requestId), keepAlive });
         m_pollOf[connection] = parked->poll;
+        runDeferredAdvances(); // an advance may have waited for this receive to park
     } else {
         m_http.answer(connection, std::get<endpoint::HttpResponse>(reply), keepAlive);
     }
@@ -197,6 +204,12 @@ void EndpointServer::applyControl(ConnectionId connection, const endpoint::Contr
         reset();
         break;
     case endpoint::ControlCommand::Kind::Advance:
+        if (command.afterWaiting > int(m_waiting.size())) { // answered when its receives have parked
+            m_deferred.push_back({ connection, command, keepAlive, {} });
+            m_deferred.back().since.start();
+            m_deferredCheck.start();
+            return;
+        }
         // Every timer due inside fires in time order (the engine's own clock loop), then the polls it completed
         // are answered; a running clock goes on from the new time.
         m_engine->advanceTo(m_engine->now() + command.by);
@@ -205,8 +218,37 @@ void EndpointServer::applyControl(ConnectionId connection, const endpoint::Contr
         break;
     }
     scheduleWake();
-    m_http.answer(connection,
-        endpoint::clockResponse({ m_engine->now(), m_options.speed, m_paused, m_options.manualClock }), keepAlive);
+    m_http.answer(connection, endpoint::clockResponse(clockState()), keepAlive);
+}
+
+endpoint::ClockState EndpointServer::clockState() const
+{
+    endpoint::ClockState clock { m_engine->now(), m_options.speed, m_paused, m_options.manualClock, {} };
+    for (const auto& [poll, parked] : m_waiting)
+        ++clock.waiting[parked.queue];
+    return clock;
+}
+
+void EndpointServer::runDeferredAdvances()
+{
+    std::vector<DeferredAdvance> waiting = std::exchange(m_deferred, {});
+    for (DeferredAdvance& deferred : waiting) {
+        if (deferred.command.afterWaiting <= int(m_waiting.size())) {
+            deferred.command.afterWaiting = 0;
+            applyControl(deferred.connection, deferred.command, deferred.keepAlive);
+        } else if (deferred.since.elapsed() >= endpoint::kLongestReceiveWaitMs) {
+            m_http.answer(deferred.connection,
+                endpoint::controlError(408, "afterWaiting",
+                    std::to_string(m_waiting.size()) + " receive(s) waiting after "
+                        + std::to_string(endpoint::kLongestReceiveWaitMs / 1000) + " s, not "
+                        + std::to_string(deferred.command.afterWaiting) + ": the clock did not move"),
+                deferred.keepAlive);
+        } else {
+            m_deferred.push_back(std::move(deferred));
+        }
+    }
+    if (m_deferred.empty())
+        m_deferredCheck.stop();
 }
 
 endpoint::HttpResponse EndpointServer::runResponse(const endpoint::ControlCommand& command) const
@@ -278,6 +320,11 @@ void EndpointServer::reset()
     m_waiting.clear();
     m_pollOf.clear();
     m_orphaned.clear();
+    for (const DeferredAdvance& deferred : std::exchange(m_deferred, {})) // they waited for receives now gone
+        m_http.answer(deferred.connection,
+            endpoint::controlError(409, "afterWaiting", "the endpoint was reset while the advance waited"),
+            deferred.keepAlive);
+    m_deferredCheck.stop();
     m_actorByClient.clear(); // the clients are actors of the old run
     m_actorOf.clear();
     EngineOptions options = m_engine->options();

@@ -82,6 +82,7 @@ private:
     // A ReceiveMessage that waits: answered on its connection when the engine completes its poll.
     struct ParkedPoll {
         ConnectionId connection;
+        std::string queue;
         endpoint::ReceiveView view;
         endpoint::Protocol protocol;
         std::string requestId;
@@ -89,8 +90,13 @@ private:
     };
     // A request through core's pipeline (request_pipeline.h); its answer sent now, or its receive parked.
     void handle(ConnectionId connection, endpoint::HttpRequest&& request);
-    // The control API's command (control_api.h): reads or moves the clock, resets, reads the run; answers at once.
+    // The control API's command (control_api.h): reads or moves the clock, resets, reads the run; answers at once,
+    // but for an advance that waits for receives to park first (deferred until they do).
     void applyControl(ConnectionId connection, const endpoint::ControlCommand& command, bool keepAlive);
+    // The advances waiting for receives: applied, in order, once as many are parked; refused after
+    // kLongestReceiveWaitMs of wall time.
+    void runDeferredAdvances();
+    endpoint::ClockState clockState() const;
     // GET /_lifeline/runs/current: the run so far as a run file, its lanes as JSON or its timeline drawn, or why not.
     endpoint::HttpResponse runResponse(const endpoint::ControlCommand& command) const;
     endpoint::HttpResponse runFileResponse() const;
@@ -115,6 +121,15 @@ private:
     TimeMs m_virtualAtStart = 0;
     bool m_paused = false;
     std::unordered_map<PollId, ParkedPoll> m_waiting;
+    // An advance with "afterWaiting" that came before its receives did.
+    struct DeferredAdvance {
+        ConnectionId connection;
+        endpoint::ControlCommand command;
+        bool keepAlive;
+        QElapsedTimer since;
+    };
+    std::vector<DeferredAdvance> m_deferred;
+    QTimer m_deferredCheck; // while any waits: their time limit
     std::unordered_map<ConnectionId, PollId> m_pollOf; // a connection's parked poll
     std::unordered_map<PollId, uint32_t> m_orphaned; // a gone client's poll -> its actor
     std::unordered_map<std::string, uint32_t> m_actorByClient; // client identity -> its actor in the run

@@ -48,9 +48,20 @@ bool shapedLikeDuration(std::string_view text)
 
 std::variant<ControlCommand, HttpResponse> parseAdvance(const nlohmann::json& body)
 {
-    for (const auto& [key, value] : body.items())
-        if (key != "by")
-            return controlError(400, key, "unknown field '" + key + "'; an advance takes only \"by\"");
+    ControlCommand command;
+    command.kind = ControlCommand::Kind::Advance;
+    for (const auto& [key, value] : body.items()) {
+        if (key == "afterWaiting") {
+            if (!value.is_number_integer() || value.get<int64_t>() < 1 || value.get<int64_t>() > kMostAwaitedReceives)
+                return controlError(400, key,
+                    "how many receives to wait for before advancing: a whole number from 1 to 10000, got "
+                        + value.dump());
+            command.afterWaiting = int(value.get<int64_t>());
+        } else if (key != "by") {
+            return controlError(
+                400, key, "unknown field '" + key + "'; an advance takes \"by\" and, to wait first, \"afterWaiting\"");
+        }
+    }
     if (!body.contains("by"))
         return controlError(400, "by", "missing: how far to move the clock, such as {\"by\": \"30s\"}");
     const auto& by = body["by"];
@@ -77,8 +88,6 @@ std::variant<ControlCommand, HttpResponse> parseAdvance(const nlohmann::json& bo
                 + by.dump());
     if (*ms > kLongestAdvanceMs)
         return controlError(400, "by", "at most a year (366 days) at a time, got " + by.dump());
-    ControlCommand command;
-    command.kind = ControlCommand::Kind::Advance;
     command.by = *ms;
     return command;
 }
@@ -225,9 +234,12 @@ std::variant<ControlCommand, HttpResponse> parseControlRequest(const HttpRequest
 
 HttpResponse clockResponse(const ClockState& clock)
 {
+    nlohmann::json waiting = nlohmann::json::object();
+    for (const auto& [queue, receives] : clock.waiting)
+        waiting[queue] = receives;
     return jsonResponse(200,
-        { { "now_ms", clock.nowMs }, { "speed", clock.speed }, { "paused", clock.paused },
-            { "manual", clock.manual } });
+        { { "now_ms", clock.nowMs }, { "speed", clock.speed }, { "paused", clock.paused }, { "manual", clock.manual },
+            { "waiting", waiting } });
 }
 
 HttpResponse controlError(int status, std::string_view field, std::string_view message)

@@ -109,8 +109,13 @@ Reply handleRequest(const HttpRequest& request, Engine& engine, SqsService& serv
     auto outcome = service.call(decoded.action, decoded.params, call);
     if (outcome.error)
         return encodeError(decoded.protocol, *outcome.error, requestId);
-    if (outcome.pendingPoll)
-        return ParkedReceive { *outcome.pendingPoll, std::move(outcome.view), decoded.protocol, requestId };
+    if (outcome.pendingPoll) {
+        const auto queueUrl = decoded.params.find("QueueUrl");
+        const std::string url
+            = queueUrl != decoded.params.end() && queueUrl->is_string() ? queueUrl->get<std::string>() : "";
+        return ParkedReceive { *outcome.pendingPoll, url.substr(url.rfind('/') + 1), std::move(outcome.view),
+            decoded.protocol, requestId };
+    }
     return encodeResult(decoded.protocol, decoded.action, outcome.output, requestId);
 }
 

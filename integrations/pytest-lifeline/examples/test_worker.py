@@ -1,6 +1,7 @@
 """The worker's behaviour against a local SQS whose clock the test moves: none of these tests sleeps, so a 30 s
 visibility timeout, three receives before the DLQ and a 15-minute delay take milliseconds of wall time."""
 import json
+import threading
 
 from worker import work_once
 
@@ -73,3 +74,19 @@ def test_a_long_poll_waits_for_virtual_time_and_is_answered_by_it(lifeline_sqs):
     sqs.send_message(QueueUrl=queue, MessageBody="in a minute", DelaySeconds=60)
     lifeline_sqs.advance("60s")
     assert work_once(sqs, queue, lambda body: None, wait_seconds=20) == ["in a minute"]
+
+
+def test_a_long_poll_started_first_is_answered_by_the_advance_that_waits_for_it(lifeline_sqs):
+    # The worker long-polls on its own thread; the test moves the clock once the poll waits (after_waiting), never
+    # sooner and without a sleep, so the message due in 10 s reaches the poll that has waited for it since 0 (a 20 s
+    # poll: an advance of 30 s would end it empty at 20 s, as SQS would).
+    sqs = lifeline_sqs.client()
+    queue = sqs.create_queue(QueueName="inbox")["QueueUrl"]
+    sqs.send_message(QueueUrl=queue, MessageBody="due in 10 s", DelaySeconds=10)
+    done = []
+    worker = threading.Thread(target=lambda: done.extend(work_once(sqs, queue, lambda body: None, wait_seconds=20)))
+    worker.start()
+    lifeline_sqs.advance("10s", after_waiting=1)
+    worker.join(timeout=30)
+    assert done == ["due in 10 s"]
+    assert lifeline_sqs.waiting == {}

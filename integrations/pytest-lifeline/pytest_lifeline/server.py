@@ -55,10 +55,18 @@ class LifelineSQS:
             return json.loads(answer.read()).get("Messages", [])
 
     # --- the clock ------------------------------------------------------------------------------------------------
-    def advance(self, by):
-        """Moves virtual time on by `by` ("500ms", "30s", "15m", "4d", or milliseconds): every timer due inside fires
-        in order and the long polls it completes are answered. Returns the new time in ms."""
-        return self._control("POST", "/_lifeline/clock/advance", {"by": by})["now_ms"]
+    def advance(self, by, after_waiting=None):
+        """Moves virtual time on by `by` ("500ms", "30s", "1m30s", "4d", or milliseconds): every timer due inside
+        fires in order and the long polls it completes are answered. With `after_waiting=N` it first waits (up to
+        10 s of wall time) until N receives are parked, so a long poll started on another thread is surely waiting
+        when the clock moves: no sleep. Returns the new time in ms."""
+        body = {"by": by} if after_waiting is None else {"by": by, "afterWaiting": after_waiting}
+        return self._control("POST", "/_lifeline/clock/advance", body)["now_ms"]
+
+    @property
+    def waiting(self):
+        """The receives parked now (long polls waiting), by queue name: {"jobs": 1}."""
+        return self._control("GET", "/_lifeline/clock")["waiting"]
 
     def reset(self):
         """Every queue and message gone, the clock back at 0, a new id and handle group: a fresh endpoint on the same

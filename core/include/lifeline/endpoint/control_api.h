@@ -1,6 +1,7 @@
 // The endpoint's control API for test suites, on the same port as SQS (docs/testing.md): the virtual clock belongs
-// to the test. `GET /_lifeline/clock` reads it; `POST /_lifeline/clock/advance` with `{"by": "30s"}` moves it (every
-// timer due inside fires, in order; the answer is the new clock); `POST /_lifeline/clock` with `{"speed": N}` and/or
+// to the test. `GET /_lifeline/clock` reads it (and the receives parked, by queue); `POST /_lifeline/clock/advance`
+// with `{"by": "30s"}` moves it (every timer due inside fires, in order; the answer is the new clock), with
+// `"afterWaiting": N` once N receives are parked; `POST /_lifeline/clock` with `{"speed": N}` and/or
 // `{"paused": true|false}` sets how it runs; `POST /_lifeline/reset` starts the endpoint again (every queue and message
 // gone, the clock at 0, a new id and handle group); `GET /_lifeline/runs/current?format=lifeline` is the run so far as
 // a run file (the window and `lifeline run --export` open it: a failed test's timeline), `format=json` its lanes as
@@ -13,6 +14,7 @@
 #include "lifeline/endpoint/http.h"
 #include "lifeline/support/duration.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,11 +30,16 @@ inline constexpr std::pair<int, int> kRunImageSize { 1600, 900 }; // GET /_lifel
 inline constexpr std::pair<int, int> kSmallestRunImage { 200, 150 }; // as `lifeline run --export`
 inline constexpr int kLargestRunImageSide = 4096; // drawn in the server's memory: 64 MB at most
 
+// How many parked receives an advance may wait for ({"afterWaiting": N}), and for how long in wall time.
+inline constexpr int kMostAwaitedReceives = 10000;
+inline constexpr int kLongestReceiveWaitMs = 10000;
+
 struct ClockState {
     TimeMs nowMs = 0;
     double speed = 1;
     bool paused = false;
     bool manual = false; // --clock manual: it moves only when advanced
+    std::map<std::string, size_t> waiting; // queue name -> its receives parked now (long polls waiting)
 };
 
 struct ControlCommand {
@@ -40,6 +47,9 @@ struct ControlCommand {
     enum class RunFormat { Lifeline, Json, Png, Svg };
     Kind kind = Kind::ReadClock;
     TimeMs by = 0; // Advance
+    // Advance: first wait (in wall time, up to kLongestReceiveWaitMs) until this many receives are parked, so a test
+    // that starts a long poll on another thread moves the clock only once the poll waits. 0: at once.
+    int afterWaiting = 0;
     std::optional<double> speed; // SetClock
     std::optional<bool> paused; // SetClock
     RunFormat format = RunFormat::Lifeline; // ReadRun
@@ -51,7 +61,7 @@ struct ControlCommand {
 bool isControlPath(std::string_view path);
 // The command a control request asks for, or the error answer to send (nothing is to change then).
 std::variant<ControlCommand, HttpResponse> parseControlRequest(const HttpRequest& request);
-// {"now_ms": ..., "speed": ..., "paused": ..., "manual": ...}
+// {"now_ms": ..., "speed": ..., "paused": ..., "manual": ..., "waiting": {"queue": receives parked, ...}}
 HttpResponse clockResponse(const ClockState& clock);
 // {"error": {"field": ..., "message": ...}} with `status`.
 HttpResponse controlError(int status, std::string_view field, std::string_view message);

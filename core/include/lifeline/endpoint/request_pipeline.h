@@ -28,6 +28,7 @@ struct RequestContext {
 // A ReceiveMessage that waits: the server answers it when the engine completes its poll (renderMessages).
 struct ParkedReceive {
     PollId poll {};
+    std::string queue; // the queue it waits on
     ReceiveView view;
     Protocol protocol = Protocol::Query;
     std::string requestId;
