@@ -43,8 +43,11 @@ const char* serveHelp()
            "  --allow-origin ORIGIN  let a web page from ORIGIN (https://app.example) call it (repeatable)\n"
            "  --allow-host NAME      accept Host: NAME besides localhost and IP addresses (repeatable)\n"
            "  --allow-get-actions    accept state-changing actions over GET (AWS does; browsers abuse it)\n"
-           "  --print-env     print the shell lines that point the SDKs and the aws CLI here (eval \"$(...)\"), and "
-           "stop\n"
+           "  --print-env     print the shell lines that point the SDKs' and the aws CLI's SQS here (eval "
+           "\"$(...)\"),\n"
+           "                  and stop (AWS_ENDPOINT_URL_SQS: other AWS services keep their own endpoints)\n"
+           "  --every-service with --print-env, also AWS_ENDPOINT_URL (for an SDK too old for service endpoints:\n"
+           "                  every AWS call then comes here)\n"
            "  --help          this text\n"
            "\n"
            "Any SigV4 signature is accepted: it is a local tool, not an access-control point. What only a web page\n"
@@ -142,6 +145,7 @@ const OptionTable<ServeOptions>& serveOptionTable()
             { "--seed", setSeed } },
         { { "--help", [](ServeOptions& o) { o.help = true; } }, { "-h", [](ServeOptions& o) { o.help = true; } },
             { "--print-env", [](ServeOptions& o) { o.printEnv = true; } },
+            { "--every-service", [](ServeOptions& o) { o.everyService = true; } },
             { "--headless", [](ServeOptions& o) { o.headless = true; } },
             { "--allow-get-actions", [](ServeOptions& o) { o.endpoint.guard.allowGetActions = true; } },
             { "--quotas", [](ServeOptions& o) { o.endpoint.quotas = true; } } },
@@ -159,6 +163,8 @@ Outcome<ServeOptions> parseServeOptions(const std::vector<std::string>& args)
     if (!parsed)
         return Failure { parsed.message() };
     ServeOptions options = std::move(parsed).value();
+    if (options.everyService && !options.printEnv)
+        return failure("--every-service is for --print-env (it adds AWS_ENDPOINT_URL to the lines printed)");
     if (options.printEnv && options.endpoint.port == 0)
         return failure("--print-env needs the port the server will use (--port 0 is known only once it listens)");
     if (options.historyGiven && !options.headless && !options.help)
@@ -176,8 +182,10 @@ std::string servePrintEnv(const ServeOptions& options)
     if (host.contains(QLatin1Char(':')))
         host = QStringLiteral("[%1]").arg(host);
     std::ostringstream out;
-    out << "export AWS_ENDPOINT_URL=http://" << host.toStdString() << ':' << options.endpoint.port << '\n'
-        << "export AWS_ENDPOINT_URL_SQS=http://" << host.toStdString() << ':' << options.endpoint.port << '\n'
+    const std::string url = "http://" + host.toStdString() + ':' + std::to_string(options.endpoint.port);
+    if (options.everyService)
+        out << "export AWS_ENDPOINT_URL=" << url << '\n';
+    out << "export AWS_ENDPOINT_URL_SQS=" << url << '\n'
         << "export AWS_REGION=us-east-1\n"
         << "export AWS_DEFAULT_REGION=us-east-1\n"
         << "export AWS_ACCESS_KEY_ID=test\n"

@@ -17,6 +17,9 @@ struct ServeOptions {
     bool headless = false;
     bool help = false; // --help: print serveHelp() and stop
     bool printEnv = false; // --print-env: print servePrintEnv() and stop
+    // --every-service: --print-env also sets AWS_ENDPOINT_URL, which sends every AWS service (S3, STS...) here. Off:
+    // only SQS comes here, and a CI job that evals the lines still reaches the real S3.
+    bool everyService = false;
     // --history: how long a headless endpoint remembers messages that ended and events (EngineOptions::historyMs).
     // None by default: nobody watches a headless endpoint, and its memory returns to its baseline.
     TimeMs historyMs = 0;

@@ -58,7 +58,7 @@ _lifeline()
             options="--attributes --template --terraform --queue-url --region --profile --lambda-mappings --insecure-upstream --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
                      --heartbeat --groups --tenants --rate --lambda --consumer --format --scenario-out --fail-on --ignore --help" ;;
         serve)
-            options="--port --bind --headless --history --speed --clock --print-env --seed --allow-origin --allow-host --allow-get-actions
+            options="--port --bind --headless --history --speed --clock --print-env --every-service --seed --allow-origin --allow-host --allow-get-actions
                      --quotas --help" ;;
         site)
             if [[ "$cur" != -* ]]; then

@@ -75,6 +75,26 @@ try:
     status, _, text = get("/_aws/sqs/messages/us-east-1/000000000000/jobs")
     check("by path", re.findall(r"<Body>(.*?)</Body>", text), ["second"])
 
+    # LocalStack's JSON, as a Testcontainers test asks for it (GET, Accept: application/json) and reads it
+    # ($.ReceiveMessageResponse.ReceiveMessageResult.Message[*]): the query answer's shape, attributes as a list.
+    status, kind, text = get(f"/_aws/sqs/messages?QueueUrl={quoted}&ShowInvisible=true",
+                             {"Accept": "application/json"})
+    answer = json.loads(text)
+    check("Accept: application/json: LocalStack's JSON", (status, kind, list(answer["ReceiveMessageResponse"])),
+          (200, "application/json", ["ReceiveMessageResult", "ResponseMetadata"]))
+    listed = answer["ReceiveMessageResponse"]["ReceiveMessageResult"]["Message"]
+    check("its messages, bodies and LocalStack's handle", [(m["Body"], m["ReceiptHandle"]) for m in listed],
+          [("first", "SQS/BACKDOOR/ACCESS"), ("second", "SQS/BACKDOOR/ACCESS")])
+    check("its attributes as {Name, Value}", {a["Name"]: a["Value"] for a in listed[1]["Attribute"]}["IsVisible"],
+          "true")
+    check("its message attribute", listed[0]["MessageAttribute"],
+          [{"Name": "kind", "Value": {"DataType": "String", "StringValue": "a"}}])
+    check("its request id", answer["ReceiveMessageResponse"]["ResponseMetadata"]["RequestId"] != "", True)
+    empty_queue = urllib.parse.quote(sqs.create_queue(QueueName="nothing")["QueueUrl"], safe="")
+    status, _, text = get(f"/_aws/sqs/messages?QueueUrl={empty_queue}", {"Accept": "application/json"})
+    check("no message: a null result, as LocalStack's", json.loads(text)["ReceiveMessageResponse"]
+          ["ReceiveMessageResult"], None)
+
     # It changed nothing: the in-flight one is still held, the visible one has never been received.
     check("nothing received by the looks",
           [(m["Body"], m["Attributes"]["ApproximateReceiveCount"])

@@ -12,6 +12,7 @@
 #include "site/practice_pages.h"
 #include "test_support.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <fstream>
 #include <regex>
@@ -129,4 +130,28 @@ TEST_CASE("course site: every lesson and exercise page linked from the index in 
             if (piece.size() == 2)
                 CHECK(data.at("glossary").contains(piece[1].get<std::string>()));
     }
+}
+
+TEST_CASE("course site: a symbolic link where a page goes is refused, the file it names untouched", "[ui][site]")
+{
+    test::application();
+    QTemporaryDir outside, dir;
+    REQUIRE(outside.isValid());
+    REQUIRE(dir.isValid());
+    const QString target = outside.filePath(QStringLiteral("precious.txt"));
+    {
+        QFile precious(target);
+        REQUIRE(precious.open(QIODevice::WriteOnly));
+        precious.write("keep me");
+    }
+    // A folder written before, where someone (or something) left a link named like the site's glossary.
+    REQUIRE(QFile::link(target, dir.filePath(QStringLiteral("glossary.html"))));
+    const auto written = writeCourseSite(dir.path().toStdString());
+    REQUIRE_FALSE(written);
+    CHECK(written.message()
+        == "not writing " + dir.filePath(QStringLiteral("glossary.html")).toStdString()
+            + ": it is a symbolic link (it may lead out of the folder); remove it, or write elsewhere");
+    QFile precious(target);
+    REQUIRE(precious.open(QIODevice::ReadOnly));
+    CHECK(precious.readAll() == "keep me");
 }

@@ -6,6 +6,7 @@
 #include "timeline/lane_painter.h"
 #include "timeline/timeline_style.h"
 
+#include <QFileInfo>
 #include <QSaveFile>
 
 namespace lifeline::ui {
@@ -140,6 +141,11 @@ Outcome<> writeWebPage(const std::vector<json>& runs, const WebPageRequest& requ
 
 Outcome<> writePageFile(const QString& path, const std::string& page)
 {
+    // A link where a page goes is not followed: it may lead out of the folder (a site's output, written again and
+    // again), and QSaveFile would overwrite what it names.
+    if (QFileInfo(path).isSymLink())
+        return Failure { "not writing " + path.toStdString()
+            + ": it is a symbolic link (it may lead out of the folder); remove it, or write elsewhere" };
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return Failure { "cannot write " + path.toStdString() + ": " + file.errorString().toStdString() };

@@ -39,6 +39,41 @@ std::map<std::string, std::string> peekParameters(const HttpRequest& request, bo
     return params;
 }
 
+// What LocalStack answers a peek asked with `Accept: application/json`: its query protocol's XML as JSON
+// ({"ReceiveMessageResponse": {"ReceiveMessageResult": {"Message": [...]}, "ResponseMetadata": {...}}}, the result
+// null when no message is there), each message's attributes as a list of {"Name", "Value"}. Test suites written for
+// LocalStack read it so ($.ReceiveMessageResponse.ReceiveMessageResult).
+HttpResponse localStackJson(const nlohmann::json& output, const std::string& requestId)
+{
+    nlohmann::json messages = nlohmann::json::array();
+    for (const auto& m : output.value("Messages", nlohmann::json::array())) {
+        nlohmann::json message = { { "MessageId", m["MessageId"] }, { "ReceiptHandle", m["ReceiptHandle"] },
+            { "MD5OfBody", m["MD5OfBody"] }, { "Body", m["Body"] } };
+        nlohmann::json attributes = nlohmann::json::array();
+        for (const auto& [name, value] : m.value("Attributes", nlohmann::json::object()).items())
+            attributes.push_back({ { "Name", name }, { "Value", value } });
+        if (!attributes.empty())
+            message["Attribute"] = attributes;
+        if (m.contains("MD5OfMessageAttributes"))
+            message["MD5OfMessageAttributes"] = m["MD5OfMessageAttributes"];
+        nlohmann::json messageAttributes = nlohmann::json::array();
+        for (const auto& [name, value] : m.value("MessageAttributes", nlohmann::json::object()).items())
+            messageAttributes.push_back({ { "Name", name }, { "Value", value } });
+        if (!messageAttributes.empty())
+            message["MessageAttribute"] = messageAttributes;
+        messages.push_back(std::move(message));
+    }
+    const nlohmann::json result
+        = messages.empty() ? nlohmann::json(nullptr) : nlohmann::json { { "Message", std::move(messages) } };
+    HttpResponse response;
+    response.headers = { { "Content-Type", "application/json" }, { "x-amzn-RequestId", requestId } };
+    response.body = nlohmann::json {
+        { "ReceiveMessageResponse",
+            { { "ReceiveMessageResult", result }, { "ResponseMetadata", { { "RequestId", requestId } } } } }
+    }.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return response;
+}
+
 HttpResponse peekReply(
     const HttpRequest& request, Engine& engine, const SqsService& service, const RequestContext& context)
 {
@@ -78,6 +113,8 @@ HttpResponse peekReply(
         if (showDelayed)
             m["Attributes"]["IsDelayed"] = state == MessageState::Delayed ? "true" : "false";
     }
+    if (!json && request.header("accept").find("application/json") != std::string_view::npos)
+        return localStackJson(output, requestId);
     return encodeResult(protocol, "ReceiveMessage", output, requestId);
 }
 

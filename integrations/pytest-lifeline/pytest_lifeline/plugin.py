@@ -23,6 +23,9 @@ def pytest_addoption(parser):
     group.addoption("--lifeline-binary", default=None, help="the lifeline program (default: $LIFELINE, then PATH)")
     group.addoption("--lifeline-keep", action="store_true", help="keep every test's run file, not only the failed")
     group.addoption("--lifeline-dir", default=".pytest-lifeline", help="where timelines are written")
+    group.addoption("--lifeline-port", type=int, default=0,
+                    help="the port the fixtures' server listens on (default 0: a free one); tests in parallel "
+                         "(pytest-xdist) need 0")
 
 
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)
@@ -35,7 +38,8 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture
 def lifeline_sqs(request):
     """A local SQS for this test, its clock standing until the test advances it."""
-    server = LifelineSQS(binary=request.config.getoption("--lifeline-binary"))
+    server = LifelineSQS(binary=request.config.getoption("--lifeline-binary"),
+                         port=request.config.getoption("--lifeline-port"))
     yield server
     try:
         reports = request.node.stash.get(_REPORT_KEY, {})
@@ -63,7 +67,8 @@ _SAVED_KEY = pytest.StashKey[list]()
 def lifeline_sqs_session(request):
     """One local SQS for the whole session (its queues and clock shared by every test that takes it): faster to
     start, but tests must not depend on each other's queues or time. No timeline is saved for it."""
-    server = LifelineSQS(binary=request.config.getoption("--lifeline-binary"))
+    server = LifelineSQS(binary=request.config.getoption("--lifeline-binary"),
+                         port=request.config.getoption("--lifeline-port"))
     yield server
     server.stop()
 

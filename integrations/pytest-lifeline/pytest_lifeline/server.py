@@ -18,13 +18,14 @@ class LifelineSQS:
     """A running endpoint: `endpoint_url`, `client()`, `advance("30s")`, `now_ms`, `messages(queue_url)`, `lanes()`,
     `reset()`, `timeline()`."""
 
-    def __init__(self, binary=None, history="1d"):
+    def __init__(self, binary=None, history="1d", port=0):
         binary = binary or os.environ.get("LIFELINE") or shutil.which("lifeline")
         if not binary:
             raise LifelineError("lifeline is not on the PATH: install it, set LIFELINE, or pass --lifeline-binary")
-        # The run is kept (--history) so a failed test's timeline can be read back.
+        # The run is kept (--history) so a failed test's timeline can be read back. Port 0: a free one (a team whose
+        # policy fixes ports gives one).
         self._process = subprocess.Popen(
-            [binary, "serve", "--headless", "--port", "0", "--clock", "manual", "--history", history],
+            [binary, "serve", "--headless", "--port", str(port), "--clock", "manual", "--history", history],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         banner = self._process.stdout.readline()
         found = re.search(r"http://127\.0\.0\.1:(\d+)", banner)

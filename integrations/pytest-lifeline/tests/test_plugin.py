@@ -35,6 +35,31 @@ def test_the_server_lives_for_its_test_only(lifeline_sqs):
         urllib.request.urlopen(url + "/_lifeline/clock", timeout=5)
 
 
+def test_a_port_given_is_the_port_it_listens_on():
+    import socket
+    with socket.socket() as probe:  # a port free now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = LifelineSQS(port=port)
+    try:
+        assert server.endpoint_url == f"http://127.0.0.1:{port}"
+        assert server.advance("1m30s") == 90000
+    finally:
+        server.stop()
+
+
+def test_the_port_option_reaches_the_fixture(pytester):
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    pytester.makepyfile(f"""
+def test_port(lifeline_sqs):
+    assert lifeline_sqs.endpoint_url == "http://127.0.0.1:{port}"
+""")
+    assert pytester.runpytest("-p", "pytest_lifeline.plugin", f"--lifeline-port={port}").ret == 0
+
+
 def test_two_servers_side_by_side_have_their_own_ports_and_clocks():
     a, b = LifelineSQS(), LifelineSQS()
     try:
