@@ -130,3 +130,19 @@ TEST_CASE("forward: an upstream text loses its secrets - SignatureDoesNotMatch q
     // A hostile upstream's megabytes: scanned, not recursed into.
     CHECK(scrubSecrets("x-amz-security-token:" + std::string(4 << 20, 'A')) == "x-amz-security-token:[hidden]");
 }
+
+TEST_CASE("secrets: the proxy's own token and secret key scrubbed wherever they stand - as they are and encoded",
+    "[forward][secrets]")
+{
+    const std::string token = "IQoJb3JpZ2luX2VjEHostileTestToken0042/abc+def==";
+    const std::vector<std::string> known { token, "hostile-secret", "" };
+    CHECK(aws::scrubSecrets("The security token " + token
+                  + " (or IQoJb3JpZ2luX2VjEHostileTestToken0042%2Fabc%2Bdef%3D%3D)"
+                    " is invalid; key hostile-secret.",
+              known)
+        == "The security token [hidden] (or [hidden]) is invalid; key [hidden].");
+    // Short strings are never treated as secrets (an empty or tiny value would mangle every text).
+    CHECK(aws::scrubSecrets("a b c", { "a", "" }) == "a b c");
+    // The named forms are still scrubbed as before.
+    CHECK(aws::scrubSecrets("x-amz-security-token:abc", {}) == "x-amz-security-token:[hidden]");
+}

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 
 LIFELINE = sys.argv[1]
 TOKEN = "IQoJb3JpZ2luX2VjEHostileTestToken0042/abc+def=="
@@ -55,6 +56,12 @@ class Upstream(http.server.BaseHTTPRequestHandler):
                       f"x-amz-security-token:{self.headers.get('X-Amz-Security-Token', '')}\n'")
             body = (f"<ErrorResponse><Error><Type>Sender</Type><Code>SignatureDoesNotMatch</Code>"
                     f"<Message>{quoted}</Message></Error><RequestId>r</RequestId></ErrorResponse>").encode()
+        elif mode == "bare-token":  # an error that quotes the token without its header's name
+            status = 403
+            token = self.headers.get("X-Amz-Security-Token", "")
+            body = (f"<ErrorResponse><Error><Type>Sender</Type><Code>InvalidClientTokenId</Code>"
+                    f"<Message>The security token {token} (or, encoded, {urllib.parse.quote(token, safe='')}) is "
+                    f"invalid.</Message></Error><RequestId>r</RequestId></ErrorResponse>").encode()
         elif mode == "deep-json":
             kind = "application/x-amz-json-1.0"
             body = b'{"Messages": ' + b"[" * 200000 + b"]" * 200000 + b"}"
@@ -164,6 +171,14 @@ def a_client_that_half_closes_after_its_request_gets_the_answer():
         answered += answer.startswith(b"HTTP/1.1 200") and b"</ListQueuesResponse>" in answer
     assert answered == 20, f"{answered} of 20 answered"
     assert call("ListQueues")[0] == 200
+
+
+@case
+def a_token_quoted_without_its_name_is_scrubbed_too():
+    status, data = call("SendMessage", "&MessageBody=x", mode="bare-token")
+    assert status == 403 and b"InvalidClientTokenId" in data, (status, data)
+    assert TOKEN.encode() not in data and b"IQoJ" not in data, data
+    assert b"The security token [hidden] (or, encoded, [hidden]) is invalid." in data, data
 
 
 proxy.send_signal(signal.SIGINT)

@@ -173,6 +173,11 @@ void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
     });
 }
 
+std::vector<std::string> ProxyServer::knownSecrets() const
+{
+    return { m_options.credentials.sessionToken, m_options.credentials.secretAccessKey };
+}
+
 void ProxyServer::relay(ConnectionId connection, const PendingCall& call, const aws::HttpAnswer& answer)
 {
     HttpResponse response;
@@ -182,12 +187,15 @@ void ProxyServer::relay(ConnectionId connection, const PendingCall& call, const 
             response.headers.emplace_back(name, std::string(value));
     // An error's text loses its secrets before the client sees it too (a client of a proxy bound beyond loopback is
     // not the owner of the credentials it signs with); a success goes as it came.
-    response.body = answer.status == 200 ? answer.body : aws::scrubSecrets(answer.body);
+    response.body = answer.status == 200 ? answer.body : aws::scrubSecrets(answer.body, knownSecrets());
     m_http.answer(connection, response, call.keepAlive);
     const auto& decoded = call.request;
     if (decoded.error || !observe::isObserved(decoded.action))
         return;
-    const json body = aws::answerAsJson(answer);
+    aws::HttpAnswer recorded = answer; // an error's text is recorded as the client got it, without secrets
+    if (answer.status != 200)
+        recorded.body = response.body;
+    const json body = aws::answerAsJson(recorded);
     const auto known = endpoint::sqsActionNamed(decoded.action);
     if ((known == endpoint::SqsAction::CreateQueue || known == endpoint::SqsAction::GetQueueUrl)
         && body.contains("QueueUrl") && body["QueueUrl"].is_string()) {
@@ -319,7 +327,7 @@ void ProxyServer::operatorCall(
             else
                 done(false,
                     body.value("__type", std::string("HTTP ") + std::to_string(answer->status)) + ": "
-                        + aws::scrubSecrets(body.value("message", std::string())));
+                        + aws::scrubSecrets(body.value("message", std::string()), knownSecrets()));
         });
 }
 

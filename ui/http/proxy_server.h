@@ -96,6 +96,8 @@ private:
     void handle(ConnectionId connection, endpoint::HttpRequest&& request);
     void closed(ConnectionId connection, bool requestInHand);
     void relay(ConnectionId connection, const PendingCall& call, const aws::HttpAnswer& answer);
+    // What the proxy signs with, taken out of every error text it answers or records, wherever it stands.
+    std::vector<std::string> knownSecrets() const;
     void unreachable(ConnectionId connection, const PendingCall& call, const std::string& why); // 503, observed
     uint32_t actorFor(const endpoint::HttpRequest& request);
     void fetchAttributes(const std::string& queue, UpstreamConnection& upstream);

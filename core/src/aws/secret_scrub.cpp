@@ -97,4 +97,28 @@ std::string scrubSecrets(std::string_view text)
     return out;
 }
 
+std::string scrubSecrets(std::string_view text, const std::vector<std::string>& known)
+{
+    std::string out(text);
+    for (const std::string& secret : known) {
+        if (secret.size() < 8) // nothing that short is a credential; replacing it would mangle ordinary text
+            continue;
+        std::string encoded; // as a query string or a canonical request carries it
+        for (const unsigned char c : secret) {
+            if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+                encoded += char(c);
+            } else {
+                static constexpr char kHex[] = "0123456789ABCDEF";
+                encoded += '%';
+                encoded += kHex[c >> 4];
+                encoded += kHex[c & 15];
+            }
+        }
+        for (const std::string& form : { secret, encoded })
+            for (size_t at = out.find(form); at != std::string::npos; at = out.find(form, at + 8))
+                out.replace(at, form.size(), "[hidden]");
+    }
+    return scrubSecrets(out);
+}
+
 } // namespace lifeline::aws

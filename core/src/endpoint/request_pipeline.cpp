@@ -46,18 +46,22 @@ std::map<std::string, std::string> peekParameters(const HttpRequest& request, bo
 HttpResponse localStackJson(const nlohmann::json& output, const std::string& requestId)
 {
     nlohmann::json messages = nlohmann::json::array();
-    for (const auto& m : output.value("Messages", nlohmann::json::array())) {
+    const nlohmann::json listed = output.value("Messages", nlohmann::json::array());
+    for (const auto& m : listed) {
         nlohmann::json message = { { "MessageId", m["MessageId"] }, { "ReceiptHandle", m["ReceiptHandle"] },
             { "MD5OfBody", m["MD5OfBody"] }, { "Body", m["Body"] } };
+        // Each map held first: items() of a temporary would outlive it.
+        const nlohmann::json given = m.value("Attributes", nlohmann::json::object());
+        const nlohmann::json givenMessageAttributes = m.value("MessageAttributes", nlohmann::json::object());
         nlohmann::json attributes = nlohmann::json::array();
-        for (const auto& [name, value] : m.value("Attributes", nlohmann::json::object()).items())
+        for (const auto& [name, value] : given.items())
             attributes.push_back({ { "Name", name }, { "Value", value } });
         if (!attributes.empty())
             message["Attribute"] = attributes;
         if (m.contains("MD5OfMessageAttributes"))
             message["MD5OfMessageAttributes"] = m["MD5OfMessageAttributes"];
         nlohmann::json messageAttributes = nlohmann::json::array();
-        for (const auto& [name, value] : m.value("MessageAttributes", nlohmann::json::object()).items())
+        for (const auto& [name, value] : givenMessageAttributes.items())
             messageAttributes.push_back({ { "Name", name }, { "Value", value } });
         if (!messageAttributes.empty())
             message["MessageAttribute"] = messageAttributes;
@@ -66,6 +70,7 @@ HttpResponse localStackJson(const nlohmann::json& output, const std::string& req
     const nlohmann::json result
         = messages.empty() ? nlohmann::json(nullptr) : nlohmann::json { { "Message", std::move(messages) } };
     HttpResponse response;
+    response.status = 200;
     response.headers = { { "Content-Type", "application/json" }, { "x-amzn-RequestId", requestId } };
     response.body = nlohmann::json {
         { "ReceiveMessageResponse",
