@@ -140,6 +140,9 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
         # A body nested past any control request's shape: refused before it is parsed, the server alive after.
         ("POST", "/_lifeline/clock/advance", b'{"by": ' + b"[" * 100000 + b"]" * 100000 + b"}", 400, "body",
          "the body nests deeper than 32 levels; it must be one JSON object, such as {\"by\": \"30s\"}"),
+        # A query key that is not UTF-8 once decoded: named as well as it can be, the server alive after.
+        ("GET", "/_lifeline/runs/current?%FF=1", None, 400, "\ufffd",
+         "unknown parameter '\ufffd'; the run takes format, queue and size"),
         ("POST", "/_lifeline/clock", b"[" * 100000, 400, "body",
          "the body nests deeper than 32 levels; it must be one JSON object, such as {\"by\": \"30s\"}"),
         ("POST", "/_lifeline/clock/advance", {"by": "367d"}, 400, "by",

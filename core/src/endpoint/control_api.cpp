@@ -17,7 +17,9 @@ HttpResponse jsonResponse(int status, const nlohmann::json& body)
     HttpResponse response;
     response.status = status;
     response.headers.emplace_back("Content-Type", "application/json");
-    response.body = body.dump();
+    // An error may echo what the client sent (a query key, a queue's name): bytes that are not UTF-8 are replaced,
+    // never thrown (a GET of /_lifeline/runs/current?%FF=1 ended serve).
+    response.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return response;
 }
 
