@@ -100,3 +100,16 @@ TEST_CASE("lane name: a label is a few words, or the scenario is refused with it
     REQUIRE(s.engine().messageCount() == 1);
     CHECK(s.engine().message(0).body.view() == "the retry");
 }
+
+TEST_CASE("lane names: a small JSON object's first two fields, in the order written", "[run][lane]")
+{
+    CHECK(jsonFields(R"({"id": 1001, "kind": "charge", "amount": 12.5})") == "id 1001, kind charge");
+    CHECK(jsonFields(R"({"orderId": 1001, "kind": "charge"})") == "orderId 1001, kind…"); // cut as words are
+    CHECK(jsonFields(R"({"items": [1, 2], "id": "a7", "meta": {"x": 1}, "ok": true})") == "id a7, ok true");
+    CHECK(jsonFields(R"({"description": "a very long text that goes on and on"})") == "description a very long…");
+    CHECK(jsonFields(R"({"items": []})").empty()); // nothing a name can show
+    CHECK(jsonFields("order 4").empty());
+    CHECK(jsonFields(R"({"id": 1)").empty()); // not JSON
+    CHECK(jsonFields("[1, 2]").empty());
+    CHECK(jsonFields("{\"id\": \"" + std::string(5000, 'x') + "\"}").empty()); // over 4 KiB: not parsed
+}

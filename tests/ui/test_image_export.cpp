@@ -225,3 +225,28 @@ TEST_CASE("image export: the default window is the action - the height can be fi
     CHECK(image.height() > 600); // nine rows of 64 px, title, ruler, legend, callouts
     CHECK(image.height() < 1080);
 }
+
+TEST_CASE("image export: a clock standing at its last change - what happened at that instant is in the picture",
+    "[ui][export]")
+{
+    test::application();
+    // A test's manual clock: a message whose retention (60 s) ends at the instant the clock was advanced to.
+    Engine engine;
+    REQUIRE(engine.createQueue("q", { { "MessageRetentionPeriod", "60" } }).ok());
+    SendMessageRequest send;
+    send.queue = "q";
+    send.body = "charge 1";
+    REQUIRE(engine.sendMessage(send).ok());
+    engine.advanceTo(60000);
+    LaneModel model;
+    model.setRun(&engine.run());
+    CHECK(engine.run().message(0).state == MessageState::Expired);
+    // Past the instant by a twentieth: the expiry is drawn, not cut at the edge where the picture used to stop.
+    CHECK(actionEnd(model) == 63000);
+    ImageExportRequest request;
+    request.path = QStringLiteral("run.svg");
+    request.size = QSize(1600, 900);
+    const auto svg = drawTimelineImage(engine.run(), request);
+    REQUIRE(svg);
+    CHECK(svg.value().contains("expired")); // in the legend: the state the lane ended in
+}

@@ -199,6 +199,10 @@ TimeMs actionEnd(const LaneModel& model)
         last = std::max(last, moment.at);
     if (last == 0)
         return std::max<TimeMs>(run.now(), 1000);
+    // A clock that stands at its last change (a test's manual clock, where an advance puts the events) would end
+    // the picture on that instant, its marks cut at the edge: a little after it is drawn too.
+    if (last >= run.now())
+        return run.now() + std::max<TimeMs>(1000, run.now() / 20);
     return std::min(run.now(), last + std::max<TimeMs>(5000, last / 10));
 }
 

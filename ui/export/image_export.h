@@ -60,7 +60,8 @@ void paintSlide(QPainter& p, const QRect& rect, const LaneModel& model, const Ti
     const ImageExportRequest& request, TimeMs to, int layoutRows = 0);
 
 // Where an export's default time window ends: the last state change of a message or the last moment, plus a margin
-// (a tenth, at least 5 s); the idle polling after it is left out.
+// (a tenth, at least 5 s); the idle polling after it is left out. When the clock stands at the last change, a
+// twentieth (at least 1 s) after it, so what happened at that instant is drawn whole.
 TimeMs actionEnd(const LaneModel& model);
 
 // The timeline's style for an image of this size: type, rows, marks, pins and callouts grow with it (16 px type at

@@ -1,5 +1,9 @@
 #include "lifeline/run/lane_name.h"
 
+#include "lifeline/support/json_depth.h"
+
+#include <nlohmann/json.hpp>
+
 namespace lifeline {
 
 std::string firstWords(std::string_view body)
@@ -36,6 +40,32 @@ std::string firstWords(std::string_view body)
     return words + "…";
 }
 
+std::string jsonFields(std::string_view body)
+{
+    // Small objects only: a name is worked out for every lane a picture draws, and a megabyte is not a name.
+    constexpr size_t kLongestNamed = 4096;
+    if (body.size() > kLongestNamed || body.empty() || body.front() != '{' || jsonNestsDeeperThan(body, 8))
+        return {};
+    const auto parsed = nlohmann::ordered_json::parse(body, nullptr, false); // the fields in the order written
+    if (parsed.is_discarded() || !parsed.is_object())
+        return {};
+    std::string fields;
+    int taken = 0;
+    for (const auto& [key, value] : parsed.items()) {
+        std::string shown;
+        if (value.is_string())
+            shown = value.get<std::string>();
+        else if (value.is_number() || value.is_boolean())
+            shown = value.dump();
+        else
+            continue; // a list or a map says little in a lane's name
+        fields += (fields.empty() ? "" : ", ") + key + " " + shown;
+        if (++taken == 2)
+            break;
+    }
+    return fields.empty() ? std::string() : firstWords(fields);
+}
+
 std::string laneName(const RunView& run, MessageIndex lane)
 {
     // A DLQ's or a redrive's lane continues one before it: it keeps that message's name.
@@ -48,7 +78,10 @@ std::string laneName(const RunView& run, MessageIndex lane)
             break;
         named = extra->origin;
     }
-    if (std::string words = firstWords(run.message(lane).body.view()); !words.empty())
+    const std::string_view body = run.message(lane).body.view();
+    if (std::string fields = jsonFields(body); !fields.empty())
+        return fields;
+    if (std::string words = firstWords(body); !words.empty())
         return words;
     return run.messageId(lane).substr(0, 8);
 }
