@@ -60,6 +60,7 @@ std::vector<std::string> notCheckedLines(const std::vector<NotChecked>& rules, C
             it->second += ", " + rule.id;
     }
     std::vector<std::string> out;
+    out.reserve(byNeed.size());
     for (const auto& [needs, ids] : byNeed)
         out.push_back("not checked without " + needs + ": " + ids
             + (needs == "processing times" ? " (" + processingHint(kind) + ")" : std::string()));
