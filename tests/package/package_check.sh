@@ -59,6 +59,16 @@ offers visibility-too-short "$root/usr/bin/lifeline" run --lesson vis \
 offers heartbeat-every "$root/usr/bin/lifeline" practice heart \
   || fail "completion does not offer the exercise heartbeat-every"
 
+# The pytest plugin, as docs/testing.md's CI recipe uses it from the package: its example suite passes with the
+# packaged program and the packaged plugin only (PYTHONPATH as the recipe says, under the unpacked root).
+grep -qF "env: { PYTHONPATH: /usr/share/lifeline/python }" "$(dirname "$0")/../../docs/testing.md" \
+  || fail "docs/testing.md's CI recipe does not point PYTHONPATH at the packaged plugin"
+(cd "$scratch" && env -u LIFELINE PATH="$root/usr/bin:$PATH" PYTHONPATH="$root/usr/share/lifeline/python" \
+  /usr/bin/python3 -m pytest -p pytest_lifeline.plugin -p no:cacheprovider -q \
+  "$(dirname "$0")/../../integrations/pytest-lifeline/examples" > "$scratch/plugin.log" 2>&1) \
+  || { cat "$scratch/plugin.log" >&2; fail "the packaged plugin's example suite failed"; }
+grep -q "passed" "$scratch/plugin.log" || fail "the packaged plugin ran no test"
+
 # Lintian: no errors (its warnings and infos are listed in the closing note of the packaging issue).
 lintian "$deb" > "$scratch/lintian.log" 2>&1 || true
 if grep -q '^E: ' "$scratch/lintian.log"; then
