@@ -250,3 +250,16 @@ TEST_CASE("image export: a clock standing at its last change - what happened at 
     REQUIRE(svg);
     CHECK(svg.value().contains("expired")); // in the legend: the state the lane ended in
 }
+
+TEST_CASE("image export: the endpoint's picture of a run without a message says so", "[ui][export]")
+{
+    test::application();
+    Engine engine;
+    const auto empty = drawEndpointRun(engine.run(), true, 1600, 900);
+    REQUIRE(empty);
+    CHECK(QByteArray::fromStdString(empty.value()).contains("No queue and no message in this run"));
+    REQUIRE(engine.createQueue("q", {}).ok());
+    const auto noMessage = drawEndpointRun(engine.run(), true, 1600, 900);
+    REQUIRE(noMessage);
+    CHECK(QByteArray::fromStdString(noMessage.value()).contains("No message was sent in this run"));
+}

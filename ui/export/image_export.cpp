@@ -313,6 +313,10 @@ Outcome<std::string> drawEndpointRun(const RunView& run, bool svg, int width, in
     request.path = svg ? QStringLiteral("run.svg") : QStringLiteral("run.png");
     request.size = QSize(width, height);
     request.title = QStringLiteral("lifeline serve");
+    // An empty frame says nothing; a failed test's picture of no message says so (what it sent went elsewhere).
+    if (run.messageCount() == 0)
+        request.claim = run.queueCount() == 0 ? QObject::tr("No queue and no message in this run")
+                                              : QObject::tr("No message was sent in this run");
     auto image = drawTimelineImage(run, request);
     if (!image)
         return Failure { image.message() };
