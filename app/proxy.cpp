@@ -37,8 +37,8 @@ const char* proxyHelp()
            "  --headless           no window\n"
            "  --record FILE        write what was seen as a run file: at once (a path that cannot be written is\n"
            "                       refused), every --record-every while the proxy runs, and when it stops (Ctrl+C,\n"
-           "                       SIGTERM, SIGHUP), each time whole or not at all; the window and `lifeline\n"
-           "                       run FILE` (with --summary, --csv or --export) reopen it\n"
+           "                       SIGTERM, SIGHUP, SIGQUIT), each time whole or not at all; the window and\n"
+           "                       `lifeline run FILE` (with --summary, --csv or --export) reopen it\n"
            "  --record-every D     how often the run file is written while the proxy runs (default 1m: a crash\n"
            "                       loses a minute at most)\n"
            "  --region R           the upstream's region for signing (default: AWS_REGION, AWS_DEFAULT_REGION, the\n"
@@ -217,6 +217,7 @@ void quitOnStopSignals(QObject* context)
     std::signal(SIGINT, requestStop);
     std::signal(SIGTERM, requestStop);
     std::signal(SIGHUP, requestStop); // the terminal or the SSH session closed: stop as for Ctrl+C, recording
+    std::signal(SIGQUIT, requestStop); // Ctrl+\ : a quit asked by hand, not a crash; the recording is kept too
     auto* stopCheck = new QTimer(context);
     QObject::connect(stopCheck, &QTimer::timeout, context, [] {
         if (g_stopRequested)

@@ -225,6 +225,17 @@ def sighup_records_as_ctrl_c_does():
 
 
 @case
+def sigquit_records_as_ctrl_c_does():
+    quit_record = os.path.join(work, "quit.lifeline")
+    quitting = start_proxy(quit_record)
+    assert call("SendMessage", "&MessageBody=x", mode="send", port=port_of(quitting))[0] == 200
+    quitting.send_signal(signal.SIGQUIT)
+    quitting.communicate(timeout=20)
+    assert quitting.returncode == 0, quitting.returncode
+    assert lanes_in(quit_record) >= 1
+
+
+@case
 def a_killed_proxy_leaves_what_it_recorded_a_moment_before():
     kill_record = os.path.join(work, "killed.lifeline")
     killed = start_proxy(kill_record, "--record-every", "200ms")
