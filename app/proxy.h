@@ -32,8 +32,8 @@ Outcome<ProxyCommand> parseProxyOptions(const std::vector<std::string>& args);
 Outcome<std::string> resolveProxyCredentials(ProxyCommand& command);
 // The banner on standard output: where it listens, where it forwards, whose credentials (their source, never them).
 std::string proxyBanner(const ui::ProxyServer& server, const ProxyCommand& command, const std::string& source);
-// SIGINT, SIGTERM, SIGHUP and SIGQUIT quit the application's event loop (checked every 50 ms by a timer parented to `context`),
-// so what runs after it (writing --record) still runs.
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT quit the application's event loop (checked every 50 ms by a timer parented to
+// `context`), so what runs after it (writing --record) still runs.
 void quitOnStopSignals(QObject* context);
 // Runs headless until SIGINT or SIGTERM; writes --record then. 2 on bad arguments or a port that cannot be opened.
 int proxyHeadless(const ProxyCommand& command, const std::string& credentialSource, int argc, char** argv);
