@@ -183,3 +183,25 @@ TEST_CASE("picture: golden files - lessons 3 7 8 and 10 as the web page's data a
     }
     CHECK(wordsJson().at("marks").at("deadLetter") == json({ { "glyph", "➜" }, { "name", "moved to the DLQ" } }));
 }
+
+TEST_CASE("picture: the control API's lanes name a FIFO message's group - a standard one's has none", "[picture]")
+{
+    Engine engine;
+    REQUIRE(engine.createQueue("pay.fifo", { { "FifoQueue", "true" }, { "ContentBasedDeduplication", "true" } }).ok());
+    REQUIRE(engine.createQueue("plain").ok());
+    SendMessageRequest send;
+    send.queue = "pay.fifo";
+    send.body = "charge 1";
+    send.messageGroupId = "customer-7";
+    REQUIRE(engine.sendMessage(send).ok());
+    send.queue = "plain";
+    send.body = "note 1";
+    send.messageGroupId.reset();
+    REQUIRE(engine.sendMessage(send).ok());
+    RunPicture picture;
+    picture.setRun(&engine.run(), {});
+    (void)picture.sync();
+    const json lanes = lanesJson(picture);
+    CHECK(laneLabelled(lanes, "charge 1").at("group") == "customer-7");
+    CHECK_FALSE(laneLabelled(lanes, "note 1").contains("group"));
+}

@@ -232,6 +232,9 @@ json lanesJson(const RunPicture& picture, std::string_view onlyQueue)
                 { "body", std::string(run.message(lane).body.view()) }, { "state", toString(run.message(lane).state) },
                 { "segments", std::move(segments) }, { "receives", std::move(receives) },
                 { "marks", std::move(marks) } });
+            // A FIFO message's group (or a fair queue's tenant): what orders it, so a test can read the order by group.
+            if (const MessageExtra* extra = run.extra(lane); extra && !extra->groupId.empty())
+                entries.back()["group"] = extra->groupId;
         }
         queues.push_back({ { "name", run.queueInfo(QueueIndex(q)).name }, { "lanes", std::move(entries) } });
     }
