@@ -187,6 +187,10 @@ TEST_CASE("check: throttles that spend receives - reserved concurrency under the
            "up to 1,250 invocations: batches received beyond 1 are throttled and come back after the visibility "
            "timeout, each receive counted towards maxReceiveCount (1): a message throttled that often moves to the "
            "dead-letter queue without ever failing.");
+    // A reservation of 1 is under the smallest MaximumConcurrency there is (2): the suggestion raises it.
+    CHECK(find(checkQueue(input(attributes, side(1, 0))), id)->suggestion
+        == "Raise the reserved concurrency to at least 2 and set ScalingConfig.MaximumConcurrency to it (a "
+           "MaximumConcurrency cannot be below 2), or remove the reservation.");
     const auto none = checkQueue(input(attributes, side(0, 0)));
     REQUIRE(find(none, id));
     CHECK(find(none, id)->severity == Severity::High);

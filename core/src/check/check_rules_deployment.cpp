@@ -208,8 +208,11 @@ std::optional<RuleFinding> lambdaReservedUnderMax(const CheckInput& in)
             + (fewReceives ? " (" + std::to_string(redrive->maxReceiveCount)
                         + "): a message throttled that often moves to the dead-letter queue without ever failing."
                            : std::string(".")),
-        "Set ScalingConfig.MaximumConcurrency to at most " + std::to_string(std::max(2, reserved))
-            + " (the reserved concurrency), or raise the reserved concurrency to it.",
+        reserved >= CheckLimits::kLambdaFewestConcurrency
+            ? "Set ScalingConfig.MaximumConcurrency to at most " + std::to_string(reserved)
+                + " (the reserved concurrency), or raise the reserved concurrency to it."
+            : "Raise the reserved concurrency to at least 2 and set ScalingConfig.MaximumConcurrency to it (a "
+              "MaximumConcurrency cannot be below 2), or remove the reservation.",
         nullptr };
 }
 
