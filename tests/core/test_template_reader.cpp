@@ -265,14 +265,15 @@ TEST_CASE("templates: a redrive policy the template does not fix is named, never
             + target + "\n        maxReceiveCount: 5\n");
         REQUIRE(queues.size() == 1);
         CHECK(queues[0].attributes == json { { "QueueArn", "arn:aws:sqs:us-east-1:123456789012:Q" } });
-        REQUIRE(queues[0].unknown.size() == 2);
+        REQUIRE(queues[0].unknown.size() == 1);
         CHECK(queues[0].unknown[0]
             == "RedrivePolicy.deadLetterTargetArn: "
                 + std::string(target[1] == 'I' ? "an import from another stack (Fn::ImportValue)"
                                                : "!Ref DlqArn, a parameter without a default"));
-        CHECK(queues[0].unknown[1]
-            == "so the rules of a dead-letter queue's receive count (max-receive-count-1, max-receive-count-high, "
-               "lambda-max-receive-count-under-5) are not checked");
+        // The rules of its receive count cannot be checked: listed as the rules without processing times are.
+        REQUIRE(queues[0].notChecked.size() == 3);
+        CHECK(queues[0].notChecked[0].id == "max-receive-count-1");
+        CHECK(queues[0].notChecked[0].needs == "a redrive policy the template fixes");
         REQUIRE(queues[0].waivers.size() == 1);
         CHECK(queues[0].waivers[0].id == "no-dlq");
         CHECK(queues[0].waivers[0].by == "the template (Resources.Q.Properties.RedrivePolicy, not fixed by it)");

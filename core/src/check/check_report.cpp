@@ -106,7 +106,8 @@ Outcome<bool> checkQueues(const std::vector<TemplateQueue>& queues, const CheckR
         const auto input = readCheckInput(q.attributes, dlq, consumer);
         if (!input)
             return Failure { where + ": " + q.logicalId + ": " + input.message() };
-        const std::vector<NotChecked> notChecked = notCheckedRules(input.value());
+        std::vector<NotChecked> notChecked = notCheckedRules(input.value());
+        notChecked.insert(notChecked.end(), q.notChecked.begin(), q.notChecked.end());
         std::vector<Waiver> waivers = q.waivers;
         waivers.insert(waivers.end(), run.waivers.begin(), run.waivers.end());
         const auto findings = applyWaivers(checkQueue(input.value()), waivers);

@@ -253,8 +253,9 @@ private:
         if (redriveOpen) {
             // The queue has a redrive policy the template does not fix: "no DLQ" would be the reader's gap, not the
             // queue's, and the rules of its receive count cannot be checked.
-            q.unknown.push_back("so the rules of a dead-letter queue's receive count (max-receive-count-1, "
-                                "max-receive-count-high, lambda-max-receive-count-under-5) are not checked");
+            for (const char* rule :
+                { "max-receive-count-1", "lambda-max-receive-count-under-5", "max-receive-count-high" })
+                q.notChecked.push_back({ rule, "a redrive policy the template fixes" });
             q.waivers.push_back({ "no-dlq",
                 "the template (Resources." + id
                     + ".Properties.RedrivePolicy, not fixed by "

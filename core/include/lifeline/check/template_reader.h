@@ -29,6 +29,8 @@ struct TemplateQueue {
     // sources, comma-separated, when it serves several).
     std::string deadLetterOf;
     std::vector<Waiver> waivers; // Metadata: {lifeline: {ignore: [...]}} on the queue or its function
+    // Rules the file leaves no way to check (a redrive policy it does not fix): listed with notCheckedRules'.
+    std::vector<NotChecked> notChecked;
     // Where what a finding is about is written: a queue property's line by its name ("VisibilityTimeout"), the
     // function's "Timeout" and "ReservedConcurrentExecutions", the "trigger"'s (0 or absent: not known).
     std::map<std::string, int> lines;
