@@ -127,9 +127,15 @@ try:
     crash = rgb(palette["marks"]["crash"]["color"])
     x, y = lane_probe(browser, 0, "order #1", 5000)
     mark = (x - 8, y - 10, x + 9, y + 8)
-    check("at 10 s: the crash mark on the lane at 5 s, in the app's crash red (✕, as the legend says)",
+    check("at 10 s: the crash mark on the lane at 5 s, in the app's crash red (✕, as the legend says), and the "
+          "consumers' colours the rows use named (worker-1's failed work, its crash)",
           (shot.count(mark, crash) > 10, browser.evaluate("document.getElementById('legend').textContent")),
-          (True, "delayedvisiblein flightdeleteddead-letteredexpired✕ crash"))
+          (True, "delayedvisiblein flightdeleteddead-letteredexpired✕ crashConsumers:pollingworkingfailedcrashed"))
+    check("the legend's failed swatch is the colour of worker-1's failed work",
+          browser.evaluate("(() => { const c = document.querySelector('#legend span[data-activity=failed] canvas');"
+                           " const d = c.getContext('2d').getImageData(13, 6, 1, 1).data;"
+                           " return [d[0], d[1], d[2]]; })()"),
+          list(rgb(palette["failed"])))
     browser.evaluate("setNow(4000)")
     check("at 4 s: no mark yet", Shot(browser, "at-4s").count(mark, crash), 0)
 
