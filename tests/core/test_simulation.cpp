@@ -486,3 +486,19 @@ TEST_CASE("a producer's bodyBytes pads each body with spaces - at most 2 MiB", "
     REQUIRE(std::holds_alternative<ScenarioError>(refused));
     CHECK(std::get<ScenarioError>(refused).text() == "producers[0].bodyBytes: must be from 1 to 2097152, got 3000000");
 }
+
+TEST_CASE("a consumer whose message another received since: its receipt has no timeout left", "[simulation]")
+{
+    // Lesson 8's shape: a takes the job (25 s of work, a 10 s timeout); at 10 s it is visible again and b takes it.
+    Simulation s(load(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
+        "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "job"}]}],
+        "consumers": [{"name": "a", "queue": "q", "processing": "25s"},
+                      {"name": "b", "queue": "q", "processing": "25s", "start": "1s"}]})"));
+    s.advanceTo(5000);
+    CHECK(s.consumers()[0].visibleAgainAt == 10000); // a's own receive: 5 s left
+    s.advanceTo(15000);
+    const auto tiles = s.consumers();
+    REQUIRE(tiles[1].holding == tiles[0].holding); // b received it again at 10 s
+    CHECK(tiles[1].visibleAgainAt == 20000); // b's receive: visible again at 20 s
+    CHECK(tiles[0].visibleAgainAt == 0); // a still works on it, but its receipt's time is over: not "in 5 s"
+}

@@ -286,7 +286,11 @@ std::vector<ConsumerStatus> Simulation::consumers() const
         status.removed = c->removed;
         if (c->current) {
             status.holding = c->current->lane;
-            status.visibleAgainAt = m_engine.times(c->current->lane).dueAt;
+            // Received again by another since (its timeout ended while this one worked): this consumer's receipt has
+            // no timeout left, whatever the message's new one says.
+            const bool superseded
+                = m_engine.run().message(c->current->lane).receiveCount > c->current->receipt.receiveCount;
+            status.visibleAgainAt = superseded ? 0 : m_engine.times(c->current->lane).dueAt;
         }
         out.push_back(status);
     }

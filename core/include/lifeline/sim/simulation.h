@@ -34,7 +34,9 @@ struct ConsumerStatus {
     uint32_t actor = 0;
     ConsumerState state = ConsumerState::Idle;
     MessageIndex holding = kNoMessage; // the message it is working on
-    TimeMs visibleAgainAt = 0; // when the held message's visibility ends
+    // When the held message's visibility ends for this consumer's receipt; 0 (long past) once another receive took
+    // the message from it.
+    TimeMs visibleAgainAt = 0;
     size_t waiting = 0; // received, not started yet
     bool removed = false; // taken away by the operator: it stays in the log, not on the tiles
     // A Lambda event-source-mapping poller (after the consumers in consumers()): Working while its batch is being
