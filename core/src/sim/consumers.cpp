@@ -272,6 +272,18 @@ bool Simulation::restartConsumer(size_t index)
     return true;
 }
 
+namespace {
+
+// When a held message's visibility ends for the consumer's own receipt. Received again by another since (its timeout
+// ended while this one worked), the receipt has no time left, whatever the message's new timeout says: 0, long past.
+TimeMs receiptDeadline(const Engine& engine, const HeldMessage& held)
+{
+    const bool superseded = engine.run().message(held.lane).receiveCount > held.receipt.receiveCount;
+    return superseded ? 0 : engine.times(held.lane).dueAt;
+}
+
+} // namespace
+
 std::vector<ConsumerStatus> Simulation::consumers() const
 {
     std::vector<ConsumerStatus> out;
@@ -286,11 +298,7 @@ std::vector<ConsumerStatus> Simulation::consumers() const
         status.removed = c->removed;
         if (c->current) {
             status.holding = c->current->lane;
-            // Received again by another since (its timeout ended while this one worked): this consumer's receipt has
-            // no timeout left, whatever the message's new one says.
-            const bool superseded
-                = m_engine.run().message(c->current->lane).receiveCount > c->current->receipt.receiveCount;
-            status.visibleAgainAt = superseded ? 0 : m_engine.times(c->current->lane).dueAt;
+            status.visibleAgainAt = receiptDeadline(m_engine, *c->current);
         }
         out.push_back(status);
     }
