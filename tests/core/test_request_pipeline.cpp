@@ -34,9 +34,19 @@ struct Pipeline {
     {
         Reply reply = handle(request);
         REQUIRE(std::holds_alternative<HttpResponse>(reply));
-        return std::get<HttpResponse>(std::move(reply));
+        HttpResponse response = std::get<HttpResponse>(std::move(reply));
+        if (response.bodyParts) // made while it is read: read it all, as the server would send it
+            for (std::optional<std::string> part; (part = response.bodyParts()) && !part->empty();)
+                response.body += *part;
+        return response;
     }
 };
+
+HttpRequest peekRequest(const std::string& query, const std::string& headers = {})
+{
+    return parse("GET /_aws/sqs/messages?QueueUrl=http://127.0.0.1:9324/000000000000/jobs" + query
+        + " HTTP/1.1\r\nHost: localhost\r\n" + headers + "\r\n");
+}
 
 } // namespace
 
@@ -137,4 +147,110 @@ TEST_CASE("request pipeline: LocalStack's peek lists the messages in the query p
                                                 "Host: localhost\r\n\r\n"));
     CHECK(unknown.status == 400);
     CHECK(unknown.body.find("AWS.SimpleQueueService.NonExistentQueue") != std::string::npos);
+}
+
+TEST_CASE("request pipeline: a peek's answer is made a message at a time - one deleted meanwhile is left out, the "
+          "document whole",
+    "[endpoint][pipeline]")
+{
+    Pipeline p;
+    (void)p.answer(jsonRequest("CreateQueue", R"({"QueueName": "jobs"})"));
+    for (const char* body : { "one", "two", "three" })
+        (void)p.answer(jsonRequest("SendMessage",
+            std::string(R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": ")") + body + "\"}"));
+    Reply reply = p.handle(peekRequest(""));
+    REQUIRE(std::holds_alternative<HttpResponse>(reply));
+    HttpResponse& peek = std::get<HttpResponse>(reply);
+    REQUIRE(peek.bodyParts);
+    CHECK(peek.body.empty());
+    CHECK(peek.serialize().find("Transfer-Encoding: chunked\r\n") != std::string::npos);
+    CHECK(peek.serialize().find("Content-Length") == std::string::npos);
+    const std::string first = *peek.bodyParts();
+    CHECK(first
+        == "<?xml version=\"1.0\"?><ReceiveMessageResponse xmlns=\"http://queue.amazonaws.com/doc/2012-11-05/\">"
+           "<ReceiveMessageResult>"
+            + first.substr(first.find("<Message>")));
+    CHECK(first.find("<Body>one</Body>") != std::string::npos);
+    CHECK(first.find("<Body>two</Body>") == std::string::npos); // one message a part
+    // Between two parts a worker takes all three, deletes "two" and puts "three" back: the rest of the answer goes
+    // on without "two", with "three" (visible, as it was peeked).
+    const json received = json::parse(p.answer(jsonRequest("ReceiveMessage",
+                                                   R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs",
+                                                       "MaxNumberOfMessages": 10})"))
+                                          .body)["Messages"];
+    REQUIRE(received.size() == 3);
+    for (const json& m : received) {
+        const std::string handle = m["ReceiptHandle"];
+        if (m["Body"] == "two")
+            (void)p.answer(jsonRequest("DeleteMessage",
+                R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "ReceiptHandle": ")" + handle + "\"}"));
+        if (m["Body"] == "three")
+            (void)p.answer(jsonRequest("ChangeMessageVisibility",
+                R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "VisibilityTimeout": 0, "ReceiptHandle": ")"
+                    + handle + "\"}"));
+    }
+    std::string rest;
+    for (std::optional<std::string> part; (part = peek.bodyParts()) && !part->empty();)
+        rest += *part;
+    CHECK(rest.find("<Body>two</Body>") == std::string::npos);
+    CHECK(rest.starts_with("<Message>"));
+    CHECK(rest.find("<Body>three</Body>") != std::string::npos);
+    CHECK(rest.ends_with("</Message></ReceiveMessageResult><ResponseMetadata><RequestId>req-5</RequestId>"
+                         "</ResponseMetadata></ReceiveMessageResponse>"));
+    CHECK(peek.bodyParts() == std::string()); // and stays at its end
+    CHECK(HttpResponse::chunkHead(5) == "5\r\n");
+    CHECK(HttpResponse::chunkHead(6 << 20) == "600000\r\n");
+}
+
+TEST_CASE("request pipeline: a streamed list joined is the document encodeResult makes - in both protocols",
+    "[endpoint][pipeline]")
+{
+    // A large body of quotes, ampersands and two- and three-byte characters: written in slices, each part bounded.
+    std::string large;
+    while (large.size() < 300000)
+        large += "\"&é€<'\r";
+    const json items = json::array({ { { "Body", "a<b" }, { "MessageId", "1" } }, { { "Body", "\"c\"" } },
+        { { "Body", large }, { "MD5OfBody", "x" } }, { { "Body", "" } }, { { "MessageId", "2" } } });
+    for (const Protocol protocol : { Protocol::Query, Protocol::Json }) {
+        size_t at = 0;
+        HttpResponse streamed = encodeStreamedList(
+            protocol, "ReceiveMessage", "Messages",
+            [&]() -> std::optional<json> {
+                if (at == items.size())
+                    return std::nullopt;
+                return items[at++];
+            },
+            "req-1");
+        std::string joined;
+        size_t largest = 0;
+        for (std::optional<std::string> part; (part = streamed.bodyParts()) && !part->empty();) {
+            joined += *part;
+            largest = std::max(largest, part->size());
+        }
+        CHECK(largest <= 6 * 65536 + 200); // never the 1.8 MB the large body is escaped
+        const HttpResponse whole = encodeResult(protocol, "ReceiveMessage", { { "Messages", items } }, "req-1");
+        CHECK(joined == whole.body);
+        CHECK(streamed.headers == whole.headers);
+    }
+}
+
+TEST_CASE("request pipeline: LocalStack's JSON peek made a message at a time parses as the whole document",
+    "[endpoint][pipeline]")
+{
+    Pipeline p;
+    (void)p.answer(jsonRequest("CreateQueue", R"({"QueueName": "jobs"})"));
+    const HttpResponse none = p.answer(peekRequest("", "Accept: application/json\r\n"));
+    CHECK(none.bodyParts == nullptr); // nothing to stream: a whole answer with its length
+    CHECK(json::parse(none.body) == json::parse(R"({"ReceiveMessageResponse": {"ReceiveMessageResult": null,
+                          "ResponseMetadata": {"RequestId": "req-2"}}})"));
+    for (const char* body : { "one", "two" })
+        (void)p.answer(jsonRequest("SendMessage",
+            std::string(R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": ")") + body + "\"}"));
+    const json peek = json::parse(p.answer(peekRequest("", "Accept: application/json\r\n")).body);
+    const json& listed = peek.at("ReceiveMessageResponse").at("ReceiveMessageResult").at("Message");
+    REQUIRE(listed.size() == 2);
+    CHECK(listed[0].at("Body") == "one");
+    CHECK(listed[1].at("Body") == "two");
+    CHECK(listed[1].at("ReceiptHandle") == "SQS/BACKDOOR/ACCESS");
+    CHECK(peek.at("ReceiveMessageResponse").at("ResponseMetadata") == json({ { "RequestId", "req-5" } }));
 }

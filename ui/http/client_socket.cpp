@@ -81,21 +81,39 @@ void ClientSocket::write(std::string_view bytes)
 {
     if (!isOpen() || bytes.empty())
         return;
-    if (m_written == m_unwritten.size()) {
-        m_unwritten.clear();
-        m_written = 0;
+    if (m_unwritten.empty() || m_unwritten.back().size() + bytes.size() > kKeptBufferBytes)
+        m_unwritten.emplace_back();
+    m_unwritten.back().append(bytes); // small answers share a buffer
+    m_unwrittenBytes += bytes.size();
+    flush();
+}
+
+void ClientSocket::write(std::string&& bytes)
+{
+    if (!isOpen() || bytes.empty())
+        return;
+    if (bytes.size() <= kKeptBufferBytes) {
+        write(std::string_view(bytes));
+        return;
     }
-    m_unwritten.append(bytes);
+    // A large part (6 MiB of a streamed peek) is queued as it is: never copied, never grown into a larger buffer.
+    m_unwrittenBytes += bytes.size();
+    m_unwritten.push_back(std::move(bytes));
     flush();
 }
 
 bool ClientSocket::flush()
 {
-    while (m_written < m_unwritten.size()) {
-        const ssize_t n
-            = ::send(m_descriptor, m_unwritten.data() + m_written, m_unwritten.size() - m_written, MSG_NOSIGNAL);
+    while (!m_unwritten.empty()) {
+        const std::string& front = m_unwritten.front();
+        const ssize_t n = ::send(m_descriptor, front.data() + m_written, front.size() - m_written, MSG_NOSIGNAL);
         if (n > 0) {
             m_written += size_t(n);
+            m_unwrittenBytes -= size_t(n);
+            if (m_written == front.size()) {
+                m_unwritten.pop_front();
+                m_written = 0;
+            }
         } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
             m_writeNotifier.setEnabled(true);
             return true;
@@ -107,8 +125,6 @@ bool ClientSocket::flush()
         }
     }
     m_writeNotifier.setEnabled(false);
-    m_unwritten.clear();
-    m_written = 0;
     if (m_closeWhenWritten) {
         closeDescriptor();
         QMetaObject::invokeMethod(this, &ClientSocket::disconnected, Qt::QueuedConnection);
@@ -152,6 +168,7 @@ void ClientSocket::closeDescriptor()
     ::close(m_descriptor);
     m_descriptor = -1;
     m_unwritten.clear();
+    m_unwrittenBytes = 0;
     m_written = 0;
 }
 

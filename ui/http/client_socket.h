@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <QSocketNotifier>
+#include <deque>
 #include <string>
 #include <string_view>
 
@@ -28,7 +29,8 @@ public:
     bool isOpen() const { return m_descriptor >= 0; }
     // As much as the kernel takes now; the rest as it drains, in order.
     void write(std::string_view bytes);
-    qint64 bytesToWrite() const { return qint64(m_unwritten.size() - m_written); }
+    void write(std::string&& bytes); // the same, taking the caller's buffer when nothing waits before it
+    qint64 bytesToWrite() const { return qint64(m_unwrittenBytes); }
     void disconnectFromHost(); // closes once everything written is out
     void abort(); // closes now, dropping what is unwritten; no disconnected()
 
@@ -46,13 +48,15 @@ private:
     void fail(); // closes and says so on the next turn of the event loop
     void closeDescriptor();
 
+    static constexpr size_t kKeptBufferBytes = size_t(64) << 10;
     int m_descriptor;
     qint64 m_readBufferBytes;
     QSocketNotifier m_readNotifier;
     QSocketNotifier m_writeNotifier;
     std::string m_read;
-    std::string m_unwritten;
-    size_t m_written = 0; // of m_unwritten, already sent
+    std::deque<std::string> m_unwritten; // in order; small writes share a buffer, a large one keeps its own
+    size_t m_unwrittenBytes = 0;
+    size_t m_written = 0; // of m_unwritten's first, already sent
     bool m_peerFinished = false;
     bool m_closeWhenWritten = false;
 };

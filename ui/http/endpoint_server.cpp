@@ -167,7 +167,12 @@ void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
         m_pollOf[connection] = parked->poll;
         runDeferredAdvances(); // an advance may have waited for this receive to park
     } else {
-        m_http.answer(connection, std::get<endpoint::HttpResponse>(reply), keepAlive);
+        auto& response = std::get<endpoint::HttpResponse>(reply);
+        if (response.bodyParts) // read from this engine, which a reset replaces
+            response.bodyParts = [this, resets = m_resets, parts = std::move(response.bodyParts)] {
+                return resets == m_resets ? parts() : std::nullopt;
+            };
+        m_http.answer(connection, response, keepAlive);
     }
     if (peek || endpoint::isControlPath(request.path()))
         return; // a peek or a refused control request changed nothing
@@ -330,6 +335,7 @@ void EndpointServer::reset()
     EngineOptions options = m_engine->options();
     options.epochMs += m_engine->now(); // SentTimestamp and the like never go back
     options.seed = seedAfterReset(options.seed); // a new id and handle group: the last test's handles are invalid
+    ++m_resets; // a peek still being read from the engine that goes is cut
     m_service.reset(); // it refers to the engine that goes
     m_engine = &m_renew(options);
     m_service.emplace(*m_engine);

@@ -113,6 +113,7 @@ private:
     Engine* m_engine; // replaced by a reset
     std::optional<endpoint::SqsService> m_service; // the engine's
     EngineRenewal m_renew;
+    uint64_t m_resets = 0; // answers still being read from the engine before a reset end there
     RunImageWriter m_drawRun;
     EndpointOptions m_options;
     HttpServer m_http;

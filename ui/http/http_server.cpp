@@ -36,6 +36,10 @@ struct HttpServer::Connection {
     bool dropped = false; // its socket disconnected: freed on the next turn of the event loop, never inside a call
     int64_t drainBytes = 0; // refused with 413 while its body still comes: read and thrown away, then closed
     bool writeBlocked = false; // its client reads none of its answers: no more of its requests until they drain
+    // An answer made while it is read (HttpResponse::bodyParts): its next parts, asked for as the client reads the
+    // ones before; the requests behind it wait, as behind one in hand.
+    std::function<std::optional<std::string>()> parts;
+    bool closeAfterParts = false;
     enum class Phase { Idle, Head, Body, InHand } phase = Phase::Idle;
     qint64 deadline = 0; // wall ms (m_wall) past which it is closed; 0: none
 };
@@ -147,6 +151,11 @@ void HttpServer::accept()
         connect(socket, &ClientSocket::readyRead, this, [this, raw] { read(raw); });
         connect(socket, &ClientSocket::disconnected, this, [this, raw] { drop(raw); });
         connect(socket, &ClientSocket::bytesWritten, this, [this, raw] {
+            if (raw->parts) {
+                sendParts(raw);
+                if (!raw->parts && !raw->dropped)
+                    takeNext(raw); // its answer is out
+            }
             if (raw->writeBlocked && raw->socket->bytesToWrite() <= kMaxUnreadAnswerBytes / 4) {
                 raw->writeBlocked = false;
                 readLater(raw);
@@ -162,8 +171,8 @@ bool HttpServer::shedOldestIdle()
     // nothing) makes way for a new one, the oldest first: a crowd of idle sockets must not lock everyone out.
     Connection* oldest = nullptr;
     for (const auto& [id, connection] : m_connections)
-        if (!connection->dropped && !connection->inHand && connection->phase == Connection::Phase::Idle
-            && (!oldest || id < oldest->id))
+        if (!connection->dropped && !connection->inHand && !connection->parts
+            && connection->phase == Connection::Phase::Idle && (!oldest || id < oldest->id))
             oldest = connection.get();
     if (!oldest)
         return false;
@@ -210,7 +219,7 @@ void HttpServer::read(Connection* connection)
     // so that one client pipelining thousands does not keep the others waiting.
     connection->reading = true;
     int taken = 0;
-    while (state == HttpParser::State::Complete && !connection->inHand) {
+    while (state == HttpParser::State::Complete && !connection->inHand && !connection->parts) {
         if (connection->socket->bytesToWrite() > kMaxUnreadAnswerBytes) {
             connection->writeBlocked = true;
             break;
@@ -235,6 +244,8 @@ void HttpServer::read(Connection* connection)
     }
     connection->reading = false;
     updateDeadline(connection);
+    if (connection->parts)
+        return; // the rest is read when its answer is out
     if (connection->inHand) {
         if (connection->socket->peerFinished() && m_onEndOfStream && m_onEndOfStream(connection->id))
             dropAndClose(connection); // the owner gives the request up
@@ -243,7 +254,7 @@ void HttpServer::read(Connection* connection)
     if (state == HttpParser::State::Error) {
         refuse(connection);
     } else if (parser.expectsContinue()) {
-        connection->socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+        connection->socket->write(std::string_view("HTTP/1.1 100 Continue\r\n\r\n"));
         parser.continueSent();
     }
     closeIfFinished(connection);
@@ -252,8 +263,8 @@ void HttpServer::read(Connection* connection)
 void HttpServer::closeIfFinished(Connection* connection)
 {
     // The client has said all it will say and every request it made is answered: nothing more can come.
-    if (connection->socket->peerFinished() && !connection->inHand && !connection->closing && !connection->dropped
-        && connection->parser.state() != HttpParser::State::Complete) {
+    if (connection->socket->peerFinished() && !connection->inHand && !connection->parts && !connection->closing
+        && !connection->dropped && connection->parser.state() != HttpParser::State::Complete) {
         connection->closing = true;
         connection->socket->disconnectFromHost(); // after the answers, already written
     }
@@ -307,7 +318,13 @@ void HttpServer::answer(ConnectionId id, const HttpResponse& response, bool keep
     Connection* connection = it->second.get();
     connection->inHand = false;
     write(connection, response, keepAlive);
-    // Requests that arrived behind this one go now.
+    if (!connection->parts)
+        takeNext(connection);
+}
+
+void HttpServer::takeNext(Connection* connection)
+{
+    // Requests that arrived behind the one answered go now.
     if (!connection->closing && !connection->reading
         && (connection->parser.state() != HttpParser::State::NeedMore || connection->parser.expectsContinue()))
         readLater(connection);
@@ -329,11 +346,44 @@ void HttpServer::write(Connection* connection, const HttpResponse& response, boo
 {
     if (connection->dropped)
         return;
-    if (send(connection, response, !keepAlive)) {
+    const bool close = send(connection, response, !keepAlive);
+    if (response.bodyParts) {
+        connection->parts = response.bodyParts;
+        connection->closeAfterParts = close;
+        sendParts(connection);
+    } else if (close) {
         connection->closing = true;
         connection->socket->disconnectFromHost(); // after the answer is written
     }
     connection->deadline = 0; // an answer is activity: the idle clock starts again
+    updateDeadline(connection);
+}
+
+void HttpServer::sendParts(Connection* connection)
+{
+    // A few parts ahead of what the client has read, no more: four clients peeking at a hundred 1 MiB messages
+    // (6 MiB each in XML, written in slices) hold a few hundred KiB each, not the 600 MiB.
+    while (connection->parts && !connection->dropped && connection->socket->bytesToWrite() < kPartsAheadBytes) {
+        std::optional<std::string> part = connection->parts();
+        if (!part) { // what it read is gone: the client sees the answer cut, not a shorter one that looks whole
+            connection->parts = nullptr;
+            dropAndClose(connection);
+            return;
+        }
+        // Framed around the part, not copied into a frame.
+        connection->socket->write(endpoint::HttpResponse::chunkHead(part->size()));
+        const bool last = part->empty();
+        connection->socket->write(std::move(*part));
+        connection->socket->write(std::string_view("\r\n"));
+        if (!last)
+            continue;
+        connection->parts = nullptr;
+        if (connection->closeAfterParts) {
+            connection->closing = true;
+            connection->socket->disconnectFromHost();
+        }
+    }
+    connection->deadline = 0; // the client reads: the idle clock starts again
     updateDeadline(connection);
 }
 
@@ -397,6 +447,10 @@ void HttpServer::sweepTimeouts()
             late.push_back(connection.get());
     for (Connection* connection : late) {
         ++m_timedOut;
+        if (connection->parts) { // a client that stopped reading its answer: nothing more can be said to it
+            dropAndClose(connection);
+            continue;
+        }
         if (connection->phase == Connection::Phase::Idle) {
             connection->closing = true;
             connection->socket->disconnectFromHost();

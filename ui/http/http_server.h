@@ -91,6 +91,9 @@ private:
     void refuse(Connection* connection); // the parser's error: 4xx, then closed
     // Answers and, unless keepAlive, closes once it is out; its deadline starts again.
     void write(Connection* connection, const endpoint::HttpResponse& response, bool keepAlive);
+    // Of an answer made while it is read, as far as the client keeps up; the caller takes the next request after it.
+    void sendParts(Connection* connection);
+    void takeNext(Connection* connection); // its answer is out: the requests behind it, or closed if it is done
     // Only the bytes (with the Server header); true when they say Connection: close.
     bool send(Connection* connection, const endpoint::HttpResponse& response, bool close);
     void drop(Connection* connection);
@@ -104,6 +107,7 @@ private:
     static constexpr qint64 kMaxUnreadAnswerBytes = qint64(4) << 20;
     static constexpr int kRequestsPerTurn = 64; // of one connection's pipelined requests, before the others' turn
     static constexpr qint64 kReadBufferBytes = qint64(1) << 20; // read ahead of the parser at most
+    static constexpr qint64 kPartsAheadBytes = qint64(256) << 10; // of an answer made while it is read
 
     Identity m_identity;
     RequestHandler m_onRequest;

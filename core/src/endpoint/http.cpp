@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 
 namespace lifeline::endpoint {
@@ -128,14 +129,26 @@ std::string HttpResponse::serialize() const
         out += value;
         out += "\r\n";
     }
-    out += "Content-Length: ";
-    out += std::to_string(body.size());
-    out += "\r\n";
+    if (bodyParts) {
+        out += "Transfer-Encoding: chunked\r\n";
+    } else {
+        out += "Content-Length: ";
+        out += std::to_string(body.size());
+        out += "\r\n";
+    }
     if (close)
         out += "Connection: close\r\n";
     out += "\r\n";
-    out += body;
+    if (!bodyParts)
+        out += body;
     return out;
+}
+
+std::string HttpResponse::chunkHead(size_t size)
+{
+    char head[24];
+    std::snprintf(head, sizeof head, "%zx\r\n", size);
+    return head;
 }
 
 HttpParser::HttpParser(HttpLimits limits)

@@ -1,6 +1,8 @@
 #include "lifeline/endpoint/request_pipeline.h"
 
 #include <map>
+#include <memory>
+#include <utility>
 
 namespace lifeline::endpoint {
 
@@ -43,39 +45,50 @@ std::map<std::string, std::string> peekParameters(const HttpRequest& request, bo
 // ({"ReceiveMessageResponse": {"ReceiveMessageResult": {"Message": [...]}, "ResponseMetadata": {...}}}, the result
 // null when no message is there), each message's attributes as a list of {"Name", "Value"}. Test suites written for
 // LocalStack read it so ($.ReceiveMessageResponse.ReceiveMessageResult).
-HttpResponse localStackJson(const nlohmann::json& output, const std::string& requestId)
+nlohmann::json localStackMessage(const nlohmann::json& m)
 {
-    nlohmann::json messages = nlohmann::json::array();
-    const nlohmann::json listed = output.value("Messages", nlohmann::json::array());
-    for (const auto& m : listed) {
-        nlohmann::json message = { { "MessageId", m["MessageId"] }, { "ReceiptHandle", m["ReceiptHandle"] },
-            { "MD5OfBody", m["MD5OfBody"] }, { "Body", m["Body"] } };
-        // Each map held first: items() of a temporary would outlive it.
-        const nlohmann::json given = m.value("Attributes", nlohmann::json::object());
-        const nlohmann::json givenMessageAttributes = m.value("MessageAttributes", nlohmann::json::object());
-        nlohmann::json attributes = nlohmann::json::array();
-        for (const auto& [name, value] : given.items())
-            attributes.push_back({ { "Name", name }, { "Value", value } });
-        if (!attributes.empty())
-            message["Attribute"] = attributes;
-        if (m.contains("MD5OfMessageAttributes"))
-            message["MD5OfMessageAttributes"] = m["MD5OfMessageAttributes"];
-        nlohmann::json messageAttributes = nlohmann::json::array();
-        for (const auto& [name, value] : givenMessageAttributes.items())
-            messageAttributes.push_back({ { "Name", name }, { "Value", value } });
-        if (!messageAttributes.empty())
-            message["MessageAttribute"] = messageAttributes;
-        messages.push_back(std::move(message));
-    }
-    const nlohmann::json result
-        = messages.empty() ? nlohmann::json(nullptr) : nlohmann::json { { "Message", std::move(messages) } };
+    nlohmann::json message = { { "MessageId", m["MessageId"] }, { "ReceiptHandle", m["ReceiptHandle"] },
+        { "MD5OfBody", m["MD5OfBody"] }, { "Body", m["Body"] } };
+    // Each map held first: items() of a temporary would outlive it.
+    const nlohmann::json given = m.value("Attributes", nlohmann::json::object());
+    const nlohmann::json givenMessageAttributes = m.value("MessageAttributes", nlohmann::json::object());
+    nlohmann::json attributes = nlohmann::json::array();
+    for (const auto& [name, value] : given.items())
+        attributes.push_back({ { "Name", name }, { "Value", value } });
+    if (!attributes.empty())
+        message["Attribute"] = attributes;
+    if (m.contains("MD5OfMessageAttributes"))
+        message["MD5OfMessageAttributes"] = m["MD5OfMessageAttributes"];
+    nlohmann::json messageAttributes = nlohmann::json::array();
+    for (const auto& [name, value] : givenMessageAttributes.items())
+        messageAttributes.push_back({ { "Name", name }, { "Value", value } });
+    if (!messageAttributes.empty())
+        message["MessageAttribute"] = messageAttributes;
+    return message;
+}
+
+// The answer as its messages come (`next`, nothing at the end); `any`: there is at least one to come.
+HttpResponse localStackJson(bool any, std::function<std::optional<nlohmann::json>()> next, const std::string& requestId)
+{
     HttpResponse response;
     response.status = 200;
     response.headers = { { "Content-Type", "application/json" }, { "x-amzn-RequestId", requestId } };
-    response.body = nlohmann::json {
-        { "ReceiveMessageResponse",
-            { { "ReceiveMessageResult", result }, { "ResponseMetadata", { { "RequestId", requestId } } } } }
-    }.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const nlohmann::json metadata = { { "RequestId", requestId } };
+    if (!any) {
+        response.body = nlohmann::json {
+            { "ReceiveMessageResponse", { { "ReceiveMessageResult", nullptr }, { "ResponseMetadata", metadata } } }
+        }.dump();
+        return response;
+    }
+    // The keys in nlohmann's order, as the whole document would have them (Result before Metadata).
+    response.bodyParts
+        = streamedList(Protocol::Json, {}, R"({"ReceiveMessageResponse":{"ReceiveMessageResult":{"Message":[)",
+            R"(]},"ResponseMetadata":)" + metadata.dump() + "}}",
+            [next = std::move(next)]() -> std::optional<nlohmann::json> {
+                if (auto m = next())
+                    return localStackMessage(*m);
+                return std::nullopt;
+            });
     return response;
 }
 
@@ -101,26 +114,40 @@ HttpResponse peekReply(
         return it != params.end() && (asciiLower(it->second) == "true" || it->second == "1");
     };
     const bool showInvisible = flag("ShowInvisible"), showDelayed = flag("ShowDelayed");
-    auto peeked = engine.peekMessages(queue, showInvisible, showDelayed);
+    auto peeked = engine.peekLanes(queue, showInvisible, showDelayed);
     if (!peeked)
         return encodeError(protocol, peeked.error(), requestId);
-    std::vector<ReceivedMessage> messages;
-    messages.reserve(peeked.value().size());
-    for (auto& p : peeked.value())
-        messages.push_back(std::move(p.message));
-    auto output = service.renderMessages(messages, ReceiveView { { "All" }, { "All" } });
-    for (size_t i = 0; i < messages.size(); ++i) {
-        auto& m = output["Messages"][i];
-        m["ReceiptHandle"] = "SQS/BACKDOOR/ACCESS"; // LocalStack's: a peek hands out no receipt
-        const MessageState state = peeked.value()[i].state;
-        if (showInvisible)
-            m["Attributes"]["IsVisible"] = state == MessageState::Visible ? "true" : "false";
-        if (showDelayed)
-            m["Attributes"]["IsDelayed"] = state == MessageState::Delayed ? "true" : "false";
-    }
-    if (!json && request.header("accept").find("application/json") != std::string_view::npos)
-        return localStackJson(output, requestId);
-    return encodeResult(protocol, "ReceiveMessage", output, requestId);
+    const bool localStack = !json && request.header("accept").find("application/json") != std::string_view::npos;
+    if (peeked.value().empty())
+        return localStack ? localStackJson(false, {}, requestId)
+                          : encodeResult(protocol, "ReceiveMessage",
+                              service.renderMessages({}, ReceiveView { { "All" }, { "All" } }), requestId);
+    // One message at a time, described when its turn comes: one that was received, deleted or moved since is left
+    // out (as it would be from an answer made a moment later).
+    auto lanes = std::make_shared<std::vector<Engine::PeekedLane>>(std::move(peeked.value()));
+    auto cursor = std::make_shared<size_t>(0);
+    auto next = [&engine, &service, lanes, cursor, showInvisible, showDelayed]() -> std::optional<nlohmann::json> {
+        while (*cursor < lanes->size()) {
+            const Engine::PeekedLane& lane = (*lanes)[(*cursor)++];
+            auto message = engine.describePeeked(lane);
+            if (!message)
+                continue;
+            std::vector<ReceivedMessage> one;
+            one.push_back(std::move(*message)); // a 1 MiB body is copied once more at most, into the answer's JSON
+            nlohmann::json rendered = service.renderMessages(one, ReceiveView { { "All" }, { "All" } });
+            nlohmann::json m = std::move(rendered["Messages"][0]);
+            m["ReceiptHandle"] = "SQS/BACKDOOR/ACCESS"; // LocalStack's: a peek hands out no receipt
+            if (showInvisible)
+                m["Attributes"]["IsVisible"] = lane.state == MessageState::Visible ? "true" : "false";
+            if (showDelayed)
+                m["Attributes"]["IsDelayed"] = lane.state == MessageState::Delayed ? "true" : "false";
+            return m;
+        }
+        return std::nullopt;
+    };
+    if (localStack)
+        return localStackJson(true, std::move(next), requestId);
+    return encodeStreamedList(protocol, "ReceiveMessage", "Messages", std::move(next), requestId);
 }
 
 } // namespace

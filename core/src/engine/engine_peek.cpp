@@ -1,12 +1,11 @@
-// A look inside a queue that changes nothing (Engine::peekMessages).
+// A look inside a queue that changes nothing (Engine::peekLanes, Engine::describePeeked).
 #include "engine_internal.h"
 
 #include <algorithm>
 
 namespace lifeline {
 
-Result<std::vector<Engine::PeekedMessage>> Engine::peekMessages(
-    const std::string& name, bool inFlight, bool delayed) const
+Result<std::vector<Engine::PeekedLane>> Engine::peekLanes(const std::string& name, bool inFlight, bool delayed) const
 {
     auto found = requireQueue(name);
     if (!found)
@@ -18,22 +17,23 @@ Result<std::vector<Engine::PeekedMessage>> Engine::peekMessages(
         lanes.push_back(late.top().second);
     std::sort(lanes.begin(), lanes.end());
     lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
-    std::vector<PeekedMessage> out;
-    for (const MessageState state : { MessageState::InFlight, MessageState::Visible, MessageState::Delayed }) {
-        if ((state == MessageState::InFlight && !inFlight) || (state == MessageState::Delayed && !delayed))
-            continue;
-        for (const MessageIndex lane : lanes) {
-            if (gone(lane))
-                continue;
-            const MessageRecord& record = m_run.message(lane);
-            if (record.queue != queue.index || record.state != state)
-                continue;
-            PeekedMessage& peeked = out.emplace_back();
-            peeked.state = state;
-            describe(peeked.message, queue, lane, times(lane));
-        }
-    }
+    std::vector<PeekedLane> out;
+    for (const MessageState state : { MessageState::InFlight, MessageState::Visible, MessageState::Delayed })
+        if ((state != MessageState::InFlight || inFlight) && (state != MessageState::Delayed || delayed))
+            for (const MessageIndex lane : lanes)
+                if (!gone(lane) && m_run.message(lane).queue == queue.index && m_run.message(lane).state == state)
+                    out.push_back({ lane, queue.index, state });
     return out;
+}
+
+std::optional<ReceivedMessage> Engine::describePeeked(const PeekedLane& peeked) const
+{
+    if (gone(peeked.lane) || m_run.message(peeked.lane).queue != peeked.queue
+        || m_run.message(peeked.lane).state != peeked.state)
+        return std::nullopt;
+    ReceivedMessage message;
+    describe(message, *m_queues[peeked.queue], peeked.lane, times(peeked.lane));
+    return message;
 }
 
 } // namespace lifeline

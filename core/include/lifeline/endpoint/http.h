@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,8 +35,15 @@ struct HttpResponse {
     std::vector<std::pair<std::string, std::string>> headers;
     std::string body;
     bool close = false; // answer with Connection: close and end the connection
+    // A body made while the client reads it, in place of `body` (a peek at a hundred 1 MiB messages would hold them
+    // all, encoded, several times over): each call gives the next part, "" at the end, nothing when it cannot go on
+    // (what it reads is gone: the connection is then closed mid-answer). Sent with chunked transfer coding.
+    std::function<std::optional<std::string>()> bodyParts;
 
+    // The head and `body`; with bodyParts, the head alone (Transfer-Encoding: chunked), each part to follow as
+    // chunkHead(its size), the part, "\r\n"; the last one (size 0) with nothing between.
     std::string serialize() const;
+    static std::string chunkHead(size_t size);
 };
 
 const char* reasonPhrase(int status);

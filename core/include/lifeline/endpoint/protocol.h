@@ -7,6 +7,8 @@
 #include "lifeline/endpoint/http.h"
 #include "lifeline/support/result.h"
 
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -36,6 +38,16 @@ std::optional<std::vector<std::pair<std::string, std::string>>> splitForm(std::s
 
 HttpResponse encodeResult(
     Protocol protocol, const std::string& action, const nlohmann::json& output, const std::string& requestId);
+// The same answer for an output {member: [items]} whose items are made one at a time while the client reads it
+// (HttpResponse::bodyParts): `next` gives the next item, nothing at the end. Its parts joined are encodeResult's
+// document for the items `next` gave.
+// The parts (HttpResponse::bodyParts) of a list written while the client reads it: `open`, each item `next` gives
+// (JSON, comma-separated; or the query protocol's XML element `element`), then `close`. A large Body is written in
+// slices: no part holds more than a few hundred KiB.
+std::function<std::optional<std::string>()> streamedList(Protocol protocol, std::string element, std::string open,
+    std::string close, std::function<std::optional<nlohmann::json>()> next);
+HttpResponse encodeStreamedList(Protocol protocol, const std::string& action, const std::string& member,
+    std::function<std::optional<nlohmann::json>()> next, const std::string& requestId);
 HttpResponse encodeError(Protocol protocol, const SqsError& error, const std::string& requestId);
 // A request refused at the HTTP level (413, 431, 411, 400, 505), in SQS's error shape for the protocol its headers
 // name (JSON when X-Amz-Target says AmazonSQS.*, else query XML), so an SDK reads it as an SQS error.
@@ -44,5 +56,6 @@ HttpResponse encodeHttpRefusal(const HttpParser& parser, const std::string& requ
 // The JSON protocol's `__type` for a query error code (QueueDoesNotExist for AWS.SimpleQueueService.NonExistentQueue).
 std::string jsonErrorType(const std::string& queryCode);
 std::string xmlEscape(std::string_view text);
+void appendXmlEscaped(std::string& out, std::string_view text); // the same, added to `out`
 
 } // namespace lifeline::endpoint

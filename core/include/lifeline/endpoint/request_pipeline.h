@@ -41,7 +41,8 @@ Reply handleRequest(const HttpRequest& request, Engine& engine, SqsService& serv
 
 // LocalStack's developer endpoint (`/_aws/sqs/messages?QueueUrl=...&ShowInvisible=true&ShowDelayed=true`, or the
 // queue in the path, /_aws/sqs/messages/REGION/ACCOUNT/QUEUE): a queue's messages as ReceiveMessage's answer in the
-// request's protocol, without receiving them.
+// request's protocol, without receiving them. Its answer is made while the client reads it (HttpResponse::bodyParts):
+// the parts read `engine` and `service`, so they must not be asked for once either is gone (a reset).
 bool isPeekPath(std::string_view path);
 
 } // namespace lifeline::endpoint

@@ -109,14 +109,18 @@ public:
     Result<BatchResult<SendMessageResult>> sendMessageBatch(
         const std::string& queue, const std::vector<SendMessageBatchEntry>& entries, uint32_t actor = kOperatorActor);
     Result<ReceiveOutcome> receiveMessage(const ReceiveMessageRequest& request);
-    // Every message of the queue as a receive would describe it, without receiving it: no receive counted, no
-    // visibility changed (a test's look inside, the endpoint's /_aws/sqs/messages). The in-flight ones first when
-    // asked, then the visible, then the delayed when asked; each kind in send order, with its state.
-    struct PeekedMessage {
-        ReceivedMessage message;
+    // A look inside a queue that changes nothing (a test's, the endpoint's /_aws/sqs/messages): its messages' lanes
+    // without their bodies, the in-flight ones first when asked, then the visible, then the delayed when asked; each
+    // kind in send order, with its state. Then each one as a receive would describe it, without receiving it (no
+    // receive counted, no visibility changed), one at a time: a peek at a hundred 1 MiB messages holds one of them.
+    struct PeekedLane {
+        MessageIndex lane;
+        QueueIndex queue;
         MessageState state;
     };
-    Result<std::vector<PeekedMessage>> peekMessages(const std::string& queue, bool inFlight, bool delayed) const;
+    Result<std::vector<PeekedLane>> peekLanes(const std::string& queue, bool inFlight, bool delayed) const;
+    // Nothing once the message has left the queue or the state it was peeked in (received, deleted, moved since).
+    std::optional<ReceivedMessage> describePeeked(const PeekedLane& peeked) const;
     std::vector<CompletedPoll> takeCompletedPolls();
     // The same into `out` (cleared first), trading buffers with it: a caller that keeps `out` allocates nothing.
     void takeCompletedPolls(std::vector<CompletedPoll>& out);
