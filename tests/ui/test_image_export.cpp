@@ -5,12 +5,15 @@
 #include "timeline/lane_model.h"
 #include "timeline/timeline_style.h"
 
+#include <QDir>
 #include <QDomDocument>
 #include <QFile>
 #include <QImage>
 #include <QTemporaryDir>
+#include <csignal>
 #include <map>
 #include <set>
+#include <sys/resource.h>
 
 using namespace lifeline;
 using namespace lifeline::ui;
@@ -262,4 +265,53 @@ TEST_CASE("image export: the endpoint's picture of a run without a message says 
     const auto noMessage = drawEndpointRun(engine.run(), true, 1600, 900);
     REQUIRE(noMessage);
     CHECK(QByteArray::fromStdString(noMessage.value()).contains("No message was sent in this run"));
+}
+
+TEST_CASE("image export: a write that fails part way (a full disk) names the reason and leaves no file cut short - "
+          "the earlier file kept",
+    "[ui][export]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.size = QSize(1200, 600);
+    request.title = QStringLiteral("Lesson 7");
+    // A file size limit fails a write past 16 KiB as a full disk would, part way through; its signal is ignored so
+    // that the write returns the error (EFBIG) instead of ending the process.
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit {};
+    REQUIRE(getrlimit(RLIMIT_FSIZE, &limit) == 0);
+    const rlimit before = limit;
+    limit.rlim_cur = 16384;
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &limit) == 0);
+    std::map<QString, std::string> failures;
+    for (const char* type : { "png", "svg", "pdf" }) {
+        request.path = dir.filePath(QStringLiteral("lesson7.") + QLatin1String(type));
+        failures[QLatin1String(type)] = exportTimelineImage(simulation->engine().run(), request).message();
+    }
+    // Over an earlier file: that one is kept as it was.
+    const QString earlier = dir.filePath(QStringLiteral("earlier.svg"));
+    {
+        QFile file(earlier);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("<svg/>");
+    }
+    request.path = earlier;
+    const std::string overEarlier = exportTimelineImage(simulation->engine().run(), request).message();
+    REQUIRE(setrlimit(RLIMIT_FSIZE, &before) == 0);
+    std::signal(SIGXFSZ, previous);
+    for (const auto& [type, message] : failures) {
+        INFO(type.toStdString());
+        CHECK(message
+            == "cannot write " + dir.filePath(QStringLiteral("lesson7.") + type).toStdString() + ": File too large");
+        CHECK_FALSE(QFile::exists(dir.filePath(QStringLiteral("lesson7.") + type)));
+    }
+    CHECK(overEarlier == "cannot write " + earlier.toStdString() + ": File too large");
+    QFile kept(earlier);
+    REQUIRE(kept.open(QIODevice::ReadOnly));
+    CHECK(kept.readAll() == "<svg/>");
+    CHECK(
+        QDir(dir.path()).entryList(QDir::Files) == QStringList { QStringLiteral("earlier.svg") }); // no temporary left
 }

@@ -1,5 +1,6 @@
 #include "export/image_export.h"
 
+#include "export/whole_file.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"
 
@@ -9,7 +10,6 @@
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QStringList>
 #include <QSvgGenerator>
 #include <cmath>
@@ -266,15 +266,14 @@ Outcome<> paintImage(
 
 Outcome<> writeImage(const std::vector<ModelPanel>& panels, const ImageExportRequest& request, TimeMs to)
 {
-    // Written through QSaveFile: a failed save leaves any earlier file as it was.
-    QSaveFile file(request.path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
-    if (auto painted = paintImage(file, QFileInfo(request.path).suffix().toLower(), panels, request, to); !painted)
+    // Drawn whole first, then written whole: the SVG and PDF writers do not check their writes, and a full disk
+    // would leave a file cut short.
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    if (auto painted = paintImage(buffer, QFileInfo(request.path).suffix().toLower(), panels, request, to); !painted)
         return painted;
-    if (!file.commit())
-        return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
-    return {};
+    const QByteArray& bytes = buffer.data();
+    return writeWholeFile(request.path, std::string_view(bytes.constData(), size_t(bytes.size())));
 }
 
 } // namespace

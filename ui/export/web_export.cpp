@@ -1,13 +1,13 @@
 #include "export/web_export.h"
 
 #include "export/web_resources.h"
+#include "export/whole_file.h"
 #include "lifeline/picture/picture_json.h"
 #include "lifeline/teach/glossary.h"
 #include "timeline/lane_painter.h"
 #include "timeline/timeline_style.h"
 
 #include <QFileInfo>
-#include <QSaveFile>
 
 namespace lifeline::ui {
 
@@ -136,22 +136,7 @@ Outcome<> writeWebPage(const std::vector<json>& runs, const WebPageRequest& requ
             { "LIFELINE_TITLE", request.title.toHtmlEscaped().toStdString() } });
     if (!page)
         return Failure { page.message() };
-    return writePageFile(request.path, page.value());
-}
-
-Outcome<> writePageFile(const QString& path, const std::string& page)
-{
-    // A link where a page goes is not followed: it may lead out of the folder (a site's output, written again and
-    // again), and QSaveFile would overwrite what it names.
-    if (QFileInfo(path).isSymLink())
-        return Failure { "not writing " + path.toStdString()
-            + ": it is a symbolic link (it may lead out of the folder); remove it, or write elsewhere" };
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return Failure { "cannot write " + path.toStdString() + ": " + file.errorString().toStdString() };
-    if (file.write(page.data(), qint64(page.size())) != qint64(page.size()) || !file.commit())
-        return Failure { "cannot write " + path.toStdString() + ": " + file.errorString().toStdString() };
-    return {};
+    return writeWholeFile(request.path, page.value());
 }
 
 Outcome<> exportWebPage(const RunView& run, const WebPageRequest& request)

@@ -40,10 +40,6 @@ nlohmann::json webRunData(
 // A page of one or more runs (webRunData's) on one time axis.
 Outcome<> writeWebPage(const std::vector<nlohmann::json>& runs, const WebPageRequest& request);
 
-// A page (the player's or the site's own) written whole or not at all; a failure names the file and why. A symbolic
-// link where it goes is refused, not followed.
-Outcome<> writePageFile(const QString& path, const std::string& page);
-
 // A page of one run.
 Outcome<> exportWebPage(const RunView& run, const WebPageRequest& request);
 

@@ -2,6 +2,7 @@
 
 #include "export/web_export.h"
 #include "export/web_resources.h"
+#include "export/whole_file.h"
 #include "lifeline/teach/course.h"
 #include "lifeline/teach/glossary.h"
 #include "lifeline/teach/lessons.h"
@@ -43,7 +44,7 @@ Outcome<> writeSitePage(const std::filesystem::path& path, const std::string& ti
             { "<!--LIFELINE_CONTENT-->", content } });
     if (!page)
         return Failure { page.message() };
-    return writePageFile(QString::fromStdString(path.string()), page.value());
+    return writeWholeFile(QString::fromStdString(path.string()), page.value());
 }
 
 // The index: the curriculum's blocks in path order, each lesson's still, title and idea, linked to its page; then
