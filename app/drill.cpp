@@ -32,24 +32,26 @@ std::optional<std::string> readLine(std::istream& in)
     return trimmed(line);
 }
 
-std::optional<std::string> askChoice(const teach::Exercise& e, std::istream& in, std::ostream& out)
+// The choices in the drill's order, lettered by position; the answer is the chosen one's own id.
+std::optional<std::string> askChoice(const teach::DrillQuestion& question, std::istream& in, std::ostream& out)
 {
-    std::string ids;
-    for (size_t i = 0; i < e.choices.size(); ++i) {
-        out << "  " << e.choices[i].id << ") " << e.choices[i].text << '\n';
-        ids += (i == 0 ? "" : i + 1 == e.choices.size() ? " or " : ", ") + e.choices[i].id;
+    const auto& choices = question.choices;
+    std::string letters;
+    for (size_t i = 0; i < choices.size(); ++i) {
+        out << "  " << teach::drillLetter(i) << ") " << choices[i]->text << '\n';
+        letters += (i == 0 ? "" : i + 1 == choices.size() ? " or " : ", ") + teach::drillLetter(i);
     }
     for (;;) {
-        out << "Your answer (" << ids << "): " << std::flush;
+        out << "Your answer (" << letters << "): " << std::flush;
         auto line = readLine(in);
         if (!line)
             return std::nullopt;
         std::transform(
             line->begin(), line->end(), line->begin(), [](unsigned char c) { return char(std::toupper(c)); });
-        for (const auto& choice : e.choices)
-            if (choice.id == *line)
-                return choice.id;
-        out << "Answer with " << ids << ".\n";
+        for (size_t i = 0; i < choices.size(); ++i)
+            if (teach::drillLetter(i) == *line)
+                return choices[i]->id;
+        out << "Answer with " << letters << ".\n";
     }
 }
 
@@ -69,11 +71,12 @@ std::optional<int64_t> askSetting(const teach::PracticeControl& control, std::is
     }
 }
 
-std::optional<teach::PracticeAnswer> ask(const teach::Exercise& e, std::istream& in, std::ostream& out)
+std::optional<teach::PracticeAnswer> ask(const teach::DrillQuestion& question, std::istream& in, std::ostream& out)
 {
+    const teach::Exercise& e = *question.exercise;
     teach::PracticeAnswer answer;
     if (!e.choices.empty()) {
-        auto choice = askChoice(e, in, out);
+        auto choice = askChoice(question, in, out);
         if (!choice)
             return std::nullopt;
         answer.choice = *choice;
@@ -106,12 +109,18 @@ void printScore(const std::vector<teach::DrillAnswer>& answers, size_t asked, st
     if (answers.size() < asked)
         out << " (" << asked - answers.size() << " not answered)";
     out << '\n';
-    for (const auto& [topic, score] : teach::scoreByTopic(answers))
+    for (const auto& [topic, score] : teach::scoreByTopic(answers)) {
         out << "  " << topic << std::string(topic.size() < 22 ? 22 - topic.size() : 1, ' ') << score.passed << " of "
-            << score.asked << '\n';
+            << score.asked;
+        // What to review for a topic missed: its lessons, each as the command that plays it.
+        for (size_t i = 0; i < score.review.size(); ++i)
+            out << (i == 0 ? "   review: " : ", ") << "lifeline run --lesson " << score.review[i];
+        out << '\n';
+    }
     if (passed == std::ptrdiff_t(answers.size()))
         return;
-    out << "Missed (the window's Lessons > Practice shows each run; here it runs again):\n";
+    out << "Missed (the window's Lessons > Practice shows each run; each command here runs your answer again, "
+           "its letter as `lifeline practice` lists the choices):\n";
     for (const auto& a : answers)
         if (!a.passed)
             out << "  " << replay(a) << '\n';
@@ -126,11 +135,11 @@ int runDrill(size_t count, uint64_t seed, std::istream& in, std::ostream& out)
         << " asks the same ones)\n";
     std::vector<teach::DrillAnswer> answers;
     for (size_t i = 0; i < drill.size(); ++i) {
-        const teach::Exercise& e = *drill[i];
+        const teach::Exercise& e = *drill[i].exercise;
         out << "\nQuestion " << i + 1 << " of " << drill.size() << " \u00b7 " << e.topic << " \u00b7 " << e.id << '\n'
             << e.title << '\n'
             << teach::withoutLinks(e.question) << '\n';
-        const auto answer = ask(e, in, out);
+        const auto answer = ask(drill[i], in, out);
         if (!answer) {
             out << "\n(the answers ended: the drill stops here)\n";
             break;

@@ -25,7 +25,7 @@ def play(count, seed, answer_for):
     """Runs a drill, answering each prompt with answer_for(exercise, prompt); returns (output, exit status)."""
     p = subprocess.Popen([LIFELINE, "practice", "--drill", str(count), "--seed", str(seed)], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True, bufsize=0)
-    out, current, buffer = "", None, ""
+    out, current, buffer, shown = "", None, "", {}
     while True:
         ch = p.stdout.read(1)
         if not ch:
@@ -34,19 +34,27 @@ def play(count, seed, answer_for):
         buffer += ch
         m = re.search(r"Question \d+ of \d+ \u00b7 [^\u00b7]+ \u00b7 (\S+)\n$", buffer)
         if m:
-            current = exercises[m.group(1)]
+            current, shown = exercises[m.group(1)], {}
         if buffer.endswith("): "):
-            p.stdin.write(answer_for(current, buffer.splitlines()[-1]) + "\n")
+            # The choices as this drill letters them (shuffled): "  B) text"; asked again, the ones shown before.
+            shown = dict(re.findall(r"^  ([A-Z])\) (.*)$", buffer, re.M)) or shown
+            p.stdin.write(answer_for(current, buffer.splitlines()[-1], shown) + "\n")
             p.stdin.flush()
             buffer = ""
     p.wait(timeout=120)
     return out, p.returncode
 
 
-def solution(exercise, prompt):
+def letter(exercise, choice_id, shown):
+    """The letter this drill shows the exercise's choice under."""
+    text = next(c["text"] for c in exercise["choices"] if c["id"] == choice_id)
+    return next(k for k, v in shown.items() if v == text)
+
+
+def solution(exercise, prompt, shown):
     s = exercise["solution"]
     if "choose" in s:
-        return s["choose"]
+        return letter(exercise, s["choose"], shown)
     name = prompt.split(" (")[0]
     return str(s["set"][name])
 
@@ -57,7 +65,17 @@ def check(name, condition, detail=""):
         failures.append(name)
 
 
-out, status = play(20, 11, solution)
+orders = []
+
+
+def solution_noting_order(exercise, prompt, shown):
+    if shown:
+        orders.append([c["text"] for c in exercise["choices"]] == list(shown.values()))
+    return solution(exercise, prompt, shown)
+
+
+out, status = play(20, 11, solution_noting_order)
+check("the choices are shuffled: not every question in the file's order", orders and not all(orders), str(orders))
 check("every solution answered: 20 of 20, exit 0", "Score: 20 of 20\n" in out and status == 0, out[-600:])
 asked = re.findall(r"Question \d+ of 20 \u00b7 ([^\u00b7]+) \u00b7", out)
 check("the first round asks every topic", {t.strip() for t in asked[:len(topics)]} == topics, str(asked))
@@ -68,16 +86,16 @@ check("no exercise twice", len(set(re.findall(r"\u00b7 (\S+)\n", out))) == 20)
 state = {"n": 0}
 
 
-def wrong_first(exercise, prompt):
+def wrong_first(exercise, prompt, shown):
     state["n"] += 1
     if state["n"] == 1:
         return "not an answer"  # asked again
     if state["n"] == 2:
         w = exercise["wrong"]
         if "choose" in w:
-            return w["choose"]
+            return letter(exercise, w["choose"], shown)
         return str(w["set"][prompt.split(" (")[0]])
-    return solution(exercise, prompt)
+    return solution(exercise, prompt, shown)
 
 
 out, status = play(3, 11, wrong_first)
@@ -88,6 +106,9 @@ check("a wrong answer: 2 of 3, exit 1", "Score: 2 of 3\n" in out and status == 1
 check("the missed exercise's replay command", re.search(r"Missed .*\n  lifeline practice " + re.escape(first)
                                                         + r" (--choose \S+|--set \S+=\d+)\n", out) is not None,
       out[-600:])
+check("the missed topic names its lesson to review, as the command that plays it",
+      re.search(r"\n  " + re.escape(exercises[first]["topic"]) + r" +\d+ of \d+   review: lifeline run --lesson "
+                + re.escape(exercises[first]["lesson"]) + r"\n", out) is not None, out[-700:])
 check("its why is the exercise's own", "Not yet: " + exercises[first]["wrong"]["why"] in out, out[:1500])
 
 p = subprocess.run([LIFELINE, "practice", "--drill", "3", "--seed", "11"], input="", capture_output=True, text=True)

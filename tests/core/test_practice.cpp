@@ -4,6 +4,7 @@
 #include "lifeline/teach/practice.h"
 
 #include <catch2/catch.hpp>
+#include <map>
 #include <set>
 
 using namespace lifeline;
@@ -142,24 +143,79 @@ TEST_CASE("drill: exercises drawn across topics in turn - none twice - the same 
         topics.insert(e.topic);
     const auto drill = drawDrill(20, 7);
     REQUIRE(drill.size() == 20);
-    std::set<const Exercise*> unique(drill.begin(), drill.end());
+    std::set<const Exercise*> unique;
+    for (const DrillQuestion& q : drill)
+        unique.insert(q.exercise);
     CHECK(unique.size() == 20);
     // The first round asks every topic once before any topic comes again.
     std::set<std::string> firstRound;
     for (size_t i = 0; i < topics.size(); ++i)
-        firstRound.insert(drill[i]->topic);
+        firstRound.insert(drill[i].exercise->topic);
     CHECK(firstRound == topics);
     CHECK(drawDrill(20, 7) == drill);
     CHECK(drawDrill(20, 8) != drill);
     CHECK(drawDrill(1000, 7).size() == practiceExercises().size());
     CHECK(drawDrill(0, 7).empty());
-    // Scored by topic, in the order asked.
-    std::vector<DrillAnswer> answers { { drill[0], {}, true }, { drill[1], {}, false }, { drill[0], {}, false } };
+    // Scored by topic, in the order asked; a topic missed names its exercises' lessons to review, each once.
+    std::vector<DrillAnswer> answers { { drill[0].exercise, {}, true }, { drill[1].exercise, {}, false },
+        { drill[0].exercise, {}, false }, { drill[0].exercise, {}, false } };
     const auto scores = scoreByTopic(answers);
-    REQUIRE(scores.size() == (drill[0]->topic == drill[1]->topic ? 1u : 2u));
-    CHECK(scores[0].first == drill[0]->topic);
-    CHECK(scores[0].second.asked == 2);
+    REQUIRE(scores.size() == (drill[0].exercise->topic == drill[1].exercise->topic ? 1u : 2u));
+    CHECK(scores[0].first == drill[0].exercise->topic);
+    CHECK(scores[0].second.asked == 3);
     CHECK(scores[0].second.passed == 1);
+    if (!drill[0].exercise->lesson.empty())
+        CHECK(scores[0].second.review == std::vector<std::string> { drill[0].exercise->lesson });
+}
+
+TEST_CASE(
+    "drill: every multiple choice asked in a shuffled order - each choice once - a letter says nothing", "[practice]")
+{
+    // Over many drills, the right answer sits at each letter about as often (the files' order put it at B 15 times
+    // of 20: answering B every time scored 75 %).
+    std::map<size_t, int> rightAt;
+    int asked = 0;
+    for (uint64_t seed = 1; seed <= 200; ++seed)
+        for (const DrillQuestion& q : drawDrill(1000, seed)) {
+            REQUIRE(q.choices.size() == q.exercise->choices.size());
+            std::set<std::string> ids;
+            for (const PracticeChoice* c : q.choices)
+                ids.insert(c->id);
+            CHECK(ids.size() == q.exercise->choices.size());
+            for (size_t i = 0; i < q.choices.size(); ++i)
+                if (q.choices[i]->id == q.exercise->solution.choice) {
+                    ++rightAt[i];
+                    ++asked;
+                }
+        }
+    REQUIRE(asked > 0);
+    INFO("A " << rightAt[0] << ", B " << rightAt[1] << ", C " << rightAt[2] << ", D " << rightAt[3]);
+    for (size_t letter = 0; letter < 3; ++letter) // every question has at least three choices
+        CHECK(double(rightAt[letter]) / asked < 0.35);
+    CHECK(drillLetter(0) == "A");
+    CHECK(drillLetter(3) == "D");
+}
+
+TEST_CASE("practice: the bank's right answers spread over the letters - none right in more than 35 % of the items",
+    "[practice]")
+{
+    std::map<std::string, int> rightAt;
+    int items = 0;
+    for (const Exercise& e : practiceExercises()) {
+        if (e.choices.empty())
+            continue;
+        ++items;
+        for (const std::string& right : e.right.choices)
+            ++rightAt[right];
+        // Ids are the letters in order, so what `lifeline practice` lists as B is the second choice.
+        for (size_t i = 0; i < e.choices.size(); ++i)
+            CHECK(e.choices[i].id == drillLetter(i));
+    }
+    REQUIRE(items >= 20);
+    for (const auto& [letter, count] : rightAt) {
+        INFO(letter << " right in " << count << " of " << items);
+        CHECK(count * 100 <= items * 35);
+    }
 }
 
 TEST_CASE("practice: a figure of a consumer by name - several of one spec added up - a queue the run lacks counts 0",

@@ -154,24 +154,42 @@ TEST_CASE("exam drill: questions in a row, each checked when answered - the scor
     DrillDialog drill(3, 11);
     const auto expected = teach::drawDrill(3, 11);
     for (size_t i = 0; i < expected.size(); ++i) {
-        REQUIRE(drill.current() == expected[i]);
-        if (!expected[i]->choices.empty()) // a multiple choice needs a choice
+        const teach::Exercise* exercise = expected[i].exercise;
+        REQUIRE(drill.current() == exercise);
+        if (!exercise->choices.empty()) { // a multiple choice needs a choice, and shows them in the drill's order
             CHECK_FALSE(drill.answer());
-        give(*drill.form(), i == 0 ? expected[i]->wrong : expected[i]->solution);
+            const auto radios = drill.form()->findChildren<QRadioButton*>();
+            REQUIRE(radios.size() == int(expected[i].choices.size()));
+            for (int r = 0; r < radios.size(); ++r)
+                CHECK(radios[r]->text()
+                    == QString::fromStdString(
+                        teach::drillLetter(size_t(r)) + ". " + expected[i].choices[size_t(r)]->text));
+        }
+        give(*drill.form(), i == 0 ? exercise->wrong : exercise->solution);
         REQUIRE(drill.answer());
         CHECK(drill.verdictText().contains(i == 0 ? QStringLiteral("Not this time") : QStringLiteral("Right.")));
         CHECK_FALSE(drill.answer()); // answered once
         drill.next();
     }
+    const teach::Exercise* missed = expected[0].exercise;
     CHECK(drill.current() == nullptr);
     CHECK(drill.scoreText().contains(QStringLiteral("<h2>Score: 2 of 3</h2>")));
     CHECK(drill.scoreText().contains(
-        QStringLiteral("<tr><td>%1</td>").arg(QString::fromStdString(expected[0]->topic).toHtmlEscaped())));
+        QStringLiteral("<tr><td>%1</td>").arg(QString::fromStdString(missed->topic).toHtmlEscaped())));
+    // The missed topic's lesson to review, a link that opens it in the window.
+    REQUIRE_FALSE(missed->lesson.empty());
+    const QString link = QStringLiteral("<a href='lesson:%1'>").arg(QString::fromStdString(missed->lesson));
+    CHECK(drill.scoreText().contains(link));
+    QSignalSpy review(&drill, &DrillDialog::openLesson);
+    for (QLabel* label : drill.findChildren<QLabel*>())
+        if (label->text().contains(link)) // clicked, as a learner would
+            emit label->linkActivated(QStringLiteral("lesson:") + QString::fromStdString(missed->lesson));
+    REQUIRE_FALSE(review.isEmpty());
+    CHECK(review[0][0].toString() == QString::fromStdString(missed->lesson));
     REQUIRE(drill.missed()->count() == 1);
-    CHECK(drill.missed()->item(0)->text() == QString::fromStdString(expected[0]->title));
+    CHECK(drill.missed()->item(0)->text() == QString::fromStdString(missed->title));
     QSignalSpy shown(&drill, &DrillDialog::showRun);
     test::widget<QPushButton>(drill, "showMe")->click();
     REQUIRE(shown.size() == 1);
-    CHECK(shown[0][0].value<scenario::Scenario>().name
-        == teach::answeredScenario(*expected[0], expected[0]->wrong)->name);
+    CHECK(shown[0][0].value<scenario::Scenario>().name == teach::answeredScenario(*missed, missed->wrong)->name);
 }

@@ -15,7 +15,7 @@ template <typename T> void shuffle(std::vector<T>& items, sim::Random& random)
 }
 } // namespace
 
-std::vector<const Exercise*> drawDrill(size_t count, uint64_t seed)
+std::vector<DrillQuestion> drawDrill(size_t count, uint64_t seed)
 {
     sim::Random random(seed);
     std::vector<std::string> topics;
@@ -42,7 +42,23 @@ std::vector<const Exercise*> drawDrill(size_t count, uint64_t seed)
         if (!any)
             break; // every exercise drawn
     }
-    return drill;
+    // The choices shuffled after the draw, from the same generator: the drill's questions stay what they were for a
+    // seed, and the seed gives their order too.
+    std::vector<DrillQuestion> questions;
+    questions.reserve(drill.size());
+    for (const Exercise* exercise : drill) {
+        DrillQuestion& question = questions.emplace_back();
+        question.exercise = exercise;
+        for (const PracticeChoice& choice : exercise->choices)
+            question.choices.push_back(&choice);
+        shuffle(question.choices, random);
+    }
+    return questions;
+}
+
+std::string drillLetter(size_t position)
+{
+    return std::string(1, char('A' + position % 26));
 }
 
 std::vector<std::pair<std::string, TopicScore>> scoreByTopic(const std::vector<DrillAnswer>& answers)
@@ -53,8 +69,12 @@ std::vector<std::pair<std::string, TopicScore>> scoreByTopic(const std::vector<D
             scores.begin(), scores.end(), [&](const auto& score) { return score.first == a.exercise->topic; });
         if (it == scores.end())
             it = scores.insert(scores.end(), { a.exercise->topic, TopicScore {} });
-        ++it->second.asked;
-        it->second.passed += a.passed ? 1 : 0;
+        TopicScore& score = it->second;
+        ++score.asked;
+        score.passed += a.passed ? 1 : 0;
+        if (!a.passed && !a.exercise->lesson.empty()
+            && std::find(score.review.begin(), score.review.end(), a.exercise->lesson) == score.review.end())
+            score.review.push_back(a.exercise->lesson);
     }
     return scores;
 }

@@ -269,6 +269,7 @@ DrillDialog* LessonController::showDrill(std::optional<uint64_t> seed)
                "another missed question there."));
         emit practiceRunRequested(run, at);
     });
+    connect(dialog, &DrillDialog::openLesson, this, [this](const QString& id) { openLesson(id); });
     dialog->show();
     return dialog;
 }

@@ -1,6 +1,7 @@
 #include "window/dialogs/answer_form.h"
 
 #include "lifeline/support/duration.h"
+#include "lifeline/teach/drill.h"
 
 #include <QButtonGroup>
 #include <QFormLayout>
@@ -38,7 +39,7 @@ AnswerForm::AnswerForm(QWidget* parent)
     m_form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint); // a number box as wide as its number
 }
 
-void AnswerForm::setExercise(const teach::Exercise& exercise)
+void AnswerForm::setExercise(const teach::Exercise& exercise, const std::vector<const teach::PracticeChoice*>& order)
 {
     m_exercise = &exercise;
     while (m_form->rowCount() > 0)
@@ -57,10 +58,16 @@ void AnswerForm::setExercise(const teach::Exercise& exercise)
         m_form->addRow(QString::fromStdString(control.name), spin);
         m_spins.push_back(spin);
     }
-    for (const teach::PracticeChoice& choice : exercise.choices) {
+    std::vector<const teach::PracticeChoice*> shown = order;
+    if (shown.empty())
+        for (const teach::PracticeChoice& choice : exercise.choices)
+            shown.push_back(&choice);
+    for (size_t i = 0; i < shown.size(); ++i) {
+        // In the exercise's order a choice shows its own id; in another order (the drill's) its letter there.
+        const std::string letter = order.empty() ? shown[i]->id : teach::drillLetter(i);
         auto* radio = new QRadioButton(
-            QStringLiteral("%1. %2").arg(QString::fromStdString(choice.id), QString::fromStdString(choice.text)), this);
-        radio->setProperty("choice", QString::fromStdString(choice.id));
+            QStringLiteral("%1. %2").arg(QString::fromStdString(letter), QString::fromStdString(shown[i]->text)), this);
+        radio->setProperty("choice", QString::fromStdString(shown[i]->id));
         m_choices->addButton(radio);
         m_form->addRow(radio);
     }

@@ -18,7 +18,8 @@ class AnswerForm : public QWidget {
 public:
     explicit AnswerForm(QWidget* parent = nullptr);
 
-    void setExercise(const teach::Exercise& exercise);
+    // The choices in `order` when given (the drill's shuffle, lettered by position), else in the exercise's own.
+    void setExercise(const teach::Exercise& exercise, const std::vector<const teach::PracticeChoice*>& order = {});
     teach::PracticeAnswer answer() const;
     bool complete() const; // a choice picked, when the exercise asks for one
 

@@ -1,5 +1,6 @@
 #include "window/dialogs/drill_dialog.h"
 
+#include "lifeline/teach/lessons.h"
 #include "window/dialogs/answer_form.h"
 #include "window/panels/glossary_links.h"
 
@@ -38,6 +39,11 @@ DrillDialog::DrillDialog(size_t count, uint64_t seed, QWidget* parent)
     for (QLabel* text : { m_question, m_verdict, m_score })
         text->setTextFormat(Qt::RichText);
     showGlossaryOnLinks(m_question);
+    // A topic's lessons to review, linked from the score: opened in the window.
+    connect(m_score, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link.startsWith(QStringLiteral("lesson:")))
+            emit openLesson(link.mid(7));
+    });
     m_go->setDefault(true);
     connect(m_go, &QPushButton::clicked, this, [this] {
         if (m_answered)
@@ -95,17 +101,17 @@ DrillDialog::DrillDialog(size_t count, uint64_t seed, QWidget* parent)
 
 const teach::Exercise* DrillDialog::current() const
 {
-    return m_pages->currentIndex() == 0 && m_index < m_drill.size() ? m_drill[m_index] : nullptr;
+    return m_pages->currentIndex() == 0 && m_index < m_drill.size() ? m_drill[m_index].exercise : nullptr;
 }
 
 void DrillDialog::showQuestion()
 {
-    const teach::Exercise& e = *m_drill[m_index];
+    const teach::Exercise& e = *m_drill[m_index].exercise;
     m_header->setText(
         tr("Question %1 of %2 \u00b7 %3").arg(m_index + 1).arg(m_drill.size()).arg(QString::fromStdString(e.topic)));
     m_title->setText(QString::fromStdString(e.title));
     m_question->setText(htmlWithGlossaryLinks(e.question));
-    m_form->setExercise(e);
+    m_form->setExercise(e, m_drill[m_index].choices);
     m_form->setEnabled(true);
     m_verdict->clear();
     m_answered = false;
@@ -156,11 +162,19 @@ void DrillDialog::showScore()
     for (const auto& a : m_answers)
         passed += a.passed ? 1 : 0;
     QString html = tr("<h2>Score: %1 of %2</h2><table cellspacing='6'>").arg(passed).arg(m_answers.size());
-    for (const auto& [topic, score] : teach::scoreByTopic(m_answers))
-        html += QStringLiteral("<tr><td>%1</td><td align='right'>%2 of %3</td></tr>")
+    for (const auto& [topic, score] : teach::scoreByTopic(m_answers)) {
+        QStringList review;
+        for (const std::string& id : score.review)
+            if (const teach::LessonEntry* lesson = teach::findLesson(id))
+                review << QStringLiteral("<a href='lesson:%1'>%2</a>")
+                              .arg(QString::fromStdString(id),
+                                  QString::fromStdString(lesson->scenario.name).toHtmlEscaped());
+        html += QStringLiteral("<tr><td>%1</td><td align='right'>%2 of %3</td><td>%4</td></tr>")
                     .arg(QString::fromStdString(topic).toHtmlEscaped())
                     .arg(score.passed)
-                    .arg(score.asked);
+                    .arg(score.asked)
+                    .arg(review.isEmpty() ? QString() : tr("review: %1").arg(review.join(QStringLiteral(", "))));
+    }
     html += QStringLiteral("</table>");
     m_score->setText(html);
     m_missed->clear();

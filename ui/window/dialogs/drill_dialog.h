@@ -1,6 +1,7 @@
 // Lessons > Exam drill: exercises drawn across topics (teach::drawDrill), asked one after another like an exam's
-// questions, each checked by its run when answered; then the score by topic and the missed ones, each of which
-// "Show me what happens" puts on the timeline with the answer given.
+// questions (choices shuffled, lettered as asked), each checked by its run when answered; then the score by topic with
+// the lessons to review (links that open them), and the missed ones, each of which "Show me what happens" puts on the
+// timeline with the answer given.
 #pragma once
 
 #include "lifeline/teach/drill.h"
@@ -33,12 +34,13 @@ public:
 
 signals:
     void showRun(const lifeline::scenario::Scenario& scenario, lifeline::TimeMs at);
+    void openLesson(const QString& id); // a lesson to review, picked on the score page
 
 private:
     void showQuestion();
     void showScore();
 
-    std::vector<const teach::Exercise*> m_drill;
+    std::vector<teach::DrillQuestion> m_drill;
     std::vector<teach::DrillAnswer> m_answers;
     std::vector<std::optional<TimeMs>> m_wentWrongAt; // per answer
     size_t m_index = 0;

@@ -11,8 +11,19 @@
 
 namespace lifeline::teach {
 
-// `count` exercises (at most as many as there are), none twice; the same seed draws the same drill.
-std::vector<const Exercise*> drawDrill(size_t count, uint64_t seed);
+// One question of a drill: the exercise, and its choices in the order they are asked, shuffled so that a letter
+// says nothing (always answering B scored 75 % when the files' order was shown). They are shown lettered by position
+// (drillLetter); the answer names the choice's own id, as `lifeline practice --choose` does.
+struct DrillQuestion {
+    const Exercise* exercise = nullptr;
+    std::vector<const PracticeChoice*> choices;
+    bool operator==(const DrillQuestion&) const = default;
+};
+
+// `count` exercises (at most as many as there are), none twice; the same seed draws the same drill, choices in the
+// same order.
+std::vector<DrillQuestion> drawDrill(size_t count, uint64_t seed);
+std::string drillLetter(size_t position); // "A" for the first choice asked
 
 struct DrillAnswer {
     const Exercise* exercise = nullptr;
@@ -23,6 +34,7 @@ struct DrillAnswer {
 struct TopicScore {
     int passed = 0;
     int asked = 0;
+    std::vector<std::string> review; // the lessons (ids) of the exercises missed, in the order missed, each once
 };
 // By topic, in the order the topics were first asked.
 std::vector<std::pair<std::string, TopicScore>> scoreByTopic(const std::vector<DrillAnswer>& answers);
