@@ -1,6 +1,8 @@
 // Practice exercises: each fails as given, passes with its reference answer, and a typical wrong answer fails with
 // its own why; an answer the exercise does not offer is refused by name.
 #include "lifeline/teach/drill.h"
+#include "lifeline/teach/glossary.h"
+#include "lifeline/teach/lessons.h"
 #include "lifeline/teach/practice.h"
 
 #include <catch2/catch.hpp>
@@ -124,16 +126,16 @@ TEST_CASE("practice: answers that looped for ever are refused the way AWS refuse
     const auto itself = checkAnswer(*same, PracticeAnswer { {}, "C" });
     REQUIRE(itself.ok());
     CHECK_FALSE(itself->passed);
-    CHECK(itself->why == "SQS refused the RedrivePolicy (1 refused)");
+    CHECK(itself->why == "the RedrivePolicy was refused (1 refused), so the poison order has no dead-letter queue");
     const Exercise* lambda = findExercise("lambda-six-times");
     REQUIRE(lambda != nullptr);
+    // Under the function's timeout Lambda refuses the trigger, so the setting is not offered there at all.
     const auto zero = checkAnswer(*lambda, PracticeAnswer { { { "VisibilityTimeout", 0 } }, "" });
     REQUIRE_FALSE(zero.ok());
-    CHECK(zero.message()
-        == "the answer makes a scenario that does not load: lambdas[0].timeout: Lambda refuses this trigger "
-           "(InvalidParameterValueException: Queue visibility timeout: 0 seconds is less than Function timeout: 30 "
-           "seconds); give thumbnails a VisibilityTimeout of at least 30 s (AWS recommends six times the function "
-           "timeout)");
+    CHECK(zero.message() == "VisibilityTimeout must be from 30 to 43200, got 0");
+    const auto least = checkAnswer(*lambda, PracticeAnswer { { { "VisibilityTimeout", 30 } }, "" });
+    REQUIRE(least.ok());
+    CHECK_FALSE(least->passed);
 }
 
 TEST_CASE("drill: exercises drawn across topics in turn - none twice - the same seed the same drill", "[practice]")
@@ -277,4 +279,36 @@ TEST_CASE("practice: a fair queue - each answer's verdict is its own run's - onl
     CHECK(why("C") == waited("2 min 10 s")); // the export only starts later
     // FIFO serves smallshop in time, but bigcorp's group goes one batch at a time: 175 of its 400 in 3 minutes.
     CHECK(why("D") == "only 203 of the 428 reports were done in the 3 minutes");
+}
+
+TEST_CASE(
+    "practice: the instructor's review - every misleading leftover now says what the run and AWS say", "[practice]")
+{
+    const auto contains = [](const std::string& text, const std::string& part) {
+        INFO(text);
+        return text.find(part) != std::string::npos;
+    };
+    // Practice 20: purging the DLQ deletes the orders, so they did not "stay in the DLQ".
+    const auto purged = checkAnswer(*findExercise("redrive"), PracticeAnswer { {}, "B" });
+    REQUIRE(purged.ok());
+    CHECK(purged->why == "only 0 of the 3 orders were processed: the others never came back from the DLQ");
+    // Practice 25: the refusal is named as a refusal, not as SQS's own words.
+    const auto refused = checkAnswer(*findExercise("dlq-same-type"), PracticeAnswer { {}, "A" });
+    REQUIRE(refused.ok());
+    CHECK_FALSE(contains(refused->why, "SQS refused"));
+    // Practice 30: workers that exactly match the arrivals leave no headroom.
+    CHECK(contains(findExercise("consumers-for-the-backlog")->passed, "no headroom"));
+    // Practice 33: a FIFO dead-letter queue breaks the group's exact order (AWS's caveat).
+    CHECK(contains(findExercise("fifo-poison-blocks-group")->passed, "can break the exact order"));
+    // Practice 31 passes 4 receives while quoting AWS's 5: it says why both hold.
+    CHECK(contains(findExercise("max-receive-count-for-a-trigger")->passed, "AWS's advice of at least 5 is a floor"));
+    // Practice 05: Lambda refuses a visibility timeout under the function's 30 s, so the setting starts there.
+    REQUIRE(findExercise("lambda-six-times")->controls.size() == 1);
+    CHECK(findExercise("lambda-six-times")->controls[0].min == 30);
+    // The glossary: a filter policy may match the body; the fair queue's thresholds are approximate.
+    CHECK(contains(findGlossaryTerm("filter policy")->definition, "FilterPolicyScope is MessageBody"));
+    CHECK(contains(findGlossaryTerm("fair queue")->definition, "approximate"));
+    CHECK(contains(findGlossaryTerm("fair queue")->definition, "processing time"));
+    // Lesson 24: a higher maxReceiveCount does help a burst (practice 31); under lasting throttling it only delays.
+    CHECK(contains(findLesson("lambda-maximum-concurrency")->scenario.lesson->trap, "buys a burst time"));
 }
