@@ -122,6 +122,22 @@ TEST_CASE("check: Lambda's six times - batching window with a delay", "[check]")
     CHECK(fires(input(withDlq({ { "VisibilityTimeout", "29" } }), lambda), "lambda-visibility-under-6x"));
     CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "30" } }), lambda), "lambda-visibility-under-6x"));
     CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "30" } }), lambda), "short-polling")); // Lambda polls long
+    // The batching window counts: what the rule suggests (six times the timeout plus the window) is what it holds
+    // the queue to. VT 180 with a 30 s timeout and a 20 s window was passed, though the suggestion said 200.
+    const json windowed = { { "processing", "1s" },
+        { "lambda", { { "timeout", "30s" }, { "batchingWindow", "20s" }, { "batchSize", 10 } } } };
+    const auto under = checkQueue(input(withDlq({ { "VisibilityTimeout", "180" } }), windowed));
+    const auto sixTimes = std::find_if(
+        under.begin(), under.end(), [](const Finding& f) { return f.id == "lambda-visibility-under-6x"; });
+    REQUIRE(sixTimes != under.end());
+    CHECK(sixTimes->message
+        == "The queue's visibility timeout (3m) is under six times the function's timeout (30s) plus its batching "
+           "window (20s): a throttled or retried batch turns visible while Lambda still holds it, and is processed "
+           "twice.");
+    CHECK(sixTimes->suggestion
+        == "Set VisibilityTimeout to at least 200 (six times the function timeout, plus the batching window), as AWS "
+           "recommends.");
+    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "200" } }), windowed), "lambda-visibility-under-6x"));
     json window = { { "processing", "1s" }, { "lambda", { { "timeout", "5s" }, { "batchingWindow", "1s" } } } };
     CHECK(fires(input(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "1" } }), window),
         "delay-with-lambda-batching-window"));
