@@ -108,7 +108,7 @@ check("the missed exercise's replay command", re.search(r"Missed .*\n  lifeline 
       out[-600:])
 check("the missed topic names its lesson to review, as the command that plays it",
       re.search(r"\n  " + re.escape(exercises[first]["topic"]) + r" +\d+ of \d+   review: lifeline run --lesson "
-                + re.escape(exercises[first]["lesson"]) + r"\n", out) is not None, out[-700:])
+                + re.escape(exercises[first].get("practises") or exercises[first]["lesson"]) + r"\n", out) is not None, out[-700:])
 check("its why is the exercise's own", "Not yet: " + exercises[first]["wrong"]["why"] in out, out[:1500])
 
 p = subprocess.run([LIFELINE, "practice", "--drill", "3", "--seed", "11"], input="", capture_output=True, text=True)

@@ -72,8 +72,8 @@ TEST_CASE("course: the blocks in the order a learner climbs them", "[course]")
     CHECK(at("poison-pill") < at("redrive"));
     CHECK(at("lambda-six-times") < at("lambda-partial-batch"));
     CHECK(placeInCourse("consumer-crash")->block->id == "one-message");
-    CHECK(placeInCourse("consumer-crash")->position == 3);
-    CHECK(placeInCourse("short-vs-long-polling")->block->id == "at-scale");
+    CHECK(placeInCourse("consumer-crash")->position == 5);
+    CHECK(placeInCourse("short-vs-long-polling")->block->id == "one-message");
     CHECK_FALSE(placeInCourse("no-such-lesson"));
 }
 
@@ -157,5 +157,96 @@ TEST_CASE("glossary: every lesson and exercise links each term where it first ap
     for (const Exercise& exercise : practiceExercises()) {
         INFO("exercise " << exercise.id);
         CHECK(glossaryLinkProblems({ exercise.question, exercise.hint }) == std::vector<std::string> {});
+    }
+}
+
+namespace {
+// The concepts a lesson relies on, found in its scenario as written and with its fix, and in its words: each one is
+// introduced by one lesson, which the path must reach first.
+std::set<std::string> conceptsUsed(const lifeline::scenario::Scenario& lesson)
+{
+    std::set<std::string> used;
+    const auto fixed = lifeline::scenario::applyFix(lesson);
+    REQUIRE(std::holds_alternative<lifeline::scenario::Scenario>(fixed));
+    for (const auto* scenario : { &lesson, &std::get<lifeline::scenario::Scenario>(fixed) }) {
+        for (const auto& queue : scenario->queues) {
+            if (queue.deadLetterQueue)
+                used.insert("dead-letter queue");
+            if (queue.fifo)
+                used.insert("FIFO queue");
+            if (const auto delay = queue.attributes.find("DelaySeconds");
+                delay != queue.attributes.end() && delay->second != "0")
+                used.insert("delay queue");
+        }
+        if (!scenario->lambdas.empty())
+            used.insert("Lambda trigger");
+        for (const auto& producer : scenario->producers) {
+            if (producer.delaySeconds.value_or(0) > 0)
+                used.insert("message timer");
+            for (const auto& message : producer.messages)
+                if (message.delaySeconds.value_or(0) > 0)
+                    used.insert("message timer");
+        }
+    }
+    const auto& text = *lesson.lesson;
+    std::string words = text.idea + " " + text.watch + " " + text.trap + " " + text.fix;
+    for (const auto& moment : text.moments)
+        words += " " + moment.caption;
+    for (const TextPiece& piece : textPieces(words))
+        if (piece.term)
+            for (const char* term : { "dead-letter queue", "message timer", "delay queue", "long poll", "short poll" })
+                if (piece.term->term == term)
+                    used.insert(term == std::string("short poll") ? "long poll" : term);
+    return used;
+}
+} // namespace
+
+TEST_CASE("course: every lesson comes after the lessons that introduce what it relies on - the seed's delay within "
+          "the first three steps",
+    "[course]")
+{
+    // Each concept and the lesson that teaches it.
+    const std::map<std::string, std::string> introducedBy { { "dead-letter queue", "poison-pill" },
+        { "FIFO queue", "fifo-message-groups" }, { "Lambda trigger", "lambda-six-times" },
+        { "delay queue", "delay-queue" }, { "message timer", "message-timer" },
+        { "long poll", "short-vs-long-polling" } };
+    std::set<std::string> introduced;
+    const auto path = lessonsInCourseOrder();
+    for (size_t step = 0; step < path.size(); ++step) {
+        const auto& lesson = path[step]->scenario;
+        for (const auto& [idea, by] : introducedBy)
+            if (lesson.lesson->id == by)
+                introduced.insert(idea);
+        for (const std::string& idea : conceptsUsed(lesson)) {
+            INFO("step " << step + 1 << ": " << lesson.lesson->id << " relies on the " << idea << ", which "
+                         << introducedBy.at(idea) << " introduces");
+            // Lesson 1's worker waits in a long poll before the next step says what one costs: its words link it.
+            CHECK((introduced.count(idea) || (idea == "long poll" && step == 0)));
+        }
+    }
+    // The seed's point is a delay against a visibility timeout: the first delay is drawn in the first three steps.
+    CHECK(at("delay-queue") < 3);
+    CHECK(at("fail-fast") > at("poison-pill"));
+    CHECK(at("short-vs-long-polling") < at("poison-pill"));
+    CHECK(at("short-vs-long-polling") < at("four-waits"));
+}
+
+TEST_CASE(
+    "course: every exercise practises a lesson on the path - after the lessons its situation relies on", "[course]")
+{
+    for (const Exercise& exercise : practiceExercises()) {
+        INFO(exercise.id);
+        REQUIRE(placeInCourse(exercise.practises));
+        // A FIFO exercise practises a lesson at or after FIFO is introduced; a Lambda one after Lambda is.
+        const auto situation = lifeline::scenario::parseScenario(exercise.scenario.dump());
+        if (const auto* scenario = std::get_if<lifeline::scenario::Scenario>(&situation)) {
+            bool fifo = false;
+            for (const auto& queue : scenario->queues)
+                fifo = fifo || queue.fifo;
+            if (fifo)
+                CHECK(at(exercise.practises) >= at("fifo-message-groups"));
+            if (!scenario->lambdas.empty())
+                CHECK(at(exercise.practises) >= at("lambda-six-times"));
+        }
     }
 }

@@ -166,8 +166,7 @@ TEST_CASE("drill: exercises drawn across topics in turn - none twice - the same 
     CHECK(scores[0].first == drill[0].exercise->topic);
     CHECK(scores[0].second.asked == 3);
     CHECK(scores[0].second.passed == 1);
-    if (!drill[0].exercise->lesson.empty())
-        CHECK(scores[0].second.review == std::vector<std::string> { drill[0].exercise->lesson });
+    CHECK(scores[0].second.review == std::vector<std::string> { drill[0].exercise->practises });
 }
 
 TEST_CASE(

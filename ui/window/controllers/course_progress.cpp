@@ -48,7 +48,7 @@ BlockProgress ofBlock(const teach::CourseBlock& block)
         ++out.lessons;
         out.lessonsSeen += lessonSeen(id) ? 1 : 0;
         for (const teach::Exercise& exercise : teach::practiceExercises())
-            if (exercise.lesson == id) {
+            if (exercise.practises == id) {
                 ++out.exercises;
                 out.exercisesPassed += exercisePassed(exercise.id) ? 1 : 0;
             }

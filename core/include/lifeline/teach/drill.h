@@ -34,7 +34,7 @@ struct DrillAnswer {
 struct TopicScore {
     int passed = 0;
     int asked = 0;
-    std::vector<std::string> review; // the lessons (ids) of the exercises missed, in the order missed, each once
+    std::vector<std::string> review; // the lessons (ids) the exercises missed practise, in the order missed, each once
 };
 // By topic, in the order the topics were first asked.
 std::vector<std::pair<std::string, TopicScore>> scoreByTopic(const std::vector<DrillAnswer>& answers);

@@ -62,6 +62,7 @@ struct Exercise {
     std::string question;
     std::string hint;
     std::string lesson; // the built-in lesson whose run is the situation; empty for a scenario of its own
+    std::string practises; // the lesson whose idea it practises (its place in the course): `lesson`, or named
     nlohmann::json scenario; // the situation as a scenario file
     std::optional<TimeMs> until; // how long the check runs it (default: the scenario's duration)
     std::vector<PracticeControl> controls;
