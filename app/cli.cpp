@@ -37,7 +37,7 @@ constexpr const char* kRunHelp
     = "Usage: lifeline run SCENARIO.json|RUN.lifeline|--lesson ID [options]\n"
       "Runs a scenario or a lesson headless on virtual time, or re-exports a saved run without simulating.\n"
       "\n"
-      "  --lesson ID            a built-in lesson, by id or number (see `lifeline lessons`)\n"
+      "  --lesson ID            a built-in lesson: its place on the path (3.1), id or number (`lifeline lessons`)\n"
       "  --fix                  the lesson's fix instead of the lesson as written\n"
       "  --compare              the lesson as written and with its fix: both summaries (--summary), the figures\n"
       "                         that differ, and both timelines stacked in one image (--export)\n"
@@ -94,14 +94,17 @@ bool wantsHelp(const std::vector<std::string>& args)
 
 int listLessons(std::ostream& out)
 {
-    // The path, block by block; each lesson with the number and id that open it (`lifeline run --lesson 10`).
+    // The path, block by block; each lesson with its place, number and id, any of which opens it (`lifeline run
+    // --lesson 3.1`, `--lesson 10`, `--lesson poison-pill`).
     bool first = true;
     for (const auto& block : teach::courseBlocks()) {
         out << (first ? "" : "\n") << block.title << ": " << block.idea << '\n';
         first = false;
         for (const auto& step : block.steps) {
             const auto& text = *step.lesson->scenario.lesson;
-            out << (text.number < 10 ? "   " : "  ") << text.number << "  " << text.id;
+            const std::string place = teach::placeLabel(*teach::placeInCourse(text.id));
+            out << "  " << place << std::string(place.size() < 5 ? 5 - place.size() : 1, ' ')
+                << (text.number < 10 ? " " : "") << text.number << "  " << text.id;
             out << std::string(text.id.size() < 28 ? 28 - text.id.size() : 1, ' ') << text.title << '\n';
         }
     }
@@ -346,7 +349,7 @@ Outcome<scenario::Scenario> scenarioToRun(const RunOptions& options)
 {
     std::optional<scenario::Scenario> scenario;
     if (!options.lesson.empty()) {
-        const auto* lesson = teach::findLesson(options.lesson);
+        const auto* lesson = teach::findLessonOnPath(options.lesson);
         if (!lesson)
             return Failure { "lifeline run: no lesson '" + options.lesson + "' (see `lifeline lessons`)" };
         scenario = lesson->scenario;

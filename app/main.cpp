@@ -6,7 +6,7 @@
 #include "lifeline/engine/engine.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/simulation.h"
-#include "lifeline/teach/lessons.h"
+#include "lifeline/teach/course.h"
 #include "practice.h"
 #include "proxy.h"
 #include "screenshot.h"
@@ -58,7 +58,7 @@ lifeline::Outcome<std::optional<WindowStart>> readWindowArgument(int argc, char*
     WindowStart start;
     const std::string argument = argv[1];
     if (argument == "--lesson" && argc >= 3) {
-        const auto* lesson = lifeline::teach::findLesson(argv[2]);
+        const auto* lesson = lifeline::teach::findLessonOnPath(argv[2]);
         if (!lesson)
             return lifeline::Failure { "lifeline: no lesson '" + std::string(argv[2]) + "' (see `lifeline lessons`)" };
         start.scenario = lesson->scenario;

@@ -2,7 +2,7 @@
 
 #include "command_line.h"
 #include "lifeline/support/duration.h"
-#include "lifeline/teach/lessons.h"
+#include "lifeline/teach/course.h"
 #include "quiet_start.h"
 
 #include <QApplication>
@@ -69,7 +69,7 @@ const OptionTable<ScreenshotArgs>& screenshotOptionTable()
     static const OptionTable<ScreenshotArgs> table { "screenshot",
         { { "--lesson",
               [](ScreenshotArgs& a, const std::string& v) -> Said {
-                  const auto* lesson = teach::findLesson(v);
+                  const auto* lesson = teach::findLessonOnPath(v);
                   if (!lesson)
                       return "--lesson: no lesson '" + v + "' (see `lifeline lessons`)";
                   a.scenario = lesson->scenario;

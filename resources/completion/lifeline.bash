@@ -1,5 +1,5 @@
-# bash completion for lifeline(1): its commands, each command's options, and the built-in lessons' ids and
-# numbers after --lesson (asked of `lifeline lessons` itself, so a new lesson needs no change here).
+# bash completion for lifeline(1): its commands, each command's options, and the built-in lessons' places on the
+# path, numbers and ids after --lesson (asked of `lifeline lessons` itself, so a new lesson needs no change here).
 shopt -s extglob # the file patterns below (bash-completion turns it on too)
 
 _lifeline()
@@ -16,7 +16,7 @@ _lifeline()
 
     case "$prev" in
         --lesson)
-            COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" lessons 2>/dev/null | awk '{print $1, $2}')" -- "$cur"))
+            COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" lessons 2>/dev/null | awk '/^  / {print $1, $2, $3}')" -- "$cur"))
             return ;;
         --order)
             COMPREPLY=($(compgen -W "sent received age state" -- "$cur"))

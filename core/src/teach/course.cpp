@@ -1,5 +1,6 @@
 #include "lifeline/teach/course.h"
 
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 namespace lifeline::teach {
@@ -41,6 +42,32 @@ std::vector<const LessonEntry*> lessonsInCourseOrder()
         for (const auto& step : block.steps)
             out.push_back(step.lesson);
     return out;
+}
+
+const LessonEntry* findLessonOnPath(std::string_view text)
+{
+    const size_t dot = text.find('.');
+    if (dot == std::string_view::npos)
+        return findLesson(text);
+    size_t block = 0;
+    size_t position = 0;
+    const char* end = text.data() + text.size();
+    const auto [blockEnd, blockError] = std::from_chars(text.data(), text.data() + dot, block);
+    const auto [positionEnd, positionError] = std::from_chars(text.data() + dot + 1, end, position);
+    if (blockError != std::errc() || blockEnd != text.data() + dot || positionError != std::errc()
+        || positionEnd != end)
+        return nullptr;
+    const auto& blocks = courseBlocks();
+    if (block < 1 || block > blocks.size() || position < 1 || position > blocks[block - 1].steps.size())
+        return nullptr;
+    return blocks[block - 1].steps[position - 1].lesson;
+}
+
+std::string placeLabel(const CoursePlace& place)
+{
+    const auto& blocks = courseBlocks();
+    const size_t block = size_t(place.block - blocks.data()) + 1;
+    return std::to_string(block) + "." + std::to_string(place.position);
 }
 
 } // namespace lifeline::teach

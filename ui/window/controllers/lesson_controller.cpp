@@ -119,7 +119,7 @@ void LessonController::fillMenu(QMenu* lessons)
 
 bool LessonController::openLesson(const QString& idOrNumber)
 {
-    const auto* entry = teach::findLesson(idOrNumber.toStdString());
+    const auto* entry = teach::findLessonOnPath(idOrNumber.toStdString());
     if (!entry)
         return false;
     startLesson(entry->scenario);

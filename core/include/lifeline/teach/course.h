@@ -39,6 +39,11 @@ std::optional<CoursePlace> placeInCourse(std::string_view lessonId);
 // Every lesson in path order.
 std::vector<const LessonEntry*> lessonsInCourseOrder();
 
+// A lesson by its place on the path as the Lessons menu and `lifeline lessons` show it ("1.5": block 1, its fifth
+// lesson), or as findLesson takes it (its id, or its number, which it keeps wherever it sits: "10" is the poison pill).
+const LessonEntry* findLessonOnPath(std::string_view placeIdOrNumber);
+std::string placeLabel(const CoursePlace& place); // "1.5"
+
 const char* courseSource(); // the raw file, compiled in
 
 } // namespace lifeline::teach
