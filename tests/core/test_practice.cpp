@@ -310,4 +310,6 @@ TEST_CASE(
     CHECK(contains(findGlossaryTerm("fair queue")->definition, "processing time"));
     // Lesson 24: a higher maxReceiveCount does help a burst (practice 31); under lasting throttling it only delays.
     CHECK(contains(findLesson("lambda-maximum-concurrency")->scenario.lesson->trap, "buys a burst time"));
+    // Lesson 26: its fix's run draws the pointers, not the S3 round trip, and says so.
+    CHECK(contains(findLesson("large-messages")->scenario.lesson->fix, "The run draws the queue, not S3"));
 }
