@@ -95,7 +95,8 @@ try:
                    "(give --processing: SQS does not know how long your consumers take)"]))
     status, _, err = run("--queue-url", "orders", "--processing", "1s")
     check("not a URL: exit 2", (status, err.strip()),
-          (2, "lifeline check: --queue-url: 'orders' is not a queue URL (https://sqs.REGION.amazonaws.com/ACCOUNT/NAME)"))
+          (2, "lifeline check: --queue-url: 'orders' is not a queue URL "
+              "(https://sqs.REGION.amazonaws.com/ACCOUNT/NAME)"))
     status, _, err = run("--queue-url", "http://sqs.example.com/1/orders", "--processing", "1s")
     check("plain http elsewhere: refused", (status, err.strip().split(":")[:3]),
           (2, ["lifeline check", " --queue-url", " refusing plain http to sqs.example.com, which is not this machine"]))
@@ -149,8 +150,8 @@ def moto_part():
                                    Role=role["Role"]["Arn"], Code={"ZipFile": code.getvalue()}, Timeout=60)
         aws_lambda.create_event_source_mapping(EventSourceArn=arn, FunctionName="process-jobs", BatchSize=5)
         status, name, got, _ = findings(url, "--lambda-mappings", "--processing", "1s")
-        check("moto: the trigger read through Lambda's API: the function's 60 s over the queue's 30 s", (status, got[0]),
-              (1, ("lambda-visibility-under-timeout", "high")))
+        check("moto: the trigger read through Lambda's API: the function's 60 s over the queue's 30 s",
+              (status, got[0]), (1, ("lambda-visibility-under-timeout", "high")))
         status, out, _ = run("--queue-url", url, "--lambda-mappings", "--processing", "1s")
         check("moto: in Lambda's words", "Queue visibility timeout: 30 seconds is less than Function timeout: 60 "
               "seconds" in out, True)

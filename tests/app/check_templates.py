@@ -158,8 +158,8 @@ attributes = os.path.join(data, "..", "check", "orders-attributes.json")
 status, out, _ = run("--attributes", attributes, "--processing", "1s", "--wait-time", "20", "--format", "sarif")
 sarif = json.loads(out)
 jsonschema.validate(sarif, schema)
-check("SARIF of an attributes file: the file, no line", [(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"])
-                                                         for r in sarif["runs"][0]["results"]],
+check("SARIF of an attributes file: the file, no line",
+      [(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"]) for r in sarif["runs"][0]["results"]],
       [("no-dlq", "warning", {"artifactLocation": {"uri": uri(attributes)}}),
        ("message-size-old-default", "note", {"artifactLocation": {"uri": uri(attributes)}})])
 status, out, _ = run("--attributes", attributes, "--processing", "1s", "--wait-time", "20", "--format", "sarif",
@@ -214,7 +214,8 @@ with tempfile.TemporaryDirectory() as scratch:
     main = [q for q in json.loads(out)["queues"] if q["queue"] == "module.reports.aws_sqs_queue.main"][0]
     check("Terraform: an alarm on another queue: the DLQ is unwatched", [f["id"] for f in main["findings"]],
           ["queue-policy-public", "dlq-without-alarm", "visibility-shorter-than-processing"])
-status, out, _ = run("--terraform", os.path.join(data, "terraform-plan.json"), "--processing", "1s", "--format", "sarif")
+status, out, _ = run("--terraform", os.path.join(data, "terraform-plan.json"), "--processing", "1s",
+                     "--format", "sarif")
 sarif = json.loads(out)
 jsonschema.validate(sarif, schema)
 check("Terraform SARIF: the plan file, no line (a plan does not say where in the .tf files)",

@@ -106,9 +106,10 @@ check("a wrong answer: 2 of 3, exit 1", "Score: 2 of 3\n" in out and status == 1
 check("the missed exercise's replay command", re.search(r"Missed .*\n  lifeline practice " + re.escape(first)
                                                         + r" (--choose \S+|--set \S+=\d+)\n", out) is not None,
       out[-600:])
+review = exercises[first].get("practises") or exercises[first]["lesson"]
 check("the missed topic names its lesson to review, as the command that plays it",
       re.search(r"\n  " + re.escape(exercises[first]["topic"]) + r" +\d+ of \d+   review: lifeline run --lesson "
-                + re.escape(exercises[first].get("practises") or exercises[first]["lesson"]) + r"\n", out) is not None, out[-700:])
+                + re.escape(review) + r"\n", out) is not None, out[-700:])
 check("its why is the exercise's own", "Not yet: " + exercises[first]["wrong"]["why"] in out, out[:1500])
 
 p = subprocess.run([LIFELINE, "practice", "--drill", "3", "--seed", "11"], input="", capture_output=True, text=True)

@@ -74,7 +74,8 @@ for call in re.finditer(r"lifeline_core_layer\((\w+)(.*?)\)\n", cmake, re.S):
     if folder not in BELOW:
         wrong.append(f"core/CMakeLists.txt: a library for {folder}/, which the layering does not know")
     elif linked != BELOW[folder]:
-        wrong.append(f"core/CMakeLists.txt: lifeline_core_{folder} links {sorted(linked)}, the layering says {sorted(BELOW[folder])}")
+        wrong.append(f"core/CMakeLists.txt: lifeline_core_{folder} links {sorted(linked)}, "
+                     f"the layering says {sorted(BELOW[folder])}")
 for line in wrong:
     print(line)
 print(f"layering: {len(wrong)} problem(s)")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The lesson and exercise counts that docs/command-line.md, docs/window.md, docs/engineering.md, the manual page and the metainfo state match the files in
-resources/lessons/ and resources/practice/ (HACKING.md, "Add a lesson"), and docs/sqs-semantics.md's section 6 has
-a row for every rule of `lifeline check` (HACKING.md, "Add a rule"). Prints what is stale and exits 1."""
+"""The lesson and exercise counts that docs/command-line.md, docs/window.md, docs/engineering.md, the manual page and
+the metainfo state match the files in resources/lessons/ and resources/practice/ (HACKING.md, "Add a lesson"), and
+docs/sqs-semantics.md's section 6 has a row for every rule of `lifeline check` (HACKING.md, "Add a rule"). Prints what
+is stale and exits 1."""
 import pathlib
 import re
 import sys

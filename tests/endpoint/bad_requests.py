@@ -76,10 +76,12 @@ try:
           "<Code>InvalidAction</Code><Message>The action Explode is not valid for this endpoint.</Message>")
     check("no action (query)", exchange(form("Version=2012-11-05")), 400, "<Code>MissingAction</Code>")
     check("bad escape (query)", exchange(form("Action=%ZZ")), 400, "<Code>MalformedQueryString</Code>")
-    check("bad JSON", exchange(b"POST / HTTP/1.1\r\nX-Amz-Target: AmazonSQS.ListQueues\r\nContent-Length: 5\r\n\r\n{oops"),
-          400, '"__type":"com.amazonaws.sqs#SerializationException"')
+    check("bad JSON",
+          exchange(b"POST / HTTP/1.1\r\nX-Amz-Target: AmazonSQS.ListQueues\r\nContent-Length: 5\r\n\r\n{oops"), 400,
+          '"__type":"com.amazonaws.sqs#SerializationException"')
     check("bad parameter (JSON)",
-          exchange(b'POST / HTTP/1.1\r\nX-Amz-Target: AmazonSQS.CreateQueue\r\nContent-Length: 16\r\n\r\n{"QueueName": 7}'),
+          exchange(b'POST / HTTP/1.1\r\nX-Amz-Target: AmazonSQS.CreateQueue\r\nContent-Length: 16\r\n\r\n'
+                   b'{"QueueName": 7}'),
           400, "Value 7 for parameter QueueName is invalid. Reason: Must be a string.")
     check("still serving", exchange(form("Action=ListQueues")), 200, "<ListQueuesResponse")
     print("all cases passed: broken requests")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""One client pipelines 20,000 requests whose answers (200 KB each) it never reads; another client's request is answered at once
-all the while, and the flood's connection is read no faster than its answers drain (the server's memory stays
+"""One client pipelines 20,000 requests whose answers (200 KB each) it never reads; another client's request is answered
+at once all the while, and the flood's connection is read no faster than its answers drain (the server's memory stays
 bounded).
 
 Usage: pipelined_flood.py LIFELINE"""

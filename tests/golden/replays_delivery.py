@@ -32,8 +32,8 @@ def _system_attribute_filters(c, parameter):
                        MessageAttributes={"Foo": {"DataType": "String", "StringValue": "Bar"}})
 
     def receive(names, message_attribute_names=None):
-        return c.sqs.receive_message(QueueUrl=url, WaitTimeSeconds=5, MessageAttributeNames=message_attribute_names or [],
-                                     **{parameter: names})
+        return c.sqs.receive_message(QueueUrl=url, WaitTimeSeconds=5,
+                                     MessageAttributeNames=message_attribute_names or [], **{parameter: names})
 
     c.record("all_attributes", receive(["All"]))
     c.record("all_system_and_message_attributes", receive(["All"], ["All"]))

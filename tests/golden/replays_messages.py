@@ -54,7 +54,8 @@ def batch_ignores_queue_maximum(c):
 def batch_entry_too_large(c):
     url = c.queue()
     c.sqs.set_queue_attributes(QueueUrl=url, Attributes={"MaximumMessageSize": "1024"})
-    entries = [{"Id": str(uuid.uuid4()), "MessageBody": "a" * 1025}, {"Id": str(uuid.uuid4()), "MessageBody": "a" * 1024}]
+    entries = [{"Id": str(uuid.uuid4()), "MessageBody": "a" * 1025},
+               {"Id": str(uuid.uuid4()), "MessageBody": "a" * 1024}]
     c.record("send-message-batch-result", c.sqs.send_message_batch(QueueUrl=url, Entries=entries))
 
 
@@ -122,7 +123,8 @@ def batch_missing_dedup(c):
 @replays("test_send_batch_missing_message_group_id_for_fifo_queue")
 def batch_missing_group(c):
     url = c.queue(fifo=True, ContentBasedDeduplication="false")
-    entries = [{"Id": "a", "MessageBody": "messageBody", "MessageGroupId": "test-group", "MessageDeduplicationId": "d1"},
+    entries = [{"Id": "a", "MessageBody": "messageBody", "MessageGroupId": "test-group",
+                "MessageDeduplicationId": "d1"},
                {"Id": "b", "MessageBody": "messageBody", "MessageDeduplicationId": "d2"}]
     c.error(lambda: c.sqs.send_message_batch(QueueUrl=url, Entries=entries),
             "test_missing_message_group_id_for_fifo_queue")

@@ -103,10 +103,11 @@ def set_fifo_queue_on_standard(c):
 
 @replays("test_create_standard_queue_with_fifo_attribute_raises_error")
 def standard_with_fifo_attributes(c):
-    for label, attribute, value in [("invalid-attribute-fifo-queue", "FifoQueue", "false"),
-                                    ("invalid-attribute-content-based-deduplication", "ContentBasedDeduplication", "true"),
-                                    ("invalid-attribute-deduplication-scope", "DeduplicationScope", "queue"),
-                                    ("invalid-attribute-throughput-limit", "FifoThroughputLimit", "perQueue")]:
+    for label, attribute, value in [
+            ("invalid-attribute-fifo-queue", "FifoQueue", "false"),
+            ("invalid-attribute-content-based-deduplication", "ContentBasedDeduplication", "true"),
+            ("invalid-attribute-deduplication-scope", "DeduplicationScope", "queue"),
+            ("invalid-attribute-throughput-limit", "FifoThroughputLimit", "perQueue")]:
         c.error(lambda: c.sqs.create_queue(QueueName=c.name(), Attributes={attribute: value}), label)
 
 

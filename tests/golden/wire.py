@@ -47,7 +47,8 @@ def _encode_binary(value):
 
 def _decode_binary(value):
     if isinstance(value, dict):
-        return {key: (base64.b64decode(item) if key == "BinaryValue" and isinstance(item, str) else _decode_binary(item))
+        return {key: (base64.b64decode(item) if key == "BinaryValue" and isinstance(item, str)
+                      else _decode_binary(item))
                 for key, item in value.items()}
     if isinstance(value, list):
         return [_decode_binary(item) for item in value]
@@ -130,13 +131,15 @@ def _flatten(prefix, name, value, out):
         out.append((prefix + name, value))
 
 
-_ENTRY_NAMES = {"SendMessageBatch": "SendMessageBatchRequestEntry", "DeleteMessageBatch": "DeleteMessageBatchRequestEntry",
+_ENTRY_NAMES = {"SendMessageBatch": "SendMessageBatchRequestEntry",
+                "DeleteMessageBatch": "DeleteMessageBatchRequestEntry",
                 "ChangeMessageVisibilityBatch": "ChangeMessageVisibilityBatchRequestEntry"}
 # Result elements that botocore turns into lists or maps, by the member name it gives them.
 _RESULT_LISTS = {"Message": "Messages", "SendMessageBatchResultEntry": "Successful",
                  "DeleteMessageBatchResultEntry": "Successful", "ChangeMessageVisibilityBatchResultEntry": "Successful",
                  "BatchResultErrorEntry": "Failed", "queueUrl": "queueUrls"}
-_RESULT_MAPS = {"Attribute": ("Attributes", "Name", "Value"), "MessageAttribute": ("MessageAttributes", "Name", "Value"),
+_RESULT_MAPS = {"Attribute": ("Attributes", "Name", "Value"),
+                "MessageAttribute": ("MessageAttributes", "Name", "Value"),
                 "Tag": ("Tags", "Key", "Value")}
 
 
@@ -196,7 +199,6 @@ class QueryClient(_Client):
             parsed["QueueUrls"] = [_text(e) for e in result if _local(e.tag) == "QueueUrl"]
             del parsed["QueueUrl"]
         return {**parsed, "ResponseMetadata": metadata}
-
 
 
 def client(protocol, endpoint):

@@ -1,16 +1,15 @@
 #!/usr/bin/env python3
 """`lifeline proxy` in front of an upstream that answers as no SQS should, and as SQS does at its limits: an answer
 nested 200,000 levels deep (JSON and XML), ten messages of 1 MiB whose characters all need escaping, and a
-SignatureDoesNotMatch that quotes the session token the proxy signed with. The proxy must answer every client,
-keep serving, leave the token out of everything it writes, and record the run when stopped. And its recording is
-never lost, and a client that half-closes after its request is answered: a path that cannot be written is refused at start, SIGHUP records as Ctrl+C does, and a killed proxy
-leaves what it had written a moment before. A TLS upstream under a company's CA is trusted through AWS_CA_BUNDLE or
-SSL_CERT_FILE, as the AWS CLI trusts it.
+SignatureDoesNotMatch that quotes the session token the proxy signed with. The proxy must answer every client, keep
+serving, leave the token out of everything it writes, and record the run when stopped. And its recording is never lost,
+and a client that half-closes after its request is answered: a path that cannot be written is refused at start, SIGHUP
+records as Ctrl+C does, and a killed proxy leaves what it had written a moment before. A TLS upstream under a company's
+CA is trusted through AWS_CA_BUNDLE or SSL_CERT_FILE, as the AWS CLI trusts it.
 
 Usage: hostile_upstream.py LIFELINE"""
 import http.client
 import http.server
-import json
 import os
 import re
 import signal

@@ -332,7 +332,8 @@ def moto_server_as_the_upstream():
         via_moto, moto_direct = client(second_url), client(moto_url)
         q = via_moto.create_queue(QueueName="moto-orders", Attributes={"VisibilityTimeout": "1"})["QueueUrl"]
         d = moto_direct.create_queue(QueueName="moto-twin", Attributes={"VisibilityTimeout": "1"})["QueueUrl"]
-        same_shape(via_moto.send_message(QueueUrl=q, MessageBody="m"), moto_direct.send_message(QueueUrl=d, MessageBody="m"))
+        same_shape(via_moto.send_message(QueueUrl=q, MessageBody="m"),
+                   moto_direct.send_message(QueueUrl=d, MessageBody="m"))
         first = via_moto.receive_message(QueueUrl=q, WaitTimeSeconds=1)["Messages"][0]
         same_shape(first, moto_direct.receive_message(QueueUrl=d, WaitTimeSeconds=1)["Messages"][0])
         time.sleep(1.5)
