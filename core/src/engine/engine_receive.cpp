@@ -69,7 +69,7 @@ void Engine::endMessage(
     countTenant(queue, lane, from, to);
     // The lane stays; its body too when viewers want it (and it is short), else it is released.
     if (!m_options.keepEndedBodies || m_run.message(lane).body.size() > kKeptBodyBytes)
-        m_run.clearBody(lane);
+        m_run.clearBody(lane, m_options.historyMs != 0);
     --queue.liveMessages;
     // A FIFO group blocked by this message (or headed by it) may now serve its next one.
     if (queue.fifo() && queue.alive())

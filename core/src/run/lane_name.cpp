@@ -78,12 +78,19 @@ std::string laneName(const RunView& run, MessageIndex lane)
             break;
         named = extra->origin;
     }
-    const std::string_view body = run.message(lane).body.view();
+    if (std::string name = bodyLaneName(run.message(lane).body.view()); !name.empty())
+        return name;
+    // Its body freed when it ended (a headless server's run): the name it gave while it was there.
+    if (const MessageExtra* extra = run.extra(lane); extra && !extra->bodyName.empty())
+        return extra->bodyName;
+    return run.messageId(lane).substr(0, 8);
+}
+
+std::string bodyLaneName(std::string_view body)
+{
     if (std::string fields = jsonFields(body); !fields.empty())
         return fields;
-    if (std::string words = firstWords(body); !words.empty())
-        return words;
-    return run.messageId(lane).substr(0, 8);
+    return firstWords(body);
 }
 
 } // namespace lifeline

@@ -5,6 +5,7 @@
 // ended and its hold time has passed, and a reader asks forgotten() before it reads one.
 #include "lifeline/run/run_store.h"
 
+#include "lifeline/run/lane_name.h"
 #include "lifeline/support/splitmix.h"
 
 #include <algorithm>
@@ -209,8 +210,11 @@ void RunStore::setBody(MessageIndex lane, std::string_view body)
     m_bodyHeapBytes += bodyHeapCost(held);
 }
 
-void RunStore::clearBody(MessageIndex lane)
+void RunStore::clearBody(MessageIndex lane, bool keepName)
 {
+    if (keepName)
+        if (std::string name = bodyLaneName(recordOf(lane).body.view()); !name.empty())
+            extraFor(lane).bodyName = std::move(name);
     CompactText& held = recordOf(lane).body;
     m_bodyHeapBytes -= bodyHeapCost(held);
     held.clear();

@@ -19,5 +19,7 @@ std::string firstWords(std::string_view body);
 // A JSON object's first two fields that are text, numbers or true/false, as "key value" ("id 17, kind charge"), cut
 // as firstWords cuts; empty for anything else (not JSON, no such field, over 4 KiB).
 std::string jsonFields(std::string_view body);
+// What a body names its lane: jsonFields, else firstWords; empty when neither says anything.
+std::string bodyLaneName(std::string_view body);
 
 } // namespace lifeline

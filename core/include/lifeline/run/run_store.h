@@ -53,7 +53,8 @@ public:
     void countReceive(MessageIndex lane) { ++recordOf(lane).receiveCount; }
     void setReceiveCount(MessageIndex lane, uint32_t count) { recordOf(lane).receiveCount = count; }
     void setBody(MessageIndex lane, std::string_view body);
-    void clearBody(MessageIndex lane);
+    // Frees the body; keepName: a lane still to be drawn (a run kept with --history) keeps the name it gave its lane.
+    void clearBody(MessageIndex lane, bool keepName);
     // Packs the lane's times into its record, or keeps them whole beside it when they do not pack.
     void setTimes(MessageIndex lane, const LaneTimes& times)
     {

@@ -75,6 +75,7 @@ struct MessageExtra {
     std::string deadLetterQueueSourceArn;
     MessageIndex origin = kNoMessage; // the lane this one continues (DLQ arrival) or was redriven from
     std::string label; // what a scenario calls the message ("the retry"): the timeline names its lane so
+    std::string bodyName; // the name its body gave its lane, kept when the body was freed at its end (laneName)
 };
 
 // A queue as a run knows it. Its counters follow its lanes' states (RunStore::transition keeps them).
