@@ -254,7 +254,8 @@ TEST_CASE("image export: a clock standing at its last change - what happened at 
     CHECK(svg.value().contains("expired")); // in the legend: the state the lane ended in
 }
 
-TEST_CASE("image export: the endpoint's picture of a run without a message says so", "[ui][export]")
+TEST_CASE(
+    "image export: the endpoint's picture of a run without a message - or all at one instant - says so", "[ui][export]")
 {
     test::application();
     Engine engine;
@@ -265,6 +266,20 @@ TEST_CASE("image export: the endpoint's picture of a run without a message says 
     const auto noMessage = drawEndpointRun(engine.run(), true, 1600, 900);
     REQUIRE(noMessage);
     CHECK(QByteArray::fromStdString(noMessage.value()).contains("No message was sent in this run"));
+    // Sent and received with the clock standing: every lane a sliver at one instant, and the picture says why.
+    SendMessageRequest send;
+    send.queue = "q";
+    send.body = "order 1";
+    REQUIRE(engine.sendMessage(send).ok());
+    const auto instant = drawEndpointRun(engine.run(), true, 1600, 900);
+    REQUIRE(instant);
+    CHECK(QByteArray::fromStdString(instant.value())
+              .contains("Everything here happened at 0s, the clock standing: advance it between steps"));
+    engine.advanceBy(2000);
+    REQUIRE(engine.sendMessage(send).ok());
+    const auto apart = drawEndpointRun(engine.run(), true, 1600, 900);
+    REQUIRE(apart);
+    CHECK_FALSE(QByteArray::fromStdString(apart.value()).contains("Everything here happened"));
 }
 
 TEST_CASE("image export: a write that fails part way (a full disk) names the reason and leaves no file cut short - "

@@ -1,6 +1,7 @@
 #include "export/image_export.h"
 
 #include "export/whole_file.h"
+#include "lifeline/support/duration.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"
 
@@ -316,6 +317,12 @@ Outcome<std::string> drawEndpointRun(const RunView& run, bool svg, int width, in
     if (run.messageCount() == 0)
         request.claim = run.queueCount() == 0 ? QObject::tr("No queue and no message in this run")
                                               : QObject::tr("No message was sent in this run");
+    else if (const EventLog& log = run.log();
+             log.size() > log.firstRetained() && log[log.firstRetained()].time == log[log.size() - 1].time)
+        // A test that never advanced its manual clock: every lane is a sliver at one instant. Said, with the way out.
+        request.claim = QObject::tr("Everything here happened at %1, the clock standing: advance it between steps "
+                                    "(POST /_lifeline/clock/advance) to draw them apart")
+                            .arg(QString::fromStdString(formatDuration(log[log.size() - 1].time)));
     auto image = drawTimelineImage(run, request);
     if (!image)
         return Failure { image.message() };
