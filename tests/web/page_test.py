@@ -235,7 +235,7 @@ try:
     done = run("site", site, check=True)
     print("    ", done.stdout.strip())
     lessons = run("lessons", check=True).stdout
-    count = len(re.findall(r"^\s*\d+\s", lessons, re.M))
+    count = len(re.findall(r"^  \d+[.]\d+ +\d+  ", lessons, re.M))  # place, number, id
     pages = sorted(f for f in os.listdir(site) if f.startswith("lesson-"))
     check("the site: a page per lesson and an index", (len(pages), os.path.exists(os.path.join(site, "index.html"))),
           (count, True))
