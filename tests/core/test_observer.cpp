@@ -256,6 +256,67 @@ TEST_CASE(
     CHECK(engine.queueInfo(0).counters.visible == 0);
 }
 
+TEST_CASE("observer: a receive answered before its send's answer is drawn as that client's send", "[observe]")
+{
+    // The proxy forwarded both sends; the consumer's long poll returns "b" and "c" before either answer comes back.
+    // Counted as sent by the client that sent them (665 of 2,000 sends were missing from a proxied run's summary).
+    Observer observer(0);
+    observer.noteAttributes("orders", { { "VisibilityTimeout", "30" } });
+    observer.advanceTo(1000);
+    const auto batch = observer.sendStarted("orders", kClient,
+        requestedSends("SendMessageBatch",
+            { { "Entries",
+                json::array({ { { "Id", "1" }, { "MessageBody", "b" } }, { { "Id", "2" }, { "MessageBody", "c" } },
+                    { { "Id", "3" }, { "MessageBody", "c" } } }) } }));
+    const auto other
+        = observer.sendStarted("invoices", kWorker, requestedSends("SendMessage", { { "MessageBody", "d" } }));
+    observer.advanceTo(1200);
+    observer.observe(call("ReceiveMessage", json::object(),
+                         { { "Messages",
+                             json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", "h1" }, { "Body", "c" } },
+                                 { { "MessageId", kId2 }, { "ReceiptHandle", "h2" }, { "Body", "d" } } }) } }),
+        kWorker);
+    const RunView& engine = observer.run();
+    REQUIRE(engine.messageCount() == 2);
+    CHECK(laneEvents(engine, 0)
+        == std::vector<std::pair<TimeMs, Cause>> { { 1200, Cause::Send }, { 1200, Cause::Receive } });
+    for (size_t i = 0; i < engine.log().size(); ++i)
+        if (engine.log()[i].message == 0 && engine.log()[i].cause == Cause::Send)
+            CHECK(engine.log()[i].actor == kClient);
+    // "d" was sent to another queue: this one's receive first saw it.
+    CHECK(laneEvents(engine, 1)
+        == std::vector<std::pair<TimeMs, Cause>> { { 1200, Cause::FirstSeen }, { 1200, Cause::Receive } });
+
+    observer.advanceTo(1300);
+    observer.observe(
+        call("SendMessageBatch",
+            { { "Entries",
+                json::array({ { { "Id", "1" }, { "MessageBody", "b" } }, { { "Id", "2" }, { "MessageBody", "c" } },
+                    { { "Id", "3" }, { "MessageBody", "c" } } }) } },
+            { { "Successful",
+                json::array({ { { "Id", "1" }, { "MessageId", "0a1b2c3d-0000-4000-8000-000000000003" } },
+                    { { "Id", "2" }, { "MessageId", kId1 } },
+                    { { "Id", "3" }, { "MessageId", "0a1b2c3d-0000-4000-8000-000000000004" } } }) } }),
+        kClient);
+    observer.sendEnded(batch);
+    observer.sendEnded(other);
+    REQUIRE(engine.messageCount() == 4); // kId1 kept its lane: no second send drawn, no deduplication claimed
+    CHECK(laneEvents(engine, 0).size() == 2);
+    CHECK(laneEvents(engine, 2) == std::vector<std::pair<TimeMs, Cause>> { { 1300, Cause::Send } });
+    CHECK(laneEvents(engine, 3) == std::vector<std::pair<TimeMs, Cause>> { { 1300, Cause::Send } });
+    CHECK(analysis::summarizeLog(engine).sent == 3);
+
+    // Once the answer came, a body that happens to repeat is not taken for that send any more.
+    observer.advanceTo(1400);
+    observer.observe(call("ReceiveMessage", json::object(),
+                         { { "Messages",
+                             json::array({ { { "MessageId", "0a1b2c3d-0000-4000-8000-000000000005" },
+                                 { "ReceiptHandle", "h5" }, { "Body", "c" } } }) } }),
+        kWorker);
+    CHECK(laneEvents(engine, 4)
+        == std::vector<std::pair<TimeMs, Cause>> { { 1400, Cause::FirstSeen }, { 1400, Cause::Receive } });
+}
+
 TEST_CASE("observer: a FIFO send that SQS deduplicated draws no second message", "[observe]")
 {
     Observer observer(0);

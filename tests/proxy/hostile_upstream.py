@@ -2,13 +2,15 @@
 """`lifeline proxy` in front of an upstream that answers as no SQS should, and as SQS does at its limits: an answer
 nested 200,000 levels deep (JSON and XML), ten messages of 1 MiB whose characters all need escaping, and a
 SignatureDoesNotMatch that quotes the session token the proxy signed with. The proxy must answer every client, keep
-serving, leave the token out of everything it writes, and record the run when stopped. And its recording is never lost,
-and a client that half-closes after its request is answered: a path that cannot be written is refused at start, SIGHUP
-records as Ctrl+C does, and a killed proxy leaves what it had written a moment before. A TLS upstream under a company's
+serving, leave the token out of everything it writes, and record the run when stopped. A client that half-closes after
+its request is answered; a send whose answer comes only after a receive returned its message is recorded as that
+client's send. Its recording is never lost: a path that cannot be written is refused at start, SIGHUP and SIGQUIT
+record as Ctrl+C does, and a killed proxy leaves what it had written a moment before. A TLS upstream under a company's
 CA is trusted through AWS_CA_BUNDLE or SSL_CERT_FILE, as the AWS CLI trusts it.
 
 Usage: hostile_upstream.py LIFELINE"""
 import http.client
+import json
 import http.server
 import os
 import re
@@ -27,6 +29,7 @@ TOKEN = "IQoJb3JpZ2luX2VjEHostileTestToken0042/abc+def=="
 work = tempfile.mkdtemp(prefix="lifeline-hostile-")
 failures = []
 answer_next = {"mode": "plain"}
+late_send_received = threading.Event()
 MIB = 1024 * 1024
 
 
@@ -46,8 +49,11 @@ class Upstream(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        request = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         mode, status, kind = answer_next["mode"], 200, "text/xml"
+        if mode == "late-send" and b"Action=SendMessage" in request:  # answered once a receive has returned it
+            late_send_received.wait(timeout=20)
+            mode = "send"
         if mode == "token":  # what SQS says to a request signed with the wrong secret: its canonical request, quoted
             status = 403
             quoted = ("The request signature we calculated does not match the signature you provided.\n\n"
@@ -76,6 +82,11 @@ class Upstream(http.server.BaseHTTPRequestHandler):
             body = b"<ListQueuesResponse><ListQueuesResult></ListQueuesResult></ListQueuesResponse>"
         elif mode == "huge":  # ten messages of 1 MiB of quotes: 6 MiB each as XML
             body = xml_receive(["&quot;" * MIB] * 10)
+        elif mode == "late-send":  # the receive, while the send that made its message waits for its answer
+            body = (b"<ReceiveMessageResponse><ReceiveMessageResult><Message><MessageId>"
+                    b"11111111-2222-4333-8444-555555555555</MessageId><ReceiptHandle>late</ReceiptHandle>"
+                    b"<MD5OfBody>x</MD5OfBody><Body>sent late</Body></Message></ReceiveMessageResult>"
+                    b"</ReceiveMessageResponse>")
         else:
             body = b"<ListQueuesResponse><ListQueuesResult></ListQueuesResult></ListQueuesResponse>"
         self.send_response(status)
@@ -178,6 +189,45 @@ def a_token_quoted_without_its_name_is_scrubbed_too():
     assert status == 403 and b"InvalidClientTokenId" in data, (status, data)
     assert TOKEN.encode() not in data and b"IQoJ" not in data, data
     assert b"The security token [hidden] (or, encoded, [hidden]) is invalid." in data, data
+
+
+def called_as(agent, body, port=port):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    connection.request("POST", "/", body, {"Content-Type": "application/x-www-form-urlencoded", "User-Agent": agent})
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response.status, data
+
+
+@case
+def a_send_answered_after_its_receive_is_recorded_as_that_clients_send():
+    late_record = os.path.join(work, "late.lifeline")
+    late = start_proxy(late_record)
+    late_port = port_of(late)
+    answer_next["mode"] = "late-send"
+    queue = "&QueueUrl=http://127.0.0.1/000000000000/jobs"
+    sent = {}
+    sender = threading.Thread(target=lambda: sent.update(answer=called_as(
+        "producer/1", "Action=SendMessage&Version=2012-11-05&MessageBody=sent+late" + queue, late_port)))
+    sender.start()
+    time.sleep(0.3)  # the send is upstream, waiting
+    status, data = called_as("worker/1", "Action=ReceiveMessage&Version=2012-11-05" + queue, late_port)
+    late_send_received.set()
+    sender.join(timeout=30)
+    assert status == 200 and b"sent late" in data, (status, data)
+    assert sent["answer"][0] == 200, sent
+    late.send_signal(signal.SIGINT)
+    late.communicate(timeout=20)
+    csv_path = late_record + ".csv"
+    done = subprocess.run([LIFELINE, "run", late_record, "--csv", csv_path], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in open(csv_path) if "11111111-2222-4333-8444-555555555555" in line]
+    assert len(rows) == 2 and "send" in rows[0] and "producer/1" in rows[0], rows
+    assert "receive" in rows[1] and "worker/1" in rows[1], rows
+    summary = subprocess.run([LIFELINE, "run", late_record, "--summary"], capture_output=True, text=True)
+    counted = json.loads(summary.stdout)
+    assert (counted["sent"], counted["received"]) == (1, 1), summary.stdout
 
 
 proxy.send_signal(signal.SIGINT)

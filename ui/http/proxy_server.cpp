@@ -142,6 +142,7 @@ void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
     catchUp();
     const uint32_t actor = actorFor(request);
     std::string queue;
+    uint64_t sendToken = 0;
     if (!decoded.error) {
         if (const auto url = decoded.params.find("QueueUrl"); url != decoded.params.end() && url->is_string()) {
             queue = observe::queueNameFromUrl(url->get<std::string>());
@@ -151,12 +152,15 @@ void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
             fetchAttributes(queue, *client.upstream); // answered before the request behind it
         if (endpoint::sqsActionNamed(decoded.action) == endpoint::SqsAction::ReceiveMessage)
             m_observer.pollStarted(queue, actor);
+        else if (auto sends = observe::requestedSends(decoded.action, decoded.params); !sends.empty())
+            sendToken = m_observer.sendStarted(queue, actor, std::move(sends));
     }
     client.waiting = true;
     const std::string bytes = aws::forwardRequest(
         request, m_options.upstream, m_options.credentials, m_options.region, QDateTime::currentSecsSinceEpoch());
     const int timeout = m_options.upstreamTimeoutMs + int(waitSeconds(decoded.params) * 1000);
-    auto call = std::make_shared<const PendingCall>(PendingCall { std::move(decoded), actor, request.keepAlive });
+    auto call
+        = std::make_shared<const PendingCall>(PendingCall { std::move(decoded), actor, request.keepAlive, sendToken });
     client.upstream->send(bytes, timeout, [this, connection, call](Outcome<aws::HttpAnswer> answer) {
         const auto it = m_clients.find(connection);
         if (it == m_clients.end())
@@ -166,6 +170,7 @@ void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
             relay(connection, *call, answer.value()); // answered, and the requests behind it go next
         else
             unreachable(connection, *call, answer.message());
+        m_observer.sendEnded(call->sendToken);
         if (const auto client = m_clients.find(connection); client != m_clients.end() && client->second.gone) {
             client->second.upstream->deleteLater(); // the client went away while its request was upstream
             m_clients.erase(client);

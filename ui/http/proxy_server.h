@@ -92,6 +92,7 @@ private:
         endpoint::DecodedRequest request;
         uint32_t actor;
         bool keepAlive;
+        uint64_t sendToken; // a send's messages, matched to a receive that returns one before this answer comes
     };
     void handle(ConnectionId connection, endpoint::HttpRequest&& request);
     void closed(ConnectionId connection, bool requestInHand);

@@ -119,6 +119,23 @@ void readHandles(ObservedCall& call, const json& params, const json& answer)
 }
 } // namespace
 
+std::vector<ObservedSend> requestedSends(const std::string& action, const json& params)
+{
+    std::vector<ObservedSend> out;
+    if (!params.is_object())
+        return out;
+    const auto known = endpoint::sqsActionNamed(action);
+    if (known == SqsAction::SendMessage)
+        out.push_back(
+            { {}, wholeNumber(params, "DelaySeconds"), text(params, "MessageBody"), text(params, "MessageGroupId") });
+    else if (known == SqsAction::SendMessageBatch)
+        for (const json& entry : list(params, "Entries"))
+            if (entry.is_object())
+                out.push_back({ {}, wholeNumber(entry, "DelaySeconds"), text(entry, "MessageBody"),
+                    text(entry, "MessageGroupId") });
+    return out;
+}
+
 bool isObserved(const std::string& action)
 {
     const auto known = endpoint::sqsActionNamed(action);

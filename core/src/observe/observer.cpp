@@ -158,6 +158,35 @@ void Observer::pollStarted(const std::string& queue, uint32_t actor)
         ++m_polls);
 }
 
+uint64_t Observer::sendStarted(const std::string& queue, uint32_t actor, std::vector<ObservedSend> requested)
+{
+    const uint64_t token = ++m_sendTokens;
+    if (!queue.empty() && !requested.empty())
+        m_sendsInFlight.push_back({ token, queue, actor, std::move(requested) });
+    return token;
+}
+
+void Observer::sendEnded(uint64_t token)
+{
+    std::erase_if(m_sendsInFlight, [token](const SendInFlight& send) { return send.token == token; });
+}
+
+std::optional<Observer::RequestedSend> Observer::takeSendInFlight(QueueIndex queue, const std::string& body)
+{
+    const std::string& name = m_run->queueInfo(queue).name;
+    for (SendInFlight& send : m_sendsInFlight) {
+        if (send.queue != name)
+            continue;
+        const auto same = std::ranges::find_if(send.messages, [&](const ObservedSend& m) { return m.body == body; });
+        if (same != send.messages.end()) {
+            RequestedSend taken { send.actor, std::move(*same) };
+            send.messages.erase(same);
+            return taken;
+        }
+    }
+    return std::nullopt;
+}
+
 void Observer::observe(const ObservedCall& call, uint32_t actor)
 {
     if (call.queue.empty())
@@ -233,9 +262,21 @@ void Observer::send(QueueIndex queue, const ObservedSend& sent, uint32_t actor)
             markSendSeen(lane);
         return;
     }
-    const QueueAttributes& attributes = *m_run->queueAttributes(queue);
-    const int64_t delaySeconds = std::clamp<int64_t>(sent.delaySeconds.value_or(attributes.delaySeconds), 0, 900);
-    const MessageState to = delaySeconds > 0 ? MessageState::Delayed : MessageState::Visible;
+    const int64_t delaySeconds
+        = std::clamp<int64_t>(sent.delaySeconds.value_or(m_run->queueAttributes(queue)->delaySeconds), 0, 900);
+    const MessageIndex lane
+        = sentLane(queue, sent, delaySeconds > 0 ? MessageState::Delayed : MessageState::Visible, actor);
+    markSendSeen(lane);
+    if (delaySeconds > 0) {
+        LaneTimes times = m_run->times(lane);
+        times.dueAt = m_run->now() + delaySeconds * 1000;
+        m_run->setTimes(lane, times);
+        schedule(times.dueAt, lane, DelayEnd);
+    }
+}
+
+MessageIndex Observer::sentLane(QueueIndex queue, const ObservedSend& sent, MessageState to, uint32_t actor)
+{
     const MessageIndex lane = newLane(queue, sent.messageId, to, Cause::Send, actor, 0);
     m_run->setBody(lane, sent.body);
     if (!sent.groupId.empty()) {
@@ -245,14 +286,8 @@ void Observer::send(QueueIndex queue, const ObservedSend& sent, uint32_t actor)
     }
     m_laneById[sent.messageId] = lane;
     m_lanesOf[queue].push_back(lane);
-    markSendSeen(lane);
-    if (delaySeconds > 0) {
-        LaneTimes times = m_run->times(lane);
-        times.dueAt = m_run->now() + delaySeconds * 1000;
-        m_run->setTimes(lane, times);
-        schedule(times.dueAt, lane, DelayEnd);
-    }
-    schedule(m_run->now() + attributes.messageRetentionPeriod * 1000, lane, RetentionEnd);
+    schedule(m_run->now() + m_run->queueAttributes(queue)->messageRetentionPeriod * 1000, lane, RetentionEnd);
+    return lane;
 }
 
 MessageIndex Observer::laneForReceipt(QueueIndex queue, const ObservedReceipt& receipt)
@@ -273,6 +308,12 @@ MessageIndex Observer::laneForReceipt(QueueIndex queue, const ObservedReceipt& r
         const QueueInfo& from = m_run->queueInfo(m_run->message(source).queue);
         extra.deadLetterQueueSourceArn = from.arn.empty() ? from.name : from.arn; // its ARN once attributes say it
         m_run->setExtra(lane, std::move(extra));
+    } else if (auto sent = takeSendInFlight(queue, receipt.body)) {
+        // Its send went through the proxy and is still waiting for its answer: sent by that client, drawn at this
+        // instant (when the proxy learnt its MessageId), never hatched as unseen. The answer, when it comes, adds
+        // nothing.
+        sent->message.messageId = receipt.messageId;
+        return sentLane(queue, sent->message, MessageState::Visible, sent->actor);
     } else {
         lane = newLane(queue, receipt.messageId, MessageState::Visible, Cause::FirstSeen, kSqsActor, 0);
     }

@@ -56,6 +56,10 @@ struct ObservedCall {
 ObservedCall readCall(
     const std::string& action, const nlohmann::json& params, int status, const nlohmann::json& answer);
 
+// The messages a SendMessage or SendMessageBatch request asks for, before its answer gives them MessageIds (which stay
+// empty): what the proxy matches a receive against when the receive's answer comes first.
+std::vector<ObservedSend> requestedSends(const std::string& action, const nlohmann::json& params);
+
 // The actions whose answers change a lane or a queue row (the proxy reads no other answer).
 bool isObserved(const std::string& action);
 

@@ -11,6 +11,7 @@
 #include "lifeline/run/run_store.h"
 
 #include <memory>
+#include <optional>
 #include <queue>
 #include <set>
 #include <unordered_map>
@@ -35,6 +36,11 @@ public:
     // A ReceiveMessage went upstream for `actor` (its answer comes later through observe()): the client's row shows it
     // polling from now.
     void pollStarted(const std::string& queue, uint32_t actor);
+    // A SendMessage(Batch) went upstream for `actor` with these messages (requestedSends): until sendEnded(token), a
+    // receive that returns one of them before the send's own answer reaches the proxy (long polling makes that race
+    // everyday) draws it sent by `actor`, not first seen.
+    uint64_t sendStarted(const std::string& queue, uint32_t actor, std::vector<ObservedSend> requested);
+    void sendEnded(uint64_t token); // its answer was observed, or never came
     // One call and its answer, at the current time.
     void observe(const ObservedCall& call, uint32_t actor);
     // What the queue's attributes are (the proxy's own GetQueueAttributes): delays, visibility timeouts and
@@ -60,6 +66,12 @@ private:
         bool operator>(const Due& other) const { return at != other.at ? at > other.at : seq > other.seq; }
     };
     enum Kind : uint8_t { DelayEnd, VisibilityEnd, RetentionEnd };
+    struct SendInFlight {
+        uint64_t token;
+        std::string queue;
+        uint32_t actor;
+        std::vector<ObservedSend> messages; // those no receive has returned yet
+    };
 
     QueueIndex queueFor(const std::string& name);
     void applyAttributes(QueueIndex queue, const AttributeMap& given);
@@ -68,10 +80,19 @@ private:
         QueueIndex queue, const std::string& messageId, MessageState to, Cause cause, uint32_t actor, uint32_t detail);
     void noEffect(MessageIndex lane, NoEffectKind kind, uint32_t actor);
     void send(QueueIndex queue, const ObservedSend& sent, uint32_t actor);
+    // A lane for a message whose send the proxy saw, with its body and group, until its retention ends.
+    MessageIndex sentLane(QueueIndex queue, const ObservedSend& sent, MessageState to, uint32_t actor);
     void markSendSeen(MessageIndex lane);
     bool wasDeleted(const std::string& name) const; // a queue of that name was seen, and none is alive
     void receive(QueueIndex queue, const ObservedCall& call, uint32_t actor);
     MessageIndex laneForReceipt(QueueIndex queue, const ObservedReceipt& receipt);
+    // The sender of a message a receive returned before its send's answer came: the send in flight to this queue
+    // asking for the same body, that message taken from it; none when no send in flight asks for it.
+    struct RequestedSend {
+        uint32_t actor;
+        ObservedSend message; // without its MessageId
+    };
+    std::optional<RequestedSend> takeSendInFlight(QueueIndex queue, const std::string& body);
     void deleteOrChange(const ObservedCall& call, uint32_t actor);
     void endAll(QueueIndex queue, MessageState to, Cause cause, uint32_t actor);
     void refused(QueueIndex queue, const ObservedCall& call, uint32_t actor);
@@ -87,6 +108,8 @@ private:
     std::priority_queue<Due, std::vector<Due>, std::greater<>> m_due;
     uint64_t m_seq = 0;
     uint32_t m_polls = 0;
+    std::vector<SendInFlight> m_sendsInFlight; // one per connection with a send upstream, at most
+    uint64_t m_sendTokens = 0;
     std::set<std::string> m_attributesKnown;
     size_t m_unknownHandles = 0;
 };
