@@ -299,7 +299,7 @@ TEST_CASE(
     CHECK(contains(findExercise("consumers-for-the-backlog")->passed, "no headroom"));
     // Practice 33: a FIFO dead-letter queue breaks the group's exact order (AWS's caveat).
     CHECK(contains(findExercise("fifo-poison-blocks-group")->passed, "can break the exact order"));
-    // Practice 31 passes 4 receives while quoting AWS's 5: it says why both hold.
+    // Practice 31 passes 3 receives while quoting AWS's 5: it says why both hold.
     CHECK(contains(findExercise("max-receive-count-for-a-trigger")->passed, "AWS's advice of at least 5 is a floor"));
     // Practice 05: Lambda refuses a visibility timeout under the function's 30 s, so the setting starts there.
     REQUIRE(findExercise("lambda-six-times")->controls.size() == 1);
@@ -308,8 +308,9 @@ TEST_CASE(
     CHECK(contains(findGlossaryTerm("filter policy")->definition, "FilterPolicyScope is MessageBody"));
     CHECK(contains(findGlossaryTerm("fair queue")->definition, "approximate"));
     CHECK(contains(findGlossaryTerm("fair queue")->definition, "processing time"));
-    // Lesson 24: a higher maxReceiveCount does help a burst (practice 31); under lasting throttling it only delays.
-    CHECK(contains(findLesson("lambda-maximum-concurrency")->scenario.lesson->trap, "buys a burst time"));
+    // Lesson 24: a higher maxReceiveCount does help a burst (practice 31), and each throttle still costs a receive.
+    CHECK(
+        contains(findLesson("lambda-maximum-concurrency")->scenario.lesson->trap, "gives a burst like this one room"));
     // Lesson 26: its fix's run draws the pointers, not the S3 round trip, and says so.
     CHECK(contains(findLesson("large-messages")->scenario.lesson->fix, "The run draws the queue, not S3"));
 }

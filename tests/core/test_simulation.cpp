@@ -274,14 +274,14 @@ TEST_CASE("the run-loop guard: a run that makes no progress stops where it loops
         "actions": [{"at": "20s", "setAttributes": {"queue": "q", "attributes": {"VisibilityTimeout": "0"}}}]})"));
     s.runToEnd();
     REQUIRE(s.stall().has_value());
-    CHECK(s.now() == 20000);
+    CHECK(s.now() == 20200);
     // Here the events' bound stops it first: each step logs several events.
     CHECK(*s.stall()
-        == "the run loops at 20.000 s: 500,002 steps and 4,000,002 events without the clock moving (the last: Lambda "
+        == "the run loops at 20.200 s: 500,002 steps and 4,000,011 events without the clock moving (the last: Lambda "
            "poller f/poller-2 receives from q); it was stopped there");
     const size_t events = s.engine().log().size();
     s.advanceTo(60000); // nothing more happens: the clock stands where it stalled
-    CHECK(s.now() == 20000);
+    CHECK(s.now() == 20200);
     CHECK(s.engine().log().size() == events);
 
     // A busy run that does make progress never trips it.
@@ -501,4 +501,29 @@ TEST_CASE("a consumer whose message another received since: its receipt has no t
     REQUIRE(tiles[1].holding == tiles[0].holding); // b received it again at 10 s
     CHECK(tiles[1].visibleAgainAt == 20000); // b's receive: visible again at 20 s
     CHECK(tiles[0].visibleAgainAt == 0); // a still works on it, but its receipt's time is over: not "in 5 s"
+}
+
+TEST_CASE("Lambda: a throttled mapping backs off a poller a throttle, to the function's concurrency, and regrows "
+          "one every 200 ms once no batch waits",
+    "[simulation][lambda]")
+{
+    MappingScaler scaler(10, 3);
+    CHECK(scaler.allowed(0) == 10);
+    CHECK_FALSE(scaler.backedOffUntil(9, 0));
+    for (int i = 0; i < 9; ++i)
+        scaler.throttled(1000);
+    CHECK(scaler.allowed(1000) == 3); // never below the function's concurrency
+    CHECK_FALSE(scaler.backedOffUntil(9, 1000)); // a poll at the throttle's instant went out with it
+    CHECK(scaler.backedOffUntil(3, 1001) == MappingScaler::kWhileThrottled);
+    CHECK_FALSE(scaler.backedOffUntil(2, 1001));
+    CHECK(scaler.allowed(60000) == 3); // a batch still waits: nothing comes back
+    scaler.noneWaiting(5000);
+    CHECK(scaler.allowed(5199) == 3);
+    CHECK(scaler.allowed(5200) == 4);
+    CHECK(scaler.backedOffUntil(5, 5000) == 5600); // its turn: the third poller back
+    CHECK(scaler.allowed(6400) == 10);
+    CHECK(scaler.allowed(99999) == 10); // never above the scenario's pollers
+    scaler.throttled(5300);
+    CHECK(scaler.allowed(5300) == 3); // back from 4
+    CHECK(MappingScaler(2, 5).allowed(0) == 2); // a concurrency above the pollers never throttles them
 }

@@ -17,6 +17,14 @@ void Simulation::pollerPoll(size_t index)
 {
     Poller& p = *m_pollers[index];
     const scenario::LambdaSpec& spec = m_scenario.lambdas[p.lambda];
+    // The mapping backs off from its throttled function: woken when no batch waits (wakeParkedPollers), or in its turn.
+    if (const auto until = m_mappingScalers[p.lambda].backedOffUntil(p.rank, m_engine.now());
+        until && p.batch.empty()) {
+        p.parked = *until == MappingScaler::kWhileThrottled;
+        if (!p.parked)
+            schedule(*until, PollerPoll, uint32_t(index));
+        return;
+    }
     // The mapping's maximum concurrency: with that many batches invoked or waiting to be, its pollers receive
     // nothing more (so no message waits in flight for a slot) until one ends.
     if (p.batch.empty() && spec.maximumConcurrency
@@ -76,6 +84,7 @@ void Simulation::pollerReceived(size_t index, std::vector<ReceivedMessage> messa
         return;
     }
     // Throttled: it runs when a slot frees, or is given up when the first of its visibility timeouts ends.
+    m_mappingScalers[p.lambda].throttled(m_engine.now());
     m_lambdaWaiting[p.lambda].push_back(index);
     p.held = true;
     TimeMs ends = INT64_MAX;
@@ -101,8 +110,8 @@ void Simulation::heldBatchExpires(size_t index, uint64_t token)
 
 void Simulation::wakeParkedPollers(size_t lambda)
 {
-    if (!m_scenario.lambdas[lambda].maximumConcurrency)
-        return; // only a mapping's maximum concurrency parks its pollers
+    if (m_lambdaWaiting[lambda].empty())
+        m_mappingScalers[lambda].noneWaiting(m_engine.now());
     for (size_t i = 0; i < m_pollers.size(); ++i) {
         Poller& parked = *m_pollers[i];
         if (parked.lambda == lambda && parked.parked) {

@@ -84,6 +84,21 @@ Simulation::Simulation(scenario::Scenario scenario, std::optional<uint64_t> seed
 
 Simulation::~Simulation() = default;
 
+namespace {
+// "six times your function timeout, plus the value of MaximumBatchingWindowInSeconds" (Lambda guide)
+std::optional<std::string> sixTimesWarning(const scenario::LambdaSpec& spec, int64_t visibilitySeconds)
+{
+    const TimeMs recommended = 6 * spec.timeout + spec.batchingWindow;
+    if (visibilitySeconds * 1000 >= recommended)
+        return std::nullopt;
+    const std::string window
+        = spec.batchingWindow > 0 ? " plus the batching window (" + formatDuration(spec.batchingWindow) + ")" : "";
+    return spec.name + ": the queue's visibility timeout (" + formatDuration(visibilitySeconds * 1000)
+        + ") is under six times the function timeout (" + formatDuration(spec.timeout) + ")" + window
+        + "; AWS recommends at least " + formatDuration(recommended) + ".";
+}
+} // namespace
+
 void Simulation::setUpLambdas()
 {
     m_lambdaRunning.assign(m_scenario.lambdas.size(), 0);
@@ -93,9 +108,9 @@ void Simulation::setUpLambdas()
         const int64_t visibility = std::stoll(
             m_engine.getQueueAttributes(spec.queue, { "VisibilityTimeout" }).value().at("VisibilityTimeout"));
         uint32_t firstPoller = kSqsActor;
+        m_mappingScalers.emplace_back(spec.pollers, spec.concurrency);
         for (int64_t k = 1; k <= spec.pollers; ++k) {
-            auto poller = std::make_unique<Poller>();
-            poller->lambda = l;
+            auto poller = std::make_unique<Poller>(Poller { .lambda = l, .rank = k - 1 });
             const size_t index = m_pollers.size();
             poller->actor = addActor(
                 spec.name + "/poller-" + std::to_string(k), ActorKind::LambdaPoller, index, spec.name + "/poller");
@@ -105,19 +120,10 @@ void Simulation::setUpLambdas()
             schedule(0, PollerPoll, uint32_t(index));
         }
         // The warning concerns the event source mapping, so its first poller carries it.
-        // "six times your function timeout, plus the value of MaximumBatchingWindowInSeconds" (Lambda guide)
-        const TimeMs recommended = 6 * spec.timeout + spec.batchingWindow;
-        if (visibility * 1000 < recommended) {
-            const std::string window = spec.batchingWindow > 0
-                ? " plus the batching window (" + formatDuration(spec.batchingWindow) + ")"
-                : "";
-            const std::string warning = spec.name + ": the queue's visibility timeout ("
-                + formatDuration(visibility * 1000) + ") is under six times the function timeout ("
-                + formatDuration(spec.timeout) + ")" + window + "; AWS recommends at least "
-                + formatDuration(recommended) + ".";
-            m_warnings.push_back(warning);
+        if (const auto warning = sixTimesWarning(spec, visibility)) {
+            m_warnings.push_back(*warning);
             m_engine.recordActorEvent(
-                Cause::Warning, firstPoller, kNoMessage, m_engine.queueIndex(spec.queue).value(), 0, &warning);
+                Cause::Warning, firstPoller, kNoMessage, m_engine.queueIndex(spec.queue).value(), 0, &*warning);
         }
     }
 }

@@ -92,12 +92,13 @@ struct Simulation::Consumer {
 
 struct Simulation::Poller {
     size_t lambda = 0;
+    int64_t rank = 0; // its place among its mapping's pollers: the first ones poll while the mapping backs off
     uint32_t actor = 0;
     PollId poll = 0;
-    std::vector<ReceivedMessage> batch;
+    std::vector<ReceivedMessage> batch {};
     TimeMs gatheringSince = -1; // when the batch being gathered got its first message (a batching window)
     size_t batchBytes = 0; // its bodies' size: Lambda's payload is at most 6 MB
-    bool parked = false; // not polling: the mapping's maximum concurrency is reached
+    bool parked = false; // not polling: the mapping's maximum concurrency is reached, or it backed off from throttles
     bool held = false; // the batch waits for a free concurrency slot
     bool failNext = false; // the operator clicked its tile: the next invocation fails
     uint64_t heldToken = 0; // which wait a HeldBatchExpires agenda item belongs to

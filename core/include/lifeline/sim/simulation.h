@@ -6,6 +6,7 @@
 #include "lifeline/analysis/summary.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/scenario/scenario.h"
+#include "lifeline/sim/mapping_scaler.h"
 #include "lifeline/sim/random.h"
 #include "lifeline/support/calendar_queue.h"
 #include "lifeline/support/chunked_vector.h"
@@ -196,7 +197,7 @@ private:
     void invoke(size_t index);
     void invocationDone(size_t index);
     void heldBatchExpires(size_t index, uint64_t token);
-    void wakeParkedPollers(size_t lambda); // a slot of the mapping's maximum concurrency freed
+    void wakeParkedPollers(size_t lambda); // a slot freed: of its maximum concurrency, or no batch waits any more
 
     void setUpLambdas(); // the event source mappings' pollers, and their six-times warning
 
@@ -228,6 +229,7 @@ private:
     std::vector<std::unique_ptr<Poller>> m_pollers;
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
+    std::vector<MappingScaler> m_mappingScalers; // per Lambda: how many of its pollers may take a batch
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
     // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it.
     ChunkedVector<Processing, 12> m_processing;
