@@ -13,6 +13,7 @@
 #include <QPalette>
 #include <QStyle>
 #include <QStyleOptionButton>
+#include <array>
 #include <cmath>
 
 using namespace lifeline;
@@ -54,6 +55,38 @@ TEST_CASE("contrast: text 4.5:1 and marks 3:1 on the timeline, in both themes", 
             INFO(name << " " << contrast(colour, s.background));
             CHECK(contrast(colour, s.background) >= 3.0);
         }
+    }
+}
+
+namespace {
+// CIE 1976 colour difference: apart at a glance from about 40.
+double deltaE(const QColor& a, const QColor& b)
+{
+    const auto lab = [](const QColor& c) {
+        const auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        const double r = linear(c.redF()), g = linear(c.greenF()), b = linear(c.blueF());
+        const double x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+        const double y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        const double z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+        const auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116.0; };
+        return std::array<double, 3> { 116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z)) };
+    };
+    const auto p = lab(a), q = lab(b);
+    return std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+}
+} // namespace
+
+TEST_CASE("colours: failed work is apart from every message state and the crash, in both themes", "[ui][contrast]")
+{
+    // The dark theme's failed magenta and expired pink were told apart only side by side (deltaE 25).
+    for (const bool dark : { false, true }) {
+        const ui::TimelineStyle s = dark ? ui::TimelineStyle::darkTheme() : ui::TimelineStyle::light();
+        for (size_t state = 1; state < s.stateColor.size(); ++state) {
+            INFO((dark ? "dark " : "light ") << toString(MessageState(state)));
+            CHECK(deltaE(s.failed, s.stateColor[state]) >= 40);
+        }
+        CHECK(deltaE(s.failed, s.crash) >= 40);
+        CHECK(deltaE(s.failed, s.working) >= 40);
     }
 }
 

@@ -24,7 +24,7 @@ void commonStates(TimelineStyle& s)
     // Consumer activity in neutral slate and greys, apart from every message state's hue (working used to share
     // deleted's green, polling purged's grey); failed and crashed keep colours of their own.
     s.working = QColor(0x5B, 0x67, 0x70);
-    s.failed = QColor(0xA0, 0x20, 0x60); // failed work: dark magenta, apart from the DLQ's vermillion
+    s.failed = QColor(0x7A, 0x28, 0xA8); // failed work: violet, apart from the DLQ's vermillion and expired's pink
     s.crash = QColor(0xD5, 0x2B, 0x1E);
     s.duplicate = QColor(0xD5, 0x2B, 0x1E);
 }
@@ -84,7 +84,7 @@ TimelineStyle TimelineStyle::darkTheme()
     // On the dark background the light slate is the one that stands out: working light, polling dim.
     s.working = QColor(0x8C, 0x9B, 0xA8);
     s.polling = QColor(0x6A, 0x6E, 0x73); // 3.2:1 on the background, as a mark must be (WCAG 1.4.11)
-    s.failed = QColor(0xC8, 0x40, 0x8A); // the common magenta is 2.3:1 on this background
+    s.failed = QColor(0xB0, 0x5C, 0xE0); // the common violet is 1.8:1 on this background
     s.unobserved = QColor(0x33, 0x35, 0x39);
     s.unobservedInk = QColor(0x6E, 0x72, 0x78);
     s.fastForward = QColor(0x45, 0x4B, 0x54);
