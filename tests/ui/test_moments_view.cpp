@@ -18,6 +18,8 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTest>
 
@@ -211,6 +213,25 @@ TEST_CASE("window: compare with the fix stacks both runs with linked zoom and th
     comparison->fixedView()->panPixels(-120);
     CHECK(comparison->asWrittenView()->visibleFrom() == comparison->fixedView()->visibleFrom());
     comparison->close();
+
+    // At 1024x700 the two runs do not fit beside the lesson: they scroll below the heading, never overlapping (a
+    // squeezed layout drew "With the fix" over the first run's legend), and Close stays in view.
+    window.resize(1024, 700);
+    QCoreApplication::processEvents();
+    ui::ComparisonPane* small = window.compareWithFix();
+    REQUIRE(small != nullptr);
+    QCoreApplication::processEvents();
+    CHECK(small->asWrittenView()->geometry().bottom() < small->fixedView()->geometry().top());
+    CHECK(small->asWrittenView()->height() >= small->asWrittenView()->minimumHeight());
+    const auto* close = small->findChild<QPushButton*>(QStringLiteral("closeComparison"));
+    REQUIRE(close != nullptr);
+    CHECK(window.rect().contains(QRect(close->mapTo(&window, QPoint(0, 0)), close->size())));
+    auto* scroll = small->findChild<QScrollArea*>(QStringLiteral("comparisonScroll"));
+    REQUIRE(scroll != nullptr);
+    scroll->ensureWidgetVisible(small->fixedView());
+    QCoreApplication::processEvents();
+    CHECK(scroll->verticalScrollBar()->value() > 0); // reached by scrolling
+    small->close();
 }
 
 TEST_CASE(

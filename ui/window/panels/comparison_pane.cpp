@@ -4,9 +4,11 @@
 #include "timeline/lane_model.h"
 #include "timeline/timeline_view.h"
 
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QShortcut>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -40,9 +42,21 @@ ComparisonPane::ComparisonPane(
     auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
     escape->setContext(Qt::WindowShortcut);
     connect(escape, &QShortcut::activated, this, &QWidget::close);
+    // The claim and both runs scroll together below the heading, which keeps Close in view: at 1024x700 the two
+    // timelines' smallest heights do not fit beside the lesson's, and a layout squeezed below them overlapped them.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("comparisonScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* runs = new QWidget(scroll);
+    auto* runsLayout = new QVBoxLayout(runs);
+    runsLayout->setContentsMargins(0, 0, 0, 0);
+    scroll->setWidget(runs);
+    layout->addWidget(scroll, 1);
     m_claim->setWordWrap(true);
     m_claim->setTextFormat(Qt::RichText);
-    layout->addWidget(m_claim);
+    runsLayout->addWidget(m_claim);
     const scenario::Scenario* scenarios[2] = { &asWritten, &fixed };
     const QString headings[2] = { tr("As written"), tr("With the fix") };
     analysis::RunSummary summaries[2];
@@ -56,12 +70,12 @@ ComparisonPane::ComparisonPane(
         const auto& lesson = m_runs[i]->scenario().lesson;
         m_models[i]->setMomentSpecs(lesson ? lesson->moments : std::vector<analysis::MomentSpec> {});
         m_models[i]->setRun(&m_runs[i]->engine().run());
-        layout->addWidget(new QLabel(QStringLiteral("<b>%1</b>").arg(headings[i]), this));
-        m_views[i] = new TimelineView(m_models[i], this);
+        runsLayout->addWidget(new QLabel(QStringLiteral("<b>%1</b>").arg(headings[i]), runs));
+        m_views[i] = new TimelineView(m_models[i], runs);
         m_views[i]->setStyleSheetTheme(dark);
         m_views[i]->setFollowLive(false);
         m_views[i]->setNow(m_runs[i]->now());
-        layout->addWidget(m_views[i], 1);
+        runsLayout->addWidget(m_views[i], 1);
     }
     for (int i = 0; i < 2; ++i) {
         m_views[i]->setRunEnd(end);
