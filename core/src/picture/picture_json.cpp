@@ -163,8 +163,15 @@ json pictureJson(const RunPicture& picture, std::string_view label)
     const TimeMs opensAt = picture.moments().empty()
         ? (story.empty() ? run.now() : story.to)
         : storyStopAt(story, picture.moments().front().at, picture.moments().front().at);
+    // The page's time axis: the story with its margin, as the window fits a lesson at its end (the idle tail left
+    // out); the whole run when nothing was sent.
+    const TimeSpan framed = story.empty()
+        ? TimeSpan { 0, run.now() }
+        : TimeSpan { std::max<TimeMs>(0, story.from - storyMargin(story.to - story.from)),
+              std::min(run.now(), story.to + storyMargin(story.to - story.from)) };
     return { { "label", std::string(label) }, { "end", run.now() }, { "opensAt", std::min(opensAt, run.now()) },
-        { "groups", groups }, { "actors", actors }, { "moments", moments } };
+        { "story", { framed.from, std::max(framed.to, framed.from + 1) } }, { "groups", groups },
+        { "actors", actors }, { "moments", moments } };
 }
 
 // Each row [time, queue, lane, from, to, cause, actor, note] by index into the tables (-1: none), its time as the
