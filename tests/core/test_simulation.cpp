@@ -527,3 +527,46 @@ TEST_CASE("Lambda: a throttled mapping backs off a poller a throttle, to the fun
     CHECK(scaler.allowed(5300) == 3); // back from 4
     CHECK(MappingScaler(2, 5).allowed(0) == 2); // a concurrency above the pollers never throttles them
 }
+
+TEST_CASE("the operator's journal: a run played by hand, replayed from its journal, is the same run event for event",
+    "[simulation]")
+{
+    // Live: the clock advances in uneven steps, and between them the window's controls crash a consumer, change the
+    // visibility timeout, send a message, add a consumer, change the processing time and restart the crashed one.
+    Simulation live(load(kBusy));
+    live.advanceTo(12345);
+    CHECK(operate(live, [](Simulation& s) { return s.crashConsumer(0); }));
+    live.advanceTo(30000);
+    CHECK(bool(operate(live, [](Simulation& s) {
+        return s.setQueueAttributes("q", { { "VisibilityTimeout", "3" } });
+    })));
+    live.advanceTo(30000); // two calls at one instant keep their order
+    scenario::TimedMessage message;
+    message.body = "by hand";
+    CHECK(bool(operate(live, [message](Simulation& s) { return s.sendMessage("q", message); })));
+    live.advanceTo(61001);
+    // Two calls with no clock work between them: the added consumer's first poll comes after both (a replay that
+    // advanced to each call's instant had it poll between them).
+    operate(live, [](Simulation& s) { return s.addConsumer("q"); });
+    operate(live, [](Simulation& s) {
+        s.setProcessingTime("q", scenario::Distribution { scenario::Distribution::Kind::Fixed, 500, 0, {} });
+    });
+    live.advanceTo(90000);
+    CHECK(operate(live, [](Simulation& s) { return s.restartConsumer(0); }));
+    live.runToEnd();
+    CHECK(live.journal().size() == 6);
+    CHECK(live.journal().lastAt() == 90000);
+
+    Simulation replayed(load(kBusy));
+    size_t next = 0;
+    for (TimeMs t = 0; t < replayed.duration(); t += 4000) // the frames of an animation
+        live.journal().replayUpTo(replayed, t, next);
+    live.journal().replayUpTo(replayed, replayed.duration(), next);
+    CHECK(next == 6);
+    CHECK(trace(replayed) == trace(live));
+    CHECK(replayed.journal().empty()); // a replay makes the calls, it does not record them again
+
+    Simulation asWritten(load(kBusy));
+    asWritten.runToEnd();
+    CHECK(trace(asWritten) != trace(live));
+}

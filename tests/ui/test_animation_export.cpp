@@ -10,6 +10,7 @@
 #include "window/controllers/lesson_controller.h"
 #include "window/dialogs/export_dialog.h"
 #include "window/main_window.h"
+#include "window/panels/consumer_tiles.h"
 #include "window/runtime/live_driver.h"
 
 #include <QAction>
@@ -240,4 +241,72 @@ TEST_CASE(
     REQUIRE_FALSE(slide.isEmpty());
     CHECK(QFileInfo(slide).absolutePath() == QFileInfo(dir.path()).absoluteFilePath());
     CHECK(QImageReader(slide).size() == QSize(1920, 1080));
+}
+
+TEST_CASE("export: an animation as played shows the crash a speaker made - the script's does not - the dialog says "
+          "which, as played by default",
+    "[ui][export]")
+{
+    test::application();
+    ui::MainWindow window;
+    window.resize(1440, 900);
+    window.show();
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("life-of-a-message")));
+    window.driver()->pause();
+    QTemporaryDir dir;
+    // Nothing done by hand yet: the script is all there is to replay, and the choice says so.
+    whenExportDialogOpens([&](ExportDialog& dialog) {
+        dialog.setFormat(QStringLiteral("gif"));
+        CHECK_FALSE(dialog.played()->isEnabled());
+        CHECK(dialog.played()->currentIndex() == 1);
+        dialog.reject();
+    });
+    window.exports()->exportWithDialog(QStringLiteral("gif"));
+
+    window.driver()->advanceBy(3000);
+    test::widget<ui::ConsumerTiles>(window, "consumerTiles")->toggle(0); // a crash by hand at 3 s
+    REQUIRE(window.simulation()->journal().size() == 1);
+    window.driver()->advanceBy(20000);
+    const auto exportAs = [&](int played, const QString& name) {
+        whenExportDialogOpens([&](ExportDialog& dialog) {
+            dialog.setFormat(QStringLiteral("gif"));
+            CHECK(dialog.played()->isEnabled());
+            CHECK(dialog.played()->currentIndex() == 0); // as played, by default
+            dialog.played()->setCurrentIndex(played);
+            CHECK(dialog.findChild<QLabel*>(QStringLiteral("replayNote"))
+                      ->text()
+                      .startsWith(played == 0
+                              ? QStringLiteral("The animation plays the run again as you played it")
+                              : QStringLiteral("The animation replays the scenario from its start, as written")));
+            CHECK(dialog.choice()->asPlayed == (played == 0));
+            dialog.size()->setCurrentIndex(3);
+            dialog.customSize()->setText(QStringLiteral("480x270"));
+            dialog.fps()->setValue(4);
+            dialog.seconds()->setValue(2);
+            dialog.path()->setText(dir.filePath(name));
+            dialog.accept();
+        });
+        window.exports()->exportWithDialog(QStringLiteral("gif"));
+        QImageReader reader(dir.filePath(name));
+        QImage last;
+        for (int i = 0; i < reader.imageCount(); ++i)
+            last = reader.read();
+        return last;
+    };
+    const QImage asPlayed = exportAs(0, QStringLiteral("played.gif"));
+    const QImage asWritten = exportAs(1, QStringLiteral("written.gif"));
+    REQUIRE_FALSE(asPlayed.isNull());
+    REQUIRE_FALSE(asWritten.isNull());
+    // The crash's red is on the consumer's row of the run as played, more than the now line's in the script's (the
+    // same red).
+    const QColor crash = TimelineStyle::light().crash;
+    const auto count = [&crash](const QImage& image) {
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                n += image.pixelColor(x, y) == crash ? 1 : 0;
+        return n;
+    };
+    INFO(count(asPlayed) << " against " << count(asWritten));
+    CHECK(count(asPlayed) > count(asWritten) + 30);
 }

@@ -68,7 +68,11 @@ Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationReq
         = scenario.lesson ? scenario.lesson->moments : std::vector<analysis::MomentSpec> {};
     // A first run to its end: the window's end (the action), the rows to lay out for and what the run measured.
     sim::Simulation whole(scenario, request.seed);
-    whole.runToEnd();
+    size_t wholeNext = 0, frameNext = 0; // the next of the operator's calls to make
+    if (request.asPlayed)
+        request.asPlayed->replayUpTo(whole, std::max(whole.duration(), request.asPlayed->lastAt()), wholeNext);
+    else
+        whole.runToEnd();
     LaneModel wholeModel;
     wholeModel.setMomentSpecs(moments);
     wholeModel.setRun(&whole.engine().run());
@@ -109,7 +113,10 @@ Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationReq
     QImage image(request.size, QImage::Format_RGB32);
     for (int i = 0; i < frames; ++i) {
         const TimeMs t = request.from + (frames == 1 ? to - request.from : (to - request.from) * i / (frames - 1));
-        run.advanceTo(t);
+        if (request.asPlayed)
+            request.asPlayed->replayUpTo(run, t, frameNext);
+        else
+            run.advanceTo(t);
         model.sync();
         // The subtitle says what the lesson measures, as far as this frame's run has got (never the end's figure
         // from the first frame).

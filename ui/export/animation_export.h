@@ -1,4 +1,5 @@
-// The run moving, outside the app: a scenario simulated again frame by frame and painted by the same
+// The run moving, outside the app: a scenario simulated again frame by frame (with the operator's calls at their
+// instants when it is exported as played) and painted by the same
 // TimelinePainter as the screen and the stills, from the window's start to its end mapped onto the video's duration:
 // the now line moves, lanes appear and change as they do live, moments' callouts appear when reached. GIF through
 // giflib (gif_writer.h), MP4 as H.264 through FFmpeg (mp4_writer.h). Nothing is left half-written: the file is
@@ -6,11 +7,13 @@
 #pragma once
 
 #include "lifeline/scenario/scenario.h"
+#include "lifeline/sim/operator_journal.h"
 #include "lifeline/support/outcome.h"
 
 #include <QSize>
 #include <QString>
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace lifeline::ui {
@@ -25,6 +28,8 @@ struct AnimationRequest {
     QString title;
     bool dark = false;
     std::optional<uint64_t> seed;
+    // The run as played: the calls the window's controls made, each at its instant (none: the scenario as written).
+    std::shared_ptr<const sim::OperatorJournal> asPlayed;
     // Called after each frame with (frames written, frames in all); false cancels (nothing is written).
     std::function<bool(int, int)> progress;
 };

@@ -43,7 +43,10 @@ const std::vector<ShortcutRow>& shortcutTable()
         { QT_TRANSLATE_NOOP("Keys", "open / save a scenario, open / save a run"),
             "Ctrl+O, Ctrl+Shift+S, Ctrl+Shift+O, Ctrl+S" },
         { QT_TRANSLATE_NOOP("Keys", "export"),
-            "Ctrl+E: one dialog for PNG, SVG, PDF, GIF and MP4 (size, what to draw, a preview); Ctrl+Shift+E: the view "
+            "Ctrl+E: one dialog for PNG, SVG, PDF, GIF and MP4 (size, what to draw, a preview; an animation replays "
+            "the "
+            "run as played, your crashes, settings and messages at their instants, or the lesson's script as written); "
+            "Ctrl+Shift+E: the view "
             "as a 1920x1080 slide next to the last export; File → Export trace (opens in ui.perfetto.dev), Export "
             "CSV" },
         { QT_TRANSLATE_NOOP("Keys", "this table"), "F1 (Help → Keys and mouse)" },

@@ -170,8 +170,8 @@ json pictureJson(const RunPicture& picture, std::string_view label)
         : TimeSpan { std::max<TimeMs>(0, story.from - storyMargin(story.to - story.from)),
               std::min(run.now(), story.to + storyMargin(story.to - story.from)) };
     return { { "label", std::string(label) }, { "end", run.now() }, { "opensAt", std::min(opensAt, run.now()) },
-        { "story", { framed.from, std::max(framed.to, framed.from + 1) } }, { "groups", groups },
-        { "actors", actors }, { "moments", moments } };
+        { "story", { framed.from, std::max(framed.to, framed.from + 1) } }, { "groups", groups }, { "actors", actors },
+        { "moments", moments } };
 }
 
 // Each row [time, queue, lane, from, to, cause, actor, note] by index into the tables (-1: none), its time as the

@@ -163,8 +163,8 @@ void ExportController::exportWithDialog(const QString& format)
         return;
     ExportDialog dialog(
         defaultFileName(format.isEmpty() ? QStringLiteral("png") : format), m_timeline->size(),
-        m_presentation.scenario() != nullptr, [this](const ExportChoice& choice) { return previewOf(choice); },
-        m_window);
+        m_presentation.scenario() != nullptr, m_session->simulation() && !m_session->simulation()->journal().empty(),
+        [this](const ExportChoice& choice) { return previewOf(choice); }, m_window);
     if (!format.isEmpty())
         dialog.setFormat(format);
     if (dialog.exec() != QDialog::Accepted)
@@ -180,6 +180,8 @@ void ExportController::exportWithDialog(const QString& format)
         request.duration = TimeMs(choice->seconds) * 1000;
         request.title = m_presentation.title();
         request.dark = m_presentation.dark();
+        if (choice->asPlayed && m_session->simulation())
+            request.asPlayed = std::make_shared<const sim::OperatorJournal>(m_session->simulation()->journal());
         exportAnimationTo(request);
         return;
     }

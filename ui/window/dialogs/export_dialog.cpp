@@ -34,14 +34,11 @@ QString ExportDialog::lastFolder()
 }
 
 namespace {
-// An animation simulates the scenario again from its start: it is the lesson's script, not what was done by hand in
-// the window (crashes, sliders, messages sent), and says so.
+// An animation simulates the scenario again from its start: as played (the window's calls at their instants) or as
+// written, and says which.
 QLabel* replayNote(QWidget* parent)
 {
-    auto* note = new QLabel(QObject::tr("An animation replays the scenario from its start, as written: crashes, "
-                                        "sliders and messages you made by hand are not in it (a still image shows "
-                                        "them)."),
-        parent);
+    auto* note = new QLabel(parent);
     note->setObjectName(QStringLiteral("replayNote"));
     note->setWordWrap(true);
     note->setForegroundRole(QPalette::PlaceholderText);
@@ -50,7 +47,7 @@ QLabel* replayNote(QWidget* parent)
 }
 } // namespace
 
-ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canAnimate,
+ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canAnimate, bool playedByHand,
     std::function<QImage(const ExportChoice&)> preview, QWidget* parent)
     : QDialog(parent)
     , m_viewSize(viewSize)
@@ -61,6 +58,7 @@ ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canA
     , m_range(new QComboBox(this))
     , m_fps(new QSpinBox(this))
     , m_seconds(new QSpinBox(this))
+    , m_played(new QComboBox(this))
     , m_path(new QLineEdit(this))
     , m_preview(new QLabel(this))
     , m_error(new QLabel(this))
@@ -81,6 +79,12 @@ ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canA
     m_fps->setSuffix(tr(" frames a second"));
     m_seconds->setRange(1, 600);
     m_seconds->setSuffix(tr(" s long"));
+    m_played->setObjectName(QStringLiteral("played"));
+    m_played->addItems(
+        { tr("As played (your crashes, settings and messages)"), tr("The lesson's script, as written") });
+    m_playedByHand = playedByHand;
+    if (!playedByHand) // nothing done by hand: the run as played is the script
+        m_played->setCurrentIndex(1);
     auto* browse = new QPushButton(tr("&Browse..."), this);
     auto* file = new QHBoxLayout;
     file->addWidget(m_path, 1);
@@ -92,8 +96,8 @@ ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canA
     form->addRow(tr("&Draw"), m_range);
     form->addRow(tr("A&nimation"), m_fps);
     form->addRow(QString(), m_seconds);
+    form->addRow(tr("&Replay"), m_played);
     m_replayNote = replayNote(this);
-    form->addRow(QString(), m_replayNote);
     form->addRow(tr("File"), file);
     m_preview->setFixedSize(kPreviewWidth, kPreviewWidth * 9 / 16);
     m_preview->setAlignment(Qt::AlignCenter);
@@ -104,19 +108,12 @@ ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canA
     buttons->addButton(tr("&Export"), QDialogButtonBox::AcceptRole)->setDefault(true);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_replayNote); // the dialog's whole width: a form's field cut its third line off
     layout->addWidget(m_preview, 0, Qt::AlignHCenter);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
 
-    // The last choice, else a slide of the action.
-    const QSettings settings;
-    m_size->setCurrentIndex(settings.value(QStringLiteral("export/size"), 0).toInt());
-    m_custom->setText(settings.value(QStringLiteral("export/custom"), QStringLiteral("1600x900")).toString());
-    m_range->setCurrentIndex(settings.value(QStringLiteral("export/range"), 0).toInt());
-    m_fps->setValue(settings.value(QStringLiteral("export/fps"), 15).toInt());
-    m_seconds->setValue(settings.value(QStringLiteral("export/seconds"), 8).toInt());
-    m_path->setText(QDir(lastFolder()).filePath(defaultName));
-    setFormat(settings.value(QStringLiteral("export/format"), QStringLiteral("png")).toString());
+    restoreLastChoice(defaultName);
 
     connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChanged);
     connect(m_size, &QComboBox::currentIndexChanged, this, [this] {
@@ -127,6 +124,7 @@ ExportDialog::ExportDialog(const QString& defaultName, QSize viewSize, bool canA
     // A file name typed with another format's suffix chooses that format.
     connect(m_path, &QLineEdit::editingFinished, this, [this] { setFormat(QFileInfo(m_path->text()).suffix()); });
     connect(m_range, &QComboBox::currentIndexChanged, this, &ExportDialog::refreshPreview);
+    connect(m_played, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChanged); // the note says which
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString& suffix = kSuffixes[m_format->currentIndex()];
         const QString chosen = QFileDialog::getSaveFileName(
@@ -148,6 +146,19 @@ void ExportDialog::setFormat(const QString& suffix)
     formatChanged();
 }
 
+void ExportDialog::restoreLastChoice(const QString& defaultName)
+{
+    // The last choice, else a slide of the action.
+    const QSettings settings;
+    m_size->setCurrentIndex(settings.value(QStringLiteral("export/size"), 0).toInt());
+    m_custom->setText(settings.value(QStringLiteral("export/custom"), QStringLiteral("1600x900")).toString());
+    m_range->setCurrentIndex(settings.value(QStringLiteral("export/range"), 0).toInt());
+    m_fps->setValue(settings.value(QStringLiteral("export/fps"), 15).toInt());
+    m_seconds->setValue(settings.value(QStringLiteral("export/seconds"), 8).toInt());
+    m_path->setText(QDir(lastFolder()).filePath(defaultName));
+    setFormat(settings.value(QStringLiteral("export/format"), QStringLiteral("png")).toString());
+}
+
 void ExportDialog::formatChanged()
 {
     const QString& suffix = kSuffixes[m_format->currentIndex()];
@@ -157,7 +168,15 @@ void ExportDialog::formatChanged()
     m_fps->setEnabled(animation);
     m_seconds->setEnabled(animation);
     m_range->setEnabled(!animation); // an animation plays the action
+    m_played->setEnabled(animation && m_playedByHand);
     m_replayNote->setVisible(animation);
+    m_replayNote->setText(m_played->currentIndex() == 0
+            ? tr("The animation plays the run again as you played it: the scenario from its start, with your "
+                 "crashes, settings and messages at the instants you made them.")
+            : tr("The animation replays the scenario from its start, as written: crashes, sliders and messages made "
+                 "by hand are not in it (a still image shows them)."));
+    if (isVisible()) // the note's lines come and go: the dialog grows to show them whole
+        adjustSize();
 }
 
 std::optional<ExportChoice> ExportDialog::choice(QString* why) const
@@ -194,6 +213,7 @@ std::optional<ExportChoice> ExportDialog::choice(QString* why) const
     out.visibleWindow = m_range->currentIndex() == 1 && !out.animation();
     out.fps = m_fps->value();
     out.seconds = m_seconds->value();
+    out.asPlayed = out.animation() && m_playedByHand && m_played->currentIndex() == 0;
     return out;
 }
 

@@ -90,7 +90,8 @@ QString SendMessageDialog::send()
         message.groupId = m_group->text().toStdString();
     if (!m_dedup->text().isEmpty())
         message.deduplicationId = m_dedup->text().toStdString();
-    const auto result = m_simulation->sendMessage(m_queue.toStdString(), message);
+    const auto result = sim::operate(*m_simulation,
+        [queue = m_queue.toStdString(), message](sim::Simulation& s) { return s.sendMessage(queue, message); });
     if (!result) {
         QString text = QString::fromStdString(result.error().code + ": " + result.error().message);
         m_error->setText(text);

@@ -200,7 +200,8 @@ void ConsumerTiles::toggle(size_t index)
     if (!m_simulation || index >= m_tiles.size() || m_tiles[index].removed)
         return;
     const bool crash = m_tiles[index].state != sim::ConsumerState::Crashed;
-    const bool done = crash ? m_simulation->crashConsumer(index) : m_simulation->restartConsumer(index);
+    const bool done = sim::operate(*m_simulation,
+        [index, crash](sim::Simulation& s) { return crash ? s.crashConsumer(index) : s.restartConsumer(index); });
     sync();
     if (done)
         emit toggled(index, crash);

@@ -242,14 +242,18 @@ void QueueControls::connectControls()
     connect(m_processing, &QDoubleSpinBox::valueChanged, this, [this](double seconds) {
         if (!m_simulation)
             return;
-        m_simulation->setProcessingTime(queue().toStdString(),
-            scenario::Distribution {
-                scenario::Distribution::Kind::Fixed, TimeMs(std::llround(seconds * 1000)), 0, {} });
+        const scenario::Distribution processing { scenario::Distribution::Kind::Fixed,
+            TimeMs(std::llround(seconds * 1000)), 0, {} };
+        sim::operate(*m_simulation, [queue = queue().toStdString(), processing](sim::Simulation& s) {
+            s.setProcessingTime(queue, processing);
+        });
         emit applied(tr("Processing now takes %1 s per message").arg(seconds));
     });
     connect(m_rate, &QDoubleSpinBox::valueChanged, this, [this](double rate) {
         const int producer = firstProducerOfQueue();
-        if (m_simulation && producer >= 0 && m_simulation->setProducerRate(size_t(producer), rate))
+        if (m_simulation && producer >= 0 && sim::operate(*m_simulation, [producer, rate](sim::Simulation& s) {
+                return s.setProducerRate(size_t(producer), rate);
+            }))
             emit applied(tr("The producer now sends %1 per second").arg(rate));
     });
     connect(m_send, &QPushButton::clicked, this, &QueueControls::sendRequested);
@@ -413,7 +417,9 @@ void QueueControls::setAttribute(const char* attribute, const QString& value)
 {
     if (!m_simulation)
         return;
-    const auto status = m_simulation->setQueueAttributes(queue().toStdString(), { { attribute, value.toStdString() } });
+    const auto status = sim::operate(*m_simulation,
+        [queue = queue().toStdString(), attributes = AttributeMap { { attribute, value.toStdString() } }](
+            sim::Simulation& s) { return s.setQueueAttributes(queue, attributes); });
     if (!status) {
         m_message->setText(QStringLiteral("%1: %2").arg(
             QString::fromStdString(status.error().code), QString::fromStdString(status.error().message)));
@@ -449,7 +455,8 @@ void QueueControls::setRedrive()
         AttributeMap attributes;
         if (target.endsWith(QLatin1String(".fifo")))
             attributes["FifoQueue"] = "true";
-        const auto created = m_simulation->createQueue(target.toStdString(), attributes);
+        const auto created = sim::operate(*m_simulation,
+            [name = target.toStdString(), attributes](sim::Simulation& s) { return s.createQueue(name, attributes); });
         if (!created) {
             m_message->setText(QString::fromStdString(created.error().code + ": " + created.error().message));
             emit refused(m_message->text());
@@ -480,9 +487,10 @@ void QueueControls::setConsumerCount(int count)
         if (consumers[i].queue == name && !consumers[i].removed && !consumers[i].lambda)
             live.push_back(i);
     for (int n = int(live.size()); n < count; ++n)
-        m_simulation->addConsumer(name);
+        sim::operate(*m_simulation, [name](sim::Simulation& s) { return s.addConsumer(name); });
     for (int n = int(live.size()); n > count; --n)
-        m_simulation->removeConsumer(live[size_t(n) - 1]);
+        sim::operate(
+            *m_simulation, [index = live[size_t(n) - 1]](sim::Simulation& s) { return s.removeConsumer(index); });
     emit consumersChanged();
     emit applied((count == 1 ? tr("1 consumer on %1") : tr("%1 consumers on %2").arg(count)).arg(queue()));
 }

@@ -7,6 +7,7 @@
 #include "lifeline/engine/engine.h"
 #include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/mapping_scaler.h"
+#include "lifeline/sim/operator_journal.h"
 #include "lifeline/sim/random.h"
 #include "lifeline/support/calendar_queue.h"
 #include "lifeline/support/chunked_vector.h"
@@ -98,6 +99,10 @@ public:
     // Messages per second of a producer from now on (0 stops it); false for an unknown producer or a bad rate.
     bool setProducerRate(size_t producer, double rate);
     double producerRate(size_t producer) const;
+
+    // What the window's controls did to this run, to play it again as it went (operate() records there).
+    const OperatorJournal& journal() const { return m_journal; }
+    OperatorJournal& journal() { return m_journal; }
 
     // actor id -> who (0 is SQS itself, 1 the operator: event_log.h); names match the scenario (consumers as name-1,
     // name-2 ...).
@@ -230,6 +235,7 @@ private:
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
     std::vector<MappingScaler> m_mappingScalers; // per Lambda: how many of its pollers may take a batch
+    OperatorJournal m_journal;
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
     // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it.
     ChunkedVector<Processing, 12> m_processing;
@@ -253,5 +259,13 @@ private:
     std::map<MessageIndex, Receipt> m_scriptReceipts;
     std::map<PollId, size_t> m_scriptPolls; // a waiting scripted receive: its step
 };
+
+// Makes `call` (a lambda taking the Simulation) on the live run and records it in the run's journal: what each of
+// the window's controls does, so that an export "as played" makes the same call at the same instant.
+template <class Call> auto operate(Simulation& run, Call call)
+{
+    run.journal().record(run.now(), run.engine().log().size(), [call](Simulation& again) { (void)call(again); });
+    return call(run);
+}
 
 } // namespace lifeline::sim
