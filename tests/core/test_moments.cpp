@@ -172,6 +172,11 @@ TEST_CASE("Captions follow a lesson's main setting when it changes")
     const auto delay = momentsWith("delay-queue", true, "/queues/0/attributes/DelaySeconds", 20);
     CHECK(
         captionOf(delay, 2) == "The queue's delay ends 20 s after the send: only now can a consumer receive the order");
+    // Lesson 2 with a 20-second visibility timeout: its 20 s run out on the worker still packing the order.
+    const auto packing = momentsWith("delay-queue", false, "/queues/0/attributes/VisibilityTimeout", 20);
+    CHECK(captionOf(packing, 3)
+        == "Visible again 20 s after its receive though worker still packs it: the timeout hid it from the other "
+           "consumers, and only that long");
     // Lesson 10's fix with maxReceiveCount 5: the move comes after the fifth receive.
     const auto poison = momentsWith("poison-pill", true, "/queues/0/deadLetter/maxReceiveCount", 5);
     CHECK(
