@@ -818,6 +818,23 @@ TEST_CASE("lesson 24: a concurrency limit throttles thirty pollers' batches - th
     }
     CHECK(most == 2);
     CHECK(summary.peakWorking == 2); // the summary's figure, which exercises check, counts the same
+    // The tiles say it: at 10 s the pollers whose batches ran are backed off, holding nothing; with the fix none is.
+    for (const bool fix : { false, true }) {
+        Simulation at10(fix
+                ? std::get<scenario::Scenario>(scenario::applyFix(findLesson("lambda-maximum-concurrency")->scenario))
+                : findLesson("lambda-maximum-concurrency")->scenario);
+        at10.advanceTo(10000);
+        int backedOff = 0, throttledTiles = 0;
+        for (const auto& tile : at10.consumers()) {
+            backedOff += tile.backedOff ? 1 : 0;
+            throttledTiles += tile.throttled ? 1 : 0;
+            if (tile.backedOff)
+                CHECK((tile.waiting == 0 && tile.holding == kNoMessage));
+        }
+        INFO((fix ? "fixed" : "as written") << ": " << backedOff << " backed off, " << throttledTiles << " throttled");
+        CHECK((backedOff > 0) == !fix);
+        CHECK(backedOff + throttledTiles <= 28); // two run at a time
+    }
     // Each dead-lettered order moves at the receive after its second, both spent waiting for the function.
     for (const Event& e : events(*limited, Cause::MoveToDlq)) {
         CHECK(e.time >= 63525);

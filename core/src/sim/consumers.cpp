@@ -303,13 +303,14 @@ std::vector<ConsumerStatus> Simulation::consumers() const
         out.push_back(status);
     }
     for (const auto& p : m_pollers) {
-        ConsumerStatus status;
-        status.lambda = true;
-        status.name = m_engine.run().actorName(p->actor);
-        status.group = m_engine.run().actorGroup(p->actor);
-        status.queue = m_scenario.lambdas[p->lambda].queue;
-        status.actor = p->actor;
-        status.throttled = p->held;
+        ConsumerStatus status { .name = m_engine.run().actorName(p->actor),
+            .group = m_engine.run().actorGroup(p->actor),
+            .queue = m_scenario.lambdas[p->lambda].queue,
+            .actor = p->actor,
+            .lambda = true,
+            .throttled = p->held,
+            .backedOff
+            = p->batch.empty() && m_mappingScalers[p->lambda].backedOffUntil(p->rank, m_engine.now()).has_value() };
         const bool invoked = !p->batch.empty() && !p->held;
         status.state = p->failNext ? ConsumerState::Crashed
             : invoked              ? ConsumerState::Working

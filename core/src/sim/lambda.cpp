@@ -98,8 +98,7 @@ void Simulation::heldBatchExpires(size_t index, uint64_t token)
     Poller& p = *m_pollers[index];
     if (!p.held || token != p.heldToken)
         return; // invoked meanwhile
-    auto& waiting = m_lambdaWaiting[p.lambda];
-    waiting.erase(std::find(waiting.begin(), waiting.end(), index));
+    std::erase(m_lambdaWaiting[p.lambda], index);
     p.held = false;
     for (const auto& m : p.batch)
         m_engine.recordActorEvent(Cause::ProcessingFailed, p.actor, m.lane, kNoQueue, uint32_t(FailureKind::Throttled));

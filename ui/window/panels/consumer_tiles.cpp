@@ -27,6 +27,8 @@ QString stateName(const sim::ConsumerStatus& tile)
             return ConsumerTiles::tr("will fail");
         if (tile.throttled)
             return ConsumerTiles::tr("throttled");
+        if (tile.backedOff)
+            return ConsumerTiles::tr("backed off");
         if (tile.state == sim::ConsumerState::Working)
             return ConsumerTiles::tr("invoked");
     }
@@ -81,7 +83,7 @@ void ConsumerTiles::sync()
                      .arg(int(tile.state))
                      .arg(tile.holding)
                      .arg(tile.waiting)
-                     .arg(int(tile.removed) * 2 + int(tile.throttled))
+                     .arg(int(tile.removed) * 4 + int(tile.throttled) * 2 + int(tile.backedOff))
                      .arg(texts ? holdingText(tile) : QString());
     if (drawn == m_drawn)
         return;
@@ -226,6 +228,8 @@ QString ConsumerTiles::holdingText(const sim::ConsumerStatus& tile) const
         return tile.lambda ? tr("its next invocation fails;\nclick to cancel") : tr("click to restart");
     if (tile.lambda && tile.throttled)
         return tr("%1 received, waiting\nfor a free slot").arg(tile.waiting);
+    if (tile.lambda && tile.backedOff)
+        return tr("takes no batch while\nthe function throttles");
     if (tile.holding == kNoMessage)
         return tile.waiting ? tr("%n received, waiting", nullptr, int(tile.waiting)) : tr("holds nothing");
     const std::string id = laneName(m_simulation->engine().run(), tile.holding);
@@ -260,10 +264,14 @@ void ConsumerTiles::paintTile(QPainter& p, const sim::ConsumerStatus& tile, cons
     bold.setBold(true);
     p.setPen(palette().color(QPalette::Text));
     p.setFont(bold);
-    p.drawText(text, Qt::AlignLeft | Qt::AlignTop, QString::fromStdString(tile.name));
+    // The name gives way to its state, its start elided ("…poller-12"): a long one ran under "throttled".
+    const QString state = stateName(tile);
+    const int room = text.width() - QFontMetrics(font()).horizontalAdvance(state) - 8;
+    p.drawText(text, Qt::AlignLeft | Qt::AlignTop,
+        QFontMetrics(bold).elidedText(QString::fromStdString(tile.name), Qt::ElideLeft, std::max(room, 0)));
     p.setFont(font());
     p.setPen(accent);
-    p.drawText(text, Qt::AlignRight | Qt::AlignTop, stateName(tile));
+    p.drawText(text, Qt::AlignRight | Qt::AlignTop, state);
     p.setPen(palette().color(QPalette::Text));
     p.drawText(text.adjusted(0, 17, 0, 0), Qt::AlignLeft | Qt::AlignTop, holdingText(tile));
 }

@@ -45,6 +45,7 @@ struct ConsumerStatus {
     // invoked, Crashed when its next invocation is set to fail (the Lambda way of crashing).
     bool lambda = false;
     bool throttled = false; // its batch waits for a free concurrency slot
+    bool backedOff = false; // its mapping backed off from a throttled function: it takes no batch for now
 };
 
 struct ServiceSender;
