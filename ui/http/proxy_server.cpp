@@ -6,6 +6,7 @@
 #include "lifeline/endpoint/client_identity.h"
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/endpoint/sqs_action.h"
+#include "lifeline/observe/proxied_request.h"
 #include "lifeline/support/result.h"
 
 #include <QDateTime>
@@ -20,16 +21,6 @@ using nlohmann::json;
 namespace {
 // The answer's headers a client reads; hop-by-hop ones (Connection, Transfer-Encoding, Keep-Alive) are the proxy's own.
 constexpr const char* kAnswerHeaders[] = { "content-type", "x-amzn-requestid", "x-amzn-query-error", "date" };
-
-int64_t waitSeconds(const json& params)
-{
-    const auto it = params.find("WaitTimeSeconds");
-    if (it == params.end())
-        return 20; // the queue's ReceiveMessageWaitTimeSeconds may hold it: at most 20
-    if (it->is_number_integer())
-        return std::clamp<int64_t>(it->get<int64_t>(), 0, 20);
-    return 20;
-}
 } // namespace
 
 ProxyServer::ProxyServer(observe::Observer& observer, QObject* parent)
@@ -127,40 +118,33 @@ uint32_t ProxyServer::actorFor(const HttpRequest& request)
 
 void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
 {
-    auto decoded = endpoint::decodeRequest(request);
-    // The proxy signs with the user's own credentials: what only a web page would send is refused before anything
-    // goes upstream (a page could otherwise act on the user's AWS account through it).
-    if (auto refused = endpoint::guardRequest(request, decoded.action, m_options.guard)) {
-        m_http.answer(
-            connection, endpoint::encodeError(decoded.protocol, *refused, m_http.nextRequestId()), request.keepAlive);
+    auto admission = observe::admitProxied(request, m_options.guard, [this] { return m_http.nextRequestId(); });
+    if (auto* refused = std::get_if<HttpResponse>(&admission)) {
+        m_http.answer(connection, *refused, request.keepAlive);
         return;
     }
+    auto& admitted = std::get<observe::ProxiedRequest>(admission);
     Client& client = m_clients[connection];
     if (!client.upstream)
         client.upstream = new UpstreamConnection(m_options.upstream, m_trusted, this);
     ++m_forwarded;
     catchUp();
     const uint32_t actor = actorFor(request);
-    std::string queue;
     uint64_t sendToken = 0;
-    if (!decoded.error) {
-        if (const auto url = decoded.params.find("QueueUrl"); url != decoded.params.end() && url->is_string()) {
-            queue = observe::queueNameFromUrl(url->get<std::string>());
-            m_queueUrls[queue] = url->get<std::string>();
-        }
-        if (!queue.empty() && !m_attributesAsked[queue])
-            fetchAttributes(queue, *client.upstream); // answered before the request behind it
-        if (endpoint::sqsActionNamed(decoded.action) == endpoint::SqsAction::ReceiveMessage)
-            m_observer.pollStarted(queue, actor);
-        else if (auto sends = observe::requestedSends(decoded.action, decoded.params); !sends.empty())
-            sendToken = m_observer.sendStarted(queue, actor, std::move(sends));
-    }
+    if (!admitted.queueUrl.empty())
+        m_queueUrls[admitted.queue] = admitted.queueUrl;
+    if (!admitted.queue.empty() && !m_attributesAsked[admitted.queue])
+        fetchAttributes(admitted.queue, *client.upstream); // answered before the request behind it
+    if (admitted.startsPoll)
+        m_observer.pollStarted(admitted.queue, actor);
+    else if (!admitted.sends.empty())
+        sendToken = m_observer.sendStarted(admitted.queue, actor, std::move(admitted.sends));
     client.waiting = true;
     const std::string bytes = aws::forwardRequest(
         request, m_options.upstream, m_options.credentials, m_options.region, QDateTime::currentSecsSinceEpoch());
-    const int timeout = m_options.upstreamTimeoutMs + int(waitSeconds(decoded.params) * 1000);
-    auto call
-        = std::make_shared<const PendingCall>(PendingCall { std::move(decoded), actor, request.keepAlive, sendToken });
+    const int timeout = m_options.upstreamTimeoutMs + int(admitted.waitSeconds * 1000);
+    auto call = std::make_shared<const PendingCall>(
+        PendingCall { std::move(admitted.decoded), actor, request.keepAlive, sendToken });
     client.upstream->send(bytes, timeout, [this, connection, call](Outcome<aws::HttpAnswer> answer) {
         const auto it = m_clients.find(connection);
         if (it == m_clients.end())
