@@ -237,7 +237,7 @@ QString ConsumerTiles::holdingText(const sim::ConsumerStatus& tile) const
     QString holding = tr("holds %1").arg(QString::fromStdString(id));
     if (tile.lambda && tile.waiting > 0)
         holding += tr(" +%1").arg(tile.waiting);
-    if (left >= 0)
+    if (left > 0) // at the deadline itself the message is visible again: "passed", not "in 0s"
         return holding + QLatin1Char('\n')
             + tr("visible again in %1").arg(QString::fromStdString(lifeline::formatDuration(left)));
     return holding + QLatin1Char('\n') + tr("its timeout has passed");
