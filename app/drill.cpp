@@ -147,6 +147,8 @@ int runDrill(size_t count, uint64_t seed, std::istream& in, std::ostream& out)
         const auto result = teach::checkAnswer(e, *answer);
         const bool passed = result && result->passed;
         out << (passed ? "Right: " : "Not yet: ") << (result ? result->why : result.message()) << '\n';
+        if (result && !result->source.empty())
+            out << "Source: " << result->source << '\n';
         answers.push_back(teach::DrillAnswer { &e, *answer, passed });
     }
     printScore(answers, drill.size(), out);

@@ -16,7 +16,7 @@ using namespace lifeline::teach;
 TEST_CASE("practice: every exercise file reads", "[practice]")
 {
     CHECK(practiceExercises().size() == practiceSources().size());
-    CHECK(practiceExercises().size() == 45);
+    CHECK(practiceExercises().size() == 52);
     for (const auto& [file, text] : practiceSources()) {
         INFO(file);
         const auto read = readExercise(text);
@@ -104,6 +104,53 @@ TEST_CASE(
     CHECK(read->right.to == 100);
     CHECK(PracticeAnswer { { { "V", 30 } }, "" }.isRight(read->right));
     CHECK_FALSE(PracticeAnswer { { { "V", 29 } }, "" }.isRight(read->right));
+}
+
+TEST_CASE(
+    "practice: a question has no run - each choice gets its own reason - with the AWS page it comes from", "[practice]")
+{
+    const Exercise* question = findExercise("service-for-replay");
+    REQUIRE(question != nullptr);
+    CHECK(question->isQuestion());
+    const auto right = checkAnswer(*question, PracticeAnswer { {}, "D" });
+    REQUIRE(right.ok());
+    CHECK(right->toJson()
+        == nlohmann::json { { "passed", true },
+            { "why",
+                "passed: each application reads the stream from its own position, records stay for the stream's "
+                "retention period (24 hours by default, up to 365 days) however often they are read, and a partition "
+                "key keeps each user's clicks in order on one shard" },
+            { "source", "https://docs.aws.amazon.com/streams/latest/dev/key-concepts.html" } });
+    const auto wrong = checkAnswer(*question, PracticeAnswer { {}, "C" });
+    REQUIRE(wrong.ok());
+    CHECK_FALSE(wrong->passed);
+    CHECK(wrong->why
+        == "retention keeps a message that nobody deleted; once an application deletes a click it is gone for the "
+           "others, and a standard queue keeps no order");
+    CHECK(checkAnswer(*question, {})->why == "no choice yet: choose the service that fits");
+    CHECK(checkAnswer(*question, PracticeAnswer { {}, "E" }).message() == "this exercise has no choice \"E\"");
+    CHECK(checkAnswer(*question, PracticeAnswer { { { "VisibilityTimeout", 30 } }, "" }).message()
+        == "this exercise has no setting \"VisibilityTimeout\": it is a question, answered with a choice");
+    CHECK(answeredScenario(*question, {}).message() == "exercise service-for-replay is a question: it has no run");
+    const std::string head = R"({"id": "x", "title": "t", "topic": "t", "question": "q", "hint": "h",
+        "practises": "fan-out", "right": {"choose": ["A"]}, "solution": {"choose": "A"}, )";
+    const std::string choices
+        = R"("choices": [{"id": "A", "text": "a", "why": "ya"}, {"id": "B", "text": "b", "why": "yb"}], )";
+    CHECK(readExercise(head + choices + R"("source": "https://example.com/", "wrong": {"choose": "B", "why": "yb"}})")
+              .message()
+        == "source: must be an AWS page (https://docs.aws.amazon.com/...), got \"https://example.com/\"");
+    const std::string aws = R"("source": "https://docs.aws.amazon.com/sns/", )";
+    CHECK(readExercise(head + choices + aws + R"("wrong": {"choose": "B", "why": "another"}})").message()
+        == "wrong.why: must be the why of the choice it names");
+    CHECK(readExercise(head + choices + aws + R"("check": [], "wrong": {"choose": "B", "why": "yb"}})").message()
+        == "check: a question has no run (give it a \"scenario\" or \"lesson\" to have one)");
+    CHECK(
+        readExercise(head
+            + R"("choices": [{"id": "A", "text": "a", "why": "ya", "patch": []}, {"id": "B", "text": "b", "why": "yb"}], )"
+            + aws + R"("wrong": {"choose": "B", "why": "yb"}})")
+            .message()
+        == "choices[0].patch: a question's choice has a why, not a patch");
+    CHECK(readExercise(head + choices + aws + R"("wrong": {"choose": "B", "why": "yb"}})").ok());
 }
 
 TEST_CASE("practice: a passing verdict names the rule the learner applied, with the run's figures", "[practice]")

@@ -71,6 +71,16 @@ Outcome<> writePracticePage(const teach::Exercise& exercise, const std::filesyst
     request.glossaryPage = "glossary.html";
     std::vector<json> runs;
     json answers = json::array();
+    if (exercise.isQuestion()) { // no run: each choice with its reason, and the AWS page they come from
+        for (const teach::PracticeAnswer& answer : pageAnswers(exercise)) {
+            const auto verdict = teach::checkAnswer(exercise, answer);
+            answers.push_back({ { "label", answerLabel(exercise, answer) }, { "run", -1 },
+                { "passed", verdict && verdict->passed }, { "why", verdict ? verdict->why : verdict.message() } });
+        }
+        request.practice = { { "question", exercise.question }, { "hint", exercise.hint }, { "answers", answers },
+            { "source", exercise.source } };
+        return writeWebPage(runs, request);
+    }
     // The situation as it is, then each answer's run with its verdict.
     const auto situation = teach::answeredScenario(exercise, {});
     if (!situation)

@@ -117,9 +117,57 @@ void readControls(const json& v, Exercise& e)
         e.controls.push_back(std::move(control));
     }
     for (const auto& c : v.value("choices", json::array()))
-        e.choices.push_back(PracticeChoice { textOf(c, "id"), textOf(c, "text"), c.value("patch", json::array()) });
+        e.choices.push_back(PracticeChoice { textOf(c, "id"), textOf(c, "text"), c.value("patch", json::array()), {} });
     if (e.controls.empty() == e.choices.empty())
         throw Problem("an exercise has either \"controls\" or \"choices\"");
+}
+
+std::string practisedLesson(const json& v)
+{
+    const LessonEntry* lesson = findLesson(textOf(v, "practises"));
+    if (!lesson)
+        throw Problem("practises: no built-in lesson \"" + textOf(v, "practises") + "\"");
+    return lesson->scenario.lesson->id;
+}
+
+// A question with no run: each choice says why it is right or wrong, the source says where AWS says so, and a
+// wrong answer's why is its choice's own.
+Exercise questionOf(const json& v, Exercise e)
+{
+    if (!v.contains("practises"))
+        throw Problem("practises: a question names the lesson it belongs to");
+    e.practises = practisedLesson(v);
+    for (const char* key : { "controls", "check", "patch", "until", "passed" })
+        if (v.contains(key))
+            throw Problem(
+                std::string(key) + ": a question has no run (give it a \"scenario\" or \"lesson\" to have one)");
+    const json choices = v.value("choices", json::array());
+    if (!choices.is_array() || choices.size() < 2)
+        throw Problem("choices: a question lists at least two choices");
+    for (size_t i = 0; i < choices.size(); ++i) {
+        const json& c = choices[i];
+        if (c.contains("patch"))
+            throw Problem("choices[" + std::to_string(i) + "].patch: a question's choice has a why, not a patch");
+        e.choices.push_back(PracticeChoice { textOf(c, "id"), textOf(c, "text"), json::array(), textOf(c, "why") });
+    }
+    e.source = textOf(v, "source");
+    if (!e.source.starts_with("https://docs.aws.amazon.com/") && !e.source.starts_with("https://aws.amazon.com/"))
+        throw Problem("source: must be an AWS page (https://docs.aws.amazon.com/...), got \"" + e.source + "\"");
+    e.right = rightOf(v, e);
+    e.solution = answerOf(v.value("solution", json::object()), "solution");
+    if (!v.contains("wrong"))
+        throw Problem("wrong: is required: a typical wrong choice");
+    e.wrong = answerOf(v["wrong"], "wrong");
+    e.wrongWhy = textOf(v["wrong"], "why");
+    if (!e.solution.isRight(e.right))
+        throw Problem("solution: is not among the right answers");
+    if (e.wrong.isRight(e.right))
+        throw Problem("wrong: is among the right answers");
+    const auto wrongChoice = std::find_if(
+        e.choices.begin(), e.choices.end(), [&](const PracticeChoice& c) { return c.id == e.wrong.choice; });
+    if (wrongChoice == e.choices.end() || wrongChoice->why != e.wrongWhy)
+        throw Problem("wrong.why: must be the why of the choice it names");
+    return e;
 }
 
 Exercise exerciseOf(const json& v)
@@ -130,6 +178,8 @@ Exercise exerciseOf(const json& v)
     e.topic = textOf(v, "topic");
     e.question = textOf(v, "question");
     e.hint = textOf(v, "hint");
+    if (!v.contains("lesson") && !v.contains("scenario"))
+        return questionOf(v, std::move(e));
     if (v.contains("lesson")) { // the situation is a built-in lesson as written
         const LessonEntry* lesson = findLesson(textOf(v, "lesson"));
         if (!lesson)
@@ -138,20 +188,16 @@ Exercise exerciseOf(const json& v)
         e.scenario = lesson->scenario.source;
         if (v.contains("patch")) // the situation changed a little from the lesson's
             e.scenario = e.scenario.patch(v["patch"]);
-    } else if (v.contains("scenario")) {
-        e.scenario = v["scenario"];
     } else {
-        throw Problem("an exercise has \"lesson\" or \"scenario\"");
+        e.scenario = v["scenario"];
+        if (!e.scenario.is_object())
+            throw Problem("scenario: must be a scenario object");
     }
     // The lesson whose idea it practises: its situation's lesson, or for a scenario of its own the one it names, so
     // that every exercise has a place in the course (a block's progress counts it, a drill's score sends there).
     e.practises = e.lesson;
-    if (v.contains("practises")) {
-        const LessonEntry* lesson = findLesson(textOf(v, "practises"));
-        if (!lesson)
-            throw Problem("practises: no built-in lesson \"" + textOf(v, "practises") + "\"");
-        e.practises = lesson->scenario.lesson->id;
-    }
+    if (v.contains("practises"))
+        e.practises = practisedLesson(v);
     if (e.practises.empty())
         throw Problem("practises: an exercise with a scenario of its own names the lesson it practises");
     if (v.contains("until")) {
@@ -295,6 +341,8 @@ json PracticeResult::toJson() const
     json out { { "passed", passed }, { "why", why } };
     if (at)
         out["at"] = double(*at) / 1000.0;
+    if (!source.empty())
+        out["source"] = source;
     return out;
 }
 
@@ -330,6 +378,8 @@ const Exercise* findExercise(const std::string& id)
 
 Outcome<scenario::Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswer& answer)
 {
+    if (exercise.isQuestion())
+        return Failure { "exercise " + exercise.id + " is a question: it has no run" };
     json scenario = exercise.scenario;
     for (const auto& setting : answer.settings) { // not a structured binding: clang 14 cannot capture those
         const std::string& name = setting.first;
@@ -366,8 +416,35 @@ Outcome<scenario::Scenario> answeredScenario(const Exercise& exercise, const Pra
     return std::get<scenario::Scenario>(std::move(parsed));
 }
 
+namespace {
+
+// A question's answer: its choice's own reason, right or wrong; no answer is not yet right.
+Outcome<PracticeResult> judgeQuestion(const Exercise& exercise, const PracticeAnswer& answer)
+{
+    if (!answer.settings.empty())
+        return Failure { "this exercise has no setting \"" + answer.settings.begin()->first
+            + "\": it is a question, answered with a choice" };
+    PracticeResult result;
+    result.source = exercise.source;
+    if (answer.choice.empty()) {
+        result.why = "no choice yet: choose the service that fits";
+        return result;
+    }
+    const auto choice = std::find_if(exercise.choices.begin(), exercise.choices.end(),
+        [&](const PracticeChoice& c) { return c.id == answer.choice; });
+    if (choice == exercise.choices.end())
+        return Failure { "this exercise has no choice \"" + answer.choice + "\"" };
+    result.passed = answer.isRight(exercise.right);
+    result.why = result.passed ? "passed: " + choice->why : choice->why;
+    return result;
+}
+
+} // namespace
+
 Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnswer& answer)
 {
+    if (exercise.isQuestion())
+        return judgeQuestion(exercise, answer);
     auto scenario = answeredScenario(exercise, answer);
     if (!scenario)
         return scenario.error();

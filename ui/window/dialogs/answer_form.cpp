@@ -90,4 +90,12 @@ bool AnswerForm::complete() const
     return m_exercise && (m_exercise->choices.empty() || m_choices->checkedButton() != nullptr);
 }
 
+QString sourceLink(const teach::PracticeResult& result)
+{
+    if (result.source.empty())
+        return {};
+    const QString url = QString::fromStdString(result.source).toHtmlEscaped();
+    return QObject::tr("<br><small>Source: <a href='%1'>%1</a></small>").arg(url);
+}
+
 } // namespace lifeline::ui

@@ -30,4 +30,7 @@ private:
     const teach::Exercise* m_exercise = nullptr;
 };
 
+// After a question's verdict: the AWS page its reason comes from, as a link (empty for an exercise with a run).
+QString sourceLink(const teach::PracticeResult& result);
+
 } // namespace lifeline::ui

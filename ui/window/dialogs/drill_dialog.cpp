@@ -39,6 +39,7 @@ DrillDialog::DrillDialog(size_t count, uint64_t seed, QWidget* parent)
     for (QLabel* text : { m_question, m_verdict, m_score })
         text->setTextFormat(Qt::RichText);
     showGlossaryOnLinks(m_question);
+    m_verdict->setOpenExternalLinks(true); // a question's source, AWS's page
     // A topic's lessons to review, linked from the score: opened in the window.
     connect(m_score, &QLabel::linkActivated, this, [this](const QString& link) {
         if (link.startsWith(QStringLiteral("lesson:")))
@@ -82,6 +83,10 @@ DrillDialog::DrillDialog(size_t count, uint64_t seed, QWidget* parent)
             return;
         const size_t at = size_t(m_missed->currentItem()->data(Qt::UserRole).toULongLong());
         const teach::DrillAnswer& a = m_answers[at];
+        if (a.exercise->isQuestion()) { // no run of its own: the lesson it belongs to
+            emit openLesson(QString::fromStdString(a.exercise->practises));
+            return;
+        }
         if (auto scenario = teach::answeredScenario(*a.exercise, a.answer))
             emit showRun(scenario.value(), m_wentWrongAt[at].value_or(-1));
     });
@@ -135,10 +140,12 @@ bool DrillDialog::answer()
     m_wentWrongAt.push_back(result ? result->at : std::nullopt);
     if (passed)
         m_verdict->setText(tr("<span style='color:#009E73'><b>✓ Right.</b></span> %1")
-                               .arg(QString::fromStdString(result->why.substr(8)).toHtmlEscaped()));
+                               .arg(QString::fromStdString(result->why.substr(8)).toHtmlEscaped())
+            + sourceLink(result.value()));
     else
         m_verdict->setText(tr("<span style='color:#D55E00'><b>✗ Not this time:</b></span> %1")
-                               .arg(QString::fromStdString(result ? result->why : result.message()).toHtmlEscaped()));
+                               .arg(QString::fromStdString(result ? result->why : result.message()).toHtmlEscaped())
+            + (result ? sourceLink(result.value()) : QString()));
     m_answered = true;
     m_form->setEnabled(false);
     m_go->setText(m_index + 1 < m_drill.size() ? tr("&Next question") : tr("See the &score"));

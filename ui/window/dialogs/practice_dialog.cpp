@@ -54,6 +54,7 @@ PracticeDialog::PracticeDialog(QWidget* parent)
     m_hint->hide();
     m_result->setWordWrap(true);
     m_result->setTextFormat(Qt::RichText);
+    m_result->setOpenExternalLinks(true); // a question's source, AWS's page
 
     auto* checkButton = new QPushButton(tr("Check"), this);
     checkButton->setDefault(true);
@@ -194,19 +195,20 @@ std::optional<teach::PracticeResult> PracticeDialog::check()
         return std::nullopt;
     }
     m_wentWrongAt = result->at;
-    m_showRun->setEnabled(true);
+    m_showRun->setEnabled(!m_current->isQuestion()); // a question has no run to show
+    QString text;
     if (result->passed) {
-        m_result->setText(tr("<span style='color:#009E73'><b>✓ Passed.</b></span> %1")
-                              .arg(QString::fromStdString(result->why.substr(8)).toHtmlEscaped()));
+        text = tr("<span style='color:#009E73'><b>✓ Passed.</b></span> %1")
+                   .arg(QString::fromStdString(result->why.substr(8)).toHtmlEscaped());
         markPassed(*m_current);
     } else {
-        QString text = tr("<span style='color:#D55E00'><b>✗ Not yet:</b></span> %1")
-                           .arg(QString::fromStdString(result->why).toHtmlEscaped());
+        text = tr("<span style='color:#D55E00'><b>✗ Not yet:</b></span> %1")
+                   .arg(QString::fromStdString(result->why).toHtmlEscaped());
         if (result->at)
             text += tr(" (it goes wrong at %1: Show the run)")
                         .arg(QString::fromStdString(lifeline::formatDuration(*result->at)));
-        m_result->setText(text);
     }
+    m_result->setText(text + sourceLink(result.value()));
     return result.value();
 }
 

@@ -1,7 +1,9 @@
 // Practice: exercises that check the learner's fix. Each is a situation (a scenario that shows a problem, often a
 // built-in lesson's), a question, what the learner may change (named settings with ranges, or a multiple choice)
 // and a check computed from the run with the learner's answer ("no message processed twice"). Exercises are data
-// (resources/practice/*.json, compiled in; the format in docs/practice-format.md).
+// (resources/practice/*.json, compiled in; the format in docs/practice-format.md). A few are questions with no run:
+// the exam's choices between services (SQS, SNS, EventBridge, Kinesis, Amazon MQ) that no SQS run can show, each
+// choice with the reason it is right or wrong and the AWS page that says so.
 #pragma once
 
 #include "lifeline/scenario/scenario.h"
@@ -28,6 +30,7 @@ struct PracticeChoice {
     std::string id; // "A"
     std::string text;
     nlohmann::json patch; // JSON Patch applied to the scenario when chosen
+    std::string why; // a question's choice: why it is right or wrong (a choice with a run is judged by its checks)
 };
 
 // One condition on the run's figures (the summary's keys, "errors" for every refused request); `why` says what
@@ -73,12 +76,16 @@ struct Exercise {
     PracticeAnswer solution; // the reference answer: it passes
     PracticeAnswer wrong; // a typical wrong answer: it fails, with
     std::string wrongWhy; // this why
+    std::string source; // a question's: the AWS page its reasons come from
+    // A question has no situation to run: its choices carry their own reasons.
+    bool isQuestion() const { return scenario.is_null(); }
 };
 
 struct PracticeResult {
     bool passed = false;
     std::string why; // what went wrong, or what the passing run shows
     std::optional<TimeMs> at; // where on the timeline it went wrong (the run's first key moment), if anywhere
+    std::string source; // a question's: the AWS page its reason comes from
     nlohmann::json toJson() const;
 };
 
@@ -89,8 +96,8 @@ const std::vector<std::pair<std::string, std::string>>& practiceSources();
 // Reads one exercise file; a problem names its field.
 Outcome<Exercise> readExercise(const std::string& jsonText);
 
-// The scenario with the answer applied; a setting the exercise does not offer, a value out of its range or an
-// unknown choice is a Failure naming it (and nothing runs).
+// The scenario with the answer applied (a question has none: a Failure saying so); a setting the exercise does not
+// offer, a value out of its range or an unknown choice is a Failure naming it (and nothing runs).
 Outcome<scenario::Scenario> answeredScenario(const Exercise& exercise, const PracticeAnswer& answer);
 // Runs the exercise with the answer and checks it.
 Outcome<PracticeResult> checkAnswer(const Exercise& exercise, const PracticeAnswer& answer);
