@@ -241,6 +241,8 @@ private:
             if (!known(l.queue, at("lambdas", i) + ".queue") || !m_scratch.queueIndex(l.queue))
                 continue;
             checkBatching(l, at("lambdas", i));
+            if (!l.deadLetterQueue.empty())
+                (void)known(l.deadLetterQueue, at("lambdas", i) + ".deadLetterQueue");
             const auto attributes = m_scratch.getQueueAttributes(l.queue, { "VisibilityTimeout" });
             const int64_t visibility = std::stoll(attributes.value().at("VisibilityTimeout"));
             if (visibility * 1000 >= l.timeout)

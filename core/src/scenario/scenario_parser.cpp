@@ -471,7 +471,8 @@ LambdaSpec lambdaSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "batchSize", "batchingWindow", "maximumConcurrency", "timeout", "concurrency", "pollers",
-            "processing", "failureProbability", "reportBatchItemFailures", "itemFailureProbability" });
+            "processing", "failureProbability", "reportBatchItemFailures", "itemFailureProbability",
+            "deadLetterQueue" });
     LambdaSpec l;
     l.name = v.contains("name") ? text(v, path, "name") : "function-" + std::to_string(index + 1);
     l.queue = text(v, path, "queue");
@@ -491,6 +492,8 @@ LambdaSpec lambdaSpec(const json& v, const std::string& path, size_t index)
     l.failureProbability = probability(v, path, "failureProbability");
     l.reportBatchItemFailures = boolean(v, path, "reportBatchItemFailures", false);
     l.itemFailureProbability = probability(v, path, "itemFailureProbability");
+    if (v.contains("deadLetterQueue"))
+        l.deadLetterQueue = text(v, path, "deadLetterQueue");
     return l;
 }
 

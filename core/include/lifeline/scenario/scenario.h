@@ -162,6 +162,10 @@ struct LambdaSpec {
     double failureProbability = 0; // a whole-batch error
     bool reportBatchItemFailures = false;
     double itemFailureProbability = 0; // with reportBatchItemFailures
+    // The function's own DeadLetterConfig: a queue of the scenario. Lambda sends only a failed asynchronous
+    // invocation there, and its pollers invoke the function synchronously, so from an SQS trigger it gets nothing
+    // (lesson 29 draws it empty); the source queue's redrive policy is what catches a failing message.
+    std::string deadLetterQueue;
 };
 
 struct ActionSpec {
