@@ -94,6 +94,13 @@ TEST_CASE("scenario errors name the field by its path and say what is allowed", 
            "parameter VisibilityTimeout.)");
     CHECK(errorOf(R"({"queues": [{"name": "q", "type": "fifo"}]})")
         == "queues[0].name: a FIFO queue's name must end in .fifo, got \"q\"");
+    // High-throughput mode is two attributes that SQS takes only together: each is checked with the other.
+    CHECK(std::holds_alternative<Scenario>(parseScenario(std::string(R"({"queues": [{"name": "q.fifo", "type": "fifo",
+        "attributes": {"FifoThroughputLimit": "perMessageGroupId", "DeduplicationScope": "messageGroup"}}]})"))));
+    CHECK(errorOf(R"({"queues": [{"name": "q.fifo", "type": "fifo", "attributes": {"FifoThroughputLimit":
+        "perMessageGroupId"}}]})")
+        == "queues[0].attributes.FifoThroughputLimit: \"perMessageGroupId\" is refused (SQS: Invalid value for the "
+           "parameter FifoThroughputLimit.)");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "consumers": [{"queue": "q", "waitTimeSeconds": 21}]})")
         == "consumers[0].waitTimeSeconds: must be from 0 to 20, got 21");
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "duration": "forever"})")

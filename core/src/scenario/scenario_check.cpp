@@ -20,6 +20,16 @@ std::string listed(const std::set<std::string>& names)
     return out.empty() ? "none" : out;
 }
 
+// Whether SQS takes the queue's attributes together.
+bool createsWithTheOthers(Engine& scratch, const QueueSpec& q)
+{
+    AttributeMap all = q.attributes;
+    if (q.fifo)
+        all["FifoQueue"] = "true";
+    const std::string probe = "probe-" + std::to_string(scratch.queueCount()) + (q.fifo ? ".fifo" : "");
+    return scratch.createQueue(probe, all).ok();
+}
+
 // Each attribute alone on a scratch queue, so a refusal names its attribute: unknown names get a did-you-mean,
 // numbers out of range say the range, and SQS's own text follows.
 void checkAttributes(Engine& scratch, const QueueSpec& q, const std::string& path)
@@ -36,8 +46,9 @@ void checkAttributes(Engine& scratch, const QueueSpec& q, const std::string& pat
             one["FifoQueue"] = "true";
         const std::string probe = "probe-" + std::to_string(scratch.queueCount()) + (q.fifo ? ".fifo" : "");
         const auto created = scratch.createQueue(probe, one);
-        if (created)
-            continue;
+        if (created || createsWithTheOthers(scratch, q))
+            continue; // refused alone only for lack of another (FifoThroughputLimit perMessageGroupId needs
+                      // DeduplicationScope messageGroup): what the queue's attributes say together is checked there
         const auto range = attributeRange(name);
         report(p,
             (range ? value + " is out of range " + std::to_string(range->first) + "-" + std::to_string(range->second)
