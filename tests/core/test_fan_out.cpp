@@ -228,3 +228,62 @@ TEST_CASE("a subscription writes its statement into the queue's policy - without
     CHECK(summary.queues.count("b") == 0);
     CHECK(summary.errorsByCode == std::map<std::string, int64_t> { { "AccessDenied", 1 } });
 }
+
+namespace {
+// A producer in `account` sends one order to the queue orders with `policy`: what SQS refused, and how many arrived.
+S3Run accountRun(const std::string& account, const std::string& policy)
+{
+    nlohmann::json scenario = nlohmann::json::parse(R"({"duration": "10s", "queues": [{"name": "orders"}],
+        "producers": [{"name": "partner", "queue": "orders", "messages": [{"at": "1s", "body": "order 1"}]}]})");
+    scenario["producers"][0]["account"] = account;
+    if (!policy.empty())
+        scenario["queues"][0]["attributes"] = { { "Policy", policy } };
+    Simulation s(load(scenario.dump()));
+    s.runToEnd();
+    S3Run out;
+    const RunView& run = s.engine().run();
+    for (size_t i = 0; i < run.log().size(); ++i)
+        if (run.log()[i].cause == Cause::RequestRefused)
+            out.refusals.push_back(run.log().text(run.log()[i].textIndex()));
+    out.sent = s.summary().sent;
+    return out;
+}
+
+std::string policyFor(const std::string& effect, const std::string& principal, const std::string& action)
+{
+    return R"({"Version": "2012-10-17", "Statement": [{"Effect": ")" + effect + R"(", "Principal": )" + principal
+        + R"(, "Action": ")" + action + R"(", "Resource": "arn:aws:sqs:us-east-1:000000000000:orders"}]})";
+}
+} // namespace
+
+TEST_CASE("a producer of another account sends only when the queue's policy names its account - else SQS's "
+          "AccessDenied",
+    "[fan-out][account]")
+{
+    const std::string denied = "AccessDenied: Access to the resource "
+                               "https://sqs.us-east-1.amazonaws.com/000000000000/orders is denied. (order 1)";
+    const auto none = accountRun("111122223333", "");
+    CHECK(none.refusals == std::vector<std::string> { denied });
+    CHECK(none.sent == 0);
+    // The queue's own account is let in by its identity policies, not by the queue's.
+    CHECK(accountRun("000000000000", "").sent == 1);
+    const std::string root = R"({"AWS": "arn:aws:iam::111122223333:root"})";
+    CHECK(accountRun("111122223333", policyFor("Allow", root, "sqs:SendMessage")).sent == 1);
+    CHECK(accountRun("111122223333", policyFor("Allow", R"({"AWS": ["111122223333"]})", "SQS:*")).sent == 1);
+    CHECK(accountRun("111122223333", policyFor("Allow", R"("*")", "sqs:SendMessage")).sent == 1);
+    // Another account named, another action, a service principal, a Deny beside an Allow: refused.
+    CHECK(accountRun(
+              "111122223333", policyFor("Allow", R"({"AWS": "arn:aws:iam::444455556666:root"})", "sqs:SendMessage"))
+              .refusals
+        == std::vector<std::string> { denied });
+    CHECK(accountRun("111122223333", policyFor("Allow", root, "sqs:ReceiveMessage")).sent == 0);
+    CHECK(accountRun("111122223333", policyFor("Allow", R"({"Service": "sns.amazonaws.com"})", "sqs:SendMessage")).sent
+        == 0);
+    const std::string both = R"({"Version": "2012-10-17", "Statement": [
+        {"Effect": "Allow", "Principal": "*", "Action": "sqs:SendMessage"},
+        {"Effect": "Deny", "Principal": {"AWS": "111122223333"}, "Action": "sqs:*"}]})";
+    CHECK(accountRun("111122223333", both).sent == 0);
+    // Checked at load: twelve digits, and only for a producer that sends to a queue itself.
+    CHECK(problems(R"({"queues": [{"name": "orders"}], "producers": [{"queue": "orders", "account": "1234"}]})")
+        == "producers[0].account: must be an AWS account id, 12 digits, got \"1234\"");
+}

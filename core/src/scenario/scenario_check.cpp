@@ -226,6 +226,10 @@ private:
             const std::string path = at("producers", i);
             if (!p.s3Bucket.empty())
                 checkBucket(p, path);
+            if (!p.account.empty() && (!p.topic.empty() || !p.s3Bucket.empty()))
+                report(path + ".account",
+                    "a producer that sends from another account sends to a queue itself: not "
+                    "through a topic or as a bucket's notifications");
             if (!p.groupId.empty() && p.groups != 1)
                 report(path + ".groupId", "one groupId for every message, or groups g1..gN: not both");
             if (!p.topic.empty()) {

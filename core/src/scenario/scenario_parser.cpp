@@ -357,12 +357,16 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "topic", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds",
-            "groups", "groupId", "poisonEvery", "expectRefused", "bodyBytes", "s3Bucket" });
+            "groups", "groupId", "poisonEvery", "expectRefused", "bodyBytes", "s3Bucket", "account" });
     ProducerSpec p;
     p.name = v.contains("name") ? text(v, path, "name") : "producer-" + std::to_string(index + 1);
     p.topic = text(v, path, "topic", false); // a producer sends to a queue or publishes to a topic
     p.queue = text(v, path, "queue", p.topic.empty());
     p.s3Bucket = text(v, path, "s3Bucket", false);
+    p.account = text(v, path, "account", false);
+    if (v.contains("account")
+        && (p.account.size() != 12 || p.account.find_first_not_of("0123456789") != std::string::npos))
+        report(join(path, "account"), "must be an AWS account id, 12 digits, got \"" + p.account + "\"");
     if (const auto rate = number(v, path, "rate")) {
         if (*rate <= 0 || *rate > 100000)
             report(

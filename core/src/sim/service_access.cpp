@@ -34,16 +34,23 @@ bool anyMatches(const json& patterns, const std::string& text, bool ignoreCase)
         list.begin(), list.end(), [&](const std::string& p) { return iamPatternMatches(p, text, ignoreCase); });
 }
 
-bool principalMatches(const json& principal, const std::string& service)
+bool principalMatches(const json& principal, const ServiceSender& sender)
 {
     if (principal.is_string())
         return principal.get<std::string>() == "*";
     if (!principal.is_object())
         return false;
-    if (principal.contains("AWS") && anyMatches(principal["AWS"], "*", false)
-        && values(principal["AWS"]) == std::vector<std::string> { "*" })
-        return true;
-    return principal.contains("Service") && anyMatches(principal["Service"], service, false);
+    if (principal.contains("AWS")) {
+        const auto named = values(principal["AWS"]);
+        const auto caller = [&](const std::string& p) {
+            return p == "*" || p == sender.callerAccount || p == "arn:aws:iam::" + sender.callerAccount + ":root";
+        };
+        if (named == std::vector<std::string> { "*" }
+            || (!sender.callerAccount.empty() && std::any_of(named.begin(), named.end(), caller)))
+            return true;
+    }
+    return sender.callerAccount.empty() && principal.contains("Service")
+        && anyMatches(principal["Service"], sender.principal, false);
 }
 
 bool conditionHolds(const json& condition, const ServiceSender& sender)
@@ -77,7 +84,7 @@ bool conditionHolds(const json& condition, const ServiceSender& sender)
 
 bool statementApplies(const json& statement, const std::string& queueArn, const ServiceSender& sender)
 {
-    if (!statement.is_object() || !principalMatches(statement.value("Principal", json()), sender.principal))
+    if (!statement.is_object() || !principalMatches(statement.value("Principal", json()), sender))
         return false;
     if (!anyMatches(statement.value("Action", json()), "sqs:SendMessage", true))
         return false;
@@ -108,7 +115,29 @@ Verdict evaluate(const std::string& policy, const std::string& queueArn, const S
     return allowed ? Verdict::Allowed : Verdict::NotAllowed;
 }
 
+// arn:aws:sqs:REGION:ACCOUNT:NAME, in its six parts.
+std::vector<std::string> arnParts(const std::string& arn)
+{
+    std::vector<std::string> parts;
+    for (size_t from = 0, colon = 0; colon != std::string::npos; from = colon + 1)
+        parts.push_back(arn.substr(from, (colon = arn.find(':', from)) - from));
+    parts.resize(6);
+    return parts;
+}
+
+// SQS's refusal of a caller the queue's policy does not let in, as AWS words it: the queue's URL, no reason.
+SqsError callerRefusal(const std::vector<std::string>& queueArn)
+{
+    const std::string url = "https://sqs." + queueArn[3] + ".amazonaws.com/" + queueArn[4] + "/" + queueArn[5];
+    return SqsError { "AccessDenied", "Access to the resource " + url + " is denied.", 403, true };
+}
+
 } // namespace
+
+ServiceSender callerOf(const std::string& account)
+{
+    return ServiceSender { "arn:aws:iam::" + account + ":root", {}, {}, account };
+}
 
 bool iamPatternMatches(const std::string& pattern, const std::string& text, bool ignoreCase)
 {
@@ -146,6 +175,12 @@ std::optional<SqsError> serviceSendRefusal(const Engine& engine, const std::stri
     const std::string queueArn = attributes.at("QueueArn");
     const Verdict verdict
         = policy == attributes.end() ? Verdict::NotAllowed : evaluate(policy->second, queueArn, sender);
+    if (!sender.callerAccount.empty()) { // the queue's own account is let in by its identity policies, not here
+        const auto parts = arnParts(queueArn);
+        if (verdict == Verdict::Allowed || parts[4] == sender.callerAccount)
+            return std::nullopt;
+        return callerRefusal(parts);
+    }
     if (verdict != Verdict::Allowed)
         return SqsError { "AccessDenied",
             verdict == Verdict::Denied ? "a Deny statement of " + queue + "'s policy refuses " + sender.principal

@@ -85,7 +85,7 @@ void Simulation::publish(
             continue;
         request.queue = subscription.queue;
         const std::string queueArn = m_engine.getQueueArn(request.queue).value();
-        if (!letIn(index, { "sns.amazonaws.com", topicArn(queueArn, p.topic->name), accountOf(queueArn) }, label))
+        if (!letIn(index, { "sns.amazonaws.com", topicArn(queueArn, p.topic->name), accountOf(queueArn), {} }, label))
             continue;
         const MessageIndex lane = m_engine.send(request); // a refusal is logged by the engine where it happened
         if (lane != kNoMessage)
@@ -116,7 +116,7 @@ MessageIndex Simulation::sendS3Event(size_t index, const std::string& label)
     const std::string key = request.body; // the producer's message is the object's key
     request.actor = p.actor;
     const std::string queueArn = m_engine.getQueueArn(request.queue).value();
-    if (!letIn(index, { "s3.amazonaws.com", "arn:aws:s3:::" + p.spec->s3Bucket, accountOf(queueArn) }, key))
+    if (!letIn(index, { "s3.amazonaws.com", "arn:aws:s3:::" + p.spec->s3Bucket, accountOf(queueArn), {} }, key))
         return kNoMessage;
     request.body = s3EventBody(p.spec->s3Bucket, key);
     request.delaySeconds.reset();

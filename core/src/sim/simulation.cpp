@@ -2,6 +2,7 @@
 #include "lifeline/sim/simulation.h"
 
 #include "lifeline/support/duration.h"
+#include "service_access.h"
 #include "simulation_internal.h"
 
 #include <algorithm>
@@ -208,6 +209,20 @@ void Simulation::advanceTo(TimeMs time)
 }
 
 namespace {
+// A send's MessageGroupId: the message's own, else the producer's one group (a tenant on a standard queue), else on
+// FIFO its groups g1..gN in turn; none on a standard queue.
+std::optional<std::string> groupIdFor(
+    const scenario::ProducerSpec& spec, int64_t n, bool fifo, const std::optional<std::string>& own)
+{
+    if (own)
+        return own;
+    if (!spec.groupId.empty())
+        return spec.groupId;
+    if (fifo)
+        return "g" + std::to_string((n - 1) % spec.groups + 1);
+    return std::nullopt;
+}
+
 std::string withThousands(uint64_t n) // 1,000,001
 {
     std::string digits = std::to_string(n);
@@ -415,17 +430,12 @@ MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::option
     Producer& p = *m_producers[index];
     const scenario::ProducerSpec& spec = *p.spec;
     SendMessageRequest& request = p.request;
+    if (!spec.account.empty() && !letIn(index, callerOf(spec.account), request.body))
+        return kNoMessage;
     request.delaySeconds = delaySeconds;
     request.actor = p.actor;
     const bool fifo = p.fifo;
-    if (groupId)
-        request.messageGroupId = groupId;
-    else if (!spec.groupId.empty())
-        request.messageGroupId = spec.groupId;
-    else if (fifo)
-        request.messageGroupId = "g" + std::to_string((n - 1) % spec.groups + 1);
-    else
-        request.messageGroupId.reset();
+    request.messageGroupId = groupIdFor(spec, n, fifo, groupId);
     if (deduplicationId)
         request.messageDeduplicationId = deduplicationId;
     else if (fifo)

@@ -56,6 +56,9 @@ struct ProducerSpec {
     // Its messages are this S3 bucket's event notifications: S3 (the service principal s3.amazonaws.com) sends each
     // as an S3 event naming the object (the message's body), if the queue's policy and encryption key let it.
     std::string s3Bucket;
+    // The AWS account it sends from, when not the queue's (000000000000): its calls reach the queue only if the
+    // queue's policy allows that account sqs:SendMessage (its own IAM policy is taken to allow them).
+    std::string account;
     double rate = 0; // messages per second; 0: none
     TimeMs start = 0;
     std::optional<TimeMs> stop;
