@@ -239,6 +239,27 @@ TEST_CASE("check: dead-letter rules at their boundaries", "[check]")
            "1h, taking a consumer each time.");
     CHECK(fires(input(withDlq({ { "VisibilityTimeout", "60" } }, 61), consumer), "max-receive-count-high"));
 
+    // An SQS-triggered function with a dead-letter queue of its own, and none on the queue: the trap of lesson 29.
+    const json function = { { "processing", "1s" },
+        { "lambda", { { "timeout", "10s" }, { "batchSize", 1 }, { "functionDeadLetter", true } } } };
+    const auto trap = checkQueue(input({ { "VisibilityTimeout", "60" } }, function));
+    const auto noDlq = std::find_if(trap.begin(), trap.end(), [](const Finding& f) { return f.id == "no-dlq"; });
+    REQUIRE(noDlq != trap.end());
+    CHECK(noDlq->severity == Severity::High);
+    CHECK(noDlq->message
+        == "The queue has no dead-letter queue, and its function's own dead-letter queue does not stand in for one: "
+           "Lambda sends only failed asynchronous invocations there, and an SQS trigger invokes the function "
+           "synchronously. A message the function always fails is received again and again until its retention (96h) "
+           "ends, and the function's DLQ never sees it.");
+    CHECK(noDlq->scenario.is_object()); // its run shows the poison message cycling, the queue's DLQ the fix
+    json without = function;
+    without["lambda"].erase("functionDeadLetter");
+    const auto plain = checkQueue(input({ { "VisibilityTimeout", "60" } }, without));
+    const auto plainNoDlq = std::find_if(plain.begin(), plain.end(), [](const Finding& f) { return f.id == "no-dlq"; });
+    REQUIRE(plainNoDlq != plain.end());
+    CHECK(plainNoDlq->severity == Severity::Medium);
+    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "60" } }, 5), function), "no-dlq"));
+
     const json source = withDlq({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "345600" } });
     for (const auto& [retention, expected] :
         { std::pair { "345599", true }, { "345600", true }, { "345601", false } }) {

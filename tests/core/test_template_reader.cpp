@@ -592,3 +592,64 @@ TEST_CASE("terraform: a plan nested past any plan's shape is refused before it i
         + std::string(300000, '[') + std::string(300000, ']') + "}}]}}}";
     CHECK(readTerraformPlan(deep, "plan.json").message() == "plan.json: nested deeper than 256 levels: not a plan");
 }
+
+TEST_CASE("a function's own dead-letter queue - read from CloudFormation, SAM, Terraform and the Serverless Framework",
+    "[check][template]")
+{
+    const auto cloudFormation = read(R"(Resources:
+  Q: {Type: AWS::SQS::Queue, Properties: {VisibilityTimeout: 60}}
+  Failed: {Type: AWS::SQS::Queue}
+  F:
+    Type: AWS::Lambda::Function
+    Properties:
+      Timeout: 10
+      DeadLetterConfig: {TargetArn: !GetAtt Failed.Arn}
+  M:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties: {EventSourceArn: !GetAtt Q.Arn, FunctionName: !Ref F}
+)");
+    REQUIRE(cloudFormation.size() == 2);
+    CHECK(cloudFormation[1].logicalId == "Q");
+    CHECK(
+        cloudFormation[1].consumer == json { { "lambda", { { "timeout", "10s" }, { "functionDeadLetter", true } } } });
+    CHECK(cloudFormation[1].lines.at("DeadLetterConfig") == 8);
+    const auto sam = read(R"(Transform: AWS::Serverless-2016-10-31
+Resources:
+  Q: {Type: AWS::SQS::Queue, Properties: {VisibilityTimeout: 60}}
+  F:
+    Type: AWS::Serverless::Function
+    Properties:
+      Timeout: 10
+      DeadLetterQueue: {Type: SQS, TargetArn: arn:aws:sqs:us-east-1:123456789012:failed}
+      Events:
+        Work: {Type: SQS, Properties: {Queue: !GetAtt Q.Arn}}
+)");
+    REQUIRE(sam.size() == 1);
+    CHECK(sam[0].consumer == json { { "lambda", { { "timeout", "10s" }, { "functionDeadLetter", true } } } });
+    const auto serverless = read(R"(service: orders
+provider: {name: aws}
+functions:
+  ship:
+    handler: ship.handler
+    onError: arn:aws:sns:us-east-1:123456789012:failed
+    events:
+      - sqs: !GetAtt Orders.Arn
+resources:
+  Resources:
+    Orders: {Type: AWS::SQS::Queue, Properties: {VisibilityTimeout: 60}}
+)");
+    REQUIRE(serverless.size() == 1);
+    CHECK(serverless[0].consumer == json { { "lambda", { { "timeout", "6s" }, { "functionDeadLetter", true } } } });
+    const auto plan = readTerraformPlan(R"({"values": {"root_module": {"resources": [
+  {"address": "aws_sqs_queue.q", "mode": "managed", "type": "aws_sqs_queue",
+   "values": {"name": "q", "arn": "arn:aws:sqs:eu-west-1:111122223333:q"}},
+  {"address": "aws_lambda_event_source_mapping.on", "mode": "managed", "type": "aws_lambda_event_source_mapping",
+   "values": {"event_source_arn": "arn:aws:sqs:eu-west-1:111122223333:q", "function_name": "work"}},
+  {"address": "aws_lambda_function.work", "mode": "managed", "type": "aws_lambda_function",
+   "values": {"function_name": "work", "timeout": 20,
+              "dead_letter_config": [{"target_arn": "arn:aws:sqs:eu-west-1:111122223333:failed"}]}}]}}})",
+        "plan.json");
+    if (!plan)
+        FAIL(plan.message());
+    CHECK(plan.value()[0].consumer == json { { "lambda", { { "timeout", "20s" }, { "functionDeadLetter", true } } } });
+}

@@ -96,8 +96,8 @@ void readProcessing(const json& v, CheckInput& in)
 LambdaTrigger readLambda(const json& v)
 {
     knownKeys(v, "lambda",
-        { "timeout", "batchSize", "batchingWindow", "maxConcurrency", "reportBatchItemFailures",
-            "reservedConcurrency" });
+        { "timeout", "batchSize", "batchingWindow", "maxConcurrency", "reportBatchItemFailures", "reservedConcurrency",
+            "functionDeadLetter" });
     LambdaTrigger l;
     l.timeoutKnown = v.contains("timeout"); // else the rules that need it are not checked
     if (l.timeoutKnown) {
@@ -122,6 +122,11 @@ LambdaTrigger readLambda(const json& v)
         if (!v["reportBatchItemFailures"].is_boolean())
             throw Bad { "lambda.reportBatchItemFailures: must be true or false" };
         l.reportBatchItemFailures = v["reportBatchItemFailures"].get<bool>();
+    }
+    if (v.contains("functionDeadLetter")) {
+        if (!v["functionDeadLetter"].is_boolean())
+            throw Bad { "lambda.functionDeadLetter: must be true or false" };
+        l.functionDeadLetter = v["functionDeadLetter"].get<bool>();
     }
     return l;
 }

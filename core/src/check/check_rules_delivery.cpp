@@ -33,6 +33,15 @@ std::optional<RuleFinding> noDlq(const CheckInput& in)
 {
     if (in.queue.redrivePolicy)
         return std::nullopt;
+    if (in.lambda && in.lambda->functionDeadLetter) // the trap of lesson 29: believed covered, and not
+        return RuleFinding { Severity::High,
+            "The queue has no dead-letter queue, and its function's own dead-letter queue does not stand in for one: "
+            "Lambda sends only failed asynchronous invocations there, and an SQS trigger invokes the function "
+            "synchronously. A message the function always fails is received again and again until its retention ("
+                + seconds(in.queue.messageRetentionPeriod) + ") ends, and the function's DLQ never sees it.",
+            "Add a RedrivePolicy to this queue (maxReceiveCount 5: AWS advises at least 5 for a Lambda trigger); the "
+            "function's DeadLetterConfig can stay for its asynchronous callers.",
+            nullptr };
     return RuleFinding { Severity::Medium,
         "The queue has no dead-letter queue: a message that always fails (a poison message) is received again and "
         "again until its retention ("

@@ -101,6 +101,10 @@ private:
             properties["ReservedConcurrentExecutions"] = markVariables(function["reservedConcurrency"]);
             line("Resources." + id + ".Properties.ReservedConcurrentExecutions", at + ".reservedConcurrency");
         }
+        if (function.contains("onError")) { // the framework's name for the function's DeadLetterConfig
+            properties["DeadLetterConfig"] = { { "TargetArn", markVariables(function["onError"]) } };
+            line("Resources." + id + ".Properties.DeadLetterConfig", at + ".onError");
+        }
         m_out.root["Resources"][id] = { { "Type", "AWS::Lambda::Function" }, { "Properties", properties } };
         line("Resources." + id, at);
         m_out.origins["Resources." + id + ".Properties"] = at;

@@ -358,6 +358,12 @@ private:
                 if (const auto n = fixed("ReservedConcurrentExecutions", *reserved); n && n->is_number_integer())
                     l["reservedConcurrency"] = *n;
             }
+            // A dead-letter queue of the function's own (CloudFormation's DeadLetterConfig, SAM's DeadLetterQueue).
+            for (const char* name : { "DeadLetterConfig", "DeadLetterQueue" })
+                if (functionProperty(t.function, name, path)) {
+                    q.lines["DeadLetterConfig"] = m_document.lineOf(path);
+                    l["functionDeadLetter"] = true;
+                }
             addMetadata(t.function, q);
         }
         const auto whole = [&](const char* name, const json& v, const char* key) {

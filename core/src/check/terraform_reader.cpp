@@ -397,6 +397,9 @@ private:
             const json& reserved = field(function->values, "reserved_concurrent_executions");
             if (reserved.is_number_integer() && reserved.get<int64_t>() >= 0) // -1: none reserved
                 l["reservedConcurrency"] = reserved;
+            const json& deadLetter = field(function->values, "dead_letter_config"); // a list of one block
+            if (deadLetter.is_array() && !deadLetter.empty())
+                l["functionDeadLetter"] = true;
         }
         if (field(m.values, "batch_size").is_number_integer())
             l["batchSize"] = m.values["batch_size"];

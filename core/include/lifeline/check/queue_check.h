@@ -43,6 +43,9 @@ struct LambdaTrigger {
     int maxConcurrency = 0; // 0: not set (Lifeline simulates 5)
     bool reportBatchItemFailures = false;
     std::optional<int> reservedConcurrency; // the function's ReservedConcurrentExecutions, when it has one
+    // The function has a dead-letter queue of its own (DeadLetterConfig, SAM's DeadLetterQueue, Terraform's
+    // dead_letter_config, the Serverless Framework's onError): for failed asynchronous invocations only.
+    bool functionDeadLetter = false;
 };
 
 struct CheckInput {
