@@ -562,6 +562,12 @@ TEST_CASE("window: a queue shared by tenants charts each tenant's dwell and the 
     QApplication::processEvents();
     CHECK_FALSE(charts->activityChart()->isHidden());
     CHECK(charts->dwellChart()->isHidden());
+    // Each line says which CloudWatch metric it is.
+    for (const char* metric : { "ApproximateNumberOfMessagesVisible", "ApproximateNumberOfMessagesNotVisible",
+             "ApproximateNumberOfMessagesDelayed", "NumberOfMessagesSent does not" })
+        CHECK(charts->depthChart()->toolTip().contains(QLatin1String(metric)));
+    CHECK(charts->activityChart()->toolTip().startsWith(
+        QStringLiteral("Empty receives is CloudWatch's NumberOfEmptyReceives")));
 }
 
 TEST_CASE("window: the depth chart shows the run after a jump in time, however many events it held", "[ui][charts]")

@@ -24,6 +24,16 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     layout->addWidget(m_fair, 2);
     m_depth->setTitle(tr("Queue depth (peak per bucket)"));
     m_activity->setTitle(tr("Empty receives and duplicates (per bucket)"));
+    // The exam asks for the CloudWatch names: each line says which metric it is (CloudWatch samples once a minute).
+    m_depth->setToolTip(
+        tr("As CloudWatch names them: visible is ApproximateNumberOfMessagesVisible, in flight "
+           "ApproximateNumberOfMessagesNotVisible, delayed ApproximateNumberOfMessagesDelayed. In DLQs: "
+           "the messages the redrive policy moved, which the dead-letter queue's "
+           "ApproximateNumberOfMessagesVisible counts until they are received there (its "
+           "NumberOfMessagesSent does not: alarm on the visible count). CloudWatch samples once a "
+           "minute; these lines take the peak of each bucket."));
+    m_activity->setToolTip(tr("Empty receives is CloudWatch's NumberOfEmptyReceives. Duplicates has no CloudWatch "
+                              "metric: it is a message worked on again while or after another consumer had it."));
     m_dwell->setTitle(tr("Dwell per tenant (s)"));
     m_dwell->setToolTip(tr("Per tenant, how long its oldest message not yet received has waited since its send: a "
                            "message's dwell up to its first receive, climbing while it waits"));
