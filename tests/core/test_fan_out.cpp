@@ -287,3 +287,53 @@ TEST_CASE("a producer of another account sends only when the queue's policy name
     CHECK(problems(R"({"queues": [{"name": "orders"}], "producers": [{"queue": "orders", "account": "1234"}]})")
         == "producers[0].account: must be an AWS account id, 12 digits, got \"1234\"");
 }
+
+namespace {
+// The alarm's changes in a run of the DLQ lesson's shape with `metric`: what each mark says, and when.
+std::vector<std::pair<TimeMs, std::string>> alarmChanges(const std::string& metric, int threshold = 0)
+{
+    nlohmann::json scenario = nlohmann::json::parse(R"({"duration": "4m",
+        "queues": [{"name": "dlq"}, {"name": "orders", "attributes": {"VisibilityTimeout": 20},
+                    "deadLetter": {"queue": "dlq", "maxReceiveCount": 3}}],
+        "producers": [{"name": "shop", "queue": "orders", "messages": [{"at": "2s", "body": "poison order"}]}],
+        "consumers": [{"name": "worker", "queue": "orders", "processing": "1s"}]})");
+    scenario["alarms"]
+        = { { { "name", "dlq-watch" }, { "queue", "dlq" }, { "metric", metric }, { "threshold", threshold } } };
+    Simulation s(load(scenario.dump()));
+    s.runToEnd();
+    std::vector<std::pair<TimeMs, std::string>> out;
+    const RunView& run = s.engine().run();
+    for (size_t i = 0; i < run.log().size(); ++i)
+        if (run.log()[i].cause == Cause::AlarmFired || run.log()[i].cause == Cause::AlarmOk)
+            out.emplace_back(run.log()[i].time, run.log().text(run.log()[i].textIndex()));
+    CHECK(s.summary().alarmsFired == int64_t(std::count_if(out.begin(), out.end(), [](const auto& c) {
+        return c.second.find(": ALARM") != std::string::npos;
+    })));
+    return out;
+}
+} // namespace
+
+TEST_CASE("a CloudWatch alarm: OK after its first period - the DLQ's visible count fires - its sends never count a "
+          "redrive move",
+    "[alarm]")
+{
+    // The poison order is received at 2, 22 and 42 s and moved to the DLQ by the receive at 62 s.
+    const auto visible = alarmChanges("ApproximateNumberOfMessagesVisible");
+    CHECK(visible
+        == std::vector<std::pair<TimeMs, std::string>> {
+            { 60000, "dlq-watch: OK, ApproximateNumberOfMessagesVisible 0 <= 0 for 1 min" },
+            { 120000, "dlq-watch: ALARM, ApproximateNumberOfMessagesVisible 1 > 0 for 1 min" } });
+    const auto sent = alarmChanges("NumberOfMessagesSent");
+    CHECK(sent
+        == std::vector<std::pair<TimeMs, std::string>> {
+            { 60000, "dlq-watch: OK, NumberOfMessagesSent 0 <= 0 for 1 min" } });
+    CHECK(alarmChanges("ApproximateNumberOfMessagesVisible", 1).size() == 1); // 1 is not above 1
+    CHECK(problems(R"({"queues": [{"name": "q"}], "alarms": [{"queue": "q", "metric": "NumberOfMessagesDeleted"}]})")
+        == "alarms[0].metric: must be ApproximateNumberOfMessagesVisible or NumberOfMessagesSent (the metrics Lifeline "
+           "evaluates), got \"NumberOfMessagesDeleted\"");
+    CHECK(problems(R"({"queues": [{"name": "q"}], "alarms": [{"queue": "q", "metric": "NumberOfMessagesSent",
+        "period": "90s"}]})")
+        == "alarms[0].period: must be whole minutes from 1m to 1d (SQS's metrics are a minute's), got \"90s\"");
+    CHECK(problems(R"({"queues": [{"name": "q"}], "alarms": [{"queue": "qq", "metric": "NumberOfMessagesSent"}]})")
+        == "alarms[0].queue: no queue is named \"qq\"; did you mean \"q\"?");
+}

@@ -254,8 +254,10 @@ TEST_CASE("A lesson's moments that do not read are load errors naming the field"
         == "lesson.moments[0].when: unknown pattern; did you mean \"visible-while-working\"?");
     CHECK(problemOf(R"([{"when": "crash", "caption": "{consumr} crashed"}])")
         == "lesson.moments[0].caption: unknown placeholder {consumr}; known are {consumer}, {queue}, {receive}, "
-           "{ordinal}, {age}, {sinceReceive}, {sentAt}, {time}, {body}, {dlq}, {reason}, {tenant}, "
+           "{ordinal}, {age}, {sinceReceive}, {sentAt}, {time}, {body}, {dlq}, {reason}, {tenant}, {alarm}, "
            "{maxReceiveCount}, {retention}");
+    CHECK(problemOf(R"([{"when": "dead-lettered", "caption": "{alarm} fired"}])")
+        == "lesson.moments[0].caption: {alarm} is filled in only by \"when\": \"alarm\"");
     CHECK(problemOf(R"([{"when": "crash", "caption": "moved to {dlq}"}])")
         == "lesson.moments[0].caption: {dlq} is filled in only by \"when\": \"dead-lettered\"");
     CHECK(problemOf(R"([{"when": "receive", "caption": "{tenant} floods the queue"}])")

@@ -399,8 +399,16 @@ void paintQueueRow(QPainter& p, const QRect& row, const TimelineFrame& frame, co
         if (x < frame.axis.left || x > row.right() || x - lastNote < 11)
             continue;
         lastNote = x;
-        const bool warning = events[ev].cause == Cause::Warning;
+        const Cause cause = events[ev].cause;
+        const bool warning = cause == Cause::Warning;
         const QRectF badge(x - 5, row.top() + 3, 10, row.height() - 6);
+        if (cause == Cause::AlarmFired || cause == Cause::AlarmOk) { // a bell: ringing in the crash's red, or quiet
+            p.fillRect(
+                badge, cause == Cause::AlarmFired ? style.crash : style.stateColor[size_t(MessageState::Deleted)]);
+            p.setPen(QColor(0xFF, 0xFF, 0xFF));
+            p.drawText(badge, Qt::AlignCenter, QStringLiteral("\u237E"));
+            continue;
+        }
         p.fillRect(badge, warning ? style.stateColor[size_t(MessageState::Delayed)] : style.mark);
         p.setPen(style.background);
         p.drawText(badge, Qt::AlignCenter, warning ? QStringLiteral("!") : QStringLiteral("\u2699"));

@@ -48,14 +48,16 @@ std::optional<TimelineHit> hitQueueRow(const LaneModel& model, const RowRef& row
             return out;
         }
     }
-    // An operator action or a warning: what was done or said.
+    // An operator action, a warning or an alarm's change: what was done, said or seen.
     for (const uint32_t ev : model.lanes().notes(QueueIndex(row.group))) {
         const Event& e = run.log()[ev];
         if (std::abs(axis.toX(e.time) - x) <= 5) {
             out.from = out.to = e.time;
-            out.text
-                = (e.cause == Cause::Warning ? QObject::tr("warning at %1\n%2") : QObject::tr("operator at %1\n%2"))
-                      .arg(duration(e.time), QString::fromStdString(eventDetail(run, e)));
+            const bool alarm = e.cause == Cause::AlarmFired || e.cause == Cause::AlarmOk;
+            out.text = (e.cause == Cause::Warning ? QObject::tr("warning at %1\n%2")
+                    : alarm                       ? QObject::tr("CloudWatch alarm at %1\n%2")
+                                                  : QObject::tr("operator at %1\n%2"))
+                           .arg(duration(e.time), QString::fromStdString(eventDetail(run, e)));
             return out;
         }
     }

@@ -34,6 +34,7 @@ constexpr std::array<const char*, size_t(MomentKind::Count)> kKindNames {
     "no-effect",
     "repeat-skipped",
     "tenant-noisy",
+    "alarm",
 };
 
 // The kind a single event is, when it is one by itself (the two-event kinds are decided in MomentFinder::read).
@@ -76,6 +77,8 @@ std::optional<MomentKind> singleEventKind(const Event& e)
         return e.repeatSkipped() ? std::optional(MomentKind::RepeatSkipped) : std::nullopt;
     case Cause::TenantNoisy:
         return MomentKind::TenantNoisy;
+    case Cause::AlarmFired:
+        return MomentKind::AlarmFired;
     default:
         return std::nullopt;
     }
@@ -256,6 +259,8 @@ std::string MomentFinder::caption(
         replaceAll(text, "{reason}", refusalReason(engine.log().text(e.textIndex())));
     if (e.cause == Cause::TenantNoisy)
         replaceAll(text, "{tenant}", engine.log().text(e.textIndex()));
+    if (e.cause == Cause::AlarmFired) // "dlq-not-empty: ALARM, ApproximateNumberOfMessagesVisible 2 > 0 for 1 min"
+        replaceAll(text, "{alarm}", engine.log().text(e.textIndex()));
     // The queue's settings in force now: in a live run the moment is found within a frame of its event.
     if (const QueueAttributes* attributes = engine.queueAttributes(queue)) {
         replaceAll(text, "{retention}", describeDuration(attributes->messageRetentionPeriod * 1000));

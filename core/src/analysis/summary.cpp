@@ -33,6 +33,7 @@ nlohmann::json RunSummary::toJson() const
         { "deadLettered", deadLettered },
         { "expired", expired },
         { "emptyReceives", emptyReceives },
+        { "alarmsFired", alarmsFired },
         { "longestWaitMs", longestWaitMs },
         { "shortestWaitMs", shortestWaitMs },
         { "longestToDeleteMs", longestToDeleteMs },
@@ -104,6 +105,7 @@ std::vector<FigureChange> figuresOf(const RunSummary& a, const RunSummary& b)
         { "errors", "refused requests", errors(a), errors(b) },
         { "received", "receives", a.received, b.received },
         { "emptyReceives", "empty receives", a.emptyReceives, b.emptyReceives },
+        { "alarmsFired", "alarms fired", a.alarmsFired, b.alarmsFired },
         { "deleted", "deleted", a.deleted, b.deleted },
         { "sent", "sent", a.sent, b.sent },
         { "longestWaitMs", "longest wait from send to first receive", a.longestWaitMs, b.longestWaitMs },
@@ -373,6 +375,9 @@ RunSummary summarizeLog(const RunView& engine)
             break;
         case Cause::Warning:
             s.warnings.push_back(log.text(e.textIndex()));
+            break;
+        case Cause::AlarmFired:
+            ++s.alarmsFired;
             break;
         case Cause::ScriptedCall:
             s.steps.push_back(stepOf(engine, e));

@@ -98,6 +98,10 @@ const char* toString(Cause cause)
         return "tenant-noisy";
     case Cause::TenantQuiet:
         return "tenant-quiet";
+    case Cause::AlarmFired:
+        return "alarm-fired";
+    case Cause::AlarmOk:
+        return "alarm-ok";
     case Cause::Count:
         break;
     }

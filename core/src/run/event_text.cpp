@@ -65,6 +65,8 @@ std::string eventDetail(const RunView& run, const Event& e)
     case Cause::ScriptedCall:
     case Cause::TenantNoisy:
     case Cause::TenantQuiet:
+    case Cause::AlarmFired:
+    case Cause::AlarmOk:
         return text(run, e);
     case Cause::Receive:
         return "receive #" + std::to_string(e.receiveNumber());

@@ -41,12 +41,12 @@ std::optional<TimeMs> age(const json& v, const char* key, const std::string& pat
 }
 
 // The caption's placeholders must be ones the finder fills in (MomentSpec::caption lists them): a typo would show
-// as "{consumr}" to the learner. {dlq}, {reason} and {tenant} are filled in only by the event that has them.
+// as "{consumr}" to the learner. {dlq}, {reason}, {tenant} and {alarm} are filled in only by the event that has them.
 bool captionReads(const std::string& caption, analysis::MomentKind kind, const std::string& path)
 {
     static const std::vector<std::string> kKnown { "{consumer}", "{queue}", "{receive}", "{ordinal}", "{age}",
-        "{sinceReceive}", "{sentAt}", "{time}", "{body}", "{dlq}", "{reason}", "{tenant}", "{maxReceiveCount}",
-        "{retention}" };
+        "{sinceReceive}", "{sentAt}", "{time}", "{body}", "{dlq}", "{reason}", "{tenant}", "{alarm}",
+        "{maxReceiveCount}", "{retention}" };
     for (size_t open = caption.find('{'); open != std::string::npos; open = caption.find('{', open + 1)) {
         const size_t close = caption.find('}', open);
         const std::string name
@@ -61,6 +61,7 @@ bool captionReads(const std::string& caption, analysis::MomentKind kind, const s
         const analysis::MomentKind fills = name == "{dlq}" ? analysis::MomentKind::DeadLettered
             : name == "{reason}"                           ? analysis::MomentKind::Refused
             : name == "{tenant}"                           ? analysis::MomentKind::TenantNoisy
+            : name == "{alarm}"                            ? analysis::MomentKind::AlarmFired
                                                            : kind;
         if (fills != kind) {
             reading::report(path, name + " is filled in only by \"when\": \"" + toString(fills) + "\"");

@@ -94,6 +94,8 @@ public:
         checkProducers();
         const std::set<std::string> consumers = consumerNames();
         checkLambdas();
+        for (size_t i = 0; i < m_s.alarms.size(); ++i)
+            (void)known(m_s.alarms[i].queue, at("alarms", i) + ".queue");
         checkActions(consumers);
         checkMoments();
     }

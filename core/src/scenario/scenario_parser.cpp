@@ -552,7 +552,7 @@ Scenario readScenario(const json& v)
 {
     checkKeys(v, "",
         { "name", "seed", "duration", "queues", "topics", "producers", "consumers", "lambdas", "actions", "script",
-            "lesson", "kmsKeys", "quotas", "$schema", "description" });
+            "lesson", "kmsKeys", "quotas", "alarms", "$schema", "description" });
     Scenario s;
     s.source = v;
     s.name = v.contains("name") ? text(v, "", "name") : "scenario";
@@ -567,6 +567,7 @@ Scenario readScenario(const json& v)
         report("queues", "must list at least one queue");
     readEach(v, "queues", s.queues, [](const json& q, const std::string& path, size_t) { return queueSpec(q, path); });
     guarded([&] { reading::readServices(v, s); });
+    guarded([&] { reading::readAlarms(v, s); });
     readEach(v, "producers", s.producers, producerSpec);
     readEach(v, "consumers", s.consumers, consumerSpec);
     readEach(v, "lambdas", s.lambdas, lambdaSpec);

@@ -40,6 +40,9 @@ std::vector<analysis::MomentSpec> readMomentSpecs(const nlohmann::json& list, co
 void readServices(const nlohmann::json& v, Scenario& scenario);
 std::map<std::string, std::string> messageAttributes(const nlohmann::json& v, const std::string& path);
 
+// A scenario's CloudWatch `alarms` (alarm_specs.cpp).
+void readAlarms(const nlohmann::json& v, Scenario& scenario);
+
 // A scenario's `script`, read against the queues and consumers already read (script_specs.cpp).
 std::vector<ScriptStep> readScript(const nlohmann::json& list, const std::string& path, const Scenario& scenario);
 

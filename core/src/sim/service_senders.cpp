@@ -72,7 +72,7 @@ bool Simulation::letIn(size_t producer, const ServiceSender& sender, const std::
 void Simulation::publish(
     size_t index, int64_t n, const std::map<std::string, std::string>& attributes, const std::string& label)
 {
-    shapeBody(index, n);
+    shapeBody(*m_producers[index]->spec, m_producers[index]->request.body, n);
     Producer& p = *m_producers[index];
     SendMessageRequest& request = p.request;
     request.attributes = stringAttributes(attributes);
@@ -110,7 +110,7 @@ std::string s3EventBody(const std::string& bucket, const std::string& key)
 
 MessageIndex Simulation::sendS3Event(size_t index, const std::string& label)
 {
-    shapeBody(index, m_producers[index]->sent);
+    shapeBody(*m_producers[index]->spec, m_producers[index]->request.body, m_producers[index]->sent);
     Producer& p = *m_producers[index];
     SendMessageRequest& request = p.request;
     const std::string key = request.body; // the producer's message is the object's key

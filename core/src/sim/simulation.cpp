@@ -21,6 +21,7 @@ Simulation::Simulation(scenario::Scenario scenario, std::optional<uint64_t> seed
           .forgetsOnItsOwn = false,
           .quotas = m_scenario.quotas })
     , m_random(seed.value_or(m_scenario.seed))
+    , m_alarms(m_scenario.alarms)
 {
     // Actors 0 and 1 are SQS itself and the operator (event_log.h); the scenario's actors follow.
     m_actorSlots.push_back({ ActorKind::Sqs, 0 }); // the run's actors 0 and 1
@@ -59,6 +60,8 @@ Simulation::Simulation(scenario::Scenario scenario, std::optional<uint64_t> seed
         for (size_t m = 0; m < spec.messages.size(); ++m)
             schedule(spec.messages[m].at, ProducerMessage, uint32_t(i), m);
     }
+    for (size_t i = 0; i < m_scenario.alarms.size(); ++i)
+        schedule(m_scenario.alarms[i].period, AlarmPeriod, uint32_t(i));
     for (size_t i = 0; i < m_scenario.consumers.size(); ++i) {
         const scenario::ConsumerSpec& spec = m_scenario.consumers[i];
         if (spec.scaling)
@@ -281,6 +284,8 @@ std::string Simulation::describeStep(const Agenda& item) const
         return "script step " + std::to_string(item.index + 1);
     case ScalingPolicy:
         return "the scaling policy of " + m_scenario.consumers[item.index].name;
+    case AlarmPeriod:
+        return "the alarm " + m_scenario.alarms[item.index].name;
     }
     return "a step";
 }
@@ -375,6 +380,10 @@ void Simulation::run(const Agenda& item)
     case ScalingPolicy:
         applyScalingPolicy(item.index);
         return;
+    case AlarmPeriod:
+        m_alarms.evaluate(item.index, m_engine);
+        schedule(m_engine.now() + m_scenario.alarms[item.index].period, AlarmPeriod, item.index);
+        return;
     }
 }
 
@@ -426,7 +435,7 @@ void Simulation::produce(size_t index)
 MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::optional<int64_t>& delaySeconds,
     const std::optional<std::string>& groupId, const std::optional<std::string>& deduplicationId)
 {
-    shapeBody(index, n);
+    shapeBody(*m_producers[index]->spec, m_producers[index]->request.body, n);
     Producer& p = *m_producers[index];
     const scenario::ProducerSpec& spec = *p.spec;
     SendMessageRequest& request = p.request;
@@ -445,10 +454,8 @@ MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::option
     return m_engine.send(request); // a refused send (kNoMessage) is logged by the engine where it happened
 }
 
-void Simulation::shapeBody(size_t index, int64_t n)
+void shapeBody(const scenario::ProducerSpec& spec, std::string& body, int64_t n)
 {
-    const scenario::ProducerSpec& spec = *m_producers[index]->spec;
-    std::string& body = m_producers[index]->request.body;
     if (spec.poisonEvery > 0 && n % spec.poisonEvery == 0)
         body.insert(0, "poison ");
     if (spec.bodyBytes && body.size() < size_t(*spec.bodyBytes))

@@ -90,6 +90,9 @@ struct Simulation::Consumer {
     ReceiveMessageRequest request; // its receive, kept: see the constructor
 };
 
+// A producer's message `n`, its body marked or padded as its spec says (poisonEvery, bodyBytes).
+void shapeBody(const scenario::ProducerSpec& spec, std::string& body, int64_t n);
+
 struct Simulation::Poller {
     size_t lambda = 0;
     int64_t rank = 0; // its place among its mapping's pollers: the first ones poll while the mapping backs off

@@ -19,7 +19,7 @@ namespace lifeline::ui {
 QString lessonHtml(const QString& title, const QString& idea, const QString& watch, const QString& trap,
     const QString& fix, const QString& recap)
 {
-    QString html = QStringLiteral("<h3>%1</h3>").arg(title.toHtmlEscaped());
+    QString html = QStringLiteral("<h3>%1</h3>").arg(breakableNames(title.toHtmlEscaped()));
     if (!recap.isEmpty())
         html += QStringLiteral("<p><i>%1</i></p>").arg(recap.toHtmlEscaped());
     // The texts' glossary links ([[in flight]]) become anchors whose definition shows on them.

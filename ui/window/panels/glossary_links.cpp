@@ -4,6 +4,7 @@
 
 #include <QCursor>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QTextBrowser>
 #include <QToolTip>
 
@@ -22,11 +23,28 @@ void showTip(const QString& link, QWidget* over)
 }
 } // namespace
 
+QString breakableNames(QString text)
+{
+    // A zero-width space where a lower-case letter meets a capital, in names of 16 letters or more: a narrow panel
+    // wraps "ApproximateNumberOfMessagesVisible" at its words instead of cutting it off.
+    static const QRegularExpression longName(QStringLiteral("[A-Za-z]{16,}"));
+    static const QRegularExpression wordStart(QStringLiteral("(?<=[a-z])(?=[A-Z])"));
+    for (qsizetype at = 0;;) {
+        const auto match = longName.match(text, at);
+        if (!match.hasMatch())
+            return text;
+        QString name = match.captured();
+        name.replace(wordStart, QStringLiteral("\u200B"));
+        text.replace(match.capturedStart(), match.capturedLength(), name);
+        at = match.capturedStart() + name.size();
+    }
+}
+
 QString htmlWithGlossaryLinks(const std::string& text)
 {
     QString html;
     for (const teach::TextPiece& piece : teach::textPieces(text)) {
-        const QString words = QString::fromStdString(piece.text).toHtmlEscaped();
+        const QString words = breakableNames(QString::fromStdString(piece.text).toHtmlEscaped());
         if (piece.term)
             html += QStringLiteral("<a href=\"%1%2\">%3</a>")
                         .arg(kScheme, QString::fromStdString(piece.term->id), words);

@@ -10,6 +10,9 @@ class QTextBrowser;
 
 namespace lifeline::ui {
 
+// Long CamelCase names (SQS's attribute and metric names) made breakable at their words, for narrow panels.
+QString breakableNames(QString text);
+
 QString htmlWithGlossaryLinks(const std::string& text); // escaped HTML, each link an anchor
 QString withoutGlossaryLinks(const std::string& text); // the words alone, for plain text (tooltips, lists)
 QString glossaryDefinitionHtml(const QString& link); // "<b>in flight</b>: ..."; empty for any other link

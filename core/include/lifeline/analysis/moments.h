@@ -36,6 +36,7 @@ enum class MomentKind : uint8_t {
     NoEffect, // SQS answers OK and changes nothing (a late delete, a deduplicated send)
     RepeatSkipped, // an idempotent consumer finds a message it already processed and skips the work
     TenantNoisy, // fair queues: a tenant (a MessageGroupId) of a standard queue turns noisy (on the queue's row)
+    AlarmFired, // a scenario's CloudWatch alarm goes to ALARM (on its queue's row)
     Count
 };
 
@@ -48,7 +49,8 @@ struct MomentSpec {
     // Filled in from the run at the moment's event (docs/scenario-format.md lists them): {consumer} (who it is
     // about), {queue}, {receive} and {ordinal} (the message's receive count: 5, 5th), {age} (since its send),
     // {sinceReceive}, {sentAt}, {time}, {body}, {dlq} (where a move took it), {reason} (a refusal's), {tenant} (a
-    // noisy tenant's MessageGroupId), and the queue's {maxReceiveCount} and {retention} in force.
+    // noisy tenant's MessageGroupId), {alarm} (what an alarm saw as it fired), and the queue's {maxReceiveCount} and
+    // {retention} in force.
     std::string caption;
     std::optional<std::string> queue; // only on this queue
     std::optional<uint32_t> receive; // Receive: only the receive with this number

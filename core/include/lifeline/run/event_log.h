@@ -78,6 +78,11 @@ enum class Cause : uint8_t {
     // kNoMessage; detail = index into EventLog::text() holding the tenant's MessageGroupId.
     TenantNoisy,
     TenantQuiet,
+    // A scenario's CloudWatch alarm on a queue's metric goes to ALARM, and back to OK; no state change, message
+    // kNoMessage, queue = the queue it watches; detail = index into EventLog::text() holding what it saw
+    // ("dlq-not-empty: ALARM, ApproximateNumberOfMessagesVisible 2 > 0 for 1 min").
+    AlarmFired,
+    AlarmOk,
     Count
 };
 // Room for this many causes: the log's table of kinds and every reader that keeps a flag per cause are sized by it,

@@ -171,6 +171,16 @@ struct LambdaSpec {
     std::string deadLetterQueue;
 };
 
+// A CloudWatch alarm on one of a queue's metrics (docs/scenario-format.md, `alarms`): over `threshold` for one
+// period, it goes to ALARM; at or under it, back to OK.
+struct AlarmSpec {
+    std::string name;
+    std::string queue;
+    std::string metric; // ApproximateNumberOfMessagesVisible (at the period's end) or NumberOfMessagesSent (in it)
+    int64_t threshold = 0;
+    TimeMs period = 60000; // whole minutes: SQS's metrics are a minute's
+};
+
 struct ActionSpec {
     TimeMs at = 0;
     enum class Kind { SetAttributes, Purge, Redrive, Send, Crash, Restart } kind = Kind::Send;
@@ -238,6 +248,7 @@ struct Scenario {
     std::vector<ProducerSpec> producers;
     std::vector<ConsumerSpec> consumers;
     std::vector<LambdaSpec> lambdas;
+    std::vector<AlarmSpec> alarms;
     std::vector<ActionSpec> actions;
     std::vector<ScriptStep> script; // in the order written; each runs at its `at`
     std::optional<LessonText> lesson;

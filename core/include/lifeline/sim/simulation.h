@@ -6,6 +6,7 @@
 #include "lifeline/analysis/summary.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/scenario/scenario.h"
+#include "lifeline/sim/alarm_watch.h"
 #include "lifeline/sim/mapping_scaler.h"
 #include "lifeline/sim/operator_journal.h"
 #include "lifeline/sim/random.h"
@@ -136,6 +137,7 @@ private:
         HeldBatchExpires,
         ScriptCall,
         ScalingPolicy, // index: the consumer spec whose policy looks at its queue
+        AlarmPeriod, // index: the scenario's alarm whose period ends
     };
     struct Producer;
     struct Consumer;
@@ -160,8 +162,6 @@ private:
     // Sends the producer's message `n`, its body already in the producer's request.
     MessageIndex sendProduced(size_t producer, int64_t n, const std::optional<int64_t>& delaySeconds,
         const std::optional<std::string>& groupId, const std::optional<std::string>& deduplicationId);
-    // The producer's message `n` padded or marked as its spec says (bodyBytes, poisonEvery), in its request.
-    void shapeBody(size_t producer, int64_t n);
     // Publishes the producer's message `n` to its topic: a copy, sent by the topic, to every subscribed queue whose
     // filter policy accepts the attributes, each copy's lane labelled `label` (service_senders.cpp).
     void publish(
@@ -236,6 +236,7 @@ private:
     std::vector<int64_t> m_lambdaRunning; // per Lambda: invocations running
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
     std::vector<MappingScaler> m_mappingScalers; // per Lambda: how many of its pollers may take a batch
+    AlarmWatch m_alarms; // the scenario's CloudWatch alarms
     OperatorJournal m_journal;
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
     // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it.
