@@ -62,3 +62,19 @@ TEST_CASE("story frame: at every key moment of every lesson the story so far spa
         CHECK(picture::storySpan(run.engine().run()) == story.script); // the run the learner watches is this one
     }
 }
+
+TEST_CASE("story: an alarm's change after the last message moved ends the story there - lesson 32's alarm is framed",
+    "[story-frame]")
+{
+    const teach::LessonEntry* lesson = teach::findLesson("cloudwatch-dlq-alarm");
+    REQUIRE(lesson != nullptr);
+    auto fixed = scenario::applyFix(lesson->scenario);
+    REQUIRE(std::holds_alternative<scenario::Scenario>(fixed));
+    sim::Simulation run(std::get<scenario::Scenario>(std::move(fixed)));
+    run.runToEnd();
+    // The last lane changes at 101 s; the alarm goes to ALARM when its second minute ends.
+    CHECK(picture::storySpan(run.engine().run()) == TimeSpan { 2000, 120000 });
+    sim::Simulation asWritten(lesson->scenario);
+    asWritten.runToEnd();
+    CHECK(picture::storySpan(asWritten.engine().run()).to == 101000); // its alarm turned OK at 60 s, inside the story
+}

@@ -21,7 +21,9 @@ TimeSpan extendStory(TimeSpan story, const EventLog& log, size_t first)
         const bool sent = e.cause == Cause::Send || e.cause == Cause::RequestRefused;
         if (sent)
             from = std::min(from, e.time);
-        if (e.from != e.to || sent)
+        // An alarm's change is the story's end too (lesson 32: it fires after the last message has moved).
+        const bool alarm = e.cause == Cause::AlarmFired || e.cause == Cause::AlarmOk;
+        if (e.from != e.to || sent || (alarm && from != INT64_MAX))
             to = std::max(to, e.time);
     }
     if (from == INT64_MAX || to == INT64_MIN)
