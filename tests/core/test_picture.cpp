@@ -205,3 +205,29 @@ TEST_CASE("picture: the control API's lanes name a FIFO message's group - a stan
     CHECK(laneLabelled(lanes, "charge 1").at("group") == "customer-7");
     CHECK_FALSE(laneLabelled(lanes, "note 1").contains("group"));
 }
+
+TEST_CASE("picture: a queue's row in the page's data - lesson 31's refusals, lesson 4's queue with no lane - lesson "
+          "32's alarm",
+    "[picture]")
+{
+    const LessonPicture crossAccount("cross-account-queue-policy");
+    const json page = pictureJson(crossAccount.picture, "As written");
+    REQUIRE(page.at("groups").size() == 1);
+    const json& notes = page.at("groups")[0].at("notes");
+    REQUIRE(notes.size() == 10);
+    CHECK(notes[0]
+        == json { 2000, "refused",
+            "AccessDenied: Access to the resource https://sqs.us-east-1.amazonaws.com/000000000000/orders is denied. "
+            "(partner order 1)" });
+    // Every send refused: the queue has no lane, and is listed for its row.
+    const LessonPicture timers("fifo-refuses-timers");
+    const json refusedOnly = pictureJson(timers.picture, "As written");
+    REQUIRE_FALSE(refusedOnly.at("groups").empty());
+    CHECK(refusedOnly.at("groups")[0].at("lanes").empty());
+    CHECK(refusedOnly.at("groups")[0].at("notes")[0][1] == "refused");
+    const LessonPicture alarm("cloudwatch-dlq-alarm");
+    const json dlq = pictureJson(alarm.picture, "As written").at("groups")[0];
+    CHECK(dlq.at("name") == "orders-dlq");
+    CHECK(dlq.at("notes")
+        == json::array({ json { 60000, "alarm-ok", "dlq-messages: OK, NumberOfMessagesSent 0 <= 0 for 1 min" } }));
+}

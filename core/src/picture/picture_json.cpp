@@ -6,6 +6,7 @@
 #include "lifeline/run/event_text.h"
 #include "lifeline/run/lane_name.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -128,16 +129,42 @@ json wordsJson()
     return { { "states", states }, { "marks", marks }, { "activities", activities }, { "countdown", countdown } };
 }
 
+// What happened on a queue's row: its refusals, operator actions, warnings and alarms, [time, kind, words] in time
+// order, as the window draws them on the queue's heading.
+json queueNotesJson(const RunPicture& picture, QueueIndex queue)
+{
+    const RunView& run = *picture.run();
+    std::vector<uint32_t> events = picture.lanes().refusals(queue);
+    const auto& notes = picture.lanes().notes(queue);
+    events.insert(events.end(), notes.begin(), notes.end());
+    std::sort(events.begin(), events.end());
+    json out = json::array();
+    for (const uint32_t ev : events) {
+        const Event& e = run.log()[ev];
+        const char* kind = e.cause == Cause::RequestRefused ? "refused"
+            : e.cause == Cause::Warning                     ? "warning"
+            : e.cause == Cause::AlarmFired                  ? "alarm"
+            : e.cause == Cause::AlarmOk                     ? "alarm-ok"
+                                                            : "operator";
+        out.push_back({ e.time, kind, eventDetail(run, e) });
+    }
+    return out;
+}
+
 json pictureJson(const RunPicture& picture, std::string_view label)
 {
     const RunView& run = *picture.run();
     json groups = json::array();
     for (size_t g = 0; g < picture.queueGroupCount(); ++g) {
         const auto& lanesOfGroup = picture.lanesOfGroup(g);
-        if (lanesOfGroup.empty())
+        // A queue with no lane is shown when something happened on its row (lesson 4: every send refused).
+        const QueueIndex queue = lanesOfGroup.empty() ? QueueIndex(g) : run.message(lanesOfGroup.front()).queue;
+        json notes = queue < run.queueCount() ? queueNotesJson(picture, queue) : json::array();
+        if (lanesOfGroup.empty() && notes.empty())
             continue;
-        const QueueIndex queue = run.message(lanesOfGroup.front()).queue;
         json group = { { "name", run.queueInfo(queue).name }, { "count", lanesOfGroup.size() } };
+        if (!notes.empty())
+            group["notes"] = std::move(notes);
         if (lanesOfGroup.size() > kMostLanes) {
             group["band"] = bandJson(picture.density(), queue);
             group["lanes"] = json::array();
