@@ -311,6 +311,32 @@ private:
 };
 } // namespace
 
+namespace {
+// What the run said rather than did: its warnings, alarms, scripted steps and refusals.
+void readNote(const RunView& engine, const Event& e, RunSummary& s)
+{
+    const EventLog& log = engine.log();
+    switch (e.cause) {
+    case Cause::Warning:
+        s.warnings.push_back(log.text(e.textIndex()));
+        break;
+    case Cause::AlarmFired:
+        ++s.alarmsFired;
+        break;
+    case Cause::ScriptedCall:
+        s.steps.push_back(stepOf(engine, e));
+        break;
+    case Cause::RequestRefused: {
+        const std::string& text = log.text(e.textIndex());
+        ++s.errorsByCode[text.substr(0, text.find(':'))];
+        break;
+    }
+    default:
+        break;
+    }
+}
+} // namespace
+
 RunSummary summarizeLog(const RunView& engine)
 {
     RunSummary s;
@@ -373,21 +399,8 @@ RunSummary summarizeLog(const RunView& engine)
             if (consumerOf.count(e.actor))
                 consumer(e.actor).heldAtCrash += e.heldMessages();
             break;
-        case Cause::Warning:
-            s.warnings.push_back(log.text(e.textIndex()));
-            break;
-        case Cause::AlarmFired:
-            ++s.alarmsFired;
-            break;
-        case Cause::ScriptedCall:
-            s.steps.push_back(stepOf(engine, e));
-            break;
-        case Cause::RequestRefused: {
-            const std::string& text = log.text(e.textIndex());
-            ++s.errorsByCode[text.substr(0, text.find(':'))];
-            break;
-        }
         default:
+            readNote(engine, e, s);
             break;
         }
     }
