@@ -155,8 +155,13 @@ json lambda(const std::string& text)
             l["maxConcurrency"] = number(value, "--lambda concurrency", true);
         else if (key == "partial")
             l["reportBatchItemFailures"] = value.empty() || value == "true";
+        else if (key == "min-pollers") // provisioned mode
+            l["minimumPollers"] = number(value, "--lambda min-pollers", true);
+        else if (key == "max-pollers")
+            l["maximumPollers"] = number(value, "--lambda max-pollers", true);
         else
-            throw Bad { "--lambda: unknown part '" + key + "' (timeout, batch, window, concurrency, partial)" };
+            throw Bad { "--lambda: unknown part '" + key
+                + "' (timeout, batch, window, concurrency, partial, min-pollers, max-pollers)" };
     }
     if (!l.contains("timeout"))
         throw Bad { "--lambda: timeout= is needed (the function's timeout, 1s to 15m)" };

@@ -198,6 +198,66 @@ TEST_CASE("check: throttles that spend receives - reserved concurrency under the
         == "lambda.reservedConcurrency: must be a whole number from 0 to 1000000, got -1");
 }
 
+TEST_CASE("check: provisioned mode - MaximumPollers x 10 bounds the trigger - not with MaximumConcurrency - its ranges",
+    "[check][deployment]")
+{
+    const json attributes = { { "VisibilityTimeout", "60" }, { "RedrivePolicy", kDlqPolicy } };
+    const auto provisioned = [](std::optional<int> reserved, int minimum, int maximum, int maxConcurrency) {
+        json consumer = lambda("5s");
+        if (reserved)
+            consumer["lambda"]["reservedConcurrency"] = *reserved;
+        consumer["lambda"]["minimumPollers"] = minimum;
+        consumer["lambda"]["maximumPollers"] = maximum;
+        if (maxConcurrency > 0)
+            consumer["lambda"]["maxConcurrency"] = maxConcurrency;
+        return consumer;
+    };
+    // Each event poller runs up to 10 invocations: MaximumPollers 10 runs 100, not the standard mode's 1,250.
+    const std::string reservedId = "lambda-reserved-concurrency-under-max";
+    for (int reserved : { 20, 99, 100, 101, 1249 }) {
+        INFO(reserved);
+        CHECK(fires(attributes, provisioned(reserved, 2, 10, 0), reservedId) == (reserved < 100));
+    }
+    const auto throttled = checkQueue(input(attributes, provisioned(40, 2, 10, 0)));
+    const Finding* under = find(throttled, reservedId);
+    REQUIRE(under);
+    CHECK(under->message
+        == "The function's reserved concurrency is 40 but the trigger's provisioned mode scales up to 10 event pollers "
+           "of up to 10 invocations each (100): batches received beyond 40 are throttled and come back after the "
+           "visibility timeout, each receive counted towards maxReceiveCount.");
+    CHECK(under->suggestion
+        == "Lower ProvisionedPollerConfig.MaximumPollers to at most 4 (10 invocations each), or raise the reserved "
+           "concurrency to 100.");
+    // Both ways of bounding the trigger: AWS makes them mutually exclusive.
+    const std::string bothId = "lambda-provisioned-with-maximum-concurrency";
+    CHECK_FALSE(fires(attributes, provisioned(std::nullopt, 2, 10, 0), bothId));
+    const auto both = checkQueue(input(attributes, provisioned(std::nullopt, 2, 10, 25)));
+    const Finding* f = find(both, bothId);
+    REQUIRE(f);
+    CHECK(f->severity == Severity::High);
+    CHECK(f->message
+        == "The trigger has both ScalingConfig.MaximumConcurrency (25) and provisioned mode (MinimumPollers 2, "
+           "MaximumPollers 10): AWS makes them mutually exclusive, so the deployment fails or one of them is not what "
+           "bounds it.");
+    CHECK(f->suggestion
+        == "Keep one: in provisioned mode, bound the invocations with MaximumPollers (each event poller runs up to 10 "
+           "at once, so MaximumPollers 3 for 25) and remove ScalingConfig; or remove ProvisionedPollerConfig.");
+    // The ranges of ProvisionedPollerConfig for SQS, and either one alone taking the other's default.
+    CHECK(readCheckInput(attributes, nullptr, provisioned(std::nullopt, 1, 10, 0)).message()
+        == "lambda.minimumPollers: must be a whole number from 2 to 200, got 1");
+    CHECK(readCheckInput(attributes, nullptr, provisioned(std::nullopt, 2, 10001, 0)).message()
+        == "lambda.maximumPollers: must be a whole number from 2 to 10000, got 10001");
+    CHECK(readCheckInput(attributes, nullptr, provisioned(std::nullopt, 20, 10, 0)).message()
+        == "lambda.minimumPollers: must be at most maximumPollers (10), got 20");
+    json onlyMinimum = lambda("5s");
+    onlyMinimum["lambda"]["minimumPollers"] = 5;
+    const auto read = readCheckInput(attributes, nullptr, onlyMinimum);
+    REQUIRE(read);
+    REQUIRE(read.value().lambda);
+    CHECK(read.value().lambda->maximumPollers == 200);
+    CHECK(read.value().lambda->mostInvocations() == 2000);
+}
+
 TEST_CASE("check: a queue policy granting everyone - Principal star without a condition", "[check][deployment]")
 {
     const std::string id = "queue-policy-public";

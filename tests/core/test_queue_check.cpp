@@ -485,11 +485,11 @@ TEST_CASE("check: the rules - twenty-four, each id once, in the report's order, 
         == std::vector<std::string> { "lambda-visibility-under-timeout", "lambda-batch-over-10-without-window",
             "visibility-shorter-than-processing", "batch-exceeds-visibility", "lambda-visibility-under-6x",
             "lambda-processing-over-timeout", "backlog-grows", "lambda-batch-without-partial-failures",
-            "delay-with-lambda-batching-window", "lambda-reserved-concurrency-under-max", "no-dlq",
-            "max-receive-count-1", "lambda-max-receive-count-under-5", "max-receive-count-high",
-            "dlq-retention-not-longer", "short-polling", "client-timeout-under-wait", "fifo-single-group",
-            "tenants-without-group-id", "visibility-over-retention", "queue-policy-public", "dlq-without-alarm",
-            "fifo-dlq-breaks-order", "message-size-old-default" });
+            "delay-with-lambda-batching-window", "lambda-provisioned-with-maximum-concurrency",
+            "lambda-reserved-concurrency-under-max", "no-dlq", "max-receive-count-1",
+            "lambda-max-receive-count-under-5", "max-receive-count-high", "dlq-retention-not-longer", "short-polling",
+            "client-timeout-under-wait", "fifo-single-group", "tenants-without-group-id", "visibility-over-retention",
+            "queue-policy-public", "dlq-without-alarm", "fifo-dlq-breaks-order", "message-size-old-default" });
     CHECK(check::rules::findRule("no-such-rule") == nullptr);
     CHECK_FALSE(problemShows("client-timeout-under-wait", RunSummary {}, CheckInput {}));
 }

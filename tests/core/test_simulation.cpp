@@ -382,6 +382,58 @@ TEST_CASE(
     CHECK(most == 4); // two batches of two
 }
 
+TEST_CASE("Lambda: scaling up from idle - five batches, one more every 200 ms from the first batch - provisioned mode: "
+          "MinimumPollers x 10, one more every 60 ms",
+    "[simulation][lambda]")
+{
+    // 2,000 messages arrive at 10 s; an invocation takes 20 s, so every poller that took a batch still runs it.
+    const auto at = [](const std::string& scaling, const std::vector<TimeMs>& times) {
+        Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+            "producers": [{"queue": "q", "bursts": [{"at": "10s", "count": 2000}]}],
+            "lambdas": [{"name": "f", "queue": "q", "timeout": "30s", "concurrency": 1000, "processing": "20s", )"
+            + scaling + "}]}"));
+        std::vector<std::pair<int, int>> seen; // (invoked, not scaled up to yet) at each time
+        for (TimeMs t : times) {
+            s.advanceTo(t);
+            int invoked = 0, notYet = 0;
+            for (const auto& tile : s.consumers()) {
+                invoked += tile.lambda && tile.state == ConsumerState::Working;
+                notYet += tile.lambda && tile.backedOff && tile.notScaledUp;
+            }
+            seen.emplace_back(invoked, notYet);
+        }
+        return seen;
+    };
+    const std::vector<TimeMs> times { 9900, 10030, 11100, 20050, 29500 };
+    // Standard mode from idle: five pollers wait in long polls; from 10 s one more every 200 ms, up to all 100.
+    CHECK(at(R"("pollers": 100, "scaleFromIdle": true)", times)
+        == std::vector<std::pair<int, int>> { { 0, 95 }, { 5, 95 }, { 10, 90 }, { 55, 45 }, { 100, 0 } });
+    // Provisioned mode, MinimumPollers 2 and MaximumPollers 10: twenty at once, one more every 60 ms up to 100.
+    CHECK(at(R"("provisionedPollerConfig": {"minimumPollers": 2, "maximumPollers": 10})", times)
+        == std::vector<std::pair<int, int>> { { 0, 80 }, { 20, 80 }, { 38, 62 }, { 100, 0 }, { 100, 0 } });
+    // A mapping already scaled up (the default): every poller takes a batch at once.
+    CHECK(at(R"("pollers": 100)", times)
+        == std::vector<std::pair<int, int>> { { 0, 0 }, { 100, 0 }, { 100, 0 }, { 100, 0 }, { 100, 0 } });
+
+    const auto errorOf = [](const std::string& lambda) {
+        auto parsed = parseScenario(R"({"queues": [{"name": "q"}], "lambdas": [{"queue": "q", )" + lambda + "}]}");
+        REQUIRE(std::holds_alternative<ScenarioError>(parsed));
+        return std::get<ScenarioError>(parsed).text();
+    };
+    CHECK(errorOf(R"("provisionedPollerConfig": {"minimumPollers": 1})")
+        == "lambdas[0].provisionedPollerConfig.minimumPollers: must be from 2 to 200, got 1\n"
+           "lambdas[0].provisionedPollerConfig.maximumPollers: Lifeline runs at most 100 event pollers (1,000 "
+           "concurrent batches); AWS accepts up to 10,000 and its default is 200, got 200");
+    CHECK(errorOf(R"("provisionedPollerConfig": {"minimumPollers": 20, "maximumPollers": 10}, "pollers": 5,
+                     "maximumConcurrency": 5, "scaleFromIdle": true)")
+        == "lambdas[0].provisionedPollerConfig.minimumPollers: must be at most maximumPollers (10), got 20\n"
+           "lambdas[0].pollers: is set by provisionedPollerConfig: maximumPollers x 10 concurrent batches\n"
+           "lambdas[0].maximumConcurrency: cannot be used with provisionedPollerConfig: AWS makes them mutually "
+           "exclusive (maximumPollers bounds a provisioned mapping)\n"
+           "lambdas[0].scaleFromIdle: is standard mode's: a provisioned mapping starts at its minimumPollers");
+    CHECK(errorOf(R"("scaleFromIdle": "yes")") == "lambdas[0].scaleFromIdle: must be true or false");
+}
+
 TEST_CASE(
     "an idempotent consumer skips a message already processed and deletes it - processes a new one", "[simulation]")
 {
@@ -507,7 +559,7 @@ TEST_CASE("Lambda: a throttled mapping backs off a poller a throttle, to the fun
           "one every 200 ms once no batch waits",
     "[simulation][lambda]")
 {
-    MappingScaler scaler(10, 3);
+    MappingScaler scaler(10, 3, 10, 200);
     CHECK(scaler.allowed(0) == 10);
     CHECK_FALSE(scaler.backedOffUntil(9, 0));
     for (int i = 0; i < 9; ++i)
@@ -525,7 +577,24 @@ TEST_CASE("Lambda: a throttled mapping backs off a poller a throttle, to the fun
     CHECK(scaler.allowed(99999) == 10); // never above the scenario's pollers
     scaler.throttled(5300);
     CHECK(scaler.allowed(5300) == 3); // back from 4
-    CHECK(MappingScaler(2, 5).allowed(0) == 2); // a concurrency above the pollers never throttles them
+    CHECK(MappingScaler(2, 5, 2, 200).allowed(0) == 2); // a concurrency above the pollers never throttles them
+
+    // From idle: the starting five, the rest held until the first batch, then one every 200 ms in turn.
+    MappingScaler idle(100, 3, 5, 200);
+    CHECK(idle.allowed(9000) == 5);
+    CHECK(idle.backedOffUntil(5, 9000) == MappingScaler::kWhileThrottled);
+    CHECK(idle.notScaledUpTo(5, 9000));
+    CHECK_FALSE(idle.notScaledUpTo(4, 9000));
+    CHECK(idle.received(10000));
+    CHECK_FALSE(idle.received(10500)); // only the first batch starts the ramp
+    CHECK(idle.allowed(10199) == 5);
+    CHECK(idle.allowed(10200) == 6);
+    CHECK(idle.backedOffUntil(7, 10000) == 10600);
+    // A throttle during the ramp takes one out of what the ramp reached; those it had reached are backed off, not new.
+    idle.throttled(11000);
+    CHECK(idle.allowed(11000) == 9);
+    CHECK_FALSE(idle.notScaledUpTo(9, 11001));
+    CHECK(idle.notScaledUpTo(10, 11001));
 }
 
 TEST_CASE("the operator's journal: a run played by hand, replayed from its journal, is the same run event for event",

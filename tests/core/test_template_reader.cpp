@@ -653,3 +653,62 @@ resources:
         FAIL(plan.message());
     CHECK(plan.value()[0].consumer == json { { "lambda", { { "timeout", "20s" }, { "functionDeadLetter", true } } } });
 }
+
+TEST_CASE("a trigger's provisioned mode - read from CloudFormation, SAM, Terraform and the Serverless Framework",
+    "[check][template]")
+{
+    // MaximumPollers as AWS's docs show it (update-event-source-mapping --provisioned-poller-config).
+    const auto cloudFormation = read(R"(Resources:
+  Q: {Type: AWS::SQS::Queue, Properties: {VisibilityTimeout: 60}}
+  F: {Type: AWS::Lambda::Function, Properties: {Timeout: 10}}
+  M:
+    Type: AWS::Lambda::EventSourceMapping
+    Properties:
+      EventSourceArn: !GetAtt Q.Arn
+      FunctionName: !Ref F
+      ProvisionedPollerConfig: {MinimumPollers: 5, MaximumPollers: 100}
+)");
+    REQUIRE(cloudFormation.size() == 1);
+    CHECK(cloudFormation[0].consumer
+        == json { { "lambda", { { "timeout", "10s" }, { "minimumPollers", 5 }, { "maximumPollers", 100 } } } });
+    // An empty ProvisionedPollerConfig is provisioned mode at its defaults (2 and 200).
+    const auto sam = read(R"(Transform: AWS::Serverless-2016-10-31
+Resources:
+  Q: {Type: AWS::SQS::Queue, Properties: {VisibilityTimeout: 60}}
+  F:
+    Type: AWS::Serverless::Function
+    Properties:
+      Timeout: 10
+      Events:
+        Work: {Type: SQS, Properties: {Queue: !GetAtt Q.Arn, ProvisionedPollerConfig: {}}}
+)");
+    REQUIRE(sam.size() == 1);
+    CHECK(sam[0].consumer == json { { "lambda", { { "timeout", "10s" }, { "minimumPollers", 2 } } } });
+    const auto serverless = read(R"(service: orders
+provider: {name: aws}
+functions:
+  ship:
+    handler: ship.handler
+    events:
+      - sqs: {arn: !GetAtt Orders.Arn, provisionedPollers: {min: 3, max: 40}}
+resources:
+  Resources:
+    Orders: {Type: AWS::SQS::Queue, Properties: {VisibilityTimeout: 60}}
+)");
+    REQUIRE(serverless.size() == 1);
+    CHECK(serverless[0].consumer
+        == json { { "lambda", { { "timeout", "6s" }, { "minimumPollers", 3 }, { "maximumPollers", 40 } } } });
+    const auto plan = readTerraformPlan(R"({"values": {"root_module": {"resources": [
+  {"address": "aws_sqs_queue.q", "mode": "managed", "type": "aws_sqs_queue",
+   "values": {"name": "q", "arn": "arn:aws:sqs:eu-west-1:111122223333:q"}},
+  {"address": "aws_lambda_event_source_mapping.on", "mode": "managed", "type": "aws_lambda_event_source_mapping",
+   "values": {"event_source_arn": "arn:aws:sqs:eu-west-1:111122223333:q", "function_name": "work",
+              "provisioned_poller_config": [{"maximum_pollers": 10, "minimum_pollers": 2}]}},
+  {"address": "aws_lambda_function.work", "mode": "managed", "type": "aws_lambda_function",
+   "values": {"function_name": "work", "timeout": 20}}]}}})",
+        "plan.json");
+    if (!plan)
+        FAIL(plan.message());
+    CHECK(plan.value()[0].consumer
+        == json { { "lambda", { { "timeout", "20s" }, { "minimumPollers", 2 }, { "maximumPollers", 10 } } } });
+}

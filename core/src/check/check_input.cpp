@@ -93,11 +93,28 @@ void readProcessing(const json& v, CheckInput& in)
     in.mean = TimeMs(double(in.p50) * std::exp(sigma * sigma / 2));
 }
 
+// Provisioned mode: MinimumPollers 2..200 (default 2), MaximumPollers 2..10,000 (default 200), the minimum at most the
+// maximum (Lambda API reference, ProvisionedPollerConfig).
+void readProvisionedPollers(const json& v, LambdaTrigger& l)
+{
+    if (!v.contains("minimumPollers") && !v.contains("maximumPollers"))
+        return;
+    l.minimumPollers = v.contains("minimumPollers") ? int(wholeNumber(v["minimumPollers"], "lambda.minimumPollers",
+                           CheckLimits::kLambdaFewestPollers, CheckLimits::kLambdaMostMinimumPollers))
+                                                    : 2;
+    l.maximumPollers = v.contains("maximumPollers") ? int(wholeNumber(v["maximumPollers"], "lambda.maximumPollers",
+                           CheckLimits::kLambdaFewestPollers, CheckLimits::kLambdaMostPollers))
+                                                    : 200;
+    if (l.minimumPollers > l.maximumPollers)
+        throw Bad { "lambda.minimumPollers: must be at most maximumPollers (" + std::to_string(l.maximumPollers)
+            + "), got " + std::to_string(l.minimumPollers) };
+}
+
 LambdaTrigger readLambda(const json& v)
 {
     knownKeys(v, "lambda",
         { "timeout", "batchSize", "batchingWindow", "maxConcurrency", "reportBatchItemFailures", "reservedConcurrency",
-            "functionDeadLetter" });
+            "functionDeadLetter", "minimumPollers", "maximumPollers" });
     LambdaTrigger l;
     l.timeoutKnown = v.contains("timeout"); // else the rules that need it are not checked
     if (l.timeoutKnown) {
@@ -118,6 +135,7 @@ LambdaTrigger readLambda(const json& v)
     if (v.contains("maxConcurrency"))
         l.maxConcurrency = int(wholeNumber(v["maxConcurrency"], "lambda.maxConcurrency",
             CheckLimits::kLambdaFewestConcurrency, CheckLimits::kLambdaMostConcurrency));
+    readProvisionedPollers(v, l);
     if (v.contains("reportBatchItemFailures")) {
         if (!v["reportBatchItemFailures"].is_boolean())
             throw Bad { "lambda.reportBatchItemFailures: must be true or false" };

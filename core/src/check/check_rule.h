@@ -70,7 +70,7 @@ extern const CheckRule kNoDlq, kMaxReceiveCount1, kMaxReceiveCountHigh, kDlqRete
     kClientTimeoutUnderWait, kFifoSingleGroup, kTenantsWithoutGroupId; // check_rules_delivery.cpp
 extern const CheckRule kLambdaVisibilityUnderTimeout, kLambdaBatchOver10WithoutWindow, kQueuePolicyPublic,
     kMessageSizeOldDefault, kFifoDlqBreaksOrder, kDlqWithoutAlarm, kLambdaMaxReceiveCountUnder5,
-    kLambdaReservedUnderMax; // check_rules_deployment.cpp
+    kLambdaReservedUnderMax, kLambdaProvisionedWithMaximumConcurrency; // check_rules_deployment.cpp
 
 // --- words (check_rules.cpp) ---
 std::string seconds(int64_t s); // "30s", "2m"

@@ -47,9 +47,9 @@ const std::vector<const CheckRule*>& checkRules()
     static const std::vector<const CheckRule*> rules { &kLambdaVisibilityUnderTimeout, &kLambdaBatchOver10WithoutWindow,
         &kVisibilityShorterThanProcessing, &kBatchExceedsVisibility, &kLambdaVisibilityUnder6x,
         &kLambdaProcessingOverTimeout, &kBacklogGrows, &kLambdaBatchWithoutPartialFailures,
-        &kDelayWithLambdaBatchingWindow, &kLambdaReservedUnderMax, &kNoDlq, &kMaxReceiveCount1,
-        &kLambdaMaxReceiveCountUnder5, &kMaxReceiveCountHigh, &kDlqRetentionNotLonger, &kShortPolling,
-        &kClientTimeoutUnderWait, &kFifoSingleGroup, &kTenantsWithoutGroupId, &kVisibilityOverRetention,
+        &kDelayWithLambdaBatchingWindow, &kLambdaProvisionedWithMaximumConcurrency, &kLambdaReservedUnderMax, &kNoDlq,
+        &kMaxReceiveCount1, &kLambdaMaxReceiveCountUnder5, &kMaxReceiveCountHigh, &kDlqRetentionNotLonger,
+        &kShortPolling, &kClientTimeoutUnderWait, &kFifoSingleGroup, &kTenantsWithoutGroupId, &kVisibilityOverRetention,
         &kQueuePolicyPublic, &kDlqWithoutAlarm, &kFifoDlqBreaksOrder, &kMessageSizeOldDefault };
     return rules;
 }

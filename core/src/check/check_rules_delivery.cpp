@@ -225,7 +225,7 @@ std::optional<RuleFinding> clientTimeoutUnderWait(const CheckInput& in)
 
 std::optional<RuleFinding> fifoSingleGroup(const CheckInput& in)
 {
-    const bool parallel = in.lambda ? in.lambda->maxConcurrency != 1 : in.consumers > 1;
+    const bool parallel = in.lambda ? in.lambda->mostInvocations() != 1 : in.consumers > 1;
     if (!in.queue.fifo || in.groups != 1 || !parallel)
         return std::nullopt;
     return RuleFinding { Severity::Medium,
@@ -271,7 +271,7 @@ TenantBurst tenantBurst(const CheckInput& in)
     double perSecond = 0;
     if (in.lambda) {
         const int batch = in.lambda->batchingWindow > 0 ? in.lambda->batchSize : std::min(in.lambda->batchSize, 10);
-        const int invocations = in.lambda->maxConcurrency ? in.lambda->maxConcurrency : 5;
+        const int invocations = in.lambda->mostInvocations() ? in.lambda->mostInvocations() : 5;
         b.inFlight = int64_t(invocations) * batch;
         perSecond = perWorker * invocations * batch;
         b.batchMs = in.mean;

@@ -184,11 +184,14 @@ std::optional<RuleFinding> lambdaReservedUnderMax(const CheckInput& in)
     if (!in.lambda || !in.lambda->reservedConcurrency)
         return std::nullopt;
     const int reserved = *in.lambda->reservedConcurrency;
-    const int most = in.lambda->maxConcurrency ? in.lambda->maxConcurrency : kLambdaPollerScale;
+    const int most = in.lambda->mostInvocations() ? in.lambda->mostInvocations() : kLambdaPollerScale;
     if (reserved >= most)
         return std::nullopt;
-    const std::string poller = in.lambda->maxConcurrency
-        ? "the trigger's MaximumConcurrency is " + std::to_string(most)
+    const bool provisioned = !in.lambda->maxConcurrency && in.lambda->maximumPollers;
+    const std::string poller = in.lambda->maxConcurrency ? "the trigger's MaximumConcurrency is " + std::to_string(most)
+        : provisioned
+        ? "the trigger's provisioned mode scales up to " + std::to_string(in.lambda->maximumPollers)
+            + " event pollers of up to 10 invocations each (" + bytes(most) + ")"
         : "the trigger has no MaximumConcurrency, so its pollers scale up to " + bytes(most) + " invocations";
     if (reserved == 0)
         return RuleFinding { Severity::High,
@@ -208,11 +211,35 @@ std::optional<RuleFinding> lambdaReservedUnderMax(const CheckInput& in)
             + (fewReceives ? " (" + std::to_string(redrive->maxReceiveCount)
                         + "): a message throttled that often moves to the dead-letter queue without ever failing."
                            : std::string(".")),
-        reserved >= CheckLimits::kLambdaFewestConcurrency
+        provisioned ? "Lower ProvisionedPollerConfig.MaximumPollers to at most "
+                + std::to_string(std::max(CheckLimits::kLambdaFewestPollers, reserved / 10))
+                + " (10 invocations each), or raise the reserved concurrency to " + std::to_string(most) + "."
+            : reserved >= CheckLimits::kLambdaFewestConcurrency
             ? "Set ScalingConfig.MaximumConcurrency to at most " + std::to_string(reserved)
                 + " (the reserved concurrency), or raise the reserved concurrency to it."
             : "Raise the reserved concurrency to at least 2 and set ScalingConfig.MaximumConcurrency to it (a "
               "MaximumConcurrency cannot be below 2), or remove the reservation.",
+        nullptr };
+}
+
+// --- lambda-provisioned-with-maximum-concurrency ---
+
+// AWS: "You can control the scaling behavior of your Amazon SQS event source mappings either through maximum
+// concurrency settings or by enabling provisioned mode. These are mutually exclusive options."
+std::optional<RuleFinding> lambdaProvisionedWithMaximumConcurrency(const CheckInput& in)
+{
+    if (!in.lambda || !in.lambda->maxConcurrency || !in.lambda->maximumPollers)
+        return std::nullopt;
+    return RuleFinding { Severity::High,
+        "The trigger has both ScalingConfig.MaximumConcurrency (" + std::to_string(in.lambda->maxConcurrency)
+            + ") and provisioned mode (MinimumPollers " + std::to_string(in.lambda->minimumPollers)
+            + ", MaximumPollers " + std::to_string(in.lambda->maximumPollers)
+            + "): AWS makes them mutually exclusive, so the deployment fails or one of them is not what bounds it.",
+        "Keep one: in provisioned mode, bound the invocations with MaximumPollers (each event poller runs up to 10 at "
+        "once, so MaximumPollers "
+            + std::to_string(std::max(CheckLimits::kLambdaFewestPollers, (in.lambda->maxConcurrency + 9) / 10))
+            + " for " + std::to_string(in.lambda->maxConcurrency)
+            + ") and remove ScalingConfig; or remove ProvisionedPollerConfig.",
         nullptr };
 }
 
@@ -242,6 +269,10 @@ const CheckRule kDlqWithoutAlarm { "dlq-without-alarm", "No CloudWatch alarm wat
 const CheckRule kLambdaMaxReceiveCountUnder5 { "lambda-max-receive-count-under-5",
     "A Lambda trigger with maxReceiveCount under 5: throttles alone can dead-letter a message",
     lambdaMaxReceiveCountUnder5, nullptr, nullptr, nullptr, kThrottles };
+const CheckRule kLambdaProvisionedWithMaximumConcurrency { "lambda-provisioned-with-maximum-concurrency",
+    "A Lambda trigger with both MaximumConcurrency and provisioned mode, which AWS makes mutually exclusive",
+    lambdaProvisionedWithMaximumConcurrency, nullptr, nullptr, nullptr,
+    "a deployment's validation, not a run: nothing a run draws shows it" };
 const CheckRule kLambdaReservedUnderMax { "lambda-reserved-concurrency-under-max",
     "The function's reserved concurrency is under what the trigger runs: batches are throttled", lambdaReservedUnderMax,
     nullptr, nullptr, nullptr, kThrottles };

@@ -320,12 +320,13 @@ bool goodMessagesFail(const analysis::RunSummary& s, const CheckInput& in)
 // --- backlog-grows ---
 
 // Messages a second the consumers can take: each worker one message at a time (a Lambda invocation a batch), at
-// the mean processing time. 0: unknown (a Lambda trigger without maximum concurrency scales up to 1,250).
+// the mean processing time. 0: unknown (a Lambda trigger without maximum concurrency or provisioned mode scales up
+// to 1,250).
 double capacityPerSecond(const CheckInput& in)
 {
     const double perWorker = 1000.0 / double(std::max<TimeMs>(1, in.mean));
     if (in.lambda)
-        return in.lambda->maxConcurrency ? perWorker * in.lambda->maxConcurrency * messagesPerBatch(in) : 0;
+        return perWorker * in.lambda->mostInvocations() * messagesPerBatch(in);
     return perWorker * in.consumers;
 }
 
@@ -347,16 +348,19 @@ std::optional<RuleFinding> backlogGrows(const CheckInput& in)
         return std::string(text);
     };
     const double perHour = (in.rate - capacity) * 3600;
-    const std::string workers = in.lambda ? "at most " + std::to_string(in.lambda->maxConcurrency) + " invocations"
+    const std::string workers = in.lambda ? "at most " + std::to_string(in.lambda->mostInvocations()) + " invocations"
                                           : std::to_string(in.consumers) + " consumers";
     return RuleFinding { Severity::High,
         "The producers send " + rate(in.rate) + " messages a second, but " + workers + " at " + formatDuration(in.mean)
             + " a message (the mean) take " + rate(capacity) + " a second: the backlog grows by " + rate(perHour)
             + " messages an hour without end, each message waits longer than the last, and after the retention period ("
             + formatDuration(in.queue.messageRetentionPeriod * 1000) + ") they expire unread.",
-        in.lambda ? "Set the trigger's MaximumConcurrency to at least " + std::to_string(workersFor(in))
+        in.lambda && !in.lambda->maxConcurrency
+            ? "Set the trigger's MaximumPollers to at least " + std::to_string((workersFor(in) + 9) / 10)
+                + " (10 invocations each: the rate with a quarter to spare), or make the function faster."
+            : in.lambda ? "Set the trigger's MaximumConcurrency to at least " + std::to_string(workersFor(in))
                 + " (the rate with a quarter to spare), or make the function faster."
-                  : "Run at least " + std::to_string(workersFor(in))
+                        : "Run at least " + std::to_string(workersFor(in))
                 + " consumers (the rate with a quarter to spare), or make processing faster.",
         in.lambda ? replaceAt("/lambdas/0/concurrency", std::min<int64_t>(workersFor(in), 1000))
                   : replaceAt("/consumers/0/count", std::min<int64_t>(workersFor(in), 200)) };

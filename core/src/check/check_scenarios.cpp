@@ -92,7 +92,7 @@ double rateOf(const CheckInput& in)
     if (in.rate > 0)
         return in.rate;
     const double perConsumer = 1000.0 / double(std::max<TimeMs>(1, in.mean));
-    const int workers = in.lambda ? std::max(1, in.lambda->maxConcurrency ? in.lambda->maxConcurrency : 5)
+    const int workers = in.lambda ? std::max(1, in.lambda->mostInvocations() ? in.lambda->mostInvocations() : 5)
                                   : std::min(in.consumers, 200);
     return std::max(0.01, 0.5 * perConsumer * workers);
 }
@@ -107,8 +107,8 @@ json actorsJson(const CheckInput& in, json& scenario, int count)
         json function = { { "name", "function" }, { "queue", in.queueName }, { "batchSize", in.lambda->batchSize },
             { "timeout", ms(in.lambda->timeout) }, { "processing", processingJson(in) },
             { "reportBatchItemFailures", in.lambda->reportBatchItemFailures } };
-        if (in.lambda->maxConcurrency)
-            function["concurrency"] = in.lambda->maxConcurrency;
+        if (in.lambda->mostInvocations()) // provisioned mode is drawn as its most invocations, already scaled up
+            function["concurrency"] = std::min(in.lambda->mostInvocations(), 1000);
         scenario["lambdas"] = json::array({ function });
         return scenario["lambdas"][0];
     }

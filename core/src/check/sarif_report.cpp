@@ -38,6 +38,7 @@ const char* propertyAtFault(const std::string& id)
         { "lambda-batch-without-partial-failures", "trigger" },
         { "lambda-batch-over-10-without-window", "trigger" },
         { "lambda-reserved-concurrency-under-max", "ReservedConcurrentExecutions" },
+        { "lambda-provisioned-with-maximum-concurrency", "trigger" },
         { "delay-with-lambda-batching-window", "DelaySeconds" },
         { "max-receive-count-1", "RedrivePolicy" },
         { "max-receive-count-high", "RedrivePolicy" },

@@ -117,7 +117,7 @@ private:
     }
 
     // One `sqs` event: its ARN alone, or {arn, batchSize, maximumBatchingWindow, functionResponseType, enabled,
-    // maximumConcurrency}.
+    // maximumConcurrency, provisionedPollers}.
     void addMapping(const std::string& function, const std::string& at, const json& event, size_t index)
     {
         const std::string id
@@ -138,6 +138,14 @@ private:
             p["FunctionResponseTypes"] = json::array({ markVariables(spec["functionResponseType"]) });
         if (spec.contains("maximumConcurrency"))
             p["ScalingConfig"] = { { "MaximumConcurrency", markVariables(spec["maximumConcurrency"]) } };
+        // `provisionedPollers: {min, max}` (the Framework's provisioned mode, 4.x).
+        if (spec.contains("provisionedPollers") && spec["provisionedPollers"].is_object()) {
+            json& config = p["ProvisionedPollerConfig"] = json::object();
+            for (const auto& [from, to] :
+                { std::pair { "min", "MinimumPollers" }, std::pair { "max", "MaximumPollers" } })
+                if (spec["provisionedPollers"].contains(from))
+                    config[to] = markVariables(spec["provisionedPollers"][from]);
+        }
         m_out.root["Resources"][id] = { { "Type", "AWS::Lambda::EventSourceMapping" }, { "Properties", p } };
         line("Resources." + id, at);
         m_out.origins["Resources." + id + ".Properties"] = at + ".sqs";

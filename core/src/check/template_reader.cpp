@@ -381,6 +381,15 @@ private:
         if (p.contains("ScalingConfig") && p["ScalingConfig"].is_object()
             && p["ScalingConfig"].contains("MaximumConcurrency"))
             whole("ScalingConfig.MaximumConcurrency", p["ScalingConfig"]["MaximumConcurrency"], "maxConcurrency");
+        if (p.contains("ProvisionedPollerConfig") && p["ProvisionedPollerConfig"].is_object()) {
+            const json& provisioned = p["ProvisionedPollerConfig"];
+            for (const auto& [name, key] :
+                { std::pair { "MinimumPollers", "minimumPollers" }, std::pair { "MaximumPollers", "maximumPollers" } })
+                if (provisioned.contains(name))
+                    whole((std::string("ProvisionedPollerConfig.") + name).c_str(), provisioned[name], key);
+            if (!l.contains("minimumPollers") && !l.contains("maximumPollers")) // provisioned mode at its defaults
+                l["minimumPollers"] = 2;
+        }
         if (p.contains("FunctionResponseTypes"))
             if (const auto types = fixed("FunctionResponseTypes", p["FunctionResponseTypes"]);
                 types && types->is_array())

@@ -408,6 +408,15 @@ private:
         const json& scaling = field(m.values, "scaling_config");
         if (scaling.is_array() && !scaling.empty() && field(scaling[0], "maximum_concurrency").is_number_integer())
             l["maxConcurrency"] = scaling[0]["maximum_concurrency"];
+        const json& provisioned = field(m.values, "provisioned_poller_config"); // a list of one block
+        if (provisioned.is_array() && !provisioned.empty()) {
+            for (const auto& [name, key] : { std::pair { "minimum_pollers", "minimumPollers" },
+                     std::pair { "maximum_pollers", "maximumPollers" } })
+                if (field(provisioned[0], name).is_number_integer())
+                    l[key] = provisioned[0][name];
+            if (!l.contains("minimumPollers") && !l.contains("maximumPollers"))
+                l["minimumPollers"] = 2;
+        }
         const json& responses = field(m.values, "function_response_types");
         if (responses.is_array()
             && std::find(responses.begin(), responses.end(), "ReportBatchItemFailures") != responses.end())

@@ -475,8 +475,8 @@ LambdaSpec lambdaSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "batchSize", "batchingWindow", "maximumConcurrency", "timeout", "concurrency", "pollers",
-            "processing", "failureProbability", "reportBatchItemFailures", "itemFailureProbability",
-            "deadLetterQueue" });
+            "processing", "failureProbability", "reportBatchItemFailures", "itemFailureProbability", "deadLetterQueue",
+            "scaleFromIdle", "provisionedPollerConfig" });
     LambdaSpec l;
     l.name = v.contains("name") ? text(v, path, "name") : "function-" + std::to_string(index + 1);
     l.queue = text(v, path, "queue");
@@ -498,6 +498,7 @@ LambdaSpec lambdaSpec(const json& v, const std::string& path, size_t index)
     l.itemFailureProbability = probability(v, path, "itemFailureProbability");
     if (v.contains("deadLetterQueue"))
         l.deadLetterQueue = text(v, path, "deadLetterQueue");
+    readMappingScaling(v, path, l);
     return l;
 }
 

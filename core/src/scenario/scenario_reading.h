@@ -40,6 +40,9 @@ std::vector<analysis::MomentSpec> readMomentSpecs(const nlohmann::json& list, co
 void readServices(const nlohmann::json& v, Scenario& scenario);
 std::map<std::string, std::string> messageAttributes(const nlohmann::json& v, const std::string& path);
 
+// A Lambda trigger's scaling: `scaleFromIdle` and `provisionedPollerConfig`, into `spec` (mapping_scaling_specs.cpp).
+void readMappingScaling(const nlohmann::json& v, const std::string& path, LambdaSpec& spec);
+
 // A scenario's CloudWatch `alarms` (alarm_specs.cpp).
 void readAlarms(const nlohmann::json& v, Scenario& scenario);
 

@@ -310,7 +310,8 @@ std::vector<ConsumerStatus> Simulation::consumers() const
             .lambda = true,
             .throttled = p->held,
             .backedOff
-            = p->batch.empty() && m_mappingScalers[p->lambda].backedOffUntil(p->rank, m_engine.now()).has_value() };
+            = p->batch.empty() && m_mappingScalers[p->lambda].backedOffUntil(p->rank, m_engine.now()).has_value(),
+            .notScaledUp = m_mappingScalers[p->lambda].notScaledUpTo(p->rank, m_engine.now()) };
         const bool invoked = !p->batch.empty() && !p->held;
         status.state = p->failNext ? ConsumerState::Crashed
             : invoked              ? ConsumerState::Working

@@ -1,9 +1,10 @@
-// Distributions in words and as one typical value (distribution_text.h).
+// Distributions in words, as one typical value, and drawn (distribution_text.h).
 #include "lifeline/sim/distribution_text.h"
 
 #include "lifeline/support/duration.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace lifeline::sim {
 
@@ -46,6 +47,31 @@ TimeMs typicalMs(const scenario::Distribution& d)
         return d.a;
     }
     return d.a;
+}
+
+TimeMs drawFrom(const scenario::Distribution& d, Random& random)
+{
+    double ms = double(d.a);
+    switch (d.kind) {
+    case scenario::Distribution::Kind::Fixed:
+        break;
+    case scenario::Distribution::Kind::Uniform:
+        ms = random.uniform(double(d.a), double(d.b));
+        break;
+    case scenario::Distribution::Kind::Exponential:
+        ms = random.exponential(double(d.a));
+        break;
+    case scenario::Distribution::Kind::Normal:
+        ms = random.normal(double(d.a), double(d.b));
+        break;
+    case scenario::Distribution::Kind::LogNormal: // the median is p50; 2.3263 standard deviations above it is p99
+        ms = double(d.a) * std::exp(std::log(double(d.b) / double(d.a)) / 2.3263 * random.normal(0, 1));
+        break;
+    case scenario::Distribution::Kind::Samples:
+        ms = double(d.samples[std::min(d.samples.size() - 1, size_t(random.uniform() * double(d.samples.size())))]);
+        break;
+    }
+    return std::max<TimeMs>(0, TimeMs(std::llround(ms)));
 }
 
 } // namespace lifeline::sim

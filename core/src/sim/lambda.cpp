@@ -17,7 +17,8 @@ void Simulation::pollerPoll(size_t index)
 {
     Poller& p = *m_pollers[index];
     const scenario::LambdaSpec& spec = m_scenario.lambdas[p.lambda];
-    // The mapping backs off from its throttled function: woken when no batch waits (wakeParkedPollers), or in its turn.
+    // The mapping backs off from its throttled function, or has not scaled up to this poller: woken when no batch waits
+    // or at the mapping's first batch (wakeParkedPollers), or in its turn.
     if (const auto until = m_mappingScalers[p.lambda].backedOffUntil(p.rank, m_engine.now());
         until && p.batch.empty()) {
         p.parked = *until == MappingScaler::kWhileThrottled;
@@ -58,6 +59,8 @@ void Simulation::pollerReceived(size_t index, std::vector<ReceivedMessage> messa
     Poller& p = *m_pollers[index];
     const scenario::LambdaSpec& spec = m_scenario.lambdas[p.lambda];
     p.poll = 0;
+    if (!messages.empty() && m_mappingScalers[p.lambda].received(m_engine.now()))
+        wakeParkedPollers(p.lambda); // a mapping starting from idle scales up from its first batch
     for (auto& m : messages) {
         p.batchBytes += m.body.size();
         p.batch.push_back(std::move(m));

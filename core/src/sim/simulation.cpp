@@ -1,6 +1,7 @@
 // The simulation's clock loop, producers and operator actions. Consumers and Lambda pollers live in their own files.
 #include "lifeline/sim/simulation.h"
 
+#include "lifeline/sim/distribution_text.h"
 #include "lifeline/support/duration.h"
 #include "service_access.h"
 #include "simulation_internal.h"
@@ -112,7 +113,7 @@ void Simulation::setUpLambdas()
         const int64_t visibility = std::stoll(
             m_engine.getQueueAttributes(spec.queue, { "VisibilityTimeout" }).value().at("VisibilityTimeout"));
         uint32_t firstPoller = kSqsActor;
-        m_mappingScalers.emplace_back(spec.pollers, spec.concurrency);
+        m_mappingScalers.emplace_back(spec.pollers, spec.concurrency, spec.startingPollers(), spec.scaleUpEvery());
         for (int64_t k = 1; k <= spec.pollers; ++k) {
             auto poller = std::make_unique<Poller>(Poller { .lambda = l, .rank = k - 1 });
             const size_t index = m_pollers.size();
@@ -525,27 +526,7 @@ void Simulation::runAction(size_t index)
 
 TimeMs Simulation::draw(const scenario::Distribution& d)
 {
-    double ms = double(d.a);
-    switch (d.kind) {
-    case scenario::Distribution::Kind::Fixed:
-        break;
-    case scenario::Distribution::Kind::Uniform:
-        ms = m_random.uniform(double(d.a), double(d.b));
-        break;
-    case scenario::Distribution::Kind::Exponential:
-        ms = m_random.exponential(double(d.a));
-        break;
-    case scenario::Distribution::Kind::Normal:
-        ms = m_random.normal(double(d.a), double(d.b));
-        break;
-    case scenario::Distribution::Kind::LogNormal: // the median is p50; 2.3263 standard deviations above it is p99
-        ms = double(d.a) * std::exp(std::log(double(d.b) / double(d.a)) / 2.3263 * m_random.normal(0, 1));
-        break;
-    case scenario::Distribution::Kind::Samples:
-        ms = double(d.samples[std::min(d.samples.size() - 1, size_t(m_random.uniform() * double(d.samples.size())))]);
-        break;
-    }
-    return std::max<TimeMs>(0, TimeMs(std::llround(ms)));
+    return drawFrom(d, m_random);
 }
 
 } // namespace lifeline::sim

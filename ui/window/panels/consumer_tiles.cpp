@@ -27,6 +27,8 @@ QString stateName(const sim::ConsumerStatus& tile)
             return ConsumerTiles::tr("will fail");
         if (tile.throttled)
             return ConsumerTiles::tr("throttled");
+        if (tile.backedOff && tile.notScaledUp)
+            return ConsumerTiles::tr("not yet started");
         if (tile.backedOff)
             return ConsumerTiles::tr("backed off");
         if (tile.state == sim::ConsumerState::Working)
@@ -83,7 +85,8 @@ void ConsumerTiles::sync()
                      .arg(int(tile.state))
                      .arg(tile.holding)
                      .arg(tile.waiting)
-                     .arg(int(tile.removed) * 4 + int(tile.throttled) * 2 + int(tile.backedOff))
+                     .arg(int(tile.removed) * 8 + int(tile.throttled) * 4 + int(tile.backedOff) * 2
+                         + int(tile.notScaledUp))
                      .arg(texts ? holdingText(tile) : QString());
     if (drawn == m_drawn)
         return;
@@ -228,6 +231,8 @@ QString ConsumerTiles::holdingText(const sim::ConsumerStatus& tile) const
         return tile.lambda ? tr("its next invocation fails;\nclick to cancel") : tr("click to restart");
     if (tile.lambda && tile.throttled)
         return tr("%1 received, waiting\nfor a free slot").arg(tile.waiting);
+    if (tile.lambda && tile.backedOff && tile.notScaledUp)
+        return tr("the mapping has not\nscaled up to it yet");
     if (tile.lambda && tile.backedOff)
         return tr("takes no batch while\nthe function throttles");
     if (tile.holding == kNoMessage)

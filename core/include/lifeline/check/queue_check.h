@@ -33,6 +33,9 @@ struct CheckLimits {
     static constexpr int kLambdaFewestConcurrency = 2; // MaximumConcurrency
     static constexpr int kLambdaMostConcurrency = 1000;
     static constexpr int kLambdaReserved = 1000000; // ReservedConcurrentExecutions: up to the account's quota
+    static constexpr int kLambdaFewestPollers = 2; // ProvisionedPollerConfig, for SQS
+    static constexpr int kLambdaMostMinimumPollers = 200;
+    static constexpr int kLambdaMostPollers = 10000;
 };
 
 struct LambdaTrigger {
@@ -41,6 +44,13 @@ struct LambdaTrigger {
     int batchSize = 10;
     TimeMs batchingWindow = 0; // MaximumBatchingWindowInSeconds
     int maxConcurrency = 0; // 0: not set (Lifeline simulates 5)
+    // Provisioned mode (ProvisionedPollerConfig): 0 and 0 in standard mode; either given sets the other's default
+    // (MinimumPollers 2, MaximumPollers 200).
+    int minimumPollers = 0;
+    int maximumPollers = 0;
+    // The invocations the mapping runs at once at most: MaximumConcurrency, or in provisioned mode MaximumPollers x 10
+    // (each event poller handles up to 10 concurrent invokes); 0 when neither bounds it.
+    int mostInvocations() const { return maxConcurrency ? maxConcurrency : maximumPollers * 10; }
     bool reportBatchItemFailures = false;
     std::optional<int> reservedConcurrency; // the function's ReservedConcurrentExecutions, when it has one
     // The function has a dead-letter queue of its own (DeadLetterConfig, SAM's DeadLetterQueue, Terraform's

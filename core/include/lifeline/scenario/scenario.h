@@ -160,7 +160,20 @@ struct LambdaSpec {
     std::optional<int64_t> maximumConcurrency; // the mapping's ScalingConfig.MaximumConcurrency, 2..1000
     TimeMs timeout = 3000; // the function timeout
     int64_t concurrency = 5; // functions running at once
-    int64_t pollers = 5; // event-source-mapping pollers
+    int64_t pollers = 5; // event-source-mapping pollers: concurrent batches (in provisioned mode, MaximumPollers x 10)
+    // How the mapping starts. Standard mode, already scaled up (default): every poller polls from the start. With
+    // scaleFromIdle, as after a quiet spell: five batches at once, and 300 more a minute once messages come, up to
+    // `pollers`. In provisioned mode (ProvisionedPollerConfig), MinimumPollers x 10 batches at once (each event poller
+    // handles up to 10 concurrent invokes), and up to 1,000 more a minute (docs/sqs-semantics.md, section 6).
+    bool scaleFromIdle = false;
+    struct ProvisionedPollers {
+        int64_t minimumPollers = 2; // 2..200
+        int64_t maximumPollers = 200; // 2..10,000 in AWS; Lifeline runs at most 100 (1,000 concurrent batches)
+    };
+    std::optional<ProvisionedPollers> provisioned;
+    // The batches at once when the mapping starts, and how often one more may poll once messages come.
+    int64_t startingPollers() const;
+    TimeMs scaleUpEvery() const;
     Distribution processing;
     double failureProbability = 0; // a whole-batch error
     bool reportBatchItemFailures = false;

@@ -47,6 +47,7 @@ struct ConsumerStatus {
     bool lambda = false;
     bool throttled = false; // its batch waits for a free concurrency slot
     bool backedOff = false; // its mapping backed off from a throttled function: it takes no batch for now
+    bool notScaledUp = false; // its mapping, started from idle, has not scaled up to it yet (with backedOff)
 };
 
 struct ServiceSender;
