@@ -234,6 +234,26 @@ TEST_CASE("timeline at scale: 300 consumers are a compact grid by group - a clic
     CHECK(tiles.groupLines()[1].endsWith(QStringLiteral(", 1 crashed")));
 }
 
+TEST_CASE("timeline at scale: a Lambda mapping's grid says how many pollers it has not scaled up to yet",
+    "[ui][scale][lambda]")
+{
+    test::application();
+    // Lesson 33: 600 orders at 10 s; five pollers, then one more every 200 ms.
+    const auto* lesson = teach::findLesson("lambda-provisioned-mode");
+    REQUIRE(lesson);
+    sim::Simulation run(lesson->scenario);
+    ConsumerTiles tiles;
+    tiles.resize(400, 800);
+    tiles.setSimulation(&run);
+    run.advanceTo(9'000);
+    tiles.sync();
+    REQUIRE(tiles.groupLines().size() == 1);
+    CHECK(tiles.groupLines()[0] == QStringLiteral("take-order/poller ×100: 0 working, 5 polling, 95 not yet started"));
+    run.advanceTo(12'000);
+    tiles.sync();
+    CHECK(tiles.groupLines()[0] == QStringLiteral("take-order/poller ×100: 15 working, 0 polling, 85 not yet started"));
+}
+
 TEST_CASE(
     "timeline at scale: zoomed in past the buckets a band counts its lanes - the engine's counters at each instant",
     "[ui][scale]")

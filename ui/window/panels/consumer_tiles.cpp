@@ -131,11 +131,14 @@ int ConsumerTiles::layout(int width, std::vector<QRect>* rects, std::vector<Head
     int y = kGap;
     for (const std::string& group : groups) {
         std::array<int, 4> counts {}; // idle, polling, working, crashed
+        int notStarted = 0, backedOff = 0; // a Lambda mapping's pollers it has not scaled up to, or has taken out
         int n = 0;
         for (const size_t i : order) {
             if (m_tiles[i].group != group)
                 continue;
             ++counts[size_t(m_tiles[i].state)];
+            notStarted += m_tiles[i].backedOff && m_tiles[i].notScaledUp;
+            backedOff += m_tiles[i].backedOff && !m_tiles[i].notScaledUp;
             if (rects)
                 (*rects)[i] = QRect(kGap + (n % cols) * (kCell + kCellGap),
                     y + kHeader + (n / cols) * (kCell + kCellGap), kCell, kCell);
@@ -147,6 +150,10 @@ int ConsumerTiles::layout(int width, std::vector<QRect>* rects, std::vector<Head
                                .arg(n)
                                .arg(counts[size_t(sim::ConsumerState::Working)])
                                .arg(counts[size_t(sim::ConsumerState::Polling)]);
+            if (backedOff)
+                text += tr(", %1 backed off").arg(backedOff);
+            if (notStarted)
+                text += tr(", %1 not yet started").arg(notStarted);
             if (const int down = counts[size_t(sim::ConsumerState::Crashed)])
                 text += tr(", %1 crashed").arg(down);
             headers->push_back({ QRect(kGap, y, width - 2 * kGap, kHeader), text });
