@@ -329,11 +329,42 @@ TEST_CASE("a CloudWatch alarm: OK after its first period - the DLQ's visible cou
             { 60000, "dlq-watch: OK, NumberOfMessagesSent 0 <= 0 for 1 min" } });
     CHECK(alarmChanges("ApproximateNumberOfMessagesVisible", 1).size() == 1); // 1 is not above 1
     CHECK(problems(R"({"queues": [{"name": "q"}], "alarms": [{"queue": "q", "metric": "NumberOfMessagesDeleted"}]})")
-        == "alarms[0].metric: must be ApproximateNumberOfMessagesVisible or NumberOfMessagesSent (the metrics Lifeline "
-           "evaluates), got \"NumberOfMessagesDeleted\"");
+        == "alarms[0].metric: must be ApproximateNumberOfMessagesVisible, NumberOfMessagesSent or "
+           "ApproximateAgeOfOldestMessage (the metrics Lifeline evaluates), got \"NumberOfMessagesDeleted\"");
     CHECK(problems(R"({"queues": [{"name": "q"}], "alarms": [{"queue": "q", "metric": "NumberOfMessagesSent",
         "period": "90s"}]})")
         == "alarms[0].period: must be whole minutes from 1m to 1d (SQS's metrics are a minute's), got \"90s\"");
     CHECK(problems(R"({"queues": [{"name": "q"}], "alarms": [{"queue": "qq", "metric": "NumberOfMessagesSent"}]})")
         == "alarms[0].queue: no queue is named \"qq\"; did you mean \"q\"?");
+}
+
+TEST_CASE("a CloudWatch alarm on ApproximateAgeOfOldestMessage: a queue nobody reads fires - a message received three "
+          "times is left out",
+    "[alarm]")
+{
+    const auto changes = [](const std::string& consumers) {
+        Simulation s(load(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
+            "alarms": [{"name": "age", "queue": "q", "metric": "ApproximateAgeOfOldestMessage", "threshold": 30}],
+            "producers": [{"queue": "q", "messages": [{"at": "5s", "body": "job"}]}],
+            "consumers": [)"
+            + consumers + "]}"));
+        s.runToEnd();
+        std::vector<std::pair<TimeMs, std::string>> out;
+        const RunView& run = s.engine().run();
+        for (size_t i = 0; i < run.log().size(); ++i)
+            if (run.log()[i].cause == Cause::AlarmFired || run.log()[i].cause == Cause::AlarmOk)
+                out.emplace_back(run.log()[i].time, run.log().text(run.log()[i].textIndex()));
+        CHECK(s.summary().firstAlarmMs
+            == (out.empty() || out[0].second.find(": ALARM") == std::string::npos ? 0 : out[0].first));
+        return out;
+    };
+    // Nobody reads: at 1 min the job has waited 55 s, whole seconds from its enqueue at 5 s.
+    CHECK(changes("")
+        == std::vector<std::pair<TimeMs, std::string>> {
+            { 60000, "age: ALARM, ApproximateAgeOfOldestMessage 55 > 30 for 1 min" } });
+    // A worker that fails it every time receives it at 5, 15, 25 s ...: from its third receive it is set aside, and
+    // the queue's oldest message is none.
+    CHECK(changes(R"({"queue": "q", "processing": "1s", "failureProbability": 1})")
+        == std::vector<std::pair<TimeMs, std::string>> {
+            { 60000, "age: OK, ApproximateAgeOfOldestMessage 0 <= 30 for 1 min" } });
 }

@@ -34,6 +34,7 @@ nlohmann::json RunSummary::toJson() const
         { "expired", expired },
         { "emptyReceives", emptyReceives },
         { "alarmsFired", alarmsFired },
+        { "firstAlarmMs", firstAlarmMs },
         { "longestWaitMs", longestWaitMs },
         { "shortestWaitMs", shortestWaitMs },
         { "longestToDeleteMs", longestToDeleteMs },
@@ -321,7 +322,8 @@ void readNote(const RunView& engine, const Event& e, RunSummary& s)
         s.warnings.push_back(log.text(e.textIndex()));
         break;
     case Cause::AlarmFired:
-        ++s.alarmsFired;
+        if (s.alarmsFired++ == 0)
+            s.firstAlarmMs = e.time;
         break;
     case Cause::ScriptedCall:
         s.steps.push_back(stepOf(engine, e));

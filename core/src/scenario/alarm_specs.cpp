@@ -1,6 +1,7 @@
-// A scenario's CloudWatch alarms: each watches one metric of one queue, the two an exam asks about for a dead-letter
-// queue: how many messages it holds (ApproximateNumberOfMessagesVisible) and how many were sent to it
-// (NumberOfMessagesSent, which a message moved there by a redrive policy does not count).
+// A scenario's CloudWatch alarms: each watches one metric of one queue, the three an exam asks about: how many messages
+// a queue holds (ApproximateNumberOfMessagesVisible), how many were sent to it (NumberOfMessagesSent, which a message
+// moved there by a redrive policy does not count), and how long its oldest message has waited
+// (ApproximateAgeOfOldestMessage, in seconds: what tells a stuck consumer on a quiet queue).
 #include "lifeline/support/duration.h"
 #include "scenario_reading.h"
 
@@ -17,10 +18,11 @@ AlarmSpec alarmSpec(const json& v, const std::string& path, size_t index)
     a.name = v.contains("name") ? text(v, path, "name") : "alarm-" + std::to_string(index + 1);
     a.queue = text(v, path, "queue");
     a.metric = text(v, path, "metric");
-    if (a.metric != "ApproximateNumberOfMessagesVisible" && a.metric != "NumberOfMessagesSent")
+    if (a.metric != "ApproximateNumberOfMessagesVisible" && a.metric != "NumberOfMessagesSent"
+        && a.metric != "ApproximateAgeOfOldestMessage")
         report(join(path, "metric"),
-            "must be ApproximateNumberOfMessagesVisible or NumberOfMessagesSent (the metrics Lifeline evaluates), "
-            "got \""
+            "must be ApproximateNumberOfMessagesVisible, NumberOfMessagesSent or ApproximateAgeOfOldestMessage (the "
+            "metrics Lifeline evaluates), got \""
                 + a.metric + "\"");
     a.threshold = integer(v, path, "threshold", 0, 1000000000).value_or(0);
     if (v.contains("period")) {

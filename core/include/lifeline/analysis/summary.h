@@ -45,6 +45,7 @@ struct RunSummary {
     int64_t expired = 0;
     int64_t emptyReceives = 0;
     int64_t alarmsFired = 0; // the scenario's CloudWatch alarms gone to ALARM, each time
+    int64_t firstAlarmMs = 0; // when an alarm first went to ALARM (0: none did)
     int64_t longestWaitMs = 0; // the longest a message waited from its send to its first receive
     int64_t shortestWaitMs = 0; // the shortest (0 when nothing was received)
     int64_t longestToDeleteMs = 0; // the longest from a message's send to its delete

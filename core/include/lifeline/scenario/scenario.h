@@ -189,7 +189,9 @@ struct LambdaSpec {
 struct AlarmSpec {
     std::string name;
     std::string queue;
-    std::string metric; // ApproximateNumberOfMessagesVisible (at the period's end) or NumberOfMessagesSent (in it)
+    // ApproximateNumberOfMessagesVisible or ApproximateAgeOfOldestMessage (seconds; at the period's end), or
+    // NumberOfMessagesSent (in it)
+    std::string metric;
     int64_t threshold = 0;
     TimeMs period = 60000; // whole minutes: SQS's metrics are a minute's
 };
