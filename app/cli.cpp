@@ -428,7 +428,7 @@ int compare(scenario::Scenario asWritten, const RunOptions& options, std::ostrea
     }
     const analysis::RunSummary a = written.summary(), b = withFix.summary();
     if (options.summary) {
-        out << analysis::comparisonJson(a, b).dump(2) << '\n';
+        out << analysis::comparisonJson(a, b, written.scenario().lesson->measure).dump(2) << '\n';
     } else {
         out << "ran '" << written.scenario().name << "' as written and with the fix:";
         const auto& lesson = *written.scenario().lesson;

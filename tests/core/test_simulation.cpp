@@ -1,5 +1,6 @@
 #include "lifeline/run/event_text.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/teach/lessons.h"
 #include "sim/simulation_internal.h"
 
 #include <catch2/catch.hpp>
@@ -638,4 +639,43 @@ TEST_CASE("the operator's journal: a run played by hand, replayed from its journ
     Simulation asWritten(load(kBusy));
     asWritten.runToEnd();
     CHECK(trace(asWritten) != trace(live));
+}
+
+TEST_CASE("requests and billed requests: a call is one request, billed by each 64 KB chunk of its bodies - a burst in "
+          "batches of ten - lesson 35 as written and fixed",
+    "[simulation][cost]")
+{
+    RequestMeter meter;
+    meter.count(0); // a delete: one request, billed as one
+    meter.count(64 * 1024); // exactly one chunk
+    meter.count(64 * 1024 + 1); // a byte more: two
+    meter.count(256 * 1024); // "an API action with a 256 KB payload is billed as 4 requests"
+    CHECK(meter.requests() == 4);
+    CHECK(meter.billed() == 1 + 1 + 2 + 4);
+    // 25 orders of 7 KB in SendMessageBatch calls of ten: 70,000, 70,000 and 35,000 bytes.
+    Simulation burst(load(R"({"duration": "5s", "queues": [{"name": "q"}],
+        "producers": [{"queue": "q", "bursts": [{"at": "1s", "count": 25}], "bodyBytes": 7000, "sendBatch": 10}]})"));
+    burst.runToEnd();
+    CHECK(burst.summary().sent == 25);
+    CHECK(burst.summary().requests == 3);
+    CHECK(burst.summary().billedRequests == 2 + 2 + 1);
+    // Lesson 35: a send, a receive and a delete an order, and ten empty long polls at the end.
+    const auto* lesson = lifeline::teach::findLesson("batching-and-cost");
+    REQUIRE(lesson);
+    Simulation asWritten(lesson->scenario);
+    asWritten.runToEnd();
+    const auto written = asWritten.summary();
+    CHECK(written.emptyReceives == 10);
+    CHECK(written.requests == 500 + 500 + 500 + 10);
+    CHECK(written.billedRequests == written.requests);
+    const auto fixed = lifeline::scenario::applyFix(lesson->scenario);
+    REQUIRE(std::holds_alternative<Scenario>(fixed));
+    Simulation withFix(std::get<Scenario>(fixed));
+    withFix.runToEnd();
+    CHECK(withFix.summary().requests == 170);
+    CHECK(withFix.summary().billedRequests == 269);
+    const auto refused
+        = parseScenario(std::string(R"({"queues": [{"name": "q"}], "producers": [{"queue": "q", "sendBatch": 11}]})"));
+    REQUIRE(std::holds_alternative<ScenarioError>(refused));
+    CHECK(std::get<ScenarioError>(refused).text() == "producers[0].sendBatch: must be from 1 to 10, got 11");
 }

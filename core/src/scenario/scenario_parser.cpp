@@ -357,7 +357,7 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "topic", "rate", "start", "stop", "count", "bursts", "messages", "body", "delaySeconds",
-            "groups", "groupId", "poisonEvery", "expectRefused", "bodyBytes", "s3Bucket", "account" });
+            "groups", "groupId", "poisonEvery", "expectRefused", "bodyBytes", "s3Bucket", "account", "sendBatch" });
     ProducerSpec p;
     p.name = v.contains("name") ? text(v, path, "name") : "producer-" + std::to_string(index + 1);
     p.topic = text(v, path, "topic", false); // a producer sends to a queue or publishes to a topic
@@ -395,6 +395,7 @@ ProducerSpec producerSpec(const json& v, const std::string& path, size_t index)
     p.poisonEvery = integer(v, path, "poisonEvery", 0, INT64_MAX / 2).value_or(0);
     p.bodyBytes = integer(v, path, "bodyBytes", 1, kLargestPaddedBody);
     p.expectRefused = boolean(v, path, "expectRefused", false);
+    p.sendBatch = integer(v, path, "sendBatch", 1, 10).value_or(1);
     return p;
 }
 

@@ -13,6 +13,22 @@ Simulation::Processing& Simulation::processingOf(MessageIndex lane)
     return m_processing.released(lane) ? m_processingKept[lane] : m_processing[lane];
 }
 
+size_t bodyBytes(const std::vector<ReceivedMessage>& messages)
+{
+    size_t bytes = 0;
+    for (const ReceivedMessage& m : messages)
+        bytes += m.body.size();
+    return bytes;
+}
+
+size_t deliveredBytes(const RunView& run, const DeliveryList& messages)
+{
+    size_t bytes = 0;
+    for (const Delivery& d : messages)
+        bytes += run.message(d.lane).body.size();
+    return bytes;
+}
+
 void Simulation::forgetHistory()
 {
     m_engine.forgetHistory();
@@ -92,6 +108,7 @@ void Simulation::consumerReceived(size_t index, const DeliveryList& messages, bo
 {
     Consumer& c = *m_consumers[index];
     c.stats.received += int64_t(messages.size());
+    m_requests.count(deliveredBytes(m_engine.run(), messages));
     if (wasLongPoll && (c.state != ConsumerState::Polling || c.poll != poll)) {
         // It crashed while polling. Its poll went on, as a dead client's request does at SQS (docs/decisions.md):
         // what it received is in flight for nobody until its timeout, and the log says so.
@@ -157,8 +174,8 @@ void Simulation::consumerStart(size_t index, MessageIndex lane, const Receipt& r
     startProcessing(lane, c.actor);
     // Work takes a millisecond at least: with VisibilityTimeout 0, work of no length would receive, fail and
     // receive again at one instant for ever, and virtual time would never move.
-    schedule(m_engine.now() + std::max<TimeMs>(1, draw(c.spec->processing)), ConsumerWorkDone, uint32_t(index),
-        c.generation);
+    schedule(m_engine.now() + std::max<TimeMs>(1, drawFrom(c.spec->processing, m_random)), ConsumerWorkDone,
+        uint32_t(index), c.generation);
     if (c.spec->heartbeatEvery)
         schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
 }
@@ -174,6 +191,7 @@ bool Simulation::idempotentCheck(size_t index, MessageIndex lane, const Receipt&
         return true;
     if (p.completed) {
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, lane, kNoQueue, 1); // a repeat, skipped
+        m_requests.count(0);
         (void)m_engine.deleteMessage(c.spec->queue, receipt, c.actor); // a refusal is logged by the engine
     } else {
         m_engine.recordActorEvent(
@@ -189,6 +207,7 @@ void Simulation::consumerHeartbeat(size_t index)
     if (c.state != ConsumerState::Working || !c.current)
         return;
     // A heartbeat refused by the 12-hour cap is simply not renewed; the message then times out as SQS would.
+    m_requests.count(0);
     (void)m_engine.changeMessageVisibility(c.spec->queue, c.current->receipt, c.spec->heartbeatVisibilityTimeout,
         c.actor); // refused at the 12-hour cap: not renewed, and the engine logs why
     schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
@@ -208,14 +227,18 @@ void Simulation::consumerWorkDone(size_t index)
         ++c.stats.failed;
         m_engine.recordActorEvent(Cause::ProcessingFailed, c.actor, m.lane, kNoQueue,
             uint32_t(poison ? FailureKind::Poison : FailureKind::Threw));
-        if (c.spec->releaseOnFailure) // fail fast: back in the queue now, not when the timeout ends
+        if (c.spec->releaseOnFailure) { // fail fast: back in the queue now, not when the timeout ends
+            m_requests.count(0);
             (void)m_engine.changeMessageVisibility(c.spec->queue, m.receipt, 0, c.actor);
+        }
     } else {
         ++c.stats.finished;
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, m.lane);
-        if (c.spec->deletes)
+        if (c.spec->deletes) {
+            m_requests.count(0);
             (void)m_engine.deleteMessage(
                 c.spec->queue, m.receipt, c.actor); // a refusal (its queue deleted) is logged by the engine
+        }
     }
     endProcessing(m.lane, !failed);
     consumerStartNext(index);

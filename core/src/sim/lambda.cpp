@@ -61,6 +61,7 @@ void Simulation::pollerReceived(size_t index, std::vector<ReceivedMessage> messa
     p.poll = 0;
     if (!messages.empty() && m_mappingScalers[p.lambda].received(m_engine.now()))
         wakeParkedPollers(p.lambda); // a mapping starting from idle scales up from its first batch
+    m_requests.count(bodyBytes(messages));
     for (auto& m : messages) {
         p.batchBytes += m.body.size();
         p.batch.push_back(std::move(m));
@@ -131,7 +132,8 @@ void Simulation::invoke(size_t index)
     ++m_lambdaRunning[p.lambda];
     for (const auto& m : p.batch)
         startProcessing(m.lane, p.actor, spec.timeout);
-    const TimeMs runs = std::max<TimeMs>(1, draw(spec.processing)); // a millisecond at least, as consumers' work
+    const TimeMs runs
+        = std::max<TimeMs>(1, drawFrom(spec.processing, m_random)); // a millisecond at least, as consumers' work
     p.timedOut = runs > spec.timeout;
     const bool forced = p.failNext; // the operator's click; drawn after the dice, so runs without clicks are unchanged
     p.failNext = false;
@@ -169,6 +171,7 @@ void Simulation::invocationDone(size_t index)
     for (size_t from = 0; from < deletes.size(); from += 10) {
         const std::vector<DeleteMessageBatchEntry> entries(
             deletes.begin() + ptrdiff_t(from), deletes.begin() + ptrdiff_t(std::min(deletes.size(), from + 10)));
+        m_requests.count(0);
         (void)m_engine.deleteMessageBatch(spec.queue, entries,
             p.actor); // per-entry failures are logged by the engine; the mapping does not retry deletes
     }

@@ -27,6 +27,7 @@ Status Simulation::setQueueAttributes(const std::string& queue, const AttributeM
 Result<SendMessageResult> Simulation::sendMessage(const std::string& queue, const scenario::TimedMessage& message)
 {
     noteOperator(queue, "send \"" + message.body.substr(0, 40) + "\" to " + queue);
+    m_requests.count(message.body.size());
     auto sent = m_engine.sendMessage(
         sendRequest(queue, message, kOperatorActor)); // a refusal is logged by the engine with SQS's text
     if (sent && sent->messageId.empty()) // the simulation's engine leaves ids unformatted; the operator sees one

@@ -72,6 +72,8 @@ void Simulation::runScriptStep(size_t index)
 {
     const scenario::ScriptStep& step = m_scenario.script[index];
     const uint32_t actor = m_stepActor[index];
+    if (step.call != Call::StopConsumer && step.call != Call::StartConsumer) // a request: the RequestMeter's note
+        m_requests.count(step.call == Call::SendMessage ? step.message.body.size() : 0);
     switch (step.call) {
     case Call::SendMessage: {
         const auto sent = m_engine.sendMessage(sendRequest(step.queue, step.message, actor));

@@ -332,6 +332,7 @@ void Simulation::run(const Agenda& item)
         if (!p.userRate && ((spec.count && k >= *spec.count) || (spec.stop && item.at >= *spec.stop)))
             return;
         produce(item.index);
+        m_requests.closeBatch();
         p.rateSent = k + 1;
         scheduleRate(item.index, k + 1);
         return;
@@ -340,10 +341,12 @@ void Simulation::run(const Agenda& item)
         const scenario::ProducerSpec& spec = *m_producers[item.index]->spec;
         for (int64_t i = 0; i < spec.bursts[item.token].second; ++i)
             produce(item.index);
+        m_requests.closeBatch();
         return;
     }
     case ProducerMessage:
         produce(item.index, m_producers[item.index]->spec->messages[item.token]);
+        m_requests.closeBatch();
         return;
     case ConsumerPoll:
     case ConsumerWorkDone:
@@ -440,6 +443,7 @@ MessageIndex Simulation::sendProduced(size_t index, int64_t n, const std::option
     Producer& p = *m_producers[index];
     const scenario::ProducerSpec& spec = *p.spec;
     SendMessageRequest& request = p.request;
+    m_requests.batchEntry(request.body.size(), spec.sendBatch);
     if (!spec.account.empty() && !letIn(index, callerOf(spec.account), request.body))
         return kNoMessage;
     request.delaySeconds = delaySeconds;
@@ -522,11 +526,6 @@ void Simulation::runAction(size_t index)
         }
         return;
     }
-}
-
-TimeMs Simulation::draw(const scenario::Distribution& d)
-{
-    return drawFrom(d, m_random);
 }
 
 } // namespace lifeline::sim

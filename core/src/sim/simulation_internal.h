@@ -1,6 +1,7 @@
 // The runtime state of the simulation's actors.
 #pragma once
 
+#include "lifeline/sim/distribution_text.h"
 #include "lifeline/sim/simulation.h"
 
 #include <string_view>
@@ -92,6 +93,10 @@ struct Simulation::Consumer {
 
 // A producer's message `n`, its body marked or padded as its spec says (poisonEvery, bodyBytes).
 void shapeBody(const scenario::ProducerSpec& spec, std::string& body, int64_t n);
+
+// The bodies a receive returned, in bytes: its payload, as the RequestMeter bills it.
+size_t bodyBytes(const std::vector<ReceivedMessage>& messages);
+size_t deliveredBytes(const RunView& run, const DeliveryList& messages);
 
 struct Simulation::Poller {
     size_t lambda = 0;

@@ -16,6 +16,8 @@ analysis::RunSummary Simulation::summary() const
     for (const auto& c : m_consumers)
         s.consumers.push_back(c->stats);
     s.warnings = m_warnings;
+    s.requests = m_requests.requests();
+    s.billedRequests = m_requests.billed();
     if (m_scenario.lesson)
         for (const analysis::Moment& m : findMoments(m_engine.run(), m_scenario.lesson->moments))
             s.moments.push_back({ m.at, momentLaneLabel(m_engine.run(), m), m.caption });

@@ -46,6 +46,10 @@ struct RunSummary {
     int64_t emptyReceives = 0;
     int64_t alarmsFired = 0; // the scenario's CloudWatch alarms gone to ALARM, each time
     int64_t firstAlarmMs = 0; // when an alarm first went to ALARM (0: none did)
+    // What the clients' SQS calls cost, counted by a simulation as it calls (sim/request_meter.h): calls, and calls
+    // billed by 64 KB chunk of payload. A recorded run does not know them (0).
+    int64_t requests = 0;
+    int64_t billedRequests = 0;
     int64_t longestWaitMs = 0; // the longest a message waited from its send to its first receive
     int64_t shortestWaitMs = 0; // the shortest (0 when nothing was received)
     int64_t longestToDeleteMs = 0; // the longest from a message's send to its delete
@@ -107,8 +111,9 @@ std::vector<FigureChange> compareSummaries(const RunSummary& asWritten, const Ru
 // "producers.NAME.longestWaitMs" (or .sent, .received): a lesson's quiet tenant.
 const std::vector<std::string>& comparedFigures();
 bool isComparedFigure(const std::string& figure);
-// {"asWritten": {...}, "fixed": {...}, "differences": [{"figure", "asWritten", "fixed"}]}
-nlohmann::json comparisonJson(const RunSummary& asWritten, const RunSummary& fixed);
+// {"asWritten": {...}, "fixed": {...}, "differences": [{"figure", "asWritten", "fixed"}]}: the figures
+// compareSummaries gives for `measure`.
+nlohmann::json comparisonJson(const RunSummary& asWritten, const RunSummary& fixed, const std::string& measure = {});
 
 struct Moment;
 // How a summary names a moment's row: the consumer's name (a crash, an empty receive), the lane's label (its

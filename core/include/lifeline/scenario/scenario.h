@@ -73,6 +73,9 @@ struct ProducerSpec {
         groupId; // every message's MessageGroupId (a standard queue's tenant, a FIFO queue's one group); "": none
     int64_t poisonEvery = 0; // every Nth message's body says "poison"
     bool expectRefused = false; // its sends are meant to be refused (a lesson shows SQS's answer)
+    // A burst's messages go in SendMessageBatch calls of up to this many (and up to 1 MiB of bodies): one request
+    // each. 1: a SendMessage a message. Rate-driven and listed messages are sent one a call.
+    int64_t sendBatch = 1;
 };
 
 // One condition of an SNS filter policy on a message attribute: the attribute is one of `values` (Equals), none of

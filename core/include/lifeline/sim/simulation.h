@@ -10,6 +10,7 @@
 #include "lifeline/sim/mapping_scaler.h"
 #include "lifeline/sim/operator_journal.h"
 #include "lifeline/sim/random.h"
+#include "lifeline/sim/request_meter.h"
 #include "lifeline/support/calendar_queue.h"
 #include "lifeline/support/chunked_vector.h"
 
@@ -178,7 +179,6 @@ private:
     void runAction(size_t index);
     void noteOperator(const std::string& queue, const std::string& what);
     void scheduleRate(size_t producer, int64_t k);
-    TimeMs draw(const scenario::Distribution& d);
 
     void consumerPoll(size_t index);
     // A new consumer of `spec`, named past every one it ever had, receiving from `firstPoll`; its index.
@@ -238,6 +238,7 @@ private:
     std::vector<std::deque<size_t>> m_lambdaWaiting; // per Lambda: pollers whose batch waits for a free slot
     std::vector<MappingScaler> m_mappingScalers; // per Lambda: how many of its pollers may take a batch
     AlarmWatch m_alarms; // the scenario's CloudWatch alarms
+    RequestMeter m_requests; // what its clients' SQS calls cost
     OperatorJournal m_journal;
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
     // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it.
