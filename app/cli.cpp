@@ -483,9 +483,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         out << "ran '" << simulation.scenario().name << "' to " << lifeline::formatDuration(simulation.now()) << ": "
             << simulation.engine().log().size() << " events (add --summary for the figures)\n";
     const auto& ran = simulation.scenario();
-    return writeOutputs({ simulation.engine().run(), runTitle(ran),
-                            ran.lesson ? ran.lesson->moments : std::vector<analysis::MomentSpec> {},
-                            simulation.summary().claim(), &ran },
+    return writeOutputs(
+        { simulation.engine().run(), runTitle(ran),
+            ran.lesson ? ran.lesson->moments : std::vector<analysis::MomentSpec> {},
+            ran.lesson ? simulation.summary().measureClaim(ran.lesson->measure, ran.lesson->measureLabel)
+                       : simulation.summary().claim(),
+            &ran },
         options, err);
 }
 

@@ -65,7 +65,8 @@ Outcome<> writeLessonPage(
     written.advanceTo(written.duration());
     std::vector<json> runs { webRunData(
         written.engine().run(), lesson.moments, lesson.fixPatch.empty() ? QString() : QStringLiteral("As written")) };
-    request.claim = QString::fromStdString(written.summary().claim());
+    // The headline says what the lesson measures, as its animation's subtitle does.
+    request.claim = QString::fromStdString(written.summary().measureClaim(lesson.measure, lesson.measureLabel));
     for (const bool dark : { false, true }) {
         auto still = stillOf(written.engine().run(), lesson, request.title, dark);
         if (!still)
