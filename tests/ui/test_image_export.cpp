@@ -43,6 +43,40 @@ TEST_CASE(
     CHECK(inFlight >= 8);
 }
 
+TEST_CASE("image export: a text alternative in the PNG and the SVG - the title, the claim, each key moment at its time",
+    "[ui][export][accessibility]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.path = dir.filePath(QStringLiteral("lesson7.png"));
+    request.size = QSize(1000, 400);
+    request.title = QStringLiteral("Lesson 7 → the crash");
+    request.claim = QStringLiteral("the order done after its send: 40 s");
+    request.moments = simulation->scenario().lesson->moments;
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
+    // The moments as the run found them, at their times; text beyond Latin-1 kept.
+    const QString expected = QStringLiteral(
+        "Lesson 7 → the crash. The order done after its send: 40 s. At 5s: worker-1 crashes holding the message: "
+        "nobody will delete it. At 30s: The visibility timeout ends 30 s after the receive: the message worker-1 held "
+        "is visible again. At 30s: worker-2 receives it (#2). At 40s: worker-2 finishes the job and deletes it.");
+    const QImage image(request.path);
+    CHECK(image.text(QStringLiteral("Title")).toStdString() == request.title.toStdString());
+    CHECK(image.text(QStringLiteral("Description")).toStdString() == expected.toStdString());
+    request.path = dir.filePath(QStringLiteral("lesson7.svg"));
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
+    QFile svg(request.path);
+    REQUIRE(svg.open(QIODevice::ReadOnly));
+    QDomDocument document;
+    REQUIRE(document.setContent(&svg));
+    CHECK(document.elementsByTagName(QStringLiteral("title")).at(0).toElement().text().toStdString()
+        == request.title.toStdString());
+    CHECK(document.elementsByTagName(QStringLiteral("desc")).at(0).toElement().text().toStdString()
+        == expected.toStdString());
+}
+
 TEST_CASE("image export: SVG is XML with shapes - PDF has a page", "[ui][export]")
 {
     test::application();

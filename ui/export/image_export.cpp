@@ -224,6 +224,14 @@ int fittingHeight(const std::vector<ModelPanel>& panels, const TimelineStyle& st
     return std::clamp(height, 150, 16384);
 }
 
+QString altTextOf(const std::vector<ModelPanel>& panels, const ImageExportRequest& request)
+{
+    std::vector<std::pair<QString, const LaneModel*>> described;
+    for (const ModelPanel& panel : panels)
+        described.emplace_back(panel.heading, panel.model);
+    return imageAltText(request.title, request.claim, described);
+}
+
 // Paints the panels as `suffix` (png, svg or pdf) onto `out`.
 Outcome<> paintImage(
     QIODevice& out, const QString& suffix, const std::vector<ModelPanel>& panels, ImageExportRequest request, TimeMs to)
@@ -241,6 +249,8 @@ Outcome<> paintImage(
         QPainter p(&image);
         paintExport(p, rect, panels, style, request, to);
         p.end();
+        image.setText(QStringLiteral("Title"), request.title);
+        image.setText(QStringLiteral("Description"), altTextOf(panels, request));
         if (!image.save(&out, "PNG"))
             return Failure { QObject::tr("could not encode the PNG").toStdString() };
     } else if (suffix == QStringLiteral("svg")) {
@@ -249,6 +259,7 @@ Outcome<> paintImage(
         svg.setSize(request.size);
         svg.setViewBox(rect);
         svg.setTitle(request.title);
+        svg.setDescription(altTextOf(panels, request));
         QPainter p(&svg);
         paintExport(p, rect, panels, style, request, to);
         p.end();
@@ -278,6 +289,27 @@ Outcome<> writeImage(const std::vector<ModelPanel>& panels, const ImageExportReq
 }
 
 } // namespace
+
+QString imageAltText(
+    const QString& title, const QString& claim, const std::vector<std::pair<QString, const LaneModel*>>& panels)
+{
+    QStringList parts;
+    if (!title.isEmpty())
+        parts << title + QLatin1Char('.');
+    if (!claim.isEmpty()) // a sentence of its own: "the order done ..." begins with a capital
+        parts << claim.left(1).toUpper() + claim.mid(1) + QLatin1Char('.');
+    for (const auto& [heading, model] : panels) {
+        QStringList moments;
+        for (const analysis::Moment& moment : model->moments())
+            moments << QObject::tr("At %1: %2.")
+                           .arg(QString::fromStdString(formatDuration(moment.at)),
+                               QString::fromStdString(moment.caption));
+        if (!heading.isEmpty() && (panels.size() > 1 || !moments.isEmpty()))
+            parts << heading + QLatin1Char(':');
+        parts << moments;
+    }
+    return parts.join(QLatin1Char(' '));
+}
 
 Outcome<> exportTimelineImage(const RunView& run, const ImageExportRequest& request)
 {

@@ -71,4 +71,10 @@ TimelineStyle slideStyle(TimelineStyle style, const QSize& size);
 // "orders: visibility 30 s, delay 0 s, DLQ after 3 receives · orders-dlq: ..." for titles.
 QString queueSettings(const RunView& run);
 
+// An image's text alternative, for a reader who does not see it: the title, what the run measured, and each key
+// moment drawn with its time and caption ("At 1m30s: worker crashes: ..."), a panel's moments under its heading.
+// Written into a PNG as its Title and Description text chunks and into an SVG as its <title> and <desc>.
+QString imageAltText(
+    const QString& title, const QString& claim, const std::vector<std::pair<QString, const LaneModel*>>& panels);
+
 } // namespace lifeline::ui

@@ -55,7 +55,8 @@ public:
     {
         if (text.size() <= kInline) {
             std::array<unsigned char, 16> bytes {};
-            std::memcpy(bytes.data(), text.data(), text.size());
+            if (!text.empty()) // an empty view may have no data at all (a run file's column of freed bodies)
+                std::memcpy(bytes.data(), text.data(), text.size());
             bytes[15] = static_cast<unsigned char>(text.size());
             release(); // after the copy: `text` may be this body's own
             m_bytes = bytes;
