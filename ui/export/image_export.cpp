@@ -227,6 +227,7 @@ int fittingHeight(const std::vector<ModelPanel>& panels, const TimelineStyle& st
 QString altTextOf(const std::vector<ModelPanel>& panels, const ImageExportRequest& request)
 {
     std::vector<std::pair<QString, const LaneModel*>> described;
+    described.reserve(panels.size());
     for (const ModelPanel& panel : panels)
         described.emplace_back(panel.heading, panel.model);
     return imageAltText(request.title, request.claim, described);
