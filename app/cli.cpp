@@ -55,11 +55,15 @@ constexpr const char* kRunHelp
       "  --alive                only the lanes alive in the window (lanes too many to read draw as density bands)\n"
       "  --order ORDER          each queue's lanes by sent (default), received (most first), age or state\n"
       "  --export FILE.gif|.mp4 the run moving: --fps N (1-60, default 15), --duration D (1s-10m, default 8s),\n"
-      "                         --size (default 1280x720), --window as for images\n"
+      "                         --size (default 1280x720), --window as for images; its captions (the key\n"
+      "                         moments at their times) go beside it as FILE.vtt\n"
+      "  --alt                  print the exported image's text alternative (title, measure, key moments) for\n"
+      "                         a slide's alt text, instead of the line that says what ran\n"
       "  --save FILE.lifeline   a run file that the window (and `lifeline run`) reopens as it was\n"
       "  --help                 this text\n"
       "\n"
-      "A RUN.lifeline takes --summary, --csv, --trace, --export, --size, --window, --dark, --alive and --order.\n"
+      "A RUN.lifeline takes --summary, --csv, --trace, --export, --alt, --size, --window, --dark, --alive and\n"
+      "--order.\n"
       "Exit status: 0 done, 1 an output could not be written, 2 bad arguments or a bad scenario or run file.\n"
       "\n"
       "Examples:\n"
@@ -119,6 +123,7 @@ struct RunOptions {
     bool summary = false;
     bool fix = false;
     bool compare = false;
+    bool alt = false; // print the export's text alternative
     std::string traceFile;
     std::string csvFile;
     std::string imageFile;
@@ -155,7 +160,7 @@ struct RunOutput {
     std::string claim; // the image's caption line
     const scenario::Scenario* scenario = nullptr; // what an animation simulates again (none for a saved run)
 };
-int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& err);
+int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& out, std::ostream& err);
 
 // How each option that takes a value is stored; a refused value returns why (without the command's name).
 using OptionSetter = std::optional<std::string> (*)(RunOptions&, const std::string&);
@@ -280,7 +285,8 @@ const OptionTable<RunOptions>& runOptionTable()
         t.flags = { { "--dark", [](RunOptions& o) { o.dark = true; } },
             { "--alive", [](RunOptions& o) { o.alive = true; } },
             { "--summary", [](RunOptions& o) { o.summary = true; } }, { "--fix", [](RunOptions& o) { o.fix = true; } },
-            { "--compare", [](RunOptions& o) { o.compare = true; } } };
+            { "--compare", [](RunOptions& o) { o.compare = true; } },
+            { "--alt", [](RunOptions& o) { o.alt = true; } } };
         t.word = [](RunOptions& o, const std::string& a) -> std::optional<std::string> {
             if (!o.scenarioFile.empty())
                 return "one scenario at a time, got '" + o.scenarioFile + "' and '" + a + "'";
@@ -318,6 +324,11 @@ Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
         return failure("--compare draws a still image: --export FILE.png, .svg or .pdf");
     if (options.compare && options.imageFile.ends_with(".html"))
         return failure("--export FILE.html plays one run: drop --compare (or --fix for the lesson's fixed run)");
+    if (options.alt && (options.imageFile.empty() || options.imageFile.ends_with(".html")))
+        return failure("--alt prints an image's text alternative: --export FILE.png, .svg, .pdf, .gif or .mp4 (a "
+                       "page carries its own)");
+    if (options.alt && options.summary)
+        return failure("--alt and --summary both print on the standard output: give one");
     if (options.compare && options.scenarioFile.ends_with(".lifeline"))
         return failure("--compare runs a lesson and its fix; '" + options.scenarioFile + "' is a saved run");
     return options;
@@ -337,11 +348,11 @@ int reexport(const RunOptions& options, std::ostream& out, std::ostream& err)
                    .toJson()
                    .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
             << '\n';
-    else
+    else if (!options.alt)
         out << "opened '" << recorded.title << "' at " << lifeline::formatDuration(recorded.run->now()) << ": "
             << recorded.run->log().size() << " events (add --summary for the figures)\n";
     return writeOutputs(
-        { *recorded.run, recorded.title, {}, analysis::summarizeLog(*recorded.run).claim() }, options, err);
+        { *recorded.run, recorded.title, {}, analysis::summarizeLog(*recorded.run).claim() }, options, out, err);
 }
 
 // The scenario to simulate: the lesson's or the file's, with the lesson's fix applied when asked.
@@ -429,7 +440,7 @@ int compare(scenario::Scenario asWritten, const RunOptions& options, std::ostrea
     const analysis::RunSummary a = written.summary(), b = withFix.summary();
     if (options.summary) {
         out << analysis::comparisonJson(a, b, written.scenario().lesson->measure).dump(2) << '\n';
-    } else {
+    } else if (!options.alt) {
         out << "ran '" << written.scenario().name << "' as written and with the fix:";
         const auto& lesson = *written.scenario().lesson;
         const auto changes = analysis::compareSummaries(a, b, lesson.measure, lesson.measureLabel);
@@ -446,10 +457,12 @@ int compare(scenario::Scenario asWritten, const RunOptions& options, std::ostrea
         claim << QString::fromStdString(change.text());
     const bool exported = exportImage(options, runTitle(written.scenario()), err, [&](ui::ImageExportRequest request) {
         request.subtitle = claim.join(QStringLiteral("  ·  "));
-        return ui::exportComparisonImage(
-            { { &written.engine().run(), moments, QObject::tr("As written") },
-                { &withFix.engine().run(), withFix.scenario().lesson->moments, QObject::tr("With the fix") } },
-            request);
+        const std::vector<ui::ExportPanel> panels { { &written.engine().run(), moments, QObject::tr("As written") },
+            { &withFix.engine().run(), withFix.scenario().lesson->moments, QObject::tr("With the fix") } };
+        auto image = ui::exportComparisonImage(panels, request);
+        if (image && options.alt)
+            out << ui::exportAltText(panels, request).toStdString() << '\n';
+        return image;
     });
     return exported ? 0 : 1;
 }
@@ -479,7 +492,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     if (options.summary)
         out << simulation.summary().toJson().dump(2) << '\n';
-    else
+    else if (!options.alt)
         out << "ran '" << simulation.scenario().name << "' to " << lifeline::formatDuration(simulation.now()) << ": "
             << simulation.engine().log().size() << " events (add --summary for the figures)\n";
     const auto& ran = simulation.scenario();
@@ -489,10 +502,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             ran.lesson ? simulation.summary().measureClaim(ran.lesson->measure, ran.lesson->measureLabel)
                        : simulation.summary().claim(),
             &ran },
-        options, err);
+        options, out, err);
 }
 
-int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& err)
+int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& out, std::ostream& err)
 {
     const RunView& engine = run.run;
     bool written = true;
@@ -521,7 +534,7 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
             written = false;
         }
     } else if (options.animated() && run.scenario)
-        written &= exportImage(options, run.title, err, [&](const ui::ImageExportRequest& still) {
+        written &= exportImage(options, run.title, err, [&](ui::ImageExportRequest still) {
             ui::AnimationRequest request;
             request.path = still.path;
             request.size = options.sizeGiven ? still.size : QSize(1280, 720);
@@ -532,13 +545,21 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
             request.title = still.title;
             request.dark = still.dark;
             request.seed = options.seed;
-            return ui::exportAnimation(*run.scenario, request);
+            auto video = ui::exportAnimation(*run.scenario, request);
+            // The text of a still of the whole run (the captions file has the moments at the video's times).
+            still.claim = QString::fromStdString(run.claim);
+            if (video && options.alt)
+                out << ui::exportAltText({ { &engine, run.moments, {} } }, still).toStdString() << '\n';
+            return video;
         });
     else if (!options.imageFile.empty())
         written &= exportImage(options, run.title, err, [&](ui::ImageExportRequest request) {
             request.moments = run.moments;
             request.claim = QString::fromStdString(run.claim);
-            return ui::exportTimelineImage(engine, request);
+            auto image = ui::exportTimelineImage(engine, request);
+            if (image && options.alt)
+                out << ui::exportAltText({ { &engine, run.moments, {} } }, request).toStdString() << '\n';
+            return image;
         });
     return written ? 0 : 1;
 }

@@ -205,8 +205,8 @@ const Command kCommands[] = {
     { "run",
         "  lifeline run SCENARIO.json|RUN.lifeline|--lesson ID [--until 10m] [--seed N] [--summary] [--fix]\n"
         "               [--trace FILE.json] [--csv FILE.csv]\n"
-        "               [--export FILE.png|.svg|.pdf] [--size 1920x1080] [--window 30s..2m] [--dark] [--alive]\n"
-        "               [--save FILE.lifeline]   a run file that the window reopens as it was\n"
+        "               [--export FILE.png|.svg|.pdf [--alt]] [--size 1920x1080] [--window 30s..2m] [--dark]\n"
+        "               [--alive] [--save FILE.lifeline]   a run file that the window reopens as it was\n"
         "                           run headless on virtual time (--fix: the lesson's fix)\n",
         [](int argc, char** argv) { return headless(lifeline::app::runRunCommand, argc, argv); } },
     { "practice",

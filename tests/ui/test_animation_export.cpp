@@ -70,6 +70,36 @@ TEST_CASE("animation: a GIF of lesson 7 - fps x duration frames - the message in
         for (int x = 0; x < frame.width(); ++x)
             held += frame.pixelColor(x, y) == inFlight ? 1 : 0;
     CHECK(held > 2000);
+    // Beside it, its captions: the title, then each moment from the first frame that shows it. The action is 0 to
+    // 45 s over frames 0..29 at 10 a second: 5 s is first shown by frame ceil(5 x 29 / 45) = 4 (0.4 s), 30 s by
+    // frame 20, 40 s by frame 26; the last cue runs to the video's end (3 s).
+    QFile captions(dir.filePath(QStringLiteral("lesson7.vtt")));
+    REQUIRE(captions.open(QIODevice::ReadOnly));
+    CHECK(captions.readAll().toStdString()
+        == "WEBVTT\n\n"
+           "00:00:00.000 --> 00:00:00.400\nLesson 7\n\n"
+           "00:00:00.400 --> 00:00:02.000\nAt 5s: worker-1 crashes holding the message: nobody will delete it\n\n"
+           "00:00:02.000 --> 00:00:02.600\nAt 30s: The visibility timeout ends 30 s after the receive: the message "
+           "worker-1 held is visible again\nAt 30s: worker-2 receives it (#2)\n\n"
+           "00:00:02.600 --> 00:00:03.000\nAt 40s: worker-2 finishes the job and deletes it\n");
+}
+
+TEST_CASE("animation: captions - a cue's text escaped, moments outside the window left out, one frame at 0",
+    "[ui][export][accessibility]")
+{
+    std::vector<analysis::Moment> moments(3);
+    moments[0].at = 1000;
+    moments[0].caption = "before the window";
+    moments[1].at = 61000;
+    moments[1].caption = "a <b> & c --> d";
+    moments[2].at = 3661500;
+    moments[2].caption = "after an hour";
+    CHECK(captionsPath(QStringLiteral("/tmp/a.b/run.mp4")) == QStringLiteral("/tmp/a.b/run.vtt"));
+    CHECK(videoCaptions({}, moments, { 60000, 3700000, 100, 10 }).toStdString()
+        == "WEBVTT\n\n00:00:00.100 --> 00:00:09.800\nAt 1m1s: a &lt;b&gt; &amp; c --&gt; d\n\n"
+           "00:00:09.800 --> 00:00:10.000\nAt 1h1m1.5s: after an hour\n");
+    CHECK(videoCaptions(QStringLiteral("One"), moments, { 0, 5000, 1, 1 }).toStdString()
+        == "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nOne\nAt 1s: before the window\n");
 }
 
 TEST_CASE("animation: bad requests say why - a cancelled one writes nothing", "[ui][export]")

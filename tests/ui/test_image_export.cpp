@@ -75,6 +75,16 @@ TEST_CASE("image export: a text alternative in the PNG and the SVG - the title, 
         == request.title.toStdString());
     CHECK(document.elementsByTagName(QStringLiteral("desc")).at(0).toElement().text().toStdString()
         == expected.toStdString());
+    // A PDF's, in its XMP metadata (written uncompressed, as PDF/A readers expect).
+    request.path = dir.filePath(QStringLiteral("lesson7.pdf"));
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
+    QFile pdf(request.path);
+    REQUIRE(pdf.open(QIODevice::ReadOnly));
+    CHECK(pdf.readAll().contains(
+        ("<dc:description><rdf:Alt><rdf:li xml:lang='x-default'>" + expected + "</rdf:li>").toUtf8()));
+    // What `lifeline run --alt` prints is the same text.
+    CHECK(exportAltText({ { &simulation->engine().run(), request.moments, {} } }, request).toStdString()
+        == expected.toStdString());
 }
 
 TEST_CASE("image export: SVG is XML with shapes - PDF has a page", "[ui][export]")

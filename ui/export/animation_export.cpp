@@ -3,10 +3,13 @@
 #include "export/gif_writer.h"
 #include "export/image_export.h"
 #include "export/mp4_writer.h"
+#include "export/whole_file.h"
 #include "lifeline/sim/simulation.h"
+#include "lifeline/support/duration.h"
 #include "timeline/lane_model.h"
 #include "timeline/timeline_painter.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QObject>
 #include <QPainter>
@@ -53,7 +56,58 @@ Outcome<> checkAnimation(const AnimationRequest& request)
     return {};
 }
 
+// "00:01:02.345", WebVTT's time stamp.
+QString cueTime(TimeMs ms)
+{
+    return QStringLiteral("%1:%2:%3.%4")
+        .arg(ms / 3600000, 2, 10, QLatin1Char('0'))
+        .arg(ms / 60000 % 60, 2, 10, QLatin1Char('0'))
+        .arg(ms / 1000 % 60, 2, 10, QLatin1Char('0'))
+        .arg(ms % 1000, 3, 10, QLatin1Char('0'));
+}
+
 } // namespace
+
+QString captionsPath(const QString& videoPath)
+{
+    const QFileInfo video(videoPath);
+    return video.dir().filePath(video.completeBaseName() + QStringLiteral(".vtt"));
+}
+
+QString videoCaptions(const QString& title, const std::vector<analysis::Moment>& moments, const VideoClock& clock)
+{
+    // Each cue from the first frame that shows it to the next cue's start (or the video's end); moments that one
+    // frame first shows share a cue.
+    std::vector<std::pair<TimeMs, QString>> cues;
+    if (!title.isEmpty())
+        cues.emplace_back(0, title);
+    for (const analysis::Moment& moment : moments) {
+        if (moment.at < clock.from || moment.at > clock.to)
+            continue;
+        const int frame = clock.frames == 1 || clock.to == clock.from
+            ? 0
+            : int(((moment.at - clock.from) * (clock.frames - 1) + (clock.to - clock.from) - 1)
+                / (clock.to - clock.from)); // rounded up: the first frame at or after the moment
+        const TimeMs shown = std::lround(1000.0 * frame / clock.fps);
+        const QString text
+            = QObject::tr("At %1: %2")
+                  .arg(QString::fromStdString(formatDuration(moment.at)), QString::fromStdString(moment.caption));
+        if (!cues.empty() && cues.back().first == shown)
+            cues.back().second += QLatin1Char('\n') + text;
+        else
+            cues.emplace_back(shown, text);
+    }
+    const TimeMs end = std::lround(1000.0 * clock.frames / clock.fps);
+    QString vtt = QStringLiteral("WEBVTT\n");
+    for (size_t i = 0; i < cues.size(); ++i) {
+        const TimeMs until = i + 1 < cues.size() ? cues[i + 1].first : end;
+        // A cue's text is HTML-like: its &, < and > are escaped (which also keeps out a "-->").
+        vtt += QStringLiteral("\n%1 --> %2\n%3\n")
+                   .arg(cueTime(cues[i].first), cueTime(until),
+                       cues[i].second.toHtmlEscaped().replace(QStringLiteral("&quot;"), QStringLiteral("\"")));
+    }
+    return vtt;
+}
 
 int animationFrames(const AnimationRequest& request)
 {
@@ -137,7 +191,9 @@ Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationReq
         return finished;
     if (!mp4 && !file.commit())
         return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
-    return {};
+    const QString captions
+        = videoCaptions(request.title, wholeModel.moments(), { request.from, to, frames, request.fps });
+    return writeWholeFile(captionsPath(request.path), captions.toStdString());
 }
 
 } // namespace lifeline::ui

@@ -6,6 +6,7 @@
 // written whole, or not at all.
 #pragma once
 
+#include "lifeline/analysis/moments.h"
 #include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/operator_journal.h"
 #include "lifeline/support/outcome.h"
@@ -15,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace lifeline::ui {
 
@@ -42,5 +44,18 @@ Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationReq
 
 // The frame count a request makes: fps x duration, rounded.
 int animationFrames(const AnimationRequest& request);
+
+// Beside every animation, its captions as WebVTT (run.gif -> run.vtt, written after the video): the title from the
+// start, then each key moment from the first frame that shows it, with its run time and caption ("At 5s: worker-1
+// crashes ..."), for a player's captions track and a reader who does not see the video.
+QString captionsPath(const QString& videoPath);
+// Which run time each frame shows: frame i of `frames` shows from + (to - from) x i / (frames - 1), at i / fps s.
+struct VideoClock {
+    TimeMs from = 0;
+    TimeMs to = 0;
+    int frames = 1;
+    int fps = 15;
+};
+QString videoCaptions(const QString& title, const std::vector<analysis::Moment>& moments, const VideoClock& clock);
 
 } // namespace lifeline::ui

@@ -230,7 +230,25 @@ QString altTextOf(const std::vector<ModelPanel>& panels, const ImageExportReques
     described.reserve(panels.size());
     for (const ModelPanel& panel : panels)
         described.emplace_back(panel.heading, panel.model);
-    return imageAltText(request.title, request.claim, described);
+    // A comparison has no claim of one run: its subtitle is the figures that differ.
+    return imageAltText(request.title, request.claim.isEmpty() ? request.subtitle : request.claim, described);
+}
+
+// A PDF's description lives in its XMP metadata (Dublin Core's title and description), which Qt's own packet
+// leaves out.
+QByteArray pdfMetadata(const QString& title, const QString& description)
+{
+    const auto escaped = [](const QString& text) { return text.toHtmlEscaped().toUtf8(); };
+    return QByteArrayLiteral("<?xpacket begin='' id='W5M0MpCehiHzreSzNTczkc9d'?>\n"
+                             "<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF "
+                             "xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'>"
+                             "<rdf:Description rdf:about='' xmlns:dc='http://purl.org/dc/elements/1.1/'>"
+                             "<dc:title><rdf:Alt><rdf:li xml:lang='x-default'>")
+        + escaped(title)
+        + QByteArrayLiteral("</rdf:li></rdf:Alt></dc:title><dc:description><rdf:Alt><rdf:li xml:lang='x-default'>")
+        + escaped(description)
+        + QByteArrayLiteral("</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>\n"
+                            "<?xpacket end='w'?>");
 }
 
 // Paints the panels as `suffix` (png, svg or pdf) onto `out`.
@@ -267,6 +285,7 @@ Outcome<> paintImage(
     } else {
         QPdfWriter pdf(&out);
         pdf.setTitle(request.title);
+        pdf.setDocumentXmpMetadata(pdfMetadata(request.title, altTextOf(panels, request)));
         pdf.setPageSize(QPageSize(QSizeF(request.size) * 0.75, QPageSize::Point));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setResolution(96);
@@ -362,23 +381,41 @@ Outcome<std::string> drawEndpointRun(const RunView& run, bool svg, int width, in
     return image.value().toStdString();
 }
 
+namespace {
+
+// The panels' models, each with its moments found over its run.
+struct PanelModels {
+    std::vector<std::unique_ptr<LaneModel>> models;
+    std::vector<ModelPanel> shown;
+    explicit PanelModels(const std::vector<ExportPanel>& panels)
+    {
+        for (const ExportPanel& panel : panels) {
+            models.push_back(std::make_unique<LaneModel>());
+            models.back()->setMomentSpecs(panel.moments);
+            models.back()->setRun(panel.run);
+            shown.push_back({ models.back().get(), panel.heading });
+        }
+    }
+};
+
+} // namespace
+
 Outcome<> exportComparisonImage(const std::vector<ExportPanel>& panels, const ImageExportRequest& request)
 {
     if (auto refused = checkRequest(request); !refused)
         return refused;
-    std::vector<std::unique_ptr<LaneModel>> models;
-    std::vector<ModelPanel> shown;
+    const PanelModels panelModels(panels);
     TimeMs end = 1000;
-    for (const ExportPanel& panel : panels) {
-        models.push_back(std::make_unique<LaneModel>());
-        models.back()->setMomentSpecs(panel.moments);
-        models.back()->setRun(panel.run);
-        shown.push_back({ models.back().get(), panel.heading });
-        end = std::max(end, actionEnd(*models.back()));
-    }
-    if (shown.empty())
+    for (const ModelPanel& panel : panelModels.shown)
+        end = std::max(end, actionEnd(*panel.model));
+    if (panelModels.shown.empty())
         return Failure { "nothing to draw" };
-    return writeImage(shown, request, request.to < 0 ? end : request.to);
+    return writeImage(panelModels.shown, request, request.to < 0 ? end : request.to);
+}
+
+QString exportAltText(const std::vector<ExportPanel>& panels, const ImageExportRequest& request)
+{
+    return altTextOf(PanelModels(panels).shown, request);
 }
 
 } // namespace lifeline::ui

@@ -73,8 +73,12 @@ QString queueSettings(const RunView& run);
 
 // An image's text alternative, for a reader who does not see it: the title, what the run measured, and each key
 // moment drawn with its time and caption ("At 1m30s: worker crashes: ..."), a panel's moments under its heading.
-// Written into a PNG as its Title and Description text chunks and into an SVG as its <title> and <desc>.
+// Written into a PNG as its Title and Description text chunks, into an SVG as its <title> and <desc>, and into a PDF's
+// XMP metadata as its dc:description.
 QString imageAltText(
     const QString& title, const QString& claim, const std::vector<std::pair<QString, const LaneModel*>>& panels);
+// The text alternative the export of these panels with this request writes (one panel, no heading: a single run's;
+// a comparison's figures that differ are its subtitle): what `lifeline run --alt` prints.
+QString exportAltText(const std::vector<ExportPanel>& panels, const ImageExportRequest& request);
 
 } // namespace lifeline::ui

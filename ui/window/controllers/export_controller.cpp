@@ -16,6 +16,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QMenu>
 #include <QMessageBox>
@@ -244,7 +245,8 @@ bool ExportController::exportAnimationTo(AnimationRequest request)
     };
     const auto exported = exportAnimation(*scenario, request);
     if (exported) {
-        emit said(tr("Saved %1").arg(request.path));
+        emit said(tr("Saved %1, its captions beside it as %2")
+                      .arg(request.path, QFileInfo(captionsPath(request.path)).fileName()));
         return true;
     }
     if (exported.message() == "cancelled")
