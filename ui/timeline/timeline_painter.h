@@ -71,19 +71,19 @@ public:
     int momentAt(const QRect& rect, const TimelineFrame& frame, QPoint at) const;
     // The row a moment is drawn on (its lane, its consumer's row, or its queue's), or -1 when it is not shown.
     int rowOfMoment(const analysis::Moment& moment) const;
-
-private:
-    void paintRow(QPainter& p, const QRect& box, const TimelineFrame& frame, const RowRef& row) const;
-    // A band's rows as one box: the row `flatRow` is its part `row.part`.
-    QRect bandBox(const QRect& rect, const TimelineFrame& frame, int flatRow, const RowRef& row) const;
-    // The rows a paint shows: flat rows [from, to) drawn in `area`. The lanes from the scroll position (down to the
-    // consumers' strip when it is pinned), then the pinned consumers.
+    // The rows a paint shows (and the accessible table reads): flat rows [from, to) drawn in `area`. The lanes from the
+    // scroll position (down to the consumers' strip when it is pinned), then the pinned consumers.
     struct RowSpan {
         int from, to;
         QRect area;
         int top; // where row `from` begins
     };
     std::vector<RowSpan> visibleRows(const QRect& rect, const TimelineFrame& frame) const;
+
+private:
+    void paintRow(QPainter& p, const QRect& box, const TimelineFrame& frame, const RowRef& row) const;
+    // A band's rows as one box: the row `flatRow` is its part `row.part`.
+    QRect bandBox(const QRect& rect, const TimelineFrame& frame, int flatRow, const RowRef& row) const;
     void paintRuler(QPainter& p, const QRect& area, const TimelineFrame& frame) const;
     // The waits that played faster: the ruler under them shaded, "»16×" at each one's start. Where the notes are,
     // returned so the ticks' labels keep off them.

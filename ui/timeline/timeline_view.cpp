@@ -1,8 +1,11 @@
 #include "timeline/timeline_view.h"
 
 #include "timeline/actor_painter.h"
+#include "timeline/lane_facts.h"
 #include "timeline/lane_history.h"
+#include "timeline/timeline_accessible.h"
 
+#include <QAccessible>
 #include <QCursor>
 #include <QFontInfo>
 #include <QHelpEvent>
@@ -23,6 +26,16 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
+    TimelineAccessible::install();
+    setAccessibleName(tr("Timeline"));
+    // A screen reader's table follows the run a few times a second, not at every frame.
+    m_accessibleUpdate = new QTimer(this);
+    m_accessibleUpdate->setSingleShot(true);
+    m_accessibleUpdate->setInterval(250);
+    connect(m_accessibleUpdate, &QTimer::timeout, this, [this] {
+        if (auto* table = TimelineAccessible::existing(this))
+            table->viewChanged();
+    });
     setMinimumSize(400, 200);
     m_frame.axis.msPerPixel = 100;
     // While a filter is on, new lanes and changed states are matched again (batched: once per model change).
@@ -33,6 +46,10 @@ TimelineView::TimelineView(LaneModel* model, QWidget* parent)
         update();
     };
     connect(model, &LaneModel::lanesChanged, this, modelChanged);
+    connect(model, &LaneModel::runReset, this, [this] {
+        if (auto* table = TimelineAccessible::existing(this))
+            table->runReplaced();
+    });
     // Following live has one owner, the view state's action: a toggle by the user or by setFollowLive() lands here.
     connect(m_state, &ViewState::followLiveToggled, this, [this](bool follow) {
         if (follow)
@@ -369,6 +386,31 @@ void TimelineView::select(MessageIndex lane)
     }
     emit laneSelected(lane);
     update();
+    if (hasFocus())
+        if (auto* table = TimelineAccessible::existing(this)) {
+            arrangeRows();
+            table->viewChanged();
+            table->announceSelection();
+        }
+}
+
+void TimelineView::tellAccessibility()
+{
+    if (TimelineAccessible::existing(this) && !m_accessibleUpdate->isActive())
+        m_accessibleUpdate->start();
+}
+
+void TimelineView::stepLane(int direction)
+{
+    // The next message row in the rows' order (consumers and queue rows are passed over); from none, the first.
+    const int rows = m_painter.totalRows();
+    const int from
+        = m_frame.selected == kNoMessage ? (direction > 0 ? -1 : rows) : m_painter.rowOfLane(m_frame.selected);
+    for (int r = from + direction; r >= 0 && r < rows; r += direction)
+        if (const RowRef row = m_painter.rowAt(r); row.kind == LaneModel::MessageRow) {
+            select(row.id);
+            return;
+        }
 }
 
 void TimelineView::paintEvent(QPaintEvent* event)
@@ -380,6 +422,12 @@ void TimelineView::paintEvent(QPaintEvent* event)
     arrangeRows();
     QPainter p(this);
     m_painter.paint(p, rect(), m_frame);
+    if (hasFocus()) { // the focus ring: keys act on this view (the selected lane has its own frame)
+        p.setPen(QPen(m_style.selection, 2, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(rect().adjusted(1, 1, -2, -2));
+    }
+    tellAccessibility();
 }
 
 void TimelineView::wheelEvent(QWheelEvent* event)
@@ -426,11 +474,24 @@ void TimelineView::keyPressEvent(QKeyEvent* event)
         stepMoment(event->modifiers() & Qt::ShiftModifier ? -1 : +1);
         break;
     case Qt::Key_Period:
+    case Qt::Key_Right:
         stepEvent(+1);
         break;
     case Qt::Key_Comma:
+    case Qt::Key_Left:
         stepEvent(-1);
         break;
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+        stepLane(event->key() == Qt::Key_Down ? +1 : -1);
+        event->accept();
+        return;
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+        if (const int row = m_painter.rowOfLane(m_frame.selected); row >= 0)
+            emit storyTold(rowFacts(*m_model, m_painter.rowAt(row)).story());
+        event->accept();
+        return;
     case Qt::Key_Escape:
         m_frame.measureFrom = m_frame.measureTo = -1;
         select(kNoMessage);
@@ -589,6 +650,19 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event)
 
 bool TimelineView::event(QEvent* event)
 {
+    // Up and Down are the lanes'; Left and Right a selected lane's events (with none, the window's step keeps Right).
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        const bool lanes = key->key() == Qt::Key_Up || key->key() == Qt::Key_Down;
+        const bool events
+            = (key->key() == Qt::Key_Left || key->key() == Qt::Key_Right) && m_frame.selected != kNoMessage;
+        if (key->modifiers() == Qt::NoModifier && (lanes || events)) {
+            event->accept();
+            return true;
+        }
+    }
+    if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut)
+        update(); // the focus ring
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         if (const int moment = m_painter.momentAt(rect(), m_frame, help->pos()))

@@ -1,12 +1,15 @@
 // The timeline widget: paints through TimelinePainter and owns the view state (zoom, pan, scroll, selection,
 // follow-live). Interaction follows the lane viewers people know (timeline-ux.md): Ctrl+wheel or W/S zoom around
-// the cursor, A/D or drag pan, wheel scrolls lanes, F fits the run, Esc clears the selection, hover explains.
+// the cursor, A/D or drag pan, wheel scrolls lanes, F fits the run, Esc clears the selection, hover explains. By
+// keyboard alone: Up and Down move between lanes, Left and Right (with a lane selected) between its events, Enter tells
+// its story; a screen reader reads the lanes as a table (timeline_accessible.h).
 #pragma once
 
 #include "timeline/timeline_painter.h"
 #include "timeline/view_state.h"
 
 #include <QElapsedTimer>
+#include <QTimer>
 #include <QWidget>
 #include <optional>
 
@@ -23,6 +26,7 @@ public:
     void setPresentationScale(double scale);
     const TimelineStyle& timelineStyle() const { return m_style; }
     const TimelinePainter& painter() const { return m_painter; }
+    const LaneModel& model() const { return *m_model; }
     TimeMs timeAt(double x) const;
 
     void setNow(TimeMs now); // also keeps "now" in view while following live
@@ -88,6 +92,8 @@ signals:
     void viewChanged(); // zoom, pan or "now" moved the visible window
     void viewTaken(); // the user zoomed, panned, fitted or went to a moment or an event: the view is theirs now
     void momentFocused(int number);
+    // Enter on a lane: its story in words (lane_facts.h), for the status bar; the accessible table says the same.
+    void storyTold(const QString& story);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -104,7 +110,9 @@ private:
     void viewMoved(); // after the axis changed: clamps it at 0 s, says so (viewChanged) and repaints
     void repaintNowStrip(TimeMs from, TimeMs to); // "now" moved and nothing else: the strip it crossed
     void fitKept(TimeMs from, TimeMs to); // fits the range, and keeps it fitted through resizes (m_fitted)
-    void stepEvent(int direction); // `.` and `,`: the selected lane's next or previous event
+    void stepEvent(int direction); // `.` and `,`, or Left and Right: the selected lane's next or previous event
+    void stepLane(int direction); // Up and Down: the message lane above or below the selected one
+    void tellAccessibility(); // soon after the view changed: the accessible table reads its rows and cells again
     void fitKey(); // F: the selection, then the whole run
     // Fits the rows to the window before a paint, keeping the row under the mouse (else the top one) in place.
     void arrangeRows();
@@ -140,6 +148,7 @@ private:
     bool m_measuring = false;
     QPoint m_dragFrom;
     QPoint m_pressAt;
+    QTimer* m_accessibleUpdate;
 };
 
 } // namespace lifeline::ui

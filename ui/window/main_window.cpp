@@ -168,6 +168,7 @@ void MainWindow::connectPanels()
         m_eventLog->showLane(lane);
     });
     connect(m_timeline, &TimelineView::actorClicked, this, &MainWindow::toggleConsumerOfActor);
+    connect(m_timeline, &TimelineView::storyTold, this, [this](const QString& story) { m_status->say(story, 15000); });
     connect(m_eventLog, &EventLogPanel::eventActivated, this, [this](MessageIndex lane, TimeMs time) {
         if (lane != kNoMessage && lane != m_timeline->selected()) {
             const QSignalBlocker block(m_timeline); // the log chose it: no echo back to the log

@@ -17,7 +17,8 @@ const std::vector<ShortcutRow>& shortcutTable()
         { QT_TRANSLATE_NOOP("Keys", "scroll lanes"), "wheel" },
         { QT_TRANSLATE_NOOP("Keys", "see a segment's times and cause"), "hover" },
         { QT_TRANSLATE_NOOP("Keys", "a message's whole history"),
-            "click its lane (Esc clears); . and , step through its events; F centres it, F again fits the run" },
+            "click its lane, or Up / Down (Esc clears); . and , step through its events (or Left / Right); Enter "
+            "tells its story in the status bar; F centres it, F again fits the run" },
         { QT_TRANSLATE_NOOP("Keys", "the message a consumer worked on"),
             "click its work box: arrows from its receives" },
         { QT_TRANSLATE_NOOP("Keys", "crash / restart a consumer"),

@@ -1,0 +1,156 @@
+// The timeline without a mouse and without sight: Up and Down move between lanes, Left and Right along the selected
+// lane's events, Enter tells its story in the status bar; and the accessible table a screen reader reads (rows the
+// lanes and consumers in view, cells a row's facts at the run's now), its indexes checked, its cells let go when their
+// rows go. (tests/app/screen_reader.py reads the same table through AT-SPI, as Orca does.)
+#include "lifeline/sim/simulation.h"
+#include "test_support.h"
+#include "timeline/timeline_view.h"
+#include "window/main_window.h"
+#include "window/runtime/live_driver.h"
+
+#include <QAccessible>
+#include <QApplication>
+#include <QTest>
+
+using namespace lifeline;
+using lifeline::test::application;
+using lifeline::test::scenarioFrom;
+
+namespace {
+// Two orders a second apart, one worker that takes 15 s over each; the visibility timeout is 20 s.
+const char* kTwoOrders = R"({"duration": "2m", "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 20}}],
+    "producers": [{"name": "shop", "queue": "orders", "messages": [{"at": "1s", "label": "order #1"},
+        {"at": "2s", "label": "order #2"}]}],
+    "consumers": [{"name": "worker", "queue": "orders", "processing": "15s"}]})";
+
+std::vector<std::vector<std::string>> tableText(QAccessibleTableInterface* table)
+{
+    std::vector<std::vector<std::string>> rows;
+    for (int r = 0; r < table->rowCount(); ++r) {
+        rows.emplace_back();
+        for (int c = 0; c < table->columnCount(); ++c)
+            rows.back().push_back(table->cellAt(r, c)->text(QAccessible::Name).toStdString());
+    }
+    return rows;
+}
+
+struct Shown {
+    ui::MainWindow window;
+    ui::TimelineView* timeline = nullptr;
+    Shown()
+    {
+        window.resize(1366, 768);
+        window.show();
+        window.openScenario(scenarioFrom(kTwoOrders));
+        window.driver()->pause();
+        window.driver()->advanceBy(5000);
+        QApplication::processEvents();
+        timeline = test::widget<ui::TimelineView>(window, "timeline");
+        timeline->setFocus();
+        QApplication::processEvents();
+    }
+};
+} // namespace
+
+TEST_CASE("timeline keys: Down and Up between lanes, Right and Left along one, Enter tells its story - Right with no "
+          "lane is still the window's step",
+    "[ui][keys][accessibility]")
+{
+    application();
+    Shown shown;
+    ui::TimelineView* timeline = shown.timeline;
+    REQUIRE(timeline->selected() == kNoMessage);
+    QTest::keyClick(timeline, Qt::Key_Down);
+    CHECK(timeline->selected() == 0);
+    QTest::keyClick(timeline, Qt::Key_Down);
+    CHECK(timeline->selected() == 1);
+    QTest::keyClick(timeline, Qt::Key_Down); // the last lane: Down stays (the consumer's row is not a lane)
+    CHECK(timeline->selected() == 1);
+    QTest::keyClick(timeline, Qt::Key_Up);
+    CHECK(timeline->selected() == 0);
+
+    // At 5 s: order #1 received at 1 s by the worker, in flight until 21 s; order #2 waits, visible.
+    QTest::keyClick(timeline, Qt::Key_Return);
+    CHECK(shown.window.statusText().toStdString()
+        == "order #1 in orders: in flight since 1s, received 1 time, held by worker, visible again in 16 s.");
+    QTest::keyClick(timeline, Qt::Key_Down);
+    QTest::keyClick(timeline, Qt::Key_Return);
+    CHECK(shown.window.statusText().toStdString() == "order #2 in orders: visible since 2s, not received yet.");
+
+    // Right with a lane selected steps along its events (the run's clock stays); Esc, then Right steps the run.
+    const TimeMs now = shown.window.simulation()->now();
+    QTest::keyClick(timeline, Qt::Key_Up);
+    QTest::keyClick(timeline, Qt::Key_Right);
+    CHECK(shown.window.simulation()->now() == now);
+    QTest::keyClick(timeline, Qt::Key_Escape);
+    CHECK(timeline->selected() == kNoMessage);
+    QTest::keyClick(timeline, Qt::Key_Right);
+    QApplication::processEvents();
+    CHECK(shown.window.simulation()->now() > now);
+}
+
+TEST_CASE("timeline table: a row per lane and consumer in view, its facts at now - indexes checked, cells of a run "
+          "replaced let go",
+    "[ui][accessibility]")
+{
+    application();
+    Shown shown;
+    QAccessibleInterface* access = QAccessible::queryAccessibleInterface(shown.timeline);
+    REQUIRE(access != nullptr);
+    CHECK(access->role() == QAccessible::Table);
+    CHECK(access->text(QAccessible::Name) == QStringLiteral("Timeline"));
+    QAccessibleTableInterface* table = access->tableInterface();
+    REQUIRE(table != nullptr);
+    std::vector<std::string> headings;
+    for (int c = 0; c < table->columnCount(); ++c)
+        headings.push_back(table->columnDescription(c).toStdString());
+    CHECK(headings == std::vector<std::string> { "Message", "Queue", "State", "Since", "Receives", "Held by", "Next" });
+    CHECK(tableText(table)
+        == std::vector<std::vector<std::string>> {
+            { "order #1", "orders", "in flight", "1s", "1", "worker", "visible again in 16 s" },
+            { "order #2", "orders", "visible", "2s", "0", "", "" },
+            { "worker", "consumer", "working", "1s", "", "order #1", "" } });
+    CHECK(access->childCount() == 21);
+    REQUIRE(access->child(7) != nullptr);
+    CHECK(access->child(7)->text(QAccessible::Name) == QStringLiteral("order #2"));
+    CHECK(access->indexOfChild(access->child(7)) == 7);
+    // Out of range is nothing, never a crash (Qt's own table was crashed by cellAt(-1, -1)).
+    CHECK(table->cellAt(-1, -1) == nullptr);
+    CHECK(table->cellAt(3, 0) == nullptr);
+    CHECK(table->cellAt(0, 7) == nullptr);
+    CHECK(access->child(-1) == nullptr);
+    CHECK(access->child(21) == nullptr);
+    CHECK(table->columnDescription(9).isEmpty());
+
+    // Selecting a row selects its lane (the history panel follows); a consumer's row is not selectable.
+    CHECK(table->selectRow(1));
+    CHECK(shown.timeline->selected() == 1);
+    CHECK(table->selectedRows() == QList<int> { 1 });
+    CHECK_FALSE(table->selectRow(2));
+
+    // At 22 s: the worker finished order #1 at 16 s and deleted it, then took order #2 (in flight until 36 s). A cell
+    // handed out before says the new words.
+    QAccessibleInterface* firstState = table->cellAt(0, 2);
+    shown.window.driver()->advanceBy(17000);
+    QApplication::processEvents();
+    QTest::qWait(300); // the table follows the run a few times a second
+    CHECK(firstState->text(QAccessible::Name) == QStringLiteral("deleted"));
+    CHECK(tableText(table)
+        == std::vector<std::vector<std::string>> { { "order #1", "orders", "deleted", "16s", "1", "", "" },
+            { "order #2", "orders", "in flight", "16s", "1", "worker", "visible again in 14 s" },
+            { "worker", "consumer", "working", "16s", "", "order #2", "" } });
+
+    // Another run: the old cells are let go (no dangling cell), the new rows read.
+    const QAccessible::Id oldCell = QAccessible::uniqueId(firstState);
+    shown.window.openScenario(scenarioFrom(
+        R"({"duration": "1m", "queues": [{"name": "q"}], "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "hello"}]}]})"));
+    shown.window.driver()->pause();
+    shown.window.driver()->advanceBy(1000);
+    QApplication::processEvents();
+    QTest::qWait(300);
+    // Its id is free (Qt may give it to another widget's interface at once), and no cell of the table holds it.
+    const QAccessibleInterface* holder = QAccessible::accessibleInterface(oldCell);
+    CHECK((holder == nullptr || holder->role() != QAccessible::Cell));
+    CHECK(table->rowCount() == 1);
+    CHECK(table->cellAt(0, 1)->text(QAccessible::Name) == QStringLiteral("q"));
+}
