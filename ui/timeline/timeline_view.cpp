@@ -7,6 +7,7 @@
 
 #include <QAccessible>
 #include <QCursor>
+#include <QFocusEvent>
 #include <QFontInfo>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -422,7 +423,7 @@ void TimelineView::paintEvent(QPaintEvent* event)
     arrangeRows();
     QPainter p(this);
     m_painter.paint(p, rect(), m_frame);
-    if (hasFocus()) { // the focus ring: keys act on this view (the selected lane has its own frame)
+    if (hasFocus() && m_focusVisible) { // the focus ring: keys act on this view (the selected lane has its own frame)
         p.setPen(QPen(m_style.selection, 2, Qt::DashLine));
         p.setBrush(Qt::NoBrush);
         p.drawRect(rect().adjusted(1, 1, -2, -2));
@@ -446,6 +447,10 @@ void TimelineView::wheelEvent(QWheelEvent* event)
 
 void TimelineView::keyPressEvent(QKeyEvent* event)
 {
+    if (!m_focusVisible) {
+        m_focusVisible = true;
+        update();
+    }
     if (event->key() != Qt::Key_F)
         m_lastKeyWasFit = false;
     if (event->key() != Qt::Key_W && event->key() != Qt::Key_S)
@@ -576,6 +581,7 @@ void TimelineView::fitKey()
 
 void TimelineView::mousePressEvent(QMouseEvent* event)
 {
+    m_focusVisible = false;
     m_state->endZoomGesture();
     m_lastKeyWasFit = false;
     m_dragFrom = m_pressAt = event->position().toPoint();
@@ -661,8 +667,13 @@ bool TimelineView::event(QEvent* event)
             return true;
         }
     }
-    if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut)
-        update(); // the focus ring
+    if (event->type() == QEvent::FocusIn || event->type() == QEvent::FocusOut) {
+        // The ring shows when the keyboard is in use, as a browser's :focus-visible does: not for a mouse user.
+        const Qt::FocusReason reason = static_cast<QFocusEvent*>(event)->reason();
+        if (event->type() == QEvent::FocusIn && (reason == Qt::TabFocusReason || reason == Qt::BacktabFocusReason))
+            m_focusVisible = true;
+        update();
+    }
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
         if (const int moment = m_painter.momentAt(rect(), m_frame, help->pos()))

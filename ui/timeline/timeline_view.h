@@ -149,6 +149,7 @@ private:
     QPoint m_dragFrom;
     QPoint m_pressAt;
     QTimer* m_accessibleUpdate;
+    bool m_focusVisible = false; // the focus ring: after a key or a Tab into the view, until a mouse press
 };
 
 } // namespace lifeline::ui
