@@ -130,7 +130,15 @@ try:
     check("at 10 s: the crash mark on the lane at 5 s, in the app's crash red (✕, as the legend says), and the "
           "consumers' colours the rows use named (worker-1's failed work, its crash)",
           (shot.count(mark, crash) > 10, browser.evaluate("document.getElementById('legend').textContent")),
-          (True, "delayedvisiblein flightdeleteddead-letteredexpired✕ crashConsumers:pollingworkingfailedcrashed"))
+          (True, "delayedvisiblein flightdeleteddead-letteredexpiredcrashConsumers:pollingworkingfailedcrashed"))
+    check("the legend's crash mark is drawn as the lane draws it, in the app's crash red (its edges smoothed), and "
+          "named for a reader",
+          browser.evaluate("(() => { const c = document.querySelector('#legend span[data-mark=crash] canvas');"
+                           " const d = c.getContext('2d').getImageData(0, 0, 16, 16).data; let red = 0;"
+                           " for (let i = 0; i < d.length; i += 4) red += Math.abs(d[i] - %d) < 24"
+                           " && Math.abs(d[i + 1] - %d) < 24 && Math.abs(d[i + 2] - %d) < 24 && d[i + 3] === 255"
+                           " ? 1 : 0; return [red > 6, c.getAttribute('aria-label')]; })()" % crash),
+          [True, "✕"])
     check("the legend's failed swatch is the colour of worker-1's failed work",
           browser.evaluate("(() => { const c = document.querySelector('#legend span[data-activity=failed] canvas');"
                            " const d = c.getContext('2d').getImageData(13, 6, 1, 1).data;"
