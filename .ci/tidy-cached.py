@@ -75,7 +75,8 @@ class Keys:
         return self.file_hashes[path]
 
     def paths(self, dependencies):
-        return sorted(os.path.realpath(os.path.join(self.build, d)) for d in dependencies)
+        # In the order of the names the key writes (a clone's path sorts apart from /usr's by where the clone is).
+        return sorted((os.path.realpath(os.path.join(self.build, d)) for d in dependencies), key=self.relative)
 
     def key(self, command, dependencies):
         digest = hashlib.sha256(self.common)
