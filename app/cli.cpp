@@ -160,7 +160,7 @@ struct RunOutput {
     std::string claim; // the image's caption line
     const scenario::Scenario* scenario = nullptr; // what an animation simulates again (none for a saved run)
 };
-int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& out, std::ostream& err);
+int writeOutputs(const RunOutput& output, const RunOptions& options, std::ostream& out, std::ostream& err);
 
 // How each option that takes a value is stored; a refused value returns why (without the command's name).
 using OptionSetter = std::optional<std::string> (*)(RunOptions&, const std::string&);
@@ -505,17 +505,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         options, out, err);
 }
 
-int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& out, std::ostream& err)
+int writeOutputs(const RunOutput& output, const RunOptions& options, std::ostream& out, std::ostream& err)
 {
-    const RunView& engine = run.run;
+    const RunView& run = output.run;
     bool written = true;
     if (!options.traceFile.empty())
-        written
-            &= writeFile(options.traceFile, "trace", err, [&](std::ostream& file) { writeChromeTrace(engine, file); });
+        written &= writeFile(options.traceFile, "trace", err, [&](std::ostream& file) { writeChromeTrace(run, file); });
     if (!options.csvFile.empty())
-        written &= writeFile(options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(engine, file); });
+        written &= writeFile(options.csvFile, "CSV", err, [&](std::ostream& file) { writeEventsCsv(run, file); });
     if (!options.saveFile.empty()) {
-        const auto saved = saveRun(engine, run.title, options.saveFile);
+        const auto saved = saveRun(run, output.title, options.saveFile);
         if (!saved) {
             err << "lifeline run: could not save the run: " << saved.message() << '\n';
             written = false;
@@ -524,17 +523,17 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
     if (options.imageFile.ends_with(".html")) {
         ui::WebPageRequest request;
         request.path = QString::fromStdString(options.imageFile);
-        request.title = QString::fromStdString(run.title);
-        request.claim = QString::fromStdString(run.claim);
-        request.moments = run.moments;
-        if (run.scenario && run.scenario->lesson)
-            request.lesson = ui::lessonWords(*run.scenario->lesson);
-        if (const auto page = ui::exportWebPage(engine, request); !page) {
+        request.title = QString::fromStdString(output.title);
+        request.claim = QString::fromStdString(output.claim);
+        request.moments = output.moments;
+        if (output.scenario && output.scenario->lesson)
+            request.lesson = ui::lessonWords(*output.scenario->lesson);
+        if (const auto page = ui::exportWebPage(run, request); !page) {
             err << "lifeline run: could not write the page: " << page.message() << '\n';
             written = false;
         }
-    } else if (options.animated() && run.scenario)
-        written &= exportImage(options, run.title, err, [&](ui::ImageExportRequest still) {
+    } else if (options.animated() && output.scenario)
+        written &= exportImage(options, output.title, err, [&](ui::ImageExportRequest still) {
             ui::AnimationRequest request;
             request.path = still.path;
             request.size = options.sizeGiven ? still.size : QSize(1280, 720);
@@ -545,20 +544,20 @@ int writeOutputs(const RunOutput& run, const RunOptions& options, std::ostream& 
             request.title = still.title;
             request.dark = still.dark;
             request.seed = options.seed;
-            auto video = ui::exportAnimation(*run.scenario, request);
+            auto video = ui::exportAnimation(*output.scenario, request);
             // The text of a still of the whole run (the captions file has the moments at the video's times).
-            still.claim = QString::fromStdString(run.claim);
+            still.claim = QString::fromStdString(output.claim);
             if (video && options.alt)
-                out << ui::exportAltText({ { &engine, run.moments, {} } }, still).toStdString() << '\n';
+                out << ui::exportAltText({ { &run, output.moments, {} } }, still).toStdString() << '\n';
             return video;
         });
     else if (!options.imageFile.empty())
-        written &= exportImage(options, run.title, err, [&](ui::ImageExportRequest request) {
-            request.moments = run.moments;
-            request.claim = QString::fromStdString(run.claim);
-            auto image = ui::exportTimelineImage(engine, request);
+        written &= exportImage(options, output.title, err, [&](ui::ImageExportRequest request) {
+            request.moments = output.moments;
+            request.claim = QString::fromStdString(output.claim);
+            auto image = ui::exportTimelineImage(run, request);
             if (image && options.alt)
-                out << ui::exportAltText({ { &engine, run.moments, {} } }, request).toStdString() << '\n';
+                out << ui::exportAltText({ { &run, output.moments, {} } }, request).toStdString() << '\n';
             return image;
         });
     return written ? 0 : 1;

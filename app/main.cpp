@@ -233,7 +233,7 @@ const Command kCommands[] = {
         proxy },
     { "screenshot",
         "  lifeline screenshot [--lesson ID | SCENARIO.json] [--at 20s] [--size 1920x1080] [--dark] [--compare]\n"
-        "               [--presenter] OUT.png   the whole window at a virtual instant, rendered offscreen\n",
+        "               [--presenter] [--high-contrast] OUT.png   the whole window at a virtual instant, offscreen\n",
         [](int argc, char** argv) { return lifeline::app::runScreenshot(argc, argv, std::cout, std::cerr); } },
 };
 

@@ -16,12 +16,13 @@ namespace lifeline::app {
 
 const char* const kScreenshotHelp
     = "Usage: lifeline screenshot [--lesson ID | SCENARIO.json] [--at 20s] [--size 1920x1080] [--dark] [--compare]\n"
-      "                           [--presenter] OUT.png\n"
+      "                           [--presenter] [--high-contrast] OUT.png\n"
       "The whole window as a user would see it at a virtual instant, rendered offscreen (no display needed).\n"
       "  --lesson ID            a built-in lesson (default: lesson 1)\n"
       "  --at DURATION          the virtual instant shown (default 20s)\n"
       "  --size WIDTHxHEIGHT    the window's size (default 1920x1080)\n"
       "  --dark                 the dark theme\n"
+      "  --high-contrast        the high-contrast theme (white on black)\n"
       "  --compare              Compare with the fix: the lesson as written and fixed, both run to their ends\n"
       "  --presenter            presenter mode\n"
       "  --help                 this text\n"
@@ -93,7 +94,8 @@ const OptionTable<ScreenshotArgs>& screenshotOptionTable()
                 } } },
         { { "--dark", [](ScreenshotArgs& a) { a.command.request.dark = true; } },
             { "--compare", [](ScreenshotArgs& a) { a.command.request.compare = true; } },
-            { "--presenter", [](ScreenshotArgs& a) { a.command.request.presenter = true; } } },
+            { "--presenter", [](ScreenshotArgs& a) { a.command.request.presenter = true; } },
+            { "--high-contrast", [](ScreenshotArgs& a) { a.command.request.highContrast = true; } } },
         [](ScreenshotArgs& a, const std::string& word) -> Said {
             if (word.ends_with(".json") && !a.scenario) {
                 auto read = scenarioFile(word);

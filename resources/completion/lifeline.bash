@@ -53,7 +53,7 @@ _lifeline()
         demo)
             options="--help" ;;
         screenshot)
-            options="--lesson --at --size --dark --compare --presenter --help" ;;
+            options="--lesson --at --size --dark --compare --presenter --high-contrast --help" ;;
         check)
             options="--attributes --template --terraform --queue-url --region --profile --lambda-mappings --insecure-upstream --dlq-attributes --processing --consumers --max-messages --wait-time --read-timeout
                      --heartbeat --groups --tenants --rate --lambda --consumer --format --scenario-out --fail-on --ignore --help" ;;

@@ -76,6 +76,46 @@ double deltaE(const QColor& a, const QColor& b)
 }
 } // namespace
 
+TEST_CASE("contrast: the high-contrast theme - text 7:1, every state, mark and line 3:1 on black, segments apart by "
+          "a gap, their words 4.5:1 on every fill, the widgets' text 7:1",
+    "[ui][contrast]")
+{
+    const ui::TimelineStyle s = ui::TimelineStyle::highContrast();
+    for (const QColor& under : { s.background, s.groupBackground, s.fastForward })
+        CHECK(contrast(s.text, under) >= 7.0);
+    std::vector<std::pair<std::string, QColor>> marks { { "now", s.now }, { "mark", s.mark }, { "crash", s.crash },
+        { "duplicate", s.duplicate }, { "failed", s.failed }, { "working", s.working }, { "polling", s.polling },
+        { "grid", s.grid }, { "selection", s.selection }, { "not observed", s.unobservedInk } };
+    for (unsigned state = unsigned(MessageState::Delayed); state < unsigned(MessageState::Count); ++state)
+        marks.emplace_back("state " + std::to_string(state), s.stateColor[state]);
+    for (const auto& [name, colour] : marks) {
+        INFO(name << " " << contrast(colour, s.background));
+        CHECK(contrast(colour, s.background) >= 3.0);
+    }
+    // Neighbouring states need not differ by 3:1 from each other: a gap of black keeps them apart, and their words are
+    // drawn in near-black on every fill.
+    CHECK(s.segmentGap >= 2);
+    CHECK(s.darkSegmentText);
+    for (unsigned state = unsigned(MessageState::Delayed); state < unsigned(MessageState::Count); ++state) {
+        INFO("state " << state);
+        CHECK(contrast(QColor(0x10, 0x10, 0x10), s.stateColor[state]) >= 4.5);
+    }
+    CHECK(contrast(QColor(0xFF, 0xFF, 0xFF), s.crash) >= 4.5); // "crashed" on a consumer's row
+    test::application();
+    ui::applyApplicationTheme(ui::Theme::HighContrast);
+    const QPalette p = QApplication::palette();
+    CHECK(contrast(p.color(QPalette::WindowText), p.color(QPalette::Window)) >= 7.0);
+    CHECK(contrast(p.color(QPalette::Text), p.color(QPalette::Base)) >= 7.0);
+    CHECK(contrast(p.color(QPalette::ButtonText), p.color(QPalette::Button)) >= 7.0);
+    CHECK(contrast(p.color(QPalette::HighlightedText), p.color(QPalette::Highlight)) >= 7.0);
+    CHECK(contrast(p.color(QPalette::Disabled, QPalette::Text), p.color(QPalette::Base)) >= 4.5);
+    CHECK(contrast(p.color(QPalette::Link), p.color(QPalette::Base)) >= 7.0);
+    CHECK(contrast(p.color(QPalette::Mid), p.color(QPalette::Window)) >= 3.0); // the edges Fusion draws
+    CHECK(qApp->styleSheet().contains(QStringLiteral("QAbstractSpinBox, QLineEdit, QComboBox { border: 1px solid")));
+    ui::applyApplicationTheme(ui::Theme::Light);
+    CHECK(qApp->styleSheet().isEmpty());
+}
+
 TEST_CASE("colours: failed work is apart from every message state and the crash, in both themes", "[ui][contrast]")
 {
     // The dark theme's failed magenta and expired pink were told apart only side by side (deltaE 25).
@@ -105,7 +145,7 @@ TEST_CASE("contrast: a lane's countdown reads at 4.5:1 in both themes", "[ui][co
 TEST_CASE("contrast: the dark theme's controls stand out from the window, their text from them", "[ui][contrast]")
 {
     test::application();
-    ui::applyApplicationTheme(true);
+    ui::applyApplicationTheme(ui::Theme::Dark);
     const QPalette p = QApplication::palette();
     CHECK(contrast(p.color(QPalette::WindowText), p.color(QPalette::Window)) >= 4.5);
     CHECK(contrast(p.color(QPalette::Text), p.color(QPalette::Base)) >= 4.5);
@@ -115,7 +155,7 @@ TEST_CASE("contrast: the dark theme's controls stand out from the window, their 
     // Button is set where both hold as nearly as they can (2:1 for the control, 4.5:1 for its text); Fusion
     // outlines them besides. Before: 1.1:1, check boxes and handles lost in the window.
     CHECK(contrast(p.color(QPalette::Button), p.color(QPalette::Window)) >= 2.0);
-    ui::applyApplicationTheme(false);
+    ui::applyApplicationTheme(ui::Theme::Light);
     const QPalette light = QApplication::palette();
     CHECK(contrast(light.color(QPalette::WindowText), light.color(QPalette::Window)) >= 4.5);
     CHECK(contrast(light.color(QPalette::Text), light.color(QPalette::Base)) >= 4.5);
@@ -126,7 +166,7 @@ TEST_CASE("contrast: a check box's box stands out from the window in both themes
     test::application();
     for (const bool dark : { false, true }) {
         INFO((dark ? "dark" : "light"));
-        ui::applyApplicationTheme(dark);
+        ui::applyApplicationTheme(dark ? ui::Theme::Dark : ui::Theme::Light);
         QCheckBox box(QStringLiteral("Dead-letter queue after"));
         box.setPalette(QApplication::palette());
         box.resize(box.sizeHint());
@@ -143,7 +183,7 @@ TEST_CASE("contrast: a check box's box stands out from the window in both themes
                 edge = std::max(edge, contrast(image.pixelColor(x, y), window));
         CHECK(edge >= 3.0);
     }
-    ui::applyApplicationTheme(false);
+    ui::applyApplicationTheme(ui::Theme::Light);
 }
 
 TEST_CASE("contrast: the web pages' links read at 4.5:1 on their page and panel, in both themes", "[ui][contrast]")

@@ -4,6 +4,7 @@
 // rows go. (tests/app/screen_reader.py reads the same table through AT-SPI, as Orca does.)
 #include "lifeline/sim/simulation.h"
 #include "test_support.h"
+#include "timeline/timeline_style.h"
 #include "timeline/timeline_view.h"
 #include "window/main_window.h"
 #include "window/runtime/live_driver.h"
@@ -153,4 +154,32 @@ TEST_CASE("timeline table: a row per lane and consumer in view, its facts at now
     CHECK((holder == nullptr || holder->role() != QAccessible::Cell));
     CHECK(table->rowCount() == 1);
     CHECK(table->cellAt(0, 1)->text(QAccessible::Name) == QStringLiteral("q"));
+}
+
+TEST_CASE("high contrast: View - High contrast (Ctrl+Shift+H) turns the timeline and the widgets white on black - and "
+          "back to the theme chosen before",
+    "[ui][accessibility][contrast]")
+{
+    application();
+    Shown shown;
+    QAction* toggle = nullptr;
+    for (QAction* action : shown.window.findChildren<QAction*>())
+        if (action->shortcut() == QKeySequence(QStringLiteral("Ctrl+Shift+H")))
+            toggle = action;
+    REQUIRE(toggle != nullptr);
+    CHECK(toggle->text() == QStringLiteral("&High contrast"));
+    toggle->trigger();
+    CHECK(shown.window.highContrast());
+    CHECK(shown.timeline->timelineStyle().background == QColor(0, 0, 0));
+    CHECK(shown.timeline->timelineStyle().segmentGap == 2);
+    CHECK(QApplication::palette().color(QPalette::Window) == QColor(0, 0, 0));
+    CHECK(QApplication::palette().color(QPalette::WindowText) == QColor(0xFF, 0xFF, 0xFF));
+    shown.window.setDarkTheme(true); // the dark choice is kept under high contrast
+    CHECK(shown.timeline->timelineStyle().background == QColor(0, 0, 0));
+    toggle->trigger();
+    CHECK_FALSE(shown.window.highContrast());
+    CHECK(shown.timeline->timelineStyle().background == ui::TimelineStyle::darkTheme().background);
+    shown.window.setDarkTheme(false);
+    CHECK(shown.timeline->timelineStyle().background == ui::TimelineStyle::light().background);
+    CHECK(QApplication::palette().color(QPalette::Window) != QColor(0, 0, 0));
 }

@@ -106,6 +106,17 @@ void ActorRowPainter::flush(int layer)
     run = Run {};
 }
 
+namespace {
+// White or near-black, whichever reads better on the bar (the dark and high-contrast themes' working slate is light).
+QColor inkOn(const QColor& fill)
+{
+    const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    const double l = 0.2126 * channel(fill.redF()) + 0.7152 * channel(fill.greenF()) + 0.0722 * channel(fill.blueF());
+    const double onWhite = 1.05 / (l + 0.05), onBlack = (l + 0.05) / (0.0052 + 0.05);
+    return onWhite >= onBlack ? QColor(0xFF, 0xFF, 0xFF) : QColor(0x10, 0x10, 0x10);
+}
+} // namespace
+
 void ActorRowPainter::wideBar(double x0, double x1, const QColor& color, int layer, const Words& words)
 {
     flush(layer);
@@ -120,7 +131,7 @@ void ActorRowPainter::wideBar(double x0, double x1, const QColor& color, int lay
     QString text = words.work ? workLabel(*m_model.run(), *words.work) : *words.label;
     if (QFontMetrics(m_p.font()).horizontalAdvance(text) > box.width() - 6)
         text = text.section(QStringLiteral(" · "), 0, 0);
-    m_p.setPen(QColor(0xFF, 0xFF, 0xFF));
+    m_p.setPen(inkOn(color));
     m_p.drawText(box.adjusted(3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
 }
 

@@ -23,7 +23,7 @@ public:
     const RunView* run() const { return m_picture.run(); }
     const picture::RunPicture& picture() const { return m_picture; }
     // The moments to find in the runs shown from now on (a lesson's; none for other runs). Takes effect at the next
-    // setEngine.
+    // setRun.
     void setMomentSpecs(std::vector<analysis::MomentSpec> specs) { m_momentSpecs = std::move(specs); }
     // The moments found so far, in time order (momentsChanged when there are more).
     const std::vector<analysis::Moment>& moments() const { return m_picture.moments(); }

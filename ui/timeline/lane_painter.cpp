@@ -80,8 +80,11 @@ public:
         m_p.fillRect(box, m_s.fill(state));
         if (m_s.statePattern[size_t(state)] != Qt::NoBrush)
             m_p.fillRect(box, m_s.pattern(state));
-        // Each receive starts its own in-flight segment: a hairline keeps back-to-back receives apart.
-        if (state == MessageState::InFlight && box.width() > 4)
+        // Each receive starts its own in-flight segment: a hairline keeps back-to-back receives apart (high contrast:
+        // a gap before every segment wide enough to keep one).
+        if (m_s.segmentGap > 0 && box.width() > m_s.segmentGap * 3)
+            m_p.fillRect(QRectF(x0, m_top + 2, m_s.segmentGap, m_height - 4), m_s.background);
+        else if (state == MessageState::InFlight && box.width() > 4)
             m_p.fillRect(QRectF(x0, m_top + 2, 1, m_height - 4), m_s.background);
         const double room = box.width() - 6;
         if (m_height < 10 || room < 12)
@@ -101,8 +104,9 @@ public:
                     start = mark + half + 3;
             if (start + width > box.right() - 2)
                 continue;
-            m_p.setPen(state == MessageState::Visible || state == MessageState::Delayed ? QColor(0x10, 0x10, 0x10)
-                                                                                        : QColor(0xFF, 0xFF, 0xFF));
+            m_p.setPen(m_s.darkSegmentText || state == MessageState::Visible || state == MessageState::Delayed
+                    ? QColor(0x10, 0x10, 0x10)
+                    : QColor(0xFF, 0xFF, 0xFF));
             m_p.drawText(QRectF(start, box.top(), box.right() - 2 - start, box.height()),
                 Qt::AlignVCenter | Qt::AlignLeft, text);
             return;

@@ -223,12 +223,12 @@ void RowLayout::refreshFilter()
     m_eventsRead = m_model.lanes().eventsRead();
     if (m_model.run() && listing()) {
         const std::vector<bool> workedOn = workedOnByNamedActor();
-        const RunView& engine = *m_model.run();
+        const RunView& run = *m_model.run();
         m_listed.resize(size_t(m_model.queueGroupCount()));
         const auto take = [&](MessageIndex lane) {
-            if (engine.forgotten(lane) || m_model.lanes().cleared(lane))
+            if (run.forgotten(lane) || m_model.lanes().cleared(lane))
                 return; // the run no longer knows its queue
-            const QueueIndex queue = engine.message(lane).queue;
+            const QueueIndex queue = run.message(lane).queue;
             if (queue < m_listed.size() && (!m_filter.active() || matches(lane, workedOn)))
                 m_listed[queue].push_back(lane);
         };

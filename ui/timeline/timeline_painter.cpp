@@ -98,9 +98,9 @@ void TimelinePainter::syncLegend() const
 LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFrame& frame) const
 {
     syncLegend();
-    const LegendContent& run = m_legend.content();
+    const LegendContent& everShown = m_legend.content();
     LegendContent shown;
-    const RunView& engine = *m_model.run();
+    const RunView& run = *m_model.run();
     const LaneIndex& index = m_model.lanes();
     TimeAxis axis = frame.axis;
     axis.left = rect.left() + m_style.labelWidth;
@@ -116,7 +116,7 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
         if (row.kind == LaneModel::QueueBand) { // a band draws the live states and a strip of the ended ones
             for (const MessageState state : { MessageState::Delayed, MessageState::Visible, MessageState::InFlight,
                      MessageState::Deleted, MessageState::DeadLettered, MessageState::Expired })
-                shown.states |= run.states & (1u << unsigned(state));
+                shown.states |= everShown.states & (1u << unsigned(state));
             continue;
         }
         if (row.kind != LaneModel::MessageRow)
@@ -126,7 +126,7 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
         TimeMs since = index.forgottenUntil();
         TimeMs segmentEnd = frame.now; // the last segment's end: now, unless the lane goes on past the window
         for (uint32_t ev = index.lane(row.id).first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
-            const Event& e = engine.log()[ev];
+            const Event& e = run.log()[ev];
             if (e.time > to) {
                 segmentEnd = e.time;
                 break;
@@ -151,11 +151,11 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
             shown.states |= 1u << unsigned(state);
     }
     if (actorsShown) { // consumer activity as the run has shown it
-        shown.polling = run.polling;
-        shown.working = run.working;
-        shown.failed = run.failed;
-        shown.crash = shown.crash || run.crash;
-        shown.functionTimeout = run.functionTimeout;
+        shown.polling = everShown.polling;
+        shown.working = everShown.working;
+        shown.failed = everShown.failed;
+        shown.crash = shown.crash || everShown.crash;
+        shown.functionTimeout = everShown.functionTimeout;
     }
     return shown;
 }

@@ -12,8 +12,15 @@
 
 namespace lifeline::ui {
 
+// The window's themes (View menu): light, dark, and high contrast (white on black, marks and boundaries far apart).
+enum class Theme { Light, Dark, HighContrast };
+
 struct TimelineStyle {
     bool dark = false;
+    // The background's width between two segments of a lane (high contrast: neighbouring states apart by more than
+    // their colours); 0: side by side.
+    int segmentGap = 0;
+    bool darkSegmentText = false; // every segment's words in near-black (high contrast's fills are all bright)
     int rowHeight = 18; // the least a row is; rows grow to fill the height when they are few (fillingRowHeight)
     int maxRowHeight = 64; // the tallest: a few lanes read from across a room without becoming slabs
     int groupHeight = 22;
@@ -38,6 +45,10 @@ struct TimelineStyle {
 
     static TimelineStyle light();
     static TimelineStyle darkTheme();
+    // White on black: text at 21:1, every state, mark and line at 3:1 or more on the background, and a gap of
+    // background between neighbouring segments (two states' colours need not differ by 3:1 from each other).
+    static TimelineStyle highContrast();
+    static TimelineStyle of(Theme theme);
     // Every size times `k` (presenter mode: 1.6), the type from `basePixels` (the widget's font).
     TimelineStyle scaledBy(double k, int basePixels) const;
     QBrush fill(MessageState state) const { return QBrush(stateColor[size_t(state)]); }

@@ -165,10 +165,10 @@ bool TimelineView::clickOnLabel(const RowRef& row)
     return false;
 }
 
-void TimelineView::setStyleSheetTheme(bool dark)
+void TimelineView::setTheme(Theme theme)
 {
-    m_dark = dark;
-    const TimelineStyle base = dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    m_theme = theme;
+    const TimelineStyle base = TimelineStyle::of(theme);
     m_style = m_scale == 1 ? base : base.scaledBy(m_scale, QFontInfo(font()).pixelSize());
     m_least = m_style;
     update();
@@ -177,7 +177,7 @@ void TimelineView::setStyleSheetTheme(bool dark)
 void TimelineView::setPresentationScale(double scale)
 {
     m_scale = scale;
-    setStyleSheetTheme(m_dark);
+    setTheme(m_theme);
 }
 
 void TimelineView::setNow(TimeMs now)

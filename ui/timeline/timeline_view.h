@@ -21,7 +21,7 @@ public:
     explicit TimelineView(LaneModel* model, QWidget* parent = nullptr);
 
     const TimelineFrame& frame() const { return m_frame; }
-    void setStyleSheetTheme(bool dark);
+    void setTheme(Theme theme);
     // Presenter mode: rows, type, marks and pins times `scale` (1: the screen's).
     void setPresentationScale(double scale);
     const TimelineStyle& timelineStyle() const { return m_style; }
@@ -123,7 +123,7 @@ private:
 
     LaneModel* m_model;
     TimelineStyle m_style;
-    bool m_dark = false;
+    Theme m_theme = Theme::Light;
     double m_scale = 1;
     TimelineStyle m_least = TimelineStyle::light(); // the theme's sizes: rows, their type and names grow from them
     TimelinePainter m_painter;

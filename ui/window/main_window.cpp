@@ -438,19 +438,19 @@ void MainWindow::showSendDialog()
 
 void MainWindow::bindPanels()
 {
-    const RunView* engine = m_session->run();
+    const RunView* run = m_session->run();
     sim::Simulation* simulation = m_session->simulation();
     m_details->clear();
     m_driver->setSimulation(simulation);
     m_model->setMomentSpecs(simulation && simulation->scenario().lesson ? simulation->scenario().lesson->moments
                                                                         : std::vector<analysis::MomentSpec> {});
-    m_model->setRun(engine);
-    m_overview->setRun(engine);
+    m_model->setRun(run);
+    m_overview->setRun(run);
     m_controls->setSimulation(simulation);
     m_tiles->setSimulation(simulation);
     // A proxied run's depth is what the upstream reports (its lanes are only what the proxy saw).
-    m_charts->setSource(engine, m_session->proxy() ? &m_session->proxy()->polledSeries() : &m_overview->series());
-    m_eventLog->setRun(engine);
+    m_charts->setSource(run, m_session->proxy() ? &m_session->proxy()->polledSeries() : &m_overview->series());
+    m_eventLog->setRun(run);
     showLiveState();
 }
 
@@ -543,14 +543,28 @@ QString MainWindow::statusText() const
 void MainWindow::setDarkTheme(bool dark)
 {
     m_dark = dark;
-    applyApplicationTheme(dark);
-    const TimelineStyle style = dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
-    m_timeline->setStyleSheetTheme(dark);
+    applyTheme();
+}
+
+void MainWindow::setHighContrast(bool on)
+{
+    m_highContrast = on;
+    applyTheme();
+}
+
+void MainWindow::applyTheme()
+{
+    const Theme theme = m_highContrast ? Theme::HighContrast : m_dark ? Theme::Dark : Theme::Light;
+    applyApplicationTheme(theme);
+    const TimelineStyle style = TimelineStyle::of(theme);
+    m_timeline->setTheme(theme);
     m_overview->setTimelineStyle(style);
     m_tiles->setTimelineStyle(style);
-    m_charts->setDark(dark);
+    m_charts->setDark(theme != Theme::Light);
     if (m_darkAction)
-        m_darkAction->setChecked(dark);
+        m_darkAction->setChecked(m_dark);
+    if (m_contrastAction)
+        m_contrastAction->setChecked(m_highContrast);
 }
 
 void MainWindow::rememberSettings()
@@ -561,6 +575,7 @@ void MainWindow::rememberSettings()
     // A layout the user left wins over the first-show arrangement.
     m_docksArranged = restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_layout->setEngineering(settings.value(QStringLiteral("view/engineeringLayout"), false).toBool());
+    m_highContrast = settings.value(QStringLiteral("view/highContrast"), false).toBool();
     setDarkTheme(settings.value(QStringLiteral("view/dark"), false).toBool());
     // A learner's first lesson stops at each key moment; after that, as they left it.
     m_momentStops->action()->setChecked(
@@ -575,6 +590,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
         settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
         settings.setValue(QStringLiteral("window/state"), saveState());
         settings.setValue(QStringLiteral("view/dark"), m_dark);
+        settings.setValue(QStringLiteral("view/highContrast"), m_highContrast);
         settings.setValue(QStringLiteral("view/engineeringLayout"), m_layout->engineering());
         settings.setValue(QStringLiteral("lessons/stopAtMoments"), m_momentStops->action()->isChecked());
         if (!m_lessons->lessonId().isEmpty())

@@ -91,6 +91,9 @@ public:
     void refresh();
     void setDarkTheme(bool dark);
     bool darkTheme() const { return m_dark; }
+    // White on black (TimelineStyle::highContrast, the widgets' palette to match), over the light or dark choice.
+    void setHighContrast(bool on);
+    bool highContrast() const { return m_highContrast; }
     // Layout, theme and last lesson: read now and written on close (the app does this; tests do not).
     void rememberSettings();
     // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).
@@ -129,6 +132,7 @@ public:
     ExportController* exports() const { return m_exports; }
 
 private:
+    void applyTheme(); // the dark and high-contrast choices, to the widgets and every view
     void connectPanels();
     // The session has a new source: every panel reads it (the one place where they are rewired).
     void bindPanels();
@@ -183,7 +187,9 @@ private:
     QAction* m_step = nullptr;
     QAction* m_restart = nullptr;
     QAction* m_darkAction = nullptr;
+    QAction* m_contrastAction = nullptr;
     bool m_dark = false;
+    bool m_highContrast = false;
     bool m_remember = false;
 };
 

@@ -138,6 +138,13 @@ void MainWindow::buildViewMenu(QMenu* view)
         if (dark != m_dark)
             setDarkTheme(dark);
     });
+    m_contrastAction = view->addAction(tr("&High contrast"));
+    m_contrastAction->setCheckable(true);
+    m_contrastAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_H));
+    connect(m_contrastAction, &QAction::toggled, this, [this](bool on) {
+        if (on != m_highContrast)
+            setHighContrast(on);
+    });
     m_history->fillMenu(view->addMenu(tr("&History kept")));
     view->addSeparator();
     view->addAction(m_live->endpointAction());

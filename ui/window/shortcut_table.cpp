@@ -41,6 +41,8 @@ const std::vector<ShortcutRow>& shortcutTable()
         { QT_TRANSLATE_NOOP("Keys", "practice: fix a broken setup and have it checked"),
             "Ctrl+Shift+P (Lessons → Practice)" },
         { QT_TRANSLATE_NOOP("Keys", "dark theme"), "Ctrl+Shift+D (the timeline, charts and exports follow)" },
+        { QT_TRANSLATE_NOOP("Keys", "high contrast: white on black, neighbouring states apart by a gap"),
+            "Ctrl+Shift+H (View menu; exports keep the light or dark theme)" },
         { QT_TRANSLATE_NOOP("Keys", "open / save a scenario, open / save a run"),
             "Ctrl+O, Ctrl+Shift+S, Ctrl+Shift+O, Ctrl+S" },
         { QT_TRANSLATE_NOOP("Keys", "export"),

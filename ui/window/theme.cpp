@@ -41,13 +41,53 @@ public:
 };
 } // namespace
 
-void applyApplicationTheme(bool dark)
+namespace {
+// White on black, yellow for what is selected: text at 21:1, a control's text and edges at 3:1 or more.
+void applyHighContrast()
 {
-    // Fusion draws the palette faithfully on every platform, so both themes look as designed.
+    QPalette p;
+    const QColor black(0, 0, 0), white(0xFF, 0xFF, 0xFF), yellow(0xFF, 0xFF, 0x00);
+    for (const QPalette::ColorRole role :
+        { QPalette::Window, QPalette::Base, QPalette::AlternateBase, QPalette::ToolTipBase, QPalette::Button })
+        p.setColor(role, black);
+    for (const QPalette::ColorRole role :
+        { QPalette::WindowText, QPalette::Text, QPalette::ToolTipText, QPalette::ButtonText, QPalette::BrightText })
+        p.setColor(role, white);
+    // Fusion draws frames and edges from these: mid grey on black is 5.3:1.
+    p.setColor(QPalette::Light, QColor(0xC0, 0xC0, 0xC0));
+    p.setColor(QPalette::Midlight, QColor(0xA0, 0xA0, 0xA0));
+    p.setColor(QPalette::Mid, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Dark, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Shadow, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Link, QColor(0x5F, 0xD7, 0xFF));
+    p.setColor(QPalette::LinkVisited, QColor(0xD7, 0xA0, 0xFF));
+    p.setColor(QPalette::Highlight, yellow);
+    p.setColor(QPalette::HighlightedText, black);
+    p.setColor(QPalette::PlaceholderText, QColor(0xB0, 0xB0, 0xB0));
+    for (const QPalette::ColorRole role : { QPalette::Text, QPalette::ButtonText, QPalette::WindowText })
+        p.setColor(QPalette::Disabled, role, QColor(0x9A, 0x9A, 0x9A)); // 7.4:1: dimmed, still read
+    QApplication::setPalette(p);
+    // Fusion edges fields and grooves in a shade of the window, black on black here: they get edges of their own.
+    qApp->setStyleSheet(QStringLiteral(
+        "QAbstractSpinBox, QLineEdit, QComboBox { border: 1px solid #c0c0c0; border-radius: 2px; padding: 1px 3px; }"
+        "QSlider::groove:horizontal { height: 4px; background: #808080; }"
+        "QSlider::sub-page:horizontal { background: #ffff00; }"
+        "QSlider::handle:horizontal { background: #ffffff; width: 12px; margin: -6px 0; border-radius: 3px; }"));
+}
+} // namespace
+
+void applyApplicationTheme(Theme theme)
+{
+    // Fusion draws the palette faithfully on every platform, so every theme looks as designed.
     if (QStyle* fusion = QStyleFactory::create(QStringLiteral("Fusion")))
         QApplication::setStyle(new LifelineStyle(fusion));
-    if (!dark) {
+    qApp->setStyleSheet(QString());
+    if (theme == Theme::Light) {
         QApplication::setPalette(QApplication::style()->standardPalette());
+        return;
+    }
+    if (theme == Theme::HighContrast) {
+        applyHighContrast();
         return;
     }
     QPalette p;

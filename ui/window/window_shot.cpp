@@ -26,6 +26,7 @@ WindowShot::WindowShot(const WindowShotRequest& request)
     , m_size(request.size)
 {
     m_window->resize(request.size);
+    m_window->setHighContrast(request.highContrast);
     m_window->setDarkTheme(request.dark);
     if (auto* status = m_window->findChild<StatusBarController*>())
         status->setProcessMemoryShown(false);

@@ -19,6 +19,7 @@ struct WindowShotRequest {
     TimeMs at = 20000; // the virtual instant shown
     QSize size { 1920, 1080 };
     bool dark = false;
+    bool highContrast = false;
     bool compare = false; // Compare with the fix (both runs to their ends) instead of the window
     bool presenter = false; // presenter mode
 };

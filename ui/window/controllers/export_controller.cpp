@@ -75,19 +75,19 @@ QString ExportController::defaultFileName(const QString& suffix) const
 
 void ExportController::saveRunAs()
 {
-    const RunView* engine = m_session->run();
-    if (!engine)
+    const RunView* run = m_session->run();
+    if (!run)
         return;
     const QString path = QFileDialog::getSaveFileName(
         m_window, tr("Save run"), defaultFileName(QStringLiteral("lifeline")), tr("Lifeline run (*.lifeline)"));
     if (path.isEmpty())
         return;
-    const auto saved = saveRun(*engine, m_presentation.title().toStdString(), path.toStdString());
+    const auto saved = saveRun(*run, m_presentation.title().toStdString(), path.toStdString());
     if (!saved)
         QMessageBox::warning(m_window, tr("Save run"),
             tr("The run was not saved: %1.%2")
                 .arg(QString::fromStdString(saved.message()),
-                    engine->log().firstRetained() > 0
+                    run->log().firstRetained() > 0
                         ? tr("\n\nTo save runs this long, choose View > History kept > Everything and restart the run.")
                         : QString()));
     else

@@ -134,16 +134,16 @@ void PresenterController::setPresenting(bool on)
 
 void PresenterController::updateBar()
 {
-    const RunView* engine = m_stage.session->run();
-    if (!m_presenting || !engine)
+    const RunView* run = m_stage.session->run();
+    if (!m_presenting || !run)
         return;
-    m_clock->setText(QString::fromStdString(lifeline::formatDuration(engine->now())));
+    m_clock->setText(QString::fromStdString(lifeline::formatDuration(run->now())));
     // The moment the view went to, else the latest one the run has reached.
     const auto& moments = m_stage.model->moments();
     int shown = m_stage.timeline->focusedMoment();
     if (shown == 0)
         for (size_t i = 0; i < moments.size(); ++i)
-            if (moments[i].at <= engine->now())
+            if (moments[i].at <= run->now())
                 shown = int(i) + 1;
     m_caption->setText(shown == 0
             ? m_stage.title()

@@ -32,22 +32,22 @@ StatusBarController::StatusBarController(QStatusBar* bar)
         m_clock->fontMetrics().horizontalAdvance(tr("virtual time 999h59m59.99s")) + 8, m_clock->sizeHint().height());
 }
 
-void StatusBarController::sync(const RunView* engine)
+void StatusBarController::sync(const RunView* run)
 {
-    if (!engine)
+    if (!run)
         return;
-    m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(lifeline::formatDuration(engine->now()))));
+    m_clock->setText(tr("virtual time %1").arg(QString::fromStdString(lifeline::formatDuration(run->now()))));
     // The run's own figure beside the whole window's (the timeline's indexes, Qt, the charts): the truth about
     // memory is the process's. Read once a second: it is a file to open.
-    if (!m_rssRead.isValid() || m_rssRead.elapsed() >= 1000 || engine != m_warnedFor) {
+    if (!m_rssRead.isValid() || m_rssRead.elapsed() >= 1000 || run != m_warnedFor) {
         m_rssRead.start();
         m_residentBytes = residentBytes();
     }
-    QString text = historyText(*engine);
+    QString text = historyText(*run);
     if (m_residentBytes > 0 && m_processMemoryShown)
         text += tr(" · the window %1 MB").arg(double(m_residentBytes) / 1e6, 0, 'f', 0);
     m_history->setText(text);
-    warnOfMemory(engine);
+    warnOfMemory(run);
 }
 
 size_t StatusBarController::residentBytes()
@@ -59,12 +59,12 @@ size_t StatusBarController::residentBytes()
     return resident * size_t(sysconf(_SC_PAGESIZE));
 }
 
-void StatusBarController::warnOfMemory(const RunView* engine)
+void StatusBarController::warnOfMemory(const RunView* run)
 {
-    if (engine == m_warnedFor || m_residentBytes < m_warnAtBytes)
+    if (run == m_warnedFor || m_residentBytes < m_warnAtBytes)
         return;
-    m_warnedFor = engine;
-    say((engine->historyMs() < 0
+    m_warnedFor = run;
+    say((run->historyMs() < 0
                 ? tr("The window holds %1 MB and grows with every message (it keeps the whole run): choose a shorter "
                      "View > History kept and Restart, or lower the producer rate, before the machine runs short of "
                      "memory.")

@@ -72,7 +72,7 @@ ComparisonPane::ComparisonPane(
         m_models[i]->setRun(&m_runs[i]->engine().run());
         runsLayout->addWidget(new QLabel(QStringLiteral("<b>%1</b>").arg(headings[i]), runs));
         m_views[i] = new TimelineView(m_models[i], runs);
-        m_views[i]->setStyleSheetTheme(dark);
+        m_views[i]->setTheme(dark ? Theme::Dark : Theme::Light);
         m_views[i]->setFollowLive(false);
         m_views[i]->setNow(m_runs[i]->now());
         runsLayout->addWidget(m_views[i], 1);
