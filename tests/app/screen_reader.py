@@ -3,7 +3,9 @@
 with its own accessibility bus, keys typed with xdotool. The timeline is a table whose rows are the lanes and
 consumers; a consumer is crashed and restarted by keyboard alone (Ctrl+T to the tiles, Enter), and the table tells
 the message's life: in flight held by the worker, still in flight after the crash, visible again when the
-visibility timeout ends (received once), in flight again after the restart (received twice).
+visibility timeout ends (received once), in flight again after the restart (received twice). Then lesson 7: its
+first key moment is said as it is reached, an alert showing with the moment's caption (what Orca speaks as it
+appears), and the table has the lesson's order and both workers.
 
 Usage: screen_reader.py LIFELINE SCENARIO.json   (run inside dbus-run-session; exit 77 when a tool is missing)
 """
@@ -78,6 +80,19 @@ def row_named(timeline, name):
     return next((row for row in read_rows(timeline) if row["Message"] == name), None)
 
 
+def showing_alert(pyatspi, name):
+    """The application's alert with this name, if one is showing."""
+    desktop = pyatspi.Registry.getDesktop(0)
+    for i in range(desktop.childCount):
+        app = desktop.getChildAtIndex(i)
+        if app and app.name == "Lifeline":
+            found = pyatspi.findDescendant(app, lambda n: n is not None and n.getRole() == pyatspi.ROLE_ALERT
+                                           and n.name == name)
+            if found and found.getState().contains(pyatspi.STATE_SHOWING):
+                return found
+    return None
+
+
 def main():
     lifeline, scenario = sys.argv[1], sys.argv[2]
     missing = missing_tools()
@@ -131,6 +146,18 @@ def main():
             (row := row_named(timeline, "order #1")) and row["Receives"] == "2" and row), timeout=90)
         checks.append(("received again by the restarted worker", (again["State"], again["Held by"]),
                        ("in flight", "worker")))
+
+        app.terminate()
+        app.wait(timeout=10)
+        app = subprocess.Popen([lifeline, "--lesson", "7"], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+        said = "Key moment 1 at 5s: worker-1 crashes holding the message: nobody will delete it."
+        checks.append(("lesson 7's first key moment said as an alert", bool(wait_for(
+            "the alert of lesson 7's first key moment", lambda: showing_alert(pyatspi, said))), True))
+        lesson = wait_for("lesson 7's table", lambda: find_timeline(pyatspi))
+        rows = wait_for("lesson 7's rows", lambda: [(r["Message"], r["Queue"]) for r in read_rows(lesson)])
+        checks.append(("lesson 7's rows: its order and both workers", rows,
+                       [("order #1", "orders"), ("worker-1", "consumer"), ("worker-2", "consumer")]))
 
         failed = [f"{name}: got {got}, expected {want}" for name, got, want in checks if got != want]
         for line in failed:

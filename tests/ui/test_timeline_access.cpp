@@ -6,6 +6,8 @@
 #include "test_support.h"
 #include "timeline/timeline_style.h"
 #include "timeline/timeline_view.h"
+#include "window/controllers/lesson_controller.h"
+#include "window/controllers/moment_announcer.h"
 #include "window/main_window.h"
 #include "window/runtime/live_driver.h"
 
@@ -182,4 +184,35 @@ TEST_CASE("high contrast: View - High contrast (Ctrl+Shift+H) turns the timeline
     shown.window.setDarkTheme(false);
     CHECK(shown.timeline->timelineStyle().background == ui::TimelineStyle::light().background);
     CHECK(QApplication::palette().color(QPalette::Window) != QColor(0, 0, 0));
+}
+
+TEST_CASE("moments said: each key moment reached becomes an alert a screen reader speaks, and the status bar's text - "
+          "once a run",
+    "[ui][accessibility]")
+{
+    application();
+    ui::MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("7")));
+    window.driver()->pause();
+    auto* announcer = window.findChild<ui::MomentAnnouncer*>();
+    REQUIRE(announcer != nullptr);
+    QAccessibleInterface* notice = QAccessible::queryAccessibleInterface(announcer->notice());
+    REQUIRE(notice != nullptr);
+    CHECK(notice->role() == QAccessible::AlertMessage);
+    CHECK(announcer->lastSaid().isEmpty());
+    window.driver()->advanceBy(6000);
+    QApplication::processEvents();
+    const std::string first = "Key moment 1 at 5s: worker-1 crashes holding the message: nobody will delete it.";
+    CHECK(announcer->lastSaid().toStdString() == first);
+    CHECK(notice->text(QAccessible::Name).toStdString() == first);
+    CHECK(announcer->notice()->isVisible());
+    CHECK(window.statusText().toStdString() == first);
+    // At 30 s two moments at once: said together, in order.
+    window.driver()->advanceBy(25000);
+    QApplication::processEvents();
+    CHECK(announcer->lastSaid().toStdString()
+        == "Key moment 2 at 30s: The visibility timeout ends 30 s after the receive: the message worker-1 held is "
+           "visible again. Key moment 3 at 30s: worker-2 receives it (#2).");
 }

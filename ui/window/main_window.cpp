@@ -17,6 +17,7 @@
 #include "window/controllers/layout_controller.h"
 #include "window/controllers/lesson_controller.h"
 #include "window/controllers/live_source_controller.h"
+#include "window/controllers/moment_announcer.h"
 #include "window/controllers/moment_stops.h"
 #include "window/controllers/presenter_controller.h"
 #include "window/controllers/status_bar_controller.h"
@@ -88,6 +89,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_presenter = new PresenterController({ this, m_timeline, m_overview, m_model, m_session, m_driver, m_tiles,
         [this] { return m_lessons->title(); }, [this] { restart(); } });
     m_momentStops = new MomentStops(m_timeline, m_model, m_driver, this);
+    new MomentAnnouncer(
+        m_model, statusBar(), [this](const QString& text) { m_status->say(text, 8000); }, this);
     m_framer = new StoryFramer(m_timeline, m_model, m_driver, m_momentStops, this);
     buildCentre();
     m_status = new StatusBarController(statusBar());
