@@ -52,6 +52,7 @@ constexpr const char* kRunHelp
       "  --window FROM..TO      the image's time window, such as 30s..2m (default: the action, idle time after it\n"
       "                         left out)\n"
       "  --dark                 the image in the dark theme\n"
+      "  --high-contrast        the image or animation in the high-contrast theme (white on black)\n"
       "  --alive                only the lanes alive in the window (lanes too many to read draw as density bands)\n"
       "  --order ORDER          each queue's lanes by sent (default), received (most first), age or state\n"
       "  --export FILE.gif|.mp4 the run moving: --fps N (1-60, default 15), --duration D (1s-10m, default 8s),\n"
@@ -62,8 +63,8 @@ constexpr const char* kRunHelp
       "  --save FILE.lifeline   a run file that the window (and `lifeline run`) reopens as it was\n"
       "  --help                 this text\n"
       "\n"
-      "A RUN.lifeline takes --summary, --csv, --trace, --export, --alt, --size, --window, --dark, --alive and\n"
-      "--order.\n"
+      "A RUN.lifeline takes --summary, --csv, --trace, --export, --alt, --size, --window, --dark, --high-contrast,\n"
+      "--alive and --order.\n"
       "Exit status: 0 done, 1 an output could not be written, 2 bad arguments or a bad scenario or run file.\n"
       "\n"
       "Examples:\n"
@@ -129,6 +130,7 @@ struct RunOptions {
     std::string imageFile;
     std::string saveFile;
     bool dark = false;
+    bool highContrast = false;
     bool alive = false;
     ui::LaneOrder order = ui::LaneOrder::Sent;
     int width = 1920, height = 1080;
@@ -283,6 +285,7 @@ const OptionTable<RunOptions>& runOptionTable()
         for (const auto& [name, setter] : valueOptions())
             t.values.emplace(name, setter);
         t.flags = { { "--dark", [](RunOptions& o) { o.dark = true; } },
+            { "--high-contrast", [](RunOptions& o) { o.highContrast = true; } },
             { "--alive", [](RunOptions& o) { o.alive = true; } },
             { "--summary", [](RunOptions& o) { o.summary = true; } }, { "--fix", [](RunOptions& o) { o.fix = true; } },
             { "--compare", [](RunOptions& o) { o.compare = true; } },
@@ -327,6 +330,9 @@ Outcome<RunOptions> parseRunOptions(const std::vector<std::string>& args)
     if (options.alt && (options.imageFile.empty() || options.imageFile.ends_with(".html")))
         return failure("--alt prints an image's text alternative: --export FILE.png, .svg, .pdf, .gif or .mp4 (a "
                        "page carries its own)");
+    if (options.highContrast && (options.imageFile.empty() || options.imageFile.ends_with(".html")))
+        return failure("--high-contrast draws an image or an animation: --export FILE.png, .svg, .pdf, .gif or .mp4 (a "
+                       "page follows its reader's light or dark scheme)");
     if (options.alt && options.summary)
         return failure("--alt and --summary both print on the standard output: give one");
     if (options.compare && options.scenarioFile.ends_with(".lifeline"))
@@ -407,6 +413,7 @@ bool exportImage(const RunOptions& options, const std::string& title, std::ostre
     request.from = options.windowFrom.value_or(0);
     request.to = options.windowTo.value_or(-1);
     request.dark = options.dark;
+    request.highContrast = options.highContrast;
     request.aliveOnly = options.alive;
     request.order = options.order;
     request.title = QString::fromStdString(title);
@@ -543,6 +550,7 @@ int writeOutputs(const RunOutput& output, const RunOptions& options, std::ostrea
             request.to = still.to;
             request.title = still.title;
             request.dark = still.dark;
+            request.highContrast = still.highContrast;
             request.seed = options.seed;
             auto video = ui::exportAnimation(*output.scenario, request);
             // The text of a still of the whole run (the captions file has the moments at the video's times).

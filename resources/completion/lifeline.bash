@@ -41,7 +41,7 @@ _lifeline()
     case "$command" in
         run)
             options="--lesson --fix --compare --until --seed --summary --csv --trace --export --size --window --dark
-                     --alt --alive --order --fps --duration --save --help" ;;
+                     --alt --high-contrast --alive --order --fps --duration --save --help" ;;
         lessons)
             options="--cards --help" ;;
         practice)

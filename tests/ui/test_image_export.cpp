@@ -87,6 +87,48 @@ TEST_CASE("image export: a text alternative in the PNG and the SVG - the title, 
         == expected.toStdString());
 }
 
+TEST_CASE("image export: high contrast - white on black, the lane's in-flight fill the theme's, a gap of black "
+          "between two segments",
+    "[ui][export][accessibility]")
+{
+    test::application();
+    auto simulation = test::lessonSimulation("consumer-crash");
+    simulation->runToEnd();
+    QTemporaryDir dir;
+    ImageExportRequest request;
+    request.path = dir.filePath(QStringLiteral("hc.png"));
+    request.size = QSize(1000, 400);
+    request.title = QStringLiteral("Lesson 7");
+    request.highContrast = true;
+    REQUIRE(exportTimelineImage(simulation->engine().run(), request).ok());
+    const QImage image(request.path);
+    const TimelineStyle hc = TimelineStyle::highContrast();
+    CHECK(image.pixelColor(2, 2) == hc.background);
+    const QColor inFlight = hc.stateColor[size_t(MessageState::InFlight)];
+    int held = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            held += image.pixelColor(x, y) == inFlight ? 1 : 0;
+    CHECK(held > 1000);
+    // Lesson 8's lanes turn visible when their timeout ends while they are in flight: in flight, then black (the
+    // gap, two pixels), then visible (an in-flight segment has its own hairline in every theme; this gap is high
+    // contrast's).
+    auto eight = test::lessonSimulation("visibility-too-short");
+    eight->runToEnd();
+    request.path = dir.filePath(QStringLiteral("hc8.png"));
+    REQUIRE(exportTimelineImage(eight->engine().run(), request).ok());
+    const QImage lanes(request.path);
+    const QColor visible = hc.stateColor[size_t(MessageState::Visible)];
+    int gaps = 0;
+    for (int y = 0; y < lanes.height(); ++y)
+        for (int x = 1; x + 2 < lanes.width(); ++x)
+            gaps += lanes.pixelColor(x - 1, y) == inFlight && lanes.pixelColor(x, y) == hc.background
+                    && lanes.pixelColor(x + 1, y) == hc.background && lanes.pixelColor(x + 2, y) == visible
+                ? 1
+                : 0;
+    CHECK(gaps > 5);
+}
+
 TEST_CASE("image export: SVG is XML with shapes - PDF has a page", "[ui][export]")
 {
     test::application();

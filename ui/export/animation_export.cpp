@@ -66,6 +66,18 @@ QString cueTime(TimeMs ms)
         .arg(ms % 1000, 3, 10, QLatin1Char('0'));
 }
 
+// Each frame as a still: the animation's size, title, theme and window start.
+ImageExportRequest slideRequest(const AnimationRequest& request)
+{
+    ImageExportRequest still;
+    still.size = request.size;
+    still.title = request.title;
+    still.dark = request.dark;
+    still.highContrast = request.highContrast;
+    still.from = request.from;
+    return still;
+}
+
 } // namespace
 
 QString captionsPath(const QString& videoPath)
@@ -131,13 +143,9 @@ Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationReq
     wholeModel.setMomentSpecs(moments);
     wholeModel.setRun(&whole.engine().run());
     const TimeMs to = request.to < 0 ? actionEnd(wholeModel) : request.to;
-    ImageExportRequest still;
-    still.size = request.size;
-    still.title = request.title;
-    still.dark = request.dark;
-    still.from = request.from;
+    ImageExportRequest still = slideRequest(request);
     const TimelineStyle style
-        = slideStyle(request.dark ? TimelineStyle::darkTheme() : TimelineStyle::light(), request.size);
+        = slideStyle(TimelineStyle::of(themeOf(request.dark, request.highContrast)), request.size);
     const int rows = TimelinePainter(wholeModel, style).totalRows();
 
     // The run again, frame by frame, as the window shows it live.

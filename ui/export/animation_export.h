@@ -29,6 +29,7 @@ struct AnimationRequest {
     TimeMs to = -1; // -1: the end of the action (the last state change or moment, and a margin)
     QString title;
     bool dark = false;
+    bool highContrast = false; // white on black, over `dark`
     std::optional<uint64_t> seed;
     // The run as played: the calls the window's controls made, each at its instant (none: the scenario as written).
     std::shared_ptr<const sim::OperatorJournal> asPlayed;

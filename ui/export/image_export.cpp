@@ -255,7 +255,7 @@ QByteArray pdfMetadata(const QString& title, const QString& description)
 Outcome<> paintImage(
     QIODevice& out, const QString& suffix, const std::vector<ModelPanel>& panels, ImageExportRequest request, TimeMs to)
 {
-    const TimelineStyle base = request.dark ? TimelineStyle::darkTheme() : TimelineStyle::light();
+    const TimelineStyle base = TimelineStyle::of(themeOf(request.dark, request.highContrast));
     // Sized by the width first when the height is to be found (`--size 1920x`).
     const QSize scaleFrom = request.size.height() > 0 ? request.size : QSize(request.size.width(), 100000);
     const TimelineStyle style = slideStyle(base, scaleFrom);

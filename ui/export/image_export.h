@@ -27,6 +27,7 @@ struct ImageExportRequest {
     QString claim; // what the run measured ("2 duplicate processings"), the line under the title
     QString subtitle; // empty: the queues' settings, written under the claim
     bool dark = false;
+    bool highContrast = false; // white on black (TimelineStyle::highContrast), over `dark`
     std::vector<analysis::MomentSpec> moments; // a lesson's: their pins and callouts are drawn
     // Only the lanes alive in the window (--alive). Either way, lanes too many for rows of 3 px draw as density
     // bands, so the image of a huge run is never blank.

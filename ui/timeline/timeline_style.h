@@ -14,6 +14,11 @@ namespace lifeline::ui {
 
 // The window's themes (View menu): light, dark, and high contrast (white on black, marks and boundaries far apart).
 enum class Theme { Light, Dark, HighContrast };
+// High contrast over the light or dark choice, as the window and the exports' requests keep them.
+inline Theme themeOf(bool dark, bool highContrast)
+{
+    return highContrast ? Theme::HighContrast : dark ? Theme::Dark : Theme::Light;
+}
 
 struct TimelineStyle {
     bool dark = false;

@@ -95,7 +95,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildCentre();
     m_status = new StatusBarController(statusBar());
     m_exports = new ExportController(m_session, m_timeline, m_driver,
-        { [this] { return m_lessons->title(); }, [this] { return m_dark; }, [this] { return m_scenario.get(); } },
+        { [this] { return m_lessons->title(); }, [this] { return theme(); }, [this] { return m_scenario.get(); } },
         this);
     connect(m_exports, &ExportController::said, this, [this](const QString& text) { say(text); });
     connect(m_presenter, &PresenterController::said, this, [this](const QString& text) { say(text); });
@@ -557,7 +557,7 @@ void MainWindow::setHighContrast(bool on)
 
 void MainWindow::applyTheme()
 {
-    const Theme theme = m_highContrast ? Theme::HighContrast : m_dark ? Theme::Dark : Theme::Light;
+    const Theme theme = this->theme();
     applyApplicationTheme(theme);
     const TimelineStyle style = TimelineStyle::of(theme);
     m_timeline->setTheme(theme);

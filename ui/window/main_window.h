@@ -5,6 +5,7 @@
 
 #include "lifeline/io/run_file.h"
 #include "lifeline/run/event_log.h"
+#include "timeline/timeline_style.h"
 
 #include <QImage>
 #include <QMainWindow>
@@ -94,6 +95,7 @@ public:
     // White on black (TimelineStyle::highContrast, the widgets' palette to match), over the light or dark choice.
     void setHighContrast(bool on);
     bool highContrast() const { return m_highContrast; }
+    Theme theme() const { return themeOf(m_dark, m_highContrast); }
     // Layout, theme and last lesson: read now and written on close (the app does this; tests do not).
     void rememberSettings();
     // Opens the send dialog for the chosen queue (modeless, so the run can be watched while typing).

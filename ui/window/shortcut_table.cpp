@@ -42,7 +42,7 @@ const std::vector<ShortcutRow>& shortcutTable()
             "Ctrl+Shift+P (Lessons → Practice)" },
         { QT_TRANSLATE_NOOP("Keys", "dark theme"), "Ctrl+Shift+D (the timeline, charts and exports follow)" },
         { QT_TRANSLATE_NOOP("Keys", "high contrast: white on black, neighbouring states apart by a gap"),
-            "Ctrl+Shift+H (View menu; exports keep the light or dark theme)" },
+            "Ctrl+Shift+H (View menu; images and animations follow)" },
         { QT_TRANSLATE_NOOP("Keys", "open / save a scenario, open / save a run"),
             "Ctrl+O, Ctrl+Shift+S, Ctrl+Shift+O, Ctrl+S" },
         { QT_TRANSLATE_NOOP("Keys", "export"),

@@ -136,7 +136,8 @@ ImageExportRequest ExportController::stillRequest(const ExportChoice& choice) co
     }
     request.size = choice.size;
     request.title = m_presentation.title();
-    request.dark = m_presentation.dark();
+    request.dark = m_presentation.theme() != Theme::Light;
+    request.highContrast = m_presentation.theme() == Theme::HighContrast;
     request.claim = claimText();
     if (const sim::Simulation* simulation = m_session->simulation(); simulation && simulation->scenario().lesson)
         request.moments = simulation->scenario().lesson->moments;
@@ -180,7 +181,8 @@ void ExportController::exportWithDialog(const QString& format)
         request.fps = choice->fps;
         request.duration = TimeMs(choice->seconds) * 1000;
         request.title = m_presentation.title();
-        request.dark = m_presentation.dark();
+        request.dark = m_presentation.theme() != Theme::Light;
+        request.highContrast = m_presentation.theme() == Theme::HighContrast;
         if (choice->asPlayed && m_session->simulation())
             request.asPlayed = std::make_shared<const sim::OperatorJournal>(m_session->simulation()->journal());
         exportAnimationTo(request);

@@ -4,6 +4,8 @@
 // scenario an animation replays.
 #pragma once
 
+#include "timeline/timeline_style.h"
+
 #include <QImage>
 #include <QObject>
 #include <QSize>
@@ -33,7 +35,7 @@ public:
     // What the window knows of the run on screen, asked at each export.
     struct Presentation {
         std::function<QString()> title; // the lesson's or scenario's title (file names, captions)
-        std::function<bool()> dark; // the window's theme
+        std::function<Theme()> theme; // the window's theme: exports are drawn in it
         std::function<const scenario::Scenario*()> scenario; // what an animation replays; null for a saved or live run
     };
 
