@@ -555,9 +555,11 @@ int writeOutputs(const RunOutput& output, const RunOptions& options, std::ostrea
             auto video = ui::exportAnimation(*output.scenario, request);
             // The text of a still of the whole run (the captions file has the moments at the video's times).
             still.claim = QString::fromStdString(output.claim);
-            if (video && options.alt)
+            if (!video)
+                return Outcome<>(Failure { video.message() });
+            if (options.alt)
                 out << ui::exportAltText({ { &run, output.moments, {} } }, still).toStdString() << '\n';
-            return video;
+            return Outcome<> {}; // nothing here cancels it
         });
     else if (!options.imageFile.empty())
         written &= exportImage(options, output.title, err, [&](ui::ImageExportRequest request) {

@@ -126,10 +126,10 @@ int animationFrames(const AnimationRequest& request)
     return std::max(1, int(std::lround(double(request.fps) * double(request.duration) / 1000.0)));
 }
 
-Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationRequest& request)
+Outcome<AnimationEnd> exportAnimation(const scenario::Scenario& scenario, const AnimationRequest& request)
 {
     if (auto refused = checkAnimation(request); !refused)
-        return refused;
+        return Failure { refused.message() };
     const std::vector<analysis::MomentSpec> moments
         = scenario.lesson ? scenario.lesson->moments : std::vector<analysis::MomentSpec> {};
     // A first run to its end: the window's end (the action), the rows to lay out for and what the run measured.
@@ -191,17 +191,19 @@ Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationReq
         // Each frame's time in centiseconds, rounded so the whole adds up to the duration.
         const int centiseconds = int(std::lround(100.0 * (i + 1) / request.fps) - std::lround(100.0 * i / request.fps));
         if (auto added = mp4 ? video->add(image) : gif->add(image, centiseconds); !added)
-            return added;
+            return Failure { added.message() };
         if (request.progress && !request.progress(i + 1, frames))
-            return Failure { "cancelled" }; // the file is not committed: nothing is written
+            return AnimationEnd::Cancelled; // the file is not committed: nothing is written
     }
     if (auto finished = mp4 ? video->finish() : gif->finish(); !finished)
-        return finished;
+        return Failure { finished.message() };
     if (!mp4 && !file.commit())
         return Failure { QObject::tr("cannot write '%1': %2").arg(request.path, file.errorString()).toStdString() };
     const QString captions
         = videoCaptions(request.title, wholeModel.moments(), { request.from, to, frames, request.fps });
-    return writeWholeFile(captionsPath(request.path), captions.toStdString());
+    if (auto captioned = writeWholeFile(captionsPath(request.path), captions.toStdString()); !captioned)
+        return Failure { captioned.message() };
+    return AnimationEnd::Written;
 }
 
 } // namespace lifeline::ui

@@ -41,7 +41,10 @@ struct AnimationRequest {
 inline constexpr int kMinFps = 1, kMaxFps = 60;
 inline constexpr TimeMs kMinVideo = 1000, kMaxVideo = 600000;
 
-Outcome<> exportAnimation(const scenario::Scenario& scenario, const AnimationRequest& request);
+// How an export that did not fail ended: the video written (its captions beside it), or cancelled by its progress
+// callback with nothing written.
+enum class AnimationEnd { Written, Cancelled };
+Outcome<AnimationEnd> exportAnimation(const scenario::Scenario& scenario, const AnimationRequest& request);
 
 // The frame count a request makes: fps x duration, rounded.
 int animationFrames(const AnimationRequest& request);

@@ -246,12 +246,12 @@ bool ExportController::exportAnimationTo(AnimationRequest request)
         return !progress.wasCanceled();
     };
     const auto exported = exportAnimation(*scenario, request);
-    if (exported) {
+    if (exported && exported.value() == AnimationEnd::Written) {
         emit said(tr("Saved %1, its captions beside it as %2")
                       .arg(request.path, QFileInfo(captionsPath(request.path)).fileName()));
         return true;
     }
-    if (exported.message() == "cancelled")
+    if (exported) // cancelled
         emit said(tr("The animation was cancelled: nothing was written."));
     else
         QMessageBox::warning(m_window, tr("Export animation"),
