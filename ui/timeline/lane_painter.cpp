@@ -282,6 +282,8 @@ QColor laneMarkColor(LaneMark mark, const TimelineStyle& style)
         return style.duplicate;
     case LaneMark::DeadLetter:
         return style.stateColor[size_t(MessageState::DeadLettered)];
+    case LaneMark::Expired:
+        return style.stateColor[size_t(MessageState::Expired)];
     case LaneMark::Count:
         break;
     }

@@ -11,6 +11,8 @@ constexpr std::array<MarkWords, size_t(LaneMark::Count)> kMarkWords { {
     { "crash", "✕", "crash" },
     { "receivedByNobody", "⊘", "received by nobody" },
     { "deadLetter", "➜", "moved to the DLQ" },
+    // The end a retention period gives a lane, told by more than its cap's colour (deleted ends plain).
+    { "expired", "◷", "retention ran out" },
 } };
 
 constexpr std::array<ActivityWords, size_t(ActorActivity::Count)> kActivityWords { {
@@ -65,6 +67,8 @@ std::optional<LaneMark> laneMarkAt(const Event& e)
         return LaneMark::DeadLetter;
     if (e.cause == Cause::ReceivedByNobody) // received by a crashed consumer: back after the timeout
         return LaneMark::ReceivedByNobody;
+    if (e.cause == Cause::Expiry)
+        return LaneMark::Expired;
     return std::nullopt;
 }
 
@@ -84,6 +88,8 @@ Cause markCause(LaneMark mark)
         return Cause::ConsumerCrashed;
     case LaneMark::ReceivedByNobody:
         return Cause::ReceivedByNobody;
+    case LaneMark::Expired:
+        return Cause::Expiry;
     case LaneMark::DeadLetter:
     case LaneMark::Count:
         break;
