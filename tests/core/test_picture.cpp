@@ -77,7 +77,7 @@ TEST_CASE("picture words: states, marks and phrases from one table")
     CHECK(marks
         == std::vector<std::string> { "2× duplicate (duplicate)", "◆ visibility changed (extended)", "✕ crash (crash)",
             "⊘ received by nobody (receivedByNobody)", "➜ moved to the DLQ (deadLetter)",
-            "◷ retention ran out (expired)" });
+            "◷ retention ran out (expired)", "∅ purged (purged)", "↩ redriven from the DLQ (redriven)" });
     CHECK(segmentText({ Phrase::Visibility, 2, 30000 }).label == "#2 · visibility 30 s");
     CHECK(segmentText({ Phrase::Visibility, 2, 30000 }).shortLabel == "#2");
     CHECK(segmentText({ Phrase::VisibilityReset, 1, 90000 }).label == "#1 · reset to 1 min 30 s");
@@ -98,8 +98,14 @@ TEST_CASE("picture words: states, marks and phrases from one table")
     Event crash {};
     crash.cause = Cause::ConsumerCrashed;
     CHECK(laneMarkAt(crash) == LaneMark::Crash);
-    for (const LaneMark mark : kLaneMarks)
-        CHECK(markCause(mark) != Cause::Count);
+    // Each mark comes back from an event of its cause (in flight, a duplicate's bit set): a purge's ∅, a redrive's ↩.
+    for (const LaneMark mark : kLaneMarks) {
+        Event e {};
+        e.cause = markCause(mark);
+        e.to = MessageState::InFlight;
+        e.detail = 1;
+        CHECK(laneMarkAt(e) == mark);
+    }
 }
 
 TEST_CASE("picture: a batch's words as the consumer's row shows them")

@@ -186,12 +186,12 @@ TEST_CASE("contrast: a check box's box stands out from the window in both themes
     ui::applyApplicationTheme(ui::Theme::Light);
 }
 
-TEST_CASE("contrast: the web pages' links read at 4.5:1 on their page and panel, in both themes", "[ui][contrast]")
+TEST_CASE("contrast: the web pages' links read at 4.5:1 on their page and panel, in every scheme", "[ui][contrast]")
 {
     const std::string css(ui::webResource("palette.css"));
     // Every link takes the accent, visited ones too (a browser's own are dark blue and purple on the dark theme).
     CHECK(css.find("a, a:visited { color: var(--accent); }") != std::string::npos);
-    for (const char* theme : { ":root { --bg:", "prefers-color-scheme: dark" }) {
+    for (const char* theme : { ":root { --bg:", "prefers-color-scheme: dark", "prefers-contrast: more" }) {
         INFO(theme);
         const size_t at = css.find(theme);
         REQUIRE(at != std::string::npos);
@@ -203,5 +203,14 @@ TEST_CASE("contrast: the web pages' links read at 4.5:1 on their page and panel,
         CHECK(contrast(colour("--accent"), colour("--bg")) >= 4.5);
         CHECK(contrast(colour("--accent"), colour("--panel")) >= 4.5);
         CHECK(contrast(colour("--fg"), colour("--bg")) >= 4.5);
+        CHECK(contrast(colour("--muted"), colour("--panel")) >= 4.5);
     }
+    // High contrast holds the AAA 7:1 for its text.
+    const size_t more = css.find("prefers-contrast: more");
+    const auto high = [&](const char* name) {
+        return QColor(QString::fromStdString(css.substr(css.find('#', css.find(name, more)), 7)));
+    };
+    CHECK(contrast(high("--fg"), high("--bg")) == Approx(21.0));
+    CHECK(contrast(high("--muted"), high("--panel")) >= 7.0);
+    CHECK(contrast(high("--accent"), high("--panel")) >= 7.0);
 }

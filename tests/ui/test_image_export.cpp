@@ -111,8 +111,7 @@ TEST_CASE("image export: high contrast - white on black, the lane's in-flight fi
             held += image.pixelColor(x, y) == inFlight ? 1 : 0;
     CHECK(held > 1000);
     // Lesson 8's lanes turn visible when their timeout ends while they are in flight: in flight, then black (the
-    // gap, two pixels), then visible (an in-flight segment has its own hairline in every theme; this gap is high
-    // contrast's).
+    // gap, two pixels: one in the light and dark themes), then visible.
     auto eight = test::lessonSimulation("visibility-too-short");
     eight->runToEnd();
     request.path = dir.filePath(QStringLiteral("hc8.png"));

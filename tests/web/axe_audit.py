@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The web pages against WCAG 2.1 AA, audited by axe-core (npm, pinned in tests/lint/package-lock.json) in Debian's
 chromium, headless: the site's index, its glossary, a lesson's page, an exercise's page and a run's page
-(`lifeline run --export F.html`), each in the light and the dark scheme, after the page has drawn, by axe's WCAG 2.0
-and 2.1 A and AA rules and its best practices (landmarks, one main, headings in order). No violation of impact serious
-or critical may remain; each one found is printed with its rule, its help and the elements it names.
+(`lifeline run --export F.html`), each in the light, the dark and the high-contrast scheme (prefers-contrast: more),
+after the page has drawn, by axe's WCAG 2.0 and 2.1 A and AA rules and its best practices (landmarks, one main,
+headings in order). No violation of impact serious or critical may remain; each one found is printed with its rule, its help and the elements it names.
 
 Usage: axe_audit.py LIFELINE CHROMIUM AXE_MIN_JS"""
 import json
@@ -46,7 +46,7 @@ def main():
     browser = Browser(CHROMIUM, 1366, 900)
     failures = 0
     try:
-        for scheme in ("light", "dark"):
+        for scheme in ("light", "dark", "high contrast"):
             browser.scheme(scheme)
             for name, path, ready in pages:
                 drawn = ready or "typeof views !== 'undefined' && views !== undefined"

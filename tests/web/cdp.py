@@ -81,7 +81,11 @@ class Browser:
         self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
 
     def scheme(self, name):
-        self.send("Emulation.setEmulatedMedia", features=[{"name": "prefers-color-scheme", "value": name}])
+        """Emulates the reader's scheme: "light", "dark" or "high contrast" (more contrast asked, over light)."""
+        contrast = "more" if name == "high contrast" else "no-preference"
+        self.send("Emulation.setEmulatedMedia", features=[
+            {"name": "prefers-color-scheme", "value": "dark" if name == "dark" else "light"},
+            {"name": "prefers-contrast", "value": contrast}])
 
     def open(self, url, ready="typeof views !== 'undefined' && views !== undefined"):
         """Loads url and waits until the expression ready is true in the page (the page reads its run

@@ -55,7 +55,10 @@ json palette(const TimelineStyle& style)
         { "grid", css(style.grid) }, { "group", css(style.groupBackground) }, { "now", css(style.now) },
         { "ink", css(style.patternInk) }, { "mark", css(style.mark) }, { "polling", css(style.polling) },
         { "working", css(style.working) }, { "failed", css(style.failed) }, { "crash", css(style.crash) },
-        { "states", states } };
+        { "states", states }, { "gap", style.segmentGap }, { "darkText", style.darkSegmentText },
+        { "actorText",
+            { { "working", css(inkOn(style.working)) }, { "failed", css(inkOn(style.failed)) },
+                { "crash", css(inkOn(style.crash)) } } } };
 }
 
 // Deflated (zlib, which the browser's DecompressionStream("deflate") reads) and in base64: a long run's events
@@ -129,7 +132,8 @@ Outcome<> writeWebPage(const std::vector<json>& runs, const WebPageRequest& requ
         { "practice", practice }, { "runs", drawn }, { "words", picture::wordsJson() }, { "glossary", glossary },
         { "glossaryPage", request.glossaryPage },
         { "palette",
-            { { "light", palette(TimelineStyle::light()) }, { "dark", palette(TimelineStyle::darkTheme()) } } } };
+            { { "light", palette(TimelineStyle::light()) }, { "dark", palette(TimelineStyle::darkTheme()) },
+                { "highContrast", palette(TimelineStyle::highContrast()) } } } };
     const auto page = fillSlots(webResource("player.html"),
         { { "/*LIFELINE_PALETTE*/", std::string(webResource("palette.css")) },
             { "/*LIFELINE_RUN*/", packedForPage(pageData) }, { "/*LIFELINE_EVENTS*/", packedForPage(events) },

@@ -106,17 +106,6 @@ void ActorRowPainter::flush(int layer)
     run = Run {};
 }
 
-namespace {
-// White or near-black, whichever reads better on the bar (the dark and high-contrast themes' working slate is light).
-QColor inkOn(const QColor& fill)
-{
-    const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-    const double l = 0.2126 * channel(fill.redF()) + 0.7152 * channel(fill.greenF()) + 0.0722 * channel(fill.blueF());
-    const double onWhite = 1.05 / (l + 0.05), onBlack = (l + 0.05) / (0.0052 + 0.05);
-    return onWhite >= onBlack ? QColor(0xFF, 0xFF, 0xFF) : QColor(0x10, 0x10, 0x10);
-}
-} // namespace
-
 void ActorRowPainter::wideBar(double x0, double x1, const QColor& color, int layer, const Words& words)
 {
     flush(layer);

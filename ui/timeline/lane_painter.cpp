@@ -80,12 +80,10 @@ public:
         m_p.fillRect(box, m_s.fill(state));
         if (m_s.statePattern[size_t(state)] != Qt::NoBrush)
             m_p.fillRect(box, m_s.pattern(state));
-        // Each receive starts its own in-flight segment: a hairline keeps back-to-back receives apart (high contrast:
-        // a gap before every segment wide enough to keep one).
-        if (m_s.segmentGap > 0 && box.width() > m_s.segmentGap * 3)
+        // A gap of background before every segment wide enough to keep one: neighbouring states, and back-to-back
+        // receives (each its own in-flight segment), apart by more than their colours.
+        if (box.width() > m_s.segmentGap * 3)
             m_p.fillRect(QRectF(x0, m_top + 2, m_s.segmentGap, m_height - 4), m_s.background);
-        else if (state == MessageState::InFlight && box.width() > 4)
-            m_p.fillRect(QRectF(x0, m_top + 2, 1, m_height - 4), m_s.background);
         const double room = box.width() - 6;
         if (m_height < 10 || room < 12)
             return;
@@ -284,6 +282,10 @@ QColor laneMarkColor(LaneMark mark, const TimelineStyle& style)
         return style.stateColor[size_t(MessageState::DeadLettered)];
     case LaneMark::Expired:
         return style.stateColor[size_t(MessageState::Expired)];
+    case LaneMark::Purged:
+        return style.stateColor[size_t(MessageState::Purged)];
+    case LaneMark::Redriven:
+        return style.stateColor[size_t(MessageState::Redriven)];
     case LaneMark::Count:
         break;
     }

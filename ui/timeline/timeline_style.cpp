@@ -1,5 +1,6 @@
 #include "timeline/timeline_style.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace lifeline::ui {
@@ -65,6 +66,7 @@ TimelineStyle TimelineStyle::scaledBy(double k, int basePixels) const
     s.pinRadius = times(pinRadius);
     s.calloutPixels = times(calloutPixels);
     s.calloutWidth = times(calloutWidth);
+    s.segmentGap = std::max(1, times(segmentGap));
     return s;
 }
 
@@ -126,6 +128,14 @@ TimelineStyle TimelineStyle::of(Theme theme)
         break;
     }
     return light();
+}
+
+QColor inkOn(const QColor& fill)
+{
+    const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    const double l = 0.2126 * channel(fill.redF()) + 0.7152 * channel(fill.greenF()) + 0.0722 * channel(fill.blueF());
+    const double onWhite = 1.05 / (l + 0.05), onBlack = (l + 0.05) / (0.0052 + 0.05);
+    return onWhite >= onBlack ? QColor(0xFF, 0xFF, 0xFF) : QColor(0x10, 0x10, 0x10);
 }
 
 } // namespace lifeline::ui

@@ -22,9 +22,9 @@ inline Theme themeOf(bool dark, bool highContrast)
 
 struct TimelineStyle {
     bool dark = false;
-    // The background's width between two segments of a lane (high contrast: neighbouring states apart by more than
-    // their colours); 0: side by side.
-    int segmentGap = 0;
+    // The background's width between two segments of a lane: neighbouring states apart by more than their colours
+    // (WCAG 1.4.11 asks 3:1 of a boundary, which two fills side by side need not have); high contrast's is wider.
+    int segmentGap = 1;
     bool darkSegmentText = false; // every segment's words in near-black (high contrast's fills are all bright)
     int rowHeight = 18; // the least a row is; rows grow to fill the height when they are few (fillingRowHeight)
     int maxRowHeight = 64; // the tallest: a few lanes read from across a room without becoming slabs
@@ -59,5 +59,9 @@ struct TimelineStyle {
     QBrush fill(MessageState state) const { return QBrush(stateColor[size_t(state)]); }
     QBrush pattern(MessageState state) const { return QBrush(patternInk, statePattern[size_t(state)]); }
 };
+
+// White or near-black, whichever reads better on `fill` (a consumer's bar: the dark and high-contrast themes' working
+// slate is light); the window and the page alike.
+QColor inkOn(const QColor& fill);
 
 } // namespace lifeline::ui

@@ -11,8 +11,10 @@ constexpr std::array<MarkWords, size_t(LaneMark::Count)> kMarkWords { {
     { "crash", "✕", "crash" },
     { "receivedByNobody", "⊘", "received by nobody" },
     { "deadLetter", "➜", "moved to the DLQ" },
-    // The end a retention period gives a lane, told by more than its cap's colour (deleted ends plain).
+    // Every end but the common one is told by more than its cap's colour: a lane that ends with no mark was deleted.
     { "expired", "◷", "retention ran out" },
+    { "purged", "∅", "purged" },
+    { "redriven", "↩", "redriven from the DLQ" },
 } };
 
 constexpr std::array<ActivityWords, size_t(ActorActivity::Count)> kActivityWords { {
@@ -69,6 +71,10 @@ std::optional<LaneMark> laneMarkAt(const Event& e)
         return LaneMark::ReceivedByNobody;
     if (e.cause == Cause::Expiry)
         return LaneMark::Expired;
+    if (e.cause == Cause::Purge)
+        return LaneMark::Purged;
+    if (e.cause == Cause::Redrive)
+        return LaneMark::Redriven;
     return std::nullopt;
 }
 
@@ -90,6 +96,10 @@ Cause markCause(LaneMark mark)
         return Cause::ReceivedByNobody;
     case LaneMark::Expired:
         return Cause::Expiry;
+    case LaneMark::Purged:
+        return Cause::Purge;
+    case LaneMark::Redriven:
+        return Cause::Redrive;
     case LaneMark::DeadLetter:
     case LaneMark::Count:
         break;

@@ -25,9 +25,19 @@ const char* stateWords(MessageState state);
 // here, its words in kMarkWords and its event in laneMarkAt; each renderer gives it a colour (the window's and the
 // images' in ui/timeline/lane_painter.cpp's laneMarkColor, which the page's palette carries).
 // In the legends' order.
-enum class LaneMark : uint8_t { Duplicate, Extended, Crash, ReceivedByNobody, DeadLetter, Expired, Count };
+enum class LaneMark : uint8_t {
+    Duplicate,
+    Extended,
+    Crash,
+    ReceivedByNobody,
+    DeadLetter,
+    Expired,
+    Purged,
+    Redriven,
+    Count
+};
 inline constexpr std::array kLaneMarks { LaneMark::Duplicate, LaneMark::Extended, LaneMark::Crash,
-    LaneMark::ReceivedByNobody, LaneMark::DeadLetter, LaneMark::Expired };
+    LaneMark::ReceivedByNobody, LaneMark::DeadLetter, LaneMark::Expired, LaneMark::Purged, LaneMark::Redriven };
 static_assert(kLaneMarks.size() == size_t(LaneMark::Count));
 
 struct MarkWords {
