@@ -3,7 +3,8 @@
 chromium, headless: the site's index, its glossary, a lesson's page, an exercise's page and a run's page
 (`lifeline run --export F.html`), each in the light, the dark and the high-contrast scheme (prefers-contrast: more),
 after the page has drawn, by axe's WCAG 2.0 and 2.1 A and AA rules and its best practices (landmarks, one main,
-headings in order). No violation of impact serious or critical may remain; each one found is printed with its rule, its help and the elements it names.
+headings in order). No violation of impact serious or critical may remain; each one found is printed with its rule,
+its help and the elements it names.
 
 Usage: axe_audit.py LIFELINE CHROMIUM AXE_MIN_JS"""
 import json
