@@ -77,14 +77,11 @@ void Engine::noEffect(MessageIndex lane, QueueIndex queue, NoEffectKind kind, ui
     m_run.note(lane, queue, MessageState::None, Cause::NoEffect, actor, uint32_t(kind));
 }
 
-SqsError Engine::refuse(QueueIndex queue, SqsError error, uint32_t actor, MessageIndex lane)
-{
-    const uint32_t text = m_run.addText(error.code + ": " + error.message);
-    m_run.note(lane, queue, MessageState::None, Cause::RequestRefused, actor, text);
-    return error;
-}
-
-std::optional<SqsError> Engine::validateRedrive(const QueueState& queue, const QueueAttributes& attributes) const
+namespace {
+// A RedrivePolicy's refusals: its target (`target`, found by its ARN; null when none has it) must exist, be another
+// queue of the same type and allow this one.
+std::optional<SqsError> redriveError(
+    const QueueState& queue, const QueueAttributes& attributes, const QueueState* target)
 {
     if (!attributes.redrivePolicy)
         return std::nullopt;
@@ -97,7 +94,6 @@ std::optional<SqsError> Engine::validateRedrive(const QueueState& queue, const Q
     // AWS documents no answer for it, so Lifeline refuses it (docs/decisions.md).
     if (policy.deadLetterTargetArn == queue.arn())
         return bad("A queue cannot be its own dead-letter queue.");
-    const QueueState* target = findQueueByArn(policy.deadLetterTargetArn);
     if (!target)
         return bad("Dead letter target does not exist.");
     // The rule is AWS-doc (FIFO<->FIFO, standard<->standard); the text is AWS's (sqs-semantics.md, "Recorded and
@@ -113,6 +109,19 @@ std::optional<SqsError> Engine::validateRedrive(const QueueState& queue, const Q
             return bad("Dead-letter target's RedriveAllowPolicy does not allow this queue.");
     }
     return std::nullopt;
+}
+} // namespace
+
+SqsError Engine::refuse(QueueIndex queue, SqsError error, uint32_t actor, MessageIndex lane)
+{
+    const uint32_t text = m_run.addText(error.code + ": " + error.message);
+    m_run.note(lane, queue, MessageState::None, Cause::RequestRefused, actor, text);
+    return error;
+}
+
+const QueueState* Engine::deadLetterTarget(const QueueAttributes& attributes) const
+{
+    return attributes.redrivePolicy ? findQueueByArn(attributes.redrivePolicy->deadLetterTargetArn) : nullptr;
 }
 
 Result<std::string> Engine::createQueue(const std::string& name, const AttributeMap& attributes,
@@ -172,7 +181,7 @@ Result<std::string> Engine::createQueue(const std::string& name, const Attribute
     queue->index = QueueIndex(m_queues.size());
     queue->info = &info; // until the run holds it
     queue->uid = m_nextQueueUid++;
-    if (auto error = validateRedrive(*queue, info.attributes))
+    if (auto error = redriveError(*queue, info.attributes, deadLetterTarget(info.attributes)))
         return refuse(kNoQueue, *error, actor);
     queue->tags = tags;
     queue->deduplicateByGroup = info.attributes.deduplicationScope == "messageGroup";
@@ -319,7 +328,7 @@ Status Engine::setQueueAttributes(const std::string& name, const AttributeMap& a
     auto applied = applyAttributes(queue.attributes(), attributes, { false, queue.fifo() });
     if (!applied)
         return refuse(queue.index, applied.error(), actor);
-    if (auto error = validateRedrive(queue, applied.value()))
+    if (auto error = redriveError(queue, applied.value(), deadLetterTarget(applied.value())))
         return refuse(queue.index, *error, actor);
     const int64_t oldDelay = queue.attributes().delaySeconds;
     const bool delayChanged = applied->delaySeconds != oldDelay;

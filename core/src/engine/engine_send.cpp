@@ -11,62 +11,7 @@ namespace {
 
 constexpr size_t kBatchPayloadLimit = 1048576; // regardless of the queue's MaximumMessageSize (AWS-snap)
 
-SqsError invalidToken(const char* parameter, const std::string& value)
-{
-    return makeError(codes::InvalidParameterValue,
-        "Value " + value + " for parameter " + parameter + " is invalid. Reason: " + parameter
-            + " can only include alphanumeric and punctuation characters. 1 to 128 in length.");
-}
 } // namespace
-
-std::optional<SqsError> Engine::validateSend(const QueueState& queue, const std::string& body,
-    const std::optional<int64_t>& delaySeconds, const std::vector<MessageAttribute>& attributes,
-    const std::optional<std::string>& groupId, const std::optional<std::string>& dedupId, bool inBatch) const
-{
-    if (body.empty())
-        return makeError(codes::MissingParameter, "The request must contain the parameter MessageBody.");
-    if (delaySeconds) {
-        const std::string prefix
-            = "Value " + std::to_string(*delaySeconds) + " for parameter DelaySeconds is invalid. ";
-        if (queue.fifo() && *delaySeconds != 0) // AWS-snap: FIFO refuses any per-message timer but 0
-            return makeError(codes::InvalidParameterValue,
-                prefix + "Reason: The request include parameter that is not valid for this queue type.");
-        if (*delaySeconds < 0 || *delaySeconds > 900)
-            return makeError(codes::InvalidParameterValue, prefix + "Reason: DelaySeconds must be >= 0 and <= 900.");
-    }
-    if (auto error = validateMessageAttributes(attributes))
-        return error;
-    if (!hasOnlyAllowedCharacters(body))
-        return makeError(codes::InvalidMessageContents,
-            "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to "
-            "#xFFFD | #x10000 to #x10FFFF");
-    if (messagePayloadSize(body, attributes) > size_t(queue.attributes().maximumMessageSize))
-        return makeError(codes::InvalidParameterValue, // a batch entry words it differently (AWS-snap)
-            std::string(inBatch ? "One or more parameters cannot be validated." : "One or more parameters are invalid.")
-                + " Reason: Message must be shorter than " + std::to_string(queue.attributes().maximumMessageSize)
-                + " bytes.");
-    if (queue.fifo()) {
-        if (!groupId)
-            return makeError(inBatch ? codes::InvalidParameterValue : codes::MissingParameter,
-                "The request must contain the parameter MessageGroupId.");
-    }
-    if (groupId && !isValidTokenId(*groupId))
-        return invalidToken("MessageGroupId", *groupId);
-    if (dedupId) {
-        if (!queue.fifo())
-            return makeError(codes::InvalidParameterValue,
-                "Value " + *dedupId
-                    + " for parameter MessageDeduplicationId is invalid. Reason: The request include parameter that "
-                      "is not valid for this queue type.");
-        if (!isValidTokenId(*dedupId))
-            return invalidToken("MessageDeduplicationId", *dedupId);
-    }
-    if (queue.fifo() && !dedupId && !queue.attributes().contentBasedDeduplication)
-        return makeError(codes::InvalidParameterValue,
-            "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided "
-            "explicitly");
-    return std::nullopt;
-}
 
 MessageIndex Engine::newLane(QueueState& queue, TimeMs delayMs, Cause cause, uint32_t actor, uint32_t detail)
 {
@@ -198,8 +143,8 @@ Result<QueueState*> Engine::admitSend(const SendMessageRequest& request)
     if (!found)
         return refuse(kNoQueue, found.error(), request.actor);
     QueueState& queue = *found.value();
-    if (auto error = validateSend(queue, request.body, request.delaySeconds, request.attributes, request.messageGroupId,
-            request.messageDeduplicationId, false))
+    if (auto error = validateSend(queue.attributes(), queue.fifo(), request.body, request.delaySeconds,
+            request.attributes, request.messageGroupId, request.messageDeduplicationId, false))
         return refuse(queue.index, *error, request.actor);
     if (auto throttled = throttle(queue, QuotaAction::Send))
         return refuse(queue.index, *throttled, request.actor);
@@ -273,8 +218,8 @@ Result<BatchResult<SendMessageResult>> Engine::sendMessageBatch(
         return refuse(queue.index, *throttled, actor);
     BatchResult<SendMessageResult> out;
     for (const auto& e : entries) {
-        if (auto error = validateSend(
-                queue, e.body, e.delaySeconds, e.attributes, e.messageGroupId, e.messageDeduplicationId, true)) {
+        if (auto error = validateSend(queue.attributes(), queue.fifo(), e.body, e.delaySeconds, e.attributes,
+                e.messageGroupId, e.messageDeduplicationId, true)) {
             refuse(queue.index, *error, actor);
             out.failed.push_back(BatchEntryError { e.id, error->code, error->message, true });
             continue;

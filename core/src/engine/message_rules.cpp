@@ -9,6 +9,13 @@ namespace lifeline {
 
 namespace {
 
+SqsError invalidToken(const char* parameter, const std::string& value)
+{
+    return makeError(codes::InvalidParameterValue,
+        "Value " + value + " for parameter " + parameter + " is invalid. Reason: " + parameter
+            + " can only include alphanumeric and punctuation characters. 1 to 128 in length.");
+}
+
 // Decodes the multi-byte UTF-8 sequence at p (whose first byte is >= 0x80) into `code` and steps past it; false for
 // a malformed or overlong sequence.
 bool nextCodePoint(const unsigned char*& p, const unsigned char* end, uint32_t& code)
@@ -212,6 +219,54 @@ std::string md5OfMessageAttributes(const std::vector<MessageAttribute>& attribut
     }
     const auto digest = md5.finish();
     return toHex(digest.data(), digest.size());
+}
+
+std::optional<SqsError> validateSend(const QueueAttributes& queue, bool fifo, const std::string& body,
+    const std::optional<int64_t>& delaySeconds, const std::vector<MessageAttribute>& attributes,
+    const std::optional<std::string>& groupId, const std::optional<std::string>& dedupId, bool inBatch)
+{
+    if (body.empty())
+        return makeError(codes::MissingParameter, "The request must contain the parameter MessageBody.");
+    if (delaySeconds) {
+        const std::string prefix
+            = "Value " + std::to_string(*delaySeconds) + " for parameter DelaySeconds is invalid. ";
+        if (fifo && *delaySeconds != 0) // AWS-snap: FIFO refuses any per-message timer but 0
+            return makeError(codes::InvalidParameterValue,
+                prefix + "Reason: The request include parameter that is not valid for this queue type.");
+        if (*delaySeconds < 0 || *delaySeconds > 900)
+            return makeError(codes::InvalidParameterValue, prefix + "Reason: DelaySeconds must be >= 0 and <= 900.");
+    }
+    if (auto error = validateMessageAttributes(attributes))
+        return error;
+    if (!hasOnlyAllowedCharacters(body))
+        return makeError(codes::InvalidMessageContents,
+            "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | #x20 to #xD7FF | #xE000 to "
+            "#xFFFD | #x10000 to #x10FFFF");
+    if (messagePayloadSize(body, attributes) > size_t(queue.maximumMessageSize))
+        return makeError(codes::InvalidParameterValue, // a batch entry words it differently (AWS-snap)
+            std::string(inBatch ? "One or more parameters cannot be validated." : "One or more parameters are invalid.")
+                + " Reason: Message must be shorter than " + std::to_string(queue.maximumMessageSize) + " bytes.");
+    if (fifo) {
+        if (!groupId)
+            return makeError(inBatch ? codes::InvalidParameterValue : codes::MissingParameter,
+                "The request must contain the parameter MessageGroupId.");
+    }
+    if (groupId && !isValidTokenId(*groupId))
+        return invalidToken("MessageGroupId", *groupId);
+    if (dedupId) {
+        if (!fifo)
+            return makeError(codes::InvalidParameterValue,
+                "Value " + *dedupId
+                    + " for parameter MessageDeduplicationId is invalid. Reason: The request include parameter that "
+                      "is not valid for this queue type.");
+        if (!isValidTokenId(*dedupId))
+            return invalidToken("MessageDeduplicationId", *dedupId);
+    }
+    if (fifo && !dedupId && !queue.contentBasedDeduplication)
+        return makeError(codes::InvalidParameterValue,
+            "The queue should either have ContentBasedDeduplication enabled or MessageDeduplicationId provided "
+            "explicitly");
+    return std::nullopt;
 }
 
 } // namespace lifeline

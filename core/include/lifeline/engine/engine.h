@@ -209,10 +209,8 @@ private:
     void addTimer(TimeMs at, TimerKind kind, uint32_t target);
     MessageIdParts newUuid();
 
-    std::optional<SqsError> validateRedrive(const QueueState& queue, const QueueAttributes& attributes) const;
-    std::optional<SqsError> validateSend(const QueueState& queue, const std::string& body,
-        const std::optional<int64_t>& delaySeconds, const std::vector<MessageAttribute>& attributes,
-        const std::optional<std::string>& groupId, const std::optional<std::string>& dedupId, bool inBatch) const;
+    // The queue a RedrivePolicy names as its DLQ, when one has its ARN.
+    const QueueState* deadLetterTarget(const QueueAttributes& attributes) const;
     // The queue a SendMessage goes to, or the error it is refused with (logged on the queue's row).
     Result<QueueState*> admitSend(const SendMessageRequest& request);
     SendMessageResult enqueue(QueueState& queue, const SendMessageRequest& request);

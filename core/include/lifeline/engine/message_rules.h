@@ -1,6 +1,7 @@
 // SQS's rules for what a message may contain: characters, attribute names and types, id formats, sizes, digests.
 #pragma once
 
+#include "lifeline/run/queue_attributes.h"
 #include "lifeline/run/sqs_types.h"
 #include "lifeline/support/result.h"
 
@@ -45,6 +46,12 @@ std::optional<SqsError> validateBatchShape(const std::vector<Entry>& entries, co
 }
 
 std::optional<SqsError> validateMessageAttributes(const std::vector<MessageAttribute>& attributes);
+
+// A SendMessage (or a batch's entry, `inBatch`, which words the size error differently) for a queue of these
+// attributes and type: the first of SQS's refusals it earns, in SQS's order, or none.
+std::optional<SqsError> validateSend(const QueueAttributes& queue, bool fifo, const std::string& body,
+    const std::optional<int64_t>& delaySeconds, const std::vector<MessageAttribute>& attributes,
+    const std::optional<std::string>& groupId, const std::optional<std::string>& dedupId, bool inBatch);
 
 // Body plus attribute names, types and values: what counts against MaximumMessageSize.
 size_t messagePayloadSize(std::string_view body, const std::vector<MessageAttribute>& attributes);
