@@ -3,13 +3,16 @@
 #include "command_line.h"
 #include "export/image_export.h"
 #include "http/run_seed.h"
+#include "lifeline/endpoint/fault_plan_json.h"
 #include "lifeline/engine/engine.h"
+#include "lifeline/support/json_depth.h"
 #include "lifeline/support/duration.h"
 #include "quiet_start.h"
 
 #include <QDateTime>
 #include <QGuiApplication>
 #include <charconv>
+#include <fstream>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -22,7 +25,7 @@ const char* serveHelp()
 {
     return "Usage: lifeline serve [--port 9324] [--bind 127.0.0.1] [--headless [--history 0]] [--speed 1 | --clock "
            "manual]\n"
-           "                      [--seed N] [--quotas]\n"
+           "                      [--seed N] [--quotas] [--faults FILE]\n"
            "A local SQS endpoint for real clients (aws, boto3, the SDKs), query and JSON protocols. In the window,\n"
            "every message they send is a lane; --headless runs it with no window and no display.\n"
            "\n"
@@ -40,6 +43,9 @@ const char* serveHelp()
            "  --quotas        SQS's quotas: 120,000 messages in flight (a standard queue's short poll answers\n"
            "                  OverLimit), a FIFO queue's 300 calls a second per action (70,000 in high-throughput\n"
            "                  mode) before ThrottlingException. Off by default: nothing is limited\n"
+           "  --faults FILE   inject SQS's own faults from a plan (JSON): duplicate deliveries, short polls that\n"
+           "                  sample, throttling, 500 and 503, OverLimit, KMS errors; seeded, so the same calls meet\n"
+           "                  the same faults (docs/faults.md; GET, POST, DELETE /_lifeline/faults). Off by default\n"
            "  --allow-origin ORIGIN  let a web page from ORIGIN (https://app.example) call it (repeatable)\n"
            "  --allow-host NAME      accept Host: NAME besides localhost and IP addresses (repeatable)\n"
            "  --allow-get-actions    accept state-changing actions over GET (AWS does; browsers abuse it)\n"
@@ -124,6 +130,27 @@ std::optional<std::string> setSeed(ServeOptions& options, const std::string& v)
     return std::nullopt;
 }
 
+std::optional<std::string> setFaults(ServeOptions& options, const std::string& v)
+{
+    std::ifstream file(v, std::ios::binary);
+    std::string text(1 << 20, '\0'); // a plan is small: a megabyte read at most, never a huge file
+    file.read(text.data(), std::streamsize(text.size()));
+    if (!file && !file.eof())
+        return "--faults: cannot read " + v;
+    text.resize(size_t(file.gcount()));
+    if (!file.eof() || file.peek() != std::char_traits<char>::eof())
+        return "--faults " + v + ": larger than a megabyte; a plan is a few lines of JSON";
+    const auto json = lifeline::jsonNestsDeeperThan(text, 16) ? nlohmann::json(nlohmann::json::value_t::discarded)
+                                                               : nlohmann::json::parse(text, nullptr, false, true);
+    if (json.is_discarded())
+        return "--faults " + v + ": not JSON; a plan is {\"seed\": 7, \"faults\": [{\"kind\": \"duplicate\", \"rate\": 0.2}]}";
+    auto plan = endpoint::parseFaultPlan(json);
+    if (!plan)
+        return "--faults " + v + ": " + plan.error().message;
+    options.endpoint.faults = std::move(plan).value();
+    return std::nullopt;
+}
+
 std::optional<std::string> allowOrigin(ServeOptions& options, const std::string& v)
 {
     options.endpoint.guard.allowedOrigins.push_back(v);
@@ -142,7 +169,7 @@ const OptionTable<ServeOptions>& serveOptionTable()
         "serve",
         { { "--allow-origin", allowOrigin }, { "--allow-host", allowHost }, { "--clock", setClock },
             { "--history", setHistory }, { "--port", setPort }, { "--bind", setBind }, { "--speed", setSpeed },
-            { "--seed", setSeed } },
+            { "--seed", setSeed }, { "--faults", setFaults } },
         { { "--help", [](ServeOptions& o) { o.help = true; } }, { "-h", [](ServeOptions& o) { o.help = true; } },
             { "--print-env", [](ServeOptions& o) { o.printEnv = true; } },
             { "--every-service", [](ServeOptions& o) { o.everyService = true; } },

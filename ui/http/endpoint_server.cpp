@@ -46,6 +46,8 @@ Outcome<> EndpointServer::start(const EndpointOptions& options)
     m_options = options;
     if (auto listening = m_http.listen(options); !listening)
         return listening;
+    if (options.faults)
+        m_engine->setFaults(options.faults);
     m_wall.start();
     m_virtualAtStart = m_engine->now();
     scheduleWake();
@@ -337,7 +339,12 @@ void EndpointServer::reset()
     options.seed = seedAfterReset(options.seed); // a new id and handle group: the last test's handles are invalid
     ++m_resets; // a peek still being read from the engine that goes is cut
     m_service.reset(); // it refers to the engine that goes
+    // The faults go on with the new run, their dice from the plan's seed again: the same test meets the same faults.
+    std::optional<FaultPlan> faults;
+    if (const FaultDice* dice = m_engine->faults())
+        faults = dice->plan();
     m_engine = &m_renew(options);
+    m_engine->setFaults(std::move(faults));
     m_service.emplace(*m_engine);
     rebaseClock();
     emit wasReset();

@@ -286,6 +286,8 @@ QColor laneMarkColor(LaneMark mark, const TimelineStyle& style)
         return style.stateColor[size_t(MessageState::Purged)];
     case LaneMark::Redriven:
         return style.stateColor[size_t(MessageState::Redriven)];
+    case LaneMark::Copy:
+        return style.duplicate;
     case LaneMark::Count:
         break;
     }
@@ -408,7 +410,7 @@ void paintQueueRow(QPainter& p, const QRect& row, const TimelineFrame& frame, co
             continue;
         lastNote = x;
         const Cause cause = events[ev].cause;
-        const bool warning = cause == Cause::Warning;
+        const bool warning = cause == Cause::Warning || cause == Cause::FaultInjected;
         const QRectF badge(x - 5, row.top() + 3, 10, row.height() - 6);
         if (cause == Cause::AlarmFired || cause == Cause::AlarmOk) { // a bell: ringing in the crash's red, or quiet
             p.fillRect(

@@ -1,5 +1,7 @@
 #include "lifeline/endpoint/control_api.h"
 
+#include "lifeline/endpoint/fault_plan_json.h"
+
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/support/json_depth.h"
 
@@ -230,8 +232,41 @@ std::variant<ControlCommand, HttpResponse> parseControlRequest(const HttpRequest
     }
     return controlError(404, "path",
         "no control endpoint " + std::string(path)
-            + "; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance, POST /_lifeline/reset and "
-              "GET /_lifeline/runs/current");
+            + "; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance, POST /_lifeline/reset, "
+              "GET /_lifeline/runs/current and GET, POST and DELETE /_lifeline/faults");
+}
+
+HttpResponse faultsReply(const HttpRequest& request, Engine& engine)
+{
+    const auto answer = [&engine] {
+        nlohmann::json body { { "plan", nullptr }, { "struck", nlohmann::json::object() } };
+        if (const FaultDice* dice = engine.faults())
+            body = { { "plan", faultPlanJson(dice->plan()) }, { "struck", faultCountsJson(*dice) } };
+        return jsonResponse(200, body);
+    };
+    if (request.method == "GET")
+        return answer();
+    if (request.method == "DELETE") {
+        engine.setFaults(std::nullopt);
+        return answer();
+    }
+    if (request.method != "POST")
+        return controlError(405, "method", "GET reads the faults, POST sets them, DELETE clears them; got " + request.method);
+    if (jsonNestsDeeperThan(request.body, 8))
+        return controlError(400, "body", "the body nests deeper than 8 levels; it must be a fault plan");
+    const auto parsed = nlohmann::json::parse(request.body, nullptr, false, true);
+    if (parsed.is_discarded())
+        return controlError(400, "body",
+            "the body must be a fault plan, such as {\"seed\": 7, \"faults\": [{\"kind\": \"duplicate\", \"rate\": 0.2}]}");
+    auto plan = parseFaultPlan(parsed);
+    if (!plan) {
+        const std::string& message = plan.error().message;
+        const size_t colon = message.find(": ");
+        return controlError(400, colon == std::string::npos ? "body" : message.substr(0, colon),
+            colon == std::string::npos ? message : message.substr(colon + 2));
+    }
+    engine.setFaults(std::move(plan).value());
+    return answer();
 }
 
 HttpResponse clockResponse(const ClockState& clock)

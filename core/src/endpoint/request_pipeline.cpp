@@ -159,6 +159,11 @@ bool isPeekPath(std::string_view path)
 
 Reply handleRequest(const HttpRequest& request, Engine& engine, SqsService& service, const RequestContext& context)
 {
+    if (request.path() == kFaultsPath) {
+        if (auto refused = guardRequest(request, {}, context.guard))
+            return controlError(403, "origin", refused->message);
+        return faultsReply(request, engine);
+    }
     if (isControlPath(request.path()))
         return controlReply(request, context.guard);
     if (isPeekPath(request.path()))

@@ -392,6 +392,18 @@ CallOutcome SqsService::call(const std::string& action, const json& params, cons
     }
     Call call { *this, m_engine, params, context, outcome };
     try {
+        // A fault the plan injects answers first, as SQS's own refusal would (docs/faults.md).
+        if (m_engine.faults()) {
+            std::string queue;
+            try {
+                queue = call.queue();
+            } catch (const ParamError&) { // no queue named (CreateQueue, ListQueues): a fault for any queue may strike
+            }
+            if (auto error = m_engine.injectedRefusal(action, queue, context.actor)) {
+                outcome.error = std::move(error);
+                return outcome;
+            }
+        }
         kHandlers[size_t(*known)].second(call);
     } catch (const ParamError& e) {
         outcome.error = e.error;

@@ -119,6 +119,26 @@ SqsError Engine::refuse(QueueIndex queue, SqsError error, uint32_t actor, Messag
     return error;
 }
 
+void Engine::setFaults(std::optional<FaultPlan> plan)
+{
+    m_faults = plan ? std::make_unique<FaultDice>(std::move(*plan)) : nullptr;
+}
+
+std::optional<SqsError> Engine::injectedRefusal(std::string_view action, const std::string& queue, uint32_t actor)
+{
+    const QueueState* found = queue.empty() ? nullptr : findQueue(queue);
+    const bool encrypted = found && !found->attributes().kmsMasterKeyId.empty();
+    const auto kind = m_faults ? m_faults->refusal(action, queue, now(), encrypted) : std::nullopt;
+    if (!kind)
+        return std::nullopt;
+    const QueueIndex index = found ? found->index : kNoQueue;
+    m_run.note(kNoMessage, index, MessageState::None, Cause::FaultInjected, actor, uint32_t(*kind));
+    SqsError error = faultError(*kind);
+    const uint32_t text = m_run.addText(error.code + ": " + error.message + " (injected)");
+    m_run.note(kNoMessage, index, MessageState::None, Cause::RequestRefused, actor, text);
+    return error;
+}
+
 const QueueState* Engine::deadLetterTarget(const QueueAttributes& attributes) const
 {
     return attributes.redrivePolicy ? findQueueByArn(attributes.redrivePolicy->deadLetterTargetArn) : nullptr;

@@ -125,17 +125,59 @@ void Engine::moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32
         m_run.idFromOrigin(arrival);
     else
         m_run.keepMessageId(arrival, id);
-    const TimeMs enqueued = copyTimes.enqueuedAt;
+    admitArrival(dlq, arrival, copyTimes.enqueuedAt);
+}
+
+void Engine::admitArrival(QueueState& queue, MessageIndex lane, TimeMs enqueued)
+{
     // Ended lanes at the back say nothing about the order (and a forgotten one has no time left to read).
-    while (!dlq.byEnqueue.empty() && endedIn(dlq, dlq.byEnqueue.back()))
-        dlq.byEnqueue.pop_back();
-    if (!dlq.byEnqueue.empty() && m_run.message(dlq.byEnqueue.back()).packedTimes.enqueuedAt() > enqueued)
-        dlq.lateArrivals.emplace(enqueued, arrival);
+    while (!queue.byEnqueue.empty() && endedIn(queue, queue.byEnqueue.back()))
+        queue.byEnqueue.pop_back();
+    if (!queue.byEnqueue.empty() && m_run.message(queue.byEnqueue.back()).packedTimes.enqueuedAt() > enqueued)
+        queue.lateArrivals.emplace(enqueued, lane);
     else
-        dlq.byEnqueue.push_back(arrival);
-    lowerExpiryBound(dlq, enqueued);
-    ++dlq.liveMessages;
-    markAvailable(dlq, arrival);
+        queue.byEnqueue.push_back(lane);
+    lowerExpiryBound(queue, enqueued);
+    ++queue.liveMessages;
+    markAvailable(queue, lane);
+}
+
+size_t Engine::sampledMax(QueueState& queue, int64_t wait, int64_t max, uint32_t actor)
+{
+    // "Short polling ... samples a subset of its servers": fewer messages than are visible, or none (docs/faults.md).
+    if (wait != 0 || !m_faults || !m_faults->strikes(FaultKind::ShortPollSample, "ReceiveMessage", queue.name(), now()))
+        return size_t(max);
+    m_run.note(kNoMessage, queue.index, MessageState::None, Cause::FaultInjected, actor,
+        uint32_t(FaultKind::ShortPollSample));
+    return m_faults->below(uint32_t(max));
+}
+
+void Engine::makeDueCopies()
+{
+    for (const MessageIndex lane : std::exchange(m_copiesDue, {})) {
+        QueueState& queue = *m_queues[m_run.message(lane).queue];
+        const CompactText body = m_run.message(lane).body; // the copy is a whole message: body, attributes, id
+        LaneTimes times = this->times(lane);
+        times.receivedAt = times.dueAt = -1;
+        MessageExtra extra = this->extra(lane) ? *this->extra(lane) : MessageExtra {};
+        extra.origin = lane;
+        extra.copy = true;
+        const bool drawnId = m_run.message(lane).idSource == IdSource::Lane;
+        const MessageIdParts id = messageIdParts(lane);
+        const uint32_t receives = m_run.message(lane).receiveCount;
+        const MessageIndex copy
+            = m_run.newLane(queue.index, MessageState::Visible, Cause::InjectedCopy, kSqsActor, lane, holdUntil(queue));
+        m_run.setBody(copy, body.view());
+        m_run.setReceiveCount(copy, receives);
+        m_run.setTimes(copy, times);
+        m_run.setExtra(copy, std::move(extra));
+        if (drawnId)
+            m_run.idFromOrigin(copy);
+        else
+            m_run.keepMessageId(copy, id);
+        enterTenant(queue, copy, false);
+        admitArrival(queue, copy, times.enqueuedAt);
+    }
 }
 
 LaneTimes Engine::deliver(MessageIndex lane, int64_t visibilitySeconds, uint32_t actor)
@@ -149,7 +191,11 @@ LaneTimes Engine::deliver(MessageIndex lane, int64_t visibilitySeconds, uint32_t
     m_run.setTimes(lane, times);
     addTimer(times.dueAt, VisibilityEnd, lane);
     m_run.transition(lane, MessageState::InFlight, Cause::Receive, actor, m_run.message(lane).receiveCount);
-    countTenant(*m_queues[m_run.message(lane).queue], lane, MessageState::Visible, MessageState::InFlight);
+    QueueState& queue = *m_queues[m_run.message(lane).queue];
+    countTenant(queue, lane, MessageState::Visible, MessageState::InFlight);
+    // At-least-once delivery: a standard queue's receive may leave a copy of the message on a server (docs/faults.md).
+    if (m_faults && !queue.fifo() && m_faults->strikes(FaultKind::Duplicate, "ReceiveMessage", queue.name(), now()))
+        m_copiesDue.push_back(lane);
     return times;
 }
 
@@ -299,9 +345,10 @@ Result<ReceiveOutcome> Engine::receiveMessage(const ReceiveMessageRequest& reque
             return std::move(*replayed);
     ReceiveOutcome outcome;
     if (request.deliveriesOnly)
-        collect(queue, size_t(max), visibility, request.actor, outcome.deliveries);
+        collect(queue, sampledMax(queue, wait, max, request.actor), visibility, request.actor, outcome.deliveries);
     else
-        collect(queue, size_t(max), visibility, request.actor, outcome.messages);
+        collect(queue, sampledMax(queue, wait, max, request.actor), visibility, request.actor, outcome.messages);
+    makeDueCopies();
     const size_t received = outcome.messages.size() + outcome.deliveries.size();
     if (received > 0 || wait == 0) {
         if (keepsAttempt && received > 0)
@@ -351,6 +398,7 @@ template <class Out> bool Engine::servePoll(QueueState& queue, size_t slot, Out&
 {
     const PendingPoll& poll = m_polls[slot];
     collect(queue, poll.max, poll.visibilitySeconds, poll.actor, out);
+    makeDueCopies();
     if (out.empty())
         return false;
     queue.polls.pop_front();

@@ -1,5 +1,7 @@
 #include "lifeline/io/run_file.h"
 
+#include "lifeline/run/fault_kind.h"
+
 #include "cbor_head.h"
 #include "lifeline/support/duration.h"
 #include "run_columns.h"
@@ -113,7 +115,11 @@ void checkReferences(const Event& event, const std::string& where, const RunSize
     case Cause::ArriveFromDlqSource:
     case Cause::Redrive:
     case Cause::ArriveFromRedrive:
+    case Cause::InjectedCopy:
         check(event.linkedLane() < sizes.messages, where + " links to a lane the file lacks");
+        break;
+    case Cause::FaultInjected:
+        check(event.detail < uint32_t(FaultKind::Count), where + " is garbled");
         break;
     case Cause::NoEffect:
         check(event.detail <= uint32_t(NoEffectKind::DeduplicatedSend), where + " is garbled");
@@ -271,6 +277,7 @@ void RunReader::readExtras(const nlohmann::json& extras, size_t messages)
         extra.awsTraceHeader = x.at("trace").get<std::string>();
         extra.deadLetterQueueSourceArn = x.at("dlqSource").get<std::string>();
         extra.origin = whole<MessageIndex>(x.at("origin"));
+        extra.copy = x.value("copy", false);
         check(extra.origin == kNoMessage || extra.origin < messages, "an origin refers to a lane the file lacks");
         extra.md5OfAttributes = x.at("md5OfAttributes").get<std::string>();
         if (x.contains("label")) // files written before lanes had names have none
@@ -338,7 +345,7 @@ void writeExtras(const RunView& run, std::ostream& out)
             attributes.push_back({ a.name, a.value.dataType, a.value.stringValue, a.value.binaryValue });
         cborValue(out,
             { { "group", x.groupId }, { "dedup", x.deduplicationId }, { "sequence", x.sequenceNumber },
-                { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin },
+                { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin }, { "copy", x.copy },
                 { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes }, { "label", x.label } });
     }
 }

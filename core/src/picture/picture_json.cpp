@@ -145,6 +145,7 @@ json queueNotesJson(const RunPicture& picture, QueueIndex queue)
             : e.cause == Cause::Warning                     ? "warning"
             : e.cause == Cause::AlarmFired                  ? "alarm"
             : e.cause == Cause::AlarmOk                     ? "alarm-ok"
+            : e.cause == Cause::FaultInjected               ? "fault"
                                                             : "operator";
         out.push_back({ e.time, kind, eventDetail(run, e) });
     }

@@ -15,6 +15,8 @@ constexpr std::array<MarkWords, size_t(LaneMark::Count)> kMarkWords { {
     { "expired", "◷", "retention ran out" },
     { "purged", "∅", "purged" },
     { "redriven", "↩", "redriven from the DLQ" },
+    // An injected duplicate: the lane of a message's second copy starts with it (docs/faults.md).
+    { "copy", "❐", "second copy (injected)" },
 } };
 
 constexpr std::array<ActivityWords, size_t(ActorActivity::Count)> kActivityWords { {
@@ -75,6 +77,8 @@ std::optional<LaneMark> laneMarkAt(const Event& e)
         return LaneMark::Purged;
     if (e.cause == Cause::Redrive)
         return LaneMark::Redriven;
+    if (e.cause == Cause::InjectedCopy)
+        return LaneMark::Copy;
     return std::nullopt;
 }
 
@@ -100,6 +104,8 @@ Cause markCause(LaneMark mark)
         return Cause::Purge;
     case LaneMark::Redriven:
         return Cause::Redrive;
+    case LaneMark::Copy:
+        return Cause::InjectedCopy;
     case LaneMark::DeadLetter:
     case LaneMark::Count:
         break;

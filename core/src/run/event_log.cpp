@@ -102,6 +102,10 @@ const char* toString(Cause cause)
         return "alarm-fired";
     case Cause::AlarmOk:
         return "alarm-ok";
+    case Cause::InjectedCopy:
+        return "injected-copy";
+    case Cause::FaultInjected:
+        return "fault-injected";
     case Cause::Count:
         break;
     }

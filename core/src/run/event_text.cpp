@@ -1,5 +1,8 @@
 #include "lifeline/run/event_text.h"
 
+#include "lifeline/run/fault_kind.h"
+#include "lifeline/run/lane_name.h"
+
 #include "lifeline/support/duration.h"
 
 namespace lifeline {
@@ -104,6 +107,12 @@ std::string eventDetail(const RunView& run, const Event& e)
         return noEffectText(e.noEffect());
     case Cause::ReceivedByNobody:
         return "nobody will process it; back after the timeout";
+    case Cause::InjectedCopy:
+        return "a copy of " + (e.linkedLane() < run.messageCount() ? laneName(run, e.linkedLane()) : std::string("?"))
+            + " (injected)";
+    case Cause::FaultInjected:
+        return e.detail < uint32_t(FaultKind::Count) ? faultWords(FaultKind(e.detail)).name + std::string(" (injected)")
+                                                     : std::string("(injected)");
     default:
         return {};
     }
@@ -173,6 +182,11 @@ std::string eventSentence(const RunView& run, const Event& e, const std::string&
         return "tenant " + text(run, e) + " quiet again: its backlog drained or it sent nothing for 5 minutes";
     case Cause::ReceivedByNobody:
         return "received by " + actor + ", which is gone: nobody will process it; back after the timeout";
+    case Cause::InjectedCopy:
+        return "a second copy of the message, visible (injected: at-least-once delivery, a standard queue may deliver "
+               "a message more than once)";
+    case Cause::FaultInjected:
+        return "injected: " + eventDetail(run, e);
     default: {
         const std::string detail = eventDetail(run, e);
         return std::string(toString(e.cause)) + by + (detail.empty() ? "" : ": " + detail);

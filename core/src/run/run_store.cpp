@@ -78,8 +78,8 @@ const MessageExtra* RunView::extra(MessageIndex lane) const
 
 MessageIndex RunView::firstLaneOf(MessageIndex lane) const
 {
-    for (const MessageExtra* e = extra(lane); e && !e->deadLetterQueueSourceArn.empty() && e->origin != kNoMessage;
-         e = extra(lane))
+    for (const MessageExtra* e = extra(lane);
+         e && (!e->deadLetterQueueSourceArn.empty() || e->copy) && e->origin != kNoMessage; e = extra(lane))
         lane = e->origin;
     return lane;
 }

@@ -224,7 +224,7 @@ void LaneIndex::indexQueueMark(const Event& e, uint32_t index)
             m_refusals.resize(e.queue + 1);
         m_refusals[e.queue].push_back(index);
     } else if (e.cause == Cause::OperatorAction || e.cause == Cause::Warning || e.cause == Cause::AlarmFired
-        || e.cause == Cause::AlarmOk) {
+        || e.cause == Cause::AlarmOk || e.cause == Cause::FaultInjected) {
         if (e.queue >= m_notes.size())
             m_notes.resize(e.queue + 1);
         m_notes[e.queue].push_back(index);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "lifeline/endpoint/http.h"
+#include "lifeline/engine/engine.h"
 #include "lifeline/support/duration.h"
 
 #include <map>
@@ -59,6 +60,12 @@ struct ControlCommand {
 };
 
 bool isControlPath(std::string_view path);
+
+// Faults SQS really has, injected (docs/faults.md): GET /_lifeline/faults answers {"plan": {...} or null, "struck":
+// {"duplicate": 2, ...}}; POST with a plan (fault_plan_json.h) sets it, its dice starting from its seed; DELETE
+// clears it. A plan that is not one is a 400 naming the field, and changes nothing.
+inline constexpr std::string_view kFaultsPath = "/_lifeline/faults";
+HttpResponse faultsReply(const HttpRequest& request, Engine& engine);
 // The command a control request asks for, or the error answer to send (nothing is to change then).
 std::variant<ControlCommand, HttpResponse> parseControlRequest(const HttpRequest& request);
 // {"now_ms": ..., "speed": ..., "paused": ..., "manual": ..., "waiting": {"queue": receives parked, ...}}

@@ -2,6 +2,7 @@
 // Every state change is appended to the event log; bad input returns SQS's error and changes nothing.
 #pragma once
 
+#include "lifeline/engine/faults.h"
 #include "lifeline/run/queue_attributes.h"
 #include "lifeline/run/run_store.h"
 #include "lifeline/run/sqs_types.h"
@@ -161,6 +162,14 @@ public:
         return m_run.addActor(std::move(name), std::move(group));
     }
 
+    // --- faults SQS really has, injected (docs/faults.md) ------------------------------------------------
+    // The faults from now on (none: off, the default); the dice start again from the plan's seed.
+    void setFaults(std::optional<FaultPlan> plan);
+    const FaultDice* faults() const { return m_faults.get(); }
+    // A call `action` on `queue` (a name; empty for none) meets a refusing fault: SQS's error for it, logged on the
+    // queue's row as injected. The endpoint asks before each call, a simulation's consumers before theirs.
+    std::optional<SqsError> injectedRefusal(std::string_view action, const std::string& queue, uint32_t actor);
+
     // --- what viewers read -------------------------------------------------------------------------------
     // The run so far: every viewer reads it through this (the forwards below are for the rules' own callers).
     const RunView& run() const { return m_run; }
@@ -239,6 +248,13 @@ private:
     std::optional<ReceiveOutcome> replayAttempt(
         QueueState& queue, const std::string& attemptId, int64_t visibilitySeconds, uint32_t actor);
     void moveToDeadLetterQueue(QueueState& source, MessageIndex lane, uint32_t receiver);
+    // A lane that arrived in `queue` with an older enqueue time (a DLQ's arrival, a duplicate's copy): ordered for
+    // retention, counted live and made available.
+    void admitArrival(QueueState& queue, MessageIndex lane, TimeMs enqueuedAt);
+    // The second copies the receives just made struck with (FaultKind::Duplicate): visible now, same MessageId.
+    void makeDueCopies();
+    // What a receive may take: all `max`, or fewer when a ShortPollSample fault strikes a short poll (`wait` 0).
+    size_t sampledMax(QueueState& queue, int64_t wait, int64_t max, uint32_t actor);
     // Quotas (engine_quotas.cpp), with EngineOptions::quotas: a FIFO queue's calls a second per action (the call is
     // counted unless it is refused), and how many more messages the queue can hold in flight.
     enum class QuotaAction : uint8_t { Send, Receive, Delete };
@@ -298,6 +314,8 @@ private:
     uint64_t m_timerSeq = 0;
     uint32_t m_nextQueueUid = 1;
     RunStore m_run; // what happened: every lane, event and queue counter is written through it
+    std::unique_ptr<FaultDice> m_faults; // none: no faults (the default)
+    std::vector<MessageIndex> m_copiesDue; // received lanes a duplicate fault struck, copied once the receive is done
     TimeMs m_nextForget = 0;
     std::vector<std::unique_ptr<QueueState>> m_queues; // parallel to the run's queue table
     TimerQueue<Timer> m_timers;

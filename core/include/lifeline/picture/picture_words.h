@@ -34,10 +34,11 @@ enum class LaneMark : uint8_t {
     Expired,
     Purged,
     Redriven,
+    Copy,
     Count
 };
 inline constexpr std::array kLaneMarks { LaneMark::Duplicate, LaneMark::Extended, LaneMark::Crash,
-    LaneMark::ReceivedByNobody, LaneMark::DeadLetter, LaneMark::Expired, LaneMark::Purged, LaneMark::Redriven };
+    LaneMark::ReceivedByNobody, LaneMark::DeadLetter, LaneMark::Expired, LaneMark::Purged, LaneMark::Redriven, LaneMark::Copy };
 static_assert(kLaneMarks.size() == size_t(LaneMark::Count));
 
 struct MarkWords {

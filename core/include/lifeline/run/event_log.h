@@ -83,6 +83,12 @@ enum class Cause : uint8_t {
     // ("dlq-not-empty: ALARM, ApproximateNumberOfMessagesVisible 2 > 0 for 1 min").
     AlarmFired,
     AlarmOk,
+    // Faults SQS really has, injected on purpose (lifeline/engine/faults.h, docs/faults.md). InjectedCopy: None ->
+    // Visible, a standard queue's second copy of a message (same MessageId), left by a receive; detail = the lane it
+    // copies. FaultInjected: no state change; queue = the queue (kNoQueue for none); detail = FaultKind (a short
+    // poll sampled, a call refused: its RequestRefused follows at the same instant).
+    InjectedCopy,
+    FaultInjected,
     Count
 };
 // Room for this many causes: the log's table of kinds and every reader that keeps a flag per cause are sized by it,
@@ -143,6 +149,7 @@ struct Event {
     uint32_t visibilitySeconds() const { return detail; }
     // MoveToDlq: the dead-letter queue.
     QueueIndex deadLetterQueue() const { return QueueIndex(detail); }
+    // InjectedCopy: the lane it copies.
     // ArriveFromDlqSource: the source lane. Redrive: the new lane in the destination. ArriveFromRedrive: the DLQ lane.
     MessageIndex linkedLane() const { return detail; }
     // RequestRefused, AttributesChanged, Warning, OperatorAction, TenantNoisy, TenantQuiet: the index of the event's

@@ -73,7 +73,8 @@ struct MessageExtra {
     std::string sequenceNumber;
     std::string awsTraceHeader;
     std::string deadLetterQueueSourceArn;
-    MessageIndex origin = kNoMessage; // the lane this one continues (DLQ arrival) or was redriven from
+    MessageIndex origin = kNoMessage; // the lane this one continues (DLQ arrival), copies, or was redriven from
+    bool copy = false; // an injected duplicate's copy of `origin`: the same message (docs/faults.md)
     std::string label; // what a scenario calls the message ("the retry"): the timeline names its lane so
     std::string bodyName; // the name its body gave its lane, kept when the body was freed at its end (laneName)
 };
