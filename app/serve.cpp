@@ -5,15 +5,15 @@
 #include "http/run_seed.h"
 #include "lifeline/endpoint/fault_plan_json.h"
 #include "lifeline/engine/engine.h"
-#include "lifeline/support/json_depth.h"
 #include "lifeline/support/duration.h"
+#include "lifeline/support/json_depth.h"
 #include "quiet_start.h"
 
 #include <QDateTime>
 #include <QGuiApplication>
 #include <charconv>
-#include <fstream>
 #include <cmath>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -141,9 +141,10 @@ std::optional<std::string> setFaults(ServeOptions& options, const std::string& v
     if (!file.eof() || file.peek() != std::char_traits<char>::eof())
         return "--faults " + v + ": larger than a megabyte; a plan is a few lines of JSON";
     const auto json = lifeline::jsonNestsDeeperThan(text, 16) ? nlohmann::json(nlohmann::json::value_t::discarded)
-                                                               : nlohmann::json::parse(text, nullptr, false, true);
+                                                              : nlohmann::json::parse(text, nullptr, false, true);
     if (json.is_discarded())
-        return "--faults " + v + ": not JSON; a plan is {\"seed\": 7, \"faults\": [{\"kind\": \"duplicate\", \"rate\": 0.2}]}";
+        return "--faults " + v
+            + ": not JSON; a plan is {\"seed\": 7, \"faults\": [{\"kind\": \"duplicate\", \"rate\": 0.2}]}";
     auto plan = endpoint::parseFaultPlan(json);
     if (!plan)
         return "--faults " + v + ": " + plan.error().message;
@@ -261,7 +262,8 @@ int serveHeadless(const ServeOptions& options, int argc, char** argv)
         .seed = options.endpoint.seed.value_or(ui::freshRunSeed()),
         .keepEndedBodies = false,
         .historyMs = options.historyMs,
-        .quotas = options.endpoint.quotas });
+        .quotas = options.endpoint.quotas,
+        .faults = options.endpoint.faults });
     ui::EndpointServer server(*engine);
     server.allowReset([&engine](const EngineOptions& fresh) -> Engine& {
         engine = std::make_unique<Engine>(fresh);

@@ -59,7 +59,7 @@ _lifeline()
                      --heartbeat --groups --tenants --rate --lambda --consumer --format --scenario-out --fail-on --ignore --help" ;;
         serve)
             options="--port --bind --headless --history --speed --clock --print-env --every-service --seed --allow-origin --allow-host --allow-get-actions
-                     --quotas --help" ;;
+                     --quotas --faults --help" ;;
         site)
             if [[ "$cur" != -* ]]; then
                 COMPREPLY=($(compgen -d -- "$cur"))

@@ -258,7 +258,7 @@ TEST_CASE("course: --lesson takes a place on the path as the menu shows it - an 
     CHECK(findLessonOnPath("3.2")->scenario.lesson->id == "fail-fast");
     CHECK(findLessonOnPath("20")->scenario.lesson->id == "fail-fast"); // its number, wherever it sits
     CHECK(findLessonOnPath("fail-fast")->scenario.lesson->id == "fail-fast");
-    for (const char* nowhere : { "0.1", "1.0", "1.9", "7.1", "1.", ".1", "1.2.3", "1.x", "x.1", "-1.1", "1.1 " })
+    for (const char* nowhere : { "0.1", "1.0", "1.10", "7.1", "1.", ".1", "1.2.3", "1.x", "x.1", "-1.1", "1.1 " })
         CHECK(findLessonOnPath(nowhere) == nullptr);
     // Every place reads back as the lesson there.
     for (const LessonEntry* lesson : lessonsInCourseOrder()) {

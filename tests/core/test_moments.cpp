@@ -255,7 +255,7 @@ TEST_CASE("A lesson's moments that do not read are load errors naming the field"
     CHECK(problemOf(R"([{"when": "crash", "caption": "{consumr} crashed"}])")
         == "lesson.moments[0].caption: unknown placeholder {consumr}; known are {consumer}, {queue}, {receive}, "
            "{ordinal}, {age}, {sinceReceive}, {sentAt}, {time}, {body}, {dlq}, {reason}, {tenant}, {alarm}, "
-           "{maxReceiveCount}, {retention}");
+           "{maxReceiveCount}, {retention}, {fault}");
     CHECK(problemOf(R"([{"when": "dead-lettered", "caption": "{alarm} fired"}])")
         == "lesson.moments[0].caption: {alarm} is filled in only by \"when\": \"alarm\"");
     CHECK(problemOf(R"([{"when": "crash", "caption": "moved to {dlq}"}])")

@@ -77,7 +77,8 @@ TEST_CASE("picture words: states, marks and phrases from one table")
     CHECK(marks
         == std::vector<std::string> { "2× duplicate (duplicate)", "◆ visibility changed (extended)", "✕ crash (crash)",
             "⊘ received by nobody (receivedByNobody)", "➜ moved to the DLQ (deadLetter)",
-            "◷ retention ran out (expired)", "∅ purged (purged)", "↩ redriven from the DLQ (redriven)", "❐ second copy (injected) (copy)" });
+            "◷ retention ran out (expired)", "∅ purged (purged)", "↩ redriven from the DLQ (redriven)",
+            "❐ second copy (injected) (copy)" });
     CHECK(segmentText({ Phrase::Visibility, 2, 30000 }).label == "#2 · visibility 30 s");
     CHECK(segmentText({ Phrase::Visibility, 2, 30000 }).shortLabel == "#2");
     CHECK(segmentText({ Phrase::VisibilityReset, 1, 90000 }).label == "#1 · reset to 1 min 30 s");

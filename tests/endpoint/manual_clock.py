@@ -167,7 +167,7 @@ print(len(sqs.receive_message(QueueUrl="{empty}", WaitTimeSeconds=20).get("Messa
         ("POST", "/_lifeline/clock", {}, 400, "body", "nothing to set: give \"speed\", \"paused\" or both"),
         ("GET", "/_lifeline/time", None, 404, "path",
          "no control endpoint /_lifeline/time; there are GET and POST /_lifeline/clock, POST /_lifeline/clock/advance, "
-         "POST /_lifeline/reset and GET /_lifeline/runs/current"),
+         "POST /_lifeline/reset, GET /_lifeline/runs/current and GET, POST and DELETE /_lifeline/faults"),
         ("GET", "/_lifeline/runs/current?format=gif", None, 400, "format",
          "format=lifeline (a run file), json (the lanes), png or svg (the timeline) is served, got 'gif'"),
         ("POST", "/_lifeline/runs/current", b"", 405, "method", "the run is read by GET; got POST"),

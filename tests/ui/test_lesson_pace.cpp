@@ -181,7 +181,7 @@ TEST_CASE("start page: the seed's question and three doors - a door opens its le
     CHECK(page->findChildren<QLabel*>().front()->text() == QStringLiteral("When does a message disappear, and why?"));
     // Each door says where its lesson sits on the course's path.
     const char* titles[]
-        = { "Lesson 2 (One message, 3 of 8): ", "Lesson 7 (One message, 5 of 8): ", "Lesson 10 (Failures, 1 of 8): " };
+        = { "Lesson 2 (One message, 3 of 9): ", "Lesson 7 (One message, 5 of 9): ", "Lesson 10 (Failures, 1 of 8): " };
     for (int i = 0; i < 3; ++i) {
         auto* door
             = test::widget<QCommandLinkButton>(*page, QStringLiteral("door%1").arg(i + 1).toLatin1().constData());

@@ -46,8 +46,6 @@ Outcome<> EndpointServer::start(const EndpointOptions& options)
     m_options = options;
     if (auto listening = m_http.listen(options); !listening)
         return listening;
-    if (options.faults)
-        m_engine->setFaults(options.faults);
     m_wall.start();
     m_virtualAtStart = m_engine->now();
     scheduleWake();

@@ -31,7 +31,9 @@ struct EndpointOptions : HttpServerOptions {
     endpoint::GuardOptions guard; // what browsers may not do (Origin, GET changes, foreign Host)
     std::optional<uint64_t> seed; // --seed: the same ids run to run; none: a fresh seed (net/run_seed.h)
     bool quotas = false; // --quotas: SQS's in-flight and FIFO throughput quotas (EngineOptions::quotas)
-    std::optional<FaultPlan> faults; // --faults FILE: SQS's faults injected from the start (docs/faults.md)
+    // --faults FILE: SQS's faults injected from the start (docs/faults.md); the engine's owner passes them on
+    // (EngineOptions::faults), and a reset keeps the engine's plan in force.
+    std::optional<FaultPlan> faults = std::nullopt;
 };
 
 class EndpointServer : public QObject {

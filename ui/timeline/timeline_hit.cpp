@@ -56,8 +56,8 @@ std::optional<TimelineHit> hitQueueRow(const LaneModel& model, const RowRef& row
             const bool alarm = e.cause == Cause::AlarmFired || e.cause == Cause::AlarmOk;
             out.text = (e.cause == Cause::Warning     ? QObject::tr("warning at %1\n%2")
                     : e.cause == Cause::FaultInjected ? QObject::tr("fault at %1\n%2")
-                    : alarm                       ? QObject::tr("CloudWatch alarm at %1\n%2")
-                                                  : QObject::tr("operator at %1\n%2"))
+                    : alarm                           ? QObject::tr("CloudWatch alarm at %1\n%2")
+                                                      : QObject::tr("operator at %1\n%2"))
                            .arg(duration(e.time), QString::fromStdString(eventDetail(run, e)));
             return out;
         }

@@ -3,6 +3,7 @@
 #include "lifeline/analysis/moments.h"
 
 #include "lifeline/run/event_text.h"
+#include "lifeline/run/fault_kind.h"
 #include "lifeline/support/duration.h"
 
 #include <algorithm>
@@ -35,6 +36,8 @@ constexpr std::array<const char*, size_t(MomentKind::Count)> kKindNames {
     "repeat-skipped",
     "tenant-noisy",
     "alarm",
+    "copy",
+    "fault",
 };
 
 // The kind a single event is, when it is one by itself (the two-event kinds are decided in MomentFinder::read).
@@ -79,6 +82,10 @@ std::optional<MomentKind> singleEventKind(const Event& e)
         return MomentKind::TenantNoisy;
     case Cause::AlarmFired:
         return MomentKind::AlarmFired;
+    case Cause::InjectedCopy:
+        return MomentKind::Copy;
+    case Cause::FaultInjected:
+        return MomentKind::Fault;
     default:
         return std::nullopt;
     }
@@ -259,6 +266,8 @@ std::string MomentFinder::caption(
         replaceAll(text, "{reason}", refusalReason(engine.log().text(e.textIndex())));
     if (e.cause == Cause::TenantNoisy)
         replaceAll(text, "{tenant}", engine.log().text(e.textIndex()));
+    if (e.cause == Cause::FaultInjected && e.detail < uint32_t(FaultKind::Count)) // "short poll sampled"
+        replaceAll(text, "{fault}", faultWords(FaultKind(e.detail)).name);
     if (e.cause == Cause::AlarmFired) // "dlq-not-empty: ALARM, ApproximateNumberOfMessagesVisible 2 > 0 for 1 min"
         replaceAll(text, "{alarm}", engine.log().text(e.textIndex()));
     // The queue's settings in force now: in a live run the moment is found within a frame of its event.

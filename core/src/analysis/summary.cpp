@@ -2,6 +2,7 @@
 
 #include "lifeline/analysis/moments.h"
 #include "lifeline/run/event_text.h"
+#include "lifeline/run/fault_kind.h"
 #include "lifeline/support/duration.h"
 #include "lifeline/timeline/depth_series.h"
 
@@ -43,6 +44,7 @@ nlohmann::json RunSummary::toJson() const
         { "longestToDlqMs", longestToDlqMs },
         { "peakWorking", peakWorking },
         { "errorsByCode", errorsByCode },
+        { "faultsByKind", faultsByKind },
         { "peakDepth",
             { { "visible", peak.visible }, { "inFlight", peak.inFlight }, { "delayed", peak.delayed },
                 { "deadLetterQueues", peak.deadLetterQueues } } },
@@ -77,6 +79,10 @@ std::string RunSummary::claim() const
     for (const auto& [code, count] : errorsByCode)
         refused += count;
     add(refused, "refused request", "refused requests");
+    int64_t injected = 0;
+    for (const auto& [kind, count] : faultsByKind)
+        injected += count;
+    add(injected, "fault injected", "faults injected");
     if (text.empty() && emptyReceives >= 10 * std::max<int64_t>(1, received))
         add(emptyReceives, "empty receive", "empty receives");
     if (text.empty())
@@ -339,6 +345,13 @@ void readNote(const RunView& engine, const Event& e, RunSummary& s)
         ++s.errorsByCode[text.substr(0, text.find(':'))];
         break;
     }
+    case Cause::InjectedCopy:
+        ++s.faultsByKind[faultWords(FaultKind::Duplicate).id];
+        break;
+    case Cause::FaultInjected:
+        if (e.detail < uint32_t(FaultKind::Count))
+            ++s.faultsByKind[faultWords(FaultKind(e.detail)).id];
+        break;
     default:
         break;
     }

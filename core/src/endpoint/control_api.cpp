@@ -1,7 +1,6 @@
 #include "lifeline/endpoint/control_api.h"
 
 #include "lifeline/endpoint/fault_plan_json.h"
-
 #include "lifeline/endpoint/protocol.h"
 #include "lifeline/support/json_depth.h"
 
@@ -251,13 +250,15 @@ HttpResponse faultsReply(const HttpRequest& request, Engine& engine)
         return answer();
     }
     if (request.method != "POST")
-        return controlError(405, "method", "GET reads the faults, POST sets them, DELETE clears them; got " + request.method);
+        return controlError(
+            405, "method", "GET reads the faults, POST sets them, DELETE clears them; got " + request.method);
     if (jsonNestsDeeperThan(request.body, 8))
         return controlError(400, "body", "the body nests deeper than 8 levels; it must be a fault plan");
     const auto parsed = nlohmann::json::parse(request.body, nullptr, false, true);
     if (parsed.is_discarded())
         return controlError(400, "body",
-            "the body must be a fault plan, such as {\"seed\": 7, \"faults\": [{\"kind\": \"duplicate\", \"rate\": 0.2}]}");
+            "the body must be a fault plan, such as {\"seed\": 7, \"faults\": [{\"kind\": \"duplicate\", \"rate\": "
+            "0.2}]}");
     auto plan = parseFaultPlan(parsed);
     if (!plan) {
         const std::string& message = plan.error().message;

@@ -65,8 +65,8 @@ Outcome<FaultRule> parseRule(const json& value, const std::string& at)
         rule.action = a->get<std::string>();
         const bool receiveFault = rule.kind == FaultKind::Duplicate || rule.kind == FaultKind::ShortPollSample;
         if (receiveFault && rule.action != "ReceiveMessage")
-            return wrong(at + ".action",
-                std::string("a ") + faultWords(rule.kind).id + " fault happens on ReceiveMessage only");
+            return wrong(
+                at + ".action", std::string("a ") + faultWords(rule.kind).id + " fault happens on ReceiveMessage only");
     }
     if (const auto l = value.find("limit"); l != value.end()) {
         if (!l->is_number_integer() || l->get<int64_t>() < 1 || l->get<int64_t>() > 1000000000)
@@ -75,11 +75,26 @@ Outcome<FaultRule> parseRule(const json& value, const std::string& at)
     }
     return rule;
 }
+
+Outcome<FaultPlan> parseRules(const json& list, const std::string& at, FaultPlan plan)
+{
+    if (!list.is_array() || list.size() > 100)
+        return wrong(at, "a list of up to 100 faults, such as [{\"kind\": \"duplicate\", \"rate\": 0.2}]");
+    for (size_t i = 0; i < list.size(); ++i) {
+        auto rule = parseRule(list[i], at + "[" + std::to_string(i) + "]");
+        if (!rule)
+            return rule.error();
+        plan.rules.push_back(std::move(rule).value());
+    }
+    return plan;
+}
 } // namespace
 
 Outcome<FaultPlan> parseFaultPlan(const json& value, const std::string& where)
 {
     const std::string prefix = where.empty() ? std::string() : where + ".";
+    if (value.is_array()) // the faults alone (a scenario's "faults", whose seed is the scenario's)
+        return parseRules(value, where.empty() ? "faults" : where, FaultPlan {});
     if (!value.is_object())
         return wrong(where.empty() ? "the plan" : where,
             "an object such as {\"seed\": 7, \"faults\": [{\"kind\": \"duplicate\", \"rate\": 0.2}]}");
@@ -93,15 +108,10 @@ Outcome<FaultPlan> parseFaultPlan(const json& value, const std::string& where)
         plan.seed = seed->get<uint64_t>();
     }
     const auto faults = value.find("faults");
-    if (faults == value.end() || !faults->is_array() || faults->size() > 100)
-        return wrong(prefix + "faults", "a list of up to 100 faults, such as [{\"kind\": \"duplicate\", \"rate\": 0.2}]");
-    for (size_t i = 0; i < faults->size(); ++i) {
-        auto rule = parseRule((*faults)[i], prefix + "faults[" + std::to_string(i) + "]");
-        if (!rule)
-            return rule.error();
-        plan.rules.push_back(std::move(rule).value());
-    }
-    return plan;
+    if (faults == value.end())
+        return wrong(
+            prefix + "faults", "a list of up to 100 faults, such as [{\"kind\": \"duplicate\", \"rate\": 0.2}]");
+    return parseRules(*faults, prefix + "faults", std::move(plan));
 }
 
 json faultPlanJson(const FaultPlan& plan)

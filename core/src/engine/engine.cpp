@@ -30,6 +30,7 @@ Engine::Engine(EngineOptions options)
     : m_options(std::move(options))
     , m_rng(m_options.seed)
     , m_run(m_options.seed, m_options.historyMs)
+    , m_faults(m_options.faults ? std::make_unique<FaultDice>(*m_options.faults) : nullptr)
 {
 }
 

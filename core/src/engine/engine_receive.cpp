@@ -147,8 +147,8 @@ size_t Engine::sampledMax(QueueState& queue, int64_t wait, int64_t max, uint32_t
     // "Short polling ... samples a subset of its servers": fewer messages than are visible, or none (docs/faults.md).
     if (wait != 0 || !m_faults || !m_faults->strikes(FaultKind::ShortPollSample, "ReceiveMessage", queue.name(), now()))
         return size_t(max);
-    m_run.note(kNoMessage, queue.index, MessageState::None, Cause::FaultInjected, actor,
-        uint32_t(FaultKind::ShortPollSample));
+    m_run.note(
+        kNoMessage, queue.index, MessageState::None, Cause::FaultInjected, actor, uint32_t(FaultKind::ShortPollSample));
     return m_faults->below(uint32_t(max));
 }
 

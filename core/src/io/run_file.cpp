@@ -1,8 +1,7 @@
 #include "lifeline/io/run_file.h"
 
-#include "lifeline/run/fault_kind.h"
-
 #include "cbor_head.h"
+#include "lifeline/run/fault_kind.h"
 #include "lifeline/support/duration.h"
 #include "run_columns.h"
 
@@ -345,8 +344,9 @@ void writeExtras(const RunView& run, std::ostream& out)
             attributes.push_back({ a.name, a.value.dataType, a.value.stringValue, a.value.binaryValue });
         cborValue(out,
             { { "group", x.groupId }, { "dedup", x.deduplicationId }, { "sequence", x.sequenceNumber },
-                { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin }, { "copy", x.copy },
-                { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes }, { "label", x.label } });
+                { "trace", x.awsTraceHeader }, { "dlqSource", x.deadLetterQueueSourceArn }, { "origin", x.origin },
+                { "copy", x.copy }, { "md5OfAttributes", x.md5OfAttributes }, { "attributes", attributes },
+                { "label", x.label } });
     }
 }
 

@@ -2,7 +2,6 @@
 
 #include "lifeline/run/fault_kind.h"
 #include "lifeline/run/lane_name.h"
-
 #include "lifeline/support/duration.h"
 
 namespace lifeline {

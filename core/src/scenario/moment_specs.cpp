@@ -46,7 +46,7 @@ bool captionReads(const std::string& caption, analysis::MomentKind kind, const s
 {
     static const std::vector<std::string> kKnown { "{consumer}", "{queue}", "{receive}", "{ordinal}", "{age}",
         "{sinceReceive}", "{sentAt}", "{time}", "{body}", "{dlq}", "{reason}", "{tenant}", "{alarm}",
-        "{maxReceiveCount}", "{retention}" };
+        "{maxReceiveCount}", "{retention}", "{fault}" };
     for (size_t open = caption.find('{'); open != std::string::npos; open = caption.find('{', open + 1)) {
         const size_t close = caption.find('}', open);
         const std::string name

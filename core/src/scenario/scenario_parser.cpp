@@ -1,6 +1,7 @@
 // Reading a scenario from JSON: every error names the field by its path, says what is wrong and what is allowed,
 // and an unknown key suggests the nearest known one. Nothing is half-loaded: a scenario with any problem is not
 // returned, and every problem is reported at once (up to kMaxScenarioProblems).
+#include "lifeline/endpoint/fault_plan_json.h"
 #include "lifeline/engine/engine.h"
 #include "lifeline/scenario/scenario.h"
 #include "lifeline/support/duration.h"
@@ -554,12 +555,25 @@ Scenario readScenario(const json& v)
 {
     checkKeys(v, "",
         { "name", "seed", "duration", "queues", "topics", "producers", "consumers", "lambdas", "actions", "script",
-            "lesson", "kmsKeys", "quotas", "alarms", "$schema", "description" });
+            "lesson", "kmsKeys", "quotas", "faults", "alarms", "$schema", "description" });
     Scenario s;
     s.source = v;
     s.name = v.contains("name") ? text(v, "", "name") : "scenario";
     s.seed = uint64_t(integer(v, "", "seed", 0, INT64_MAX).value_or(1));
     s.quotas = boolean(v, "", "quotas", false);
+    if (v.contains("faults")) {
+        auto plan = endpoint::parseFaultPlan(v["faults"], "faults");
+        if (!plan || !v["faults"].is_array()) {
+            const std::string message = plan
+                ? "faults: a list of faults, such as [{\"kind\": \"duplicate\", \"rate\": 0.2}]"
+                : plan.error().message;
+            const size_t colon = message.find(": ");
+            report(message.substr(0, colon), message.substr(colon + 2));
+        } else {
+            s.faults = std::move(plan).value();
+            s.faults->seed = s.seed; // the scenario's seed draws its faults
+        }
+    }
     if (const auto d = duration(v, "", "duration")) {
         if (*d <= 0 || *d > 14LL * 86400000)
             report("duration", "must be above 0 and at most 14 days, got " + formatDuration(*d));
@@ -568,6 +582,10 @@ Scenario readScenario(const json& v)
     if (array(v, "", "queues").empty() && (!v.contains("queues") || v["queues"].is_array()))
         report("queues", "must list at least one queue");
     readEach(v, "queues", s.queues, [](const json& q, const std::string& path, size_t) { return queueSpec(q, path); });
+    for (size_t i = 0; s.faults && i < s.faults->rules.size(); ++i)
+        if (const std::string& queue = s.faults->rules[i].queue; !queue.empty()
+            && std::none_of(s.queues.begin(), s.queues.end(), [&](const auto& q) { return q.name == queue; }))
+            report("faults[" + std::to_string(i) + "].queue", "names no queue of the scenario: '" + queue + "'");
     guarded([&] { reading::readServices(v, s); });
     guarded([&] { reading::readAlarms(v, s); });
     readEach(v, "producers", s.producers, producerSpec);

@@ -12,6 +12,27 @@
 
 namespace lifeline::sim {
 
+namespace {
+// The scenario's queues, then their redrive policies (a DLQ may be listed after its source); validated by
+// parseScenario, so nothing is refused.
+void createQueues(Engine& engine, const std::vector<scenario::QueueSpec>& queues)
+{
+    for (const auto& q : queues) {
+        AttributeMap attributes = q.attributes;
+        if (q.fifo)
+            attributes["FifoQueue"] = "true";
+        (void)engine.createQueue(q.name, attributes);
+    }
+    for (const auto& q : queues) {
+        if (!q.deadLetterQueue)
+            continue;
+        const std::string policy = "{\"deadLetterTargetArn\":\"" + engine.getQueueArn(*q.deadLetterQueue).value()
+            + "\",\"maxReceiveCount\":" + std::to_string(q.maxReceiveCount) + "}";
+        (void)engine.setQueueAttributes(q.name, { { "RedrivePolicy", policy } });
+    }
+}
+} // namespace
+
 Simulation::Simulation(scenario::Scenario scenario, std::optional<uint64_t> seed, int64_t historyMs)
     : m_scenario(std::move(scenario))
     , m_engine(EngineOptions { .seed = seed.value_or(m_scenario.seed),
@@ -20,26 +41,15 @@ Simulation::Simulation(scenario::Scenario scenario, std::optional<uint64_t> seed
           .idStrings = false,
           .historyMs = historyMs,
           .forgetsOnItsOwn = false,
-          .quotas = m_scenario.quotas })
+          .quotas = m_scenario.quotas,
+          .faults = m_scenario.faults })
     , m_random(seed.value_or(m_scenario.seed))
     , m_alarms(m_scenario.alarms)
 {
     // Actors 0 and 1 are SQS itself and the operator (event_log.h); the scenario's actors follow.
     m_actorSlots.push_back({ ActorKind::Sqs, 0 }); // the run's actors 0 and 1
     m_actorSlots.push_back({ ActorKind::Operator, 0 });
-    for (const auto& q : m_scenario.queues) {
-        AttributeMap attributes = q.attributes;
-        if (q.fifo)
-            attributes["FifoQueue"] = "true";
-        (void)m_engine.createQueue(q.name, attributes); // validated by parseScenario
-    }
-    for (const auto& q : m_scenario.queues) {
-        if (!q.deadLetterQueue)
-            continue;
-        const std::string policy = "{\"deadLetterTargetArn\":\"" + m_engine.getQueueArn(*q.deadLetterQueue).value()
-            + "\",\"maxReceiveCount\":" + std::to_string(q.maxReceiveCount) + "}";
-        (void)m_engine.setQueueAttributes(q.name, { { "RedrivePolicy", policy } }); // validated by parseScenario
-    }
+    createQueues(m_engine, m_scenario.queues);
     for (size_t t = 0; t < m_scenario.topics.size(); ++t)
         m_topicActors.push_back(addActor("SNS topic " + m_scenario.topics[t].name, ActorKind::Topic, t));
     addSubscriptionPolicies();

@@ -74,6 +74,17 @@ class LifelineSQS:
         port (a long poll waiting now gets NonExistentQueue). Returns the clock's new time, 0."""
         return self._control("POST", "/_lifeline/reset", {})["now_ms"]
 
+    def faults(self, plan=...):
+        """SQS's own faults, injected and seeded (docs/faults.md): with a plan ({"seed": 7, "faults": [{"kind":
+        "duplicate", "rate": 0.3}]}, or the list alone) it sets it, with None it clears it; either way, and with no
+        argument, it returns {"plan": ..., "struck": {"duplicate": 2, ...}}. A bad plan raises LifelineError naming
+        the field."""
+        if plan is ...:
+            return self._control("GET", "/_lifeline/faults")
+        if plan is None:
+            return self._control("DELETE", "/_lifeline/faults")
+        return self._control("POST", "/_lifeline/faults", plan)
+
     @property
     def now_ms(self):
         return self._control("GET", "/_lifeline/clock")["now_ms"]

@@ -126,6 +126,34 @@ def test_reset_gives_a_fresh_endpoint_on_the_same_port(lifeline_sqs):
         ("two", "visible")]
 
 
+def test_faults_injected_by_the_fixture_are_the_same_for_the_same_seed(lifeline_sqs):
+    sqs = lifeline_sqs.client()
+
+    def deliveries():
+        queue = sqs.create_queue(QueueName="payments")["QueueUrl"]
+        for n in range(10):
+            sqs.send_message(QueueUrl=queue, MessageBody=f"payment {n}")
+        got = []
+        for _ in range(10):
+            for m in sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10).get("Messages", []):
+                got.append(m["Body"])
+                sqs.delete_message(QueueUrl=queue, ReceiptHandle=m["ReceiptHandle"])
+        return got
+
+    plan = {"seed": 5, "faults": [{"kind": "duplicate", "rate": 0.4}]}
+    assert lifeline_sqs.faults(plan)["plan"] == plan
+    first = deliveries()
+    struck = lifeline_sqs.faults()["struck"]["duplicate"]
+    assert struck > 0 and len(first) == 10 + struck
+    lifeline_sqs.reset()  # the plan stays, its draws start again from its seed
+    assert deliveries() == first
+    assert lifeline_sqs.faults(None)["plan"] is None
+    lifeline_sqs.reset()
+    assert sorted(deliveries()) == sorted(f"payment {n}" for n in range(10))
+    with pytest.raises(LifelineError, match=r"faults\[0\]\.kind: one of duplicate, shortPoll"):
+        lifeline_sqs.faults([{"kind": "slow", "rate": 1}])
+
+
 def test_the_server_draws_its_run(lifeline_sqs):
     lifeline_sqs.client().create_queue(QueueName="drawn")
     assert lifeline_sqs.timeline()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -45,7 +45,8 @@ Outcome<> LiveSourceController::startEndpoint(const EndpointOptions& options)
         .keepEndedBodies = true,
         .historyMs = m_window.history->historyMsFor(0),
         .forgetsOnItsOwn = false,
-        .quotas = options.quotas });
+        .quotas = options.quotas,
+        .faults = options.faults });
     auto* server = new EndpointServer(*engine, m_window.window);
     server->allowReset([this](const EngineOptions& fresh) -> Engine& {
         auto renewed = std::make_unique<Engine>(fresh);

@@ -37,6 +37,8 @@ enum class MomentKind : uint8_t {
     RepeatSkipped, // an idempotent consumer finds a message it already processed and skips the work
     TenantNoisy, // fair queues: a tenant (a MessageGroupId) of a standard queue turns noisy (on the queue's row)
     AlarmFired, // a scenario's CloudWatch alarm goes to ALARM (on its queue's row)
+    Copy, // an injected duplicate: a standard queue's second copy of a message turns visible (docs/faults.md)
+    Fault, // another injected fault: a short poll sampled, a call refused (on its queue's row)
     Count
 };
 

@@ -58,6 +58,8 @@ struct RunSummary {
     // a database behind them sees.
     int64_t peakWorking = 0;
     std::map<std::string, int64_t> errorsByCode;
+    // Faults injected (docs/faults.md), by kind ("duplicate": the copies made, "throttling", ...); empty without any.
+    std::map<std::string, int64_t> faultsByKind;
     struct Peak {
         int64_t visible = 0;
         int64_t inFlight = 0;

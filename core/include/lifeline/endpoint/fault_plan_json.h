@@ -4,8 +4,8 @@
 //   {"seed": 7, "faults": [{"kind": "duplicate", "rate": 0.3, "queue": "orders", "limit": 5},
 //                          {"kind": "throttling", "at": ["10s", "12s"], "action": "SendMessage"}]}
 //
-// A plan that is not one fails naming the field ("faults[1].rate: a number from 0 to 1, or \"at\" times"), prefixed
-// by `where` ("faults" inside a scenario).
+// The list alone is a plan of seed 1 (a scenario's "faults", which takes the scenario's seed). A plan that is not one
+// fails naming the field ("faults[1].rate: a number from 0 to 1"), a list's fields under `where` ("faults").
 #pragma once
 
 #include "lifeline/engine/faults.h"

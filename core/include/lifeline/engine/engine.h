@@ -52,6 +52,9 @@ struct EngineOptions {
     // 300 SendMessage, ReceiveMessage and DeleteMessage calls each a second (70,000 in high-throughput mode) before
     // ThrottlingException. Off by default so lessons stay simple: `lifeline serve --quotas`, a scenario's "quotas".
     bool quotas = false;
+    // SQS's own faults, injected (faults.h, docs/faults.md): a scenario's "faults". None by default; setFaults()
+    // changes them while the engine runs.
+    std::optional<FaultPlan> faults = std::nullopt;
 };
 
 struct QueueState; // engine-internal

@@ -20,15 +20,15 @@ namespace lifeline {
 struct FaultRule {
     FaultKind kind = FaultKind::Duplicate;
     double rate = 0; // the chance each matching call has
-    std::vector<TimeMs> at; // or: the first matching call at or after each of these times
-    std::string queue; // only this queue's calls (empty: every queue)
-    std::string action; // only this action (empty: ReceiveMessage for the two receive faults, any call otherwise)
-    std::optional<uint32_t> limit; // at most this many
+    std::vector<TimeMs> at = {}; // or: the first matching call at or after each of these times
+    std::string queue = {}; // only this queue's calls (empty: every queue)
+    std::string action = {}; // only this action (empty: ReceiveMessage for the two receive faults, any call otherwise)
+    std::optional<uint32_t> limit = std::nullopt; // at most this many
 };
 
 struct FaultPlan {
     uint64_t seed = 1;
-    std::vector<FaultRule> rules;
+    std::vector<FaultRule> rules = {};
 };
 
 // Its JSON (a scenario's "faults", `serve --faults FILE`, the control API): lifeline/endpoint/fault_plan_json.h.

@@ -38,7 +38,8 @@ enum class LaneMark : uint8_t {
     Count
 };
 inline constexpr std::array kLaneMarks { LaneMark::Duplicate, LaneMark::Extended, LaneMark::Crash,
-    LaneMark::ReceivedByNobody, LaneMark::DeadLetter, LaneMark::Expired, LaneMark::Purged, LaneMark::Redriven, LaneMark::Copy };
+    LaneMark::ReceivedByNobody, LaneMark::DeadLetter, LaneMark::Expired, LaneMark::Purged, LaneMark::Redriven,
+    LaneMark::Copy };
 static_assert(kLaneMarks.size() == size_t(LaneMark::Count));
 
 struct MarkWords {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lifeline/analysis/moments.h"
+#include "lifeline/engine/faults.h"
 #include "lifeline/run/event_log.h"
 #include "lifeline/run/queue_attributes.h"
 
@@ -260,6 +261,9 @@ struct Scenario {
     uint64_t seed = 1;
     TimeMs duration = 600000;
     bool quotas = false; // SQS's in-flight and FIFO throughput quotas (EngineOptions::quotas)
+    // SQS's faults, injected (docs/faults.md): "faults": [{"kind": "duplicate", "rate": 0.2}], seeded by the run's
+    // seed.
+    std::optional<FaultPlan> faults;
     std::vector<QueueSpec> queues;
     std::vector<TopicSpec> topics;
     std::vector<KmsKeySpec> kmsKeys;
