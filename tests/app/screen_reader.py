@@ -136,14 +136,18 @@ def main():
         checks.append(("the crashed worker's row", (crashed["Queue"], crashed["State"]), ("consumer", "crashed")))
 
         keys("space", "bracketright", "bracketright")  # play, faster
+        # Each cell's name reaches the bus by its own change event: the row is read once its State and Since cells
+        # both tell the new state (a read between the two events saw "visible" beside the in-flight "since 1s").
         visible = wait_for("order #1 visible again after its visibility timeout", lambda: (
-            (row := row_named(timeline, "order #1")) and row["State"] == "visible" and row), timeout=90)
+            (row := row_named(timeline, "order #1")) and row["State"] == "visible" and row["Since"] != held["Since"]
+            and row), timeout=90)
         checks.append(("visible again, received once, nobody holding it",
                        (visible["Receives"], visible["Held by"], visible["Since"]), ("1", "", "21s")))
 
         keys("ctrl+t", "Return")  # Enter again restarts the worker, which receives the order again
         again = wait_for("order #1 received a second time", lambda: (
-            (row := row_named(timeline, "order #1")) and row["Receives"] == "2" and row), timeout=90)
+            (row := row_named(timeline, "order #1")) and row["Receives"] == "2" and row["Held by"] != "" and row),
+            timeout=90)
         checks.append(("received again by the restarted worker", (again["State"], again["Held by"]),
                        ("in flight", "worker")))
 
