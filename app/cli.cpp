@@ -7,6 +7,7 @@
 #include "export/web_export.h"
 #include "lifeline/analysis/summary.h"
 #include "lifeline/export/run_export.h"
+#include "lifeline/import/trace_import.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
@@ -74,6 +75,28 @@ constexpr const char* kRunHelp
       "  lifeline run --lesson 7 --export crash.gif --duration 8s --fps 15\n"
       "  lifeline run lesson8.lifeline --csv lesson8.csv --export lesson8.png --window 0s..2m\n";
 
+constexpr const char* kImportHelp
+    = "Usage: lifeline import SPANS.json... [--attributes [QUEUE=]FILE.json]... [options]\n"
+      "Draws real messages from the SQS calls your system already traces: OpenTelemetry spans as OTLP JSON (the\n"
+      "Collector's file exporter, one request a line, or an OTLP/HTTP JSON body). Each MessageId is a lane; what SQS\n"
+      "did between the traced calls (a visibility timeout ending, retention, the move to a dead-letter queue) is\n"
+      "inferred from the queues' settings and drawn hatched, \"inferred\". What cannot be tied to a message is\n"
+      "counted, never guessed; calls that contradict the settings are listed with their span (docs/import.md).\n"
+      "\n"
+      "  --attributes [QUEUE=]FILE.json  a queue's settings, as `aws sqs get-queue-attributes --attribute-names All`\n"
+      "                         prints them: for QUEUE, else the queue its QueueArn names, else every queue\n"
+      "                         (repeat for each queue; a queue with none follows SQS's defaults)\n"
+      "  --summary              print the import's report and the run's figures as JSON\n"
+      "  --csv, --trace, --export, --save, --size, --window, --dark, --high-contrast, --alive, --order, --alt\n"
+      "                         as for `lifeline run` (an animation needs a simulation: export .png, .svg, .pdf\n"
+      "                         or .html)\n"
+      "  --help                 this text\n"
+      "\n"
+      "Exit status: 0 done, 1 an output could not be written, 2 bad arguments or an unreadable file.\n"
+      "\n"
+      "Example:\n"
+      "  lifeline import spans.jsonl --attributes orders=orders-attributes.json --export orders.png\n";
+
 constexpr const char* kLessonsHelp = "Usage: lifeline lessons [--cards]\n"
                                      "Lists the built-in lessons: number, id and title.\n"
                                      "  --cards   the quick reference cards instead: SQS limits a run cannot show\n"
@@ -119,6 +142,8 @@ int listLessons(std::ostream& out)
 struct RunOptions {
     std::string scenarioFile;
     std::string lesson;
+    std::vector<std::string> spanFiles; // lifeline import
+    std::vector<std::pair<std::string, std::string>> attributeFiles; // lifeline import: queue (or none), file
     std::optional<TimeMs> until;
     std::optional<uint64_t> seed;
     bool summary = false;
@@ -294,6 +319,35 @@ const OptionTable<RunOptions>& runOptionTable()
             if (!o.scenarioFile.empty())
                 return "one scenario at a time, got '" + o.scenarioFile + "' and '" + a + "'";
             o.scenarioFile = a;
+            return std::nullopt;
+        };
+        return t;
+    }();
+    return table;
+}
+
+// `lifeline import`: `lifeline run`'s outputs, read from spans instead of a simulation.
+const OptionTable<RunOptions>& importOptionTable()
+{
+    static const OptionTable<RunOptions> table = [] {
+        OptionTable<RunOptions> t = runOptionTable();
+        t.command = "import";
+        for (const char* simulating : { "--lesson", "--until", "--seed", "--fps", "--duration" })
+            t.values.erase(simulating);
+        for (const char* simulating : { "--fix", "--compare" })
+            t.flags.erase(simulating);
+        t.values.emplace("--attributes", [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+            const auto equals = v.find('=');
+            if (equals == 0 || equals + 1 == v.size())
+                return "--attributes takes [QUEUE=]FILE.json, got '" + v + "'";
+            if (equals == std::string::npos)
+                o.attributeFiles.emplace_back(std::string(), v);
+            else
+                o.attributeFiles.emplace_back(v.substr(0, equals), v.substr(equals + 1));
+            return std::nullopt;
+        });
+        t.word = [](RunOptions& o, const std::string& a) -> std::optional<std::string> {
+            o.spanFiles.push_back(a);
             return std::nullopt;
         };
         return t;
@@ -613,6 +667,71 @@ int runRunCommand(const std::vector<std::string>& args, std::ostream& out, std::
         return 0;
     }
     return run(args, out, err);
+}
+
+int runImportCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    if (wantsHelp(args)) {
+        out << kImportHelp;
+        return 0;
+    }
+    auto parsed = parseOptions(importOptionTable(), args, 1);
+    if (!parsed) {
+        err << parsed.message() << '\n';
+        return kBadInput;
+    }
+    const RunOptions& options = parsed.value();
+    const auto bad = [&](const std::string& why) {
+        err << "lifeline import: " << why << '\n';
+        return kBadInput;
+    };
+    if (options.spanFiles.empty())
+        return bad("give the spans to read: an OTLP JSON file (see `lifeline import --help`)");
+    if (options.animated())
+        return bad("an animation replays a simulation: export the import as .png, .svg, .pdf or .html");
+    if (options.alt && options.summary)
+        return bad("--alt and --summary both print on the standard output: give one");
+    const auto readText = [](const std::string& path) -> std::optional<std::string> {
+        std::ifstream in(path, std::ios::binary);
+        if (!in)
+            return std::nullopt;
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    import::QueueSettings settings;
+    for (const auto& [queue, file] : options.attributeFiles) {
+        const auto text = readText(file);
+        if (!text)
+            return bad("cannot read '" + file + "': " + std::strerror(errno));
+        const auto document = nlohmann::json::parse(*text, nullptr, false);
+        if (document.is_discarded())
+            return bad(file + ": not JSON");
+        if (auto added = import::addQueueAttributes(settings, document, queue); !added)
+            return bad(file + ": " + added.message());
+    }
+    std::vector<import::Span> spans;
+    for (const std::string& file : options.spanFiles) {
+        const auto text = readText(file);
+        if (!text)
+            return bad("cannot read '" + file + "': " + std::strerror(errno));
+        if (auto read = import::readOtlpJson(*text, file, spans); !read)
+            return bad(read.message());
+    }
+    const import::ImportedRun imported = import::importSpans(spans, settings);
+    const RunView& run = imported.run();
+    const analysis::RunSummary summary = analysis::summarizeLog(run);
+    if (options.summary) {
+        nlohmann::json json = summary.toJson();
+        json["import"] = imported.report.toJson(run);
+        out << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    } else if (!options.alt) {
+        out << imported.report.text(run);
+    }
+    std::string title = "Imported: " + options.spanFiles.front();
+    if (options.spanFiles.size() > 1)
+        title += " and " + std::to_string(options.spanFiles.size() - 1) + " more";
+    return writeOutputs({ run, title, {}, summary.claim() }, options, out, err);
 }
 
 int runDemoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)

@@ -12,6 +12,8 @@ namespace lifeline::app {
 // bad scenario).
 int runLessonsCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runRunCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// `lifeline import`: lanes from traced SQS calls (docs/import.md).
+int runImportCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runDemoCommand(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace lifeline::app

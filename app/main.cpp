@@ -209,6 +209,10 @@ const Command kCommands[] = {
         "               [--alive] [--save FILE.lifeline]   a run file that the window reopens as it was\n"
         "                           run headless on virtual time (--fix: the lesson's fix)\n",
         [](int argc, char** argv) { return headless(lifeline::app::runRunCommand, argc, argv); } },
+    { "import",
+        "  lifeline import SPANS.json... [--attributes [QUEUE=]FILE.json] [--summary] [--csv F] [--export F]\n"
+        "                           real messages from OpenTelemetry spans, what SQS did between the calls inferred\n",
+        [](int argc, char** argv) { return headless(lifeline::app::runImportCommand, argc, argv); } },
     { "practice",
         "  lifeline practice [ID [--set NAME=VALUE] [--choose X] [--solution]]\n"
         "                           exercises: fix a broken setup, and the run checks it\n",

@@ -21,6 +21,7 @@ BELOW = {
     "endpoint": {"engine"},
     "aws": {"endpoint"},
     "observe": {"aws"},
+    "import": {"observe"},
     "scenario": {"analysis", "endpoint"},
     "sim": {"scenario"},
     "teach": {"sim", "picture"},

@@ -312,6 +312,19 @@ QColor stateInk(MessageState state, const TimelineStyle& style)
     return ink;
 }
 
+namespace {
+// What `lifeline import` inferred from a queue's settings (no span saw it): thin crossed lines in the text's colour
+// over the segment's fill, its words still readable (docs/import.md).
+void paintInferred(QPainter& p, const QRect& row, double from, double to, const TimelineStyle& style)
+{
+    if (to <= from)
+        return;
+    QColor ink = style.text;
+    ink.setAlphaF(0.45);
+    p.fillRect(QRectF(from, row.top() + 4, to - from, row.height() - 8), QBrush(ink, Qt::DiagCrossPattern));
+}
+} // namespace
+
 void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, const LaneModel& model,
     const TimelineStyle& style, MessageIndex lane)
 {
@@ -332,6 +345,7 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
     if (chain.first != kNoEvent && log[chain.first].cause == Cause::FirstSeen)
         paintNotObserved(p, row, axis, run.times(lane).sentAt, log[chain.first].time, right, style);
     const bool atNow = frame.now == run.now(); // the lane's deadline is now's, not a past frame's
+    std::vector<std::pair<double, double>> inferred; // hatched over the segments once they are drawn
     SegmentReader segments(run, lane, atNow);
     segments.beginAfterForgotten(index);
     for (uint32_t ev = chain.first; ev != kNoEvent; ev = index.nextOfLane(ev)) {
@@ -342,6 +356,8 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
         if (const auto ended = segments.read(e)) {
             const SegmentWords words = segmentWords(segments.phrase(*ended));
             writer.add(axis.toX(ended->start.time), axis.toX(e.time), ended->state, words.label, words.shortLabel);
+            if (ended->start.inferred())
+                inferred.emplace_back(axis.toX(ended->start.time), axis.toX(e.time));
         }
         if (picture::isTransition(e)
             && !isLive(e.to)) { // the lane ends here: an end cap in the terminal state's colour
@@ -357,8 +373,12 @@ void paintMessageRow(QPainter& p, const QRect& row, const TimelineFrame& frame, 
         const SegmentWords words = segmentWords(segments.phrase(last));
         writer.add(axis.toX(last.start.time), axis.toX(std::max(last.start.time, frame.now)), state, words.label,
             words.shortLabel);
+        if (last.start.inferred())
+            inferred.emplace_back(axis.toX(last.start.time), axis.toX(std::max(last.start.time, frame.now)));
     }
     writer.flush();
+    for (const auto& [from, to] : inferred)
+        paintInferred(p, row, std::max(from, left), std::min(to, right), style);
     if (state == MessageState::InFlight && atNow)
         paintDeadline(p, row, axis, frame.now, run.times(lane).dueAt, right, style);
     paintMarks(p, row, marks, style);

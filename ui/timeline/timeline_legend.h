@@ -17,6 +17,7 @@ struct LegendContent {
     uint32_t marks = 0; // bit per picture::LaneMark some lane shows
     bool crash = false; // a consumer crashed (the consumers' "crashed")
     bool notObserved = false; // the recording proxy first saw a message it had not seen sent
+    bool inferred = false; // `lifeline import` drew a segment from a queue's settings
     bool polling = false, working = false, failed = false, functionTimeout = false;
     bool operator==(const LegendContent&) const = default;
     void mark(picture::LaneMark m) { marks |= 1u << unsigned(m); }

@@ -86,6 +86,7 @@ void TimelinePainter::syncLegend() const
             shown.mark(mark);
     shown.crash = index.causeOccurred(Cause::ConsumerCrashed);
     shown.notObserved = index.causeOccurred(Cause::FirstSeen);
+    shown.inferred = index.inferredOccurred();
     shown.polling = index.causeOccurred(Cause::PollEnded) || index.causeOccurred(Cause::PollStarted);
     shown.working = index.causeOccurred(Cause::ProcessingStarted);
     // A crash cuts its work short: that box is drawn as failed work.
@@ -146,6 +147,7 @@ LegendContent TimelinePainter::contentInView(const QRect& rect, const TimelineFr
                 shown.mark(*mark);
             shown.crash = shown.crash || e.cause == Cause::ConsumerCrashed;
             shown.notObserved = shown.notObserved || e.cause == Cause::FirstSeen;
+            shown.inferred = shown.inferred || e.inferred();
         }
         if (isLive(state) && std::max(since, segmentEnd) >= from)
             shown.states |= 1u << unsigned(state);

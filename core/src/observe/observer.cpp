@@ -1,5 +1,7 @@
 #include "lifeline/observe/observer.h"
 
+#include "lifeline/support/duration.h"
+
 #include <algorithm>
 
 namespace lifeline::observe {
@@ -47,9 +49,10 @@ MessageIdParts idOf(const std::string& messageId)
 
 using endpoint::SqsAction;
 
-Observer::Observer(int64_t epochMs)
+Observer::Observer(int64_t epochMs, ObserverOptions options)
     : m_run(std::make_unique<RunStore>())
     , m_epochMs(epochMs)
+    , m_options(options)
 {
 }
 
@@ -108,15 +111,18 @@ void Observer::fire(const Due& due)
     switch (due.kind) {
     case DelayEnd:
         if (record.state == MessageState::Delayed && m_run->times(due.lane).dueAt == due.at)
-            m_run->transition(due.lane, MessageState::Visible, Cause::DelayEnded, kSqsActor, 0);
+            m_run->transition(due.lane, MessageState::Visible, Cause::DelayEnded, kSqsActor, ruled());
         break;
     case VisibilityEnd:
-        if (record.state == MessageState::InFlight && m_run->times(due.lane).dueAt == due.at)
-            m_run->transition(due.lane, MessageState::Visible, Cause::VisibilityTimeout, kSqsActor, 0);
+        if (record.state == MessageState::InFlight && m_run->times(due.lane).dueAt == due.at) {
+            m_run->transition(due.lane, MessageState::Visible, Cause::VisibilityTimeout, kSqsActor, ruled());
+            if (m_options.inferring && m_openPolls[record.queue] > 0)
+                moveDeadLetters(record.queue); // a long poll waiting on its queue finds it as it comes back
+        }
         break;
     case RetentionEnd:
         if (isLive(record.state))
-            m_run->transition(due.lane, MessageState::Expired, Cause::Expiry, kSqsActor, 0);
+            m_run->transition(due.lane, MessageState::Expired, Cause::Expiry, kSqsActor, ruled());
         break;
     }
 }
@@ -154,8 +160,12 @@ void Observer::pollStarted(const std::string& queue, uint32_t actor)
 {
     if (!queue.empty() && !m_run->queueIndex(queue) && wasDeleted(queue))
         return;
-    m_run->note(kNoMessage, queue.empty() ? kNoQueue : queueFor(queue), MessageState::None, Cause::PollStarted, actor,
-        ++m_polls);
+    const QueueIndex index = queue.empty() ? kNoQueue : queueFor(queue);
+    m_run->note(kNoMessage, index, MessageState::None, Cause::PollStarted, actor, ++m_polls);
+    if (m_options.inferring && index != kNoQueue) {
+        ++m_openPolls[index];
+        moveDeadLetters(index); // a receive finds it at once
+    }
 }
 
 uint64_t Observer::sendStarted(const std::string& queue, uint32_t actor, std::vector<ObservedSend> requested)
@@ -198,8 +208,11 @@ void Observer::observe(const ObservedCall& call, uint32_t actor)
         return;
     }
     const QueueIndex queue = queueFor(call.queue);
-    if (call.is(SqsAction::ReceiveMessage))
+    if (call.is(SqsAction::ReceiveMessage)) {
         m_run->note(kNoMessage, queue, MessageState::None, Cause::PollEnded, actor, uint32_t(call.received.size()));
+        if (m_openPolls[queue] > 0)
+            --m_openPolls[queue];
+    }
     if (!call.ok) {
         refused(queue, call, actor);
         return;
@@ -295,6 +308,10 @@ MessageIndex Observer::laneForReceipt(QueueIndex queue, const ObservedReceipt& r
     const auto known = m_laneById.find(receipt.messageId);
     if (known != m_laneById.end() && m_run->message(known->second).queue == queue)
         return known->second;
+    if (known != m_laneById.end())
+        if (const auto moved = m_movedTo.find(known->second);
+            moved != m_movedTo.end() && m_run->message(moved->second).queue == queue)
+            return moved->second; // moved here at an earlier receive from its source
     // Not seen in this queue before: sent before the proxy started or by a client that does not go through it, or
     // moved here from a dead-letter source when a receive elsewhere went past its maxReceiveCount.
     MessageIndex lane = kNoMessage;
@@ -332,12 +349,82 @@ MessageIndex Observer::laneForReceipt(QueueIndex queue, const ObservedReceipt& r
     return lane;
 }
 
+void Observer::moveDeadLetters(QueueIndex queue)
+{
+    const auto& policy = m_run->queueAttributes(queue)->redrivePolicy;
+    if (!policy)
+        return;
+    const std::string& arn = policy->deadLetterTargetArn;
+    const QueueIndex dlq = queueFor(arn.substr(arn.rfind(':') + 1)); // the whole text when it has no ':'
+    for (const MessageIndex lane : std::vector<MessageIndex>(m_lanesOf[queue])) {
+        const MessageRecord& record = m_run->message(lane);
+        if (record.state != MessageState::Visible || int64_t(record.receiveCount) < policy->maxReceiveCount)
+            continue;
+        m_run->transition(lane, MessageState::DeadLettered, Cause::MoveToDlq, kSqsActor, ruled(dlq));
+        const MessageIndex moved
+            = m_run->newLane(dlq, MessageState::Visible, Cause::ArriveFromDlqSource, kSqsActor, lane);
+        m_run->keepMessageId(moved, m_run->messageIdParts(lane));
+        m_run->setTimes(moved, LaneTimes { .sentAt = m_run->times(lane).sentAt, .enqueuedAt = m_run->now() });
+        MessageExtra extra;
+        extra.origin = lane;
+        const QueueInfo& from = m_run->queueInfo(queue);
+        extra.deadLetterQueueSourceArn = from.arn.empty() ? from.name : from.arn;
+        m_run->setExtra(moved, std::move(extra));
+        m_movedTo[lane] = moved;
+        m_lanesOf[dlq].push_back(moved);
+        schedule(m_run->times(lane).sentAt + m_run->queueAttributes(dlq)->messageRetentionPeriod * 1000, moved,
+            RetentionEnd);
+    }
+}
+
+void Observer::contradiction(MessageIndex lane, std::string what, const ObservedCall& call)
+{
+    m_contradictions.push_back({ m_run->now(), lane, std::move(what), call.origin });
+}
+
+void Observer::checkReceivable(MessageIndex lane, const ObservedCall& call)
+{
+    const MessageRecord& record = m_run->message(lane);
+    const LaneTimes& times = m_run->times(lane);
+    const auto at = [](TimeMs t) { return lifeline::formatDuration(t); };
+    switch (record.state) {
+    case MessageState::InFlight:
+        contradiction(lane,
+            "received while in flight: receive #" + std::to_string(record.receiveCount) + "'s visibility timeout runs to "
+                + at(times.dueAt) + " (a shorter VisibilityTimeout than the queue's, or a ChangeMessageVisibility "
+                                    "the trace does not show)",
+            call);
+        break;
+    case MessageState::Delayed:
+        contradiction(lane, "received while delayed: its delay runs to " + at(times.dueAt), call);
+        break;
+    case MessageState::DeadLettered:
+        contradiction(lane,
+            "received " + std::to_string(record.receiveCount + 1) + " times, past maxReceiveCount "
+                + std::to_string(m_run->queueAttributes(record.queue)->redrivePolicy
+                        ? m_run->queueAttributes(record.queue)->redrivePolicy->maxReceiveCount
+                        : 0)
+                + ", without moving to the dead-letter queue",
+            call);
+        break;
+    case MessageState::Expired:
+        contradiction(lane, "received after its retention period ended", call);
+        break;
+    default:
+        break;
+    }
+}
+
 void Observer::receive(QueueIndex queue, const ObservedCall& call, uint32_t actor)
 {
+    if (m_options.inferring)
+        moveDeadLetters(queue);
     const int64_t visibility = std::clamp<int64_t>(
         call.visibilitySeconds.value_or(m_run->queueAttributes(queue)->visibilityTimeout), 0, 43200);
     for (const ObservedReceipt& receipt : call.received) {
         const MessageIndex lane = laneForReceipt(queue, receipt);
+        if (m_options.inferring)
+            checkReceivable(lane, call);
         const uint32_t number = receipt.receiveCount.value_or(m_run->message(lane).receiveCount + 1);
         m_run->setReceiveCount(lane, number);
         LaneTimes times = m_run->times(lane);
@@ -364,6 +451,8 @@ void Observer::deleteOrChange(const ObservedCall& call, uint32_t actor)
         const MessageIndex lane = receipt->second.lane;
         const MessageRecord& record = m_run->message(lane);
         if (deleting) {
+            if (m_options.inferring && record.state == MessageState::Expired)
+                contradiction(lane, "deleted after its retention period ended", call);
             if (isLive(record.state))
                 m_run->transition(lane, MessageState::Deleted, Cause::Delete, actor, receipt->second.receiveNumber);
             else

@@ -56,7 +56,7 @@ SegmentPhrase SegmentReader::phrase(const Segment& s) const
         return { s.start.sentWithTimer() ? Phrase::Timer : Phrase::DelaySeconds, 0,
             TimeMs(s.start.sentDelaySeconds()) * 1000 };
     case MessageState::Visible:
-        return { Phrase::Visible };
+        return { s.start.inferred() ? Phrase::VisibleInferred : Phrase::Visible };
     case MessageState::InFlight: {
         if (s.receives == 0)
             return { Phrase::InFlight };

@@ -37,10 +37,15 @@ json segmentJson(const Segment& segment, TimeMs end, const SegmentPhrase& phrase
     json out = { toString(segment.state), segment.start.time, end, segment.receives, segmentText(phrase).label };
     if (const auto due = segmentDue(segment, phrase))
         out.push_back(*due);
+    if (segment.start.inferred()) { // drawn from the settings by `lifeline import`: the page hatches it
+        if (out.size() == 5)
+            out.push_back(nullptr); // a due of null when it has none
+        out.push_back(1);
+    }
     return out;
 }
 
-// One lane as the page draws it: [state, start, end, receive, words, due?] per segment, end -1 while it goes on, due
+// One lane as the page draws it: [state, start, end, receive, words, due?, inferred?] per segment, end -1 while it goes on, due
 // when a timer holds it (the page's countdown); its marks [time, kind]; its end cap's state and time.
 json laneJson(const RunPicture& picture, MessageIndex lane)
 {
@@ -250,6 +255,8 @@ json lanesJson(const RunPicture& picture, std::string_view onlyQueue)
             const auto segment = [&](const Segment& s, const json& to, const SegmentPhrase& phrase) {
                 segments.push_back({ { "state", toString(s.state) }, { "from_ms", s.start.time }, { "to_ms", to },
                     { "words", segmentText(phrase).label } });
+                if (s.start.inferred())
+                    segments.back()["inferred"] = true;
             };
             const SegmentReader reader
                 = readLane(picture, lane, [&](const Event& e, const Segment* ended, const SegmentReader& read) {

@@ -33,6 +33,7 @@ constexpr std::array<PhraseTemplate, size_t(Phrase::Count)> kPhrases { {
     { "timer", "timer %1", "%1" },
     { "delaySeconds", "DelaySeconds %1", "%1" },
     { "visible", "visible", "" },
+    { "visibleInferred", "visible · inferred", "inferred" },
     { "inFlight", "in flight", "" },
     { "inFlightNumbered", "in flight #%n", "#%n" },
     { "visibilityReset", "#%n · reset to %1", "#%n" },

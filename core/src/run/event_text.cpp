@@ -84,7 +84,11 @@ std::string eventDetail(const RunView& run, const Event& e)
     case Cause::DelayChanged:
         return "DelaySeconds " + std::to_string(e.oldDelaySeconds()) + " -> " + std::to_string(e.newDelaySeconds());
     case Cause::MoveToDlq:
-        return "to " + queueName(run, e.deadLetterQueue());
+        return "to " + queueName(run, e.deadLetterQueue()) + (e.inferred() ? ", inferred" : "");
+    case Cause::VisibilityTimeout:
+    case Cause::DelayEnded:
+    case Cause::Expiry:
+        return e.inferred() ? "inferred" : "";
     case Cause::ArriveFromDlqSource:
         return e.linkedLane() < run.messageCount() ? "from " + queueName(run, run.message(e.linkedLane()).queue)
                                                    : std::string();
@@ -129,7 +133,8 @@ std::string eventSentence(const RunView& run, const Event& e, const std::string&
     case Cause::Receive:
         return "receive #" + std::to_string(e.receiveNumber()) + by;
     case Cause::VisibilityTimeout:
-        return "visibility timeout ended: visible again";
+        return e.inferred() ? "visibility timeout ended: visible again (inferred from the queue's settings)"
+                            : "visibility timeout ended: visible again";
     case Cause::VisibilityChanged:
         return e.visibilitySeconds() == 0
             ? "visibility set to 0" + by + ": visible at once"
@@ -137,11 +142,15 @@ std::string eventSentence(const RunView& run, const Event& e, const std::string&
     case Cause::Delete:
         return "deleted" + by;
     case Cause::MoveToDlq:
+        if (e.inferred())
+            return "moved to the DLQ " + queueName(run, e.deadLetterQueue())
+                + " on a receive (inferred from maxReceiveCount)";
         return "moved to the DLQ " + queueName(run, e.deadLetterQueue()) + " on a receive" + by;
     case Cause::ArriveFromDlqSource:
         return "arrived in this DLQ (same MessageId)";
     case Cause::Expiry:
-        return "expired: retention period passed";
+        return e.inferred() ? "expired: retention period passed (inferred from the queue's settings)"
+                            : "expired: retention period passed";
     case Cause::Purge:
         return "purged" + by;
     case Cause::QueueDeleted:
@@ -151,7 +160,7 @@ std::string eventSentence(const RunView& run, const Event& e, const std::string&
     case Cause::ArriveFromRedrive:
         return "arrived by redrive (a new message)";
     case Cause::DelayEnded:
-        return "delay ended: visible";
+        return e.inferred() ? "delay ended: visible (inferred from the queue's settings)" : "delay ended: visible";
     case Cause::DelayChanged:
         return "queue delay changed from " + std::to_string(e.oldDelaySeconds()) + " s to "
             + std::to_string(e.newDelaySeconds()) + " s" + by + " (FIFO: applies to waiting messages)";

@@ -29,6 +29,7 @@ LaneIndex::SyncResult LaneIndex::sync(const RunView& run)
         const Event& e = log[m_read];
         const uint32_t index = uint32_t(m_read);
         m_causesSeen.set(size_t(e.cause));
+        m_inferredSeen = m_inferredSeen || e.inferred();
         if (e.cause != Cause::RequestRefused && e.message != kNoMessage)
             m_statesSeen |= 1u << unsigned(e.to);
         const size_t word = m_read / 64;

@@ -49,6 +49,7 @@ struct ObservedCall {
     std::optional<int64_t> visibilitySeconds; // ReceiveMessage's own VisibilityTimeout
     std::vector<ObservedHandle> handles; // DeleteMessage(Batch), ChangeMessageVisibility(Batch): successful only
     AttributeMap attributes; // CreateQueue's and SetQueueAttributes' request, GetQueueAttributes' answer
+    std::string origin; // where an import read it ("spans.jsonl:12, span 5f0c..."): what a contradiction points at
 };
 
 // Reads a call from the request's action and parameters and the answer's HTTP status and body (JSON shape). A field

@@ -18,10 +18,25 @@
 
 namespace lifeline::observe {
 
+struct ObserverOptions {
+    // `lifeline import`: what SQS's rules alone say happened between the calls is marked inferred (Event::inferred),
+    // a message received maxReceiveCount times moves to its dead-letter queue at the next receive from its queue (as
+    // SQS moves it), and calls that contradict the rules are listed (contradictions()).
+    bool inferring = false;
+};
+
+// A call that the rules, with the queue's settings as given, say could not have happened as it did.
+struct Contradiction {
+    TimeMs at;
+    MessageIndex lane;
+    std::string what; // "received while in flight: receive #1's visibility timeout (30 s) runs to 42.000 s"
+    std::string origin; // the call's (ObservedCall::origin)
+};
+
 class Observer {
 public:
     // `epochMs`: the wall time (ms since 1970) of the engine's time 0, to read SentTimestamp.
-    explicit Observer(int64_t epochMs);
+    explicit Observer(int64_t epochMs, ObserverOptions options = {});
     ~Observer();
     Observer(const Observer&) = delete;
     Observer& operator=(const Observer&) = delete;
@@ -52,6 +67,7 @@ public:
 
     // Receipt handles in calls that the proxy never saw given out (received outside it): nothing could be drawn.
     size_t unknownHandles() const { return m_unknownHandles; }
+    const std::vector<Contradiction>& contradictions() const { return m_contradictions; }
 
 private:
     struct Receipt {
@@ -98,10 +114,21 @@ private:
     void refused(QueueIndex queue, const ObservedCall& call, uint32_t actor);
     void schedule(TimeMs at, MessageIndex lane, Kind kind);
     void fire(const Due& due);
+    // The detail of an event SQS's rules alone make: marked inferred when importing.
+    uint32_t ruled(uint32_t detail = 0) const { return m_options.inferring ? detail | Event::kInferred : detail; }
+    // A receive from `queue` moves what was received maxReceiveCount times to its dead-letter queue first.
+    void moveDeadLetters(QueueIndex queue);
+    // Says what in the lane's state contradicts `call` receiving it (importing only).
+    void checkReceivable(MessageIndex lane, const ObservedCall& call);
+    void contradiction(MessageIndex lane, std::string what, const ObservedCall& call);
 
     std::unique_ptr<RunStore> m_run;
     int64_t m_epochMs;
+    ObserverOptions m_options;
+    std::vector<Contradiction> m_contradictions;
     std::unordered_map<std::string, MessageIndex> m_laneById; // a MessageId's latest lane
+    std::unordered_map<QueueIndex, uint32_t> m_openPolls; // receives begun and not yet answered, per queue
+    std::unordered_map<MessageIndex, MessageIndex> m_movedTo; // a lane moved to its DLQ by inference: the DLQ's lane
     std::vector<bool> m_sendSeen; // per lane: its send's answer came through (a receive's may come first)
     std::unordered_map<std::string, Receipt> m_receipts;
     std::vector<std::vector<MessageIndex>> m_lanesOf; // per queue, for PurgeQueue and DeleteQueue

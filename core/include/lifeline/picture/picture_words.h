@@ -71,6 +71,7 @@ enum class Phrase : uint8_t {
     Timer, // "timer 1 min": the message's own DelaySeconds
     DelaySeconds, // "DelaySeconds 10 s": the queue's
     Visible, // "visible"
+    VisibleInferred, // "visible · inferred": `lifeline import` drew its visibility timeout's end from the settings
     InFlight, // "in flight": received before the history held (no receive number)
     InFlightNumbered, // "in flight #2"
     VisibilityReset, // "#1 · reset to 30 s": after ChangeMessageVisibility

@@ -142,6 +142,8 @@ public:
     bool stateOccurred(MessageState state) const { return (m_statesSeen >> unsigned(state)) & 1u; }
     bool causeOccurred(Cause cause) const { return m_causesSeen.test(size_t(cause)); }
     bool duplicatesOccurred() const { return !m_duplicates.empty(); }
+    // An event `lifeline import` inferred from a queue's settings (Event::inferred).
+    bool inferredOccurred() const { return m_inferredSeen; }
 
     // A script client's calls (log indexes of its ScriptedCall events, in time order): marks on its row, the call
     // and SQS's answer on hover.
@@ -273,6 +275,7 @@ private:
     std::vector<TimeMs> m_functionTimeout; // per actor
     uint32_t m_statesSeen = 0; // bit per MessageState
     std::bitset<kCauseCapacity> m_causesSeen; // bit per Cause
+    bool m_inferredSeen = false;
     std::unordered_map<uint32_t, std::vector<TimeMs>> m_timedOut;
     std::unordered_map<uint32_t, std::vector<uint32_t>>
         m_scriptCalls; // per client actor // per actor: ends of timed-out invocations, sorted

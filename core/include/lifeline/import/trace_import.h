@@ -1,0 +1,60 @@
+// `lifeline import`: real messages drawn from the SQS calls a system already traces (OpenTelemetry spans; CloudTrail
+// records), without a proxy. Each instrumentation says a different part of what happened (docs/import.md has the
+// table): the spans are sorted by their own times (never by the order a file holds them), read into observed calls,
+// and handed to the recording proxy's Observer, which draws what they say and, given the queues' settings, what SQS's
+// rules say happened between them (a visibility timeout ending, retention passing, the move to a dead-letter queue),
+// marked inferred (Event::inferred). What cannot be tied to a message is counted by kind, never guessed; what
+// contradicts the rules is listed with the span it comes from.
+#pragma once
+
+#include "lifeline/import/otlp_spans.h"
+#include "lifeline/observe/observer.h"
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+namespace lifeline::import {
+
+// What the import knows of each queue: attributes as GetQueueAttributes names them. A queue with none follows SQS's
+// defaults (visibility timeout 30 s, retention 4 days, no dead-letter queue), and the report says so.
+struct QueueSettings {
+    std::map<std::string, AttributeMap> byQueue;
+    std::optional<AttributeMap> everyQueue; // `--attributes F`: for every queue the trace names but byQueue's
+};
+
+struct ImportReport {
+    size_t spansRead = 0; // every span of the files
+    size_t sqsCalls = 0; // spans of SQS calls (and the process spans of their messages)
+    size_t messages = 0; // lanes drawn
+    size_t inferredEvents = 0; // what the rules filled in
+    // What could not be tied to a message, by what it is ("a batch send's messages have no MessageId in its span"):
+    // each a count, never drawn.
+    std::map<std::string, size_t> notJoined;
+    std::vector<observe::Contradiction> contradictions;
+    std::vector<std::string> queuesWithDefaults; // named by the trace, with no settings given
+    nlohmann::json toJson(const RunView& run) const;
+    std::string text(const RunView& run) const; // for the terminal: a few lines
+};
+
+struct ImportedRun {
+    std::unique_ptr<observe::Observer> observer;
+    ImportReport report;
+    int64_t epochMs = 0; // the run's time 0: the first SQS span's start, in ms since 1970
+    const RunView& run() const { return observer->run(); }
+};
+
+// Spans from any number of files, in any order.
+ImportedRun importSpans(const std::vector<Span>& spans, const QueueSettings& settings);
+
+} // namespace lifeline::import
+
+namespace lifeline::import {
+
+// Adds a queue's attributes from `aws sqs get-queue-attributes --attribute-names All` output ({"Attributes": {...}}
+// or the map itself) to `settings`: for the queue named by `queue`, else for the queue its QueueArn names, else for
+// every queue. A value SQS would refuse is an error with SQS's own text, naming the attribute.
+Outcome<> addQueueAttributes(QueueSettings& settings, const nlohmann::json& document, const std::string& queue);
+
+} // namespace lifeline::import

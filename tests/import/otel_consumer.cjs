@@ -1,0 +1,111 @@
+// A producer and a consumer traced by OpenTelemetry's own AWS SDK instrumentation (npm, pinned in
+// package-lock.json) against `lifeline serve`, for `lifeline import`'s test: the spans it writes are the instrumentation's,
+// not ours. Three orders go to a queue with a 2 s visibility timeout and a dead-letter queue after 2 receives: the
+// first is deleted, the consumer "crashes" holding the second (never deletes it; it comes back and is deleted), the
+// third always fails (never deleted: moved to the DLQ at its third receive). The consumer wraps each message in a
+// process span (the semantic conventions' "process" operation), so its DeleteMessage span has a parent naming the
+// message. The spans go out as OTLP JSON, one request a line, the later half first (a file is unordered by
+// specification); the server's own run is saved beside them.
+// Usage: node otel_consumer.cjs LIFELINE OUT_DIR
+"use strict";
+const { spawn } = require("node:child_process");
+const { writeFileSync } = require("node:fs");
+const { join } = require("node:path");
+const api = require("@opentelemetry/api");
+const { AsyncLocalStorageContextManager } = require("@opentelemetry/context-async-hooks");
+const { W3CTraceContextPropagator } = require("@opentelemetry/core");
+const { TracerProvider, SimpleSpanProcessor, InMemorySpanExporter } = require("@opentelemetry/sdk-trace");
+const { resourceFromAttributes } = require("@opentelemetry/resources");
+const { registerInstrumentations } = require("@opentelemetry/instrumentation");
+const { AwsInstrumentation } = require("@opentelemetry/instrumentation-aws-sdk");
+const { JsonTraceSerializer } = require("@opentelemetry/otlp-transformer");
+
+const [lifeline, out] = process.argv.slice(2);
+const exporter = new InMemorySpanExporter();
+const provider = new TracerProvider({
+  resource: resourceFromAttributes({ "service.name": "orders-app" }),
+  spanProcessors: [new SimpleSpanProcessor({ exporter })],
+});
+api.trace.setGlobalTracerProvider(provider);
+api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+api.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+registerInstrumentations({ instrumentations: [new AwsInstrumentation()] });
+// Required after the instrumentation is registered, so that it is patched.
+const sqs = require("@aws-sdk/client-sqs");
+
+async function serve() {
+  const server = spawn(lifeline, ["serve", "--headless", "--port", "0"]);
+  const endpoint = await new Promise((resolve, reject) => {
+    let text = "";
+    server.stdout.on("data", (chunk) => {
+      text += chunk;
+      const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+      if (match) resolve(match[0]);
+    });
+    server.on("exit", () => reject(new Error("lifeline serve did not start: " + text)));
+  });
+  return { server, endpoint };
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main() {
+  const { server, endpoint } = await serve();
+  try {
+    const client = new sqs.SQSClient({ endpoint, region: "us-east-1",
+      credentials: { accessKeyId: "test", secretAccessKey: "test" } });
+    const dlq = await client.send(new sqs.CreateQueueCommand({ QueueName: "orders-dlq" }));
+    const dlqArn = "arn:aws:sqs:us-east-1:000000000000:orders-dlq";
+    const attributes = { VisibilityTimeout: "2",
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 2 }) };
+    const { QueueUrl } = await client.send(new sqs.CreateQueueCommand({ QueueName: "orders", Attributes: attributes }));
+    writeFileSync(join(out, "orders-attributes.json"),
+      JSON.stringify({ Attributes: { ...attributes, QueueArn: "arn:aws:sqs:us-east-1:000000000000:orders" } }));
+    for (const body of ["order-1 ok", "order-2 crash", "order-3 poison"]) {
+      await client.send(new sqs.SendMessageCommand({ QueueUrl, MessageBody: body }));
+      await sleep(50);
+    }
+    const tracer = api.trace.getTracer("orders-consumer");
+    const crashed = new Set();
+    const stop = Date.now() + 7500;
+    while (Date.now() < stop) {
+      const { Messages = [] } = await client.send(new sqs.ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 1,
+        MaxNumberOfMessages: 1 }));
+      for (const message of Messages) {
+        await tracer.startActiveSpan("orders process", { kind: api.SpanKind.CONSUMER, attributes: {
+          "messaging.system": "aws_sqs", "messaging.operation.type": "process",
+          "messaging.destination.name": "orders", "messaging.message.id": message.MessageId } }, async (span) => {
+          await sleep(20); // the work
+          const crash = message.Body.includes("crash") && !crashed.has(message.MessageId);
+          if (crash) crashed.add(message.MessageId);
+          if (!crash && !message.Body.includes("poison"))
+            await client.send(new sqs.DeleteMessageCommand({ QueueUrl, ReceiptHandle: message.ReceiptHandle }));
+          span.end();
+        });
+      }
+    }
+    // The poison order, moved by SQS, received from the dead-letter queue and deleted there.
+    const moved = await client.send(new sqs.ReceiveMessageCommand({ QueueUrl: dlq.QueueUrl, WaitTimeSeconds: 1 }));
+    for (const message of moved.Messages || [])
+      await tracer.startActiveSpan("orders-dlq process", { kind: api.SpanKind.CONSUMER, attributes: {
+        "messaging.system": "aws_sqs", "messaging.operation.type": "process",
+        "messaging.destination.name": "orders-dlq", "messaging.message.id": message.MessageId } }, async (span) => {
+        await client.send(new sqs.DeleteMessageCommand({ QueueUrl: dlq.QueueUrl, ReceiptHandle: message.ReceiptHandle }));
+        span.end();
+      });
+    const run = await fetch(endpoint + "/_lifeline/runs/current?format=lifeline");
+    writeFileSync(join(out, "serve.lifeline"), Buffer.from(await run.arrayBuffer()));
+  } finally {
+    server.kill();
+  }
+  const spans = exporter.getFinishedSpans();
+  const half = Math.floor(spans.length / 2);
+  const line = (part) => Buffer.from(JsonTraceSerializer.serializeRequest(part)).toString("utf8");
+  writeFileSync(join(out, "spans.jsonl"), line(spans.slice(half)) + "\n" + line(spans.slice(0, half)) + "\n");
+  console.log(`wrote ${spans.length} spans`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
