@@ -5,11 +5,14 @@
 // third always fails (never deleted: moved to the DLQ at its third receive). The consumer wraps each message in a
 // process span (the semantic conventions' "process" operation), so its DeleteMessage span has a parent naming the
 // message. The spans go out as OTLP JSON, one request a line, the later half first (a file is unordered by
-// specification); the server's own run is saved beside them.
-// Usage: node otel_consumer.cjs LIFELINE OUT_DIR
+// specification); the server's own run is saved beside them. Then `lifeline import` of the spans, with the queue's
+// attributes, must tell each message's story as the server's run does: the same MessageIds, states, causes and
+// receive counts, every change within 10 ms (the inferred ones included), aligned at the first send.
+// Usage: node otel_consumer.cjs LIFELINE [OUT_DIR]
 "use strict";
-const { spawn } = require("node:child_process");
-const { writeFileSync } = require("node:fs");
+const { spawn, execFileSync } = require("node:child_process");
+const { mkdtempSync, readFileSync, writeFileSync } = require("node:fs");
+const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 const api = require("@opentelemetry/api");
 const { AsyncLocalStorageContextManager } = require("@opentelemetry/context-async-hooks");
@@ -20,7 +23,8 @@ const { registerInstrumentations } = require("@opentelemetry/instrumentation");
 const { AwsInstrumentation } = require("@opentelemetry/instrumentation-aws-sdk");
 const { JsonTraceSerializer } = require("@opentelemetry/otlp-transformer");
 
-const [lifeline, out] = process.argv.slice(2);
+const [lifeline, given] = process.argv.slice(2);
+const out = given || mkdtempSync(join(tmpdir(), "lifeline-import-"));
 const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({
   resource: resourceFromAttributes({ "service.name": "orders-app" }),
@@ -102,7 +106,52 @@ async function main() {
   const half = Math.floor(spans.length / 2);
   const line = (part) => Buffer.from(JsonTraceSerializer.serializeRequest(part)).toString("utf8");
   writeFileSync(join(out, "spans.jsonl"), line(spans.slice(half)) + "\n" + line(spans.slice(0, half)) + "\n");
-  console.log(`wrote ${spans.length} spans`);
+  console.log(`wrote ${spans.length} spans to ${out}`);
+  compare();
+}
+
+// Each message's events from `lifeline ... --csv`, in the log's order: "cause to" with its time from the first send.
+function stories(csvFile) {
+  const rows = readFileSync(csvFile, "utf8").trim().split("\n").slice(1).map((line) => line.split(","));
+  const lanes = rows.filter((r) => r[2] !== "");
+  const first = Math.min(...lanes.filter((r) => r[6] === "send").map((r) => Number(r[0])));
+  const byId = new Map();
+  for (const [time, queue, id, , , to, cause] of lanes) {
+    const key = queue + " " + id;
+    if (!byId.has(key)) byId.set(key, []);
+    byId.get(key).push({ at: Number(time) - first, what: `${cause} ${to}` });
+  }
+  return byId;
+}
+
+function compare() {
+  const run = (args) => execFileSync(lifeline, args, { encoding: "utf8" });
+  run(["run", join(out, "serve.lifeline"), "--csv", join(out, "serve.csv")]);
+  const report = run(["import", join(out, "spans.jsonl"), "--attributes", join(out, "orders-attributes.json"),
+    "--csv", join(out, "import.csv")]);
+  process.stdout.write(report);
+  const served = stories(join(out, "serve.csv")), imported = stories(join(out, "import.csv"));
+  const failures = [];
+  if ([...served.keys()].sort().join() !== [...imported.keys()].sort().join())
+    failures.push(`lanes: served ${[...served.keys()]}, imported ${[...imported.keys()]}`);
+  let worst = 0;
+  for (const [key, events] of served) {
+    const mine = imported.get(key) || [];
+    const said = (list) => list.map((e) => e.what).join(", ");
+    if (said(events) !== said(mine)) {
+      failures.push(`${key}: served ${said(events)}; imported ${said(mine)}`);
+      continue;
+    }
+    for (let i = 0; i < events.length; ++i) worst = Math.max(worst, Math.abs(events[i].at - mine[i].at));
+    console.log(`ok   ${key}: ${said(events)}`);
+  }
+  if (worst > 10) failures.push(`a change ${worst} ms from the server's`);
+  if (!/4 events inferred/.test(report)) failures.push("the report does not say 4 events inferred");
+  if (failures.length) {
+    for (const f of failures) console.log("FAIL " + f);
+    process.exit(1);
+  }
+  console.log(`every change within ${worst} ms of the server's; all import cases passed`);
 }
 
 main().catch((error) => {

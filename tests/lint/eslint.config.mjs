@@ -13,4 +13,8 @@ export default [
     files: ["**/*.mjs"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: globals.node },
   },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "commonjs", globals: globals.node },
+  },
 ];

@@ -25,11 +25,11 @@ writeFileSync(player, code);
 const eslint = new ESLint({ cwd: root, overrideConfigFile: join(here, "eslint.config.mjs") });
 const results = [
   ...(await eslint.lintFiles([player])).map(r => ({ ...r, filePath: page })),
-  ...(await eslint.lintFiles([join(root, "tests/endpoint/json_client.mjs")])),
+  ...(await eslint.lintFiles([join(root, "tests/endpoint/json_client.mjs"), join(root, "tests/import/otel_consumer.cjs")])),
 ];
 const problems = results.reduce((n, r) => n + r.errorCount + r.warningCount, 0);
 if (problems) {
   console.error((await eslint.loadFormatter("stylish")).format(results));
   process.exit(1);
 }
-console.log(`eslint: the player's script and ${results.length - 1} JavaScript file are clean`);
+console.log(`eslint: the player's script and ${results.length - 1} JavaScript files are clean`);

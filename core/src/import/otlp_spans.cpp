@@ -189,8 +189,9 @@ Outcome<> readDocument(std::string_view text, const std::string& where, std::vec
         return Failure { where + ": nested deeper than an OTLP request can be" };
     const json document = json::parse(text, nullptr, false);
     if (document.is_discarded())
-        return Failure { where + ": not JSON (an OTLP JSON request, one a line, as the Collector's file exporter "
-                                 "writes; protobuf files are not read)" };
+        return Failure { where
+            + ": not JSON (an OTLP JSON request, one a line, as the Collector's file exporter "
+              "writes; protobuf files are not read)" };
     Reader reader { where, spans };
     return reader.readRequest(document);
 }

@@ -51,9 +51,9 @@ std::optional<Op> operationOf(const Span& span)
 {
     if (const auto* method = firstOf(span.attributes, { "rpc.method" })) {
         static const std::map<std::string, Op, std::less<>> kMethods { { "SendMessage", Op::Send },
-            { "SendMessageBatch", Op::SendBatch }, { "ReceiveMessage", Op::Receive },
-            { "DeleteMessage", Op::Delete }, { "DeleteMessageBatch", Op::DeleteBatch },
-            { "ChangeMessageVisibility", Op::ChangeVisibility }, { "ChangeMessageVisibilityBatch", Op::ChangeVisibility } };
+            { "SendMessageBatch", Op::SendBatch }, { "ReceiveMessage", Op::Receive }, { "DeleteMessage", Op::Delete },
+            { "DeleteMessageBatch", Op::DeleteBatch }, { "ChangeMessageVisibility", Op::ChangeVisibility },
+            { "ChangeMessageVisibilityBatch", Op::ChangeVisibility } };
         const auto it = kMethods.find(*method);
         return it == kMethods.end() ? Op::Other : it->second;
     }
@@ -283,7 +283,8 @@ private:
                 continue;
             }
             m_observer->noteAttributes(names[i], *attributes);
-            const auto& policy = m_observer->run().queueAttributes(*m_observer->run().queueIndex(names[i]))->redrivePolicy;
+            const auto& policy
+                = m_observer->run().queueAttributes(*m_observer->run().queueIndex(names[i]))->redrivePolicy;
             if (policy) {
                 const std::string dlq = policy->deadLetterTargetArn.substr(policy->deadLetterTargetArn.rfind(':') + 1);
                 if (std::ranges::find(names, dlq) == names.end())
@@ -294,7 +295,8 @@ private:
 
     uint32_t actorFor(const Span& span)
     {
-        std::string name = span.service.empty() || span.service.starts_with("unknown_service") ? "client" : span.service;
+        std::string name
+            = span.service.empty() || span.service.starts_with("unknown_service") ? "client" : span.service;
         const auto known = m_actors.find(name);
         if (known != m_actors.end())
             return known->second;
@@ -415,7 +417,8 @@ ImportedRun importSpans(const std::vector<Span>& spans, const QueueSettings& set
 nlohmann::json ImportReport::toJson(const RunView& run) const
 {
     nlohmann::json out { { "spansRead", spansRead }, { "sqsCalls", sqsCalls }, { "messages", messages },
-        { "inferredEvents", inferredEvents }, { "notJoined", notJoined }, { "queuesWithDefaults", queuesWithDefaults } };
+        { "inferredEvents", inferredEvents }, { "notJoined", notJoined },
+        { "queuesWithDefaults", queuesWithDefaults } };
     nlohmann::json list = nlohmann::json::array();
     for (const auto& c : contradictions)
         list.push_back({ { "atMs", c.at }, { "message", formatMessageId(run.messageIdParts(c.lane)) },
@@ -435,8 +438,9 @@ std::string ImportReport::text(const RunView& run) const
         out += "contradicts the settings: at " + formatDuration(c.at) + ", " + laneName(run, c.lane) + " " + c.what
             + " (" + c.origin + ")\n";
     for (const std::string& queue : queuesWithDefaults)
-        out += queue + ": no settings given, SQS's defaults assumed (VisibilityTimeout 30 s, retention 4 days, no "
-                       "dead-letter queue); give --attributes, --template or --terraform\n";
+        out += queue
+            + ": no settings given, SQS's defaults assumed (VisibilityTimeout 30 s, retention 4 days, no "
+              "dead-letter queue); give --attributes, --template or --terraform\n";
     return out;
 }
 

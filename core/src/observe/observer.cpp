@@ -390,9 +390,10 @@ void Observer::checkReceivable(MessageIndex lane, const ObservedCall& call)
     switch (record.state) {
     case MessageState::InFlight:
         contradiction(lane,
-            "received while in flight: receive #" + std::to_string(record.receiveCount) + "'s visibility timeout runs to "
-                + at(times.dueAt) + " (a shorter VisibilityTimeout than the queue's, or a ChangeMessageVisibility "
-                                    "the trace does not show)",
+            "received while in flight: receive #" + std::to_string(record.receiveCount)
+                + "'s visibility timeout runs to " + at(times.dueAt)
+                + " (a shorter VisibilityTimeout than the queue's, or a ChangeMessageVisibility "
+                  "the trace does not show)",
             call);
         break;
     case MessageState::Delayed:

@@ -45,8 +45,8 @@ json segmentJson(const Segment& segment, TimeMs end, const SegmentPhrase& phrase
     return out;
 }
 
-// One lane as the page draws it: [state, start, end, receive, words, due?, inferred?] per segment, end -1 while it goes on, due
-// when a timer holds it (the page's countdown); its marks [time, kind]; its end cap's state and time.
+// One lane as the page draws it: [state, start, end, receive, words, due?, inferred?] per segment, end -1 while it goes
+// on, due when a timer holds it (the page's countdown); its marks [time, kind]; its end cap's state and time.
 json laneJson(const RunPicture& picture, MessageIndex lane)
 {
     json segments = json::array();
