@@ -10,7 +10,7 @@ _lifeline()
     command=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            run|lessons|demo|serve|proxy|practice|check|screenshot|site) command="${COMP_WORDS[i]}"; break ;;
+            run|import|lessons|demo|serve|proxy|practice|check|screenshot|site) command="${COMP_WORDS[i]}"; break ;;
         esac
     done
 
@@ -42,6 +42,13 @@ _lifeline()
         run)
             options="--lesson --fix --compare --until --seed --summary --csv --trace --export --size --window --dark
                      --alt --high-contrast --alive --order --fps --duration --save --help" ;;
+        import)
+            if [[ "$cur" != -* ]]; then
+                COMPREPLY=($(compgen -f -- "$cur"))
+                return
+            fi
+            options="--attributes --summary --csv --trace --export --size --window --dark --alt --high-contrast --alive
+                     --order --save --help" ;;
         lessons)
             options="--cards --help" ;;
         practice)
