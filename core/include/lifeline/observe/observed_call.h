@@ -49,6 +49,9 @@ struct ObservedCall {
     std::optional<int64_t> visibilitySeconds; // ReceiveMessage's own VisibilityTimeout
     std::vector<ObservedHandle> handles; // DeleteMessage(Batch), ChangeMessageVisibility(Batch): successful only
     AttributeMap attributes; // CreateQueue's and SetQueueAttributes' request, GetQueueAttributes' answer
+    // How much earlier SQS may have answered than now (an import's receive: its span's length, since the answer
+    // came somewhere in it): a visibility timeout counted from a receive ends up to this much sooner.
+    int64_t uncertainMs = 0;
     std::string origin; // where an import read it ("spans.jsonl:12, span 5f0c..."): what a contradiction points at
 };
 

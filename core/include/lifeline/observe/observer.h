@@ -127,6 +127,7 @@ private:
     ObserverOptions m_options;
     std::vector<Contradiction> m_contradictions;
     std::unordered_map<std::string, MessageIndex> m_laneById; // a MessageId's latest lane
+    std::unordered_map<MessageIndex, TimeMs> m_receivedUncertain; // a lane's latest receive: ObservedCall::uncertainMs
     std::unordered_map<QueueIndex, uint32_t> m_openPolls; // receives begun and not yet answered, per queue
     std::unordered_map<MessageIndex, MessageIndex> m_movedTo; // a lane moved to its DLQ by inference: the DLQ's lane
     std::vector<bool> m_sendSeen; // per lane: its send's answer came through (a receive's may come first)
