@@ -7,6 +7,7 @@
 #include "export/web_export.h"
 #include "lifeline/analysis/summary.h"
 #include "lifeline/export/run_export.h"
+#include "lifeline/import/cloudtrail_records.h"
 #include "lifeline/import/trace_import.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/simulation.h"
@@ -78,7 +79,8 @@ constexpr const char* kRunHelp
 constexpr const char* kImportHelp
     = "Usage: lifeline import SPANS.json... [--attributes [QUEUE=]FILE.json]... [options]\n"
       "Draws real messages from the SQS calls your system already traces: OpenTelemetry spans as OTLP JSON (the\n"
-      "Collector's file exporter, one request a line, or an OTLP/HTTP JSON body). Each MessageId is a lane; what SQS\n"
+      "Collector's file exporter, one request a line, or an OTLP/HTTP JSON body), or a CloudTrail log file's SQS\n"
+      "data events (unzipped: its sends, the only records that name a message). Each MessageId is a lane; what SQS\n"
       "did between the traced calls (a visibility timeout ending, retention, the move to a dead-letter queue) is\n"
       "inferred from the queues' settings and drawn hatched, \"inferred\". What cannot be tied to a message is\n"
       "counted, never guessed; calls that contradict the settings are listed with their span (docs/import.md).\n"
@@ -711,14 +713,25 @@ int runImportCommand(const std::vector<std::string>& args, std::ostream& out, st
             return bad(file + ": " + added.message());
     }
     std::vector<import::Span> spans;
+    std::map<std::string, size_t> notDrawn; // CloudTrail's records that name no message
     for (const std::string& file : options.spanFiles) {
         const auto text = readText(file);
         if (!text)
             return bad("cannot read '" + file + "': " + std::strerror(errno));
-        if (auto read = import::readOtlpJson(*text, file, spans); !read)
+        // A trail's log file says so at its start ({"Records": [...]}); anything else is OTLP JSON.
+        if (text->substr(0, 64).find("\"Records\"") != std::string::npos) {
+            const auto document = nlohmann::json::parse(*text, nullptr, false);
+            if (!import::isCloudTrail(document))
+                return bad(file + ": not a CloudTrail log file ({\"Records\": [...]}, unzipped)");
+            if (auto read = import::readCloudTrail(document, file, spans, notDrawn); !read)
+                return bad(read.message());
+        } else if (auto read = import::readOtlpJson(*text, file, spans); !read) {
             return bad(read.message());
+        }
     }
-    const import::ImportedRun imported = import::importSpans(spans, settings);
+    import::ImportedRun imported = import::importSpans(spans, settings);
+    for (const auto& [what, count] : notDrawn)
+        imported.report.notJoined[what] += count;
     const RunView& run = imported.run();
     const analysis::RunSummary summary = analysis::summarizeLog(run);
     if (options.summary) {

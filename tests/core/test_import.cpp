@@ -1,6 +1,7 @@
 // `lifeline import`: spans written by real instrumentations (and files shaped as their code writes them) become
 // lanes, what SQS did between the calls inferred from the queues' settings and marked so, what cannot be tied counted,
 // what contradicts the settings listed (docs/import.md).
+#include "lifeline/import/cloudtrail_records.h"
 #include "lifeline/import/trace_import.h"
 #include "lifeline/run/lane_name.h"
 
@@ -193,4 +194,31 @@ TEST_CASE("import: a malformed file is refused with its line and the field, a go
         = addQueueAttributes(settings, nlohmann::json::parse(R"({"Attributes": {"VisibilityTimeout": "50000"}})"), "");
     REQUIRE(!bad);
     CHECK(bad.message() == "InvalidAttributeValue: Invalid value for the parameter VisibilityTimeout.");
+}
+
+TEST_CASE("import: a CloudTrail log file - its sends drawn at whole seconds, its receives and deletes counted")
+{
+    // Records shaped as AWS's SendMessage example (SQS Developer Guide, "Logging Amazon SQS API calls using AWS
+    // CloudTrail"), out of order as CloudTrail delivers them, with an S3 record among them.
+    const auto document = nlohmann::json::parse(fixture("cloudtrail.json"));
+    REQUIRE(isCloudTrail(document));
+    std::vector<Span> spans;
+    std::map<std::string, size_t> notDrawn;
+    REQUIRE(readCloudTrail(document, "cloudtrail.json", spans, notDrawn));
+    CHECK(notDrawn
+        == std::map<std::string, size_t> { { "CloudTrail DeleteMessage records (they name no MessageId)", 1 },
+            { "CloudTrail ReceiveMessage records (they name no MessageId)", 1 } });
+    const ImportedRun imported = importSpans(spans, {});
+    const RunView& run = imported.run();
+    REQUIRE(run.messageCount() == 2);
+    CHECK(formatMessageId(run.messageIdParts(0)) == "93bb6e2d-1090-416c-81b0-31eb1faa8cd8");
+    CHECK(story(run, 0) == "0 send visible; ");
+    CHECK(story(run, 1) == "1000 send visible; ");
+    CHECK(run.queueInfo(0).name == "MyQueue");
+    CHECK(run.actorName(run.log()[1].actor) == "aws-cli/1.29.16");
+    nlohmann::json broken = document;
+    broken["Records"][1]["eventTime"] = "yesterday";
+    const auto read = readCloudTrail(broken, "cloudtrail.json", spans, notDrawn);
+    REQUIRE(!read);
+    CHECK(read.message() == "cloudtrail.json: Records[1].eventTime: a time such as 2023-11-07T23:59:11Z");
 }

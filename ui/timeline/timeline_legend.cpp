@@ -51,7 +51,8 @@ std::vector<LegendEntry> legendEntries(const TimelineStyle& style, const LegendC
     for (const picture::LaneMark m : picture::kLaneMarks)
         mark(shown.shows(m), laneMarkColor(m, style), markGlyph(m) + QLatin1Char(' ') + markName(m));
     mark(shown.notObserved, style.unobservedInk, QObject::tr("▨ not observed"));
-    mark(shown.inferred, style.text, QObject::tr("▩ inferred from the settings"));
+    mark(shown.inferred, style.text,
+        QStringLiteral("▩ ") + QString::fromStdString(translated(picture::inferredWords())));
     if (entries.size() == 1) // a heading with nothing under it (no message in view) goes
         entries.clear();
     if (!shown.polling && !shown.working && !shown.failed && !shown.crash)

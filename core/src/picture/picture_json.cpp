@@ -131,7 +131,8 @@ json wordsJson()
     // The countdown at the now line, its %1 a duration ("visible again in 18 s").
     const json countdown = { { "in-flight", phraseTemplate(Phrase::VisibleAgainIn).label },
         { "delayed", phraseTemplate(Phrase::ReceivableIn).label } };
-    return { { "states", states }, { "marks", marks }, { "activities", activities }, { "countdown", countdown } };
+    return { { "states", states }, { "marks", marks }, { "activities", activities }, { "countdown", countdown },
+        { "inferred", inferredWords() } };
 }
 
 // What happened on a queue's row: its refusals, operator actions, warnings and alarms, [time, kind, words] in time

@@ -19,6 +19,11 @@ std::string english(const char* text);
 
 // A state as the picture names it: "in flight" (the event log's toString says "in-flight", the CSV's word).
 const char* stateWords(MessageState state);
+// The legend's name for what `lifeline import` inferred from a queue's settings (hatched segments).
+inline const char* inferredWords()
+{
+    return "inferred from the settings";
+}
 
 // What a lane marks at an event: a heartbeat extending its visibility (◆), the consumer holding it crashed (✕), a
 // second processing of it (2×), its move to the DLQ (➜), a receive by a crashed consumer (⊘). A new mark is a row
