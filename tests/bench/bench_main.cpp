@@ -15,6 +15,7 @@ void runPaceBenchmark();
 void runEndpointBenchmark();
 void runProxyBenchmark();
 void runCheckBenchmark();
+void runImportBenchmark();
 } // namespace lifeline::bench
 
 int main(int argc, char** argv)
@@ -22,8 +23,8 @@ int main(int argc, char** argv)
 #ifndef NDEBUG
     std::fprintf(stderr, "lifeline-bench: this is not a release build; the figures mean little.\n");
 #endif
-    // `lifeline-bench [engine|sim|ui|export|window|idle|memory|pace|endpoint|proxy|check]`: one group of figures; none:
-    // all of them.
+    // `lifeline-bench [engine|sim|ui|export|window|idle|memory|pace|endpoint|proxy|check|import]`: one group of
+    // figures; none: all of them.
     const std::string only = argc > 1 ? argv[1] : "";
     if (only.empty() || only == "engine")
         lifeline::bench::runEngineBenchmarks();
@@ -71,5 +72,7 @@ int main(int argc, char** argv)
         lifeline::bench::runProxyBenchmark();
     if (only.empty() || only == "check")
         lifeline::bench::runCheckBenchmark();
+    if (only.empty() || only == "import")
+        lifeline::bench::runImportBenchmark();
     return 0;
 }
