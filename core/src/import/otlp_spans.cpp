@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace lifeline::import {
 
@@ -52,6 +53,16 @@ struct Reader {
         return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
     }
 
+    // Only what the import reads is kept: a span's other attributes (HTTP, the SDK's, the user's) are skipped unread.
+    static bool wanted(const std::string& key)
+    {
+        static const std::set<std::string, std::less<>> kRead { "messaging.system", "messaging.operation",
+            "messaging.operation.type", "messaging.destination", "messaging.destination.name", "messaging.message.id",
+            "messaging.message_id", "messaging.batch.message_count", "messaging.url", "rpc.service", "rpc.method",
+            "url.full", "aws.queue.url", "aws.sqs.queue.url", "aws.sqs.queue_url", "service.name" };
+        return kRead.count(key) != 0;
+    }
+
     static SpanAttributes readAttributes(const json& object)
     {
         SpanAttributes out;
@@ -59,7 +70,8 @@ struct Reader {
         if (list == object.end() || !list->is_array())
             return out;
         for (const json& attribute : *list) {
-            if (!attribute.is_object() || !attribute.contains("key") || !attribute["key"].is_string())
+            if (!attribute.is_object() || !attribute.contains("key") || !attribute["key"].is_string()
+                || !wanted(attribute["key"].get_ref<const std::string&>()))
                 continue;
             const auto value = attribute.find("value");
             if (value == attribute.end() || !value->is_object())

@@ -169,8 +169,8 @@ private:
     {
         const Span* at = &span;
         for (int depth = 0; depth < 64 && !at->parentSpanId.empty(); ++depth) {
-            const auto parent = m_byId.find(at->traceId + '/' + at->parentSpanId);
-            if (parent == m_byId.end())
+            const auto parent = m_byId.find(at->parentSpanId);
+            if (parent == m_byId.end() || parent->second->traceId != at->traceId)
                 return std::nullopt;
             at = parent->second;
             const auto ids = idsOf(at->attributes);
@@ -182,8 +182,9 @@ private:
 
     std::vector<Action> collect(ImportReport& report)
     {
+        m_byId.reserve(m_spans.size());
         for (const Span& span : m_spans)
-            m_byId.emplace(span.traceId + '/' + span.spanId, &span);
+            m_byId.emplace(span.spanId, &span); // 64 random bits: the trace is checked when a parent is looked up
         std::vector<Action> actions;
         for (size_t seq = 0; seq < m_spans.size(); ++seq) {
             const Span& span = m_spans[seq];
@@ -400,7 +401,7 @@ private:
     const QueueSettings& m_settings;
     observe::Observer* m_observer = nullptr;
     int64_t m_epochMs = 0;
-    std::unordered_map<std::string, const Span*> m_byId;
+    std::unordered_map<std::string_view, const Span*> m_byId; // views of the spans' own ids
     std::map<std::string, uint32_t> m_actors;
     std::unordered_map<std::string, std::string> m_latestHandle; // queue and MessageId -> the latest receive's
     std::set<std::string> m_unclaimed; // receipts no process span has taken yet
