@@ -148,12 +148,12 @@ TEST_CASE("import: what no span ties to a message is counted by kind, never draw
     const nlohmann::json request = { { "resourceSpans",
         nlohmann::json::array({ { { "scopeSpans",
             nlohmann::json::array({ { { "spans",
-                nlohmann::json::array(
-                    { sqsSpan("a1", "SendMessage", 4, t0, { attribute("messaging.message.id", "m-1") }),
-                        sqsSpan("b2", "SendMessageBatch", 4, t0 + 100000000, nlohmann::json::array()), receive,
-                        sqsSpan("d4", "DeleteMessage", 3, t0 + 2000000000, nlohmann::json::array()),
-                        sqsSpan("e5", "ChangeMessageVisibility", 3, t0 + 2000000000,
-                            nlohmann::json::array()) }) } } }) } } }) } };
+                nlohmann::json::array({ sqsSpan("a1", "SendMessage", 4, t0,
+                                            nlohmann::json::array({ attribute("messaging.message.id", "m-1") })),
+                    sqsSpan("b2", "SendMessageBatch", 4, t0 + 100000000, nlohmann::json::array()), receive,
+                    sqsSpan("d4", "DeleteMessage", 3, t0 + 2000000000, nlohmann::json::array()),
+                    sqsSpan("e5", "ChangeMessageVisibility", 3, t0 + 2000000000,
+                        nlohmann::json::array()) }) } } }) } } }) } };
     std::vector<Span> spans;
     REQUIRE(readOtlpJson(request.dump(), "made.json", spans));
     const ImportedRun imported = importSpans(spans, {});

@@ -164,9 +164,11 @@ struct Reader {
             if (!resource.is_object())
                 return wrong(rpath, "an object");
             std::string service;
-            if (const auto res = resource.find("resource"); res != resource.end() && res->is_object())
-                if (const auto* name = attributeOf(readAttributes(*res), "service.name"))
+            if (const auto res = resource.find("resource"); res != resource.end() && res->is_object()) {
+                const SpanAttributes attributes = readAttributes(*res);
+                if (const auto* name = attributeOf(attributes, "service.name"))
                     service = *name;
+            }
             const auto scopes = resource.find("scopeSpans");
             if (scopes == resource.end())
                 continue;
