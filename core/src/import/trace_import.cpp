@@ -202,69 +202,65 @@ private:
             const auto add = [&](Action::What what, int64_t ns, std::vector<std::string> ids) {
                 actions.push_back({ what, ms(ns), seq, &span, queue, std::move(ids) });
             };
-            switch (*op) {
-            case Op::Send:
-            case Op::SendBatch: {
-                auto ids = idsOf(span.attributes);
-                if (ids.empty() && !span.failed) {
-                    notJoined(report,
-                        *op == Op::SendBatch ? "batch sends with no MessageIds in their spans"
-                                             : "sends with no MessageId in their spans");
-                    continue;
-                }
-                add(Action::Send, span.startNs, std::move(ids)); // sent before anyone can receive it
-                break;
-            }
-            case Op::Receive: {
-                std::vector<std::string> ids = idsOf(span.attributes);
-                for (const SpanLink& link : span.links)
-                    for (auto& id : idsOf(link.attributes))
-                        if (std::ranges::find(ids, id) == ids.end())
-                            ids.push_back(std::move(id));
-                if (const auto* count = firstOf(span.attributes, { "messaging.batch.message_count" }))
-                    if (const int64_t n = std::atoll(count->c_str()); n > int64_t(ids.size()))
-                        m_receivedWithoutId[queue] += size_t(n) - ids.size();
-                add(Action::PollStart, span.startNs, {});
-                add(Action::Receive, span.endNs, std::move(ids)); // its answer: received from then on
-                break;
-            }
-            case Op::Process: {
-                auto ids = idsOf(span.attributes);
-                if (ids.empty())
-                    continue; // a process span of no one message (a batch's): nothing to tie
-                add(Action::ProcessStart, span.startNs, ids);
-                // The Python boto3sqs instrumentation ends a message's process span when DeleteMessage names its
-                // receipt handle: its end is the delete (docs/import.md).
-                if (span.scope == "opentelemetry.instrumentation.boto3sqs")
-                    add(Action::Delete, span.endNs, std::move(ids));
-                break;
-            }
-            case Op::Delete:
-            case Op::DeleteBatch:
-            case Op::ChangeVisibility: {
-                if (*op == Op::ChangeVisibility) {
-                    notJoined(report, "visibility changes (their new timeout is not in the trace)");
-                    continue;
-                }
-                auto ids = idsOf(span.attributes);
-                if (ids.empty())
-                    if (auto above = messageAbove(span))
-                        ids.push_back(std::move(*above));
-                if (ids.empty()) {
-                    notJoined(report,
-                        *op == Op::DeleteBatch ? "batch deletes with no message named above them"
-                                               : "deletes with no message named above them (no process span of one "
-                                                 "message is their parent)");
-                    continue;
-                }
-                add(Action::Delete, span.startNs, std::move(ids));
-                break;
-            }
-            case Op::Other:
-                break;
-            }
+            collectSpan(span, *op, queue, report, add);
         }
         return actions;
+    }
+
+    // One SQS span's actions, through `add(what, at, ids)`; what it cannot tie to a message, counted.
+    template <class Add>
+    void collectSpan(const Span& span, Op op, const std::string& queue, ImportReport& report, const Add& add)
+    {
+        std::vector<std::string> ids = idsOf(span.attributes);
+        switch (op) {
+        case Op::Send:
+        case Op::SendBatch:
+            if (ids.empty() && !span.failed)
+                notJoined(report,
+                    op == Op::SendBatch ? "batch sends with no MessageIds in their spans"
+                                        : "sends with no MessageId in their spans");
+            else
+                add(Action::Send, span.startNs, std::move(ids)); // sent before anyone can receive it
+            break;
+        case Op::Receive:
+            for (const SpanLink& link : span.links)
+                for (auto& id : idsOf(link.attributes))
+                    if (std::ranges::find(ids, id) == ids.end())
+                        ids.push_back(std::move(id));
+            if (const auto* count = firstOf(span.attributes, { "messaging.batch.message_count" }))
+                if (const int64_t n = std::atoll(count->c_str()); n > int64_t(ids.size()))
+                    m_receivedWithoutId[queue] += size_t(n) - ids.size();
+            add(Action::PollStart, span.startNs, {});
+            add(Action::Receive, span.endNs, std::move(ids)); // its answer: received from then on
+            break;
+        case Op::Process:
+            if (ids.empty())
+                break; // a process span of no one message (a batch's): nothing to tie
+            add(Action::ProcessStart, span.startNs, ids);
+            // The Python boto3sqs instrumentation ends a message's process span when DeleteMessage names its receipt
+            // handle: its end is the delete (docs/import.md).
+            if (span.scope == "opentelemetry.instrumentation.boto3sqs")
+                add(Action::Delete, span.endNs, std::move(ids));
+            break;
+        case Op::ChangeVisibility:
+            notJoined(report, "visibility changes (their new timeout is not in the trace)");
+            break;
+        case Op::Delete:
+        case Op::DeleteBatch:
+            if (ids.empty())
+                if (auto above = messageAbove(span))
+                    ids.push_back(std::move(*above));
+            if (ids.empty())
+                notJoined(report,
+                    op == Op::DeleteBatch ? "batch deletes with no message named above them"
+                                          : "deletes with no message named above them (no process span of one "
+                                            "message is their parent)");
+            else
+                add(Action::Delete, span.startNs, std::move(ids));
+            break;
+        case Op::Other:
+            break;
+        }
     }
 
     void applySettings(const std::vector<Action>& actions, ImportReport& report)
