@@ -6,6 +6,8 @@
 #include "export/image_export.h"
 #include "export/web_export.h"
 #include "lifeline/analysis/summary.h"
+#include "lifeline/check/template_reader.h"
+#include "lifeline/check/terraform_reader.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/import/cloudtrail_records.h"
 #include "lifeline/import/trace_import.h"
@@ -88,6 +90,9 @@ constexpr const char* kImportHelp
       "  --attributes [QUEUE=]FILE.json  a queue's settings, as `aws sqs get-queue-attributes --attribute-names All`\n"
       "                         prints them: for QUEUE, else the queue its QueueArn names, else every queue\n"
       "                         (repeat for each queue; a queue with none follows SQS's defaults)\n"
+      "  --template FILE        the queues' settings from a CloudFormation or SAM template (by QueueName, or by\n"
+      "                         logical id in the name CloudFormation generates: stack-LogicalId-suffix)\n"
+      "  --terraform FILE.json  the queues' settings from a Terraform plan (`terraform show -json`), by name\n"
       "  --summary              print the import's report and the run's figures as JSON\n"
       "  --csv, --trace, --export, --save, --size, --window, --dark, --high-contrast, --alive, --order, --alt\n"
       "                         as for `lifeline run` (an animation needs a simulation: export .png, .svg, .pdf\n"
@@ -146,6 +151,7 @@ struct RunOptions {
     std::string lesson;
     std::vector<std::string> spanFiles; // lifeline import
     std::vector<std::pair<std::string, std::string>> attributeFiles; // lifeline import: queue (or none), file
+    std::vector<std::pair<bool, std::string>> templateFiles; // lifeline import: (a Terraform plan, file)
     std::optional<TimeMs> until;
     std::optional<uint64_t> seed;
     bool summary = false;
@@ -346,6 +352,14 @@ const OptionTable<RunOptions>& importOptionTable()
                 o.attributeFiles.emplace_back(std::string(), v);
             else
                 o.attributeFiles.emplace_back(v.substr(0, equals), v.substr(equals + 1));
+            return std::nullopt;
+        });
+        t.values.emplace("--template", [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+            o.templateFiles.emplace_back(false, v);
+            return std::nullopt;
+        });
+        t.values.emplace("--terraform", [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+            o.templateFiles.emplace_back(true, v);
             return std::nullopt;
         });
         t.word = [](RunOptions& o, const std::string& a) -> std::optional<std::string> {
@@ -710,6 +724,16 @@ int runImportCommand(const std::vector<std::string>& args, std::ostream& out, st
         if (document.is_discarded())
             return bad(file + ": not JSON");
         if (auto added = import::addQueueAttributes(settings, document, queue); !added)
+            return bad(file + ": " + added.message());
+    }
+    for (const auto& [terraform, file] : options.templateFiles) {
+        const auto text = readText(file);
+        if (!text)
+            return bad("cannot read '" + file + "': " + std::strerror(errno));
+        const auto queues = terraform ? check::readTerraformPlan(*text, file) : check::readTemplate(*text, file);
+        if (!queues)
+            return bad(queues.message());
+        if (auto added = import::addTemplateQueues(settings, queues.value(), !terraform); !added)
             return bad(file + ": " + added.message());
     }
     std::vector<import::Span> spans;

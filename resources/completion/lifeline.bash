@@ -47,8 +47,8 @@ _lifeline()
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return
             fi
-            options="--attributes --summary --csv --trace --export --size --window --dark --alt --high-contrast --alive
-                     --order --save --help" ;;
+            options="--attributes --template --terraform --summary --csv --trace --export --size --window --dark --alt
+                     --high-contrast --alive --order --save --help" ;;
         lessons)
             options="--cards --help" ;;
         practice)

@@ -21,7 +21,7 @@ BELOW = {
     "endpoint": {"engine"},
     "aws": {"endpoint"},
     "observe": {"aws"},
-    "import": {"observe"},
+    "import": {"observe", "check"},
     "scenario": {"analysis", "endpoint"},
     "sim": {"scenario"},
     "teach": {"sim", "picture"},

@@ -1,6 +1,7 @@
 // `lifeline import`: spans written by real instrumentations (and files shaped as their code writes them) become
 // lanes, what SQS did between the calls inferred from the queues' settings and marked so, what cannot be tied counted,
 // what contradicts the settings listed (docs/import.md).
+#include "lifeline/check/template_reader.h"
 #include "lifeline/import/cloudtrail_records.h"
 #include "lifeline/import/trace_import.h"
 #include "lifeline/run/lane_name.h"
@@ -221,4 +222,32 @@ TEST_CASE("import: a CloudTrail log file - its sends drawn at whole seconds, its
     const auto read = readCloudTrail(broken, "cloudtrail.json", spans, notDrawn);
     REQUIRE(!read);
     CHECK(read.message() == "cloudtrail.json: Records[1].eventTime: a time such as 2023-11-07T23:59:11Z");
+}
+
+TEST_CASE("import: the queues' settings from a template, by name - and by logical id in a name CloudFormation made")
+{
+    const auto queues = check::readTemplate(fixture("orders-template.yaml"), "orders-template.yaml");
+    REQUIRE(queues);
+    QueueSettings settings;
+    REQUIRE(addTemplateQueues(settings, queues.value(), true));
+    const ImportedRun imported = importSpans(spansOf("js-aws-sdk.jsonl"), settings);
+    CHECK(imported.report.queuesWithDefaults.empty());
+    CHECK(imported.report.inferredEvents == 4); // as with the attributes: the 2 s timeout, the DLQ after 2 receives
+    CHECK(imported.report.contradictions.empty());
+    CHECK(story(imported.run(), 2).ends_with("4240 move-to-dlq dead-lettered (inferred); "));
+
+    // A queue the template names by no QueueName: CloudFormation calls it "{stack}-{LogicalId}-{suffix}".
+    std::vector<Span> spans = spansOf("boto3sqs.json");
+    for (Span& span : spans)
+        for (auto& [key, value] : span.attributes)
+            if (key == "messaging.destination")
+                value = "shop-Orders-1AB2C3D4E5F6";
+    QueueSettings byId;
+    byId.byLogicalId["Orders"] = AttributeMap { { "VisibilityTimeout", "5" } };
+    const ImportedRun generated = importSpans(spans, byId);
+    CHECK(generated.report.queuesWithDefaults.empty());
+    CHECK(generated.run().queueAttributes(0)->visibilityTimeout == 5);
+    byId.byLogicalId = { { "Order", AttributeMap { { "VisibilityTimeout", "5" } } } }; // a part of the id: no
+    CHECK(
+        importSpans(spans, byId).report.queuesWithDefaults == std::vector<std::string> { "shop-Orders-1AB2C3D4E5F6" });
 }

@@ -37,4 +37,20 @@ Outcome<> addQueueAttributes(QueueSettings& settings, const nlohmann::json& docu
     return {};
 }
 
+Outcome<> addTemplateQueues(QueueSettings& settings, const std::vector<check::TemplateQueue>& queues, bool byLogicalId)
+{
+    for (const check::TemplateQueue& queue : queues) {
+        // The name the template gives it (its QueueArn's last part; the logical id when it gives none).
+        const auto arn = queue.attributes.find("QueueArn");
+        const std::string name = arn != queue.attributes.end() && arn->is_string()
+            ? arn->get<std::string>().substr(arn->get<std::string>().rfind(':') + 1)
+            : queue.logicalId;
+        if (auto added = addQueueAttributes(settings, { { "Attributes", queue.attributes } }, name); !added)
+            return Failure { queue.logicalId + ": " + added.message() };
+        if (byLogicalId)
+            settings.byLogicalId[queue.logicalId] = settings.byQueue[name];
+    }
+    return {};
+}
+
 } // namespace lifeline::import

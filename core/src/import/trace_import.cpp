@@ -263,6 +263,20 @@ private:
         }
     }
 
+    // A queue's settings: its own by name, else a template queue's whose logical id its CloudFormation name carries
+    // ("orders-stack-OrdersQueue-1AB2C3D4"), else every queue's.
+    const AttributeMap* settingsOf(const std::string& name) const
+    {
+        if (const auto given = m_settings.byQueue.find(name); given != m_settings.byQueue.end())
+            return &given->second;
+        for (const auto& [logicalId, attributes] : m_settings.byLogicalId) {
+            const auto at = name.find("-" + logicalId + "-");
+            if (at != std::string::npos && at > 0 && name.find('-', at + logicalId.size() + 2) == std::string::npos)
+                return &attributes;
+        }
+        return m_settings.everyQueue ? &*m_settings.everyQueue : nullptr;
+    }
+
     void applySettings(const std::vector<Action>& actions, ImportReport& report)
     {
         std::vector<std::string> names;
@@ -270,10 +284,7 @@ private:
             if (std::ranges::find(names, a.queue) == names.end())
                 names.push_back(a.queue);
         for (size_t i = 0; i < names.size(); ++i) { // a dead-letter queue named by a policy joins the list
-            const auto given = m_settings.byQueue.find(names[i]);
-            const AttributeMap* attributes = given != m_settings.byQueue.end() ? &given->second
-                : m_settings.everyQueue                                        ? &*m_settings.everyQueue
-                                                                               : nullptr;
+            const AttributeMap* attributes = settingsOf(names[i]);
             if (!attributes) {
                 report.queuesWithDefaults.push_back(names[i]);
                 m_observer->noteAttributes(names[i], {});

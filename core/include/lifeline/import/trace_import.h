@@ -7,6 +7,7 @@
 // contradicts the rules is listed with the span it comes from.
 #pragma once
 
+#include "lifeline/check/template_reader.h"
 #include "lifeline/import/otlp_spans.h"
 #include "lifeline/observe/observer.h"
 
@@ -21,6 +22,9 @@ namespace lifeline::import {
 // defaults (visibility timeout 30 s, retention 4 days, no dead-letter queue), and the report says so.
 struct QueueSettings {
     std::map<std::string, AttributeMap> byQueue;
+    // A template's queues without a QueueName, by logical id: CloudFormation names such a queue
+    // "{stack}-{LogicalId}-{suffix}", so a traced queue named that way takes its settings.
+    std::map<std::string, AttributeMap> byLogicalId;
     std::optional<AttributeMap> everyQueue; // `--attributes F`: for every queue the trace names but byQueue's
 };
 
@@ -56,5 +60,9 @@ namespace lifeline::import {
 // or the map itself) to `settings`: for the queue named by `queue`, else for the queue its QueueArn names, else for
 // every queue. A value SQS would refuse is an error with SQS's own text, naming the attribute.
 Outcome<> addQueueAttributes(QueueSettings& settings, const nlohmann::json& document, const std::string& queue);
+
+// Adds the settings of every queue a template or plan describes (as `lifeline check` reads it), by the name it gives
+// the queue; `byLogicalId`: a CloudFormation template's, also by logical id (QueueSettings::byLogicalId).
+Outcome<> addTemplateQueues(QueueSettings& settings, const std::vector<check::TemplateQueue>& queues, bool byLogicalId);
 
 } // namespace lifeline::import
