@@ -6,11 +6,8 @@
 #include "export/image_export.h"
 #include "export/web_export.h"
 #include "lifeline/analysis/summary.h"
-#include "lifeline/check/template_reader.h"
-#include "lifeline/check/terraform_reader.h"
 #include "lifeline/export/run_export.h"
-#include "lifeline/import/cloudtrail_records.h"
-#include "lifeline/import/trace_import.h"
+#include "lifeline/import/import_files.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
@@ -707,55 +704,15 @@ int runImportCommand(const std::vector<std::string>& args, std::ostream& out, st
         return bad("an animation replays a simulation: export the import as .png, .svg, .pdf or .html");
     if (options.alt && options.summary)
         return bad("--alt and --summary both print on the standard output: give one");
-    const auto readText = [](const std::string& path) -> std::optional<std::string> {
-        std::ifstream in(path, std::ios::binary);
-        if (!in)
-            return std::nullopt;
-        std::stringstream text;
-        text << in.rdbuf();
-        return text.str();
-    };
-    import::QueueSettings settings;
-    for (const auto& [queue, file] : options.attributeFiles) {
-        const auto text = readText(file);
-        if (!text)
-            return bad("cannot read '" + file + "': " + std::strerror(errno));
-        const auto document = nlohmann::json::parse(*text, nullptr, false);
-        if (document.is_discarded())
-            return bad(file + ": not JSON");
-        if (auto added = import::addQueueAttributes(settings, document, queue); !added)
-            return bad(file + ": " + added.message());
-    }
-    for (const auto& [terraform, file] : options.templateFiles) {
-        const auto text = readText(file);
-        if (!text)
-            return bad("cannot read '" + file + "': " + std::strerror(errno));
-        const auto queues = terraform ? check::readTerraformPlan(*text, file) : check::readTemplate(*text, file);
-        if (!queues)
-            return bad(queues.message());
-        if (auto added = import::addTemplateQueues(settings, queues.value(), !terraform); !added)
-            return bad(file + ": " + added.message());
-    }
-    std::vector<import::Span> spans;
-    std::map<std::string, size_t> notDrawn; // CloudTrail's records that name no message
-    for (const std::string& file : options.spanFiles) {
-        const auto text = readText(file);
-        if (!text)
-            return bad("cannot read '" + file + "': " + std::strerror(errno));
-        // A trail's log file says so at its start ({"Records": [...]}); anything else is OTLP JSON.
-        if (text->substr(0, 64).find("\"Records\"") != std::string::npos) {
-            const auto document = nlohmann::json::parse(*text, nullptr, false);
-            if (!import::isCloudTrail(document))
-                return bad(file + ": not a CloudTrail log file ({\"Records\": [...]}, unzipped)");
-            if (auto read = import::readCloudTrail(document, file, spans, notDrawn); !read)
-                return bad(read.message());
-        } else if (auto read = import::readOtlpJson(*text, file, spans); !read) {
-            return bad(read.message());
-        }
-    }
-    import::ImportedRun imported = import::importSpans(spans, settings);
-    for (const auto& [what, count] : notDrawn)
-        imported.report.notJoined[what] += count;
+    import::ImportFiles files;
+    files.spans = options.spanFiles;
+    files.attributes = options.attributeFiles;
+    for (const auto& [terraform, file] : options.templateFiles)
+        (terraform ? files.plans : files.templates).push_back(file);
+    auto opened = import::importFiles(files);
+    if (!opened)
+        return bad(opened.message());
+    const import::ImportedRun& imported = opened.value();
     const RunView& run = imported.run();
     const analysis::RunSummary summary = analysis::summarizeLog(run);
     if (options.summary) {

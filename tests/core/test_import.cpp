@@ -3,6 +3,7 @@
 // what contradicts the settings listed (docs/import.md).
 #include "lifeline/check/template_reader.h"
 #include "lifeline/import/cloudtrail_records.h"
+#include "lifeline/import/import_files.h"
 #include "lifeline/import/trace_import.h"
 #include "lifeline/run/lane_name.h"
 
@@ -250,4 +251,27 @@ TEST_CASE("import: the queues' settings from a template, by name - and by logica
     byId.byLogicalId = { { "Order", AttributeMap { { "VisibilityTimeout", "5" } } } }; // a part of the id: no
     CHECK(
         importSpans(spans, byId).report.queuesWithDefaults == std::vector<std::string> { "shop-Orders-1AB2C3D4E5F6" });
+}
+
+TEST_CASE("import: files as the command line and the window name them - each kind of settings file told apart, a "
+          "missing file named")
+{
+    const std::string dir = LIFELINE_IMPORT_DIR;
+    import::ImportFiles files;
+    files.spans = { dir + "/js-aws-sdk.jsonl", dir + "/cloudtrail.json" };
+    REQUIRE(addSettingsFile(files, dir + "/orders-template.yaml"));
+    CHECK(files.templates == std::vector<std::string> { dir + "/orders-template.yaml" });
+    REQUIRE(addSettingsFile(files, dir + "/orders-attributes.json"));
+    CHECK(files.attributes.size() == 1);
+    auto imported = importFiles(files);
+    REQUIRE(imported);
+    CHECK(imported.value().run().messageCount() == 6); // the instrumentation's four lanes and the trail's two sends
+    CHECK(imported.value().report.notJoined.at("CloudTrail ReceiveMessage records (they name no MessageId)") == 1);
+    // The instrumentation's four, and the trail's two sends expiring (retention, 4 days by default) long before the
+    // instrumentation's spans, two years later.
+    CHECK(imported.value().report.inferredEvents == 6);
+    files.spans.push_back(dir + "/no-such-file.json");
+    const auto missing = importFiles(files);
+    REQUIRE(!missing);
+    CHECK(missing.message() == "cannot read '" + dir + "/no-such-file.json': No such file or directory");
 }

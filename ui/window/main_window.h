@@ -75,7 +75,7 @@ public:
     // Every queue standard or FIFO: the scenario is rebuilt and runs from the start.
     void setQueueType(bool fifo);
     // A saved run, shown as it was (no simulation behind it).
-    void showRecordedRun(RecordedRun run);
+    void showRecordedRun(RecordedRun run, const QString& note = {});
 
     // An engine someone else owns, shown still (tests and benchmarks).
     void showRun(const RunView& run);

@@ -15,6 +15,7 @@
 #include "window/controllers/live_source_controller.h"
 #include "window/controllers/moment_stops.h"
 #include "window/controllers/presenter_controller.h"
+#include "window/dialogs/import_traces.h"
 #include "window/dialogs/lesson_picker.h"
 #include "window/dialogs/start_page.h"
 #include "window/main_window.h"
@@ -102,6 +103,10 @@ void MainWindow::buildMenus()
         tr("Save scenario &as..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, &MainWindow::saveScenarioAs);
     file->addSeparator();
     file->addAction(tr("Open &run..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, &MainWindow::openRunFile);
+    file->addAction(tr("&Import traces..."), this, [this] {
+        if (auto imported = importTraces(this))
+            showRecordedRun(std::move(imported->run), imported->report);
+    });
     file->addAction(m_exports->saveRunAction());
     file->addSeparator();
     m_exports->addExportActions(file);
@@ -249,15 +254,15 @@ void MainWindow::saveScenarioAs()
         say(tr("Saved %1").arg(path));
 }
 
-void MainWindow::showRecordedRun(RecordedRun recorded)
+void MainWindow::showRecordedRun(RecordedRun recorded, const QString& note)
 {
     m_live->stop();
     m_driver->pause();
     m_session->showRecorded(std::make_unique<RecordedRun>(std::move(recorded)));
     m_scenario.reset();
     showStill(*run());
-    m_lessons->showText(
-        QString::fromStdString(m_session->recorded()->title), tr("A saved run, shown as it was recorded."));
+    m_lessons->showText(QString::fromStdString(m_session->recorded()->title),
+        note.isEmpty() ? tr("A saved run, shown as it was recorded.") : note);
 }
 
 void MainWindow::openRunFile()

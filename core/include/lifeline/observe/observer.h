@@ -42,6 +42,8 @@ public:
     Observer& operator=(const Observer&) = delete;
 
     const RunView& run() const { return *m_run; }
+    // The run drawn so far, taken out (the window shows an import as it shows a saved run): nothing more is observed.
+    std::unique_ptr<RunStore> takeRun() { return std::move(m_run); }
     // A client in the run's actor table (a group of its own); its index is what observe() and pollStarted() take.
     uint32_t addActor(const std::string& name) { return m_run->addActor(name); }
 
