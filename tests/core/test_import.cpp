@@ -162,7 +162,7 @@ TEST_CASE("import: what no span ties to a message is counted by kind, never draw
     CHECK(imported.report.notJoined
         == std::map<std::string, size_t> { { "batch sends with no MessageIds in their spans", 1 },
             { "deletes with no message named above them (no process span of one message is their parent)", 1 },
-            { "received messages with no MessageId (no link to their send)", 2 },
+            { "received messages with no MessageId (no link to their send, no process span)", 2 },
             { "visibility changes (their new timeout is not in the trace)", 1 } });
     REQUIRE(imported.run().messageCount() == 1);
     CHECK(story(imported.run(), 0) == "0 send visible; 1005 receive in-flight; ");
@@ -274,4 +274,22 @@ TEST_CASE("import: files as the command line and the window name them - each kin
     const auto missing = importFiles(files);
     REQUIRE(!missing);
     CHECK(missing.message() == "cannot read '" + dir + "/no-such-file.json': No such file or directory");
+}
+
+TEST_CASE("import: the Java agent's aws-sdk-2.2 shape - process spans while the consumer iterates, a DeleteMessage "
+          "inside one")
+{
+    // tests/data/import/java-aws-sdk-2.2.json follows opentelemetry-java-instrumentation's aws-sdk-2.2 library
+    // (SqsProcessRequestAttributesGetter, TracingIterator): no ids on the receive, a process span per message that is
+    // current while the consumer handles it, the SDK's DeleteMessage inside it naming no queue.
+    const ImportedRun imported = importSpans(spansOf("java-aws-sdk-2.2.json"), {});
+    const RunView& run = imported.run();
+    REQUIRE(run.messageCount() == 2);
+    CHECK(story(run, 0) == "0 send visible; 1031 receive in-flight; 1380 delete deleted; ");
+    // The receive's own answer came at 1.030 s, its messages' ids with the process spans after it.
+    CHECK(story(run, 1)
+        == "500 send visible; 1401 receive in-flight; 31401 visibility-timeout visible (inferred); 31441 receive "
+           "in-flight; 31650 delete deleted; ");
+    CHECK(imported.report.notJoined.empty());
+    CHECK(run.queueInfo(0).name == "payments");
 }

@@ -152,6 +152,9 @@ public:
         for (size_t i = 0; i < run.log().size(); ++i)
             imported.report.inferredEvents += run.log()[i].inferred() ? 1 : 0;
         imported.report.contradictions = m_observer->contradictions();
+        for (const auto& [queue, count] : m_pendingWithoutId)
+            notJoined(
+                imported.report, "received messages with no MessageId (no link to their send, no process span)", count);
         return imported;
     }
 
@@ -167,17 +170,34 @@ private:
     // The one message a span's nearest ancestor names (a process span of one message), for calls that name none.
     std::optional<std::string> messageAbove(const Span& span) const
     {
+        const Span* above = spanAbove(span);
+        return above ? std::optional(idsOf(above->attributes).front()) : std::nullopt;
+    }
+
+    // The nearest ancestor naming one message: a process span.
+    const Span* spanAbove(const Span& span) const
+    {
         const Span* at = &span;
         for (int depth = 0; depth < 64 && !at->parentSpanId.empty(); ++depth) {
             const auto parent = m_byId.find(at->parentSpanId);
             if (parent == m_byId.end() || parent->second->traceId != at->traceId)
-                return std::nullopt;
+                return nullptr;
             at = parent->second;
-            const auto ids = idsOf(at->attributes);
-            if (ids.size() == 1)
-                return ids.front();
+            if (idsOf(at->attributes).size() == 1)
+                return at;
         }
-        return std::nullopt;
+        return nullptr;
+    }
+
+    // A span's queue; a call that names none (the Java instrumentation's DeleteMessage, unless its experimental
+    // attributes are on) takes its process span's.
+    std::string queueOfCall(const Span& span, Op op) const
+    {
+        std::string queue = queueOf(span);
+        if (queue.empty() && (op == Op::Delete || op == Op::DeleteBatch || op == Op::ChangeVisibility))
+            if (const Span* above = spanAbove(span))
+                queue = queueOf(*above);
+        return queue;
     }
 
     std::vector<Action> collect(ImportReport& report)
@@ -193,7 +213,7 @@ private:
             const auto op = operationOf(span);
             if (!op || *op == Op::Other)
                 continue;
-            const std::string queue = queueOf(span);
+            const std::string queue = queueOfCall(span, *op);
             if (queue.empty()) {
                 notJoined(report, "SQS spans that name no queue");
                 continue;
@@ -202,14 +222,13 @@ private:
             const auto add = [&](Action::What what, int64_t ns, std::vector<std::string> ids) {
                 actions.push_back({ what, ms(ns), seq, &span, queue, std::move(ids) });
             };
-            collectSpan(span, *op, queue, report, add);
+            collectSpan(span, *op, report, add);
         }
         return actions;
     }
 
     // One SQS span's actions, through `add(what, at, ids)`; what it cannot tie to a message, counted.
-    template <class Add>
-    void collectSpan(const Span& span, Op op, const std::string& queue, ImportReport& report, const Add& add)
+    template <class Add> void collectSpan(const Span& span, Op op, ImportReport& report, const Add& add)
     {
         std::vector<std::string> ids = idsOf(span.attributes);
         switch (op) {
@@ -229,7 +248,7 @@ private:
                         ids.push_back(std::move(id));
             if (const auto* count = firstOf(span.attributes, { "messaging.batch.message_count" }))
                 if (const int64_t n = std::atoll(count->c_str()); n > int64_t(ids.size()))
-                    m_receivedWithoutId[queue] += size_t(n) - ids.size();
+                    m_withoutIdBySpan[&span] = size_t(n) - ids.size();
             add(Action::PollStart, span.startNs, {});
             add(Action::Receive, span.endNs, std::move(ids)); // its answer: received from then on
             break;
@@ -321,11 +340,12 @@ private:
         call.action = "ReceiveMessage";
         call.known = SqsAction::ReceiveMessage;
         call.queue = action.queue;
-        call.ok = !action.span->failed;
+        call.ok = claimed || !action.span->failed; // a process span that failed is the consumer's work failing
         call.origin = originOf(*action.span);
         // A receive span's answer came somewhere in it; a process span standing for its receive starts at it.
         call.uncertainMs = claimed ? 0 : ms(action.span->endNs) - ms(action.span->startNs);
-        refusal(call, *action.span);
+        if (!claimed)
+            refusal(call, *action.span);
         for (const std::string& id : ids) {
             const std::string handle = "imported-" + std::to_string(++m_handles);
             call.received.push_back({ id, handle, {}, std::nullopt, std::nullopt });
@@ -366,17 +386,18 @@ private:
         }
         case Action::Receive:
             receive(action, action.ids, actor, false);
-            if (const auto without = m_receivedWithoutId.find(action.queue); without != m_receivedWithoutId.end()) {
-                notJoined(report, "received messages with no MessageId (no link to their send)", without->second);
-                m_receivedWithoutId.erase(without);
-            }
+            if (const auto without = m_withoutIdBySpan.find(action.span); without != m_withoutIdBySpan.end())
+                m_pendingWithoutId[action.queue] += without->second; // their process spans may name them
             break;
         case Action::ProcessStart: {
             // The receive a process span belongs to, when one returned its message and no process span took it yet;
             // else the process span is all the trace has of that receive (boto3sqs, Java): it is the receive.
             const std::string key = handleKey(action.queue, action.ids.front());
-            if (m_unclaimed.erase(key) == 0)
+            if (m_unclaimed.erase(key) == 0) {
                 receive(action, action.ids, actor, true);
+                if (m_pendingWithoutId[action.queue] > 0)
+                    --m_pendingWithoutId[action.queue]; // one a receive span counted without its id
+            }
             break;
         }
         case Action::Delete: {
@@ -413,7 +434,8 @@ private:
     std::unordered_map<std::string, std::string> m_latestHandle; // queue and MessageId -> the latest receive's
     std::set<std::string> m_unclaimed; // receipts no process span has taken yet
     std::set<std::string> m_deleted; // handles already deleted
-    std::map<std::string, size_t> m_receivedWithoutId; // per queue, from the receive span being played
+    std::map<const Span*, size_t> m_withoutIdBySpan; // a receive span's messages it names no id of
+    std::map<std::string, size_t> m_pendingWithoutId; // per queue: received, no id, no process span naming them yet
     uint64_t m_handles = 0;
 };
 
