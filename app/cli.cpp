@@ -5,6 +5,7 @@
 #include "export/animation_export.h"
 #include "export/image_export.h"
 #include "export/web_export.h"
+#include "http/live_queue.h"
 #include "lifeline/analysis/summary.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/import/import_files.h"
@@ -90,6 +91,8 @@ constexpr const char* kImportHelp
       "  --template FILE        the queues' settings from a CloudFormation or SAM template (by QueueName, or by\n"
       "                         logical id in the name CloudFormation generates: stack-LogicalId-suffix)\n"
       "  --terraform FILE.json  the queues' settings from a Terraform plan (`terraform show -json`), by name\n"
+      "  --queue-url URL [--region R] [--profile P]  a live queue's settings and its dead-letter queue's, read\n"
+      "                         with your AWS credentials as `lifeline check --queue-url` reads them\n"
       "  --summary              print the import's report and the run's figures as JSON\n"
       "  --csv, --trace, --export, --save, --size, --window, --dark, --high-contrast, --alive, --order, --alt\n"
       "                         as for `lifeline run` (an animation needs a simulation: export .png, .svg, .pdf\n"
@@ -149,6 +152,7 @@ struct RunOptions {
     std::vector<std::string> spanFiles; // lifeline import
     std::vector<std::pair<std::string, std::string>> attributeFiles; // lifeline import: queue (or none), file
     std::vector<std::pair<bool, std::string>> templateFiles; // lifeline import: (a Terraform plan, file)
+    std::vector<ui::LiveQueueRequest> liveQueues; // lifeline import --queue-url (--region, --profile: the last's)
     std::optional<TimeMs> until;
     std::optional<uint64_t> seed;
     bool summary = false;
@@ -359,6 +363,17 @@ const OptionTable<RunOptions>& importOptionTable()
             o.templateFiles.emplace_back(true, v);
             return std::nullopt;
         });
+        t.values.emplace("--queue-url", [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+            o.liveQueues.push_back({ v, {}, {}, false, false });
+            return std::nullopt;
+        });
+        for (const char* option : { "--region", "--profile" })
+            t.values.emplace(option, [option](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+                if (o.liveQueues.empty())
+                    return std::string(option) + " goes after the --queue-url it is for";
+                (std::string_view(option) == "--region" ? o.liveQueues.back().region : o.liveQueues.back().profile) = v;
+                return std::nullopt;
+            });
         t.word = [](RunOptions& o, const std::string& a) -> std::optional<std::string> {
             o.spanFiles.push_back(a);
             return std::nullopt;
@@ -709,6 +724,13 @@ int runImportCommand(const std::vector<std::string>& args, std::ostream& out, st
     files.attributes = options.attributeFiles;
     for (const auto& [terraform, file] : options.templateFiles)
         (terraform ? files.plans : files.templates).push_back(file);
+    // A live queue's settings as `lifeline check --queue-url` reads them: the queue's and its dead-letter queue's.
+    for (const ui::LiveQueueRequest& live : options.liveQueues) {
+        const auto queue = ui::readLiveQueue(live);
+        if (!queue)
+            return bad(queue.message());
+        files.live.push_back(queue.value());
+    }
     auto opened = import::importFiles(files);
     if (!opened)
         return bad(opened.message());

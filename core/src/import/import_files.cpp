@@ -34,6 +34,13 @@ Outcome<> readSettings(const ImportFiles& files, QueueSettings& settings)
         if (auto added = addQueueAttributes(settings, document, queue); !added)
             return Failure { file + ": " + added.message() };
     }
+    for (const check::TemplateQueue& queue : files.live) {
+        if (auto added = addTemplateQueues(settings, { queue }, false); !added)
+            return Failure { added.message() };
+        if (queue.deadLetterAttributes.is_object() && queue.deadLetterAttributes.contains("QueueArn"))
+            if (auto added = addQueueAttributes(settings, { { "Attributes", queue.deadLetterAttributes } }, ""); !added)
+                return Failure { queue.logicalId + "'s dead-letter queue: " + added.message() };
+    }
     for (const bool terraform : { false, true })
         for (const std::string& file : terraform ? files.plans : files.templates) {
             auto text = readText(file);

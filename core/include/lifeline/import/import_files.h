@@ -16,6 +16,7 @@ struct ImportFiles {
     std::vector<std::pair<std::string, std::string>> attributes; // (the queue, or none: QueueArn's or every), file
     std::vector<std::string> templates; // CloudFormation or SAM
     std::vector<std::string> plans; // Terraform, `terraform show -json`
+    std::vector<check::TemplateQueue> live; // queues read from SQS itself (`--queue-url`), with their DLQs' settings
 };
 
 Outcome<ImportedRun> importFiles(const ImportFiles& files);
