@@ -48,8 +48,9 @@ std::string story(const RunView& run, MessageIndex lane)
     std::string out;
     for (size_t i = 0; i < run.log().size(); ++i) {
         const Event e = run.log()[i];
-        if (e.message != lane || e.cause == Cause::PollEnded)
-            continue;
+        if (e.message != lane || e.cause == Cause::PollEnded || e.cause == Cause::ProcessingStarted
+            || e.cause == Cause::ProcessingFinished || e.cause == Cause::ProcessingFailed)
+            continue; // the consumer's row: tested on its own
         out += std::to_string(e.time) + " " + toString(e.cause) + " " + toString(e.to)
             + (e.inferred() ? " (inferred)" : "") + "; ";
     }
@@ -87,6 +88,14 @@ TEST_CASE("import: the JavaScript instrumentation's own spans - three orders, a 
     CHECK(run.queueInfo(run.message(3).queue).name == "orders-dlq");
     CHECK(story(run, 3) == "4240 arrive-from-dlq-source visible; 8295 receive in-flight; 8295 delete deleted; ");
     CHECK(imported.report.inferredEvents == 4);
+    // The consumer's process spans are its work on the consumer's row; a message worked on again after a process span
+    // that ended without an error is a duplicate processing, as the simulation draws one.
+    std::vector<std::string> work;
+    for (size_t i = 0; i < run.log().size(); ++i)
+        if (const Event e = run.log()[i]; e.cause == Cause::ProcessingStarted)
+            work.push_back(std::to_string(e.time) + " #" + std::to_string(e.message) + (e.duplicate() ? " again" : ""));
+    CHECK(
+        work == std::vector<std::string> { "177 #0", "206 #1", "231 #2", "2205 #1 again", "2240 #2 again", "8295 #3" });
 }
 
 TEST_CASE("import: settings that contradict the trace are listed with the span they come from")
@@ -292,4 +301,12 @@ TEST_CASE("import: the Java agent's aws-sdk-2.2 shape - process spans while the 
            "in-flight; 31650 delete deleted; ");
     CHECK(imported.report.notJoined.empty());
     CHECK(run.queueInfo(0).name == "payments");
+    // B's first processing failed (its span's status ERROR): the second is no duplicate.
+    std::string work;
+    for (size_t i = 0; i < run.log().size(); ++i)
+        if (const Event e = run.log()[i]; e.message == 1 && e.actor != kSqsActor && e.cause != Cause::Receive
+            && e.cause != Cause::Delete && e.cause != Cause::Send)
+            work += std::string(toString(e.cause))
+                + (e.cause == Cause::ProcessingStarted && e.duplicate() ? " again" : "") + "; ";
+    CHECK(work == "processing-started; processing-failed; processing-started; processing-finished; ");
 }

@@ -118,7 +118,8 @@ async function main() {
 // Each message's events from `lifeline ... --csv`, in the log's order: "cause to" with its time from the first send.
 function stories(csvFile) {
   const rows = readFileSync(csvFile, "utf8").trim().split("\n").slice(1).map((line) => line.split(","));
-  const lanes = rows.filter((r) => r[2] !== "");
+  // The lanes' events; the consumer's work (the import draws its process spans, the server knows none) is not SQS's.
+  const lanes = rows.filter((r) => r[2] !== "" && !r[6].startsWith("processing-"));
   const first = Math.min(...lanes.filter((r) => r[6] === "send").map((r) => Number(r[0])));
   const byId = new Map();
   for (const [time, queue, id, , , to, cause] of lanes) {

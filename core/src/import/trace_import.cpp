@@ -105,7 +105,7 @@ std::string originOf(const Span& span)
 // What the Observer is told, in the order SQS did it. At one instant: polls begin, sends land, receives answer,
 // process spans claim what was received, deletes and changes come last (each needs what came before).
 struct Action {
-    enum What : uint8_t { PollStart, Send, Receive, ProcessStart, Delete } what;
+    enum What : uint8_t { PollStart, Send, Receive, ProcessStart, Delete, ProcessEnd } what;
     TimeMs at;
     size_t seq; // the span's place among the spans read: ties keep it
     const Span* span;
@@ -256,6 +256,7 @@ private:
             if (ids.empty())
                 break; // a process span of no one message (a batch's): nothing to tie
             add(Action::ProcessStart, span.startNs, ids);
+            add(Action::ProcessEnd, span.endNs, ids); // the consumer's row: its work on the message
             // The Python boto3sqs instrumentation ends a message's process span when DeleteMessage names its receipt
             // handle: its end is the delete (docs/import.md).
             if (span.scope == "opentelemetry.instrumentation.boto3sqs")
@@ -398,6 +399,20 @@ private:
                 if (m_pendingWithoutId[action.queue] > 0)
                     --m_pendingWithoutId[action.queue]; // one a receive span counted without its id
             }
+            // Another process span of the message going on or finished before: a duplicate processing (◆).
+            Work& work = m_work[key];
+            m_observer->noteWork(action.queue, action.ids.front(), Cause::ProcessingStarted, actor,
+                Event::processingStart(work.going > 0 || work.finished, 0));
+            ++work.going;
+            break;
+        }
+        case Action::ProcessEnd: {
+            Work& work = m_work[handleKey(action.queue, action.ids.front())];
+            work.going -= work.going > 0 ? 1 : 0;
+            work.finished = work.finished || !action.span->failed;
+            m_observer->noteWork(action.queue, action.ids.front(),
+                action.span->failed ? Cause::ProcessingFailed : Cause::ProcessingFinished, actor,
+                action.span->failed ? uint32_t(FailureKind::Threw) : 0);
             break;
         }
         case Action::Delete: {
@@ -434,6 +449,11 @@ private:
     std::unordered_map<std::string, std::string> m_latestHandle; // queue and MessageId -> the latest receive's
     std::set<std::string> m_unclaimed; // receipts no process span has taken yet
     std::set<std::string> m_deleted; // handles already deleted
+    struct Work {
+        uint32_t going = 0; // process spans of the message begun and not ended
+        bool finished = false; // one ended without an error
+    };
+    std::unordered_map<std::string, Work> m_work; // by queue and MessageId
     std::map<const Span*, size_t> m_withoutIdBySpan; // a receive span's messages it names no id of
     std::map<std::string, size_t> m_pendingWithoutId; // per queue: received, no id, no process span naming them yet
     uint64_t m_handles = 0;

@@ -246,6 +246,20 @@ void Observer::observe(const ObservedCall& call, uint32_t actor)
     }
 }
 
+void Observer::noteWork(
+    const std::string& queue, const std::string& messageId, Cause cause, uint32_t actor, uint32_t detail)
+{
+    const auto known = m_laneById.find(messageId);
+    if (known == m_laneById.end())
+        return;
+    MessageIndex lane = known->second;
+    if (const auto moved = m_movedTo.find(lane);
+        moved != m_movedTo.end() && m_run->queueInfo(m_run->message(moved->second).queue).name == queue)
+        lane = moved->second; // worked on in the dead-letter queue it moved to
+    const MessageRecord& record = m_run->message(lane);
+    m_run->note(lane, record.queue, record.state, cause, actor, detail);
+}
+
 void Observer::refused(QueueIndex queue, const ObservedCall& call, uint32_t actor)
 {
     // As the engine words a refusal, "Code: message", then the call: the summary counts refusals by their code.

@@ -60,6 +60,9 @@ public:
     void sendEnded(uint64_t token); // its answer was observed, or never came
     // One call and its answer, at the current time.
     void observe(const ObservedCall& call, uint32_t actor);
+    // A client's work on a message as its trace tells it (an import's process span): `cause` ProcessingStarted,
+    // ProcessingFinished or ProcessingFailed on the message's lane in `queue`; nothing when no lane there has its id.
+    void noteWork(const std::string& queue, const std::string& messageId, Cause cause, uint32_t actor, uint32_t detail);
     // What the queue's attributes are (the proxy's own GetQueueAttributes): delays, visibility timeouts and
     // retention follow them from now on.
     void noteAttributes(const std::string& queue, const AttributeMap& attributes);
