@@ -481,18 +481,20 @@ nlohmann::json ImportReport::toJson(const RunView& run) const
 
 std::string ImportReport::text(const RunView& run) const
 {
-    std::string out = "imported " + std::to_string(sqsCalls) + " SQS spans of " + std::to_string(spansRead) + ": "
-        + std::to_string(messages) + " messages, " + std::to_string(inferredEvents)
-        + " events inferred from the queues' settings\n";
-    for (const auto& [what, count] : notJoined)
-        out += "not drawn: " + std::to_string(count) + " " + what + "\n";
+    const auto counted
+        = [](size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); };
+    std::string out = "imported " + counted(sqsCalls, "SQS span", "SQS spans") + " of " + std::to_string(spansRead)
+        + ": " + counted(messages, "message", "messages") + ", " + counted(inferredEvents, "event", "events")
+        + " inferred from the queues' settings\n";
+    for (const auto& [what, count] : notJoined) // `what` names them in the plural: the count goes after it
+        out += "not drawn: " + what + ": " + std::to_string(count) + "\n";
     for (const auto& c : contradictions)
         out += "contradicts the settings: at " + formatDuration(c.at) + ", " + laneName(run, c.lane) + " " + c.what
             + " (" + c.origin + ")\n";
     for (const std::string& queue : queuesWithDefaults)
         out += queue
             + ": no settings given, SQS's defaults assumed (VisibilityTimeout 30 s, retention 4 days, no "
-              "dead-letter queue); give --attributes, --template or --terraform\n";
+              "dead-letter queue); give --attributes, --template, --terraform or --queue-url\n";
     return out;
 }
 
