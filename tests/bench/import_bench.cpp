@@ -96,7 +96,7 @@ void runImportBenchmark()
         return;
     }
     const double readSeconds = secondsSince(start);
-    const auto imported = import::importSpans(spans, {});
+    const auto imported = import::importSpans(std::move(spans), {});
     report("import.spans_1m_read_s", readSeconds, "s");
     report("import.spans_1m_total_s", secondsSince(start), "s");
     report("import.spans_1m_messages", double(imported.run().messageCount()), "lanes");

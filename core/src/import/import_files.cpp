@@ -80,7 +80,7 @@ Outcome<ImportedRun> importFiles(const ImportFiles& files)
             return Failure { read.message() };
         }
     }
-    ImportedRun imported = importSpans(spans, settings);
+    ImportedRun imported = importSpans(std::move(spans), settings);
     for (const auto& [what, count] : notDrawn)
         imported.report.notJoined[what] += count;
     return imported;

@@ -4,6 +4,7 @@
 #include "lifeline/support/duration.h"
 
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <unordered_map>
 
@@ -102,69 +103,146 @@ std::string originOf(const Span& span)
     return span.origin + ", span " + shortId(span.spanId) + " (" + span.name + ")";
 }
 
+// A span as the import holds it: `pending` calls of it not yet played (it is let go only when none is), and the
+// time played up to when it came (a live import lets it go a minute of the spans' time later).
+struct HeldSpan {
+    Span span;
+    int64_t heldFromMs = 0;
+    uint32_t pending = 0;
+};
+
 // What the Observer is told, in the order SQS did it. At one instant: polls begin, sends land, receives answer,
 // process spans claim what was received, deletes and changes come last (each needs what came before).
 struct Action {
     enum What : uint8_t { PollStart, Send, Receive, ProcessStart, Delete, ProcessEnd } what;
-    TimeMs at;
-    size_t seq; // the span's place among the spans read: ties keep it
-    const Span* span;
-    std::string queue;
+    int64_t at; // ms since 1970
+    uint64_t seq; // the span's place among the spans added: ties keep it
+    HeldSpan* held;
+    const Span& span() const { return held->span; }
+    std::string queue; // empty: a delete's, taken from its process span when it is played
     std::vector<std::string> ids;
 };
 
-class Importer {
+// Once a live import has played a span, how long it keeps it for a call below it that comes in late.
+constexpr int64_t kSpanGraceMs = 60000;
+
+} // namespace
+
+class TraceImport::Importer {
 public:
-    Importer(const std::vector<Span>& spans, const QueueSettings& settings)
-        : m_spans(spans)
-        , m_settings(settings)
+    Importer(QueueSettings settings, observe::ObserverOptions options)
+        : m_settings(std::move(settings))
+        , m_options(options)
     {
     }
 
-    ImportedRun run()
+    void add(std::vector<Span> spans)
     {
-        ImportedRun imported;
-        imported.report.spansRead = m_spans.size();
-        std::vector<Action> actions = collect(imported.report);
-        int64_t epochNs = INT64_MAX, lastNs = 0;
-        for (const Action& a : actions) {
-            epochNs = std::min(epochNs, a.span->startNs);
-            lastNs = std::max(lastNs, a.span->endNs);
+        m_report.spansRead += spans.size();
+        const size_t first = m_spans.size();
+        for (Span& span : spans) {
+            HeldSpan& held = m_spans.emplace_back();
+            held.span = std::move(span);
+            held.heldFromMs = m_playedMs;
+            // 64 random bits: the trace is checked when a parent is looked up
+            m_byId.emplace(held.span.spanId, &held.span);
         }
-        imported.epochMs = actions.empty() ? 0 : epochNs / 1000000;
-        m_epochMs = imported.epochMs;
-        for (Action& a : actions)
-            a.at -= m_epochMs;
-        std::ranges::stable_sort(actions, [](const Action& a, const Action& b) {
+        std::vector<Action> actions;
+        for (size_t i = first; i < m_spans.size(); ++i)
+            collect(m_spans[i], actions);
+        if (!m_observer && !actions.empty())
+            start(actions);
+        std::ranges::move(actions, std::back_inserter(m_pending));
+    }
+
+    void playUntil(int64_t atMs)
+    {
+        const auto due = std::ranges::stable_partition(m_pending, [&](const Action& a) { return a.at <= atMs; });
+        std::vector<Action> now(std::make_move_iterator(m_pending.begin()), std::make_move_iterator(due.begin()));
+        m_pending.erase(m_pending.begin(), due.begin());
+        std::ranges::stable_sort(now, [](const Action& a, const Action& b) {
             return a.at != b.at ? a.at < b.at : a.what != b.what ? a.what < b.what : a.seq < b.seq;
         });
-        imported.observer = std::make_unique<observe::Observer>(m_epochMs, observe::ObserverOptions { true });
-        m_observer = imported.observer.get();
-        applySettings(actions, imported.report);
-        for (const Action& action : actions) {
-            m_observer->advanceTo(std::max<TimeMs>(action.at, m_observer->run().now()));
-            play(action, imported.report);
+        for (const Action& action : now) // each queue's settings, before its first call is played
+            if (!action.queue.empty() && std::ranges::find(m_queueNames, action.queue) == m_queueNames.end())
+                applySettings(action.queue);
+        for (const Action& action : now) {
+            m_observer->advanceTo(std::max<TimeMs>(action.at - m_epochMs, m_observer->run().now()));
+            play(action);
+            --action.held->pending;
         }
-        if (!actions.empty())
-            m_observer->advanceTo(std::max<TimeMs>(lastNs / 1000000 - m_epochMs, m_observer->run().now()));
-        const RunView& run = m_observer->run();
-        imported.report.messages = run.messageCount();
-        for (size_t i = 0; i < run.log().size(); ++i)
-            imported.report.inferredEvents += run.log()[i].inferred() ? 1 : 0;
-        imported.report.contradictions = m_observer->contradictions();
+        m_playedMs = std::max(m_playedMs, atMs);
+        if (m_observer) {
+            m_observer->advanceTo(std::max<TimeMs>(m_playedMs - m_epochMs, m_observer->run().now()));
+            m_observer->forgetHistory();
+        }
+        if (m_options.historyMs >= 0)
+            letGoOfSpans();
+    }
+
+    void finish() { playUntil(m_latestEndMs); }
+
+    const RunView& run() const { return m_observer ? m_observer->run() : m_empty.run(); }
+
+    ImportReport report() const
+    {
+        ImportReport report = m_report;
+        const RunView& view = run();
+        report.messages = view.messageCount();
+        for (size_t i = view.log().firstRetained(); i < view.log().size(); ++i) // what the history keeps
+            report.inferredEvents += view.log()[i].inferred() ? 1 : 0;
+        if (m_observer)
+            report.contradictions = m_observer->contradictions();
         for (const auto& [queue, count] : m_pendingWithoutId)
-            notJoined(
-                imported.report, "received messages with no MessageId (no link to their send, no process span)", count);
+            if (count > 0)
+                report.notJoined["received messages with no MessageId (no link to their send, no process span)"]
+                    += count;
+        return report;
+    }
+
+    int64_t epochMs() const { return m_epochMs; }
+    int64_t latestEndMs() const { return m_latestEndMs; }
+    size_t waiting() const { return m_pending.size(); }
+    size_t spansHeld() const { return m_spans.size(); }
+
+    ImportedRun take()
+    {
+        ImportedRun imported;
+        imported.report = report();
+        imported.epochMs = m_epochMs;
+        if (!m_observer)
+            start({});
+        imported.observer = std::move(m_observer);
         return imported;
     }
 
 private:
-    static TimeMs ms(int64_t ns) { return ns / 1000000; }
+    static int64_t ms(int64_t ns) { return ns / 1000000; }
 
-    void notJoined(ImportReport& report, const std::string& what, size_t count = 1)
+    void start(const std::vector<Action>& actions)
+    {
+        int64_t epochNs = INT64_MAX;
+        for (const Action& a : actions)
+            epochNs = std::min(epochNs, a.span().startNs);
+        m_epochMs = actions.empty() ? 0 : ms(epochNs);
+        m_observer = std::make_unique<observe::Observer>(m_epochMs, m_options);
+    }
+
+    void letGoOfSpans()
+    {
+        while (!m_spans.empty() && m_spans.front().pending == 0
+            && m_spans.front().heldFromMs + kSpanGraceMs < m_playedMs) {
+            const Span& span = m_spans.front().span;
+            if (const auto it = m_byId.find(span.spanId); it != m_byId.end() && it->second == &span)
+                m_byId.erase(it);
+            m_spans.pop_front();
+        }
+    }
+
+    void notJoined(const std::string& what, size_t count = 1)
     {
         if (count > 0)
-            report.notJoined[what] += count;
+            m_report.notJoined[what] += count;
     }
 
     // The one message a span's nearest ancestor names (a process span of one message), for calls that name none.
@@ -189,55 +267,46 @@ private:
         return nullptr;
     }
 
-    // A span's queue; a call that names none (the Java instrumentation's DeleteMessage, unless its experimental
-    // attributes are on) takes its process span's.
-    std::string queueOfCall(const Span& span, Op op) const
+    void collect(HeldSpan& held, std::vector<Action>& actions)
     {
+        const Span& span = held.span;
+        if (!isSqsSpan(span))
+            return;
+        const auto op = operationOf(span);
+        if (!op || *op == Op::Other)
+            return;
+        const bool deletes = *op == Op::Delete || *op == Op::DeleteBatch;
         std::string queue = queueOf(span);
-        if (queue.empty() && (op == Op::Delete || op == Op::DeleteBatch || op == Op::ChangeVisibility))
+        if (queue.empty() && *op == Op::ChangeVisibility)
             if (const Span* above = spanAbove(span))
                 queue = queueOf(*above);
-        return queue;
-    }
-
-    std::vector<Action> collect(ImportReport& report)
-    {
-        m_byId.reserve(m_spans.size());
-        for (const Span& span : m_spans)
-            m_byId.emplace(span.spanId, &span); // 64 random bits: the trace is checked when a parent is looked up
-        std::vector<Action> actions;
-        for (size_t seq = 0; seq < m_spans.size(); ++seq) {
-            const Span& span = m_spans[seq];
-            if (!isSqsSpan(span))
-                continue;
-            const auto op = operationOf(span);
-            if (!op || *op == Op::Other)
-                continue;
-            const std::string queue = queueOfCall(span, *op);
-            if (queue.empty()) {
-                notJoined(report, "SQS spans that name no queue");
-                continue;
-            }
-            ++report.sqsCalls;
-            const auto add = [&](Action::What what, int64_t ns, std::vector<std::string> ids) {
-                actions.push_back({ what, ms(ns), seq, &span, queue, std::move(ids) });
-            };
-            collectSpan(span, *op, report, add);
+        // A call that names no queue (the Java instrumentation's DeleteMessage, unless its experimental attributes
+        // are on) takes its process span's when it is played: by then a live import has that span too.
+        if (queue.empty() && !deletes) {
+            notJoined("SQS spans that name no queue");
+            return;
         }
-        return actions;
+        if (!queue.empty())
+            ++m_report.sqsCalls;
+        const uint64_t seq = m_seq++;
+        const auto add = [&](Action::What what, int64_t ns, std::vector<std::string> ids) {
+            actions.push_back({ what, ms(ns), seq, &held, queue, std::move(ids) });
+            ++held.pending;
+            m_latestEndMs = std::max(m_latestEndMs, ms(span.endNs));
+        };
+        collectSpan(span, *op, add);
     }
 
     // One SQS span's actions, through `add(what, at, ids)`; what it cannot tie to a message, counted.
-    template <class Add> void collectSpan(const Span& span, Op op, ImportReport& report, const Add& add)
+    template <class Add> void collectSpan(const Span& span, Op op, const Add& add)
     {
         std::vector<std::string> ids = idsOf(span.attributes);
         switch (op) {
         case Op::Send:
         case Op::SendBatch:
             if (ids.empty() && !span.failed)
-                notJoined(report,
-                    op == Op::SendBatch ? "batch sends with no MessageIds in their spans"
-                                        : "sends with no MessageId in their spans");
+                notJoined(op == Op::SendBatch ? "batch sends with no MessageIds in their spans"
+                                              : "sends with no MessageId in their spans");
             else
                 add(Action::Send, span.startNs, std::move(ids)); // sent before anyone can receive it
             break;
@@ -263,20 +332,11 @@ private:
                 add(Action::Delete, span.endNs, std::move(ids));
             break;
         case Op::ChangeVisibility:
-            notJoined(report, "visibility changes (their new timeout is not in the trace)");
+            notJoined("visibility changes (their new timeout is not in the trace)");
             break;
         case Op::Delete:
         case Op::DeleteBatch:
-            if (ids.empty())
-                if (auto above = messageAbove(span))
-                    ids.push_back(std::move(*above));
-            if (ids.empty())
-                notJoined(report,
-                    op == Op::DeleteBatch ? "batch deletes with no message named above them"
-                                          : "deletes with no message named above them (no process span of one "
-                                            "message is their parent)");
-            else
-                add(Action::Delete, span.startNs, std::move(ids));
+            add(Action::Delete, span.startNs, std::move(ids)); // a message named above it is looked for when played
             break;
         case Op::Other:
             break;
@@ -297,27 +357,25 @@ private:
         return m_settings.everyQueue ? &*m_settings.everyQueue : nullptr;
     }
 
-    void applySettings(const std::vector<Action>& actions, ImportReport& report)
+    // A queue the trace names, given its settings (and its dead-letter queue, named by its policy, in turn).
+    void applySettings(const std::string& first)
     {
-        std::vector<std::string> names;
-        for (const Action& a : actions)
-            if (std::ranges::find(names, a.queue) == names.end())
-                names.push_back(a.queue);
-        for (size_t i = 0; i < names.size(); ++i) { // a dead-letter queue named by a policy joins the list
+        std::vector<std::string> names { first };
+        for (size_t i = 0; i < names.size(); ++i) {
+            if (std::ranges::find(m_queueNames, names[i]) != m_queueNames.end())
+                continue;
+            m_queueNames.push_back(names[i]);
             const AttributeMap* attributes = settingsOf(names[i]);
             if (!attributes) {
-                report.queuesWithDefaults.push_back(names[i]);
+                m_report.queuesWithDefaults.push_back(names[i]);
                 m_observer->noteAttributes(names[i], {});
                 continue;
             }
             m_observer->noteAttributes(names[i], *attributes);
             const auto& policy
                 = m_observer->run().queueAttributes(*m_observer->run().queueIndex(names[i]))->redrivePolicy;
-            if (policy) {
-                const std::string dlq = policy->deadLetterTargetArn.substr(policy->deadLetterTargetArn.rfind(':') + 1);
-                if (std::ranges::find(names, dlq) == names.end())
-                    names.push_back(dlq);
-            }
+            if (policy)
+                names.push_back(policy->deadLetterTargetArn.substr(policy->deadLetterTargetArn.rfind(':') + 1));
         }
     }
 
@@ -333,7 +391,32 @@ private:
         return actor;
     }
 
-    std::string handleKey(const std::string& queue, const std::string& id) const { return queue + '\n' + id; }
+    // What the import keeps of a message (by queue and MessageId): its latest receipt, and its consumers' work.
+    struct Track {
+        std::string latestHandle; // the latest receive's (empty: none seen)
+        bool unclaimed = false; // a receive returned it and no process span has taken it yet
+        bool latestDeleted = false; // the latest receipt was deleted (a process span's end and its DeleteMessage)
+        uint32_t going = 0; // process spans of the message begun and not ended
+        bool finished = false; // one ended without an error
+        TimeMs touched = 0;
+    };
+
+    Track& track(const std::string& queue, const std::string& id)
+    {
+        Track& t = m_tracks[queue + '\n' + id];
+        t.touched = m_observer->run().now();
+        return t;
+    }
+
+    // With a bounded history, what the import keeps of messages it has not heard of for longer is let go too.
+    void forgetTracks()
+    {
+        if (m_options.historyMs < 0 || m_observer->run().now() < m_nextTrackSweep)
+            return;
+        m_nextTrackSweep = m_observer->run().now() + 1000;
+        const TimeMs before = m_observer->run().now() - m_options.historyMs - kSpanGraceMs;
+        std::erase_if(m_tracks, [&](const auto& entry) { return entry.second.touched < before; });
+    }
 
     void receive(const Action& action, const std::vector<std::string>& ids, uint32_t actor, bool claimed)
     {
@@ -341,18 +424,19 @@ private:
         call.action = "ReceiveMessage";
         call.known = SqsAction::ReceiveMessage;
         call.queue = action.queue;
-        call.ok = claimed || !action.span->failed; // a process span that failed is the consumer's work failing
-        call.origin = originOf(*action.span);
+        call.ok = claimed || !action.span().failed; // a process span that failed is the consumer's work failing
+        call.origin = originOf(action.span());
         // A receive span's answer came somewhere in it; a process span standing for its receive starts at it.
-        call.uncertainMs = claimed ? 0 : ms(action.span->endNs) - ms(action.span->startNs);
+        call.uncertainMs = claimed ? 0 : ms(action.span().endNs) - ms(action.span().startNs);
         if (!claimed)
-            refusal(call, *action.span);
+            refusal(call, action.span());
         for (const std::string& id : ids) {
             const std::string handle = "imported-" + std::to_string(++m_handles);
             call.received.push_back({ id, handle, {}, std::nullopt, std::nullopt });
-            m_latestHandle[handleKey(action.queue, id)] = handle;
-            if (!claimed)
-                m_unclaimed.insert(handleKey(action.queue, id));
+            Track& t = track(action.queue, id);
+            t.latestHandle = handle;
+            t.latestDeleted = false;
+            t.unclaimed = t.unclaimed || !claimed;
         }
         m_observer->observe(call, actor);
     }
@@ -365,9 +449,10 @@ private:
         call.errorMessage = span.statusMessage.empty() ? "the span's status is ERROR" : span.statusMessage;
     }
 
-    void play(const Action& action, ImportReport& report)
+    void play(const Action& action)
     {
-        const uint32_t actor = actorFor(*action.span);
+        forgetTracks();
+        const uint32_t actor = actorFor(action.span());
         switch (action.what) {
         case Action::PollStart:
             m_observer->pollStarted(action.queue, actor);
@@ -377,9 +462,9 @@ private:
             call.action = "SendMessage";
             call.known = SqsAction::SendMessage;
             call.queue = action.queue;
-            call.ok = !action.span->failed;
-            call.origin = originOf(*action.span);
-            refusal(call, *action.span);
+            call.ok = !action.span().failed;
+            call.origin = originOf(action.span());
+            refusal(call, action.span());
             for (const std::string& id : action.ids)
                 call.sent.push_back({ id, std::nullopt, {}, {} });
             m_observer->observe(call, actor);
@@ -387,83 +472,130 @@ private:
         }
         case Action::Receive:
             receive(action, action.ids, actor, false);
-            if (const auto without = m_withoutIdBySpan.find(action.span); without != m_withoutIdBySpan.end())
+            if (const auto without = m_withoutIdBySpan.find(&action.span()); without != m_withoutIdBySpan.end()) {
                 m_pendingWithoutId[action.queue] += without->second; // their process spans may name them
+                m_withoutIdBySpan.erase(without);
+            }
             break;
         case Action::ProcessStart: {
             // The receive a process span belongs to, when one returned its message and no process span took it yet;
             // else the process span is all the trace has of that receive (boto3sqs, Java): it is the receive.
-            const std::string key = handleKey(action.queue, action.ids.front());
-            if (m_unclaimed.erase(key) == 0) {
+            if (!std::exchange(track(action.queue, action.ids.front()).unclaimed, false)) {
                 receive(action, action.ids, actor, true);
                 if (m_pendingWithoutId[action.queue] > 0)
                     --m_pendingWithoutId[action.queue]; // one a receive span counted without its id
             }
             // Another process span of the message going on or finished before: a duplicate processing (◆).
-            Work& work = m_work[key];
+            Track& work = track(action.queue, action.ids.front());
             m_observer->noteWork(action.queue, action.ids.front(), Cause::ProcessingStarted, actor,
                 Event::processingStart(work.going > 0 || work.finished, 0));
             ++work.going;
             break;
         }
         case Action::ProcessEnd: {
-            Work& work = m_work[handleKey(action.queue, action.ids.front())];
+            Track& work = track(action.queue, action.ids.front());
             work.going -= work.going > 0 ? 1 : 0;
-            work.finished = work.finished || !action.span->failed;
+            work.finished = work.finished || !action.span().failed;
             m_observer->noteWork(action.queue, action.ids.front(),
-                action.span->failed ? Cause::ProcessingFailed : Cause::ProcessingFinished, actor,
-                action.span->failed ? uint32_t(FailureKind::Threw) : 0);
+                action.span().failed ? Cause::ProcessingFailed : Cause::ProcessingFinished, actor,
+                action.span().failed ? uint32_t(FailureKind::Threw) : 0);
             break;
         }
-        case Action::Delete: {
-            ObservedCall call;
-            call.action = "DeleteMessage";
-            call.known = SqsAction::DeleteMessage;
-            call.queue = action.queue;
-            call.ok = !action.span->failed;
-            call.origin = originOf(*action.span);
-            refusal(call, *action.span);
-            for (const std::string& id : action.ids) {
-                const auto handle = m_latestHandle.find(handleKey(action.queue, id));
-                if (handle == m_latestHandle.end()) {
-                    notJoined(report, "deletes of messages the trace never shows received");
-                    continue;
-                }
-                if (!m_deleted.insert(handle->second).second)
-                    continue; // the same delete seen twice (a process span's end and its DeleteMessage span)
-                call.handles.push_back({ handle->second, 0 });
-            }
-            if (!call.handles.empty() || !call.ok)
-                m_observer->observe(call, actor);
+        case Action::Delete:
+            playDelete(action, actor);
             break;
-        }
         }
     }
 
-    const std::vector<Span>& m_spans;
-    const QueueSettings& m_settings;
-    observe::Observer* m_observer = nullptr;
+    // A delete names its message, or takes it (and its queue, when it names none) from the process span above it.
+    void playDelete(const Action& action, uint32_t actor)
+    {
+        const Span& span = action.span();
+        const bool batch = operationOf(span) == Op::DeleteBatch;
+        std::string queue = action.queue;
+        if (queue.empty()) {
+            if (const Span* above = spanAbove(span))
+                queue = queueOf(*above);
+            if (queue.empty())
+                return notJoined("SQS spans that name no queue");
+            ++m_report.sqsCalls;
+            if (std::ranges::find(m_queueNames, queue) == m_queueNames.end())
+                applySettings(queue);
+        }
+        std::vector<std::string> ids = action.ids;
+        if (ids.empty())
+            if (auto above = messageAbove(span))
+                ids.push_back(std::move(*above));
+        if (ids.empty())
+            return notJoined(batch ? "batch deletes with no message named above them"
+                                   : "deletes with no message named above them (no process span of one message is "
+                                     "their parent)");
+        ObservedCall call;
+        call.action = "DeleteMessage";
+        call.known = SqsAction::DeleteMessage;
+        call.queue = queue;
+        call.ok = !span.failed;
+        call.origin = originOf(span);
+        refusal(call, span);
+        for (const std::string& id : ids) {
+            Track& t = track(queue, id);
+            if (t.latestHandle.empty()) {
+                notJoined("deletes of messages the trace never shows received");
+                continue;
+            }
+            if (std::exchange(t.latestDeleted, true))
+                continue; // the same delete seen twice (a process span's end and its DeleteMessage span)
+            call.handles.push_back({ t.latestHandle, 0 });
+        }
+        if (!call.handles.empty() || !call.ok)
+            m_observer->observe(call, actor);
+    }
+
+    QueueSettings m_settings;
+    observe::ObserverOptions m_options;
+    ImportReport m_report;
+    std::unique_ptr<observe::Observer> m_observer;
+    observe::Observer m_empty { 0 }; // what run() reads before any SQS span came
     int64_t m_epochMs = 0;
+    int64_t m_latestEndMs = 0;
+    int64_t m_playedMs = INT64_MIN;
+    std::deque<HeldSpan> m_spans; // in the order they came
     std::unordered_map<std::string_view, const Span*> m_byId; // views of the spans' own ids
+    std::vector<Action> m_pending; // calls not yet played
+    std::vector<std::string> m_queueNames; // queues given their settings
+    uint64_t m_seq = 0;
     std::map<std::string, uint32_t> m_actors;
-    std::unordered_map<std::string, std::string> m_latestHandle; // queue and MessageId -> the latest receive's
-    std::set<std::string> m_unclaimed; // receipts no process span has taken yet
-    std::set<std::string> m_deleted; // handles already deleted
-    struct Work {
-        uint32_t going = 0; // process spans of the message begun and not ended
-        bool finished = false; // one ended without an error
-    };
-    std::unordered_map<std::string, Work> m_work; // by queue and MessageId
+    std::unordered_map<std::string, Track> m_tracks; // by queue and MessageId
+    TimeMs m_nextTrackSweep = 0;
     std::map<const Span*, size_t> m_withoutIdBySpan; // a receive span's messages it names no id of
     std::map<std::string, size_t> m_pendingWithoutId; // per queue: received, no id, no process span naming them yet
     uint64_t m_handles = 0;
 };
 
-} // namespace
-
-ImportedRun importSpans(const std::vector<Span>& spans, const QueueSettings& settings)
+TraceImport::TraceImport(QueueSettings settings, observe::ObserverOptions options)
+    : m_importer(std::make_unique<Importer>(std::move(settings), options))
 {
-    return Importer(spans, settings).run();
+}
+
+TraceImport::~TraceImport() = default;
+
+void TraceImport::add(std::vector<Span> spans) { m_importer->add(std::move(spans)); }
+void TraceImport::playUntil(int64_t atMs) { m_importer->playUntil(atMs); }
+void TraceImport::finish() { m_importer->finish(); }
+const RunView& TraceImport::run() const { return m_importer->run(); }
+ImportReport TraceImport::report() const { return m_importer->report(); }
+int64_t TraceImport::epochMs() const { return m_importer->epochMs(); }
+int64_t TraceImport::latestEndMs() const { return m_importer->latestEndMs(); }
+size_t TraceImport::waiting() const { return m_importer->waiting(); }
+size_t TraceImport::spansHeld() const { return m_importer->spansHeld(); }
+ImportedRun TraceImport::take() { return m_importer->take(); }
+
+ImportedRun importSpans(std::vector<Span> spans, const QueueSettings& settings)
+{
+    TraceImport import(settings);
+    import.add(std::move(spans));
+    import.finish();
+    return import.take();
 }
 
 nlohmann::json ImportReport::toJson(const RunView& run) const

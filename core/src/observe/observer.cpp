@@ -50,7 +50,7 @@ MessageIdParts idOf(const std::string& messageId)
 using endpoint::SqsAction;
 
 Observer::Observer(int64_t epochMs, ObserverOptions options)
-    : m_run(std::make_unique<RunStore>())
+    : m_run(std::make_unique<RunStore>(1, options.historyMs))
     , m_epochMs(epochMs)
     , m_options(options)
 {
@@ -370,6 +370,7 @@ void Observer::moveDeadLetters(QueueIndex queue)
         return;
     const std::string& arn = policy->deadLetterTargetArn;
     const QueueIndex dlq = queueFor(arn.substr(arn.rfind(':') + 1)); // the whole text when it has no ':'
+    std::erase_if(m_lanesOf[queue], [&](MessageIndex lane) { return !isLive(m_run->message(lane).state); });
     for (const MessageIndex lane : std::vector<MessageIndex>(m_lanesOf[queue])) {
         const MessageRecord& record = m_run->message(lane);
         if (record.state != MessageState::Visible || int64_t(record.receiveCount) < policy->maxReceiveCount)
@@ -502,6 +503,33 @@ void Observer::markSendSeen(MessageIndex lane)
     if (m_sendSeen.size() <= lane)
         m_sendSeen.resize(size_t(lane) + 1, false);
     m_sendSeen[lane] = true;
+}
+
+void Observer::forgetHistory()
+{
+    if (m_options.historyMs < 0 || m_run->now() < m_nextForget)
+        return;
+    m_nextForget = m_run->now() + 1000;
+    m_run->forgetBefore(m_run->now() - m_options.historyMs);
+    const auto forgotten = [&](MessageIndex lane) { return m_run->forgotten(lane); };
+    std::erase_if(m_laneById, [&](const auto& entry) { return forgotten(entry.second); });
+    std::erase_if(m_receipts, [&](const auto& entry) { return forgotten(entry.second.lane); });
+    std::erase_if(m_receivedUncertain, [&](const auto& entry) { return forgotten(entry.first); });
+    std::erase_if(m_movedTo, [&](const auto& entry) { return forgotten(entry.first) || forgotten(entry.second); });
+    for (auto& lanes : m_lanesOf)
+        std::erase_if(lanes, [&](MessageIndex lane) { return !isLive(m_run->message(lane).state); });
+    // A retention timer outlives its message's delete by days: the ones for forgotten lanes go once the timers have
+    // doubled since they were last sorted out.
+    if (m_due.size() > 2 * m_dueKept + 4096) {
+        std::vector<Due> kept;
+        while (!m_due.empty()) {
+            if (!forgotten(m_due.top().lane))
+                kept.push_back(m_due.top());
+            m_due.pop();
+        }
+        m_dueKept = kept.size();
+        m_due = decltype(m_due)(std::greater<>(), std::move(kept));
+    }
 }
 
 void Observer::endAll(QueueIndex queue, MessageState to, Cause cause, uint32_t actor)

@@ -49,8 +49,42 @@ struct ImportedRun {
     const RunView& run() const { return observer->run(); }
 };
 
-// Spans from any number of files, in any order.
-ImportedRun importSpans(const std::vector<Span>& spans, const QueueSettings& settings);
+// An import fed a batch of spans at a time (a file's, or an exporter's request at `POST /v1/traces`) and played up to
+// a time: what `lifeline import` does at once, and a live receiver as spans come in. Spans may come in any order; a
+// call is played when the time it happened is reached, so one that comes in for a time already played is drawn late,
+// at the run's time (the live receiver waits before playing so that this stays rare: live_import.h).
+class TraceImport {
+public:
+    // `options`: inferring, always; historyMs bounds what a live receiver remembers (and then spans are let go a
+    // minute after they are played; a batch import keeps them all, so a call can name any span above it).
+    explicit TraceImport(QueueSettings settings, observe::ObserverOptions options = { .inferring = true });
+    ~TraceImport();
+    TraceImport(const TraceImport&) = delete;
+    TraceImport& operator=(const TraceImport&) = delete;
+
+    void add(std::vector<Span> spans);
+    // Plays every call that happened up to `atMs` (ms since 1970, the spans' clock), in time order, and moves the
+    // run's clock there (never back).
+    void playUntil(int64_t atMs);
+    // Plays every call still waiting and moves the clock to the end of the latest span played.
+    void finish();
+
+    const RunView& run() const;
+    ImportReport report() const;
+    int64_t epochMs() const; // the run's time 0 (0 until an SQS span came)
+    int64_t latestEndMs() const; // the latest end of an SQS span seen, ms since 1970 (0: none yet)
+    size_t waiting() const; // calls not yet played
+    size_t spansHeld() const; // spans kept for the calls below them to find
+    // The import so far, taken out: nothing more can be added.
+    ImportedRun take();
+
+private:
+    class Importer;
+    std::unique_ptr<Importer> m_importer;
+};
+
+// Spans from any number of files, in any order: added at once and played to the end.
+ImportedRun importSpans(std::vector<Span> spans, const QueueSettings& settings);
 
 } // namespace lifeline::import
 

@@ -23,6 +23,9 @@ struct ObserverOptions {
     // a message received maxReceiveCount times moves to its dead-letter queue at the next receive from its queue (as
     // SQS moves it), and calls that contradict the rules are listed (contradictions()).
     bool inferring = false;
+    // How long what ended is remembered (RunStore's historyMs); negative: everything. A bounded history keeps a
+    // long-running receiver's memory to what is live and what ended within it (forgetHistory()).
+    TimeMs historyMs = -1;
 };
 
 // A call that the rules, with the queue's settings as given, say could not have happened as it did.
@@ -69,6 +72,10 @@ public:
     bool knowsAttributes(const std::string& queue) const { return m_attributesKnown.count(queue) != 0; }
     // Queue names seen in any call, for the proxy's attribute polling.
     std::vector<std::string> queuesSeen() const;
+
+    // With a bounded history (ObserverOptions::historyMs), forgets what ended longer ago, in the run and in what the
+    // observer keeps of each message (its id, its receipts, its timers); at most once a second of the run's time.
+    void forgetHistory();
 
     // Receipt handles in calls that the proxy never saw given out (received outside it): nothing could be drawn.
     size_t unknownHandles() const { return m_unknownHandles; }
@@ -145,6 +152,8 @@ private:
     uint64_t m_sendTokens = 0;
     std::set<std::string> m_attributesKnown;
     size_t m_unknownHandles = 0;
+    TimeMs m_nextForget = 0;
+    size_t m_dueKept = 0; // timers left when the forgotten lanes' were last taken out
 };
 
 } // namespace lifeline::observe
