@@ -6,6 +6,7 @@
 #include "export/image_export.h"
 #include "export/web_export.h"
 #include "http/live_queue.h"
+#include "import_listen.h"
 #include "lifeline/analysis/summary.h"
 #include "lifeline/export/run_export.h"
 #include "lifeline/import/import_files.h"
@@ -153,6 +154,7 @@ struct RunOptions {
     std::vector<std::pair<std::string, std::string>> attributeFiles; // lifeline import: queue (or none), file
     std::vector<std::pair<bool, std::string>> templateFiles; // lifeline import: (a Terraform plan, file)
     std::vector<ui::LiveQueueRequest> liveQueues; // lifeline import --queue-url (--region, --profile: the last's)
+    std::optional<TraceListening> listen; // lifeline import --listen (--lag, --history)
     std::optional<TimeMs> until;
     std::optional<uint64_t> seed;
     bool summary = false;
@@ -372,6 +374,21 @@ const OptionTable<RunOptions>& importOptionTable()
                 if (o.liveQueues.empty())
                     return std::string(option) + " goes after the --queue-url it is for";
                 (std::string_view(option) == "--region" ? o.liveQueues.back().region : o.liveQueues.back().profile) = v;
+                return std::nullopt;
+            });
+        t.values.emplace("--listen", [](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+            return parseListenAddress(v, o.listen.emplace());
+        });
+        for (const char* option : { "--lag", "--history" })
+            t.values.emplace(option, [option](RunOptions& o, const std::string& v) -> std::optional<std::string> {
+                const bool lag = std::string_view(option) == "--lag";
+                if (!o.listen)
+                    return std::string(option) + " is for --listen, which goes before it";
+                const auto duration = lifeline::parseDuration(v);
+                if (!duration || *duration < 0 || (lag && *duration > 600000))
+                    return std::string(option) + " takes a duration such as "
+                        + (lag ? "8s or 35s (at most 10m)" : "10m or 2h") + ", got '" + v + "'";
+                (lag ? o.listen->live.lagMs : o.listen->live.historyMs) = *duration;
                 return std::nullopt;
             });
         t.word = [](RunOptions& o, const std::string& a) -> std::optional<std::string> {
@@ -713,8 +730,11 @@ int runImportCommand(const std::vector<std::string>& args, std::ostream& out, st
         err << "lifeline import: " << why << '\n';
         return kBadInput;
     };
-    if (options.spanFiles.empty())
-        return bad("give the spans to read: an OTLP JSON file (see `lifeline import --help`)");
+    if (options.spanFiles.empty() && !options.listen)
+        return bad("give the spans to read: an OTLP JSON file, or --listen 4318 to receive them (see `lifeline import "
+                   "--help`)");
+    if (!options.spanFiles.empty() && options.listen)
+        return bad("give span files or --listen, not both ('" + options.spanFiles.front() + "' and --listen)");
     if (options.animated())
         return bad("an animation replays a simulation: export the import as .png, .svg, .pdf or .html");
     if (options.alt && options.summary)
@@ -731,7 +751,15 @@ int runImportCommand(const std::vector<std::string>& args, std::ostream& out, st
             return bad(queue.message());
         files.live.push_back(queue.value());
     }
-    auto opened = import::importFiles(files);
+    Outcome<import::ImportedRun> opened = Failure { "" };
+    if (options.listen) {
+        auto settings = import::queueSettingsOf(files);
+        if (!settings)
+            return bad(settings.message());
+        opened = receiveTraces(*options.listen, std::move(settings).value(), out, err);
+    } else {
+        opened = import::importFiles(files);
+    }
     if (!opened)
         return bad(opened.message());
     const import::ImportedRun& imported = opened.value();
@@ -744,7 +772,7 @@ int runImportCommand(const std::vector<std::string>& args, std::ostream& out, st
     } else if (!options.alt) {
         out << imported.report.text(run);
     }
-    std::string title = "Imported: " + options.spanFiles.front();
+    std::string title = options.listen ? "Received live" : "Imported: " + options.spanFiles.front();
     if (options.spanFiles.size() > 1)
         title += " and " + std::to_string(options.spanFiles.size() - 1) + " more";
     return writeOutputs({ run, title, {}, summary.claim() }, options, out, err);

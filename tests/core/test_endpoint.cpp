@@ -71,6 +71,39 @@ TEST_CASE("http: Expect 100-continue is asked for once a request, however its bo
     CHECK(parser.expectsContinue()); // the next request asks again
 }
 
+TEST_CASE("http: a chunked body where the server takes one - fed a byte at a time, pipelined, and refused when "
+          "malformed or too large",
+    "[endpoint][http]")
+{
+    const HttpLimits chunking { .maxHeaderBytes = 1024, .maxBodyBytes = 32, .acceptChunked = true };
+    const std::string request = "POST /v1/traces HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                "5;ext=1\r\nhello\r\n7\r\n, world\r\n0\r\nX-Trailer: t\r\n\r\n";
+    HttpParser parser(chunking);
+    for (const char c : request.substr(0, request.size() - 1))
+        REQUIRE(parser.feed(std::string_view(&c, 1)) == HttpParser::State::NeedMore);
+    REQUIRE(parser.feed(request.substr(request.size() - 1) + "GET / HTTP/1.1\r\n\r\n") == HttpParser::State::Complete);
+    CHECK(parser.request().body == "hello, world");
+    parser.next();
+    REQUIRE(parser.state() == HttpParser::State::Complete); // the pipelined GET behind it
+    CHECK(parser.request().method == "GET");
+
+    const auto refused = [&](const std::string& body) {
+        HttpParser p(chunking);
+        p.feed("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + body);
+        return p.state() == HttpParser::State::Error ? p.errorStatus() : 0;
+    };
+    CHECK(refused("zz\r\n") == 400);
+    CHECK(refused("3\r\nabcd\r\n") == 400); // longer than its size says
+    CHECK(refused("21\r\n") == 413); // 33 bytes: over the limit before they come
+    CHECK(refused("10\r\n" + std::string(16, 'a') + "\r\n11\r\n") == 413);
+    HttpParser gzip(chunking);
+    gzip.feed("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n");
+    CHECK(gzip.errorStatus() == 501);
+    HttpParser both(chunking);
+    both.feed("POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n");
+    CHECK(both.errorStatus() == 400);
+}
+
 TEST_CASE("http: limits and malformed requests get the right status", "[endpoint][http]")
 {
     HttpParser small(HttpLimits { 64, 10 });

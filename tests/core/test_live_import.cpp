@@ -31,7 +31,10 @@ QueueSettings ordersSettings()
     return settings;
 }
 
-int64_t endMs(const json& span) { return std::stoll(span["endTimeUnixNano"].get<std::string>()) / 1000000; }
+int64_t endMs(const json& span)
+{
+    return std::stoll(span["endTimeUnixNano"].get<std::string>()) / 1000000;
+}
 
 // Each span of an OTLP JSON Lines file as a request of its own (its resource and scope kept), in the order an
 // exporter sends them: by when they end.
@@ -47,8 +50,8 @@ std::vector<std::pair<int64_t, std::string>> requestPerSpan(const std::string& f
                     json request { { "resourceSpans",
                         json::array({ { { "resource", resource["resource"] },
                             { "scopeSpans",
-                                json::array({ { { "scope", scope["scope"] },
-                                    { "spans", json::array({ span }) } } }) } } }) } };
+                                json::array(
+                                    { { { "scope", scope["scope"] }, { "spans", json::array({ span }) } } }) } } }) } };
                     out.emplace_back(endMs(span), request.dump());
                 }
     }
@@ -111,15 +114,16 @@ std::string floodRequest(int64_t atMs, int first, int count)
             { "name", "flood process" }, { "kind", 5 }, { "startTimeUnixNano", ns(atMs + 50) },
             { "endTimeUnixNano", ns(atMs + 80) }, { "attributes", attributes("process", id) } });
     }
-    return json { { "resourceSpans",
-                      json::array({ { { "resource",
-                                          { { "attributes",
-                                              json::array({ { { "key", "service.name" },
-                                                  { "value", { { "stringValue", "billing" } } } } }) } } },
-                          { "scopeSpans",
-                              json::array({ { { "scope", { { "name", "opentelemetry.instrumentation.boto3sqs" } } },
-                                  { "spans", spans } } }) } } }) } }
-        .dump();
+    return json {
+        { "resourceSpans",
+            json::array({ { { "resource",
+                                { { "attributes",
+                                    json::array({ { { "key", "service.name" },
+                                        { "value", { { "stringValue", "billing" } } } } }) } } },
+                { "scopeSpans",
+                    json::array({ { { "scope", { { "name", "opentelemetry.instrumentation.boto3sqs" } } },
+                        { "spans", spans } } }) } } }) }
+    }.dump();
 }
 
 } // namespace
@@ -175,8 +179,9 @@ TEST_CASE("live import: a call that comes in after its time was played is drawn 
     for (size_t i = 0; i < live.run().log().size(); ++i)
         if (const Event e = live.run().log()[i]; e.message == 10)
             late.push_back(std::to_string(e.time) + " " + toString(e.cause));
-    CHECK(late == std::vector<std::string> { "28980 send", "28980 receive", "28980 processing-started",
-                      "28980 delete", "28980 processing-finished" });
+    CHECK(late
+        == std::vector<std::string> {
+            "28980 send", "28980 receive", "28980 processing-started", "28980 delete", "28980 processing-finished" });
     CHECK(live.run().message(0).state == MessageState::Deleted);
 }
 
@@ -199,7 +204,8 @@ TEST_CASE("live import: POST /v1/traces answered as OTLP/HTTP specifies - JSON a
     CHECK(json::parse(answer.body)["message"]
         == "Lifeline reads OTLP/HTTP in JSON, not protobuf: set the exporter's protocol to http/json "
            "(OTEL_EXPORTER_OTLP_PROTOCOL=http/json, or the Collector's otlphttp exporter's encoding: json)");
-    answer = otlpHttpReply(post("{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"spanId\": 7}]}]}]}"), live, 1000);
+    answer
+        = otlpHttpReply(post("{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": [{\"spanId\": 7}]}]}]}"), live, 1000);
     CHECK(answer.status == 400);
     CHECK(json::parse(answer.body)["code"] == 3);
     CHECK(json::parse(answer.body)["message"].get<std::string>().starts_with("request 3: "));

@@ -9,7 +9,9 @@
 // attributes, must tell each message's story as the server's run does: the same MessageIds, states, causes and
 // receive counts, every change within 50 ms (the inferred ones included; the worst is printed), aligned at the first
 // send.
-// The same import with the settings read from the live queue (--queue-url) must tell the same stories.
+// The same import with the settings read from the live queue (--queue-url) must tell the same stories, and so must
+// `lifeline import --listen`, to which the SDK's own OTLP/HTTP exporter (JSON, batched every 5 s) sends the same spans
+// as they end.
 // Usage: node otel_consumer.cjs LIFELINE [OUT_DIR]
 "use strict";
 const { spawn, execFileSync } = require("node:child_process");
@@ -19,7 +21,9 @@ const { join } = require("node:path");
 const api = require("@opentelemetry/api");
 const { AsyncLocalStorageContextManager } = require("@opentelemetry/context-async-hooks");
 const { W3CTraceContextPropagator } = require("@opentelemetry/core");
-const { TracerProvider, SimpleSpanProcessor, InMemorySpanExporter } = require("@opentelemetry/sdk-trace");
+const { TracerProvider, SimpleSpanProcessor, BatchSpanProcessor, InMemorySpanExporter } =
+  require("@opentelemetry/sdk-trace");
+const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-http");
 const { resourceFromAttributes } = require("@opentelemetry/resources");
 const { registerInstrumentations } = require("@opentelemetry/instrumentation");
 const { AwsInstrumentation } = require("@opentelemetry/instrumentation-aws-sdk");
@@ -28,16 +32,51 @@ const { JsonTraceSerializer } = require("@opentelemetry/otlp-transformer");
 const [lifeline, given] = process.argv.slice(2);
 const out = given || mkdtempSync(join(tmpdir(), "lifeline-import-"));
 const exporter = new InMemorySpanExporter();
-const provider = new TracerProvider({
-  resource: resourceFromAttributes({ "service.name": "orders-app" }),
-  spanProcessors: [new SimpleSpanProcessor({ exporter })],
-});
-api.trace.setGlobalTracerProvider(provider);
-api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-api.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-registerInstrumentations({ instrumentations: [new AwsInstrumentation()] });
-// Required after the instrumentation is registered, so that it is patched.
-const sqs = require("@aws-sdk/client-sqs");
+// The queue's settings, as the test creates it below: the listener is given them before the spans come.
+const dlqArn = "arn:aws:sqs:us-east-1:000000000000:orders-dlq";
+const attributes = { VisibilityTimeout: "2",
+  RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 2 }) };
+writeFileSync(join(out, "orders-attributes.json"),
+  JSON.stringify({ Attributes: { ...attributes, QueueArn: "arn:aws:sqs:us-east-1:000000000000:orders" } }));
+let provider, sqs;
+
+// `lifeline import --listen` on a free port, the SDK's exporter pointed at it.
+async function listen() {
+  const listener = spawn(lifeline, ["import", "--listen", "0", "--attributes", join(out, "orders-attributes.json"),
+    "--csv", join(out, "import-listened.csv")]);
+  let said = "";
+  listener.stderr.on("data", (chunk) => { said += chunk; });
+  const address = await new Promise((resolve, reject) => {
+    let text = "";
+    listener.stdout.on("data", (chunk) => {
+      text += chunk;
+      said += chunk;
+      const match = /http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+      if (match) resolve(match[0]);
+    });
+    listener.on("exit", () => reject(new Error("lifeline import --listen did not start: " + said)));
+  });
+  const exited = new Promise((resolve) => listener.on("exit", (code) => resolve(code)));
+  provider = new TracerProvider({
+    resource: resourceFromAttributes({ "service.name": "orders-app" }),
+    spanProcessors: [new SimpleSpanProcessor({ exporter }),
+      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: address + "/v1/traces" }) })],
+  });
+  api.trace.setGlobalTracerProvider(provider);
+  api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  api.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  registerInstrumentations({ instrumentations: [new AwsInstrumentation()] });
+  // Required after the instrumentation is registered, so that it is patched.
+  sqs = require("@aws-sdk/client-sqs");
+  // Stops it once the exporter has sent everything: it then plays what came and writes its CSV.
+  return async () => {
+    await provider.forceFlush();
+    listener.kill("SIGINT");
+    const code = await exited;
+    if (code !== 0) throw new Error(`lifeline import --listen exited with ${code}: ${said}`);
+    process.stdout.write(said);
+  };
+}
 
 async function serve() {
   const server = spawn(lifeline, ["serve", "--headless", "--port", "0"]);
@@ -56,17 +95,13 @@ async function serve() {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
+  const stopListening = await listen();
   const { server, endpoint } = await serve();
   try {
     const client = new sqs.SQSClient({ endpoint, region: "us-east-1",
       credentials: { accessKeyId: "test", secretAccessKey: "test" } });
     const dlq = await client.send(new sqs.CreateQueueCommand({ QueueName: "orders-dlq" }));
-    const dlqArn = "arn:aws:sqs:us-east-1:000000000000:orders-dlq";
-    const attributes = { VisibilityTimeout: "2",
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: 2 }) };
     const { QueueUrl } = await client.send(new sqs.CreateQueueCommand({ QueueName: "orders", Attributes: attributes }));
-    writeFileSync(join(out, "orders-attributes.json"),
-      JSON.stringify({ Attributes: { ...attributes, QueueArn: "arn:aws:sqs:us-east-1:000000000000:orders" } }));
     for (const body of ["order-1 ok", "order-2 crash", "order-3 poison"]) {
       await client.send(new sqs.SendMessageCommand({ QueueUrl, MessageBody: body }));
       await sleep(50);
@@ -101,6 +136,7 @@ async function main() {
       });
     const run = await fetch(endpoint + "/_lifeline/runs/current?format=lifeline");
     writeFileSync(join(out, "serve.lifeline"), Buffer.from(await run.arrayBuffer()));
+    await stopListening();
     const spans = exporter.getFinishedSpans();
     const half = Math.floor(spans.length / 2);
     const line = (part) => Buffer.from(JsonTraceSerializer.serializeRequest(part)).toString("utf8");
@@ -139,7 +175,7 @@ function compare() {
   const served = stories(join(out, "serve.csv"));
   const failures = [];
   let worst = 0;
-  for (const csv of ["import.csv", "import-live.csv"])
+  for (const csv of ["import.csv", "import-live.csv", "import-listened.csv"])
     worst = Math.max(worst, compareWith(served, stories(join(out, csv)), csv, failures));
   // Each call's spans bracket the server's handling of it by the client's own overhead: 3 ms here on an idle
   // machine, 11 ms seen with both cores busy. The figure is printed; the bound only catches a wrong time base.

@@ -178,6 +178,9 @@ void HttpParser::next()
     m_buffer.erase(0, m_bodyStart + m_contentLength);
     m_bodyStart = 0;
     m_contentLength = 0;
+    m_chunked = false;
+    m_inTrailers = false;
+    m_chunkCursor = 0;
     m_continueSent = false;
     m_request = HttpRequest {};
     m_state = State::NeedMore;
@@ -275,7 +278,11 @@ HttpParser::State HttpParser::parse()
                 haveLength = true;
                 m_contentLength = length;
             } else if (name == "transfer-encoding") {
-                return fail(411, "chunked bodies are not accepted: send Content-Length");
+                if (!m_limits.acceptChunked)
+                    return fail(411, "chunked bodies are not accepted: send Content-Length");
+                if (asciiLower(value) != "chunked")
+                    return fail(501, "the only transfer coding read is chunked, got '" + std::string(value) + "'");
+                m_chunked = true;
             } else if (name == "connection") {
                 if (hasListToken(value, "close"))
                     m_request.keepAlive = false;
@@ -284,14 +291,65 @@ HttpParser::State HttpParser::parse()
             }
             m_request.headers.emplace_back(std::move(name), std::string(value));
         }
+        if (m_chunked && haveLength)
+            return fail(400, "a chunked body with a Content-Length as well");
         m_bodyStart = bodyStart;
+        m_chunkCursor = bodyStart;
         if (m_contentLength > m_limits.maxBodyBytes)
             return fail(413, "the request body is larger than " + std::to_string(m_limits.maxBodyBytes) + " bytes");
     }
+    if (m_chunked)
+        return parseChunks();
     if (m_buffer.size() - m_bodyStart < m_contentLength)
         return m_state = State::NeedMore;
     m_request.body.assign(m_buffer, m_bodyStart, m_contentLength);
     return m_state = State::Complete;
+}
+
+// RFC 9112 7.1: chunks of a hexadecimal size (extensions after ';' ignored), each followed by a line end; a chunk of
+// size 0, then trailer lines (ignored) up to an empty one.
+HttpParser::State HttpParser::parseChunks()
+{
+    const std::string_view buffer(m_buffer);
+    for (;;) {
+        const size_t eol = buffer.find('\n', m_chunkCursor);
+        if (eol == std::string_view::npos)
+            return buffer.size() - m_chunkCursor > 4096 ? fail(400, "a chunk's size line is too long")
+                                                        : (m_state = State::NeedMore);
+        std::string_view line = withoutCr(buffer.substr(m_chunkCursor, eol - m_chunkCursor));
+        if (m_inTrailers) {
+            m_chunkCursor = eol + 1;
+            if (!line.empty())
+                continue;
+            m_contentLength = m_chunkCursor - m_bodyStart; // what next() drops with the head
+            return m_state = State::Complete;
+        }
+        line = trimWhitespace(line.substr(0, line.find(';')));
+        size_t size = 0;
+        const auto [end, error] = std::from_chars(line.data(), line.data() + line.size(), size, 16);
+        if (error != std::errc() || end != line.data() + line.size() || line.empty())
+            return fail(400, "malformed chunk size");
+        if (size == 0) {
+            m_inTrailers = true;
+            m_chunkCursor = eol + 1;
+            continue;
+        }
+        if (size > m_limits.maxBodyBytes - m_request.body.size())
+            return fail(413, "the request body is larger than " + std::to_string(m_limits.maxBodyBytes) + " bytes");
+        const size_t data = eol + 1;
+        if (buffer.size() < data + size + 1)
+            return m_state = State::NeedMore;
+        size_t next = data + size;
+        if (buffer[next] == '\r') {
+            if (buffer.size() < next + 2)
+                return m_state = State::NeedMore;
+            ++next;
+        }
+        if (buffer[next] != '\n')
+            return fail(400, "a chunk does not end where its size says");
+        m_request.body.append(buffer.substr(data, size));
+        m_chunkCursor = next + 1;
+    }
 }
 
 std::optional<std::string> urlDecode(std::string_view text)

@@ -22,8 +22,11 @@ Outcome<std::string> readText(const std::string& path)
     return text.str();
 }
 
-Outcome<> readSettings(const ImportFiles& files, QueueSettings& settings)
+} // namespace
+
+Outcome<QueueSettings> queueSettingsOf(const ImportFiles& files)
 {
+    QueueSettings settings;
     for (const auto& [queue, file] : files.attributes) {
         auto text = readText(file);
         if (!text)
@@ -53,16 +56,15 @@ Outcome<> readSettings(const ImportFiles& files, QueueSettings& settings)
             if (auto added = addTemplateQueues(settings, queues.value(), !terraform); !added)
                 return Failure { file + ": " + added.message() };
         }
-    return {};
+    return settings;
 }
-
-} // namespace
 
 Outcome<ImportedRun> importFiles(const ImportFiles& files)
 {
-    QueueSettings settings;
-    if (auto read = readSettings(files, settings); !read)
+    auto read = queueSettingsOf(files);
+    if (!read)
         return Failure { read.message() };
+    const QueueSettings& settings = read.value();
     std::vector<Span> spans;
     std::map<std::string, size_t> notDrawn; // CloudTrail's records that name no message
     for (const std::string& file : files.spans) {

@@ -579,16 +579,46 @@ TraceImport::TraceImport(QueueSettings settings, observe::ObserverOptions option
 
 TraceImport::~TraceImport() = default;
 
-void TraceImport::add(std::vector<Span> spans) { m_importer->add(std::move(spans)); }
-void TraceImport::playUntil(int64_t atMs) { m_importer->playUntil(atMs); }
-void TraceImport::finish() { m_importer->finish(); }
-const RunView& TraceImport::run() const { return m_importer->run(); }
-ImportReport TraceImport::report() const { return m_importer->report(); }
-int64_t TraceImport::epochMs() const { return m_importer->epochMs(); }
-int64_t TraceImport::latestEndMs() const { return m_importer->latestEndMs(); }
-size_t TraceImport::waiting() const { return m_importer->waiting(); }
-size_t TraceImport::spansHeld() const { return m_importer->spansHeld(); }
-ImportedRun TraceImport::take() { return m_importer->take(); }
+void TraceImport::add(std::vector<Span> spans)
+{
+    m_importer->add(std::move(spans));
+}
+void TraceImport::playUntil(int64_t atMs)
+{
+    m_importer->playUntil(atMs);
+}
+void TraceImport::finish()
+{
+    m_importer->finish();
+}
+const RunView& TraceImport::run() const
+{
+    return m_importer->run();
+}
+ImportReport TraceImport::report() const
+{
+    return m_importer->report();
+}
+int64_t TraceImport::epochMs() const
+{
+    return m_importer->epochMs();
+}
+int64_t TraceImport::latestEndMs() const
+{
+    return m_importer->latestEndMs();
+}
+size_t TraceImport::waiting() const
+{
+    return m_importer->waiting();
+}
+size_t TraceImport::spansHeld() const
+{
+    return m_importer->spansHeld();
+}
+ImportedRun TraceImport::take()
+{
+    return m_importer->take();
+}
 
 ImportedRun importSpans(std::vector<Span> spans, const QueueSettings& settings)
 {

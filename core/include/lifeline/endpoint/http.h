@@ -16,6 +16,9 @@ namespace lifeline::endpoint {
 struct HttpLimits {
     size_t maxHeaderBytes = size_t(16) * 1024; // request line and headers
     size_t maxBodyBytes = size_t(8) * 1024 * 1024; // a 1 MiB batch, form-encoded, stays well under this
+    // Transfer-Encoding: chunked bodies, as OpenTelemetry's Node exporter sends them (the live import's receiver);
+    // SQS refuses them (411), and so do the endpoint and the proxy.
+    bool acceptChunked = false;
 };
 
 struct HttpRequest {
@@ -85,12 +88,16 @@ public:
 
 private:
     State parse();
+    State parseChunks(); // a chunked body, from m_chunkCursor on
     State fail(int status, std::string text);
 
     HttpLimits m_limits;
     std::string m_buffer;
     size_t m_bodyStart = 0; // 0: headers not complete yet
-    size_t m_contentLength = 0;
+    size_t m_contentLength = 0; // a chunked body's: the bytes it took on the connection, once complete
+    bool m_chunked = false;
+    bool m_inTrailers = false; // a chunked body's last chunk came: its trailer lines, up to an empty one
+    size_t m_chunkCursor = 0; // where a chunked body's next chunk starts in m_buffer
     bool m_continueSent = false;
     State m_state = State::NeedMore;
     HttpRequest m_request;

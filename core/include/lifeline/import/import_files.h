@@ -20,6 +20,8 @@ struct ImportFiles {
 };
 
 Outcome<ImportedRun> importFiles(const ImportFiles& files);
+// The queues' settings the files give (not the spans: a live import's come over HTTP).
+Outcome<QueueSettings> queueSettingsOf(const ImportFiles& files);
 
 // A file of queue settings, whichever kind it is: an attributes file (JSON with "Attributes" or attribute names), a
 // Terraform plan (JSON with "planned_values" or "resource_changes"), else a template (YAML or JSON).

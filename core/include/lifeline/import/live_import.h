@@ -1,10 +1,10 @@
 // Spans as they happen: an application's OpenTelemetry exporter (or a Collector's otlphttp exporter) posts OTLP/HTTP
-// JSON to `POST /v1/traces` (`lifeline import --listen`, the window's File > Receive traces), and the messages are drawn
-// live. Exporters send a span when it ends, in batches (every 5 s by default), so what happened at a moment is all in
-// only a while later: the receiver plays the calls `lagMs` behind the spans' own clock (estimated from the latest span
-// end against this machine's clock, so two clocks need not agree), and a call that still comes in later is drawn late,
-// at the run's time. A bounded history (`historyMs`) keeps memory to what is live and what ended within it, however
-// many spans come. docs/import.md, "Live".
+// JSON to `POST /v1/traces` (`lifeline import --listen`, the window's File > Receive traces), and the messages are
+// drawn live. Exporters send a span when it ends, in batches (every 5 s by default), so what happened at a moment is
+// all in only a while later: the receiver plays the calls `lagMs` behind the spans' own clock (estimated from the
+// latest span end against this machine's clock, so two clocks need not agree), and a call that still comes in later is
+// drawn late, at the run's time. A bounded history (`historyMs`) keeps memory to what is live and what ended within it,
+// however many spans come. docs/import.md, "Live".
 #pragma once
 
 #include "lifeline/endpoint/http.h"
@@ -36,6 +36,7 @@ public:
     TraceImport& import() { return m_import; }
     size_t requests() const { return m_requests; }
     const LiveImportOptions& options() const { return m_options; }
+    ImportedRun take() { return m_import.take(); } // the run so far: nothing more can be added
 
 private:
     TraceImport m_import;
