@@ -79,6 +79,7 @@ constexpr const char* kRunHelp
 
 constexpr const char* kImportHelp
     = "Usage: lifeline import SPANS.json... [--attributes [QUEUE=]FILE.json]... [options]\n"
+      "       lifeline import --listen [ADDRESS:]PORT [--lag 8s] [--history 10m] [settings] [outputs]\n"
       "Draws real messages from the SQS calls your system already traces: OpenTelemetry spans as OTLP JSON (the\n"
       "Collector's file exporter, one request a line, or an OTLP/HTTP JSON body), or a CloudTrail log file's SQS\n"
       "data events (unzipped: its sends, the only records that name a message). Each MessageId is a lane; what SQS\n"
@@ -94,6 +95,12 @@ constexpr const char* kImportHelp
       "  --terraform FILE.json  the queues' settings from a Terraform plan (`terraform show -json`), by name\n"
       "  --queue-url URL [--region R] [--profile P]  a live queue's settings and its dead-letter queue's, read\n"
       "                         with your AWS credentials as `lifeline check --queue-url` reads them\n"
+      "  --listen [ADDRESS:]PORT receive the spans live instead: OTLP/HTTP in JSON at POST /v1/traces (4318 is\n"
+      "                         OTLP's port; 0 any free one; 127.0.0.1 unless an address is given); Ctrl+C stops\n"
+      "                         and writes the outputs. Exporters: OTEL_EXPORTER_OTLP_PROTOCOL=http/json\n"
+      "  --lag D                with --listen: play the calls D behind the spans' clock (default 8s: the\n"
+      "                         exporters' 5 s batches; behind a tail-sampling Collector, its decision_wait + 5s)\n"
+      "  --history D            with --listen: remember what ended for D (default 10m), so memory stays bounded\n"
       "  --summary              print the import's report and the run's figures as JSON\n"
       "  --csv, --trace, --export, --save, --size, --window, --dark, --high-contrast, --alive, --order, --alt\n"
       "                         as for `lifeline run` (an animation needs a simulation: export .png, .svg, .pdf\n"
@@ -103,7 +110,8 @@ constexpr const char* kImportHelp
       "Exit status: 0 done, 1 an output could not be written, 2 bad arguments or an unreadable file.\n"
       "\n"
       "Example:\n"
-      "  lifeline import spans.jsonl --attributes orders=orders-attributes.json --export orders.png\n";
+      "  lifeline import spans.jsonl --attributes orders=orders-attributes.json --export orders.png\n"
+      "  lifeline import --listen 4318 --attributes orders=orders-attributes.json --save orders.lifeline\n";
 
 constexpr const char* kLessonsHelp = "Usage: lifeline lessons [--cards]\n"
                                      "Lists the built-in lessons: number, id and title.\n"
@@ -756,7 +764,8 @@ int runImportCommand(const std::vector<std::string>& args, std::ostream& out, st
         auto settings = import::queueSettingsOf(files);
         if (!settings)
             return bad(settings.message());
-        opened = receiveTraces(*options.listen, std::move(settings).value(), out, err);
+        // The standard output is the JSON's or the text alternative's alone: what the receiver says goes beside.
+        opened = receiveTraces(*options.listen, std::move(settings).value(), options.summary || options.alt ? err : out, err);
     } else {
         opened = import::importFiles(files);
     }

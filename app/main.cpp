@@ -210,8 +210,9 @@ const Command kCommands[] = {
         "                           run headless on virtual time (--fix: the lesson's fix)\n",
         [](int argc, char** argv) { return headless(lifeline::app::runRunCommand, argc, argv); } },
     { "import",
-        "  lifeline import SPANS.json... [--attributes [QUEUE=]FILE.json] [--summary] [--csv F] [--export F]\n"
-        "                           real messages from OpenTelemetry spans, what SQS did between the calls inferred\n",
+        "  lifeline import SPANS.json...|--listen 4318 [--attributes [QUEUE=]FILE.json] [--summary] [--csv F]\n"
+        "               [--export F]   real messages from OpenTelemetry spans (files, or received live), what SQS\n"
+        "                           did between the calls inferred\n",
         [](int argc, char** argv) { return headless(lifeline::app::runImportCommand, argc, argv); } },
     { "practice",
         "  lifeline practice [ID [--set NAME=VALUE] [--choose X] [--solution]]\n"

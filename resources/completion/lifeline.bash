@@ -47,7 +47,7 @@ _lifeline()
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return
             fi
-            options="--attributes --template --terraform --queue-url --region --profile --summary --csv --trace --export --size --window --dark --alt
+            options="--attributes --template --terraform --queue-url --region --profile --listen --lag --history --summary --csv --trace --export --size --window --dark --alt
                      --high-contrast --alive --order --save --help" ;;
         lessons)
             options="--cards --help" ;;
