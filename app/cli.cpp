@@ -765,7 +765,8 @@ int runImportCommand(const std::vector<std::string>& args, std::ostream& out, st
         if (!settings)
             return bad(settings.message());
         // The standard output is the JSON's or the text alternative's alone: what the receiver says goes beside.
-        opened = receiveTraces(*options.listen, std::move(settings).value(), options.summary || options.alt ? err : out, err);
+        opened = receiveTraces(
+            *options.listen, std::move(settings).value(), options.summary || options.alt ? err : out, err);
     } else {
         opened = import::importFiles(files);
     }

@@ -107,6 +107,7 @@ void MainWindow::buildMenus()
         if (auto imported = importTraces(this))
             showRecordedRun(std::move(imported->run), imported->report);
     });
+    file->addAction(liveSources()->tracesAction());
     file->addAction(m_exports->saveRunAction());
     file->addSeparator();
     m_exports->addExportActions(file);

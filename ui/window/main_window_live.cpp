@@ -21,7 +21,7 @@ void MainWindow::showLiveState()
     // endpoint's own (--speed; the proxy's is 1x). The controls come back as they were for the next simulation.
     const bool live = m_session->live();
     m_controls->setVisible(!live);
-    m_liveQueue->setVisible(live);
+    m_liveQueue->setVisible(live && !m_session->traceReceiver()); // traced calls went to a real SQS, not to us
     // Real clients are not simulated consumers: nothing to add, remove or crash; their rows are on the timeline.
     for (const char* name : { "addConsumer", "removeConsumer" })
         if (auto* button = findChild<QWidget*>(QLatin1String(name)))

@@ -133,6 +133,7 @@ public:
     Importer(QueueSettings settings, observe::ObserverOptions options)
         : m_settings(std::move(settings))
         , m_options(options)
+        , m_observer(std::make_unique<observe::Observer>(0, options)) // its run is shown before the first span comes
     {
     }
 
@@ -150,7 +151,7 @@ public:
         std::vector<Action> actions;
         for (size_t i = first; i < m_spans.size(); ++i)
             collect(m_spans[i], actions);
-        if (!m_observer && !actions.empty())
+        if (!m_started && !actions.empty())
             start(actions);
         std::ranges::move(actions, std::back_inserter(m_pending));
     }
@@ -172,7 +173,7 @@ public:
             --action.held->pending;
         }
         m_playedMs = std::max(m_playedMs, atMs);
-        if (m_observer) {
+        if (m_started) {
             m_observer->advanceTo(std::max<TimeMs>(m_playedMs - m_epochMs, m_observer->run().now()));
             m_observer->forgetHistory();
         }
@@ -182,7 +183,7 @@ public:
 
     void finish() { playUntil(m_latestEndMs); }
 
-    const RunView& run() const { return m_observer ? m_observer->run() : m_empty.run(); }
+    const RunView& run() const { return m_observer->run(); }
 
     ImportReport report() const
     {
@@ -191,8 +192,7 @@ public:
         report.messages = view.messageCount();
         for (size_t i = view.log().firstRetained(); i < view.log().size(); ++i) // what the history keeps
             report.inferredEvents += view.log()[i].inferred() ? 1 : 0;
-        if (m_observer)
-            report.contradictions = m_observer->contradictions();
+        report.contradictions = m_observer->contradictions();
         for (const auto& [queue, count] : m_pendingWithoutId)
             if (count > 0)
                 report.notJoined["received messages with no MessageId (no link to their send, no process span)"]
@@ -210,8 +210,6 @@ public:
         ImportedRun imported;
         imported.report = report();
         imported.epochMs = m_epochMs;
-        if (!m_observer)
-            start({});
         imported.observer = std::move(m_observer);
         return imported;
     }
@@ -224,8 +222,9 @@ private:
         int64_t epochNs = INT64_MAX;
         for (const Action& a : actions)
             epochNs = std::min(epochNs, a.span().startNs);
-        m_epochMs = actions.empty() ? 0 : ms(epochNs);
-        m_observer = std::make_unique<observe::Observer>(m_epochMs, m_options);
+        m_epochMs = ms(epochNs);
+        m_observer->setEpochMs(m_epochMs);
+        m_started = true;
     }
 
     void letGoOfSpans()
@@ -555,7 +554,7 @@ private:
     observe::ObserverOptions m_options;
     ImportReport m_report;
     std::unique_ptr<observe::Observer> m_observer;
-    observe::Observer m_empty { 0 }; // what run() reads before any SQS span came
+    bool m_started = false; // an SQS span came: the run's time 0 is the first one's start
     int64_t m_epochMs = 0;
     int64_t m_latestEndMs = 0;
     int64_t m_playedMs = INT64_MIN;

@@ -5,11 +5,13 @@
 #include "http/proxy_server.h"
 #include "http/run_recorder.h"
 #include "http/run_seed.h"
+#include "http/trace_receiver.h"
 #include "lifeline/engine/engine.h"
 #include "timeline/lane_model.h"
 #include "timeline/overview_strip.h"
 #include "timeline/timeline_view.h"
 #include "window/controllers/history_setting.h"
+#include "window/dialogs/import_traces.h"
 #include "window/panels/live_queue_panel.h"
 #include "window/runtime/live_driver.h"
 #include "window/runtime/run_session.h"
@@ -25,8 +27,18 @@ LiveSourceController::LiveSourceController(Window window)
     : QObject(window.window)
     , m_window(window)
     , m_endpointAction(new QAction(tr("Local SQS &endpoint (port 9324)"), this))
+    , m_tracesAction(new QAction(tr("&Receive traces live (port 4318)..."), this))
     , m_frames(new QTimer(this))
 {
+    m_tracesAction->setToolTip(
+        tr("Draw your services' SQS messages from their OpenTelemetry spans, sent here as OTLP/HTTP JSON"));
+    connect(m_tracesAction, &QAction::triggered, this, [this] {
+        const auto settings = askQueueSettings(m_window.window, tr("Receive traces live"));
+        if (!settings)
+            return;
+        if (auto started = startTraces(TraceReceiverOptions {}, *settings); !started)
+            QMessageBox::warning(m_window.window, tr("Receive traces live"), QString::fromStdString(started.message()));
+    });
     m_endpointAction->setCheckable(true);
     m_endpointAction->setToolTip(tr("Serve the SQS API on 127.0.0.1:9324: real clients' messages appear as lanes"));
     connect(m_endpointAction, &QAction::toggled, this, &LiveSourceController::toggleEndpoint);
@@ -133,12 +145,48 @@ Outcome<> LiveSourceController::startProxy(const ProxyOptions& options, const QS
     return {};
 }
 
+Outcome<> LiveSourceController::startTraces(
+    const TraceReceiverOptions& options, import::QueueSettings settings, TimeMs lagMs)
+{
+    stop();
+    m_window.driver->pause();
+    // The window keeps the history the View menu says, as for the endpoint.
+    const TimeMs history = m_window.history->historyMsFor(0);
+    auto live = std::make_unique<import::LiveImport>(
+        std::move(settings), import::LiveImportOptions { .lagMs = lagMs, .historyMs = history });
+    auto* receiver = new TraceReceiver(*live, m_window.window);
+    if (auto started = receiver->start(options); !started) {
+        delete receiver;
+        return started;
+    }
+    connect(receiver, &TraceReceiver::refused, this,
+        [this](const QString& why) { emit said(tr("Refused %1").arg(why), 15000); });
+    m_window.session->showTraces(std::move(live), receiver);
+    m_window.timeline->setFollowLive(true);
+    const QString endpoint = receiver->address() + QStringLiteral("/v1/traces");
+    emit started(tr("Receiving traces (port %1)").arg(options.port),
+        tr("Point your services' OpenTelemetry exporters here, in JSON:\n\nOTEL_EXPORTER_OTLP_TRACES_ENDPOINT=\n%1\n"
+           "OTEL_EXPORTER_OTLP_PROTOCOL=\nhttp/json\n\nEach message its spans name is a lane, drawn %2 s behind "
+           "the spans' clock (exporters send in batches). What SQS did between the calls (a visibility timeout "
+           "ending, the move to a dead-letter queue) is inferred from the queues' settings and drawn hatched.")
+            .arg(endpoint)
+            .arg(double(lagMs) / 1000.0));
+    m_frames->start();
+    emit said(receiver->exposed()
+            ? tr("Receiving traces on %1, not loopback: anyone who can reach this machine can send spans.")
+                  .arg(endpoint)
+            : tr("Receiving traces on %1").arg(endpoint),
+        10000);
+    return {};
+}
+
 void LiveSourceController::stop()
 {
     RunSession* session = m_window.session;
     if (!session->live())
         return;
     const bool wasProxy = session->proxy() != nullptr;
+    const bool wasTraces = session->traceReceiver() != nullptr;
     if (wasProxy)
         saveProxyRecord();
     m_frames->stop();
@@ -150,8 +198,9 @@ void LiveSourceController::stop()
         const QSignalBlocker block(m_endpointAction);
         m_endpointAction->setChecked(false);
     }
-    emit said(wasProxy ? tr("The proxy stopped; its run stays on screen.")
-                       : tr("The local endpoint stopped; its run stays on screen."),
+    emit said(wasProxy  ? tr("The proxy stopped; its run stays on screen.")
+            : wasTraces ? tr("Traces are no longer received; their run stays on screen.")
+                        : tr("The local endpoint stopped; its run stays on screen."),
         6000);
 }
 

@@ -5,6 +5,7 @@
 // proxy upstream, and keeps the proxy's run file (--record). The window shows what it says and draws each frame.
 #pragma once
 
+#include "lifeline/import/trace_import.h"
 #include "lifeline/run/event_log.h"
 #include "lifeline/support/outcome.h"
 
@@ -27,6 +28,7 @@ class RunSession;
 class TimelineView;
 struct EndpointOptions;
 struct ProxyOptions;
+struct TraceReceiverOptions;
 
 class HistorySetting;
 
@@ -53,6 +55,11 @@ public:
     // Real clients' calls forwarded upstream and drawn live; `recordPath`, when given, is written at once (refused
     // when it cannot be), every `recordEveryMs` and when the proxy stops (net/run_recorder.h).
     Outcome<> startProxy(const ProxyOptions& options, const QString& recordPath = {}, int recordEveryMs = 60000);
+    // Spans received live at POST /v1/traces (File > Receive traces, `lifeline import --listen` in the window's
+    // place): each message a lane as its calls are played, `lagMs` behind the spans' clock (docs/import.md, "Live").
+    Outcome<> startTraces(const TraceReceiverOptions& options, import::QueueSettings settings, TimeMs lagMs = 8000);
+    // File > Receive traces live: asks for the queues' settings (Cancel: SQS's defaults) and starts on port 4318.
+    QAction* tracesAction() const { return m_tracesAction; }
     // Stops serving; the run stays on screen, still. Nothing when no live source runs.
     void stop();
     // Writes the proxy's run file (--record) a last time; a message box says why when it cannot.
@@ -75,6 +82,7 @@ private:
 
     Window m_window;
     QAction* m_endpointAction;
+    QAction* m_tracesAction;
     QTimer* m_frames;
     std::unique_ptr<RunRecorder> m_recorder; // --record, while the proxy runs
 };

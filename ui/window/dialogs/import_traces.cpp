@@ -8,6 +8,39 @@
 
 namespace lifeline::ui {
 
+namespace {
+
+// The settings file the user picks (Cancel: none), added to `files`; false when it is refused (said in a message box).
+bool askSettingsFile(QWidget* parent, const QString& title, const QString& folder, import::ImportFiles& files)
+{
+    const QString settings
+        = QFileDialog::getOpenFileName(parent, QObject::tr("The queues' settings (Cancel: SQS's defaults)"), folder,
+            QObject::tr(
+                "Queue attributes, a template or a Terraform plan (*.json *.yaml *.yml *.template);;All files (*)"));
+    if (settings.isEmpty())
+        return true;
+    if (auto added = import::addSettingsFile(files, settings.toStdString()); !added) {
+        QMessageBox::warning(parent, title, QString::fromStdString(added.message()));
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<import::QueueSettings> askQueueSettings(QWidget* parent, const QString& title)
+{
+    import::ImportFiles files;
+    if (!askSettingsFile(parent, title, QString(), files))
+        return std::nullopt;
+    auto settings = import::queueSettingsOf(files);
+    if (!settings) {
+        QMessageBox::warning(parent, title, QString::fromStdString(settings.message()));
+        return std::nullopt;
+    }
+    return std::move(settings).value();
+}
+
 std::optional<ImportedTraces> importTraces(QWidget* parent)
 {
     const QString title = QObject::tr("Import traces");
@@ -19,15 +52,8 @@ std::optional<ImportedTraces> importTraces(QWidget* parent)
     for (const QString& file : spans)
         files.spans.push_back(file.toStdString());
     // Optional: without the queues' settings SQS's defaults are assumed, and the report says so.
-    const QString settings = QFileDialog::getOpenFileName(parent,
-        QObject::tr("The queues' settings (Cancel: SQS's defaults)"), QFileInfo(spans.front()).path(),
-        QObject::tr(
-            "Queue attributes, a template or a Terraform plan (*.json *.yaml *.yml *.template);;All files (*)"));
-    if (!settings.isEmpty())
-        if (auto added = import::addSettingsFile(files, settings.toStdString()); !added) {
-            QMessageBox::warning(parent, title, QString::fromStdString(added.message()));
-            return std::nullopt;
-        }
+    if (!askSettingsFile(parent, title, QFileInfo(spans.front()).path(), files))
+        return std::nullopt;
     auto imported = import::importFiles(files);
     if (!imported) {
         QMessageBox::warning(parent, title, QString::fromStdString(imported.message()));

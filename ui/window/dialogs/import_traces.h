@@ -3,6 +3,7 @@
 // import` does (docs/import.md). The window shows the result as it shows a saved run, the import's report beside it.
 #pragma once
 
+#include "lifeline/import/trace_import.h"
 #include "lifeline/io/run_file.h"
 
 #include <QString>
@@ -19,5 +20,8 @@ struct ImportedTraces {
 
 // None when the user cancels, or when a file is refused (said in a message box naming the file).
 std::optional<ImportedTraces> importTraces(QWidget* parent);
+// File > Receive traces live: the queues' settings from one file the user picks (Cancel: SQS's defaults); none when
+// the file is refused (said in a message box).
+std::optional<import::QueueSettings> askQueueSettings(QWidget* parent, const QString& title);
 
 } // namespace lifeline::ui

@@ -2,6 +2,7 @@
 
 #include "http/endpoint_server.h"
 #include "http/proxy_server.h"
+#include "http/trace_receiver.h"
 
 #include <utility>
 
@@ -17,6 +18,7 @@ RunSession::~RunSession()
     // The server answers parked polls through the engine it serves: it goes while that engine still exists.
     delete m_source.server;
     delete m_source.proxy;
+    delete m_source.receiver;
 }
 
 void RunSession::release(Source& source)
@@ -32,6 +34,12 @@ void RunSession::release(Source& source)
         source.proxy->stop();
         source.proxy->deleteLater();
         source.proxy = nullptr;
+    }
+    if (source.receiver) {
+        source.receiver->stop();
+        source.traces->finish(); // what came and still waited for its lag
+        source.receiver->deleteLater();
+        source.receiver = nullptr;
     }
 }
 
@@ -93,6 +101,17 @@ void RunSession::showProxy(std::unique_ptr<observe::Observer> observer, ProxySer
     replace(std::move(next));
 }
 
+void RunSession::showTraces(std::unique_ptr<import::LiveImport> traces, TraceReceiver* receiver)
+{
+    Source next;
+    next.kind = Kind::Traces;
+    next.run = &traces->run();
+    next.traces = std::move(traces);
+    next.receiver = receiver;
+    receiver->setParent(this);
+    replace(std::move(next));
+}
+
 void RunSession::forgetHistory()
 {
     if (m_source.ownedEngine)
@@ -105,6 +124,8 @@ void RunSession::catchUpLive()
         m_source.server->catchUp();
     else if (m_source.proxy)
         m_source.proxy->catchUp();
+    else if (m_source.receiver)
+        m_source.receiver->catchUp();
 }
 
 void RunSession::showRun(const lifeline::RunView& run)

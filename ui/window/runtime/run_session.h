@@ -5,6 +5,7 @@
 #pragma once
 
 #include "lifeline/engine/engine.h"
+#include "lifeline/import/live_import.h"
 #include "lifeline/io/run_file.h"
 #include "lifeline/observe/observer.h"
 #include "lifeline/sim/simulation.h"
@@ -18,11 +19,12 @@ namespace lifeline::ui {
 
 class EndpointServer;
 class ProxyServer;
+class TraceReceiver;
 
 class RunSession : public QObject {
     Q_OBJECT
 public:
-    enum class Kind { None, Simulation, Recorded, Endpoint, Proxy, Borrowed };
+    enum class Kind { None, Simulation, Recorded, Endpoint, Proxy, Traces, Borrowed };
 
     explicit RunSession(QObject* parent = nullptr);
     ~RunSession() override;
@@ -37,6 +39,8 @@ public:
     void renewEndpointEngine(std::unique_ptr<lifeline::Engine> engine);
     // The recording proxy's observed run and its server (the session becomes the server's parent).
     void showProxy(std::unique_ptr<observe::Observer> observer, ProxyServer* server);
+    // Spans received live (File > Receive traces) and their receiver (the session becomes its parent).
+    void showTraces(std::unique_ptr<import::LiveImport> traces, TraceReceiver* receiver);
     // A run someone else owns (tests and benchmarks).
     void showRun(const lifeline::RunView& run);
     // The endpoint stops serving; its run stays on screen.
@@ -49,8 +53,10 @@ public:
     EndpointServer* endpoint() const { return m_source.server; }
     ProxyServer* proxy() const { return m_source.proxy; }
     observe::Observer* observer() const { return m_source.observer.get(); }
+    TraceReceiver* traceReceiver() const { return m_source.receiver; }
+    const import::LiveImport* traces() const { return m_source.traces.get(); }
     // Real clients drive the run (the local endpoint or the proxy): the clock is the wall clock's.
-    bool live() const { return m_source.server || m_source.proxy; }
+    bool live() const { return m_source.server || m_source.proxy || m_source.receiver; }
     // Brings a live run's clock up to the wall clock.
     void catchUpLive();
     // Lets a bounded history go (the endpoint's engine; a simulation's is LiveDriver's to forget, frame by frame).
@@ -70,6 +76,8 @@ private:
         EndpointServer* server = nullptr;
         std::unique_ptr<observe::Observer> observer; // the proxy's
         ProxyServer* proxy = nullptr;
+        std::unique_ptr<import::LiveImport> traces; // spans received live
+        TraceReceiver* receiver = nullptr;
     };
     void replace(Source next);
     static void release(Source& source); // stops the source's server, if any

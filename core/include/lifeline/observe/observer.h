@@ -45,6 +45,9 @@ public:
     Observer& operator=(const Observer&) = delete;
 
     const RunView& run() const { return *m_run; }
+    // The wall time of time 0, when it is known only after the observer is made (an import's first span): before
+    // the first call.
+    void setEpochMs(int64_t epochMs) { m_epochMs = epochMs; }
     // The run drawn so far, taken out (the window shows an import as it shows a saved run): nothing more is observed.
     std::unique_ptr<RunStore> takeRun() { return std::move(m_run); }
     // A client in the run's actor table (a group of its own); its index is what observe() and pollStarted() take.
