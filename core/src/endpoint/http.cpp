@@ -278,11 +278,8 @@ HttpParser::State HttpParser::parse()
                 haveLength = true;
                 m_contentLength = length;
             } else if (name == "transfer-encoding") {
-                if (!m_limits.acceptChunked)
-                    return fail(411, "chunked bodies are not accepted: send Content-Length");
-                if (asciiLower(value) != "chunked")
-                    return fail(501, "the only transfer coding read is chunked, got '" + std::string(value) + "'");
-                m_chunked = true;
+                if (const auto refused = takeTransferCoding(value))
+                    return *refused;
             } else if (name == "connection") {
                 if (hasListToken(value, "close"))
                     m_request.keepAlive = false;
@@ -291,10 +288,7 @@ HttpParser::State HttpParser::parse()
             }
             m_request.headers.emplace_back(std::move(name), std::string(value));
         }
-        if (m_chunked && haveLength)
-            return fail(400, "a chunked body with a Content-Length as well");
-        m_bodyStart = bodyStart;
-        m_chunkCursor = bodyStart;
+        m_bodyStart = m_chunkCursor = bodyStart;
         if (m_contentLength > m_limits.maxBodyBytes)
             return fail(413, "the request body is larger than " + std::to_string(m_limits.maxBodyBytes) + " bytes");
     }
@@ -306,10 +300,22 @@ HttpParser::State HttpParser::parse()
     return m_state = State::Complete;
 }
 
+std::optional<HttpParser::State> HttpParser::takeTransferCoding(std::string_view value)
+{
+    if (!m_limits.acceptChunked)
+        return fail(411, "chunked bodies are not accepted: send Content-Length");
+    if (asciiLower(value) != "chunked")
+        return fail(501, "the only transfer coding read is chunked, got '" + std::string(value) + "'");
+    m_chunked = true;
+    return std::nullopt;
+}
+
 // RFC 9112 7.1: chunks of a hexadecimal size (extensions after ';' ignored), each followed by a line end; a chunk of
 // size 0, then trailer lines (ignored) up to an empty one.
 HttpParser::State HttpParser::parseChunks()
 {
+    if (m_chunkCursor == m_bodyStart && m_contentLength != 0)
+        return fail(400, "a chunked body with a Content-Length as well");
     const std::string_view buffer(m_buffer);
     for (;;) {
         const size_t eol = buffer.find('\n', m_chunkCursor);

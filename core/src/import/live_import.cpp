@@ -21,10 +21,11 @@ Outcome<std::string> gunzip(std::string_view body, size_t maxBytes)
     while (status == Z_OK) {
         if (out.size() >= maxBytes) {
             inflateEnd(&stream);
-            return Failure { "the body is over " + std::to_string(maxBytes / (1024 * 1024)) + " MiB once inflated" };
+            return Failure { "the body is over " + std::to_string(maxBytes / (size_t(1024) * 1024))
+                + " MiB once inflated" };
         }
         const size_t had = out.size();
-        out.resize(std::min(maxBytes, std::max<size_t>(had * 2, 64 * 1024)));
+        out.resize(std::min(maxBytes, std::max<size_t>(had * 2, size_t(64) * 1024)));
         stream.next_out = reinterpret_cast<Bytef*>(out.data() + had);
         stream.avail_out = uInt(out.size() - had);
         status = inflate(&stream, Z_NO_FLUSH);

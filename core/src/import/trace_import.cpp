@@ -158,9 +158,10 @@ public:
 
     void playUntil(int64_t atMs)
     {
-        const auto due = std::ranges::stable_partition(m_pending, [&](const Action& a) { return a.at <= atMs; });
-        std::vector<Action> now(std::make_move_iterator(m_pending.begin()), std::make_move_iterator(due.begin()));
-        m_pending.erase(m_pending.begin(), due.begin());
+        const auto due
+            = std::stable_partition(m_pending.begin(), m_pending.end(), [&](const Action& a) { return a.at <= atMs; });
+        std::vector<Action> now(std::make_move_iterator(m_pending.begin()), std::make_move_iterator(due));
+        m_pending.erase(m_pending.begin(), due);
         std::ranges::stable_sort(now, [](const Action& a, const Action& b) {
             return a.at != b.at ? a.at < b.at : a.what != b.what ? a.what < b.what : a.seq < b.seq;
         });

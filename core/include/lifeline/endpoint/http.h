@@ -89,6 +89,7 @@ public:
 private:
     State parse();
     State parseChunks(); // a chunked body, from m_chunkCursor on
+    std::optional<State> takeTransferCoding(std::string_view value); // chunked where taken; else the refusal
     State fail(int status, std::string text);
 
     HttpLimits m_limits;
