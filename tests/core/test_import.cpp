@@ -86,8 +86,8 @@ TEST_CASE("import: the JavaScript instrumentation's own spans - three orders, a 
            "in-flight; "
            "4240 visibility-timeout visible (inferred); 4240 move-to-dlq dead-lettered (inferred); ");
     CHECK(run.queueInfo(run.message(3).queue).name == "orders-dlq");
-    CHECK(story(run, 3) == "4240 arrive-from-dlq-source visible; 8295 receive in-flight; 8295 delete deleted; ");
-    CHECK(imported.report.inferredEvents == 4);
+    CHECK(story(run, 3) == "4240 arrive-from-dlq-source visible (inferred); 8295 receive in-flight; 8295 delete deleted; ");
+    CHECK(imported.report.inferredEvents == 5); // the DLQ lane's arrival too
     // The consumer's process spans are its work on the consumer's row; a message worked on again after a process span
     // that ended without an error is a duplicate processing, as the simulation draws one.
     std::vector<std::string> work;
@@ -242,7 +242,7 @@ TEST_CASE("import: the queues' settings from a template, by name - and by logica
     REQUIRE(addTemplateQueues(settings, queues.value(), true));
     const ImportedRun imported = importSpans(spansOf("js-aws-sdk.jsonl"), settings);
     CHECK(imported.report.queuesWithDefaults.empty());
-    CHECK(imported.report.inferredEvents == 4); // as with the attributes: the 2 s timeout, the DLQ after 2 receives
+    CHECK(imported.report.inferredEvents == 5); // as with the attributes: the 2 s timeout, the DLQ after 2 receives
     CHECK(imported.report.contradictions.empty());
     CHECK(story(imported.run(), 2).ends_with("4240 move-to-dlq dead-lettered (inferred); "));
 
@@ -276,9 +276,9 @@ TEST_CASE("import: files as the command line and the window name them - each kin
     REQUIRE(imported);
     CHECK(imported.value().run().messageCount() == 6); // the instrumentation's four lanes and the trail's two sends
     CHECK(imported.value().report.notJoined.at("CloudTrail ReceiveMessage records (they name no MessageId)") == 1);
-    // The instrumentation's four, and the trail's two sends expiring (retention, 4 days by default) long before the
+    // The instrumentation's five, and the trail's two sends expiring (retention, 4 days by default) long before the
     // instrumentation's spans, two years later.
-    CHECK(imported.value().report.inferredEvents == 6);
+    CHECK(imported.value().report.inferredEvents == 7);
     files.spans.push_back(dir + "/no-such-file.json");
     const auto missing = importFiles(files);
     REQUIRE(!missing);

@@ -158,7 +158,7 @@ TEST_CASE("live import: spans posted a request each as they end, within the lag,
     CHECK(csvOf(live.run()) == csvOf(fromFile.run()));
     const ImportReport report = live.report();
     CHECK(report.messages == 4);
-    CHECK(report.inferredEvents == 4);
+    CHECK(report.inferredEvents == 5);
     CHECK(report.contradictions.empty());
     CHECK(live.import().waiting() == 0);
 }

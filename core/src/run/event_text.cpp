@@ -90,8 +90,9 @@ std::string eventDetail(const RunView& run, const Event& e)
     case Cause::Expiry:
         return e.inferred() ? "inferred" : "";
     case Cause::ArriveFromDlqSource:
-        return e.linkedLane() < run.messageCount() ? "from " + queueName(run, run.message(e.linkedLane()).queue)
-                                                   : std::string();
+        return e.linkedLane() < run.messageCount()
+            ? "from " + queueName(run, run.message(e.linkedLane()).queue) + (e.inferred() ? ", inferred" : "")
+            : std::string();
     case Cause::Redrive:
         return e.linkedLane() < run.messageCount() ? "to " + queueName(run, run.message(e.linkedLane()).queue)
                                                    : std::string();
@@ -147,7 +148,8 @@ std::string eventSentence(const RunView& run, const Event& e, const std::string&
                 + " on a receive (inferred from maxReceiveCount)";
         return "moved to the DLQ " + queueName(run, e.deadLetterQueue()) + " on a receive" + by;
     case Cause::ArriveFromDlqSource:
-        return "arrived in this DLQ (same MessageId)";
+        return e.inferred() ? "arrived in this DLQ (same MessageId; inferred from maxReceiveCount)"
+                            : "arrived in this DLQ (same MessageId)";
     case Cause::Expiry:
         return e.inferred() ? "expired: retention period passed (inferred from the queue's settings)"
                             : "expired: retention period passed";

@@ -152,15 +152,20 @@ struct Event {
     // DelayEnded, VisibilityTimeout, Expiry and MoveToDlq written by `lifeline import`: what SQS's rules say happened
     // between the traced calls, never seen in a trace (docs/import.md). The bit sits above a MoveToDlq's queue index.
     static constexpr uint32_t kInferred = 1u << 16;
+    // ArriveFromDlqSource written by `lifeline import`: the dead-letter queue's lane of an inferred move. The bit sits
+    // above the source lane's index.
+    static constexpr uint32_t kInferredArrival = 1u << 31;
     bool inferred() const
     {
+        if (cause == Cause::ArriveFromDlqSource)
+            return (detail & kInferredArrival) != 0;
         return (cause == Cause::DelayEnded || cause == Cause::VisibilityTimeout || cause == Cause::Expiry
                    || cause == Cause::MoveToDlq)
             && (detail & kInferred) != 0;
     }
     // InjectedCopy: the lane it copies.
     // ArriveFromDlqSource: the source lane. Redrive: the new lane in the destination. ArriveFromRedrive: the DLQ lane.
-    MessageIndex linkedLane() const { return detail; }
+    MessageIndex linkedLane() const { return detail & ~kInferredArrival; }
     // RequestRefused, AttributesChanged, Warning, OperatorAction, TenantNoisy, TenantQuiet: the index of the event's
     // text in EventLog::text().
     uint32_t textIndex() const { return detail; }
