@@ -319,8 +319,10 @@ void paintInferred(QPainter& p, const QRect& row, double from, double to, const 
 {
     if (to <= from)
         return;
-    QColor ink = style.text;
-    ink.setAlphaF(0.45);
+    // The lines in the ink of the segment's own label, lighter: in every theme they read as one with the label
+    // instead of crossing it in the opposite colour (white lines over dark text in the dark and high-contrast themes).
+    QColor ink = inkOn(style.stateColor[size_t(MessageState::Visible)]); // what the rules infer leaves visible
+    ink.setAlphaF(0.35);
     p.fillRect(QRectF(from, row.top() + 4, to - from, row.height() - 8), QBrush(ink, Qt::DiagCrossPattern));
 }
 } // namespace
