@@ -86,7 +86,8 @@ TEST_CASE("import: the JavaScript instrumentation's own spans - three orders, a 
            "in-flight; "
            "4240 visibility-timeout visible (inferred); 4240 move-to-dlq dead-lettered (inferred); ");
     CHECK(run.queueInfo(run.message(3).queue).name == "orders-dlq");
-    CHECK(story(run, 3) == "4240 arrive-from-dlq-source visible (inferred); 8295 receive in-flight; 8295 delete deleted; ");
+    CHECK(story(run, 3)
+        == "4240 arrive-from-dlq-source visible (inferred); 8295 receive in-flight; 8295 delete deleted; ");
     CHECK(imported.report.inferredEvents == 5); // the DLQ lane's arrival too
     // The consumer's process spans are its work on the consumer's row; a message worked on again after a process span
     // that ended without an error is a duplicate processing, as the simulation draws one.
@@ -133,6 +134,44 @@ TEST_CASE("import: the Python boto3sqs instrumentation's shape - a process span 
     CHECK(story(run, 1) == "100 send visible; 32000 receive in-flight; 32400 delete deleted; ");
     CHECK(run.actorName(run.log()[0].actor) == "billing");
     CHECK(imported.report.queuesWithDefaults == std::vector<std::string> { "orders" });
+}
+
+TEST_CASE("import: work going on at once in one service goes on rows of its own, freed when it ends")
+{
+    // Three messages of the boto3sqs shape, their process spans (receive to delete) overlapping as a consumer with two
+    // workers runs them: A 1.0-3.0 s, B 1.5-2.5 s, C 3.5-4.0 s.
+    std::vector<Span> spans;
+    const auto span = [&](const std::string& id, const std::string& op, int64_t fromMs, int64_t toMs) {
+        Span s;
+        s.traceId = "0af7651916cd43dd8448eb211c80319c";
+        s.spanId = op + id;
+        s.name = "orders " + op;
+        s.startNs = (1765100000000 + fromMs) * 1000000;
+        s.endNs = (1765100000000 + toMs) * 1000000;
+        s.attributes = { { "messaging.system", "aws.sqs" }, { "messaging.destination", "orders" },
+            { "messaging.operation", op }, { "messaging.message_id", id } };
+        s.scope = "opentelemetry.instrumentation.boto3sqs";
+        s.service = "billing";
+        spans.push_back(s);
+    };
+    for (const char* id : { "A", "B", "C" })
+        span(id, "send", 0, 5);
+    span("A", "process", 1000, 3000);
+    span("B", "process", 1500, 2500);
+    span("C", "process", 3500, 4000);
+    const ImportedRun imported = importSpans(spans, {});
+    const RunView& run = imported.run();
+    std::vector<std::string> work;
+    for (size_t i = 0; i < run.log().size(); ++i)
+        if (const Event e = run.log()[i]; e.cause == Cause::ProcessingStarted || e.cause == Cause::ProcessingFinished)
+            work.push_back(std::to_string(e.time) + " " + toString(e.cause) + " " + run.actorName(e.actor));
+    CHECK(work
+        == std::vector<std::string> { "1000 processing-started billing", "1500 processing-started billing 2",
+            "2500 processing-finished billing 2", "3000 processing-finished billing", "3500 processing-started billing",
+            "4000 processing-finished billing" });
+    CHECK(run.actorCount() == kFirstActor + 2); // SQS, the operator, and the service's two rows
+    CHECK(run.actorGroup(kFirstActor + 1) == "billing");
+    CHECK(story(run, 1) == "0 send visible; 1500 receive in-flight; 2500 delete deleted; ");
 }
 
 TEST_CASE("import: what no span ties to a message is counted by kind, never drawn")

@@ -379,16 +379,59 @@ private:
         }
     }
 
-    uint32_t actorFor(const Span& span)
+    static std::string serviceOf(const Span& span)
     {
-        std::string name
-            = span.service.empty() || span.service.starts_with("unknown_service") ? "client" : span.service;
-        const auto known = m_actors.find(name);
-        if (known != m_actors.end())
-            return known->second;
-        const uint32_t actor = m_observer->addActor(name);
-        m_actors.emplace(std::move(name), actor);
-        return actor;
+        return span.service.empty() || span.service.starts_with("unknown_service") ? "client" : span.service;
+    }
+
+    // A service's rows: its first for its calls, one more for each piece of work going on at once (a consumer with
+    // several workers), so no two work boxes share a row ("orders-app", "orders-app 2", ...; one group).
+    struct ServiceRows {
+        std::vector<uint32_t> actors;
+        std::vector<uint32_t> going; // work going on per row
+    };
+
+    ServiceRows& rowsOf(const Span& span)
+    {
+        const std::string name = serviceOf(span);
+        ServiceRows& rows = m_services[name];
+        if (rows.actors.empty()) {
+            rows.actors.push_back(m_observer->addActor(name, name));
+            rows.going.push_back(0);
+        }
+        return rows;
+    }
+
+    uint32_t actorFor(const Span& span) { return rowsOf(span).actors.front(); }
+
+    // The row a process span's work goes on: the service's first with none going on, else a new one.
+    uint32_t workerFor(const Span& span)
+    {
+        ServiceRows& rows = rowsOf(span);
+        size_t row = 0;
+        while (row < rows.actors.size() && rows.going[row] > 0)
+            ++row;
+        if (row == rows.actors.size()) {
+            const std::string name = serviceOf(span);
+            rows.actors.push_back(m_observer->addActor(name + " " + std::to_string(row + 1), name));
+            rows.going.push_back(0);
+        }
+        ++rows.going[row];
+        m_workRow[&span] = row;
+        return rows.actors[row];
+    }
+
+    // The row its process span's work went on, free again.
+    uint32_t workerDone(const Span& span)
+    {
+        ServiceRows& rows = rowsOf(span);
+        const auto started = m_workRow.find(&span);
+        if (started == m_workRow.end())
+            return rows.actors.front();
+        const size_t row = started->second;
+        m_workRow.erase(started);
+        rows.going[row] -= rows.going[row] > 0 ? 1 : 0;
+        return rows.actors[row];
     }
 
     // What the import keeps of a message (by queue and MessageId): its latest receipt, and its consumers' work.
@@ -478,16 +521,17 @@ private:
             }
             break;
         case Action::ProcessStart: {
+            const uint32_t worker = workerFor(action.span());
             // The receive a process span belongs to, when one returned its message and no process span took it yet;
             // else the process span is all the trace has of that receive (boto3sqs, Java): it is the receive.
             if (!std::exchange(track(action.queue, action.ids.front()).unclaimed, false)) {
-                receive(action, action.ids, actor, true);
+                receive(action, action.ids, worker, true);
                 if (m_pendingWithoutId[action.queue] > 0)
                     --m_pendingWithoutId[action.queue]; // one a receive span counted without its id
             }
             // Another process span of the message going on or finished before: a duplicate processing (◆).
             Track& work = track(action.queue, action.ids.front());
-            m_observer->noteWork(action.queue, action.ids.front(), Cause::ProcessingStarted, actor,
+            m_observer->noteWork(action.queue, action.ids.front(), Cause::ProcessingStarted, worker,
                 Event::processingStart(work.going > 0 || work.finished, 0));
             ++work.going;
             break;
@@ -497,7 +541,7 @@ private:
             work.going -= work.going > 0 ? 1 : 0;
             work.finished = work.finished || !action.span().failed;
             m_observer->noteWork(action.queue, action.ids.front(),
-                action.span().failed ? Cause::ProcessingFailed : Cause::ProcessingFinished, actor,
+                action.span().failed ? Cause::ProcessingFailed : Cause::ProcessingFinished, workerDone(action.span()),
                 action.span().failed ? uint32_t(FailureKind::Threw) : 0);
             break;
         }
@@ -564,7 +608,8 @@ private:
     std::vector<Action> m_pending; // calls not yet played
     std::vector<std::string> m_queueNames; // queues given their settings
     uint64_t m_seq = 0;
-    std::map<std::string, uint32_t> m_actors;
+    std::map<std::string, ServiceRows> m_services;
+    std::unordered_map<const Span*, size_t> m_workRow; // a process span going on: its service's row
     std::unordered_map<std::string, Track> m_tracks; // by queue and MessageId
     TimeMs m_nextTrackSweep = 0;
     std::map<const Span*, size_t> m_withoutIdBySpan; // a receive span's messages it names no id of

@@ -376,9 +376,8 @@ void Observer::moveDeadLetters(QueueIndex queue)
         if (record.state != MessageState::Visible || int64_t(record.receiveCount) < policy->maxReceiveCount)
             continue;
         m_run->transition(lane, MessageState::DeadLettered, Cause::MoveToDlq, kSqsActor, ruled(dlq));
-        const MessageIndex moved
-            = m_run->newLane(dlq, MessageState::Visible, Cause::ArriveFromDlqSource, kSqsActor,
-                lane | (m_options.inferring ? Event::kInferredArrival : 0));
+        const MessageIndex moved = m_run->newLane(dlq, MessageState::Visible, Cause::ArriveFromDlqSource, kSqsActor,
+            lane | (m_options.inferring ? Event::kInferredArrival : 0));
         m_run->keepMessageId(moved, m_run->messageIdParts(lane));
         m_run->setTimes(moved, LaneTimes { .sentAt = m_run->times(lane).sentAt, .enqueuedAt = m_run->now() });
         MessageExtra extra;

@@ -51,7 +51,10 @@ public:
     // The run drawn so far, taken out (the window shows an import as it shows a saved run): nothing more is observed.
     std::unique_ptr<RunStore> takeRun() { return std::move(m_run); }
     // A client in the run's actor table (a group of its own); its index is what observe() and pollStarted() take.
-    uint32_t addActor(const std::string& name) { return m_run->addActor(name); }
+    uint32_t addActor(const std::string& name, std::string group = {})
+    {
+        return m_run->addActor(name, std::move(group));
+    }
 
     // Moves the clock to `time` (never backwards), firing what SQS's rules say happens on the way: delays and
     // visibility timeouts that end, messages whose retention passes.
