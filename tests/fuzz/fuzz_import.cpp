@@ -2,6 +2,7 @@
 // log file, imported with a queue whose settings make every inference run (a short timeout, a delay, a dead-letter
 // queue after two receives).
 #include "lifeline/import/cloudtrail_records.h"
+#include "lifeline/import/live_import.h"
 #include "lifeline/import/trace_import.h"
 
 #include <string>
@@ -29,5 +30,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const ImportedRun imported = importSpans(spans, settings);
     (void)imported.report.toJson(imported.run());
     (void)imported.report.text(imported.run());
+    // The same spans received live, as a request, played a lag behind with a short history (live_import.h).
+    LiveImport live(settings, LiveImportOptions { .lagMs = 1000, .historyMs = 5000 });
+    if (live.addRequest(text, 1765100000000))
+        live.advance(1765100000000 + 60000);
+    live.finish();
+    (void)live.report().toJson(live.run());
     return 0;
 }

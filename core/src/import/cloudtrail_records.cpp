@@ -24,7 +24,8 @@ std::optional<int64_t> eventTimeNs(const std::string& text)
         return std::nullopt;
     const std::chrono::year_month_day date { std::chrono::year(y), std::chrono::month(unsigned(mo)),
         std::chrono::day(unsigned(d)) };
-    if (!date.ok() || h > 23 || mi > 59 || s > 60)
+    // Nanoseconds since 1970 in 64 bits reach 2262: a later year (or an earlier one than CloudTrail) is no trail's.
+    if (!date.ok() || y < 1970 || y > 2261 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 60)
         return std::nullopt;
     const auto seconds = std::chrono::sys_days(date).time_since_epoch() + std::chrono::hours(h)
         + std::chrono::minutes(mi) + std::chrono::seconds(s);
