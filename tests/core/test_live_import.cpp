@@ -163,6 +163,25 @@ TEST_CASE("live import: spans posted a request each as they end, within the lag,
     CHECK(live.import().waiting() == 0);
 }
 
+TEST_CASE(
+    "live import: an exporter's requests in any order within the lag - the later half first - draw the file's run")
+{
+    // The fixture's two lines are its spans' later half, then the earlier: posted so, a second apart, within a lag
+    // longer than the 8.3 s they cover. The run's time 0 is the earliest call come in before the first is played.
+    std::vector<Span> all;
+    REQUIRE(readOtlpJson(fixture("js-aws-sdk.jsonl"), "js-aws-sdk.jsonl", all));
+    const ImportedRun fromFile = importSpans(all, ordersSettings());
+    LiveImport live(ordersSettings(), LiveImportOptions { .lagMs = 10000, .historyMs = -1 });
+    std::istringstream lines(fixture("js-aws-sdk.jsonl"));
+    int64_t wall = 1796634265000; // the spans' last end and a second
+    for (std::string line; std::getline(lines, line); wall += 1000)
+        REQUIRE(live.addRequest(line, wall));
+    CHECK(live.run().messageCount() == 0); // nothing is played before the lag has passed
+    live.advance(wall + 60000);
+    CHECK(live.import().epochMs() == fromFile.epochMs);
+    CHECK(csvOf(live.run()) == csvOf(fromFile.run()));
+}
+
 TEST_CASE("live import: a call that comes in after its time was played is drawn late, at the run's time")
 {
     LiveImport live({}, LiveImportOptions { .lagMs = 1000, .historyMs = -1 });

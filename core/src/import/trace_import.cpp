@@ -151,13 +151,15 @@ public:
         std::vector<Action> actions;
         for (size_t i = first; i < m_spans.size(); ++i)
             collect(m_spans[i], actions);
-        if (!m_started && !actions.empty())
-            start(actions);
         std::ranges::move(actions, std::back_inserter(m_pending));
     }
 
     void playUntil(int64_t atMs)
     {
+        // The run's time 0 is the earliest call come in before the first is played: a live import's first requests may
+        // come in any order (a file holds its spans in any order too).
+        if (!m_started && std::ranges::any_of(m_pending, [&](const Action& a) { return a.at <= atMs; }))
+            start(m_pending);
         const auto due
             = std::stable_partition(m_pending.begin(), m_pending.end(), [&](const Action& a) { return a.at <= atMs; });
         std::vector<Action> now(std::make_move_iterator(m_pending.begin()), std::make_move_iterator(due));
