@@ -5,6 +5,7 @@
 #include "lifeline/picture/picture_words.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/teach/lessons.h"
+#include "lifeline/timeline/depth_series.h"
 
 #include <catch2/catch.hpp>
 
@@ -239,6 +240,13 @@ TEST_CASE("faults: a scenario's \"faults\" - lesson 36 charges cards twice, the 
     const auto summary = once->summary();
     CHECK(summary.faultsByKind == std::map<std::string, int64_t> { { "duplicate", 4 } });
     CHECK(summary.duplicates == 4);
+    // The charts count them too, each in the bucket it happened in (the window's activity chart draws these).
+    DepthSeries series;
+    series.sync(once->engine().run());
+    int64_t charted = 0;
+    for (const DepthSample& bucket : series.buckets())
+        charted += bucket.faults;
+    CHECK(charted == 4);
     CHECK(summary.deleted == 14); // ten payments and their four copies
     auto fixed = applyFix(lesson->scenario);
     REQUIRE(std::holds_alternative<Scenario>(fixed));

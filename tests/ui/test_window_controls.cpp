@@ -21,6 +21,7 @@
 #include "window/panels/glossary_links.h"
 #include "window/panels/queue_controls.h"
 #include "window/runtime/live_driver.h"
+#include "window/runtime/run_session.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -528,6 +529,18 @@ TEST_CASE(
     CHECK(found);
     for (const QPointF& p : charts->depthChart()->points(1)) // in flight: never past now (40 s)
         CHECK(p.x() <= 40.0);
+    CHECK(charts->activityChart()->pointCounts().size() == 2); // no faults injected: no line for them
+    // Lesson 36 injects SQS's duplicate deliveries: a third line counts them, bucket by bucket.
+    REQUIRE(window.lessons()->openLesson(QStringLiteral("at-least-once")));
+    window.driver()->pause();
+    window.driver()->advanceBy(120000);
+    REQUIRE(charts->activityChart()->pointCounts().size() == 3);
+    double injected = 0;
+    const std::vector<QPointF> faults = charts->activityChart()->points(2);
+    for (size_t i = 0; i + 1 < faults.size(); i += 2) // a bucket is two points at its value
+        injected += faults[i].y();
+    CHECK(injected == double(window.session()->simulation()->summary().faultsByKind.at("duplicate")));
+    CHECK(injected > 0);
 }
 
 TEST_CASE("window: a queue shared by tenants charts each tenant's dwell and the fair queue's metrics", "[ui][charts]")

@@ -29,6 +29,7 @@ void DepthSeries::merge()
         m.deadLetter = std::max(m.deadLetter, b.deadLetter);
         m.emptyReceives += b.emptyReceives;
         m.duplicates += b.duplicates;
+        m.faults += b.faults;
     }
     m_buckets.swap(merged);
     m_bucketMs *= 2;
@@ -45,7 +46,7 @@ void DepthSeries::record(TimeMs time)
     // Buckets between the last one and this time carry the depth they had (nothing changed there).
     while (m_buckets.size() <= index) {
         DepthSample carry = m_current;
-        carry.emptyReceives = carry.duplicates = 0;
+        carry.emptyReceives = carry.duplicates = carry.faults = 0;
         m_buckets.push_back(carry);
     }
     DepthSample& b = m_buckets[index];
@@ -101,6 +102,8 @@ void DepthSeries::sync(const RunView& run)
             ++m_buckets[size_t(e.time / m_bucketMs)].emptyReceives;
         else if (e.cause == Cause::ProcessingStarted && e.duplicate())
             ++m_buckets[size_t(e.time / m_bucketMs)].duplicates;
+        else if (e.cause == Cause::InjectedCopy || e.cause == Cause::FaultInjected) // as the summary counts them
+            ++m_buckets[size_t(e.time / m_bucketMs)].faults;
     }
     record(run.now());
 }

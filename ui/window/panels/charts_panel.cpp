@@ -23,7 +23,6 @@ ChartsPanel::ChartsPanel(QWidget* parent)
     layout->addWidget(m_dwell, 2);
     layout->addWidget(m_fair, 2);
     m_depth->setTitle(tr("Queue depth (peak per bucket)"));
-    m_activity->setTitle(tr("Empty receives and duplicates (per bucket)"));
     // The exam asks for the CloudWatch names: each line says which metric it is (CloudWatch samples once a minute).
     m_depth->setToolTip(
         tr("As CloudWatch names them: visible is ApproximateNumberOfMessagesVisible, in flight "
@@ -33,7 +32,9 @@ ChartsPanel::ChartsPanel(QWidget* parent)
            "NumberOfMessagesSent does not: alarm on the visible count). CloudWatch samples once a "
            "minute; these lines take the peak of each bucket."));
     m_activity->setToolTip(tr("Empty receives is CloudWatch's NumberOfEmptyReceives. Duplicates has no CloudWatch "
-                              "metric: it is a message worked on again while or after another consumer had it."));
+                              "metric: it is a message worked on again while or after another consumer had it. "
+                              "Faults injected (a run with a faults plan only): SQS's own faults put in on purpose, "
+                              "a duplicate delivery's copy and each refused or sampled call."));
     m_dwell->setTitle(tr("Dwell per tenant (s)"));
     m_dwell->setToolTip(tr("Per tenant, how long its oldest message not yet received has waited since its send: a "
                            "message's dwell up to its first receive, climbing while it waits"));
@@ -79,6 +80,7 @@ void ChartsPanel::sync()
     std::vector<ChartSeries> activity {
         { tr("empty receives"), style.polling, {} },
         { tr("duplicates"), style.duplicate, {} },
+        { tr("faults injected"), style.failed, {} },
     };
     const TimeMs bucketMs = m_series->bucketMs();
     const size_t first = size_t(std::max<TimeMs>(0, m_from / bucketMs - 1));
@@ -94,6 +96,8 @@ void ChartsPanel::sync()
         s.points.emplace_back(from, value);
         s.points.emplace_back(to, value);
     };
+    // SQS's own faults are a line only in a run that injects some (docs/faults.md): the others keep two.
+    const bool faults = std::ranges::any_of(buckets, [](const DepthSample& b) { return b.faults > 0; });
     for (size_t i = first; i < end; ++i) {
         const double x = double(i) * step, x1 = std::min(double(i + 1) * step, std::max(x, now));
         const auto& b = buckets[i];
@@ -103,7 +107,12 @@ void ChartsPanel::sync()
         level(depth[3], x, x1, b.deadLetter);
         level(activity[0], x, x1, b.emptyReceives);
         level(activity[1], x, x1, b.duplicates);
+        level(activity[2], x, x1, b.faults);
     }
+    if (!faults)
+        activity.pop_back();
+    m_activity->setTitle(faults ? tr("Empty receives, duplicates and injected faults (per bucket)")
+                                : tr("Empty receives and duplicates (per bucket)"));
     // The depth holds from the last event until now.
     if (!buckets.empty() && end == buckets.size() && now > double(buckets.size()) * step) {
         const DepthSample last = m_series->current();

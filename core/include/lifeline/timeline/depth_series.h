@@ -17,6 +17,7 @@ struct DepthSample {
     int32_t deadLetter = 0; // live messages in queues that are some queue's DLQ
     int32_t emptyReceives = 0; // in this bucket (a sum, not a peak)
     int32_t duplicates = 0; // in this bucket (a sum)
+    int32_t faults = 0; // SQS's faults injected in this bucket (a sum: docs/faults.md), a duplicate's copy included
 };
 
 class DepthSeries {
