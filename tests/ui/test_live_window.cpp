@@ -3,6 +3,7 @@
 // client through the proxy to an endpoint in this process; it waits in wall time, briefly, for loopback round trips.
 #include "http/endpoint_server.h"
 #include "http/proxy_server.h"
+#include "http/trace_receiver.h"
 #include "lifeline/engine/engine.h"
 #include "loopback_client.h"
 #include "test_support.h"
@@ -16,11 +17,13 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDateTime>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTcpSocket>
 #include <QTest>
 
@@ -197,4 +200,51 @@ TEST_CASE("window: the recording proxy draws what a real client does through it 
     window.liveSources()->stop();
     CHECK(window.session()->proxy() == nullptr);
     CHECK_FALSE(test::widget<QAction>(window, "play")->isEnabled()); // the observed run stays, with nothing to play
+}
+
+TEST_CASE("window: traces received live - a POST's spans drawn as a lane, no Queue panel of calls, Send and a refusal "
+          "said in the status bar",
+    "[ui][live]")
+{
+    application();
+    ui::MainWindow window;
+    ui::TraceReceiverOptions options;
+    options.port = 0;
+    REQUIRE(window.liveSources()->startTraces(options, {}, 0).ok()); // no lag: each call played as it comes
+    CHECK(test::widget<QAction>(window, "play")->text() == QStringLiteral("● Live"));
+    CHECK_FALSE(test::widget<ui::LiveQueuePanel>(window, "liveQueue")->isVisibleTo(&window));
+    CHECK_FALSE(test::widget<ui::QueueControls>(window, "queueControls")->isVisibleTo(&window));
+    ui::TraceReceiver* receiver = window.session()->traceReceiver();
+    REQUIRE(receiver);
+    QTcpSocket socket;
+    socket.connectToHost(QHostAddress::LocalHost, receiver->port());
+    REQUIRE(socket.waitForConnected(5000));
+    const QByteArray sent = QByteArray::number((QDateTime::currentMSecsSinceEpoch() - 1000) * 1000000);
+    const QByteArray body = R"({"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":)"
+                            R"({"stringValue":"billing"}}]},"scopeSpans":[{"scope":{"name":"test"},"spans":[{)"
+                            R"("traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"b7ad6b7169203301","name":)"
+                            R"("orders send","kind":4,"startTimeUnixNano":")"
+        + sent + R"(","endTimeUnixNano":")" + sent + R"(","attributes":[)"
+        + R"({"key":"messaging.system","value":{"stringValue":"aws.sqs"}},)"
+        + R"({"key":"messaging.destination","value":{"stringValue":"orders"}},)"
+        + R"({"key":"messaging.operation","value":{"stringValue":"send"}},)"
+        + R"({"key":"messaging.message_id","value":{"stringValue":"5fea7756-0ea4-451a-a703-a558b933e274"}}]}]}]}]})";
+    const auto request = [&](const QByteArray& type, const QByteArray& content) {
+        return "POST /v1/traces HTTP/1.1\r\nHost: localhost\r\nContent-Type: " + type
+            + "\r\nContent-Length: " + QByteArray::number(content.size()) + "\r\n\r\n" + content;
+    };
+    CHECK(test::exchange(socket, request("application/json", body)).startsWith("HTTP/1.1 200"));
+    CHECK(QTest::qWaitFor([&] { return window.session()->run()->messageCount() == 1; }, 5000));
+    CHECK(window.session()->run()->queueInfo(0).name == "orders");
+    CHECK(test::exchange(socket, request("application/x-protobuf", "x")).startsWith("HTTP/1.1 415"));
+    CHECK(window.statusBar()->currentMessage().startsWith(
+        QStringLiteral("Refused POST /v1/traces: Lifeline reads OTLP/HTTP in JSON, not protobuf")));
+    CHECK(window.liveSources()->answerSend());
+    CHECK(window.statusBar()->currentMessage()
+        == QStringLiteral("Traced calls went to a real SQS: nothing is sent from here."));
+    window.liveSources()->stop();
+    CHECK(window.statusBar()->currentMessage()
+        == QStringLiteral("Traces are no longer received; their run stays on screen."));
+    CHECK(window.session()->run()->messageCount() == 1);
+    CHECK_FALSE(window.liveSources()->answerSend()); // no live source: the window's own dialog answers
 }

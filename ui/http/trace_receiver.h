@@ -30,6 +30,7 @@ public:
     Outcome<> start(const TraceReceiverOptions& options);
     void stop();
     bool listening() const { return m_http.listening(); }
+    quint16 port() const { return m_http.port(); }
     QString address() const { return m_http.address(); } // http://127.0.0.1:4318
     bool exposed() const { return m_http.exposed(); }
     // Plays what the lag has let through by now (the window's frame asks before it draws).

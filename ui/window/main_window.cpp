@@ -413,13 +413,8 @@ void MainWindow::toggleConsumerOfActor(uint32_t actor)
 
 void MainWindow::showSendDialog()
 {
-    if (m_session->live()) { // a live run sends from the Queue panel, through the service
-        if (auto* queueDock = findChild<QDockWidget*>(QStringLiteral("queueDock")))
-            queueDock->raise();
-        m_liveQueue->body()->setFocus();
-        say(tr("Type a body in the Queue panel and press Send: it goes to the service as a SendMessage."));
+    if (m_live->answerSend()) // a live run sends from its Queue panel, or takes nothing (traces)
         return;
-    }
     if (!simulation()) {
         say(tr("Open a scenario or a lesson first: a saved run cannot take new messages."));
         return;

@@ -18,6 +18,8 @@
 
 #include <QAction>
 #include <QDateTime>
+#include <QDockWidget>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QTimer>
 
@@ -178,6 +180,22 @@ Outcome<> LiveSourceController::startTraces(
             : tr("Receiving traces on %1").arg(endpoint),
         10000);
     return {};
+}
+
+bool LiveSourceController::answerSend()
+{
+    RunSession* session = m_window.session;
+    if (!session->live())
+        return false;
+    if (session->traceReceiver()) {
+        emit said(tr("Traced calls went to a real SQS: nothing is sent from here."), 6000);
+        return true;
+    }
+    if (auto* queueDock = m_window.window->findChild<QDockWidget*>(QStringLiteral("queueDock")))
+        queueDock->raise();
+    m_window.liveQueue->body()->setFocus();
+    emit said(tr("Type a body in the Queue panel and press Send: it goes to the service as a SendMessage."), 6000);
+    return true;
 }
 
 void LiveSourceController::stop()

@@ -60,6 +60,10 @@ public:
     Outcome<> startTraces(const TraceReceiverOptions& options, import::QueueSettings settings, TimeMs lagMs = 8000);
     // File > Receive traces live: asks for the queues' settings (Cancel: SQS's defaults) and starts on port 4318.
     QAction* tracesAction() const { return m_tracesAction; }
+    // Send a message... in a live run: the live Queue panel is where one is sent (to the endpoint's service, or
+    // upstream through the proxy), raised and focused; a traced run takes none (its calls went to a real SQS). False
+    // when no live source runs (the window's own dialog sends then).
+    bool answerSend();
     // Stops serving; the run stays on screen, still. Nothing when no live source runs.
     void stop();
     // Writes the proxy's run file (--record) a last time; a message box says why when it cannot.
