@@ -184,6 +184,9 @@ TEST_CASE("faults: a sampled short poll returns fewer than are visible - a long 
     Engine engine;
     REQUIRE(engine.createQueue("orders"));
     engine.setFaults(FaultPlan { 3, { FaultRule { .kind = FaultKind::ShortPollSample, .rate = 1 } } });
+    // An empty queue's short poll hides nothing: it is not sampled, and the dice are not thrown.
+    REQUIRE(engine.receiveMessage(receiveFrom("orders", 10, 0))->messages.empty());
+    CHECK(engine.faults()->struck()[size_t(FaultKind::ShortPollSample)] == 0);
     for (int n = 0; n < 6; ++n)
         REQUIRE(engine.sendMessage(sendTo("orders", "m" + std::to_string(n))));
     auto sampled = engine.receiveMessage(receiveFrom("orders", 10, 0));
@@ -194,6 +197,11 @@ TEST_CASE("faults: a sampled short poll returns fewer than are visible - a long 
     auto waited = engine.receiveMessage(receiveFrom("orders", 10, 5));
     REQUIRE(waited);
     CHECK(waited->messages.size() == 6 - sampled->messages.size());
+    // One visible, sampled: the poll comes back empty while it waits (each sampled poll hides at least one).
+    REQUIRE(engine.sendMessage(sendTo("orders", "last")));
+    CHECK(engine.receiveMessage(receiveFrom("orders", 10, 0))->messages.empty());
+    CHECK(engine.faults()->struck()[size_t(FaultKind::ShortPollSample)] == 2);
+    CHECK(engine.counters("orders")->visible == 1);
 }
 
 TEST_CASE("faults: a refused call answers with SQS's error, logged as injected - nothing changes", "[faults]")

@@ -1,4 +1,5 @@
 // Every built-in lesson is run, and its fix too, and what the lesson claims is checked on the event log.
+#include "lifeline/analysis/moments.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/support/duration.h"
 #include "lifeline/teach/lessons.h"
@@ -289,6 +290,35 @@ TEST_CASE("lesson 11: long polling cuts empty receives at least tenfold", "[less
     const auto longPolling = runLesson("short-vs-long-polling", true)->summary();
     CHECK(longPolling.emptyReceives * 10 <= shortPolling.emptyReceives);
     CHECK(longPolling.deleted == shortPolling.deleted);
+}
+
+TEST_CASE("lesson 11: a sampled short poll misses a waiting message - a long poll is never sampled", "[lessons]")
+{
+    const auto run = runLesson("short-vs-long-polling", false);
+    const auto sampled = events(*run, Cause::FaultInjected);
+    REQUIRE(sampled.size() == 18);
+    CHECK(run->summary().faultsByKind.at("shortPoll") == 18);
+    // Each one noted hid a message: one was sent before it and first received after it.
+    const auto waiting = [&](TimeMs at) {
+        for (MessageIndex lane = 0; lane < run->engine().messageCount(); ++lane) {
+            const LaneTimes times = run->engine().times(lane);
+            if (times.sentAt <= at && (times.firstReceiveAt < 0 || times.firstReceiveAt > at))
+                return true;
+        }
+        return false;
+    };
+    for (const Event& e : sampled) {
+        INFO(e.time);
+        CHECK(e.detail == uint32_t(FaultKind::ShortPollSample));
+        CHECK(waiting(e.time));
+    }
+    CHECK(run->summary().longestWaitMs == 4000); // missed by four polls in a row
+    const auto moments = findMoments(run->engine().run(), run->scenario().lesson->moments);
+    const auto fault = std::find_if(moments.begin(), moments.end(), [](const Moment& m) { return m.spec == 1; });
+    REQUIRE(fault != moments.end());
+    CHECK(fault->at == sampled.front().time);
+    CHECK(fault->caption == "worker's short poll asks only some of SQS's servers and misses a message that is waiting");
+    CHECK(events(*runLesson("short-vs-long-polling", true), Cause::FaultInjected).empty());
 }
 
 TEST_CASE("lesson 12: Lambda with visibility = function timeout duplicates - six times does not", "[lessons]")

@@ -79,12 +79,12 @@ std::string RunSummary::claim() const
     for (const auto& [code, count] : errorsByCode)
         refused += count;
     add(refused, "refused request", "refused requests");
+    if (text.empty() && emptyReceives >= 10 * std::max<int64_t>(1, received))
+        add(emptyReceives, "empty receive", "empty receives");
     int64_t injected = 0;
     for (const auto& [kind, count] : faultsByKind)
         injected += count;
     add(injected, "fault injected", "faults injected");
-    if (text.empty() && emptyReceives >= 10 * std::max<int64_t>(1, received))
-        add(emptyReceives, "empty receive", "empty receives");
     if (text.empty())
         add(deleted, "deleted, none twice", "deleted, none twice");
     return text;

@@ -63,34 +63,11 @@ void Engine::collectFair(QueueState& queue, size_t max, int64_t visibilitySecond
         const MessageRecord& record = m_run.message(lane);
         return record.state == MessageState::Visible && record.queue == queue.index;
     };
-    // Quiet tenants' messages first, in the queue's order; a noisy tenant's are set aside for it.
-    while (out.size() < max && !queue.ready.empty()) {
-        const MessageIndex lane = queue.ready.front();
-        queue.ready.pop_front();
-        if (!receivable(lane))
-            continue;
-        const int64_t index = tenantIndex(fair, m_run.extra(lane));
-        if (index >= 0 && fair.tenants[size_t(index)].noisy) {
-            fair.tenants[size_t(index)].held.push_back(lane);
-            continue;
-        }
-        if (takeOrDeadLetter(queue, lane, actor))
-            deliverTo(out, queue, lane, visibilitySeconds, actor);
-    }
-    // Then the noisy tenants', the one with the fewest in flight first (each message counts as it is received).
+    const auto tenantOf = [&](MessageIndex lane) { return tenantIndex(fair, m_run.extra(lane)); };
     while (out.size() < max) {
-        FairTenant* next = nullptr;
-        for (const uint32_t index : fair.noisy) {
-            FairTenant& t = fair.tenants[index];
-            while (!t.held.empty() && !receivable(t.held.front()))
-                t.held.pop_front();
-            if (!t.held.empty() && (!next || t.inFlight < next->inFlight))
-                next = &t;
-        }
-        if (!next)
+        const MessageIndex lane = fair.next(queue.ready, receivable, tenantOf);
+        if (lane == kNoMessage)
             return;
-        const MessageIndex lane = next->held.front();
-        next->held.pop_front();
         if (takeOrDeadLetter(queue, lane, actor))
             deliverTo(out, queue, lane, visibilitySeconds, actor);
     }

@@ -1,6 +1,7 @@
 // Engine-internal state of one queue, a pending long poll and a message move task.
 #pragma once
 
+#include "fair_tenants.h"
 #include "lifeline/engine/engine.h"
 #include "queue_policies.h"
 
@@ -24,85 +25,6 @@ struct FifoGroup {
     std::string id;
     std::deque<MessageIndex> messages;
     bool queued = false; // in QueueState::candidates
-};
-
-// A tenant of a standard queue (fair queues): the messages sent with one MessageGroupId.
-struct FairTenant {
-    const std::string* name = nullptr; // its MessageGroupId: the key in FairTenants::byName (nodes do not move)
-    int64_t waiting = 0; // visible or delayed: its backlog
-    int64_t inFlight = 0;
-    TimeMs lastSendAt = 0;
-    bool noisy = false;
-    std::deque<MessageIndex> held; // its visible messages passed over while it is noisy, oldest first (lazy)
-};
-
-// A tenant is noisy from when it holds at least this many messages in flight, and more than a tenth of the queue's;
-// it is quiet again once its backlog drains or it has sent nothing for five minutes (AWS-doc).
-inline constexpr int64_t kNoisyInFlight = 30;
-inline constexpr TimeMs kNoisyQuietAfterMs = TimeMs(5) * 60 * 1000;
-
-// A standard queue's tenants, from its first message with a MessageGroupId (docs/decisions.md, "Fair queues"): their
-// counts and when each turns noisy or quiet, the policy's rule with its state; the engine logs the turns and serves
-// the receives (engine_fair.cpp).
-struct FairTenants {
-    std::unordered_map<std::string, uint32_t> byName;
-    std::vector<FairTenant> tenants;
-    std::vector<uint32_t> noisy; // the noisy tenants, in the order they turned noisy
-
-    // The tenant of a MessageGroupId, added when new; its latest send now when `sent`.
-    uint32_t enter(const std::string& groupId, TimeMs now, bool sent)
-    {
-        const auto [it, added] = byName.emplace(groupId, uint32_t(tenants.size()));
-        if (added)
-            tenants.emplace_back().name = &it->first;
-        if (sent)
-            tenants[it->second].lastSendAt = now;
-        return it->second;
-    }
-    // The tenant of a MessageGroupId, or -1 (none: a message of its own, never noisy).
-    int64_t indexOf(const std::string& groupId) const
-    {
-        if (groupId.empty())
-            return -1;
-        const auto it = byName.find(groupId);
-        return it == byName.end() ? -1 : int64_t(it->second);
-    }
-    // A message of the tenant moved from one state to another: whether the tenant now turns noisy (true) or quiet
-    // (false: its backlog drained), or neither. `queueInFlight` is the queue's own count.
-    std::optional<bool> count(uint32_t tenant, MessageState from, MessageState to, int64_t queueInFlight)
-    {
-        const auto waiting
-            = [](MessageState state) { return state == MessageState::Visible || state == MessageState::Delayed; };
-        FairTenant& t = tenants[tenant];
-        t.waiting += int64_t(waiting(to)) - int64_t(waiting(from));
-        t.inFlight += int64_t(to == MessageState::InFlight) - int64_t(from == MessageState::InFlight);
-        if (!t.noisy && t.inFlight >= kNoisyInFlight && t.inFlight * 10 > queueInFlight)
-            return true;
-        if (t.noisy && t.waiting == 0)
-            return false;
-        return std::nullopt;
-    }
-    // Marks the tenant; quiet again, it hands back the messages it was passed over for, oldest first.
-    std::deque<MessageIndex> setNoisy(uint32_t tenant, bool isNoisy)
-    {
-        FairTenant& t = tenants[tenant];
-        t.noisy = isNoisy;
-        if (isNoisy) {
-            noisy.push_back(tenant);
-            return {};
-        }
-        std::erase(noisy, tenant);
-        return std::exchange(t.held, {});
-    }
-    // The noisy tenants that have sent nothing for five minutes, latest turned first: quiet again.
-    std::vector<uint32_t> silentSince(TimeMs now) const
-    {
-        std::vector<uint32_t> silent;
-        for (size_t i = noisy.size(); i-- > 0;)
-            if (now - tenants[noisy[i]].lastSendAt >= kNoisyQuietAfterMs)
-                silent.push_back(noisy[i]);
-        return silent;
-    }
 };
 
 // What the rules keep of a queue beside the run's entry for it (QueueInfo: its name, attributes, counters).

@@ -145,11 +145,14 @@ void Engine::admitArrival(QueueState& queue, MessageIndex lane, TimeMs enqueued)
 size_t Engine::sampledMax(QueueState& queue, int64_t wait, int64_t max, uint32_t actor)
 {
     // "Short polling ... samples a subset of its servers": fewer messages than are visible, or none (docs/faults.md).
-    if (wait != 0 || !m_faults || !m_faults->strikes(FaultKind::ShortPollSample, "ReceiveMessage", queue.name(), now()))
+    // Only a poll that could take a message is sampled, so each one noted hid at least one.
+    const auto visible = size_t(std::max<int64_t>(0, queue.counters().visible));
+    if (wait != 0 || visible == 0 || !m_faults
+        || !m_faults->strikes(FaultKind::ShortPollSample, "ReceiveMessage", queue.name(), now()))
         return size_t(max);
     m_run.note(
         kNoMessage, queue.index, MessageState::None, Cause::FaultInjected, actor, uint32_t(FaultKind::ShortPollSample));
-    return m_faults->below(uint32_t(max));
+    return m_faults->below(uint32_t(std::min(size_t(max), visible)));
 }
 
 void Engine::makeDueCopies()
