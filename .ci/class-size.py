@@ -10,7 +10,7 @@ import sys
 
 LIMIT = 900
 # Classes already over it, at most the size they have: they may shrink, never grow (docs/decisions.md, "Class size").
-CEILING = {"Engine": 1777, "Simulation": 1272}
+CEILING = {"Engine": 1777, "Simulation": 1270}
 root = pathlib.Path(__file__).resolve().parents[1]
 files = subprocess.run(["git", "ls-files", "core/*.cpp", "ui/*.cpp", "app/*.cpp"], cwd=root, capture_output=True,
                        text=True, check=True).stdout.split()

@@ -89,7 +89,21 @@ TEST_CASE("faults: a plan's JSON reads back as written - a bad one names its fie
     CHECK(problemOf(R"({"faults": [{"kind": "throttling", "rate": 1, "limit": 0}]})")
         == "faults[0].limit: a whole number from 1");
     CHECK(problemOf(R"({"faults": [{"kind": "throttling", "rate": 1, "when": 0}]})")
-        == "faults[0].when: not a field of a fault (kind, rate, at, queue, action, limit)");
+        == "faults[0].when: not a field of a fault (kind, rate, at, from, until, queue, action, limit)");
+    CHECK(problemOf(R"({"faults": [{"kind": "throttling", "rate": 1, "from": "later"}]})")
+        == "faults[0].from: a time such as \"5s\" or a number of seconds");
+    CHECK(problemOf(R"({"faults": [{"kind": "throttling", "rate": 1, "from": "5s", "until": "5s"}]})")
+        == "faults[0].until: a time after \"from\"");
+    const FaultPlan burst = planOf(R"([{"kind": "throttling", "rate": 1, "from": "14s", "until": 16}])");
+    CHECK(burst.rules[0].from == 14000);
+    CHECK(burst.rules[0].until == 16000);
+    CHECK(endpoint::faultPlanJson(burst).dump()
+        == R"({"faults":[{"from":"14s","kind":"throttling","rate":1.0,"until":"16s"}],"seed":1})");
+    FaultDice dice(burst);
+    CHECK_FALSE(dice.refusal("SendMessage", "q", 13999, false));
+    CHECK(dice.refusal("SendMessage", "q", 14000, false) == FaultKind::Throttling);
+    CHECK(dice.refusal("DeleteMessage", "q", 15999, false) == FaultKind::Throttling);
+    CHECK_FALSE(dice.refusal("SendMessage", "q", 16000, false));
     CHECK(problemOf(R"({"seed": -1, "faults": []})") == "seed: a whole number from 0");
     CHECK(problemOf(R"({"faults": [], "seeds": 1})") == "seeds: not a field of a fault plan (seed, faults)");
 }
@@ -269,4 +283,84 @@ TEST_CASE("faults: a scenario's \"faults\" - lesson 36 charges cards twice, the 
         std::string(R"({"queues": [{"name": "q"}], "faults": [{"kind": "duplicate", "rate": 1, "queue": "p"}]})"));
     REQUIRE(std::holds_alternative<ScenarioError>(typo));
     CHECK(std::get<ScenarioError>(typo).text() == "faults[0].queue: names no queue of the scenario: 'p'");
+}
+
+namespace {
+
+// One message sent at 0 s to a queue with a 10 s timeout, a consumer whose work takes 2 s, the plan's throttling and
+// the consumer's retries as given; run for a minute.
+std::unique_ptr<Simulation> throttledRun(const std::string& faults, const std::string& retries)
+{
+    const std::string text = R"({"seed": 5, "duration": "1m", "faults": )" + faults
+        + R"(, "queues": [{"name": "jobs", "attributes": {"VisibilityTimeout": 10}}],
+        "producers": [{"name": "app", "queue": "jobs", "messages": [{"at": "0s", "body": "job"}]}],
+        "consumers": [{"name": "worker", "queue": "jobs", "processing": "2s")"
+        + (retries.empty() ? std::string() : R"(, "retries": )" + retries) + "}]}";
+    auto scenario = parseScenario(text);
+    REQUIRE(std::holds_alternative<Scenario>(scenario));
+    auto run = std::make_unique<Simulation>(std::get<Scenario>(std::move(scenario)));
+    run->runToEnd();
+    return run;
+}
+
+std::vector<TimeMs> timesOf(const RunView& run, Cause cause)
+{
+    std::vector<TimeMs> out;
+    for (size_t i = 0; i < run.log().size(); ++i)
+        if (run.log()[i].cause == cause)
+            out.push_back(run.log()[i].time);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("faults: a consumer's own calls meet the plan - a refused delete is lost without retries, retried after "
+          "its back-off with them",
+    "[faults][simulation]")
+{
+    const std::string deleteThrottled = R"([{"kind": "throttling", "at": ["2s"], "action": "DeleteMessage"}])";
+    // No retries: the delete at 2 s is refused (logged on the queue's row as SQS's error, injected) and lost, so the
+    // job comes back when its 10 s run out and is worked on twice.
+    const auto lost = throttledRun(deleteThrottled, "");
+    const RunView& run = lost->engine().run();
+    CHECK(timesOf(run, Cause::FaultInjected) == std::vector<TimeMs> { 2000 });
+    CHECK(timesOf(run, Cause::VisibilityTimeout) == std::vector<TimeMs> { 10000 });
+    CHECK(timesOf(run, Cause::Delete) == std::vector<TimeMs> { 12000 });
+    const auto summary = lost->summary();
+    CHECK(summary.duplicates == 1);
+    CHECK(summary.errorsByCode == std::map<std::string, int64_t> { { "ThrottlingException", 1 } });
+    bool worded = false;
+    for (size_t i = 0; i < run.log().size(); ++i)
+        if (run.log()[i].cause == Cause::RequestRefused)
+            worded = run.log().text(run.log()[i].textIndex())
+                == "ThrottlingException: The request was denied due to request throttling. (injected)";
+    CHECK(worded);
+    // Retried at once (no back-off): the second attempt is not struck and deletes at the same instant.
+    const auto atOnce = throttledRun(deleteThrottled, R"({"attempts": 2, "backoff": "0s"})");
+    CHECK(timesOf(atOnce->engine().run(), Cause::Delete) == std::vector<TimeMs> { 2000 });
+    CHECK(atOnce->summary().duplicates == 0);
+    // Deletes throttled for two seconds: retries at once all fall inside it and the job comes back; with a back-off of
+    // up to 1 s, then 2 s, then 4 s (full jitter, drawn from the run's seed: 252 ms, 1,138 ms, 1,148 ms) the fourth
+    // attempt gets through.
+    const std::string burst
+        = R"([{"kind": "throttling", "rate": 1, "from": "2s", "until": "4s", "action": "DeleteMessage"}])";
+    const auto quick = throttledRun(burst, R"({"attempts": 4, "backoff": "0s"})");
+    CHECK(timesOf(quick->engine().run(), Cause::FaultInjected) == std::vector<TimeMs> { 2000, 2000, 2000, 2000 });
+    CHECK(quick->summary().duplicates == 1);
+    const auto patient = throttledRun(burst, R"({"attempts": 4})");
+    CHECK(timesOf(patient->engine().run(), Cause::FaultInjected) == std::vector<TimeMs> { 2000, 2252, 3390 });
+    CHECK(timesOf(patient->engine().run(), Cause::Delete) == std::vector<TimeMs> { 4538 });
+    CHECK(patient->summary().duplicates == 0);
+    CHECK(causesOf(patient->engine().run()) == causesOf(throttledRun(burst, R"({"attempts": 4})")->engine().run()));
+    // A refused receive is retried too; given up, the consumer polls again after its idle delay.
+    const auto receives = throttledRun(R"([{"kind": "serviceUnavailable", "at": [0, 0], "action": "ReceiveMessage"}])",
+        R"({"attempts": 2, "backoff": "0s"})");
+    CHECK(timesOf(receives->engine().run(), Cause::FaultInjected) == std::vector<TimeMs> { 0, 0 });
+    CHECK(receives->summary().errorsByCode == std::map<std::string, int64_t> { { "ServiceUnavailable", 2 } });
+    CHECK(timesOf(receives->engine().run(), Cause::Receive) == std::vector<TimeMs> { 1000 });
+    // Retries are read and checked with the scenario.
+    const auto bad = parseScenario(std::string(R"({"queues": [{"name": "q"}],
+        "consumers": [{"queue": "q", "retries": {"attempts": 11, "backof": "1s"}}]})"));
+    REQUIRE(std::holds_alternative<ScenarioError>(bad));
+    CHECK(std::get<ScenarioError>(bad).text().find("consumers[0].retries.backof") != std::string::npos);
 }

@@ -27,10 +27,10 @@ Outcome<FaultRule> parseRule(const json& value, const std::string& at)
 {
     if (!value.is_object())
         return wrong(at, "an object such as {\"kind\": \"duplicate\", \"rate\": 0.2}");
-    static const std::set<std::string> kKnown { "kind", "rate", "at", "queue", "action", "limit" };
+    static const std::set<std::string> kKnown { "kind", "rate", "at", "from", "until", "queue", "action", "limit" };
     for (const auto& [key, _] : value.items())
         if (!kKnown.count(key))
-            return wrong(at + "." + key, "not a field of a fault (kind, rate, at, queue, action, limit)");
+            return wrong(at + "." + key, "not a field of a fault (kind, rate, at, from, until, queue, action, limit)");
     FaultRule rule;
     const auto kind = value.find("kind");
     if (kind == value.end() || !kind->is_string() || !faultKindNamed(kind->get<std::string>()))
@@ -54,6 +54,15 @@ Outcome<FaultRule> parseRule(const json& value, const std::string& at)
             rule.at.push_back(*t);
         }
     }
+    for (const char* bound : { "from", "until" })
+        if (const auto t = value.find(bound); t != value.end()) {
+            const auto time = durationFromJson(*t);
+            if (!time || *time < 0)
+                return wrong(at + "." + bound, "a time such as \"5s\" or a number of seconds");
+            (std::string_view(bound) == "from" ? rule.from : rule.until) = *time;
+        }
+    if (rule.from && rule.until && *rule.until <= *rule.from)
+        return wrong(at + ".until", "a time after \"from\"");
     if (const auto q = value.find("queue"); q != value.end()) {
         if (!q->is_string() || q->get<std::string>().empty())
             return wrong(at + ".queue", "a queue's name");
@@ -126,6 +135,10 @@ json faultPlanJson(const FaultPlan& plan)
             for (const TimeMs t : rule.at)
                 r["at"].push_back(formatDuration(t));
         }
+        if (rule.from)
+            r["from"] = formatDuration(*rule.from);
+        if (rule.until)
+            r["until"] = formatDuration(*rule.until);
         if (!rule.queue.empty())
             r["queue"] = rule.queue;
         if (!rule.action.empty())

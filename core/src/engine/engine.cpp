@@ -127,7 +127,7 @@ void Engine::setFaults(std::optional<FaultPlan> plan)
 
 std::optional<SqsError> Engine::injectedRefusal(std::string_view action, const std::string& queue, uint32_t actor)
 {
-    const QueueState* found = queue.empty() ? nullptr : findQueue(queue);
+    const QueueState* found = queue.empty() || !m_faults ? nullptr : findQueue(queue);
     const bool encrypted = found && !found->attributes().kmsMasterKeyId.empty();
     const auto kind = m_faults ? m_faults->refusal(action, queue, now(), encrypted) : std::nullopt;
     if (!kind)

@@ -33,6 +33,8 @@ bool FaultDice::matches(size_t index, std::string_view action, std::string_view 
         return false;
     if (rule.limit && m_used[index] >= *rule.limit)
         return false;
+    if ((rule.from && now < *rule.from) || (rule.until && now >= *rule.until))
+        return false;
     bool hit = false;
     if (!rule.at.empty()) {
         // Each time strikes one call: the first matching call at or after it (a time listed twice, two calls).

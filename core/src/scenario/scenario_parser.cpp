@@ -420,12 +420,23 @@ ScalingSpec scalingSpec(const json& v, const std::string& path, int64_t count)
     return s;
 }
 
+RetrySpec retrySpec(const json& v, const std::string& path)
+{
+    checkKeys(v, path, { "attempts", "backoff" });
+    RetrySpec r;
+    r.attempts = integer(v, path, "attempts", 1, 10).value_or(3);
+    r.backoff = duration(v, path, "backoff").value_or(1000);
+    if (r.backoff < 0 || r.backoff > 20000)
+        report(join(path, "backoff"), "must be from 0s to 20s, got " + formatDuration(r.backoff));
+    return r;
+}
+
 ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
 {
     checkKeys(v, path,
         { "name", "queue", "count", "waitTimeSeconds", "maxMessages", "visibilityTimeout", "processing",
             "failureProbability", "deletes", "releaseOnFailure", "idempotent", "poison", "flaky", "heartbeat",
-            "crashes", "idleDelay", "start", "scaling" });
+            "retries", "crashes", "idleDelay", "start", "scaling" });
     ConsumerSpec c;
     c.name = v.contains("name") ? text(v, path, "name") : "consumer-" + std::to_string(index + 1);
     c.queue = text(v, path, "queue");
@@ -455,6 +466,8 @@ ConsumerSpec consumerSpec(const json& v, const std::string& path, size_t index)
         c.heartbeatVisibilityTimeout = integer(v["heartbeat"], hp, "visibilityTimeout", 0, 43200)
                                            .value_or(integer(v["heartbeat"], hp, "extendBy", 0, 43200).value_or(30));
     }
+    if (v.contains("retries"))
+        c.retries = retrySpec(v["retries"], join(path, "retries"));
     const json& crashes = array(v, path, "crashes");
     for (size_t i = 0; i < crashes.size(); ++i) {
         const std::string cp = at(join(path, "crashes"), i);

@@ -5,13 +5,15 @@
 
 namespace lifeline::sim {
 
-Simulation::Processing& Simulation::processingOf(MessageIndex lane)
+namespace {
+
+// A consumer's call meets the fault plan first, as a call through `serve` does (Engine::injectedRefusal).
+bool faultRefuses(Engine& engine, const std::string& queue, uint32_t actor, std::string_view action)
 {
-    lane = m_engine.firstLaneOf(lane); // a message moved to a DLQ is still the same message
-    while (lane >= m_processing.size())
-        m_processing.push_back({});
-    return m_processing.released(lane) ? m_processingKept[lane] : m_processing[lane];
+    return engine.injectedRefusal(action, queue, actor).has_value();
 }
+
+} // namespace
 
 size_t bodyBytes(const std::vector<ReceivedMessage>& messages)
 {
@@ -32,47 +34,15 @@ size_t deliveredBytes(const RunView& run, const DeliveryList& messages)
 void Simulation::forgetHistory()
 {
     m_engine.forgetHistory();
-    const RunView& run = m_engine.run();
-    constexpr size_t kChunk = decltype(m_processing)::kChunkSize;
-    static_assert(kChunk == RunView::kLaneRecordChunk);
-    // A chunk the run released: what a lane still live (a survivor) or still being processed needs is kept aside.
-    for (; (m_processingChunksDone + 1) * kChunk <= m_processing.size()
-         && run.recordChunkReleased(MessageIndex(m_processingChunksDone * kChunk));
-         ++m_processingChunksDone) {
-        for (size_t lane = m_processingChunksDone * kChunk; lane < (m_processingChunksDone + 1) * kChunk; ++lane) {
-            const Processing& p = m_processing[lane];
-            if ((p.active != 0 || p.completed) && (p.active != 0 || !run.forgotten(MessageIndex(lane))))
-                m_processingKept.emplace(MessageIndex(lane), p);
-        }
-        m_processing.releaseChunk(m_processingChunksDone);
-    }
-    // The kept ones go once their lane is forgotten and nothing processes them, swept when the map has doubled.
-    if (m_processingKept.size() > 2 * m_processingKeptSwept + 1024) {
-        std::erase_if(
-            m_processingKept, [&](const auto& kept) { return kept.second.active == 0 && run.forgotten(kept.first); });
-        m_processingKeptSwept = m_processingKept.size();
-    }
+    m_ledger.forget(m_engine.run());
 }
 
 bool Simulation::startProcessing(MessageIndex lane, uint32_t actor, TimeMs functionTimeout)
 {
-    // Duplicate processing: it starts while an earlier processing of the same message is still going, or after
-    // one already completed it.
-    Processing& p = processingOf(lane);
-    const bool duplicate = p.active > 0 || p.completed;
-    ++p.active;
-    if (duplicate)
-        ++m_duplicates;
+    const bool duplicate = m_ledger.start(m_engine.firstLaneOf(lane));
     m_engine.recordActorEvent(
         Cause::ProcessingStarted, actor, lane, kNoQueue, Event::processingStart(duplicate, functionTimeout));
     return duplicate;
-}
-
-void Simulation::endProcessing(MessageIndex lane, bool completed)
-{
-    Processing& p = processingOf(lane);
-    --p.active;
-    p.completed = p.completed || completed;
 }
 
 void Simulation::consumerPoll(size_t index)
@@ -91,6 +61,13 @@ void Simulation::consumerPoll(size_t index)
     request.waitTimeSeconds = spec.waitTimeSeconds;
     request.visibilityTimeout = spec.visibilityTimeout;
     request.actor = c.actor;
+    // A refused receive is retried after a back-off; given up, it polls again as after an empty one.
+    if (faultRefuses(m_engine, spec.queue, c.actor, "ReceiveMessage")) {
+        const auto wait = nextRetry(c.tries, spec.retries, m_random);
+        schedule(m_engine.now() + wait.value_or(spec.idleDelay), ConsumerPoll, uint32_t(index), c.generation);
+        return;
+    }
+    c.tries = 0;
     auto result = m_engine.receiveMessage(request);
     if (!result) { // the queue is gone, or was deleted and comes back: try again later
         schedule(m_engine.now() + c.spec->idleDelay, ConsumerPoll, uint32_t(index), c.generation);
@@ -186,13 +163,16 @@ bool Simulation::idempotentCheck(size_t index, MessageIndex lane, const Receipt&
     // processed already is a repeat (skipped, and deleted so it stops coming back); one still being processed by
     // another is left alone, in flight under this receive, to come back when its timeout ends.
     Consumer& c = *m_consumers[index];
-    const Processing& p = processingOf(lane);
+    const ProcessingLedger::Processing& p = m_ledger.of(m_engine.firstLaneOf(lane));
     if (!p.completed && p.active == 0)
         return true;
     if (p.completed) {
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, lane, kNoQueue, 1); // a repeat, skipped
-        m_requests.count(0);
-        (void)m_engine.deleteMessage(c.spec->queue, receipt, c.actor); // a refusal is logged by the engine
+        if (!faultRefuses(
+                m_engine, c.spec->queue, c.actor, "DeleteMessage")) { // a refused one comes back, to be skipped again
+            m_requests.count(0);
+            (void)m_engine.deleteMessage(c.spec->queue, receipt, c.actor); // a refusal is logged by the engine
+        }
     } else {
         m_engine.recordActorEvent(
             Cause::ProcessingFailed, c.actor, lane, kNoQueue, uint32_t(FailureKind::InProgressElsewhere));
@@ -206,10 +186,17 @@ void Simulation::consumerHeartbeat(size_t index)
     Consumer& c = *m_consumers[index];
     if (c.state != ConsumerState::Working || !c.current)
         return;
-    // A heartbeat refused by the 12-hour cap is simply not renewed; the message then times out as SQS would.
-    m_requests.count(0);
-    (void)m_engine.changeMessageVisibility(c.spec->queue, c.current->receipt, c.spec->heartbeatVisibilityTimeout,
-        c.actor); // refused at the 12-hour cap: not renewed, and the engine logs why
+    if (faultRefuses(m_engine, c.spec->queue, c.actor, "ChangeMessageVisibility")) {
+        if (const auto wait = nextRetry(c.heartbeatTries, c.spec->retries, m_random)) {
+            schedule(m_engine.now() + *wait, ConsumerHeartbeat, uint32_t(index), c.generation);
+            return;
+        }
+    } else { // refused by the 12-hour cap: not renewed, and the engine logs why; it then times out as SQS would
+        c.heartbeatTries = 0;
+        m_requests.count(0);
+        (void)m_engine.changeMessageVisibility(
+            c.spec->queue, c.current->receipt, c.spec->heartbeatVisibilityTimeout, c.actor);
+    }
     schedule(m_engine.now() + *c.spec->heartbeatEvery, ConsumerHeartbeat, uint32_t(index), c.generation);
 }
 
@@ -219,28 +206,42 @@ void Simulation::consumerWorkDone(size_t index)
     if (c.state != ConsumerState::Working || !c.current)
         return;
     c.generation++; // drops the pending heartbeat of this message
-    const HeldMessage& m = *c.current;
+    HeldMessage& m = *c.current;
     const bool poison = m.fate == Fate::Poison;
     // The dice are thrown only for a message with no fate of its own, so runs without flaky markers are unchanged.
-    const bool failed = m.fate != Fate::Works || m_random.chance(c.spec->failureProbability);
-    if (failed) {
+    m.failed = m.fate != Fate::Works || m_random.chance(c.spec->failureProbability);
+    if (m.failed) {
         ++c.stats.failed;
         m_engine.recordActorEvent(Cause::ProcessingFailed, c.actor, m.lane, kNoQueue,
             uint32_t(poison ? FailureKind::Poison : FailureKind::Threw));
-        if (c.spec->releaseOnFailure) { // fail fast: back in the queue now, not when the timeout ends
-            m_requests.count(0);
-            (void)m_engine.changeMessageVisibility(c.spec->queue, m.receipt, 0, c.actor);
-        }
     } else {
         ++c.stats.finished;
         m_engine.recordActorEvent(Cause::ProcessingFinished, c.actor, m.lane);
-        if (c.spec->deletes) {
+    }
+    m_ledger.end(m_engine.firstLaneOf(m.lane), !m.failed);
+    consumerSettle(index);
+}
+
+void Simulation::consumerSettle(size_t index)
+{
+    Consumer& c = *m_consumers[index];
+    const HeldMessage& m = *c.current;
+    // Deleted once done; failed, released at once (fail fast: back in the queue now, not when its timeout ends).
+    if (m.failed ? c.spec->releaseOnFailure : c.spec->deletes) {
+        if (faultRefuses(m_engine, c.spec->queue, c.actor, m.failed ? "ChangeMessageVisibility" : "DeleteMessage")) {
+            if (const auto wait = nextRetry(c.tries, c.spec->retries, m_random)) {
+                schedule(m_engine.now() + *wait, ConsumerSettle, uint32_t(index), c.generation);
+                return;
+            }
+        } else {
             m_requests.count(0);
-            (void)m_engine.deleteMessage(
-                c.spec->queue, m.receipt, c.actor); // a refusal (its queue deleted) is logged by the engine
+            if (m.failed)
+                (void)m_engine.changeMessageVisibility(c.spec->queue, m.receipt, 0, c.actor);
+            else // a refusal (its queue deleted) is logged by the engine
+                (void)m_engine.deleteMessage(c.spec->queue, m.receipt, c.actor);
         }
     }
-    endProcessing(m.lane, !failed);
+    c.tries = 0;
     consumerStartNext(index);
 }
 
@@ -264,12 +265,14 @@ bool Simulation::crashConsumer(size_t index)
     const int64_t held = int64_t(c.batch.size()) + (c.current ? 1 : 0);
     c.stats.heldAtCrash += held;
     if (c.current)
-        endProcessing(c.current->lane, false); // its work is lost; nothing is deleted on its behalf
+        m_ledger.end(
+            m_engine.firstLaneOf(c.current->lane), false); // its work is lost; nothing is deleted on its behalf
     m_engine.recordActorEvent(Cause::ConsumerCrashed, c.actor, c.current ? c.current->lane : kNoMessage,
         m_engine.queueIndex(c.spec->queue).value_or(kNoQueue), uint32_t(held));
     c.current.reset();
     c.batch.clear();
     c.poll = 0;
+    c.tries = c.heartbeatTries = 0;
     c.state = ConsumerState::Crashed;
     ++c.generation;
     return true;
@@ -293,6 +296,17 @@ bool Simulation::restartConsumer(size_t index)
         Cause::ConsumerRestarted, c.actor, kNoMessage, m_engine.queueIndex(c.spec->queue).value_or(kNoQueue));
     schedule(m_engine.now(), ConsumerPoll, uint32_t(index), c.generation);
     return true;
+}
+
+std::optional<TimeMs> nextRetry(uint32_t& tries, const scenario::RetrySpec& spec, Random& random)
+{
+    if (int64_t(++tries) >= spec.attempts) {
+        tries = 0;
+        return std::nullopt;
+    }
+    constexpr TimeMs kMaxBackoff = 20000; // the SDKs' standard mode's cap
+    const TimeMs longest = std::min<TimeMs>(kMaxBackoff, spec.backoff << std::min<uint32_t>(tries - 1, 20));
+    return TimeMs(random.uniform() * double(longest));
 }
 
 namespace {

@@ -165,7 +165,7 @@ void Simulation::invocationDone(size_t index)
             m_engine.recordActorEvent(Cause::ProcessingFinished, p.actor, m.lane);
             deletes.push_back(DeleteMessageBatchEntry { "m" + std::to_string(i), m_engine.receiptHandle(m.receipt) });
         }
-        endProcessing(m.lane, !failed);
+        m_ledger.end(m_engine.firstLaneOf(m.lane), !failed);
     }
     // Ten entries a DeleteMessageBatch at most (SQS's limit): a batch above ten is deleted in several calls.
     for (size_t from = 0; from < deletes.size(); from += 10) {

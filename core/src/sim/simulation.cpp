@@ -279,6 +279,7 @@ std::string Simulation::describeStep(const Agenda& item) const
         return "consumer " + consumer() + " polls " + m_consumers[item.index]->spec->queue;
     case ConsumerWorkDone:
     case ConsumerHeartbeat:
+    case ConsumerSettle:
         return "consumer " + consumer() + " works";
     case ConsumerCrash:
     case ConsumerRestart:
@@ -361,12 +362,15 @@ void Simulation::run(const Agenda& item)
     case ConsumerPoll:
     case ConsumerWorkDone:
     case ConsumerHeartbeat:
+    case ConsumerSettle:
         if (m_consumers[item.index]->generation != item.token)
             return; // planned before a crash or restart
         if (item.kind == ConsumerPoll)
             consumerPoll(item.index);
         else if (item.kind == ConsumerWorkDone)
             consumerWorkDone(item.index);
+        else if (item.kind == ConsumerSettle)
+            consumerSettle(item.index);
         else
             consumerHeartbeat(item.index);
         return;

@@ -69,6 +69,7 @@ struct HeldMessage {
     // Its body has one of the consumer's poison markers (its processing always fails), or a flaky one and this is
     // its first receive (it fails this once).
     Fate fate = Fate::Works;
+    bool failed = false; // its work is done and failed: what settles it is a release, not a delete
 };
 
 struct Simulation::Consumer {
@@ -89,7 +90,14 @@ struct Simulation::Consumer {
     bool removed = false;
     bool retiring = false; // a scaling policy took it away: it stops before its next receive
     ReceiveMessageRequest request; // its receive, kept: see the constructor
+    // Refused attempts of the call it is making (a receive, a delete or a release), and of its heartbeat's.
+    uint32_t tries = 0;
+    uint32_t heartbeatTries = 0;
 };
+
+// How long a client waits before retrying a call that was refused (its SDK's back-off: full jitter), counting the
+// refusal in `tries`; none once the spec's attempts are spent, the call given up and `tries` back to 0.
+std::optional<TimeMs> nextRetry(uint32_t& tries, const scenario::RetrySpec& spec, Random& random);
 
 // A producer's message `n`, its body marked or padded as its spec says (poisonEvery, bodyBytes).
 void shapeBody(const scenario::ProducerSpec& spec, std::string& body, int64_t n);

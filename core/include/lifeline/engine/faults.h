@@ -21,6 +21,9 @@ struct FaultRule {
     FaultKind kind = FaultKind::Duplicate;
     double rate = 0; // the chance each matching call has
     std::vector<TimeMs> at = {}; // or: the first matching call at or after each of these times
+    // Only calls from `from` and before `until` (a burst of throttling: rate 1 for two seconds).
+    std::optional<TimeMs> from = std::nullopt;
+    std::optional<TimeMs> until = std::nullopt;
     std::string queue = {}; // only this queue's calls (empty: every queue)
     std::string action = {}; // only this action (empty: ReceiveMessage for the two receive faults, any call otherwise)
     std::optional<uint32_t> limit = std::nullopt; // at most this many

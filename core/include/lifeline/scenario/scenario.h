@@ -131,6 +131,14 @@ struct ScalingSpec {
     TimeMs warmUp = 60000; // from the decision to the new consumer's first receive
 };
 
+// A client's SDK retrying a call SQS refused for its own reasons (a fault plan's throttling, 500, 503 ...: the
+// errors the SDKs' standard retry mode retries): `attempts` calls in all, the n-th retry after a back-off drawn
+// from 0 to min(20 s, backoff x 2^(n-1)) ("full jitter"). One attempt, the default: a refused call is given up.
+struct RetrySpec {
+    int64_t attempts = 1; // 1..10; the SDKs' standard mode makes 3
+    TimeMs backoff = 1000; // the first retry's longest wait; 0: every retry at once
+};
+
 struct ConsumerSpec {
     std::string name; // with count > 1, consumers are named name-1, name-2, ...
     std::string queue;
@@ -150,6 +158,9 @@ struct ConsumerSpec {
     std::vector<std::string> flaky; // bodies containing one of these fail on their first receive only
     std::optional<TimeMs> heartbeatEvery; // ChangeMessageVisibility while working
     int64_t heartbeatVisibilityTimeout = 30; // each heartbeat sets this timeout, counted from the call
+    // Its SDK's retries of a refused call. Given up, a receive polls again after idleDelay, a delete or release is
+    // lost (the message comes back when its timeout ends) and a heartbeat is skipped until the next is due.
+    RetrySpec retries;
     std::vector<CrashSpec> crashes;
     TimeMs idleDelay = 1000; // pause after an empty receive before polling again
     TimeMs start = 0;

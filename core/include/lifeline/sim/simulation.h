@@ -9,6 +9,7 @@
 #include "lifeline/sim/alarm_watch.h"
 #include "lifeline/sim/mapping_scaler.h"
 #include "lifeline/sim/operator_journal.h"
+#include "lifeline/sim/processing_ledger.h"
 #include "lifeline/sim/random.h"
 #include "lifeline/sim/request_meter.h"
 #include "lifeline/support/calendar_queue.h"
@@ -111,7 +112,7 @@ public:
     // actor id -> who (0 is SQS itself, 1 the operator: event_log.h); names match the scenario (consumers as name-1,
     // name-2 ...).
     const std::vector<std::string>& warnings() const { return m_warnings; }
-    size_t duplicateProcessings() const { return m_duplicates; }
+    size_t duplicateProcessings() const { return m_ledger.duplicates(); }
 
     analysis::RunSummary summary() const;
 
@@ -131,6 +132,7 @@ private:
         ConsumerPoll,
         ConsumerWorkDone,
         ConsumerHeartbeat,
+        ConsumerSettle, // the delete (or release) of the message its work finished, retried
         ConsumerCrash,
         ConsumerRestart,
         PollerPoll,
@@ -144,11 +146,6 @@ private:
     struct Producer;
     struct Consumer;
     struct Poller;
-    struct Processing {
-        int32_t active = 0;
-        bool completed = false;
-    };
-    Processing& processingOf(MessageIndex lane);
 
     // A new actor in the run (its group: RunStore::addActor) and the runtime its events go to.
     uint32_t addActor(const std::string& name, ActorKind kind, size_t slot, const std::string& group = {});
@@ -194,10 +191,12 @@ private:
     bool idempotentCheck(size_t index, MessageIndex lane, const Receipt& receipt);
     void consumerWorkDone(size_t index);
     void consumerHeartbeat(size_t index);
+    // The finished message's delete (a release, after a failure, with releaseOnFailure), retried while refused;
+    // then the next message starts.
+    void consumerSettle(size_t index);
     TimeMs nextStepBound(); // nextEventTime() or earlier, cheaply (Engine::nextDueBound): for advanceTo
     // true: duplicate processing. A Lambda invocation logs its function timeout with each start.
     bool startProcessing(MessageIndex lane, uint32_t actor, TimeMs functionTimeout = 0);
-    void endProcessing(MessageIndex lane, bool completed);
 
     void pollerPoll(size_t index);
     void pollerReceived(size_t index, std::vector<ReceivedMessage> messages, PollId poll);
@@ -241,15 +240,8 @@ private:
     RequestMeter m_requests; // what its clients' SQS calls cost
     OperatorJournal m_journal;
     std::vector<CompletedPoll> m_completedPolls; // dispatchPolls' buffer, kept between calls
-    // By the message's first lane (a DLQ arrival is the same message). In chunks: growing never copies it.
-    ChunkedVector<Processing, 12> m_processing;
-    // Once the run releases a chunk of lane records, the processing records still needed (a message still live, or
-    // being processed) are kept here and the chunk released: its key is the message's first lane.
-    std::unordered_map<MessageIndex, Processing> m_processingKept;
-    size_t m_processingChunksDone = 0;
-    size_t m_processingKeptSwept = 0; // the map's size at its last sweep
+    ProcessingLedger m_ledger; // what clients are processing and completed: duplicate processings
     std::vector<std::string> m_warnings;
-    size_t m_duplicates = 0;
     // The run-loop guard: the instant being stepped, the steps taken and the log's size when it began.
     TimeMs m_stepInstant = -1;
     uint64_t m_stepsAtInstant = 0;
