@@ -89,7 +89,14 @@ TEST_CASE("faults: a plan's JSON reads back as written - a bad one names its fie
     CHECK(problemOf(R"({"faults": [{"kind": "throttling", "rate": 1, "limit": 0}]})")
         == "faults[0].limit: a whole number from 1");
     CHECK(problemOf(R"({"faults": [{"kind": "throttling", "rate": 1, "when": 0}]})")
-        == "faults[0].when: not a field of a fault (kind, rate, at, from, until, queue, action, limit)");
+        == "faults[0].when: not a field of a fault (kind, rate, at, from, until, queue, action, limit, delay)");
+    CHECK(problemOf(R"({"faults": [{"kind": "throttling", "rate": 1, "delay": "1s"}]})")
+        == "faults[0].delay: only a latency fault has a delay");
+    CHECK(problemOf(R"({"faults": [{"kind": "latency", "rate": 1, "delay": "3m"}]})")
+        == "faults[0].delay: a time from 1ms to 120s, such as \"2s\"");
+    CHECK(endpoint::faultPlanJson(planOf(R"([{"kind": "latency", "rate": 0.5, "delay": "1.5s"}])")).dump()
+        == R"({"faults":[{"delay":"1.5s","kind":"latency","rate":0.5}],"seed":1})");
+    CHECK(planOf(R"([{"kind": "latency", "rate": 1}])").rules[0].delay == 1000); // a second unless given
     CHECK(problemOf(R"({"faults": [{"kind": "throttling", "rate": 1, "from": "later"}]})")
         == "faults[0].from: a time such as \"5s\" or a number of seconds");
     CHECK(problemOf(R"({"faults": [{"kind": "throttling", "rate": 1, "from": "5s", "until": "5s"}]})")
@@ -283,6 +290,12 @@ TEST_CASE("faults: a scenario's \"faults\" - lesson 36 charges cards twice, the 
         std::string(R"({"queues": [{"name": "q"}], "faults": [{"kind": "duplicate", "rate": 1, "queue": "p"}]})"));
     REQUIRE(std::holds_alternative<ScenarioError>(typo));
     CHECK(std::get<ScenarioError>(typo).text() == "faults[0].queue: names no queue of the scenario: 'p'");
+    const auto late = parseScenario(
+        std::string(R"({"queues": [{"name": "q"}], "faults": [{"kind": "latency", "rate": 1, "delay": "2s"}]})"));
+    REQUIRE(std::holds_alternative<ScenarioError>(late));
+    CHECK(std::get<ScenarioError>(late).text()
+        == "faults[0].kind: a latency fault holds back answers to `lifeline serve`'s clients; a scenario's are "
+           "answered at once");
 }
 
 namespace {

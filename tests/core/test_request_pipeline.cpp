@@ -254,3 +254,33 @@ TEST_CASE("request pipeline: LocalStack's JSON peek made a message at a time par
     CHECK(listed[1].at("ReceiptHandle") == "SQS/BACKDOOR/ACCESS");
     CHECK(peek.at("ReceiveMessageResponse").at("ResponseMetadata") == json({ { "RequestId", "req-5" } }));
 }
+
+TEST_CASE("request pipeline: a latency fault holds the answer back - the call took effect - a long poll that waits is "
+          "answered when it completes",
+    "[endpoint][pipeline][faults]")
+{
+    Pipeline p;
+    p.answer(jsonRequest("CreateQueue", R"({"QueueName": "jobs"})"));
+    p.engine.setFaults(FaultPlan {
+        1, { FaultRule { .kind = FaultKind::Latency, .at = { 0, 0 }, .action = "SendMessage", .delay = 2500 } } });
+    const HttpResponse late = p.answer(jsonRequest(
+        "SendMessage", R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": "late"})"));
+    CHECK(late.status == 200);
+    CHECK(late.answerAfterMs == 2500);
+    CHECK(json::parse(late.body).at("MD5OfMessageBody") == "f2c67381db28fa11c59fe7a6df0f2587");
+    CHECK(p.engine.counters("jobs")->visible == 1); // it took effect when it came
+    // Logged on the queue's row as injected.
+    const EventLog& log = p.engine.log();
+    REQUIRE(log.size() > 0);
+    const Event last = log[log.size() - 2];
+    CHECK(last.cause == Cause::FaultInjected);
+    CHECK(last.detail == uint32_t(FaultKind::Latency));
+    CHECK(last.queue == *p.engine.queueIndex("jobs"));
+    CHECK(p.engine.faults()->struck()[size_t(FaultKind::Latency)] == 1);
+    const HttpResponse second = p.answer(jsonRequest(
+        "SendMessage", R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": "late"})"));
+    CHECK(second.answerAfterMs == 2500); // the second `at` time
+    const HttpResponse prompt = p.answer(jsonRequest(
+        "SendMessage", R"({"QueueUrl": "http://127.0.0.1:9324/000000000000/jobs", "MessageBody": "prompt"})"));
+    CHECK(prompt.answerAfterMs == 0);
+}

@@ -4,7 +4,7 @@ profile gives the same duplicates in two runs with the same seed (and after a re
 carries its message's MessageId and body; a sampled short poll returns fewer than are visible; the injected 500, 503
 and throttling answer with SQS's codes, texts and statuses, and boto3's standard retry mode retries them as it does
 against AWS (the retry counts boto3 reports); the control API reads, sets and clears a plan, and a bad one is a 400
-naming its field.
+naming its field; an answer held back by a latency fault makes boto3 time out and send twice.
 
 Usage: faults.py LIFELINE"""
 import json
@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 
@@ -130,7 +131,7 @@ try:
     status, error = control(url, "/_lifeline/faults", "POST", {"faults": [{"kind": "slow", "rate": 1}]})
     check("an unknown kind names the kinds", error["error"]["message"],
           "one of duplicate, shortPoll, throttling, internalError, serviceUnavailable, overLimit, kmsThrottled, "
-          "kmsDisabled")
+          "kmsDisabled, latency")
     check("DELETE clears it", control(url, "/_lifeline/faults", "DELETE")[1]["plan"], None)
 finally:
     stop(process)
@@ -182,6 +183,42 @@ try:
         check("kmsDisabled on an encrypted queue", (error.response["Error"]["Code"],
                                                     error.response["ResponseMetadata"]["HTTPStatusCode"]),
               ("KMS.DisabledException", 400))
+finally:
+    stop(process)
+
+# Added latency: the call takes effect when it comes, its answer is held back. On a manual clock it waits for an
+# advance, so boto3's read timeout (1 s) ends first and its standard retry mode sends again: the message is sent twice,
+# as a slow answer makes a real client do. On a running clock (10x) a 5 s latency answers after half a second.
+process, url, sqs = start("--faults", plan_file({"faults": [{"kind": "latency", "delay": "5s", "at": ["0s"],
+                                                              "action": "SendMessage"}]}),
+                          retries={"mode": "standard", "total_max_attempts": 2})
+try:
+    queue = sqs.create_queue(QueueName="orders")["QueueUrl"]
+    slow = boto3.client("sqs", endpoint_url=url, region_name="us-east-1", aws_access_key_id="test",
+                        aws_secret_access_key="test", config=botocore.config.Config(
+                            read_timeout=1, retries={"mode": "standard", "total_max_attempts": 2}))
+    sent = slow.send_message(QueueUrl=queue, MessageBody="sent once")
+    check("latency: boto3's read timeout ended first and it retried", sent["ResponseMetadata"]["RetryAttempts"], 1)
+    bodies = [m["Body"] for m in sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10,
+                                                    WaitTimeSeconds=0).get("Messages", [])]
+    check("latency: the first call took effect, so the message is there twice", bodies, ["sent once", "sent once"])
+    check("latency: counted", control(url, "/_lifeline/faults")[1]["struck"]["latency"], 1)
+finally:
+    stop(process)
+process = subprocess.Popen([sys.argv[1], "serve", "--headless", "--port", "0", "--speed", "10", "--faults",
+                            plan_file({"faults": [{"kind": "latency", "delay": "5s", "rate": 1,
+                                                   "action": "SendMessage"}]})], stdout=subprocess.PIPE, text=True)
+url = "http://127.0.0.1:" + re.search(r"127\.0\.0\.1:(\d+)", process.stdout.readline()).group(1)
+try:
+    sqs = boto3.client("sqs", endpoint_url=url, region_name="us-east-1", aws_access_key_id="test",
+                       aws_secret_access_key="test")
+    queue = sqs.create_queue(QueueName="orders")["QueueUrl"]
+    began = time.monotonic()
+    sent = sqs.send_message(QueueUrl=queue, MessageBody="late")
+    waited = time.monotonic() - began
+    assert waited >= 0.5, f"a 5 s latency at 10x answered after {waited:.3f} s"
+    check("latency on a running clock: answered, not retried", sent["ResponseMetadata"]["RetryAttempts"], 0)
+    print(f"ok   a 5 s latency at 10x answered after {waited:.3f} s")
 finally:
     stop(process)
 

@@ -65,6 +65,7 @@ void EndpointServer::stop()
     m_orphaned.clear();
     m_actorOf.clear();
     m_deferred.clear();
+    m_late.clear();
     m_deferredCheck.stop();
     m_http.close();
 }
@@ -105,7 +106,9 @@ void EndpointServer::scheduleWake()
 {
     if (!listening())
         return;
-    const TimeMs next = m_engine->nextDueTime();
+    TimeMs next = m_engine->nextDueTime();
+    for (const LateAnswer& late : m_late)
+        next = std::min(next, late.due);
     if (next == INT64_MAX || !clockRuns()) { // a clock that stands wakes nothing: a long poll waits for an advance
         m_wake.stop();
         return;
@@ -129,6 +132,7 @@ void EndpointServer::closed(ConnectionId connection, bool requestInHand)
         m_actorOf.erase(actor);
     // An advance that waited for receives is dropped with its client: nobody would read its answer.
     std::erase_if(m_deferred, [connection](const DeferredAdvance& d) { return d.connection == connection; });
+    std::erase_if(m_late, [connection](const LateAnswer& late) { return late.connection == connection; });
 }
 
 uint32_t EndpointServer::actorFor(ConnectionId connection, const HttpRequest& request)
@@ -172,7 +176,10 @@ void EndpointServer::handle(ConnectionId connection, HttpRequest&& request)
             response.bodyParts = [this, resets = m_resets, parts = std::move(response.bodyParts)] {
                 return resets == m_resets ? parts() : std::nullopt;
             };
-        m_http.answer(connection, response, keepAlive);
+        if (response.answerAfterMs > 0)
+            m_late.push_back({ m_engine->now() + response.answerAfterMs, connection, std::move(response), keepAlive });
+        else
+            m_http.answer(connection, response, keepAlive);
     }
     if (peek || endpoint::isControlPath(request.path()))
         return; // a peek or a refused control request changed nothing
@@ -350,6 +357,15 @@ void EndpointServer::reset()
 
 void EndpointServer::answerCompletedPolls()
 {
+    for (auto late = m_late.begin(); late != m_late.end();) {
+        if (late->due > m_engine->now()) {
+            ++late;
+            continue;
+        }
+        const LateAnswer answer = std::move(*late);
+        late = m_late.erase(late);
+        m_http.answer(answer.connection, answer.response, answer.keepAlive);
+    }
     for (auto& done : m_engine->takeCompletedPolls()) {
         if (const auto orphan = m_orphaned.find(done.poll); orphan != m_orphaned.end()) {
             for (const auto& m : done.messages)

@@ -109,6 +109,8 @@ private:
     void rebaseClock();
     bool clockRuns() const { return !m_options.manualClock && !m_paused && m_wall.isValid(); }
     void closed(ConnectionId connection, bool requestInHand);
+    // Answers what is due: the long polls that completed, and the answers a latency fault held back whose time has
+    // come (on the virtual clock, so a manual clock releases them when a test advances it).
     void answerCompletedPolls();
     void scheduleWake();
     uint32_t actorFor(ConnectionId connection, const endpoint::HttpRequest& request);
@@ -125,6 +127,14 @@ private:
     TimeMs m_virtualAtStart = 0;
     bool m_paused = false;
     std::unordered_map<PollId, ParkedPoll> m_waiting;
+    struct LateAnswer { // held back by a latency fault (docs/faults.md)
+        TimeMs due;
+        ConnectionId connection;
+        endpoint::HttpResponse response;
+        bool keepAlive;
+    };
+    std::vector<LateAnswer> m_late; // in the order they came
+
     // An advance with "afterWaiting" that came before its receives did.
     struct DeferredAdvance {
         ConnectionId connection;

@@ -27,10 +27,12 @@ Outcome<FaultRule> parseRule(const json& value, const std::string& at)
 {
     if (!value.is_object())
         return wrong(at, "an object such as {\"kind\": \"duplicate\", \"rate\": 0.2}");
-    static const std::set<std::string> kKnown { "kind", "rate", "at", "from", "until", "queue", "action", "limit" };
+    static const std::set<std::string> kKnown { "kind", "rate", "at", "from", "until", "queue", "action", "limit",
+        "delay" };
     for (const auto& [key, _] : value.items())
         if (!kKnown.count(key))
-            return wrong(at + "." + key, "not a field of a fault (kind, rate, at, from, until, queue, action, limit)");
+            return wrong(
+                at + "." + key, "not a field of a fault (kind, rate, at, from, until, queue, action, limit, delay)");
     FaultRule rule;
     const auto kind = value.find("kind");
     if (kind == value.end() || !kind->is_string() || !faultKindNamed(kind->get<std::string>()))
@@ -76,6 +78,14 @@ Outcome<FaultRule> parseRule(const json& value, const std::string& at)
         if (receiveFault && rule.action != "ReceiveMessage")
             return wrong(
                 at + ".action", std::string("a ") + faultWords(rule.kind).id + " fault happens on ReceiveMessage only");
+    }
+    if (const auto d = value.find("delay"); d != value.end()) {
+        if (rule.kind != FaultKind::Latency)
+            return wrong(at + ".delay", "only a latency fault has a delay");
+        const auto delay = durationFromJson(*d);
+        if (!delay || *delay < 1 || *delay > 120000)
+            return wrong(at + ".delay", "a time from 1ms to 120s, such as \"2s\"");
+        rule.delay = *delay;
     }
     if (const auto l = value.find("limit"); l != value.end()) {
         if (!l->is_number_integer() || l->get<int64_t>() < 1 || l->get<int64_t>() > 1000000000)
@@ -145,6 +155,8 @@ json faultPlanJson(const FaultPlan& plan)
             r["action"] = rule.action;
         if (rule.limit)
             r["limit"] = *rule.limit;
+        if (rule.kind == FaultKind::Latency)
+            r["delay"] = formatDuration(rule.delay);
         faults.push_back(std::move(r));
     }
     return { { "seed", plan.seed }, { "faults", std::move(faults) } };

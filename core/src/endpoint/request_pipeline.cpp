@@ -183,6 +183,11 @@ Reply handleRequest(const HttpRequest& request, Engine& engine, SqsService& serv
     auto outcome = service.call(decoded.action, decoded.params, call);
     if (outcome.error)
         return encodeError(decoded.protocol, *outcome.error, requestId);
+    if (outcome.answerAfterMs > 0 && !outcome.pendingPoll) { // a poll that waits is answered when it completes
+        HttpResponse late = encodeResult(decoded.protocol, decoded.action, outcome.output, requestId);
+        late.answerAfterMs = outcome.answerAfterMs;
+        return late;
+    }
     if (outcome.pendingPoll) {
         const auto queueUrl = decoded.params.find("QueueUrl");
         const std::string url

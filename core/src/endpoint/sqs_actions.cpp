@@ -403,6 +403,7 @@ CallOutcome SqsService::call(const std::string& action, const json& params, cons
                 outcome.error = std::move(error);
                 return outcome;
             }
+            outcome.answerAfterMs = m_engine.injectedLatency(action, queue, context.actor).value_or(0);
         }
         kHandlers[size_t(*known)].second(call);
     } catch (const ParamError& e) {

@@ -140,6 +140,15 @@ std::optional<SqsError> Engine::injectedRefusal(std::string_view action, const s
     return error;
 }
 
+std::optional<TimeMs> Engine::injectedLatency(std::string_view action, const std::string& queue, uint32_t actor)
+{
+    const auto delay = m_faults ? m_faults->latency(action, queue, now()) : std::nullopt;
+    if (delay) // on the queue's row (none for a call that names no queue)
+        m_run.note(kNoMessage, m_run.queueIndex(queue).value_or(kNoQueue), MessageState::None, Cause::FaultInjected,
+            actor, uint32_t(FaultKind::Latency));
+    return delay;
+}
+
 const QueueState* Engine::deadLetterTarget(const QueueAttributes& attributes) const
 {
     return attributes.redrivePolicy ? findQueueByArn(attributes.redrivePolicy->deadLetterTargetArn) : nullptr;

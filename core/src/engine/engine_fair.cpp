@@ -78,16 +78,8 @@ template void Engine::collectFair(QueueState&, size_t, int64_t, uint32_t, Delive
 
 std::vector<std::string> Engine::noisyTenants(const std::string& queueName) const
 {
-    std::vector<std::string> out;
     const auto index = queueIndex(queueName);
-    if (!index || !m_queues[*index]->fair)
-        return out;
-    const FairTenants& fair = *m_queues[*index]->fair;
-    for (const auto& [name, tenant] : fair.byName)
-        if (fair.tenants[tenant].noisy)
-            out.push_back(name);
-    std::sort(out.begin(), out.end());
-    return out;
+    return index && m_queues[*index]->fair ? m_queues[*index]->fair->noisyNames() : std::vector<std::string> {};
 }
 
 } // namespace lifeline

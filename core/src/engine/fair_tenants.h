@@ -6,6 +6,7 @@
 #include "lifeline/run/event_log.h"
 #include "lifeline/run/sqs_types.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -114,6 +115,15 @@ struct FairTenants {
         const MessageIndex lane = fewest->held.front();
         fewest->held.pop_front();
         return lane;
+    }
+    // The noisy tenants' MessageGroupIds, sorted.
+    std::vector<std::string> noisyNames() const
+    {
+        std::vector<std::string> out;
+        for (const uint32_t index : noisy)
+            out.push_back(*tenants[index].name);
+        std::sort(out.begin(), out.end());
+        return out;
     }
     // The noisy tenants that have sent nothing for five minutes, latest turned first: quiet again.
     std::vector<uint32_t> silentSince(TimeMs now) const

@@ -9,7 +9,7 @@ namespace lifeline {
 namespace {
 bool refuses(FaultKind kind)
 {
-    return kind != FaultKind::Duplicate && kind != FaultKind::ShortPollSample;
+    return kind != FaultKind::Duplicate && kind != FaultKind::ShortPollSample && kind != FaultKind::Latency;
 }
 } // namespace
 
@@ -28,7 +28,7 @@ bool FaultDice::matches(size_t index, std::string_view action, std::string_view 
     const FaultRule& rule = m_plan.rules[index];
     if (!rule.queue.empty() && rule.queue != queue)
         return false;
-    const bool receiveFault = !refuses(rule.kind);
+    const bool receiveFault = rule.kind == FaultKind::Duplicate || rule.kind == FaultKind::ShortPollSample;
     if (rule.action.empty() ? receiveFault && action != "ReceiveMessage" : rule.action != action)
         return false;
     if (rule.limit && m_used[index] >= *rule.limit)
@@ -69,6 +69,16 @@ std::optional<FaultKind> FaultDice::refusal(std::string_view action, std::string
             return kind;
         }
     }
+    return std::nullopt;
+}
+
+std::optional<TimeMs> FaultDice::latency(std::string_view action, std::string_view queue, TimeMs now)
+{
+    for (size_t i = 0; i < m_plan.rules.size(); ++i)
+        if (m_plan.rules[i].kind == FaultKind::Latency && matches(i, action, queue, now)) {
+            ++m_struck[size_t(FaultKind::Latency)];
+            return m_plan.rules[i].delay;
+        }
     return std::nullopt;
 }
 

@@ -25,6 +25,7 @@ constexpr std::array<FaultWords, size_t(FaultKind::Count)> kFaultWords { {
         400, true },
     { "kmsDisabled", "KMS key disabled", "KMS.DisabledException",
         "The request was rejected because the specified KMS key is not enabled.", 400, true },
+    { "latency", "answered late", "", "", 200, false },
 } };
 
 } // namespace

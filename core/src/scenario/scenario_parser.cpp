@@ -585,6 +585,11 @@ Scenario readScenario(const json& v)
         } else {
             s.faults = std::move(plan).value();
             s.faults->seed = s.seed; // the scenario's seed draws its faults
+            for (size_t i = 0; i < s.faults->rules.size(); ++i)
+                if (s.faults->rules[i].kind == FaultKind::Latency) // docs/faults.md
+                    report("faults[" + std::to_string(i) + "].kind",
+                        "a latency fault holds back answers to `lifeline serve`'s clients; a scenario's are answered "
+                        "at once");
         }
     }
     if (const auto d = duration(v, "", "duration")) {

@@ -38,6 +38,8 @@ struct HttpResponse {
     std::vector<std::pair<std::string, std::string>> headers;
     std::string body;
     bool close = false; // answer with Connection: close and end the connection
+    // Sent this many virtual milliseconds from now, not at once (a latency fault: docs/faults.md).
+    int64_t answerAfterMs = 0;
     // A body made while the client reads it, in place of `body` (a peek at a hundred 1 MiB messages would hold them
     // all, encoded, several times over): each call gives the next part, "" at the end, nothing when it cannot go on
     // (what it reads is gone: the connection is then closed mid-answer). Sent with chunked transfer coding.

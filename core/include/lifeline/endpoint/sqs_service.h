@@ -30,6 +30,7 @@ struct CallOutcome {
     std::optional<SqsError> error;
     std::optional<PollId> pendingPoll; // ReceiveMessage is waiting; answer it with renderMessages() when it completes
     ReceiveView view;
+    TimeMs answerAfterMs = 0; // a latency fault struck: the answer is held back this long (virtual ms)
 };
 
 class SqsService {

@@ -172,6 +172,9 @@ public:
     // A call `action` on `queue` (a name; empty for none) meets a refusing fault: SQS's error for it, logged on the
     // queue's row as injected. The endpoint asks before each call, a simulation's consumers before theirs.
     std::optional<SqsError> injectedRefusal(std::string_view action, const std::string& queue, uint32_t actor);
+    // How much later a call is answered when a latency fault strikes it (logged on the queue's row as injected). The
+    // call takes effect now; the endpoint holds its answer back (docs/faults.md).
+    std::optional<TimeMs> injectedLatency(std::string_view action, const std::string& queue, uint32_t actor);
 
     // --- what viewers read -------------------------------------------------------------------------------
     // The run so far: every viewer reads it through this (the forwards below are for the rules' own callers).

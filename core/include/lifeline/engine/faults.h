@@ -27,6 +27,7 @@ struct FaultRule {
     std::string queue = {}; // only this queue's calls (empty: every queue)
     std::string action = {}; // only this action (empty: ReceiveMessage for the two receive faults, any call otherwise)
     std::optional<uint32_t> limit = std::nullopt; // at most this many
+    TimeMs delay = 1000; // a latency fault's: how much later the answer comes
 };
 
 struct FaultPlan {
@@ -46,6 +47,8 @@ public:
     bool strikes(FaultKind kind, std::string_view action, std::string_view queue, TimeMs now);
     // The first refusing fault that strikes this call, if any; `encrypted`: the queue has a KMS key.
     std::optional<FaultKind> refusal(std::string_view action, std::string_view queue, TimeMs now, bool encrypted);
+    // How much later this call is answered, if a latency fault strikes it.
+    std::optional<TimeMs> latency(std::string_view action, std::string_view queue, TimeMs now);
     // A draw from 0 to n - 1 (how many a sampled short poll returns).
     uint32_t below(uint32_t n);
     // How many of each kind struck so far.

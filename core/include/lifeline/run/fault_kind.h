@@ -20,13 +20,14 @@ enum class FaultKind : uint8_t {
     OverLimit,
     KmsThrottled,
     KmsDisabled,
+    Latency, // the call answered late (FaultRule::delay): it took effect when it came
     Count
 };
 
 struct FaultWords {
     const char* id; // in plans, the control API and the summary ("duplicate")
     const char* name; // in the hover and the summary ("duplicate delivery")
-    const char* code; // the SQS error it answers with (query protocol's code); empty for the two that answer OK
+    const char* code; // the SQS error it answers with (query protocol's code); empty for those that answer OK
     const char* message; // SQS's text for it
     int httpStatus;
     bool encryptedOnly; // KMS's: only a queue with a KMS key (KmsMasterKeyId) can have them
