@@ -9,10 +9,12 @@
 #include "window/runtime/live_driver.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
@@ -64,6 +66,16 @@ TEST_CASE("practice dialog: a multiple choice needs a choice - the chosen one is
     CHECK(dialog.resultText() == QStringLiteral("Choose an answer first."));
     const auto radios = dialog.findChildren<QRadioButton*>();
     REQUIRE(radios.size() == 3);
+    // A choice's words wrap in a label beside its button, and a click on them picks it, as on the button.
+    for (QLabel* words : dialog.findChildren<QLabel*>())
+        if (words->property("radio").value<QObject*>() == radios[1]) {
+            CHECK(words->wordWrap());
+            CHECK(words->text() == radios[1]->accessibleName());
+            QMouseEvent release(
+                QEvent::MouseButtonRelease, QPointF(2, 2), QPointF(2, 2), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(words, &release);
+        }
+    CHECK(radios[1]->isChecked());
     radios[0]->setChecked(true); // A: raise maxReceiveCount
     auto result = dialog.check();
     REQUIRE(result.has_value());
@@ -161,7 +173,7 @@ TEST_CASE("exam drill: questions in a row, each checked when answered - the scor
             const auto radios = drill.form()->findChildren<QRadioButton*>();
             REQUIRE(radios.size() == int(expected[i].choices.size()));
             for (int r = 0; r < radios.size(); ++r)
-                CHECK(radios[r]->text()
+                CHECK(radios[r]->accessibleName()
                     == QString::fromStdString(
                         teach::drillLetter(size_t(r)) + ". " + expected[i].choices[size_t(r)]->text));
         }

@@ -4,7 +4,10 @@
 #include "lifeline/teach/drill.h"
 
 #include <QButtonGroup>
+#include <QEvent>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QRadioButton>
 #include <QSpinBox>
 #include <algorithm>
@@ -65,12 +68,31 @@ void AnswerForm::setExercise(const teach::Exercise& exercise, const std::vector<
     for (size_t i = 0; i < shown.size(); ++i) {
         // In the exercise's order a choice shows its own id; in another order (the drill's) its letter there.
         const std::string letter = order.empty() ? shown[i]->id : teach::drillLetter(i);
-        auto* radio = new QRadioButton(
-            QStringLiteral("%1. %2").arg(QString::fromStdString(letter), QString::fromStdString(shown[i]->text)), this);
+        // A radio button's text never wraps, so a long choice would run past a 1024-pixel screen: the words go in a
+        // label that wraps beside it, and a click on them picks it. The button keeps the words as its name.
+        const QString words
+            = QStringLiteral("%1. %2").arg(QString::fromStdString(letter), QString::fromStdString(shown[i]->text));
+        auto* radio = new QRadioButton(this);
+        radio->setAccessibleName(words);
         radio->setProperty("choice", QString::fromStdString(shown[i]->id));
         m_choices->addButton(radio);
-        m_form->addRow(radio);
+        auto* label = new QLabel(words, this);
+        label->setWordWrap(true);
+        label->setProperty("radio", QVariant::fromValue<QObject*>(radio));
+        label->installEventFilter(this);
+        auto* row = new QHBoxLayout;
+        row->addWidget(radio, 0, Qt::AlignTop);
+        row->addWidget(label, 1);
+        m_form->addRow(row);
     }
+}
+
+bool AnswerForm::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::MouseButtonRelease)
+        if (auto* radio = qobject_cast<QRadioButton*>(watched->property("radio").value<QObject*>()))
+            radio->setChecked(true);
+    return QWidget::eventFilter(watched, event);
 }
 
 teach::PracticeAnswer AnswerForm::answer() const

@@ -23,6 +23,9 @@ public:
     teach::PracticeAnswer answer() const;
     bool complete() const; // a choice picked, when the exercise asks for one
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override; // a click on a choice's words picks it
+
 private:
     QFormLayout* m_form;
     QButtonGroup* m_choices;
