@@ -163,8 +163,12 @@ TEST_CASE("exam drill: questions in a row, each checked when answered - the scor
                 if (item->text() == QStringLiteral("Exam &drill..."))
                     drillAction = item;
     REQUIRE(drillAction != nullptr);
-    DrillDialog drill(3, 11);
-    const auto expected = teach::drawDrill(3, 11);
+    // A drill whose first question, the one missed below, has a run to show (the bank decides which seed that is).
+    uint64_t seed = 11;
+    while (teach::drawDrill(3, seed).front().exercise->isQuestion())
+        ++seed;
+    DrillDialog drill(3, seed);
+    const auto expected = teach::drawDrill(3, seed);
     for (size_t i = 0; i < expected.size(); ++i) {
         const teach::Exercise* exercise = expected[i].exercise;
         REQUIRE(drill.current() == exercise);
