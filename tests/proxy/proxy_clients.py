@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -171,6 +172,19 @@ def batches_and_visibility_changes():
     assert [e["Id"] for e in deleted["Successful"]] == ["y"]
 
 
+def listening(port, within=20.0):
+    """Returns once something accepts connections on the loopback port (a server just started), or fails."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def run(args, env=None):
     return subprocess.run(args, capture_output=True, text=True, timeout=60, env=env)
 
@@ -211,8 +225,10 @@ while (!got.some((m) => m.MessageId === sent.MessageId)) {
 console.log(JSON.stringify({ id: sent.MessageId, deleted: got.map((m) => m.MessageId) }));
 """)
     env = dict(os.environ, NODE_PATH=NODE_MODULES)
-    shutil.copy(script, os.path.join(os.path.dirname(NODE_MODULES), "proxy-json-client.mjs"))
-    copied = os.path.join(os.path.dirname(NODE_MODULES), "proxy-json-client.mjs")
+    # Beside node_modules, where an ES module's imports are found; named for this process, since the query and JSON
+    # runs of this file go side by side under ctest -j2 (one name, and one removed the other's script).
+    copied = os.path.join(os.path.dirname(NODE_MODULES), f"proxy-json-client-{os.getpid()}.mjs")
+    shutil.copy(script, copied)
     try:
         out = run(["node", copied, proxy_url, ids["orders"]], env)
     finally:
@@ -225,7 +241,6 @@ console.log(JSON.stringify({ id: sent.MessageId, deleted: got.map((m) => m.Messa
 
 @case
 def pipelined_requests_are_answered_in_order_and_a_web_page_is_refused_before_going_upstream():
-    import socket
     port = int(proxy_url.rsplit(":", 1)[1])
     body = b"Action=ListQueues"
 
@@ -307,7 +322,6 @@ def credentials_appear_nowhere_the_proxy_writes():
 
 
 def free_port():
-    import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
@@ -363,7 +377,7 @@ def an_upstream_whose_certificate_does_not_verify_is_refused():
     server = subprocess.Popen(["openssl", "s_server", "-accept", str(port), "-cert", cert, "-key", key, "-www",
                                "-quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        time.sleep(0.5)
+        listening(port)
         tls, tls_url, _, _ = start(["proxy", "--upstream", f"https://127.0.0.1:{port}", "--port", "0", "--headless"],
                                    env=proxy_env)
         try:
