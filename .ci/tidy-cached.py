@@ -8,6 +8,14 @@ check leaves an empty file named by the key in the cache (outside the clone, so 
 reuses it), and a source whose key is there is not checked again. Paths inside the clone are written relative to it,
 so the key does not depend on where the clone is. A source ninja has no record of is always checked.
 
+Sources are checked in batches: up to BATCH_SIZE sources with the same compile command (but for the file and its
+object) are #included by one generated file that clang-tidy checks once, so Qt's, the standard library's and
+nlohmann's headers are parsed and walked once per batch instead of once per source (most of clang-tidy's time on a
+source goes there; docs/decisions.md has the figures). A batch that reports nothing but its own includes of .cpp files
+passes every source in it. Anything else (a finding, or two sources that cannot share a translation unit, such as
+helpers of the same name in anonymous namespaces) makes each of its sources be checked alone, and those runs decide
+and print the findings, exactly as without batches.
+
 Usage: tidy-cached.py BUILD_DIR CACHE_DIR SOURCE...   (prints findings and exits 1 if any source has one)
 """
 
@@ -15,11 +23,16 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 EXTRA_ARGS = ["-extra-arg=-Wno-unknown-warning-option", "-extra-arg=-Werror"]
+BATCH_SIZE = 8
+# One diagnostic line of clang-tidy's: where, how severe, what, and (for a check's finding) the check's name.
+DIAGNOSTIC = re.compile(r"^(?P<file>.+?):\d+:\d+: (?P<severity>warning|error): .*?(?: \[(?P<check>[^\]]+)\])?$")
 
 
 def object_dependencies(build):
@@ -100,6 +113,73 @@ def check(build, source):
     return result.returncode == 0 and not found, printed
 
 
+def command_shape(command, source, output):
+    """A compile command with its source and object left out: sources with the same shape can share a batch."""
+    words = shlex.split(command)
+    if output is not None and "-o" in words:
+        at = words.index("-o")
+        del words[at:at + 2]
+    return shlex.join(word for word in words if word != "-c" and os.path.realpath(word) != source)
+
+
+def batches(entries, size=BATCH_SIZE):
+    """Groups (source, command, object) entries by their command's shape, in runs of at most `size` sources."""
+    shapes = {}
+    for source, command, output in entries:
+        shapes.setdefault(command_shape(command, source, output), []).append(source)
+    groups = []
+    for shape, sources in sorted(shapes.items()):
+        groups += [(shape, sources[at:at + size]) for at in range(0, len(sources), size)]
+    return groups
+
+
+def batch_clean(printed, batch_file):
+    """Whether a batch's run found nothing but the batch file's own includes of .cpp files."""
+    if "Error while processing" in printed:
+        return False
+    for line in printed.splitlines():
+        diagnostic = DIAGNOSTIC.match(line)
+        if diagnostic is None:
+            continue
+        own_include = (os.path.realpath(diagnostic["file"]) == batch_file
+                       and diagnostic["check"] and "bugprone-suspicious-include" in diagnostic["check"])
+        if not own_include:
+            return False
+    return True
+
+
+def check_batch(build, shape, sources, folder):
+    """clang-tidy once over one file that includes every source of the batch.
+
+    Returns ({source: (passed, printed)}, whether each source was checked alone): every source passes when the batch
+    is clean; otherwise each is checked alone."""
+    handle, batch_file = tempfile.mkstemp(suffix=".cpp", dir=folder)
+    with os.fdopen(handle, "w") as f:
+        f.writelines(f'#include "{source}"\n' for source in sources)
+    database = tempfile.mkdtemp(dir=folder)
+    with open(os.path.join(database, "compile_commands.json"), "w") as f:
+        json.dump([{"directory": build, "file": batch_file, "command": f"{shape} -c {shlex.quote(batch_file)}"}], f)
+    result = subprocess.run(["clang-tidy", "-p", database, "--quiet", *EXTRA_ARGS, batch_file],
+                            capture_output=True, text=True)
+    if batch_clean(result.stdout + result.stderr, os.path.realpath(batch_file)):
+        return {source: (True, "") for source in sources}, False
+    return {source: check(build, source) for source in sources}, True
+
+
+def check_all(build, entries, folder):
+    """Checks (source, command, object) entries in batches on every core.
+
+    Returns ({source: (passed, printed)}, the number of batches, how many of them had each source checked alone)."""
+    results, alone = {}, 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        runs = [pool.submit(check_batch, build, shape, sources, folder) for shape, sources in batches(entries)]
+        for run in concurrent.futures.as_completed(runs):
+            batch_results, checked_alone = run.result()
+            results.update(batch_results)
+            alone += checked_alone
+    return results, len(runs), alone
+
+
 def main():
     build, cache, sources = os.path.realpath(sys.argv[1]), sys.argv[2], sys.argv[3:]
     root = os.path.realpath(os.path.join(os.path.dirname(__file__), ".."))
@@ -115,20 +195,22 @@ def main():
         key = keys.key(command, deps[output]) if output in deps else None
         if key is None or not os.path.exists(os.path.join(cache, key)):
             inputs = keys.paths(deps[output]) if key else []
-            to_check.append((path, key, inputs, newest_change(inputs)))
+            to_check.append((path, command, output, key, inputs, newest_change(inputs)))
 
     failed = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        runs = {pool.submit(check, build, entry[0]): entry for entry in to_check}
-        for run in concurrent.futures.as_completed(runs):
-            path, key, inputs, changed = runs[run]
-            passed, printed = run.result()
-            if passed and key is not None and newest_change(inputs) == changed:
-                open(os.path.join(cache, key), "w").close()
-            elif not passed:
-                failed.append(keys.relative(path))
-                print(printed, end="")
+    with tempfile.TemporaryDirectory(prefix="tidy-batches-", dir=build) as folder:
+        results, batch_count, alone = check_all(build, [entry[:3] for entry in to_check], folder)
+    for path, _, _, key, inputs, changed in to_check:
+        passed, printed = results[path]
+        if passed and key is not None and newest_change(inputs) == changed:
+            open(os.path.join(cache, key), "w").close()
+        elif not passed:
+            failed.append(keys.relative(path))
+            print(printed, end="")
     cached = len(sources) - len(to_check)
+    if to_check:
+        print(f"clang-tidy: {len(to_check)} files in {batch_count} batches, "
+              f"{alone} of them checked file by file (a finding, or sources that cannot share a translation unit)")
     if failed:
         print(f"clang-tidy: findings in {len(failed)} of {len(sources)} files "
               f"({cached} unchanged since a clean check):", " ".join(sorted(failed)))

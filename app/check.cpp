@@ -73,12 +73,6 @@ constexpr const char* kCheckHelp
       "  aws sqs get-queue-attributes --queue-url URL --attribute-names All > attrs.json\n"
       "  lifeline check --attributes attrs.json --processing p50=2s,p99=40s --consumers 4 --scenario-out checks\n";
 
-int fail(std::ostream& err, const std::string& why)
-{
-    err << "lifeline check: " << why << '\n';
-    return 2;
-}
-
 struct Bad {
     std::string message;
 };
@@ -334,7 +328,7 @@ check::CheckRun checkRun(const CheckOptions& options, std::string source, check:
 int exitOf(const Outcome<bool>& checked, std::ostream& err)
 {
     if (!checked)
-        return fail(err, checked.message());
+        return refuseArguments(err, "check", checked.message());
     return checked.value() ? 1 : 0;
 }
 
@@ -343,13 +337,13 @@ int checkTemplate(const CheckOptions& options, std::ostream& out, std::ostream& 
     const std::string option = options.terraform ? "--terraform" : "--template";
     std::ifstream file(options.templateFile, std::ios::binary);
     if (!file)
-        return fail(err, option + ": cannot read " + options.templateFile);
+        return refuseArguments(err, "check", option + ": cannot read " + options.templateFile);
     std::ostringstream text;
     text << file.rdbuf();
     const auto queues = options.terraform ? check::readTerraformPlan(text.str(), options.templateFile)
                                           : check::readTemplate(text.str(), options.templateFile);
     if (!queues)
-        return fail(err, option + ": " + queues.message());
+        return refuseArguments(err, "check", option + ": " + queues.message());
     return exitOf(check::checkQueues(queues.value(),
                       checkRun(options, options.templateFile,
                           options.terraform ? check::CheckRun::Source::Terraform : check::CheckRun::Source::Template),
@@ -363,7 +357,7 @@ int checkLiveQueue(const CheckOptions& options, std::ostream& out, std::ostream&
 {
     const auto queue = ui::readLiveQueue(options.live);
     if (!queue)
-        return fail(err, queue.message());
+        return refuseArguments(err, "check", queue.message());
     return exitOf(check::checkQueues(
                       { queue.value() }, checkRun(options, options.live.queueUrl, check::CheckRun::Source::Live), out),
         err);
@@ -385,14 +379,14 @@ int runCheck(const std::vector<std::string>& args, std::ostream& out, std::ostre
     }
     const CheckOptions& options = parsed.value();
     if (!options.consumer.is_object())
-        return fail(err, "--consumer: must be a JSON object");
+        return refuseArguments(err, "check", "--consumer: must be a JSON object");
     if (!options.templateFile.empty())
         return checkTemplate(options, out, err);
     if (!options.live.queueUrl.empty())
         return checkLiveQueue(options, out, err);
     if (options.attributes.is_null())
-        return fail(
-            err, "--attributes FILE.json (what `aws sqs get-queue-attributes` prints) or --template FILE is needed");
+        return refuseArguments(err, "check",
+            "--attributes FILE.json (what `aws sqs get-queue-attributes` prints) or --template FILE is needed");
     return exitOf(check::checkAttributes(options.attributes, options.dlq ? &*options.dlq : nullptr,
                       checkRun(options, options.attributesFile, check::CheckRun::Source::Attributes), out),
         err);

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,14 @@ template <class Options> struct OptionTable {
     // An empty value ("--port ''") counts as missing.
     bool emptyIsMissing = true;
 };
+
+// Says why a command's arguments were refused ("lifeline check: --consumer: must be a JSON object") and gives the exit
+// status that means bad arguments.
+inline int refuseArguments(std::ostream& err, const std::string& command, const std::string& why)
+{
+    err << "lifeline " << command << ": " << why << '\n';
+    return 2;
+}
 
 // Reads args[first...] into `options`; a failure says what is wrong, with the command's name.
 template <class Options>

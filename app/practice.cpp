@@ -36,12 +36,6 @@ constexpr const char* kPracticeHelp
       "  lifeline practice\n"
       "  lifeline practice visibility-for-the-work --set VisibilityTimeout=60\n";
 
-int fail(std::ostream& err, const std::string& why)
-{
-    err << "lifeline practice: " << why << '\n';
-    return 2;
-}
-
 // A whole number from `text`, between low and high; nothing when it is not one.
 std::optional<uint64_t> wholeNumber(const std::string& text, uint64_t low, uint64_t high)
 {
@@ -99,7 +93,8 @@ int drill(const std::vector<std::string>& args, std::ostream& out, std::ostream&
 {
     const auto count = args.size() > 2 ? wholeNumber(args[2], 1, 100) : std::nullopt;
     if (!count)
-        return fail(err, "--drill takes how many exercises, a whole number from 1 to 100, such as --drill 20");
+        return refuseArguments(
+            err, "practice", "--drill takes how many exercises, a whole number from 1 to 100, such as --drill 20");
     const uint64_t now = uint64_t(std::chrono::system_clock::now().time_since_epoch().count()) % 1000000;
     const auto options = parseOptions(kDrillOptions, args, 3, DrillOptions { now });
     if (!options) {
@@ -127,7 +122,7 @@ int runPractice(const std::vector<std::string>& args, std::ostream& out, std::os
         return drill(args, out, err);
     const teach::Exercise* exercise = teach::findExercise(args[1]);
     if (!exercise)
-        return fail(err, "no exercise '" + args[1] + "' (see `lifeline practice`)");
+        return refuseArguments(err, "practice", "no exercise '" + args[1] + "' (see `lifeline practice`)");
     const auto answer = parseOptions(answerOptions(*exercise), args, 2);
     if (!answer) {
         err << answer.message() << '\n';
@@ -135,7 +130,7 @@ int runPractice(const std::vector<std::string>& args, std::ostream& out, std::os
     }
     const auto result = teach::checkAnswer(*exercise, answer.value());
     if (!result)
-        return fail(err, result.message());
+        return refuseArguments(err, "practice", result.message());
     out << result->toJson().dump(2) << '\n';
     return result->passed ? 0 : 1;
 }

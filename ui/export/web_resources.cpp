@@ -2,9 +2,9 @@
 
 namespace lifeline::ui {
 
-Outcome<std::string> fillSlots(std::string_view page, const std::vector<std::pair<std::string, std::string>>& slots)
+Outcome<std::string> fillSlots(std::string_view page, const std::vector<std::pair<std::string, std::string>>& slotTexts)
 {
-    for (const auto& [slot, text] : slots)
+    for (const auto& [slot, text] : slotTexts)
         if (page.find(slot) == std::string_view::npos)
             return Failure { "the page template has no slot " + slot };
     std::string out;
@@ -12,7 +12,7 @@ Outcome<std::string> fillSlots(std::string_view page, const std::vector<std::pai
     size_t copied = 0;
     for (size_t at = 0; at < page.size();) {
         const std::pair<std::string, std::string>* found = nullptr;
-        for (const auto& slot : slots)
+        for (const auto& slot : slotTexts)
             if (page.compare(at, slot.first.size(), slot.first) == 0) {
                 found = &slot;
                 break;

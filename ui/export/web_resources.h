@@ -17,6 +17,7 @@ std::string_view webResource(std::string_view name);
 
 // The template with every occurrence of each slot replaced by its text, in one pass from left to right: a text that
 // holds a slot's name is never read again, and a slot the template lacks is an error naming it.
-Outcome<std::string> fillSlots(std::string_view page, const std::vector<std::pair<std::string, std::string>>& slots);
+Outcome<std::string> fillSlots(
+    std::string_view page, const std::vector<std::pair<std::string, std::string>>& slotTexts);
 
 } // namespace lifeline::ui

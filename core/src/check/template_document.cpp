@@ -17,12 +17,6 @@ constexpr int kDeepest = 64;
 constexpr size_t kMostValues = 1000000;
 constexpr size_t kMostBytes = 32u << 20;
 
-// Digits that fit a whole number (a longer run of digits stays text).
-bool wholeNumber(const std::string& text)
-{
-    return !text.empty() && text.size() < 18 && text.find_first_not_of("0123456789") == std::string::npos;
-}
-
 // A plain YAML scalar as the type it reads as (5, true); a quoted one stays text.
 json scalar(const YAML::Node& node)
 {
@@ -140,6 +134,11 @@ private:
 };
 
 } // namespace
+
+bool wholeNumber(const std::string& text)
+{
+    return !text.empty() && text.size() < 18 && text.find_first_not_of("0123456789") == std::string::npos;
+}
 
 TemplateDocument readTemplateDocument(const std::string& text)
 {

@@ -12,6 +12,9 @@
 
 namespace lifeline::check {
 
+// Digits that fit a whole number (a longer run of digits stays text).
+bool wholeNumber(const std::string& text);
+
 // A template that cannot be read as one; the message names the path or the line.
 struct TemplateError : std::runtime_error {
     using std::runtime_error::runtime_error;

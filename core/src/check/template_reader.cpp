@@ -21,11 +21,6 @@ namespace {
 
 using json = nlohmann::json;
 
-bool wholeNumber(const std::string& text)
-{
-    return !text.empty() && text.size() < 18 && text.find_first_not_of("0123456789") == std::string::npos;
-}
-
 // What reads a queue: an AWS::Lambda::EventSourceMapping, or an SQS event of an AWS::Serverless::Function.
 struct Trigger {
     std::string path; // "Resources.M.Properties", "Resources.F.Properties.Events.Work.Properties"
