@@ -1,6 +1,7 @@
 // `lifeline check`'s rules about how a queue is deployed (a trigger Lambda refuses, a public queue policy, the old
 // message size limit, a FIFO queue's DLQ, a DLQ without an alarm), each at its boundaries, and waivers: a waived
 // finding stays in the report, marked, and a waiver of no rule is refused.
+#include "check_input_of.h"
 #include "lifeline/check/queue_check.h"
 
 #include <catch2/catch.hpp>
@@ -13,14 +14,6 @@ using json = nlohmann::json;
 
 namespace {
 
-CheckInput input(const json& attributes, const json& consumer)
-{
-    auto read = readCheckInput(attributes, nullptr, consumer);
-    INFO((read ? std::string() : read.message()));
-    REQUIRE(read);
-    return read.value();
-}
-
 const Finding* find(const std::vector<Finding>& findings, const std::string& id)
 {
     for (const auto& f : findings)
@@ -31,7 +24,7 @@ const Finding* find(const std::vector<Finding>& findings, const std::string& id)
 
 bool fires(const json& attributes, const json& consumer, const std::string& id)
 {
-    return find(checkQueue(input(attributes, consumer)), id) != nullptr;
+    return find(checkQueue(test::checkInputOf(attributes, consumer)), id) != nullptr;
 }
 
 const std::string kDlqPolicy = R"({"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq", )"
@@ -61,7 +54,7 @@ TEST_CASE("check: a trigger Lambda refuses - visibility under the function timeo
     const json queue = { { "VisibilityTimeout", "30" }, { "RedrivePolicy", kDlqPolicy } };
     CHECK_FALSE(fires(queue, lambda("30s"), "lambda-visibility-under-timeout")); // equal: Lambda takes it
     CHECK(fires(queue, lambda("30s"), "lambda-visibility-under-6x"));
-    const auto findings = checkQueue(input(queue, lambda("31s")));
+    const auto findings = checkQueue(test::checkInputOf(queue, lambda("31s")));
     const Finding* refused = find(findings, "lambda-visibility-under-timeout");
     REQUIRE(refused);
     CHECK(refused->severity == Severity::High);
@@ -92,7 +85,7 @@ TEST_CASE(
     const std::string id = "lambda-batch-over-10-without-window";
     CHECK_FALSE(fires(queue, lambda("10s", 10), id));
     CHECK_FALSE(fires(queue, lambda("10s", 11, "1s"), id));
-    const auto findings = checkQueue(input(queue, lambda("10s", 11)));
+    const auto findings = checkQueue(test::checkInputOf(queue, lambda("10s", 11)));
     REQUIRE(find(findings, id));
     CHECK(find(findings, id)->message
         == "Lambda refuses to create this trigger: a batch size of 11 needs a batching window (\"Maximum batch window "
@@ -125,7 +118,7 @@ TEST_CASE("check: throttles that spend receives - maxReceiveCount under 5 with a
         CHECK(fires(withCount(count), lambda("5s"), id) == (count >= 2 && count <= 4));
         CHECK_FALSE(fires(withCount(count), kLongPoll, id)); // consumers of your own are not throttled by Lambda
     }
-    const auto findings = checkQueue(input(withCount(3), lambda("5s")));
+    const auto findings = checkQueue(test::checkInputOf(withCount(3), lambda("5s")));
     const Finding* f = find(findings, id);
     REQUIRE(f);
     CHECK(f->severity == Severity::Medium);
@@ -157,7 +150,7 @@ TEST_CASE("check: throttles that spend receives - reserved concurrency under the
     // Without a MaximumConcurrency the pollers scale up to 1,250 invocations.
     CHECK(fires(attributes, side(1249, 0), id));
     CHECK_FALSE(fires(attributes, side(1250, 0), id));
-    const auto under = checkQueue(input(attributes, side(4, 10)));
+    const auto under = checkQueue(test::checkInputOf(attributes, side(4, 10)));
     const Finding* f = find(under, id);
     REQUIRE(f);
     CHECK(f->severity == Severity::Medium);
@@ -178,20 +171,20 @@ TEST_CASE("check: throttles that spend receives - reserved concurrency under the
         a["RedrivePolicy"] = R"({"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq", )"
                              R"("maxReceiveCount": )"
             + std::to_string(count) + "}";
-        const auto found = checkQueue(input(a, side(4, 10)));
+        const auto found = checkQueue(test::checkInputOf(a, side(4, 10)));
         REQUIRE(find(found, id));
         CHECK(find(found, id)->severity == (count < 5 ? Severity::High : Severity::Medium));
     }
-    CHECK(find(checkQueue(input(fewReceives, side(1, 0))), id)->message
+    CHECK(find(checkQueue(test::checkInputOf(fewReceives, side(1, 0))), id)->message
         == "The function's reserved concurrency is 1 but the trigger has no MaximumConcurrency, so its pollers scale "
            "up to 1,250 invocations: batches received beyond 1 are throttled and come back after the visibility "
            "timeout, each receive counted towards maxReceiveCount (1): a message throttled that often moves to the "
            "dead-letter queue without ever failing.");
     // A reservation of 1 is under the smallest MaximumConcurrency there is (2): the suggestion raises it.
-    CHECK(find(checkQueue(input(attributes, side(1, 0))), id)->suggestion
+    CHECK(find(checkQueue(test::checkInputOf(attributes, side(1, 0))), id)->suggestion
         == "Raise the reserved concurrency to at least 2 and set ScalingConfig.MaximumConcurrency to it (a "
            "MaximumConcurrency cannot be below 2), or remove the reservation.");
-    const auto none = checkQueue(input(attributes, side(0, 0)));
+    const auto none = checkQueue(test::checkInputOf(attributes, side(0, 0)));
     REQUIRE(find(none, id));
     CHECK(find(none, id)->severity == Severity::High);
     CHECK(readCheckInput(attributes, nullptr, side(-1, 0)).message()
@@ -218,7 +211,7 @@ TEST_CASE("check: provisioned mode - MaximumPollers x 10 bounds the trigger - no
         INFO(reserved);
         CHECK(fires(attributes, provisioned(reserved, 2, 10, 0), reservedId) == (reserved < 100));
     }
-    const auto throttled = checkQueue(input(attributes, provisioned(40, 2, 10, 0)));
+    const auto throttled = checkQueue(test::checkInputOf(attributes, provisioned(40, 2, 10, 0)));
     const Finding* under = find(throttled, reservedId);
     REQUIRE(under);
     CHECK(under->message
@@ -231,7 +224,7 @@ TEST_CASE("check: provisioned mode - MaximumPollers x 10 bounds the trigger - no
     // Both ways of bounding the trigger: AWS makes them mutually exclusive.
     const std::string bothId = "lambda-provisioned-with-maximum-concurrency";
     CHECK_FALSE(fires(attributes, provisioned(std::nullopt, 2, 10, 0), bothId));
-    const auto both = checkQueue(input(attributes, provisioned(std::nullopt, 2, 10, 25)));
+    const auto both = checkQueue(test::checkInputOf(attributes, provisioned(std::nullopt, 2, 10, 25)));
     const Finding* f = find(both, bothId);
     REQUIRE(f);
     CHECK(f->severity == Severity::High);
@@ -263,7 +256,7 @@ TEST_CASE("check: a queue policy granting everyone - Principal star without a co
     const std::string id = "queue-policy-public";
     const json open = { { "Effect", "Allow" }, { "Principal", "*" }, { "Action", "sqs:SendMessage" },
         { "Resource", "arn:aws:sqs:us-east-1:000000000000:orders" } };
-    const auto findings = checkQueue(input(policy(open), kLongPoll));
+    const auto findings = checkQueue(test::checkInputOf(policy(open), kLongPoll));
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].id == id);
     CHECK(findings[0].severity == Severity::High);
@@ -274,7 +267,7 @@ TEST_CASE("check: a queue policy granting everyone - Principal star without a co
     json aws = open;
     aws["Principal"] = { { "AWS", json::array({ "arn:aws:iam::111122223333:root", "*" }) } };
     aws["Action"] = json::array({ "sqs:ReceiveMessage", "sqs:DeleteMessage" });
-    const auto both = checkQueue(input(policy(json::array({ aws })), kLongPoll));
+    const auto both = checkQueue(test::checkInputOf(policy(json::array({ aws })), kLongPoll));
     REQUIRE(both.size() == 1);
     CHECK(both[0].message
         == "The queue's policy allows sqs:ReceiveMessage, sqs:DeleteMessage to Principal \"*\" with no condition: the "
@@ -306,7 +299,7 @@ TEST_CASE("check: MaximumMessageSize at the old default - exactly 262,144", "[ch
     CHECK_FALSE(fires(sized(262143), kLongPoll, id));
     CHECK_FALSE(fires(sized(262145), kLongPoll, id));
     CHECK_FALSE(fires(sized(1048576), kLongPoll, id));
-    const auto findings = checkQueue(input(sized(262144), kLongPoll));
+    const auto findings = checkQueue(test::checkInputOf(sized(262144), kLongPoll));
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].severity == Severity::Low);
     CHECK(findings[0].message
@@ -326,7 +319,7 @@ TEST_CASE("check: a FIFO queue's dead-letter queue breaks its group's order", "[
         { "RedrivePolicy",
             R"({"deadLetterTargetArn": "arn:aws:sqs:us-east-1:000000000000:orders-dlq.fifo", "maxReceiveCount": 3})" }
     };
-    const auto findings = checkQueue(input(fifo, kLongPoll));
+    const auto findings = checkQueue(test::checkInputOf(fifo, kLongPoll));
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].id == id);
     CHECK(findings[0].severity == Severity::Low);
@@ -350,7 +343,7 @@ TEST_CASE("check: a dead-letter queue no alarm watches - only when alarms are kn
         = { { "VisibilityTimeout", "30" }, { "ReceiveMessageWaitTimeSeconds", "20" }, { "RedrivePolicy", kDlqPolicy } };
     json unwatched = kLongPoll;
     unwatched["deadLetterAlarm"] = false;
-    const auto findings = checkQueue(input(queue, unwatched));
+    const auto findings = checkQueue(test::checkInputOf(queue, unwatched));
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].id == id);
     CHECK(findings[0].severity == Severity::Medium);
@@ -371,7 +364,8 @@ TEST_CASE("check: a dead-letter queue no alarm watches - only when alarms are kn
 TEST_CASE("check: waivers - the finding stays, marked - a misspelt rule refused", "[check][deployment][waiver]")
 {
     const json queue = { { "VisibilityTimeout", "30" }, { "MaximumMessageSize", "262144" } };
-    const auto findings = checkQueue(input(queue, { { "processing", "1s" } })); // no-dlq, short-polling, size
+    const auto findings
+        = checkQueue(test::checkInputOf(queue, { { "processing", "1s" } })); // no-dlq, short-polling, size
     REQUIRE(findings.size() == 3);
     const auto waived = applyWaivers(findings,
         { { "no-dlq", "Resources.Orders.Metadata.lifeline.ignore" }, { "no-dlq", "--ignore" },
@@ -389,13 +383,13 @@ TEST_CASE("check: waivers - the finding stays, marked - a misspelt rule refused"
     CHECK(report["waived"][0]["severity"] == "medium");
     CHECK(report["waived"][0]["waivedBy"] == "Resources.Orders.Metadata.lifeline.ignore");
     CHECK_FALSE(findingsJson(findings).contains("waived"));
-    const std::string text = findingsText(input(queue, { { "processing", "1s" } }), waived.value());
+    const std::string text = findingsText(test::checkInputOf(queue, { { "processing", "1s" } }), waived.value());
     CHECK(text.starts_with("my-queue: 1 finding(s), 2 waived\n\n[low] message-size-old-default\n"));
     CHECK(
         text.find("\n[waived: medium] no-dlq (by Resources.Orders.Metadata.lifeline.ignore)\n  ") != std::string::npos);
     const auto all = applyWaivers(findings,
         { { "no-dlq", "--ignore" }, { "short-polling", "--ignore" }, { "message-size-old-default", "--ignore" } });
-    CHECK(findingsText(input(queue, { { "processing", "1s" } }), all.value())
+    CHECK(findingsText(test::checkInputOf(queue, { { "processing", "1s" } }), all.value())
               .starts_with("my-queue: no findings, 3 waived\n\n[waived: "));
     // A waiver of a rule that did not fire is kept quiet; of a rule that does not exist, refused.
     CHECK(applyWaivers(findings, { { "fifo-single-group", "--ignore" } }));

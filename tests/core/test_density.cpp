@@ -7,6 +7,7 @@
 #include "lifeline/timeline/lane_index.h"
 #include "lifeline/timeline/lane_tenants.h"
 #include "lifeline/timeline/tenant_series.h"
+#include "scenario_text.h"
 
 #include <catch2/catch.hpp>
 #include <variant>
@@ -15,12 +16,6 @@ using namespace lifeline;
 using namespace lifeline::test;
 
 namespace {
-scenario::Scenario load(const char* json)
-{
-    auto parsed = scenario::parseScenario(std::string(json));
-    REQUIRE(std::holds_alternative<scenario::Scenario>(parsed));
-    return std::get<scenario::Scenario>(parsed);
-}
 
 std::vector<MessageIndex> aliveIn(const LaneIndex& index, TimeMs from, TimeMs to)
 {
@@ -107,7 +102,7 @@ TEST_CASE("lanes alive: every window lists exactly the lanes born by its end and
     // 30 s of 200 messages/s, some failing back after their timeout, some left in the queue: windows at every
     // 700 ms of several widths, each against the definition lane by lane (blocks whose lanes all ended inside or
     // after a window are listed without reading a lane's last event).
-    sim::Simulation run(load(R"({"duration": "30s", "seed": 3,
+    sim::Simulation run(test::scenarioFrom(R"({"duration": "30s", "seed": 3,
         "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 2}}],
         "producers": [{"queue": "orders", "rate": 200}],
         "consumers": [{"name": "w", "queue": "orders", "count": 6, "maxMessages": 10,
@@ -137,7 +132,7 @@ TEST_CASE(
     "density series: every bucket's levels equal the engine's counters at that bucket's end", "[timeline][density]")
 {
     // Two queues and a DLQ: sends, delays, receives, failures back after their timeout, moves to the DLQ.
-    sim::Simulation run(load(R"({"duration": "60s", "seed": 7,
+    sim::Simulation run(test::scenarioFrom(R"({"duration": "60s", "seed": 7,
         "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 3, "DelaySeconds": 1},
                     "deadLetter": {"queue": "orders-dlq", "maxReceiveCount": 2}},
                    {"name": "orders-dlq"}, {"name": "audit"}],
@@ -218,7 +213,7 @@ TEST_CASE("density series: halving keeps the later level and adds the counts", "
 TEST_CASE("density series: consumer groups share their polling and working milliseconds", "[timeline][density]")
 {
     // Two workers long-poll an empty queue from 0 s; one message at 5 s is worked on for 2 s.
-    sim::Simulation run(load(R"({"duration": "10s", "queues": [{"name": "q"}],
+    sim::Simulation run(test::scenarioFrom(R"({"duration": "10s", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "messages": [{"at": "5s", "body": "x"}]}],
         "consumers": [{"name": "worker", "queue": "q", "count": 2, "processing": "2s"}]})"));
     run.advanceTo(10'000);
@@ -241,7 +236,7 @@ TEST_CASE("density series: consumer groups share their polling and working milli
 TEST_CASE("density series: a consumer's group is its spec, whatever its name looks like", "[timeline][density]")
 {
     // "blue-2" is one consumer, not the second of "blue"; "batch-7" has two workers, batch-7-1 and batch-7-2.
-    sim::Simulation run(load(R"({"duration": "2s", "queues": [{"name": "q"}],
+    sim::Simulation run(test::scenarioFrom(R"({"duration": "2s", "queues": [{"name": "q"}],
         "consumers": [{"name": "blue-2", "queue": "q", "processing": "1s"},
                       {"name": "batch-7", "queue": "q", "count": 2, "processing": "1s"}]})"));
     run.advanceTo(2000);
@@ -261,7 +256,7 @@ TEST_CASE("density series: a consumer's group is its spec, whatever its name loo
 TEST_CASE("lane tenants: a standard queue's MessageGroupId, else the sender - a FIFO queue's groups are not tenants",
     "[density][tenants]")
 {
-    sim::Simulation run(load(R"({"duration": "5s",
+    sim::Simulation run(test::scenarioFrom(R"({"duration": "5s",
         "queues": [{"name": "jobs"}, {"name": "orders.fifo", "type": "fifo",
                     "attributes": {"ContentBasedDeduplication": "true"}}],
         "producers": [{"name": "acme", "queue": "jobs", "bursts": [{"at": "1s", "count": 2}], "groupId": "tenant-a"},
@@ -296,7 +291,7 @@ TEST_CASE("tenant series: a bounded history that forgot unread events - no forgo
     "[density][tenants]")
 {
     // Two tenants at 200 a second each for 10 minutes, kept for 10 s: the log releases chunks long before the end.
-    sim::Simulation run(load(R"({"duration": "10m", "queues": [{"name": "jobs"}],
+    sim::Simulation run(test::scenarioFrom(R"({"duration": "10m", "queues": [{"name": "jobs"}],
         "producers": [{"name": "a", "queue": "jobs", "rate": 200, "groupId": "a"},
                       {"name": "b", "queue": "jobs", "rate": 200, "groupId": "b"}],
         "consumers": [{"name": "w", "queue": "jobs", "count": 10, "maxMessages": 10, "processing": "10ms"}]})"),

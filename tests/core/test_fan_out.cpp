@@ -2,6 +2,7 @@
 #include "lifeline/analysis/summary.h"
 #include "lifeline/run/event_text.h"
 #include "lifeline/sim/simulation.h"
+#include "scenario_text.h"
 #include "sim/service_access.h"
 
 #include <catch2/catch.hpp>
@@ -12,13 +13,6 @@ using namespace lifeline::scenario;
 using namespace lifeline::sim;
 
 namespace {
-Scenario load(const std::string& json)
-{
-    auto parsed = parseScenario(json);
-    if (auto* error = std::get_if<ScenarioError>(&parsed))
-        FAIL(error->text());
-    return std::get<Scenario>(std::move(parsed));
-}
 
 std::string problems(const std::string& json)
 {
@@ -43,7 +37,7 @@ const char* kShop = R"({"duration": "1m",
 
 TEST_CASE("a topic delivers a copy to every subscribed queue its filter policy lets in, sent by the topic", "[fan-out]")
 {
-    Simulation s(load(kShop));
+    Simulation s(test::scenarioFrom(kShop));
     s.runToEnd();
     const RunSummary summary = s.summary();
     CHECK(summary.sent == 10); // 4 orders to invoicing and shipping, 2 of them to customs
@@ -106,7 +100,7 @@ TEST_CASE("a scenario's topics are refused with the field and what SNS allows", 
 
 TEST_CASE("a message's attributes reach SQS as String message attributes", "[fan-out]")
 {
-    Simulation s(load(R"({"duration": "10s", "queues": [{"name": "q"}],
+    Simulation s(test::scenarioFrom(R"({"duration": "10s", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "messages": [{"at": "1s", "body": "x", "attributes": {"region": "eu"}}]}]})"));
     s.runToEnd();
     REQUIRE(s.engine().extra(0) != nullptr);
@@ -132,7 +126,7 @@ S3Run s3Run(const std::string& policy, const std::string& kmsKey, const std::str
         scenario["queues"][0]["attributes"]["Policy"] = policy;
     if (!kmsKey.empty())
         scenario["queues"][0]["attributes"]["KmsMasterKeyId"] = kmsKey;
-    Simulation s(load(scenario.dump()));
+    Simulation s(test::scenarioFrom(scenario.dump()));
     s.runToEnd();
     S3Run out;
     const RunView& run = s.engine().run();
@@ -214,7 +208,7 @@ TEST_CASE("a subscription writes its statement into the queue's policy - without
     const std::string scenario = R"({"duration": "10s", "queues": [{"name": "a"}, {"name": "b"}],
         "topics": [{"name": "t", "subscriptions": [{"queue": "a"}, {"queue": "b", "queuePolicy": false}]}],
         "producers": [{"topic": "t", "messages": [{"at": "1s", "label": "news"}]}]})";
-    Simulation s(load(scenario));
+    Simulation s(test::scenarioFrom(scenario));
     s.runToEnd();
     const auto policy = nlohmann::json::parse(s.engine().getQueueAttributes("a", { "Policy" }).value().at("Policy"));
     CHECK(policy["Statement"]
@@ -238,7 +232,7 @@ S3Run accountRun(const std::string& account, const std::string& policy)
     scenario["producers"][0]["account"] = account;
     if (!policy.empty())
         scenario["queues"][0]["attributes"] = { { "Policy", policy } };
-    Simulation s(load(scenario.dump()));
+    Simulation s(test::scenarioFrom(scenario.dump()));
     s.runToEnd();
     S3Run out;
     const RunView& run = s.engine().run();
@@ -299,7 +293,7 @@ std::vector<std::pair<TimeMs, std::string>> alarmChanges(const std::string& metr
         "consumers": [{"name": "worker", "queue": "orders", "processing": "1s"}]})");
     scenario["alarms"]
         = { { { "name", "dlq-watch" }, { "queue", "dlq" }, { "metric", metric }, { "threshold", threshold } } };
-    Simulation s(load(scenario.dump()));
+    Simulation s(test::scenarioFrom(scenario.dump()));
     s.runToEnd();
     std::vector<std::pair<TimeMs, std::string>> out;
     const RunView& run = s.engine().run();
@@ -343,11 +337,12 @@ TEST_CASE("a CloudWatch alarm on ApproximateAgeOfOldestMessage: a queue nobody r
     "[alarm]")
 {
     const auto changes = [](const std::string& consumers) {
-        Simulation s(load(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
+        Simulation s(
+            test::scenarioFrom(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
             "alarms": [{"name": "age", "queue": "q", "metric": "ApproximateAgeOfOldestMessage", "threshold": 30}],
             "producers": [{"queue": "q", "messages": [{"at": "5s", "body": "job"}]}],
             "consumers": [)"
-            + consumers + "]}"));
+                + consumers + "]}"));
         s.runToEnd();
         std::vector<std::pair<TimeMs, std::string>> out;
         const RunView& run = s.engine().run();

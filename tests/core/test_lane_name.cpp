@@ -3,6 +3,7 @@
 #include "lifeline/io/run_file.h"
 #include "lifeline/run/lane_name.h"
 #include "lifeline/sim/simulation.h"
+#include "scenario_text.h"
 
 #include <catch2/catch.hpp>
 #include <sstream>
@@ -12,13 +13,6 @@ using namespace lifeline::scenario;
 using namespace lifeline::sim;
 
 namespace {
-Scenario load(const std::string& json)
-{
-    auto parsed = parseScenario(json);
-    if (auto* error = std::get_if<ScenarioError>(&parsed))
-        FAIL(error->text());
-    return std::get<Scenario>(std::move(parsed));
-}
 
 std::string loadError(const std::string& json)
 {
@@ -47,7 +41,7 @@ TEST_CASE("lane name: a body's first words, its first line, spaces collapsed, cu
 
 TEST_CASE("lane name: a label names the lane, the DLQ's lane keeps it, a run file keeps it", "[lanename]")
 {
-    Simulation s(load(R"({"duration": "2m",
+    Simulation s(test::scenarioFrom(R"({"duration": "2m",
         "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 5},
                     "deadLetter": {"queue": "orders-dlq", "maxReceiveCount": 1}}, {"name": "orders-dlq"}],
         "producers": [{"name": "shop", "queue": "orders", "messages": [
@@ -76,7 +70,7 @@ TEST_CASE("lane name: a label names the lane, the DLQ's lane keeps it, a run fil
 
 TEST_CASE("lane name: a script's SendMessage label and an action's send name their lanes", "[lanename]")
 {
-    Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q"}],
+    Simulation s(test::scenarioFrom(R"({"duration": "1m", "queues": [{"name": "q"}],
         "script": [{"at": "0s", "call": "SendMessage", "queue": "q", "label": "the retry"}],
         "actions": [{"at": "5s", "send": {"queue": "q", "body": "hello there", "label": "the operator's"}}]})"));
     s.advanceTo(60000);
@@ -95,7 +89,7 @@ TEST_CASE("lane name: a label is a few words, or the scenario is refused with it
     CHECK(loadError(head + R"("label": 7}]}]})").starts_with("producers[0].messages[0].label: "));
     CHECK(loadError(head + R"("label": ")" + std::string(64, 'x') + R"("}]}]})") == "loaded");
     // A label alone is the message's body too.
-    Simulation s(load(head + R"("label": "the retry"}]}]})"));
+    Simulation s(test::scenarioFrom(head + R"("label": "the retry"}]}]})"));
     s.advanceTo(1000);
     REQUIRE(s.engine().messageCount() == 1);
     CHECK(s.engine().message(0).body.view() == "the retry");

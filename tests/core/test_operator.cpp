@@ -1,6 +1,7 @@
 // Live operator changes (what the window's controls call): each is an event, SQS's rules apply, refusals change
 // nothing.
 #include "lifeline/sim/simulation.h"
+#include "scenario_text.h"
 
 #include <catch2/catch.hpp>
 #include <clocale>
@@ -10,13 +11,6 @@ using namespace lifeline::scenario;
 using namespace lifeline::sim;
 
 namespace {
-Scenario load(const std::string& json)
-{
-    auto parsed = parseScenario(json);
-    if (auto* error = std::get_if<ScenarioError>(&parsed))
-        FAIL(error->text());
-    return std::get<Scenario>(std::move(parsed));
-}
 
 std::vector<std::string> operatorNotes(const Simulation& s)
 {
@@ -40,7 +34,7 @@ size_t sentCount(const Simulation& s)
 
 TEST_CASE("operator: a visibility change is an event and applies to the next receive", "[simulation][operator]")
 {
-    Simulation s(load(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 30}}],
+    Simulation s(test::scenarioFrom(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 30}}],
         "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "a"}, {"at": "10s", "body": "b"}]}],
         "consumers": [{"name": "w", "queue": "q", "processing": "1h"}]})"));
     s.advanceTo(5000);
@@ -58,7 +52,7 @@ TEST_CASE("operator: a visibility change is an event and applies to the next rec
 
 TEST_CASE("operator: a refused FIFO message timer changes nothing but the log", "[simulation][operator][fifo]")
 {
-    Simulation s(load(R"({"queues": [{"name": "q.fifo", "type": "fifo",
+    Simulation s(test::scenarioFrom(R"({"queues": [{"name": "q.fifo", "type": "fifo",
         "attributes": {"ContentBasedDeduplication": "true"}}]})"));
     s.advanceTo(1000);
     const size_t messages = s.engine().messageCount();
@@ -78,7 +72,7 @@ TEST_CASE("operator: a refused FIFO message timer changes nothing but the log", 
 
 TEST_CASE("operator: add and remove consumers - a removed consumer's message comes back", "[simulation][operator]")
 {
-    Simulation s(load(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
+    Simulation s(test::scenarioFrom(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
         "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "a"}, {"at": "0s", "body": "b"}]}],
         "consumers": [{"name": "w", "queue": "q", "processing": "1h"}]})"));
     s.advanceTo(1000);
@@ -100,14 +94,14 @@ TEST_CASE("operator: add and remove consumers - a removed consumer's message com
     CHECK(s.engine().message(held).receiveCount == 1);
     CHECK(operatorNotes(s) == std::vector<std::string> { "add consumer w-2", "remove consumer w-2" });
     // A queue with no consumer gets a default one.
-    Simulation empty(load(R"({"queues": [{"name": "q"}]})"));
+    Simulation empty(test::scenarioFrom(R"({"queues": [{"name": "q"}]})"));
     CHECK(empty.addConsumer("q") == 0);
     CHECK(empty.consumers()[0].name == "worker-1");
 }
 
 TEST_CASE("operator: processing time and producer rate change from now on", "[simulation][operator]")
 {
-    Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q"}],
+    Simulation s(test::scenarioFrom(R"({"duration": "1m", "queues": [{"name": "q"}],
         "producers": [{"name": "p", "queue": "q", "rate": 1}],
         "consumers": [{"name": "w", "queue": "q", "processing": "1s"}]})"));
     s.advanceTo(10000);
@@ -131,7 +125,7 @@ TEST_CASE("operator: processing time and producer rate change from now on", "[si
 TEST_CASE("producer rate: a producer its scenario ended shows 0 and sends again at a rate the user sets", "[operator]")
 {
     // Ten messages at 1 a second (0 to 9 s), and one that stops at 5 s: after them both show 0 per second.
-    Simulation s(load(R"({"duration": "20s", "queues": [{"name": "q"}],
+    Simulation s(test::scenarioFrom(R"({"duration": "20s", "queues": [{"name": "q"}],
         "producers": [{"name": "counted", "queue": "q", "rate": 1, "count": 10},
                       {"name": "stopped", "queue": "q", "rate": 2, "stop": "5s"}]})"));
     s.advanceTo(4000);
@@ -153,7 +147,7 @@ TEST_CASE("producer rate: a producer its scenario ended shows 0 and sends again 
 
 TEST_CASE("operator notes print numbers with a '.' under a German locale", "[operator][locale]")
 {
-    Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q"}],
+    Simulation s(test::scenarioFrom(R"({"duration": "1m", "queues": [{"name": "q"}],
         "producers": [{"name": "p", "queue": "q", "rate": 1}]})"));
     REQUIRE(std::setlocale(LC_ALL, "de_DE.UTF-8") != nullptr); // .ci/install-deps generates it
     REQUIRE(s.setProducerRate(0, 0.5));
@@ -166,7 +160,8 @@ TEST_CASE("operator notes print numbers with a '.' under a German locale", "[ope
 
 TEST_CASE("queue type: a scenario turned FIFO renames its queues everywhere and back", "[scenario][operator]")
 {
-    const Scenario standard = load(R"({"queues": [{"name": "q", "deadLetter": {"queue": "dlq", "maxReceiveCount": 2}},
+    const Scenario standard
+        = test::scenarioFrom(R"({"queues": [{"name": "q", "deadLetter": {"queue": "dlq", "maxReceiveCount": 2}},
         {"name": "dlq"}], "producers": [{"queue": "q", "rate": 1}], "consumers": [{"queue": "q"}],
         "actions": [{"at": "5s", "purge": "q"}, {"at": "6s", "redrive": {"source": "dlq", "destination": "q"}}]})");
     auto converted = withQueueType(standard, true);

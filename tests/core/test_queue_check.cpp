@@ -2,6 +2,7 @@
 // the AWS CLI's shape read from a recorded answer, and every finding's scenario: its run shows the problem and its
 // fix removes it.
 #include "check/check_rule.h"
+#include "check_input_of.h"
 #include "lifeline/check/queue_check.h"
 #include "lifeline/sim/simulation.h"
 
@@ -17,14 +18,6 @@ using namespace lifeline::sim;
 using json = nlohmann::json;
 
 namespace {
-
-CheckInput input(const json& attributes, const json& consumer, const json* dlq = nullptr)
-{
-    auto read = readCheckInput(attributes, dlq, consumer);
-    INFO((read ? std::string() : read.message()));
-    REQUIRE(read);
-    return read.value();
-}
 
 std::vector<std::string> ids(const CheckInput& in)
 {
@@ -71,16 +64,17 @@ TEST_CASE("check: visibility against processing - batches - heartbeats", "[check
 {
     json fast
         = { { "processing", { { "p50", "2s" }, { "p99", "29s" } } }, { "waitTimeSeconds", 20 }, { "consumers", 4 } };
-    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "30" } }), fast), "visibility-shorter-than-processing"));
+    CHECK_FALSE(fires(
+        test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), fast), "visibility-shorter-than-processing"));
     // A timeout equal to the p99 is flagged: it should be a little longer than processing.
     fast["processing"]["p99"] = "30s";
-    const auto equal = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), fast));
+    const auto equal = checkQueue(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), fast));
     REQUIRE(equal.size() == 1);
     CHECK(equal[0].message.starts_with("Processing takes 2s at p50 and 30s at p99, but the visibility timeout is 30s, "
                                        "no longer than the p99: "));
     json slower = fast;
     slower["processing"]["p99"] = "31s";
-    const auto found = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), slower));
+    const auto found = checkQueue(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), slower));
     REQUIRE(found.size() == 1);
     CHECK(found[0].id == "visibility-shorter-than-processing");
     // The severity follows the simulated harm: 0.6 % of the messages processed twice is medium.
@@ -92,23 +86,23 @@ TEST_CASE("check: visibility against processing - batches - heartbeats", "[check
     CHECK(found[0].message.starts_with("Processing takes 2s at p50 and 31s at p99, but the visibility timeout is 30s"));
     json slow
         = { { "processing", { { "p50", "31s" }, { "p99", "40s" } } }, { "waitTimeSeconds", 20 }, { "consumers", 4 } };
-    const auto often = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), slow));
+    const auto often = checkQueue(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), slow));
     CHECK(often[0].severity == Severity::High); // 53 % of the messages processed twice
     CHECK(often[0].message.find("Simulated with your numbers, 53 % of the messages") != std::string::npos);
     // One consumer: nobody else can take a message that turns visible, and the simulation shows no harm.
     slow["consumers"] = 1;
-    const auto alone = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), slow));
+    const auto alone = checkQueue(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), slow));
     CHECK(alone[0].severity == Severity::Low);
     CHECK(alone[0].message.find("no message was processed twice") != std::string::npos);
     CHECK(alone[0].message.find("0.0 %") == std::string::npos);
     slow["consumers"] = 4;
     slow["heartbeat"] = true;
-    CHECK(ids(input(withDlq({ { "VisibilityTimeout", "30" } }), slow)).empty());
+    CHECK(ids(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), slow)).empty());
 
     json batch = { { "processing", "10s" }, { "maxMessages", 3 }, { "waitTimeSeconds", 20 } };
-    CHECK(ids(input(withDlq({ { "VisibilityTimeout", "30" } }), batch)).empty()); // 3 x 10 s = 30 s: fits
+    CHECK(ids(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), batch)).empty()); // 3 x 10 s = 30 s: fits
     batch["maxMessages"] = 4;
-    const auto batchFound = checkQueue(input(withDlq({ { "VisibilityTimeout", "30" } }), batch));
+    const auto batchFound = checkQueue(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), batch));
     REQUIRE(batchFound.size() == 1);
     CHECK(batchFound[0].id == "batch-exceeds-visibility");
     CHECK(batchFound[0].suggestion
@@ -119,14 +113,16 @@ TEST_CASE("check: visibility against processing - batches - heartbeats", "[check
 TEST_CASE("check: Lambda's six times - batching window with a delay", "[check]")
 {
     const json lambda = { { "processing", "1s" }, { "lambda", { { "timeout", "5s" } } } };
-    CHECK(fires(input(withDlq({ { "VisibilityTimeout", "29" } }), lambda), "lambda-visibility-under-6x"));
-    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "30" } }), lambda), "lambda-visibility-under-6x"));
-    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "30" } }), lambda), "short-polling")); // Lambda polls long
+    CHECK(fires(test::checkInputOf(withDlq({ { "VisibilityTimeout", "29" } }), lambda), "lambda-visibility-under-6x"));
+    CHECK_FALSE(
+        fires(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), lambda), "lambda-visibility-under-6x"));
+    CHECK_FALSE(fires(
+        test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }), lambda), "short-polling")); // Lambda polls long
     // The batching window counts: what the rule suggests (six times the timeout plus the window) is what it holds
     // the queue to. VT 180 with a 30 s timeout and a 20 s window was passed, though the suggestion said 200.
     const json windowed = { { "processing", "1s" },
         { "lambda", { { "timeout", "30s" }, { "batchingWindow", "20s" }, { "batchSize", 10 } } } };
-    const auto under = checkQueue(input(withDlq({ { "VisibilityTimeout", "180" } }), windowed));
+    const auto under = checkQueue(test::checkInputOf(withDlq({ { "VisibilityTimeout", "180" } }), windowed));
     const auto sixTimes = std::find_if(
         under.begin(), under.end(), [](const Finding& f) { return f.id == "lambda-visibility-under-6x"; });
     REQUIRE(sixTimes != under.end());
@@ -137,14 +133,15 @@ TEST_CASE("check: Lambda's six times - batching window with a delay", "[check]")
     CHECK(sixTimes->suggestion
         == "Set VisibilityTimeout to at least 200 (six times the function timeout, plus the batching window), as AWS "
            "recommends.");
-    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "200" } }), windowed), "lambda-visibility-under-6x"));
+    CHECK_FALSE(
+        fires(test::checkInputOf(withDlq({ { "VisibilityTimeout", "200" } }), windowed), "lambda-visibility-under-6x"));
     json window = { { "processing", "1s" }, { "lambda", { { "timeout", "5s" }, { "batchingWindow", "1s" } } } };
-    CHECK(fires(input(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "1" } }), window),
+    CHECK(fires(test::checkInputOf(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "1" } }), window),
         "delay-with-lambda-batching-window"));
-    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "0" } }), window),
+    CHECK_FALSE(fires(test::checkInputOf(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "0" } }), window),
         "delay-with-lambda-batching-window"));
     window["lambda"]["batchingWindow"] = "0s";
-    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "1" } }), window),
+    CHECK_FALSE(fires(test::checkInputOf(withDlq({ { "VisibilityTimeout", "36" }, { "DelaySeconds", "1" } }), window),
         "delay-with-lambda-batching-window"));
 }
 
@@ -158,8 +155,8 @@ TEST_CASE("check: a Lambda slower than its timeout - batches without partial fai
             { "lambda", { { "timeout", timeout }, { "reportBatchItemFailures", partial } } } };
     };
     const json queue = withDlq({ { "VisibilityTimeout", "60" } });
-    CHECK_FALSE(fires(input(queue, lambda("10s", "10s", true)), "lambda-processing-over-timeout"));
-    const auto over = checkQueue(input(queue, lambda("10001ms", "10s", true)));
+    CHECK_FALSE(fires(test::checkInputOf(queue, lambda("10s", "10s", true)), "lambda-processing-over-timeout"));
+    const auto over = checkQueue(test::checkInputOf(queue, lambda("10001ms", "10s", true)));
     REQUIRE(over.size() == 1);
     CHECK(over[0].id == "lambda-processing-over-timeout");
     CHECK(over[0].severity == Severity::High);
@@ -169,25 +166,27 @@ TEST_CASE("check: a Lambda slower than its timeout - batches without partial fai
            "visibility timeout to be processed again (and, with a dead-letter queue, moves there after "
            "maxReceiveCount tries).");
     // The share from the processing times: half when the p50 is the timeout, a tenth of the samples over it.
-    CHECK(checkQueue(input(queue,
+    CHECK(checkQueue(test::checkInputOf(queue,
               { { "processing", { { "p50", "10s" }, { "p99", "20s" } } },
                   { "lambda", { { "timeout", "10s" }, { "reportBatchItemFailures", true } } } }))[0]
               .message.find(": about 50 % of the invocations")
         != std::string::npos);
     const json samples = { { "processing", { { "samples", { 1, 1, 1, 1, 1, 1, 1, 1, 1, 12 } } } },
         { "lambda", { { "timeout", "10s" }, { "reportBatchItemFailures", true } } } };
-    CHECK(checkQueue(input(queue, samples))[0].message.find(": about 10 % of the invocations") != std::string::npos);
+    CHECK(checkQueue(test::checkInputOf(queue, samples))[0].message.find(": about 10 % of the invocations")
+        != std::string::npos);
     CHECK(over[0].suggestion
         == "Set the function's timeout to 16s (one and a half times the p99), and the queue's visibility timeout to "
            "six times that.");
     // Batches: of one, or reporting item failures, nothing; of two or more without, medium.
-    CHECK_FALSE(
-        fires(input(queue, { { "processing", "2s" }, { "lambda", { { "timeout", "10s" }, { "batchSize", 1 } } } }),
-            "lambda-batch-without-partial-failures"));
-    CHECK(fires(input(queue, lambda("5s", "10s", false)), "lambda-batch-without-partial-failures")); // 10 by default
-    CHECK_FALSE(fires(input(queue, lambda("5s", "10s", true)), "lambda-batch-without-partial-failures"));
-    const auto batch = checkQueue(
-        input(queue, { { "processing", "2s" }, { "lambda", { { "timeout", "10s" }, { "batchSize", 2 } } } }));
+    CHECK_FALSE(fires(test::checkInputOf(queue,
+                          { { "processing", "2s" }, { "lambda", { { "timeout", "10s" }, { "batchSize", 1 } } } }),
+        "lambda-batch-without-partial-failures"));
+    CHECK(fires(test::checkInputOf(queue, lambda("5s", "10s", false)),
+        "lambda-batch-without-partial-failures")); // 10 by default
+    CHECK_FALSE(fires(test::checkInputOf(queue, lambda("5s", "10s", true)), "lambda-batch-without-partial-failures"));
+    const auto batch = checkQueue(test::checkInputOf(
+        queue, { { "processing", "2s" }, { "lambda", { { "timeout", "10s" }, { "batchSize", 2 } } } }));
     REQUIRE(batch.size() == 1);
     CHECK(batch[0].id == "lambda-batch-without-partial-failures");
     CHECK(batch[0].severity == Severity::Medium);
@@ -198,10 +197,11 @@ TEST_CASE("check: a Lambda slower than its timeout - batches without partial fai
         return json { { "processing", "1s" }, { "consumers", 2 }, { "rate", rate }, { "waitTimeSeconds", 20 } };
     };
     const json plain = withDlq({ { "VisibilityTimeout", "30" } });
-    CHECK_FALSE(fires(input(plain, consumers(2)), "backlog-grows"));
-    CHECK_FALSE(fires(input(plain, { { "processing", "1s" }, { "consumers", 2 }, { "waitTimeSeconds", 20 } }),
-        "backlog-grows")); // no rate given: nothing to compare
-    const auto five = checkQueue(input(plain, consumers(10)));
+    CHECK_FALSE(fires(test::checkInputOf(plain, consumers(2)), "backlog-grows"));
+    CHECK_FALSE(
+        fires(test::checkInputOf(plain, { { "processing", "1s" }, { "consumers", 2 }, { "waitTimeSeconds", 20 } }),
+            "backlog-grows")); // no rate given: nothing to compare
+    const auto five = checkQueue(test::checkInputOf(plain, consumers(10)));
     REQUIRE(five.size() == 1);
     CHECK(five[0].id == "backlog-grows");
     CHECK(five[0].severity == Severity::High);
@@ -211,38 +211,41 @@ TEST_CASE("check: a Lambda slower than its timeout - batches without partial fai
            "the retention period (96h) they expire unread.");
     CHECK(five[0].suggestion
         == "Run at least 13 consumers (the rate with a quarter to spare), or make processing faster.");
-    CHECK(fires(input(plain, consumers(2.01)), "backlog-grows"));
+    CHECK(fires(test::checkInputOf(plain, consumers(2.01)), "backlog-grows"));
     // A Lambda trigger: only with a maximum concurrency (without one it scales up to 1,250).
     const json function = { { "processing", "1s" }, { "rate", 100 },
         { "lambda", { { "timeout", "5s" }, { "batchSize", 5 }, { "reportBatchItemFailures", true } } } };
-    CHECK_FALSE(fires(input(queue, function), "backlog-grows"));
+    CHECK_FALSE(fires(test::checkInputOf(queue, function), "backlog-grows"));
     json capped = function;
     capped["lambda"]["maxConcurrency"] = 10; // 10 invocations of 5 messages a second: 50
-    CHECK(fires(input(queue, capped), "backlog-grows"));
+    CHECK(fires(test::checkInputOf(queue, capped), "backlog-grows"));
     capped["lambda"]["maxConcurrency"] = 20;
-    CHECK_FALSE(fires(input(queue, capped), "backlog-grows"));
+    CHECK_FALSE(fires(test::checkInputOf(queue, capped), "backlog-grows"));
 }
 
 TEST_CASE("check: dead-letter rules at their boundaries", "[check]")
 {
     const json consumer = { { "processing", "1s" }, { "waitTimeSeconds", 20 } };
-    CHECK(ids(input({ { "VisibilityTimeout", "60" } }, consumer)) == std::vector<std::string> { "no-dlq" });
-    CHECK(ids(input(withDlq({ { "VisibilityTimeout", "60" } }, 1), consumer))
+    CHECK(
+        ids(test::checkInputOf({ { "VisibilityTimeout", "60" } }, consumer)) == std::vector<std::string> { "no-dlq" });
+    CHECK(ids(test::checkInputOf(withDlq({ { "VisibilityTimeout", "60" } }, 1), consumer))
         == std::vector<std::string> { "max-receive-count-1" });
-    CHECK(ids(input(withDlq({ { "VisibilityTimeout", "60" } }, 2), consumer)).empty());
-    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "60" } }, 59), consumer), "max-receive-count-high"));
-    const auto hour = checkQueue(input(withDlq({ { "VisibilityTimeout", "60" } }, 60), consumer));
+    CHECK(ids(test::checkInputOf(withDlq({ { "VisibilityTimeout", "60" } }, 2), consumer)).empty());
+    CHECK_FALSE(
+        fires(test::checkInputOf(withDlq({ { "VisibilityTimeout", "60" } }, 59), consumer), "max-receive-count-high"));
+    const auto hour = checkQueue(test::checkInputOf(withDlq({ { "VisibilityTimeout", "60" } }, 60), consumer));
     REQUIRE(hour.size() == 1);
     CHECK(hour[0].id == "max-receive-count-high");
     CHECK(hour[0].message
         == "A poison message is received 60 times, one visibility timeout (1m) apart, before it moves: it cycles for "
            "1h, taking a consumer each time.");
-    CHECK(fires(input(withDlq({ { "VisibilityTimeout", "60" } }, 61), consumer), "max-receive-count-high"));
+    CHECK(
+        fires(test::checkInputOf(withDlq({ { "VisibilityTimeout", "60" } }, 61), consumer), "max-receive-count-high"));
 
     // An SQS-triggered function with a dead-letter queue of its own, and none on the queue: the trap of lesson 29.
     const json function = { { "processing", "1s" },
         { "lambda", { { "timeout", "10s" }, { "batchSize", 1 }, { "functionDeadLetter", true } } } };
-    const auto trap = checkQueue(input({ { "VisibilityTimeout", "60" } }, function));
+    const auto trap = checkQueue(test::checkInputOf({ { "VisibilityTimeout", "60" } }, function));
     const auto noDlq = std::find_if(trap.begin(), trap.end(), [](const Finding& f) { return f.id == "no-dlq"; });
     REQUIRE(noDlq != trap.end());
     CHECK(noDlq->severity == Severity::High);
@@ -254,57 +257,60 @@ TEST_CASE("check: dead-letter rules at their boundaries", "[check]")
     CHECK(noDlq->scenario.is_object()); // its run shows the poison message cycling, the queue's DLQ the fix
     json without = function;
     without["lambda"].erase("functionDeadLetter");
-    const auto plain = checkQueue(input({ { "VisibilityTimeout", "60" } }, without));
+    const auto plain = checkQueue(test::checkInputOf({ { "VisibilityTimeout", "60" } }, without));
     const auto plainNoDlq = std::find_if(plain.begin(), plain.end(), [](const Finding& f) { return f.id == "no-dlq"; });
     REQUIRE(plainNoDlq != plain.end());
     CHECK(plainNoDlq->severity == Severity::Medium);
-    CHECK_FALSE(fires(input(withDlq({ { "VisibilityTimeout", "60" } }, 5), function), "no-dlq"));
+    CHECK_FALSE(fires(test::checkInputOf(withDlq({ { "VisibilityTimeout", "60" } }, 5), function), "no-dlq"));
 
     const json source = withDlq({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "345600" } });
     for (const auto& [retention, expected] :
         { std::pair { "345599", true }, { "345600", true }, { "345601", false } }) {
         INFO(retention);
         const json dlq = { { "Attributes", { { "MessageRetentionPeriod", retention } } } };
-        CHECK(fires(input(source, consumer, &dlq), "dlq-retention-not-longer") == expected);
+        CHECK(fires(test::checkInputOf(source, consumer, &dlq), "dlq-retention-not-longer") == expected);
     }
     const json fifoDlq = { { "FifoQueue", "true" }, { "MessageRetentionPeriod", "60" } };
     json fifo = source;
     fifo["FifoQueue"] = "true";
-    CHECK_FALSE(fires(input(fifo, consumer, &fifoDlq), "dlq-retention-not-longer")); // FIFO resets the clock
+    CHECK_FALSE(
+        fires(test::checkInputOf(fifo, consumer, &fifoDlq), "dlq-retention-not-longer")); // FIFO resets the clock
 }
 
 TEST_CASE("check: polling - the client's read timeout - FIFO groups - retention", "[check]")
 {
     const json attributes = withDlq({ { "VisibilityTimeout", "60" } });
-    CHECK(fires(input(attributes, { { "processing", "1s" }, { "waitTimeSeconds", 0 } }), "short-polling"));
-    CHECK_FALSE(fires(input(attributes, { { "processing", "1s" }, { "waitTimeSeconds", 1 } }), "short-polling"));
+    CHECK(fires(test::checkInputOf(attributes, { { "processing", "1s" }, { "waitTimeSeconds", 0 } }), "short-polling"));
+    CHECK_FALSE(
+        fires(test::checkInputOf(attributes, { { "processing", "1s" }, { "waitTimeSeconds", 1 } }), "short-polling"));
     json longQueue = attributes;
     longQueue["ReceiveMessageWaitTimeSeconds"] = "20";
-    CHECK(ids(input(longQueue, { { "processing", "1s" } })).empty()); // the queue's wait applies
-    const auto polling = checkQueue(input(attributes, { { "processing", "1s" }, { "consumers", 4 } }));
+    CHECK(ids(test::checkInputOf(longQueue, { { "processing", "1s" } })).empty()); // the queue's wait applies
+    const auto polling = checkQueue(test::checkInputOf(attributes, { { "processing", "1s" }, { "consumers", 4 } }));
     REQUIRE(polling.size() == 1);
     CHECK(polling[0].message.find("4 consumer(s) make about 14400 empty receives an hour") != std::string::npos);
     CHECK(polling[0].message.find("about $4.20 a month") != std::string::npos);
 
     for (const auto& [timeout, expected] : { std::pair { "19s", true }, { "20s", true }, { "21s", false } }) {
         INFO(timeout);
-        CHECK(
-            fires(input(longQueue, { { "processing", "1s" }, { "readTimeout", timeout } }), "client-timeout-under-wait")
+        CHECK(fires(test::checkInputOf(longQueue, { { "processing", "1s" }, { "readTimeout", timeout } }),
+                  "client-timeout-under-wait")
             == expected);
     }
     json fifo = longQueue;
     fifo["FifoQueue"] = "true";
-    CHECK(fires(input(fifo, { { "processing", "1s" }, { "groups", 1 }, { "consumers", 2 } }), "fifo-single-group"));
-    CHECK_FALSE(
-        fires(input(fifo, { { "processing", "1s" }, { "groups", 1 }, { "consumers", 1 } }), "fifo-single-group"));
-    CHECK_FALSE(
-        fires(input(fifo, { { "processing", "1s" }, { "groups", 2 }, { "consumers", 2 } }), "fifo-single-group"));
+    CHECK(fires(test::checkInputOf(fifo, { { "processing", "1s" }, { "groups", 1 }, { "consumers", 2 } }),
+        "fifo-single-group"));
+    CHECK_FALSE(fires(test::checkInputOf(fifo, { { "processing", "1s" }, { "groups", 1 }, { "consumers", 1 } }),
+        "fifo-single-group"));
+    CHECK_FALSE(fires(test::checkInputOf(fifo, { { "processing", "1s" }, { "groups", 2 }, { "consumers", 2 } }),
+        "fifo-single-group"));
     for (const auto& [vt, expected] : { std::pair { "59", false }, { "60", true }, { "61", true } }) {
         INFO(vt);
         json short_ = longQueue;
         short_["MessageRetentionPeriod"] = "60";
         short_["VisibilityTimeout"] = vt;
-        CHECK(fires(input(short_, { { "processing", "1s" } }), "visibility-over-retention") == expected);
+        CHECK(fires(test::checkInputOf(short_, { { "processing", "1s" } }), "visibility-over-retention") == expected);
     }
 }
 
@@ -360,10 +366,10 @@ TEST_CASE("check: the AWS CLI's get-queue-attributes answer - samples give the p
     CHECK(read->second.messageRetentionPeriod == 604800);
     CHECK(read->second.maximumMessageSize == 1048576);
 
-    const auto in
-        = input({ { "Attributes",
-                    { { "QueueArn", "arn:aws:sqs:eu-west-1:123456789012:orders.fifo" }, { "FifoQueue", "true" } } } },
-            { { "processing", { { "samples", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 100 } } } } });
+    const auto in = test::checkInputOf(
+        { { "Attributes",
+            { { "QueueArn", "arn:aws:sqs:eu-west-1:123456789012:orders.fifo" }, { "FifoQueue", "true" } } } },
+        { { "processing", { { "samples", { 1, 2, 3, 4, 5, 6, 7, 8, 9, 100 } } } } });
     CHECK(in.queueName == "orders.fifo");
     CHECK(in.p50 == 5000);
     CHECK(in.p99 == 100000);
@@ -372,28 +378,29 @@ TEST_CASE("check: the AWS CLI's get-queue-attributes answer - samples give the p
 TEST_CASE("check: each finding's scenario shows the problem and its fix removes it", "[check][scenario]")
 {
     std::vector<CheckInput> inputs;
-    inputs.push_back(input({ { "VisibilityTimeout", "10" } },
+    inputs.push_back(test::checkInputOf({ { "VisibilityTimeout", "10" } },
         { { "processing", { { "p50", "4s" }, { "p99", "20s" } } }, { "consumers", 3 }, { "waitTimeSeconds", 0 } }));
-    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "30" } }),
+    inputs.push_back(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }),
         { { "processing", "10s" }, { "maxMessages", 4 }, { "consumers", 2 }, { "waitTimeSeconds", 20 } }));
-    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "30" } }, 1),
+    inputs.push_back(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }, 1),
         { { "processing", { { "p50", "1s" }, { "p99", "3s" } } }, { "consumers", 2 }, { "waitTimeSeconds", 20 } }));
-    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "20" }, { "DelaySeconds", "2" } }),
+    inputs.push_back(test::checkInputOf(withDlq({ { "VisibilityTimeout", "20" }, { "DelaySeconds", "2" } }),
         { { "processing", "4s" }, { "lambda", { { "timeout", "5s" }, { "batchingWindow", "1s" } } } }));
     const json dlq = { { "MessageRetentionPeriod", "3600" } };
-    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "120" }, { "MessageRetentionPeriod", "3600" } }),
-        { { "processing", "1s" }, { "waitTimeSeconds", 20 } }, &dlq));
-    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "120" } }, 40), { { "processing", "1s" } }));
-    inputs.push_back(input({ { "VisibilityTimeout", "30" }, { "FifoQueue", "true" } },
+    inputs.push_back(
+        test::checkInputOf(withDlq({ { "VisibilityTimeout", "120" }, { "MessageRetentionPeriod", "3600" } }),
+            { { "processing", "1s" }, { "waitTimeSeconds", 20 } }, &dlq));
+    inputs.push_back(test::checkInputOf(withDlq({ { "VisibilityTimeout", "120" } }, 40), { { "processing", "1s" } }));
+    inputs.push_back(test::checkInputOf({ { "VisibilityTimeout", "30" }, { "FifoQueue", "true" } },
         { { "processing", "2s" }, { "groups", 1 }, { "consumers", 3 }, { "waitTimeSeconds", 20 } }));
-    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } }),
+    inputs.push_back(test::checkInputOf(withDlq({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } }),
         { { "processing", "1s" }, { "waitTimeSeconds", 20 } }));
-    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "60" } }),
+    inputs.push_back(test::checkInputOf(withDlq({ { "VisibilityTimeout", "60" } }),
         { { "processing", { { "p50", "4s" }, { "p99", "20s" } } },
             { "lambda", { { "timeout", "10s" }, { "reportBatchItemFailures", true } } } }));
-    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "30" } }),
+    inputs.push_back(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }),
         { { "processing", "1s" }, { "consumers", 2 }, { "rate", 10 }, { "waitTimeSeconds", 20 } }));
-    inputs.push_back(input(withDlq({ { "VisibilityTimeout", "30" } }),
+    inputs.push_back(test::checkInputOf(withDlq({ { "VisibilityTimeout", "30" } }),
         { { "processing", "1s" }, { "consumers", 4 }, { "maxMessages", 10 }, { "tenants", 3 },
             { "waitTimeSeconds", 20 } }));
     std::set<std::string> shown;
@@ -413,7 +420,7 @@ TEST_CASE("check: each finding's scenario shows the problem and its fix removes 
             "fifo-single-group", "visibility-over-retention", "lambda-processing-over-timeout", "backlog-grows",
             "lambda-batch-without-partial-failures", "tenants-without-group-id" });
     // The one rule the simulation cannot show says so.
-    const auto client = checkQueue(input(
+    const auto client = checkQueue(test::checkInputOf(
         withDlq({ { "ReceiveMessageWaitTimeSeconds", "20" } }), { { "processing", "1s" }, { "readTimeout", "10s" } }));
     REQUIRE(client.size() == 1);
     CHECK(client[0].scenario.is_null());
@@ -424,7 +431,7 @@ TEST_CASE("check: without processing times or the function's timeout - those rul
 {
     // A queue whose visibility timeout is its retention period, without a DLQ, its consumers unsaid.
     const CheckInput bare
-        = input({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } }, json::object());
+        = test::checkInputOf({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } }, json::object());
     CHECK_FALSE(bare.processingKnown);
     std::vector<std::string> ids;
     for (const auto& f : checkQueue(bare)) {
@@ -446,13 +453,13 @@ TEST_CASE("check: without processing times or the function's timeout - those rul
         == std::vector<std::string> { "visibility-shorter-than-processing", "batch-exceeds-visibility",
             "lambda-processing-over-timeout", "backlog-grows", "tenants-without-group-id" });
     // Given processing times that would fire some of them, those run.
-    const CheckInput slow = input({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } },
+    const CheckInput slow = test::checkInputOf({ { "VisibilityTimeout", "60" }, { "MessageRetentionPeriod", "60" } },
         { { "processing", { { "p50", "50s" }, { "p99", "90s" } } }, { "consumers", 3 } });
     CHECK(notCheckedRules(slow).empty());
     CHECK(fires(slow, "visibility-shorter-than-processing"));
 
     // A trigger whose function's timeout is not known: the three rules of the timeout are not run.
-    const CheckInput trigger = input(
+    const CheckInput trigger = test::checkInputOf(
         withDlq({ { "VisibilityTimeout", "10" } }), { { "processing", "1s" }, { "lambda", { { "batchSize", 5 } } } });
     CHECK_FALSE(trigger.lambda->timeoutKnown);
     unchecked.clear();
@@ -503,17 +510,17 @@ TEST_CASE("check: tenants on a standard queue without group ids - from 30 in fli
             { "tenants", tenants }, { "waitTimeSeconds", 20 } };
     };
     const std::string id = "tenants-without-group-id";
-    CHECK_FALSE(fires(input(attributes, side(30, 1, 1)), id)); // one tenant: nobody to wait behind it
-    CHECK(fires(input(attributes, side(30, 1, 2)), id));
-    CHECK_FALSE(fires(input(attributes, side(29, 1, 2)), id)); // never 30 in flight: never noisy
-    CHECK(fires(input(attributes, side(3, 10, 2)), id));
+    CHECK_FALSE(fires(test::checkInputOf(attributes, side(30, 1, 1)), id)); // one tenant: nobody to wait behind it
+    CHECK(fires(test::checkInputOf(attributes, side(30, 1, 2)), id));
+    CHECK_FALSE(fires(test::checkInputOf(attributes, side(29, 1, 2)), id)); // never 30 in flight: never noisy
+    CHECK(fires(test::checkInputOf(attributes, side(3, 10, 2)), id));
     json grouped = side(30, 1, 2);
     grouped["groups"] = 2;
-    CHECK_FALSE(fires(input(attributes, grouped), id)); // already a fair queue
+    CHECK_FALSE(fires(test::checkInputOf(attributes, grouped), id)); // already a fair queue
     json fifo = attributes;
     fifo["FifoQueue"] = "true";
-    CHECK_FALSE(fires(input(fifo, side(30, 1, 2)), id));
-    const auto findings = checkQueue(input(attributes, side(4, 10, 3)));
+    CHECK_FALSE(fires(test::checkInputOf(fifo, side(30, 1, 2)), id));
+    const auto findings = checkQueue(test::checkInputOf(attributes, side(4, 10, 3)));
     REQUIRE(findings.size() == 1);
     CHECK(findings[0].severity == Severity::Medium);
     CHECK(findings[0].message
@@ -531,7 +538,7 @@ TEST_CASE("check: tenants on a standard queue without group ids - from 30 in fli
         { { "processing", "1s" }, { "tenants", 2 }, { "lambda", { { "timeout", "5s" }, { "batchSize", 10 } } } } };
     for (const json& consumerSide : sides) {
         INFO(consumerSide.dump());
-        const CheckInput in = input(withDlq({ { "VisibilityTimeout", "60" } }), consumerSide);
+        const CheckInput in = test::checkInputOf(withDlq({ { "VisibilityTimeout", "60" } }), consumerSide);
         const auto all = checkQueue(in);
         const auto f = std::find_if(all.begin(), all.end(), [&](const Finding& x) { return x.id == id; });
         REQUIRE(f != all.end());

@@ -3,6 +3,7 @@
 // scenario lacks is a load error with its path.
 #include "lifeline/scenario/scenario.h"
 #include "lifeline/sim/simulation.h"
+#include "scenario_text.h"
 
 #include <catch2/catch.hpp>
 #include <variant>
@@ -17,14 +18,6 @@ std::string scenarioText(const std::string& script, const std::string& extra = "
     return R"({"duration": "200s", "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 30}}],
         "consumers": [{"name": "worker", "queue": "orders", "processing": "5s", "start": "500s"}])"
         + extra + R"(, "script": )" + script + "}";
-}
-
-Scenario load(const std::string& json)
-{
-    auto parsed = parseScenario(json);
-    if (auto* error = std::get_if<ScenarioError>(&parsed))
-        FAIL(error->text());
-    return std::get<Scenario>(parsed);
 }
 
 std::string problems(const std::string& json)
@@ -45,7 +38,7 @@ std::vector<std::string> answers(Simulation& run)
 
 TEST_CASE("script: each call is answered as SQS answers it - the 12-hour cap counted from the receive", "[script]")
 {
-    Simulation run(load(scenarioText(R"([
+    Simulation run(test::scenarioFrom(scenarioText(R"([
         {"at": "0s", "as": "C1", "call": "SendMessage", "label": "m1", "body": "hello"},
         {"at": "10s", "as": "C2", "call": "ReceiveMessage", "waitTimeSeconds": 0, "visibilityTimeout": 120},
         {"at": "100s", "as": "C2", "call": "ChangeMessageVisibility", "message": "m1", "visibilityTimeout": 43200},
@@ -96,7 +89,7 @@ TEST_CASE("script: a handle stays usable after its timeout - a delete with it ho
 {
     // Received at 0 s with a 5 s timeout, received again at 10 s: the first receive's handle deletes it (standard
     // queues honour an earlier handle).
-    Simulation run(load(scenarioText(R"([
+    Simulation run(test::scenarioFrom(scenarioText(R"([
         {"at": "0s", "as": "C", "call": "SendMessage", "label": "m"},
         {"at": "0s", "as": "C", "call": "ReceiveMessage", "waitTimeSeconds": 0, "visibilityTimeout": 5},
         {"at": "10s", "as": "D", "call": "ReceiveMessage", "waitTimeSeconds": 0},
@@ -112,7 +105,7 @@ TEST_CASE("script: a handle stays usable after its timeout - a delete with it ho
 
 TEST_CASE("script: stopConsumer and startConsumer crash and restart a behaviour actor", "[script]")
 {
-    Simulation run(load(R"({"duration": "60s", "queues": [{"name": "q"}],
+    Simulation run(test::scenarioFrom(R"({"duration": "60s", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "messages": [{"at": "1s", "body": "x"}]}],
         "consumers": [{"name": "worker", "queue": "q", "processing": "20s"}],
         "script": [{"at": "5s", "call": "stopConsumer", "consumer": "worker"},

@@ -1,6 +1,7 @@
 #include "lifeline/run/event_text.h"
 #include "lifeline/sim/simulation.h"
 #include "lifeline/teach/lessons.h"
+#include "scenario_text.h"
 #include "sim/simulation_internal.h"
 
 #include <catch2/catch.hpp>
@@ -13,13 +14,6 @@ using namespace lifeline::scenario;
 using namespace lifeline::sim;
 
 namespace {
-Scenario load(const std::string& json)
-{
-    auto parsed = parseScenario(json);
-    if (auto* error = std::get_if<ScenarioError>(&parsed))
-        FAIL(error->text());
-    return std::get<Scenario>(std::move(parsed));
-}
 
 const char* kBusy = R"({"seed": 42, "duration": "5m",
     "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 8}, "deadLetter": {"queue": "dlq", "maxReceiveCount": 3}},
@@ -40,9 +34,9 @@ std::vector<std::tuple<TimeMs, uint32_t, Cause, uint32_t, uint32_t>> trace(const
 
 TEST_CASE("the same scenario and seed give the same run - event for event - another seed another run", "[simulation]")
 {
-    Simulation a(load(kBusy));
-    Simulation b(load(kBusy));
-    Simulation c(load(kBusy), 43);
+    Simulation a(test::scenarioFrom(kBusy));
+    Simulation b(test::scenarioFrom(kBusy));
+    Simulation c(test::scenarioFrom(kBusy), 43);
     a.runToEnd();
     b.runToEnd();
     c.runToEnd();
@@ -50,7 +44,7 @@ TEST_CASE("the same scenario and seed give the same run - event for event - anot
     CHECK(trace(a) == trace(b));
     CHECK(trace(a) != trace(c));
     // Running in small steps gives the same run as one jump.
-    Simulation stepped(load(kBusy));
+    Simulation stepped(test::scenarioFrom(kBusy));
     for (TimeMs t = 0; t <= stepped.duration(); t += 777)
         stepped.advanceTo(t);
     stepped.runToEnd();
@@ -59,7 +53,7 @@ TEST_CASE("the same scenario and seed give the same run - event for event - anot
 
 TEST_CASE("a busy run: poison goes to the DLQ - failures come back - every consumer works", "[simulation]")
 {
-    Simulation s(load(kBusy));
+    Simulation s(test::scenarioFrom(kBusy));
     s.runToEnd();
     const auto summary = s.summary();
     CHECK(summary.sent == 151); // every 2 s from 0 s to 300 s, both ends included
@@ -77,7 +71,7 @@ TEST_CASE("a busy run: poison goes to the DLQ - failures come back - every consu
 
 TEST_CASE("crash on demand: the held message times out and comes back with receive count + 1", "[simulation]")
 {
-    Simulation s(load(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 20}}],
+    Simulation s(test::scenarioFrom(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 20}}],
         "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "job"}]}],
         "consumers": [{"name": "a", "queue": "q", "processing": "60s"}, {"name": "b", "queue": "q", "processing": "5s", "start": "1s"}]})"));
     s.advanceTo(3000);
@@ -105,7 +99,8 @@ TEST_CASE("crash on demand: the held message times out and comes back with recei
 
 TEST_CASE("Lambda: ReportBatchItemFailures returns only the failed items", "[simulation][lambda]")
 {
-    Simulation s(load(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+    Simulation s(
+        test::scenarioFrom(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
         "producers": [{"queue": "q", "bursts": [{"at": "0s", "count": 10}]}],
         "lambdas": [{"queue": "q", "batchSize": 10, "timeout": "10s", "concurrency": 1, "pollers": 1,
                      "processing": "2s", "reportBatchItemFailures": true, "itemFailureProbability": 0.5}]})"));
@@ -119,7 +114,8 @@ TEST_CASE("Lambda: ReportBatchItemFailures returns only the failed items", "[sim
 
 TEST_CASE("Lambda: a function timeout fails the whole batch", "[simulation][lambda]")
 {
-    Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+    Simulation s(
+        test::scenarioFrom(R"({"duration": "1m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
         "producers": [{"queue": "q", "bursts": [{"at": "0s", "count": 3}]}],
         "lambdas": [{"queue": "q", "timeout": "5s", "concurrency": 1, "pollers": 1, "processing": "8s"}]})"));
     s.advanceTo(5000);
@@ -134,7 +130,7 @@ TEST_CASE("Lambda: a function timeout fails the whole batch", "[simulation][lamb
 
 TEST_CASE("operator actions: set attributes - purge - send - crash and restart at given times", "[simulation]")
 {
-    Simulation s(load(R"({"duration": "2m", "queues": [{"name": "q"}],
+    Simulation s(test::scenarioFrom(R"({"duration": "2m", "queues": [{"name": "q"}],
         "consumers": [{"name": "w", "queue": "q", "processing": "100s"}],
         "actions": [{"at": "1s", "send": {"queue": "q", "body": "hello"}},
                     {"at": "2s", "setAttributes": {"queue": "q", "attributes": {"DelaySeconds": 5}}},
@@ -158,7 +154,8 @@ TEST_CASE("operator actions: set attributes - purge - send - crash and restart a
 TEST_CASE("a consumer that crashes while polling: its poll goes on and receives for nobody", "[simulation]")
 {
     // Decision in docs/decisions.md: the endpoint does the same for a client whose connection closes mid-poll.
-    Simulation s(load(R"({"duration": "40s", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
+    Simulation s(
+        test::scenarioFrom(R"({"duration": "40s", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
         "producers": [{"name": "p", "queue": "q", "messages": [{"at": "5s", "body": "late"}]}],
         "consumers": [{"name": "w", "queue": "q", "waitTimeSeconds": 20, "processing": "1s"}],
         "actions": [{"at": "1s", "crash": "w"}, {"at": "30s", "restart": "w"}]})"));
@@ -184,7 +181,7 @@ TEST_CASE("a consumer that crashes while polling: its poll goes on and receives 
 TEST_CASE("simulation: Lambda pollers are tiles - a click makes the next invocation fail and its batch come back",
     "[simulation]")
 {
-    Simulation s(load(R"({"duration": "3m",
+    Simulation s(test::scenarioFrom(R"({"duration": "3m",
         "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 60}}],
         "producers": [{"queue": "orders", "bursts": [{"at": "0s", "count": 3}]}],
         "lambdas": [{"name": "fulfil", "queue": "orders", "batchSize": 10, "timeout": "10s", "concurrency": 1,
@@ -216,7 +213,7 @@ TEST_CASE("simulation: Lambda pollers are tiles - a click makes the next invocat
     CHECK(deleted == 3);
     CHECK(receives == std::vector<TimeMs> { 0, 0, 0, 60000, 60000, 60000 });
     // A click taken back before the invocation leaves it alone.
-    Simulation again(load(R"({"duration": "1m", "queues": [{"name": "q"}],
+    Simulation again(test::scenarioFrom(R"({"duration": "1m", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "bursts": [{"at": "5s", "count": 1}]}],
         "lambdas": [{"queue": "q", "pollers": 1, "concurrency": 1}]})"));
     REQUIRE(again.crashConsumer(0));
@@ -229,7 +226,7 @@ TEST_CASE("time always passes: work of no length takes a millisecond - an idle d
 {
     // VisibilityTimeout 0 and instant work: receive, fail, visible again, receive again. Found by the scenario
     // fuzzer: it used to loop for ever at one virtual instant.
-    Simulation simulation(load(R"({"duration": "1m",
+    Simulation simulation(test::scenarioFrom(R"({"duration": "1m",
         "queues": [{"name": "orders", "attributes": {"VisibilityTimeout": 0}}],
         "producers": [{"queue": "orders", "messages": [{"at": "0s", "body": "poison"}]}],
         "consumers": [{"name": "w", "queue": "orders", "processing": "0s"}]})"));
@@ -253,7 +250,7 @@ TEST_CASE("time always passes: work of no length takes a millisecond - an idle d
 TEST_CASE("a producer's body numbers each {n} of every message - a poison one is prefixed - a burst counts on",
     "[simulation]")
 {
-    Simulation s(load(R"({"seed": 1, "duration": "3s", "queues": [{"name": "q"}],
+    Simulation s(test::scenarioFrom(R"({"seed": 1, "duration": "3s", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "rate": 1, "body": "{n}: job {n} of {{n}}", "poisonEvery": 2,
                        "bursts": [{"at": "2500ms", "count": 2}]}]})"));
     s.runToEnd();
@@ -269,7 +266,8 @@ TEST_CASE("the run-loop guard: a run that makes no progress stops where it loops
 {
     // Lambda pollers on a queue whose visibility timeout drops to 0 while they run: each received batch is given up
     // the instant it is received, and received again, for ever, at one virtual instant.
-    Simulation s(load(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+    Simulation s(
+        test::scenarioFrom(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
         "producers": [{"queue": "q", "rate": 1}],
         "lambdas": [{"name": "f", "queue": "q", "timeout": "10s", "concurrency": 1, "pollers": 2, "processing": "5s"}],
         "actions": [{"at": "20s", "setAttributes": {"queue": "q", "attributes": {"VisibilityTimeout": "0"}}}]})"));
@@ -286,7 +284,7 @@ TEST_CASE("the run-loop guard: a run that makes no progress stops where it loops
     CHECK(s.engine().log().size() == events);
 
     // A busy run that does make progress never trips it.
-    Simulation busy(load(kBusy));
+    Simulation busy(test::scenarioFrom(kBusy));
     busy.runToEnd();
     CHECK_FALSE(busy.stall().has_value());
     CHECK(busy.now() == busy.duration());
@@ -297,7 +295,8 @@ TEST_CASE("Lambda: a batching window gathers batches above 10 - Lambda's rules f
     // Batches of up to 50 gathered for 5 s: 100 messages at once fill two batches at once; 25 fill one batch that
     // is invoked when its window ends. Lambda deletes each batch's messages ten at a time (DeleteMessageBatch).
     const auto batchesOf = [](int messages) {
-        Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 120}}],
+        Simulation s(test::scenarioFrom(
+            R"({"duration": "1m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 120}}],
             "producers": [{"queue": "q", "bursts": [{"at": "0s", "count": )"
             + std::to_string(messages) + R"(}]}],
             "lambdas": [{"name": "f", "queue": "q", "batchSize": 50, "batchingWindow": "5s", "timeout": "10s",
@@ -334,7 +333,8 @@ TEST_CASE("Lambda: a batching window gathers batches above 10 - Lambda's rules f
     CHECK(errorOf(R"({"queues": [{"name": "q"}], "lambdas": [{"queue": "q", "batchingWindow": "301s"}]})")
         == "lambdas[0].batchingWindow: must be whole seconds from 0s to 300s, got 5m1s");
     // The six-times advice counts the window too.
-    Simulation advised(load(R"({"duration": "1s", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+    Simulation advised(
+        test::scenarioFrom(R"({"duration": "1s", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
         "lambdas": [{"name": "f", "queue": "q", "batchSize": 20, "batchingWindow": "5s", "timeout": "10s"}]})"));
     REQUIRE(advised.warnings().size() == 1);
     CHECK(advised.warnings()[0]
@@ -353,7 +353,7 @@ TEST_CASE(
     const auto run = [&](const std::string& maximum) {
         std::string text = scenario;
         text.replace(text.find(" MAXIMUM"), 8, maximum);
-        auto s = std::make_unique<Simulation>(load(text));
+        auto s = std::make_unique<Simulation>(test::scenarioFrom(text));
         s->runToEnd();
         return s;
     };
@@ -389,10 +389,11 @@ TEST_CASE("Lambda: scaling up from idle - five batches, one more every 200 ms fr
 {
     // 2,000 messages arrive at 10 s; an invocation takes 20 s, so every poller that took a batch still runs it.
     const auto at = [](const std::string& scaling, const std::vector<TimeMs>& times) {
-        Simulation s(load(R"({"duration": "1m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
+        Simulation s(
+            test::scenarioFrom(R"({"duration": "1m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 60}}],
             "producers": [{"queue": "q", "bursts": [{"at": "10s", "count": 2000}]}],
             "lambdas": [{"name": "f", "queue": "q", "timeout": "30s", "concurrency": 1000, "processing": "20s", )"
-            + scaling + "}]}"));
+                + scaling + "}]}"));
         std::vector<std::pair<int, int>> seen; // (invoked, not scaled up to yet) at each time
         for (TimeMs t : times) {
             s.advanceTo(t);
@@ -441,7 +442,7 @@ TEST_CASE(
     // forgetful processes the job and forgets to delete it, then crashes (its open long poll takes receive #2 at 5 s,
     // for nobody); when the job comes back at 10 s, careful (which shares the record of what was processed) skips it
     // as a repeat and deletes it. The second job is new to it.
-    Simulation s(load(R"({"seed": 1, "duration": "30s",
+    Simulation s(test::scenarioFrom(R"({"seed": 1, "duration": "30s",
         "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 5}}],
         "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "job"}, {"at": "12s", "body": "next"}]}],
         "consumers": [{"name": "forgetful", "queue": "q", "processing": "1s", "deletes": false,
@@ -474,7 +475,8 @@ TEST_CASE("scaling on the backlog: consumers added after the warm-up - retired b
     "[simulation]")
 {
     // 100 messages at 0 s; one worker at first; a target of 10 a consumer, at most 6, looked at every 10 s.
-    Simulation simulation(load(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 30}}],
+    Simulation simulation(
+        test::scenarioFrom(R"({"duration": "2m", "queues": [{"name": "q", "attributes": {"VisibilityTimeout": 30}}],
         "producers": [{"queue": "q", "bursts": [{"at": "0s", "count": 100}]}],
         "consumers": [{"name": "w", "queue": "q", "processing": "2s",
                        "scaling": {"backlogPerConsumer": 10, "min": 1, "max": 6, "every": "10s", "warmUp": "5s"}}]})"));
@@ -525,7 +527,7 @@ TEST_CASE("scaling on the backlog: consumers added after the warm-up - retired b
 
 TEST_CASE("a producer's bodyBytes pads each body with spaces - at most 2 MiB", "[simulation]")
 {
-    Simulation simulation(load(R"({"duration": "10s", "queues": [{"name": "q"}],
+    Simulation simulation(test::scenarioFrom(R"({"duration": "10s", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "body": "big {n}", "bodyBytes": 300000, "messages": [{"at": "1s", "body": "one"}]}]})"));
     simulation.runToEnd();
     const RunView& run = simulation.engine().run();
@@ -543,7 +545,7 @@ TEST_CASE("a producer's bodyBytes pads each body with spaces - at most 2 MiB", "
 TEST_CASE("a consumer whose message another received since: its receipt has no timeout left", "[simulation]")
 {
     // Lesson 8's shape: a takes the job (25 s of work, a 10 s timeout); at 10 s it is visible again and b takes it.
-    Simulation s(load(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
+    Simulation s(test::scenarioFrom(R"({"queues": [{"name": "q", "attributes": {"VisibilityTimeout": 10}}],
         "producers": [{"queue": "q", "messages": [{"at": "0s", "body": "job"}]}],
         "consumers": [{"name": "a", "queue": "q", "processing": "25s"},
                       {"name": "b", "queue": "q", "processing": "25s", "start": "1s"}]})"));
@@ -603,7 +605,7 @@ TEST_CASE("the operator's journal: a run played by hand, replayed from its journ
 {
     // Live: the clock advances in uneven steps, and between them the window's controls crash a consumer, change the
     // visibility timeout, send a message, add a consumer, change the processing time and restart the crashed one.
-    Simulation live(load(kBusy));
+    Simulation live(test::scenarioFrom(kBusy));
     live.advanceTo(12345);
     CHECK(operate(live, [](Simulation& s) { return s.crashConsumer(0); }));
     live.advanceTo(30000);
@@ -627,7 +629,7 @@ TEST_CASE("the operator's journal: a run played by hand, replayed from its journ
     CHECK(live.journal().size() == 6);
     CHECK(live.journal().lastAt() == 90000);
 
-    Simulation replayed(load(kBusy));
+    Simulation replayed(test::scenarioFrom(kBusy));
     size_t next = 0;
     for (TimeMs t = 0; t < replayed.duration(); t += 4000) // the frames of an animation
         live.journal().replayUpTo(replayed, t, next);
@@ -636,7 +638,7 @@ TEST_CASE("the operator's journal: a run played by hand, replayed from its journ
     CHECK(trace(replayed) == trace(live));
     CHECK(replayed.journal().empty()); // a replay makes the calls, it does not record them again
 
-    Simulation asWritten(load(kBusy));
+    Simulation asWritten(test::scenarioFrom(kBusy));
     asWritten.runToEnd();
     CHECK(trace(asWritten) != trace(live));
 }
@@ -653,7 +655,7 @@ TEST_CASE("requests and billed requests: a call is one request, billed by each 6
     CHECK(meter.requests() == 4);
     CHECK(meter.billed() == 1 + 1 + 2 + 4);
     // 25 orders of 7 KB in SendMessageBatch calls of ten: 70,000, 70,000 and 35,000 bytes.
-    Simulation burst(load(R"({"duration": "5s", "queues": [{"name": "q"}],
+    Simulation burst(test::scenarioFrom(R"({"duration": "5s", "queues": [{"name": "q"}],
         "producers": [{"queue": "q", "bursts": [{"at": "1s", "count": 25}], "bodyBytes": 7000, "sendBatch": 10}]})"));
     burst.runToEnd();
     CHECK(burst.summary().sent == 25);
