@@ -8,6 +8,9 @@ check leaves an empty file named by the key in the cache (outside the clone, so 
 reuses it), and a source whose key is there is not checked again. Paths inside the clone are written relative to it,
 so the key does not depend on where the clone is. A source ninja has no record of is always checked.
 
+In a unity build (CMAKE_UNITY_BUILD, as CI's), a source has no command of its own: it is checked with its unit's
+command, and its inputs are the unit's headers (ninja records them together) without the unit's other sources.
+
 Sources are checked in batches: up to BATCH_SIZE sources with the same compile command (but for the file and its
 object) are #included by one generated file that clang-tidy checks once, so Qt's, the standard library's and
 nlohmann's headers are parsed and walked once per batch instead of once per source (most of clang-tidy's time on a
@@ -30,6 +33,8 @@ import sys
 import tempfile
 
 EXTRA_ARGS = ["-extra-arg=-Wno-unknown-warning-option", "-extra-arg=-Werror"]
+# Named, not looked up beside the file checked: a batch's file is in the build folder, which may be outside the clone.
+CONFIG_FILE = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".clang-tidy"))
 BATCH_SIZE = 8
 # One diagnostic line of clang-tidy's: where, how severe, what, and (for a check's finding) the check's name.
 DIAGNOSTIC = re.compile(r"^(?P<file>.+?):\d+:\d+: (?P<severity>warning|error): .*?(?: \[(?P<check>[^\]]+)\])?$")
@@ -50,15 +55,29 @@ def object_dependencies(build):
     return deps
 
 
+UNITY_INCLUDE = re.compile(r'^#include "(?P<source>[^"]+)"$', re.MULTILINE)
+
+
 def compile_commands(build):
-    """Maps each source's absolute path to (its command, the object file it writes)."""
+    """Maps each source's absolute path to (its command, the object file it writes, the other sources in its unit).
+
+    A unity build's entries (CMAKE_UNITY_BUILD) name CMake's generated files, each #including up to eight sources; each
+    of those sources gets the unit's command with itself in place of the generated file, and the unit's object."""
     with open(os.path.join(build, "compile_commands.json")) as f:
         entries = json.load(f)
     commands = {}
     for entry in entries:
         words = shlex.split(entry["command"])
         output = words[words.index("-o") + 1] if "-o" in words else None
-        commands[os.path.realpath(os.path.join(entry["directory"], entry["file"]))] = (entry["command"], output)
+        file = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
+        if os.path.basename(os.path.dirname(file)) != "Unity":
+            commands[file] = (entry["command"], output, ())
+            continue
+        with open(file) as f:
+            unit = [os.path.realpath(source) for source in UNITY_INCLUDE.findall(f.read())]
+        for source in unit:
+            command = shlex.join(source if os.path.realpath(word) == file else word for word in words)
+            commands[source] = (command, output, tuple(other for other in unit if other != source) + (file,))
     return commands
 
 
@@ -99,18 +118,32 @@ class Keys:
         return digest.hexdigest()
 
 
+def source_inputs(build, dependencies, unit):
+    """What ninja recorded for a source's object, less the other sources of its unit and CMake's file that includes
+    them (which names the clone's path); the unit's headers stay in, as ninja records them together."""
+    return [d for d in dependencies if os.path.realpath(os.path.join(build, d)) not in unit]
+
+
 def newest_change(paths):
     """The latest modification time among the files: one edited while clang-tidy read it leaves its key unrecorded."""
     return max((os.stat(path).st_mtime_ns for path in paths if os.path.exists(path)), default=0)
 
 
-def check(build, source):
+def run_tidy(build, shape, source, folder):
+    """clang-tidy over one file with a compile command of the given shape: what it printed, and its exit status."""
+    database = tempfile.mkdtemp(dir=folder)
+    with open(os.path.join(database, "compile_commands.json"), "w") as f:
+        json.dump([{"directory": build, "file": source, "command": f"{shape} -c {shlex.quote(source)}"}], f)
+    result = subprocess.run(["clang-tidy", "-p", database, f"--config-file={CONFIG_FILE}", "--quiet", *EXTRA_ARGS,
+                             source], capture_output=True, text=True)
+    return result.stdout + result.stderr, result.returncode
+
+
+def check(build, shape, source, folder):
     """clang-tidy over one source: (passed, what it printed)."""
-    result = subprocess.run(["clang-tidy", "-p", build, "--quiet", *EXTRA_ARGS, source],
-                            capture_output=True, text=True)
-    printed = result.stdout + result.stderr
+    printed, status = run_tidy(build, shape, source, folder)
     found = any(word in printed for word in ("warning:", "error:"))
-    return result.returncode == 0 and not found, printed
+    return status == 0 and not found, printed
 
 
 def command_shape(command, source, output):
@@ -156,14 +189,10 @@ def check_batch(build, shape, sources, folder):
     handle, batch_file = tempfile.mkstemp(suffix=".cpp", dir=folder)
     with os.fdopen(handle, "w") as f:
         f.writelines(f'#include "{source}"\n' for source in sources)
-    database = tempfile.mkdtemp(dir=folder)
-    with open(os.path.join(database, "compile_commands.json"), "w") as f:
-        json.dump([{"directory": build, "file": batch_file, "command": f"{shape} -c {shlex.quote(batch_file)}"}], f)
-    result = subprocess.run(["clang-tidy", "-p", database, "--quiet", *EXTRA_ARGS, batch_file],
-                            capture_output=True, text=True)
-    if batch_clean(result.stdout + result.stderr, os.path.realpath(batch_file)):
+    printed, _ = run_tidy(build, shape, batch_file, folder)
+    if batch_clean(printed, os.path.realpath(batch_file)):
         return {source: (True, "") for source in sources}, False
-    return {source: check(build, source) for source in sources}, True
+    return {source: check(build, shape, source, folder) for source in sources}, True
 
 
 def check_all(build, entries, folder):
@@ -189,12 +218,13 @@ def main():
     to_check = []
     for source in sources:
         path = os.path.realpath(source)
-        command, output = commands.get(path, (None, None))
+        command, output, unit = commands.get(path, (None, None, ()))
         if command is None:
             sys.exit(f"clang-tidy: {source} is in no compile command of {build}")
-        key = keys.key(command, deps[output]) if output in deps else None
+        inputs = source_inputs(build, deps.get(output, []), unit)
+        key = keys.key(command_shape(command, path, output) + " " + path, inputs) if output in deps else None
         if key is None or not os.path.exists(os.path.join(cache, key)):
-            inputs = keys.paths(deps[output]) if key else []
+            inputs = keys.paths(inputs) if key else []
             to_check.append((path, command, output, key, inputs, newest_change(inputs)))
 
     failed = []

@@ -1,7 +1,8 @@
-// Helpers for lifeline-bench: a steady clock, heap-in-use from glibc, a process's resident memory, and the
+// Helpers for lifeline-bench: a steady clock, heap-in-use from glibc, a process's resident memory, a median, and the
 // `name value unit` output line.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <malloc.h>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace lifeline::bench {
 
@@ -35,6 +37,12 @@ inline double residentBytes(pid_t pid = getpid())
             kib = std::atof(line + 6);
     std::fclose(status);
     return kib * 1024;
+}
+
+inline double median(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
 }
 
 inline void report(const char* name, double value, const char* unit)

@@ -29,12 +29,6 @@ const char* const kScenario = R"({"duration": "10m", "queues": [{"name": "q", "a
         "producers": [{"queue": "q", "rate": 2000}],
         "consumers": [{"name": "w", "queue": "q", "count": 50, "maxMessages": 10, "processing": {"uniform": ["5ms", "20ms"]}}]})";
 
-double median(std::vector<double> values)
-{
-    std::sort(values.begin(), values.end());
-    return values[values.size() / 2];
-}
-
 double p95(std::vector<double> values)
 {
     std::sort(values.begin(), values.end());

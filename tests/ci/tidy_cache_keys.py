@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """.ci/tidy-cached.py's keys: the same sources and headers give the same key wherever the clone is (a clone under
 /tmp sorts before /usr/include, one under /var/tmp after it), and a change to the source, to a header it includes,
-to its compile command or to .clang-tidy gives another key.
+to its compile command or to .clang-tidy gives another key. In a unity build, the unit's other sources and CMake's
+generated file are not a source's inputs.
 
 Usage: tidy_cache_keys.py REPOSITORY"""
 import importlib.util
@@ -50,12 +51,18 @@ def main():
                 f.write(kept)
         checks.append(("another key for another compile command", key(first, "-O3") != before, True))
         checks.append(("the key again once every change is undone", key(first) == before, True))
+        build = os.path.join(first, "build")
+        unit = (os.path.join(first, "src", "b.cpp"), os.path.join(build, "Unity", "unity_0_cxx.cxx"))
+        checks.append(("a unity build's source: its unit's other sources and CMake's file are not its inputs",
+                       tidy_cached.source_inputs(build, ["Unity/unity_0_cxx.cxx", "../src/a.cpp", "../src/b.cpp",
+                                                         SYSTEM_HEADER, "../src/a.h"], unit),
+                       ["../src/a.cpp", SYSTEM_HEADER, "../src/a.h"]))
     finally:
         shutil.rmtree(first)
         shutil.rmtree(second)
     failed = [name for name, got, want in checks if got != want]
     for name, got, want in checks:
-        print("ok  " if got == want else "FAIL", name)
+        print("ok  " if got == want else "FAIL", name, "" if got == want else f": got {got!r}, want {want!r}")
     if failed:
         return 1
     print("the clang-tidy cache's keys hold")
