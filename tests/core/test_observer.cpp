@@ -86,6 +86,54 @@ TEST_CASE("observer: a send - its receive - the timeout - a second receive and t
     CHECK(engine.log()[engine.log().size() - 1].receiveNumber() == 2);
 }
 
+namespace {
+
+// A receive of kId1 whose answer came `upstreamMs` after the request went upstream (the proxy's round trip).
+ObservedCall receiveOfFirst(const std::string& handle, int count, int64_t upstreamMs)
+{
+    ObservedCall received = call("ReceiveMessage", json::object(),
+        { { "Messages",
+            json::array({ { { "MessageId", kId1 }, { "ReceiptHandle", handle }, { "Body", "hello" },
+                { "Attributes", { { "ApproximateReceiveCount", std::to_string(count) } } } } }) } });
+    received.uncertainMs = upstreamMs;
+    return received;
+}
+
+} // namespace
+
+TEST_CASE("observer: a receive at the timeout's end by SQS's clock - within the first receive's time upstream - "
+          "follows the timeout",
+    "[observe]")
+{
+    for (const auto& [upstreamMs, secondAt, timeoutDrawn] :
+        { std::tuple { int64_t(400), TimeMs(3700), true }, std::tuple { int64_t(400), TimeMs(3600), true },
+            std::tuple { int64_t(400), TimeMs(3599), false }, std::tuple { int64_t(0), TimeMs(3999), false } }) {
+        CAPTURE(upstreamMs, secondAt);
+        Observer observer(1'000'000);
+        observer.noteAttributes("orders", { { "VisibilityTimeout", "2" } });
+        observer.advanceTo(1000);
+        observer.observe(call("SendMessage", { { "MessageBody", "hello" } }, { { "MessageId", kId1 } }), kClient);
+        observer.advanceTo(2000);
+        observer.observe(receiveOfFirst("h1", 1, upstreamMs), kWorker); // SQS took it up to upstreamMs before
+        const RunView& engine = observer.run();
+        CHECK(engine.times(0).dueAt == 4000); // counted from the answer: the proxy's clock
+        observer.advanceTo(secondAt);
+        REQUIRE(engine.message(0).state == MessageState::InFlight);
+        observer.observe(receiveOfFirst("h2", 2, 10), kWorker);
+        CHECK(engine.message(0).state == MessageState::InFlight);
+        CHECK(engine.message(0).receiveCount == 2);
+        CHECK(engine.times(0).dueAt == secondAt + 2000);
+        // Sooner than the first receive's time upstream allows, the lane shows what SQS answered and no timeout
+        // (a ChangeMessageVisibility the proxy did not see, say).
+        auto events = std::vector<std::pair<TimeMs, Cause>> { { 1000, Cause::Send }, { 2000, Cause::Receive } };
+        if (timeoutDrawn)
+            events.emplace_back(secondAt, Cause::VisibilityTimeout);
+        events.emplace_back(secondAt, Cause::Receive);
+        CHECK(laneEvents(engine, 0) == events);
+        CHECK(observer.contradictions().empty());
+    }
+}
+
 TEST_CASE("observer: a message first seen in a receive is not observed before it", "[observe]")
 {
     Observer observer(1'000'000);

@@ -144,7 +144,7 @@ void ProxyServer::handle(ConnectionId connection, HttpRequest&& request)
         request, m_options.upstream, m_options.credentials, m_options.region, QDateTime::currentSecsSinceEpoch());
     const int timeout = m_options.upstreamTimeoutMs + int(admitted.waitSeconds * 1000);
     auto call = std::make_shared<const PendingCall>(
-        PendingCall { std::move(admitted.decoded), actor, request.keepAlive, sendToken });
+        PendingCall { std::move(admitted.decoded), actor, request.keepAlive, sendToken, wallNow() });
     client.upstream->send(bytes, timeout, [this, connection, call](Outcome<aws::HttpAnswer> answer) {
         const auto it = m_clients.find(connection);
         if (it == m_clients.end())
@@ -192,7 +192,9 @@ void ProxyServer::relay(ConnectionId connection, const PendingCall& call, const 
         m_queueUrls[observe::queueNameFromUrl(url)] = url;
     }
     catchUp();
-    m_observer.observe(observe::readCall(decoded.action, decoded.params, answer.status, body), call.actor);
+    observe::ObservedCall seen = observe::readCall(decoded.action, decoded.params, answer.status, body);
+    seen.uncertainMs = wallNow() - call.forwardedAt;
+    m_observer.observe(seen, call.actor);
     emit observed();
 }
 

@@ -93,6 +93,7 @@ private:
         uint32_t actor;
         bool keepAlive;
         uint64_t sendToken; // a send's messages, matched to a receive that returns one before this answer comes
+        TimeMs forwardedAt; // on the proxy's clock: the upstream acted somewhere between this and its answer
     };
     void handle(ConnectionId connection, endpoint::HttpRequest&& request);
     void closed(ConnectionId connection, bool requestInHand);

@@ -439,16 +439,15 @@ void Observer::receive(QueueIndex queue, const ObservedCall& call, uint32_t acto
         call.visibilitySeconds.value_or(m_run->queueAttributes(queue)->visibilityTimeout), 0, 43200);
     for (const ObservedReceipt& receipt : call.received) {
         const MessageIndex lane = laneForReceipt(queue, receipt);
-        if (m_options.inferring) {
-            // Its timeout was counted from the end of the receive that took it; the receive itself came at some
-            // point in that span: the timeout may have ended by now.
-            const auto uncertain = m_receivedUncertain.find(lane);
-            if (m_run->message(lane).state == MessageState::InFlight && uncertain != m_receivedUncertain.end()
-                && m_run->now() + uncertain->second >= m_run->times(lane).dueAt)
-                m_run->transition(lane, MessageState::Visible, Cause::VisibilityTimeout, kSqsActor, ruled());
-            m_receivedUncertain[lane] = call.uncertainMs;
+        // Its timeout was counted from the answer to the receive that took it; SQS took it at some point before, up
+        // to that receive's uncertainty: the timeout may have ended by now, by SQS's clock.
+        const auto uncertain = m_receivedUncertain.find(lane);
+        if (m_run->message(lane).state == MessageState::InFlight && uncertain != m_receivedUncertain.end()
+            && m_run->now() + uncertain->second >= m_run->times(lane).dueAt)
+            m_run->transition(lane, MessageState::Visible, Cause::VisibilityTimeout, kSqsActor, ruled());
+        m_receivedUncertain[lane] = call.uncertainMs;
+        if (m_options.inferring)
             checkReceivable(lane, call);
-        }
         const uint32_t number = receipt.receiveCount.value_or(m_run->message(lane).receiveCount + 1);
         m_run->setReceiveCount(lane, number);
         LaneTimes times = m_run->times(lane);

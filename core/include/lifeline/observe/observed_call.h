@@ -50,7 +50,8 @@ struct ObservedCall {
     std::vector<ObservedHandle> handles; // DeleteMessage(Batch), ChangeMessageVisibility(Batch): successful only
     AttributeMap attributes; // CreateQueue's and SetQueueAttributes' request, GetQueueAttributes' answer
     // How much earlier SQS may have answered than now (an import's receive: its span's length, since the answer
-    // came somewhere in it): a visibility timeout counted from a receive ends up to this much sooner.
+    // came somewhere in it; the proxy's: the time its request spent upstream): a visibility timeout counted from a
+    // receive ends up to this much sooner.
     int64_t uncertainMs = 0;
     std::string origin; // where an import read it ("spans.jsonl:12, span 5f0c..."): what a contradiction points at
 };
